@@ -1,0 +1,101 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "WWDCSessions",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "asset-server", targets: ["asset-server"]),
+        .library(name: "SessionKit", targets: ["SessionKit"]),
+    ],
+    dependencies: [],
+    targets: [
+        // MARK: - Shared
+
+        .systemLibrary(
+            name: "CCrypto",
+            path: "Shared/CCrypto",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(
+            name: "BackgroundAssetsIPC",
+            path: "Shared/BackgroundAssetsIPC"
+        ),
+        .target(
+            name: "SystemLogging",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/SystemLogging"
+        ),
+        .target(
+            name: "BackgroundAssets",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/BackgroundAssets"
+        ),
+        .target(
+            name: "SessionKit",
+            dependencies: ["BackgroundAssets", "CCrypto", "SystemLogging"],
+            path: "Shared/SessionKit"
+        ),
+
+        // MARK: - App
+
+        // MARK: - Extension
+
+        // MARK: - Server
+
+        .target(
+            name: "AssetServer",
+            dependencies: ["SessionKit", "SystemLogging"],
+            path: "Server/AssetServer"
+        ),
+        .executableTarget(
+            name: "asset-server",
+            dependencies: ["AssetServer"],
+            path: "Server/asset-server"
+        ),
+        .systemLibrary(
+            name: "CSQLite",
+            path: "Server/CSQLite",
+            providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
+        ),
+        .target(
+            name: "BackgroundAssetsDaemon",
+            dependencies: ["BackgroundAssetsIPC", "CSQLite", "SystemLogging"],
+            path: "Server/BackgroundAssetsDaemon"
+        ),
+
+        // MARK: - Tests
+
+        .target(
+            name: "TestSupport",
+            path: "Tests/TestSupport"
+        ),
+        .testTarget(
+            name: "SessionKitTests",
+            dependencies: ["SessionKit", "TestSupport"],
+            path: "Tests/SessionKitTests"
+        ),
+        .testTarget(
+            name: "AssetServerTests",
+            dependencies: ["AssetServer", "SessionKit", "TestSupport"],
+            path: "Tests/AssetServerTests"
+        ),
+        .testTarget(
+            name: "BackgroundAssetsTests",
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            path: "Tests/BackgroundAssetsTests"
+        ),
+        .testTarget(
+            name: "BackgroundAssetsIPCTests",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Tests/BackgroundAssetsIPCTests"
+        ),
+        .testTarget(
+            name: "BackgroundAssetsDaemonTests",
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC"],
+            path: "Tests/BackgroundAssetsDaemonTests"
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,73 @@
+/*
+Abstract:
+A session as it stands on this device: whether its video is on disk, and how a download becomes that file.
+*/
+
+import Foundation
+
+/// A session paired with its place in the app group container.
+///
+/// The state is never stored: it is read from the disk each time, so a video removed by the
+/// system (or by `backgroundassets-debug purge`) shows as remote again and is fetched anew.
+public struct LocalSession: Sendable, Identifiable, Equatable {
+    /// Whether a session's video is on the device.
+    public enum State: String, Sendable, Equatable, Codable {
+        /// The video must be downloaded before it can be watched.
+        case remote
+        /// The video is on disk with the size the manifest gives.
+        case downloaded
+    }
+
+    /// The session as the manifest describes it.
+    public let session: Session
+    /// Where the session's video is kept.
+    public let fileURL: URL
+
+    /// Pairs a session with its file in the app group container.
+    public init(session: Session, settings: SharedSettings) {
+        self.session = session
+        self.fileURL = settings.sessionsDirectory.appending(path: session.fileName, directoryHint: .notDirectory)
+    }
+
+    public var id: Session.ID { session.id }
+
+    /// `.downloaded` when the video is on disk with exactly the manifest's size, else `.remote`.
+    public var state: State {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue
+        return size == session.fileSize ? .downloaded : .remote
+    }
+
+    /// Checks a finished download against the manifest, then moves it into place.
+    ///
+    /// The size and SHA-256 are checked before anything on disk changes, so a corrupt
+    /// download never replaces a good video. The move is a rename: the downloaded file must be
+    /// in the same app group container, where Background Assets hands files over.
+    /// - Parameter downloadedFile: The file the download produced.
+    /// - Throws: ``SessionKitError/verificationFailed(session:reason:)`` when the file is not the
+    ///   session's video, or a file error when it can't be read or moved.
+    public func moveDownloadedFile(from downloadedFile: URL) throws {
+        let attributes = try? FileManager.default.attributesOfItem(atPath: downloadedFile.path)
+        let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
+        guard size == session.fileSize else {
+            throw SessionKitError.verificationFailed(
+                session: session.id, reason: "it is \(size) bytes, the manifest says \(session.fileSize)")
+        }
+        let digest = try SHA256.hexDigest(ofFileAt: downloadedFile)
+        guard digest == session.sha256 else {
+            throw SessionKitError.verificationFailed(
+                session: session.id, reason: "its SHA-256 is \(digest), the manifest says \(session.sha256)")
+        }
+        let fileManager = FileManager.default
+        do {
+            try fileManager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            if fileManager.fileExists(atPath: fileURL.path) {
+                _ = try fileManager.replaceItemAt(fileURL, withItemAt: downloadedFile)
+            } else {
+                try fileManager.moveItem(at: downloadedFile, to: fileURL)
+            }
+        } catch {
+            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: error.localizedDescription)
+        }
+    }
+}

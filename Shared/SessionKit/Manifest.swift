@@ -1,0 +1,103 @@
+/*
+Abstract:
+The manifest: the list of session videos the server offers, loaded and validated, saved atomically.
+*/
+
+import Foundation
+
+/// The list of sessions the asset server offers, as served at `manifest.json`.
+///
+/// ```json
+/// { "version": 3, "sessions": [ { "id": "wwdc23-10108", "title": "What's new in Background Assets",
+///   "url": "sessions/wwdc23-10108.mp4", "fileSize": 8388608, "sha256": "…", "essential": true } ] }
+/// ```
+public struct Manifest: Codable, Sendable, Equatable {
+    /// Increases whenever the server's content changes.
+    public var version: Int
+    /// The sessions, in display order.
+    public var sessions: [Session]
+
+    /// Creates a manifest.
+    public init(version: Int, sessions: [Session]) {
+        self.version = version
+        self.sessions = sessions
+    }
+
+    /// The session with the given identifier, if the manifest lists it.
+    public func session(withID id: Session.ID) -> Session? {
+        sessions.first { $0.id == id }
+    }
+
+    /// The session a Background Assets download fetches, matched by download identifier.
+    public func session(forDownloadIdentifier identifier: String) -> Session? {
+        sessions.first { $0.downloadIdentifier == identifier }
+    }
+
+    /// Loads and validates a manifest file.
+    ///
+    /// Relative session URLs are resolved against `baseURL`, the URL the manifest was
+    /// downloaded from, so one manifest works behind any host and port. Without a base they
+    /// stay relative.
+    /// - Parameters:
+    ///   - url: The manifest file.
+    ///   - baseURL: The manifest's own remote URL, used to resolve relative session URLs.
+    /// - Throws: ``SessionKitError`` naming the file, and the field and session at fault.
+    public static func load(from url: URL, baseURL: URL? = nil) throws -> Manifest {
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw SessionKitError.fileUnreadable(path: url.path, reason: Self.reason(for: error))
+        }
+        return try decode(data, source: url.path, baseURL: baseURL)
+    }
+
+    /// Decodes and validates manifest JSON.
+    /// - Parameters:
+    ///   - data: The manifest's bytes.
+    ///   - source: Where the bytes came from, for error messages (a path or a URL).
+    ///   - baseURL: The manifest's own remote URL, used to resolve relative session URLs.
+    /// - Throws: ``SessionKitError`` naming the field and session at fault.
+    public static func decode(_ data: Data, source: String, baseURL: URL? = nil) throws -> Manifest {
+        let raw: RawManifest
+        do {
+            raw = try JSONDecoder().decode(RawManifest.self, from: data)
+        } catch let error as DecodingError {
+            throw SessionKitError.malformedManifest(path: source, reason: error.summary)
+        } catch {
+            throw SessionKitError.malformedManifest(path: source, reason: Self.reason(for: error))
+        }
+        return try ManifestValidator(source: source, baseURL: baseURL).validate(raw)
+    }
+
+    /// The manifest as JSON: pretty printed with sorted keys, so equal manifests are equal bytes.
+    public func encoded() throws -> Data {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return try encoder.encode(self)
+    }
+
+    /// Writes the manifest atomically: readers see the old manifest or the new one, never a mix.
+    /// - Parameter url: Where to save it; the folder is created if needed.
+    /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``.
+    public func save(to url: URL) throws {
+        try AtomicFile.write(encoded(), to: url)
+    }
+
+    /// Whether a string is acceptable as a session identifier: letters, digits, `.`, `-`, `_`,
+    /// not starting with a dot, at most 128 characters. Identifiers name files, so nothing else
+    /// is allowed.
+    public static func isValidIdentifier(_ identifier: String) -> Bool {
+        guard !identifier.isEmpty, identifier.utf8.count <= 128, !identifier.hasPrefix(".") else { return false }
+        return identifier.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": true
+            default: false
+            }
+        }
+    }
+
+    private static func reason(for error: any Error) -> String {
+        (error as NSError).localizedFailureReason ?? error.localizedDescription
+    }
+}

@@ -1,0 +1,116 @@
+/*
+Abstract:
+Checks a decoded manifest field by field, so every error names the session and the field at fault.
+*/
+
+import Foundation
+
+/// The manifest as JSON gives it, before validation: every field optional so a missing one can be
+/// reported by name rather than as a generic decoding failure.
+struct RawManifest: Decodable {
+    struct RawSession: Decodable {
+        var id: String?
+        var title: String?
+        var url: String?
+        var fileSize: Int?
+        var sha256: String?
+        var essential: Bool?
+        var thumbnailURL: String?
+    }
+
+    var version: Int?
+    var sessions: [RawSession]?
+}
+
+/// Turns a ``RawManifest`` into a ``Manifest`` or an error that names what is wrong.
+struct ManifestValidator {
+    let source: String
+    let baseURL: URL?
+
+    func validate(_ raw: RawManifest) throws -> Manifest {
+        guard let version = raw.version else { throw invalid(nil, "version", "it is missing") }
+        guard version >= 0 else { throw invalid(nil, "version", "\(version) is negative") }
+        guard let rawSessions = raw.sessions else { throw invalid(nil, "sessions", "it is missing") }
+
+        var seen = Set<String>()
+        var sessions: [Session] = []
+        for (index, rawSession) in rawSessions.enumerated() {
+            let session = try validate(rawSession, index: index)
+            guard seen.insert(session.id).inserted else {
+                throw SessionKitError.duplicateSessionIdentifier(path: source, identifier: session.id)
+            }
+            sessions.append(session)
+        }
+        return Manifest(version: version, sessions: sessions)
+    }
+
+    private func validate(_ raw: RawManifest.RawSession, index: Int) throws -> Session {
+        let name = raw.id.map { "\"\($0)\"" } ?? "#\(index + 1)"
+        guard let id = raw.id, !id.isEmpty else { throw invalid(name, "id", "it is missing or empty") }
+        guard Manifest.isValidIdentifier(id) else {
+            throw invalid(name, "id", "it may contain only letters, digits, '.', '-' and '_', and not start with '.'")
+        }
+        guard let title = raw.title else { throw invalid(name, "title", "it is missing") }
+        guard let urlString = raw.url else { throw invalid(name, "url", "it is missing") }
+        let url = try resolve(urlString, session: name, field: "url")
+        guard let fileSize = raw.fileSize else { throw invalid(name, "fileSize", "it is missing") }
+        guard fileSize >= 0 else { throw invalid(name, "fileSize", "\(fileSize) is negative") }
+        guard let sha256 = raw.sha256 else { throw invalid(name, "sha256", "it is missing") }
+        guard sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
+            throw invalid(name, "sha256", "\"\(sha256.prefix(80))\" is not 64 hexadecimal characters")
+        }
+        let thumbnailURL = try raw.thumbnailURL.map { try resolve($0, session: name, field: "thumbnailURL") }
+        return Session(
+            id: id, title: title, url: url, fileSize: fileSize, sha256: sha256.lowercased(),
+            essential: raw.essential ?? false, thumbnailURL: thumbnailURL
+        )
+    }
+
+    /// Parses a URL that is either absolute (http or https) or relative to the manifest's URL.
+    private func resolve(_ string: String, session: String, field: String) throws -> URL {
+        guard !string.isEmpty, let url = URL(string: string) else {
+            throw invalid(session, field, "\"\(string.prefix(200))\" is not a URL")
+        }
+        if let scheme = url.scheme?.lowercased() {
+            guard scheme == "https" || scheme == "http" else {
+                throw invalid(session, field, "the scheme \"\(scheme)\" is not http or https")
+            }
+            guard url.host?.isEmpty == false else { throw invalid(session, field, "\"\(string)\" has no host") }
+            return url
+        }
+        guard let baseURL else { return url }
+        guard let resolved = URL(string: string, relativeTo: baseURL)?.absoluteURL else {
+            throw invalid(session, field, "\"\(string)\" cannot be resolved against \(baseURL.absoluteString)")
+        }
+        return resolved
+    }
+
+    private func invalid(_ session: String?, _ field: String, _ reason: String) -> SessionKitError {
+        .invalidField(path: source, session: session, field: field, reason: reason)
+    }
+}
+
+extension DecodingError {
+    /// A one-line account of what failed and where, such as `sessions[2].fileSize: expected Int`.
+    var summary: String {
+        func path(_ context: Context) -> String {
+            let path = context.codingPath.map { key in
+                key.intValue.map { "[\($0)]" } ?? ".\(key.stringValue)"
+            }.joined()
+            return path.hasPrefix(".") ? String(path.dropFirst()) : path
+        }
+        switch self {
+        case let .typeMismatch(type, context), let .valueNotFound(type, context):
+            let location = path(context)
+            return "\(location.isEmpty ? "the top level" : location) should be \(type)"
+        case let .keyNotFound(key, context):
+            return "\(path(context)).\(key.stringValue) is missing"
+        case let .dataCorrupted(context):
+            let location = path(context)
+            let detail = (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String
+            return "\(location.isEmpty ? "" : location + ": ")\(detail ?? context.debugDescription)"
+        @unknown default:
+            return localizedDescription
+        }
+    }
+}

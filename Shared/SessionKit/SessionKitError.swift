@@ -1,0 +1,47 @@
+/*
+Abstract:
+The errors SessionKit reports: each names the file, field or session at fault and what to do next.
+*/
+
+import Foundation
+
+/// An error from loading, validating or saving the sample's data.
+public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A file could not be opened or read.
+    case fileUnreadable(path: String, reason: String)
+    /// A file could not be written.
+    case fileUnwritable(path: String, reason: String)
+    /// A manifest is not well-formed JSON of the expected shape.
+    case malformedManifest(path: String, reason: String)
+    /// A field of the manifest, or of one of its sessions, has a value the sample cannot use.
+    case invalidField(path: String, session: String?, field: String, reason: String)
+    /// Two sessions of one manifest share an identifier.
+    case duplicateSessionIdentifier(path: String, identifier: String)
+    /// An app group identifier could not name a container.
+    case invalidAppGroup(String)
+    /// A downloaded file is not the video the manifest describes.
+    case verificationFailed(session: String, reason: String)
+
+    public var description: String {
+        switch self {
+        case let .fileUnreadable(path, reason):
+            "Could not read \(path): \(reason). Check that the file exists and is readable."
+        case let .fileUnwritable(path, reason):
+            "Could not write \(path): \(reason). Check that the folder exists, is writable, and the disk has space."
+        case let .malformedManifest(path, reason):
+            "The manifest \(path) is not valid: \(reason). Fix the JSON or serve a manifest that matches the format in Docs/."
+        case let .invalidField(path, session, field, reason):
+            if let session {
+                "The manifest \(path) has an invalid `\(field)` for session \(session): \(reason). Correct that entry."
+            } else {
+                "The manifest \(path) has an invalid `\(field)`: \(reason). Correct that field."
+            }
+        case let .duplicateSessionIdentifier(path, identifier):
+            "The manifest \(path) lists session \(identifier) more than once. Give every session a unique id."
+        case let .invalidAppGroup(identifier):
+            "\"\(identifier)\" is not a usable app group identifier. Use letters, digits, '.', '-' and '_' only, as in group.com.example.sessions."
+        case let .verificationFailed(session, reason):
+            "The download of session \(session) was rejected: \(reason). It will be downloaded again; if this repeats, check the server's copy."
+        }
+    }
+}

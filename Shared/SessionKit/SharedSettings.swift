@@ -1,0 +1,66 @@
+/*
+Abstract:
+Where the app and its extension keep shared data: the app group container and the paths inside it.
+*/
+
+import BackgroundAssets
+import Foundation
+
+/// The locations the app and its downloader extension share through their app group.
+///
+/// Both processes must agree on these paths: the extension saves the manifest and moves
+/// finished videos here before the app is ever launched, and the app reads them.
+public struct SharedSettings: Sendable, Equatable {
+    /// The app group both `App/Info.plist` and `Extension/Info.plist` declare.
+    public static let appGroupIdentifier = "group.com.example.apple-samplecode.WWDC-Sessions"
+
+    /// The app group these settings belong to.
+    public let appGroupIdentifier: String
+    /// The app group's container folder.
+    public let containerURL: URL
+
+    /// Creates the settings for an app group, finding its container under the device root.
+    /// - Parameter appGroupIdentifier: The app group; the sample's own by default.
+    /// - Throws: ``SessionKitError/invalidAppGroup(_:)`` when the identifier cannot name a container.
+    public init(appGroupIdentifier: String = SharedSettings.appGroupIdentifier) throws {
+        let fileManager = FileManager.default
+        guard let containerURL = fileManager.containerURL(forSecurityApplicationGroupIdentifier: appGroupIdentifier)
+        else { throw SessionKitError.invalidAppGroup(appGroupIdentifier) }
+        self.init(appGroupIdentifier: appGroupIdentifier, containerURL: containerURL)
+    }
+
+    /// Creates the settings for an app group whose container is already known.
+    public init(appGroupIdentifier: String, containerURL: URL) {
+        self.appGroupIdentifier = appGroupIdentifier
+        self.containerURL = containerURL
+    }
+
+    /// `Library/Caches/` in the container: the system may empty it under storage pressure,
+    /// so everything kept here must be re-creatable by downloading it again.
+    public var cachesDirectory: URL {
+        containerURL.appending(path: "Library/Caches", directoryHint: .isDirectory)
+    }
+
+    /// The folder that holds the downloaded session videos.
+    public var sessionsDirectory: URL {
+        cachesDirectory.appending(path: "Sessions", directoryHint: .isDirectory)
+    }
+
+    /// The local copy of the manifest, saved by whichever process fetched it last.
+    public var localManifestURL: URL {
+        cachesDirectory.appending(path: "manifest.json", directoryHint: .notDirectory)
+    }
+
+    /// Loads the local copy of the manifest, or returns `nil` when there is none yet.
+    /// - Throws: ``SessionKitError`` when the file exists but is not a valid manifest.
+    public func loadLocalManifest() throws -> Manifest? {
+        guard FileManager.default.fileExists(atPath: localManifestURL.path) else { return nil }
+        return try Manifest.load(from: localManifestURL)
+    }
+
+    /// Saves a manifest as the local copy, atomically.
+    /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``.
+    public func saveLocalManifest(_ manifest: Manifest) throws {
+        try manifest.save(to: localManifestURL)
+    }
+}

@@ -1,0 +1,96 @@
+/*
+Abstract:
+A small stand-in for the unified logging system's `Logger`: categorized lines to stderr and the device log.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+
+/// Writes categorized log lines to standard error and, for processes of the device, to the device log.
+///
+/// Usage mirrors `os.Logger`: create one per category and call ``info(_:)``, ``error(_:)`` and friends.
+/// - Note: Apple's `Logger` takes `OSLogMessage` interpolations with privacy options; this one
+///   takes plain strings.
+public struct Logger: Sendable {
+    /// The severity of a log line, in increasing order.
+    public enum Level: String, Sendable, Comparable, CaseIterable {
+        case debug, info, notice, error, fault
+
+        public static func < (lhs: Level, rhs: Level) -> Bool {
+            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+        }
+    }
+
+    /// The subsystem, usually the bundle identifier of the process.
+    public let subsystem: String
+    /// The category shown in brackets on every line, for example `app`, `ext`, `daemon`, `server`.
+    public let category: String
+    private let writesToDeviceLog: Bool
+
+    /// Creates a logger.
+    /// - Parameters:
+    ///   - subsystem: The subsystem, usually the bundle identifier.
+    ///   - category: The category printed with each line.
+    ///   - writesToDeviceLog: Whether lines are also appended to `system/log` under the device root;
+    ///     processes that are not part of the device (the asset server) pass `false`.
+    public init(subsystem: String, category: String, writesToDeviceLog: Bool = true) {
+        self.subsystem = subsystem
+        self.category = category
+        self.writesToDeviceLog = writesToDeviceLog
+    }
+
+    /// Logs a message useful only while debugging; printed when `BA_LOG_LEVEL=debug`.
+    public func debug(_ message: @autoclosure () -> String) { log(level: .debug, message()) }
+    /// Logs an informational message.
+    public func info(_ message: @autoclosure () -> String) { log(level: .info, message()) }
+    /// Logs a message about something notable that is not an error.
+    public func notice(_ message: @autoclosure () -> String) { log(level: .notice, message()) }
+    /// Logs an error the process recovered from.
+    public func error(_ message: @autoclosure () -> String) { log(level: .error, message()) }
+    /// Logs a bug or a failure the process could not recover from.
+    public func fault(_ message: @autoclosure () -> String) { log(level: .fault, message()) }
+
+    /// Logs a message at the given level.
+    public func log(level: Level, _ message: @autoclosure () -> String) {
+        guard level >= LogSink.shared.minimumLevel else { return }
+        let line = "\(Self.timestamp()) [\(category)] \(level == .info ? "" : "\(level.rawValue): ")\(message())\n"
+        LogSink.shared.write(line, toDeviceLog: writesToDeviceLog)
+    }
+
+    private static func timestamp() -> String {
+        Date.now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+    }
+}
+
+/// The process-wide destination of log lines: standard error and the device log.
+final class LogSink: Sendable {
+    static let shared = LogSink()
+
+    let minimumLevel: Logger.Level
+    private let deviceLog = Mutex<Int32?>(nil)
+
+    private init() {
+        let environment = ProcessInfo.processInfo.environment
+        minimumLevel = environment["BA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+    }
+
+    func write(_ line: String, toDeviceLog: Bool) {
+        var bytes = Array(line.utf8)
+        // One write(2) per line keeps lines from different threads and processes whole.
+        _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        guard toDeviceLog else { return }
+        deviceLog.withLock { descriptor in
+            if descriptor == nil { descriptor = Self.openDeviceLog() }
+            guard let descriptor, descriptor >= 0 else { return }
+            _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+        }
+    }
+
+    /// Opens the device log for appending, or returns -1 when the device root has no `system/` yet:
+    /// a process never creates the device root just to log.
+    private static func openDeviceLog() -> Int32 {
+        let path = DevicePaths.current().logFile.path
+        return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+    }
+}
