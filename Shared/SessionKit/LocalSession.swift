@@ -58,16 +58,17 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
             throw SessionKitError.verificationFailed(
                 session: session.id, reason: "its SHA-256 is \(digest), the manifest says \(session.sha256)")
         }
-        let fileManager = FileManager.default
         do {
-            try fileManager.createDirectory(at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
-            if fileManager.fileExists(atPath: fileURL.path) {
-                _ = try fileManager.replaceItemAt(fileURL, withItemAt: downloadedFile)
-            } else {
-                try fileManager.moveItem(at: downloadedFile, to: fileURL)
-            }
+            try FileManager.default.createDirectory(
+                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw SessionKitError.fileUnwritable(path: fileURL.path, reason: error.localizedDescription)
+        }
+        // rename(2) replaces an older copy atomically: a reader sees the old video or the new
+        // one, never a missing file. (FileManager.replaceItemAt does the same on Apple
+        // platforms but fails on Linux's Foundation when the destination exists.)
+        guard rename(downloadedFile.path, fileURL.path) == 0 else {
+            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
         }
     }
 }

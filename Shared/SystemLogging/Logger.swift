@@ -55,7 +55,7 @@ public struct Logger: Sendable {
     public func log(level: Level, _ message: @autoclosure () -> String) {
         guard level >= LogSink.shared.minimumLevel else { return }
         let line = "\(Self.timestamp()) [\(category)] \(level == .info ? "" : "\(level.rawValue): ")\(message())\n"
-        LogSink.shared.write(line, toDeviceLog: writesToDeviceLog)
+        LogSink.shared.append(line, toDeviceLog: writesToDeviceLog)
     }
 
     private static func timestamp() -> String {
@@ -75,15 +75,15 @@ final class LogSink: Sendable {
         minimumLevel = environment["BA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
     }
 
-    func write(_ line: String, toDeviceLog: Bool) {
-        var bytes = Array(line.utf8)
+    func append(_ line: String, toDeviceLog: Bool) {
+        let bytes = Array(line.utf8)
         // One write(2) per line keeps lines from different threads and processes whole.
-        _ = bytes.withUnsafeMutableBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
         guard toDeviceLog else { return }
         deviceLog.withLock { descriptor in
             if descriptor == nil { descriptor = Self.openDeviceLog() }
             guard let descriptor, descriptor >= 0 else { return }
-            _ = bytes.withUnsafeMutableBytes { write(descriptor, $0.baseAddress, $0.count) }
+            _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
     }
 
