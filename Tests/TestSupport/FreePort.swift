@@ -1,0 +1,63 @@
+/*
+Abstract:
+Finds a loopback TCP port that nothing listens on, for processes that cannot take port 0.
+*/
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Free loopback TCP ports.
+///
+/// Prefer starting a server on port 0 and reading the port it prints: a port found here is free
+/// when returned, but another process may take it before the server binds it.
+public enum FreePort {
+    /// A TCP port on 127.0.0.1 that was free a moment ago.
+    /// - Returns: The port number.
+    /// - Throws: `TestSupportError` when no socket can be bound.
+    public static func allocate() throws -> Int {
+        let socketDescriptor = try SocketAddress.loopbackSocket()
+        defer { close(socketDescriptor) }
+        var address = SocketAddress.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            throw TestSupportError("Could not bind a socket to 127.0.0.1:0: errno \(errno).")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = getsockname(socketDescriptor, $0, &length)
+            }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+}
+
+/// Small helpers for IPv4 loopback sockets.
+enum SocketAddress {
+    static func loopback(port: Int) -> sockaddr_in {
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = in_addr_t(UInt32(0x7f00_0001).bigEndian)
+        return address
+    }
+
+    static func loopbackSocket() throws -> Int32 {
+        #if canImport(Glibc)
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        #else
+        let descriptor = socket(AF_INET, SOCK_STREAM, 0)
+        #endif
+        guard descriptor >= 0 else {
+            throw TestSupportError("Could not create a TCP socket: errno \(errno).")
+        }
+        return descriptor
+    }
+}

@@ -1,0 +1,51 @@
+/*
+Abstract:
+Waits for a condition with a deadline, so tests never stand a fixed sleep in for synchronisation.
+*/
+
+/// Checks `condition` repeatedly until it holds or the deadline passes.
+/// - Parameters:
+///   - condition: The state to wait for; checked at once and then every `interval`.
+///   - timeout: How long to wait before giving up.
+///   - interval: The pause between two checks.
+///   - description: What is awaited, for the error message.
+/// - Throws: `TestSupportError` when the deadline passes first, or what `condition` throws.
+public func poll(
+    until condition: () async throws -> Bool,
+    timeout: Duration = .seconds(5),
+    interval: Duration = .milliseconds(10),
+    _ description: @autoclosure () -> String = "the condition",
+    isolation: isolated (any Actor)? = #isolation
+) async throws {
+    _ = try await poll(timeout: timeout, interval: interval, description()) { () -> Bool? in
+        try await condition() ? true : nil
+    }
+}
+
+/// Calls `produce` repeatedly until it returns a value or the deadline passes.
+/// - Parameters:
+///   - timeout: How long to wait before giving up.
+///   - interval: The pause between two calls.
+///   - description: What is awaited, for the error message.
+///   - produce: Returns the awaited value, or nil while it is not there yet.
+/// - Returns: The first value `produce` returned.
+/// - Throws: `TestSupportError` when the deadline passes first, or what `produce` throws.
+public func poll<T>(
+    timeout: Duration = .seconds(5),
+    interval: Duration = .milliseconds(10),
+    _ description: @autoclosure () -> String = "a value",
+    isolation: isolated (any Actor)? = #isolation,
+    produce: () async throws -> T?
+) async throws -> T {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while true {
+        if let value = try await produce() {
+            return value
+        }
+        if clock.now >= deadline {
+            throw TestSupportError("Timed out after \(timeout) waiting for \(description()).")
+        }
+        try await Task.sleep(for: interval)
+    }
+}
