@@ -42,7 +42,7 @@ public final class RawHTTPClient {
         }
         guard connected == 0 else {
             let reason = String(cString: strerror(errno))
-            closeSocket(descriptor)
+            _ = closeSocket(descriptor)
             descriptor = -1
             throw TestSupportError("Could not connect to 127.0.0.1:\(port): \(reason). Is the server running?")
         }
@@ -73,7 +73,7 @@ public final class RawHTTPClient {
     /// Closes the connection; calling it again does nothing.
     public func close() {
         if descriptor >= 0 {
-            closeSocket(descriptor)
+            _ = closeSocket(descriptor)
             descriptor = -1
         }
     }
