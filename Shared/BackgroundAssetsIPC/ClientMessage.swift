@@ -1,0 +1,87 @@
+/*
+Abstract:
+What a client (the app, its extension, the debug tool) sends to the service: requests with ids.
+*/
+
+import Foundation
+
+/// One request from a client, tagged with an id the service echoes in its response.
+public struct ClientMessage: Codable, Sendable, Equatable {
+    /// The id that pairs this request with its response; unique per connection, chosen by the client.
+    public var id: UInt64
+    /// What the client asks for.
+    public var request: ClientRequest
+
+    /// Creates a message.
+    /// - Parameters:
+    ///   - id: The id that pairs the request with its response.
+    ///   - request: What the client asks for.
+    public init(id: UInt64, request: ClientRequest) {
+        self.id = id
+        self.request = request
+    }
+}
+
+/// The requests a client can make; see ``WireProtocol`` for the response each one gets.
+public enum ClientRequest: Codable, Sendable, Equatable {
+    /// Introduces the client; must be the first request on a connection.
+    case hello(Hello)
+    /// Says whether this connection has a delegate and wants download events.
+    case setDelegate(isSet: Bool)
+    /// Queues a background download.
+    case schedule(download: DownloadDescriptor)
+    /// Starts a download in the foreground, promoting it if it is already queued or running.
+    case startForeground(download: DownloadDescriptor)
+    /// Removes a queued or running download.
+    case cancel(download: DownloadDescriptor)
+    /// Asks for the app's downloads that have not ended.
+    case fetchCurrentDownloads
+    /// Waits for the app's exclusive control, giving up at the deadline when there is one.
+    case acquireExclusiveControl(deadline: Date?)
+    /// Gives exclusive control back.
+    case releaseExclusiveControl
+    /// Answers a `didReceiveChallenge` event.
+    case answerChallenge(deliveryID: UInt64, answer: ChallengeAnswer)
+    /// Says a `finished` event's callback returned, so its file can be deleted unless it was moved.
+    case acknowledgeDelivery(deliveryID: UInt64)
+}
+
+/// The first request on every connection: who is calling, and which protocol it speaks.
+public struct Hello: Codable, Sendable, Equatable {
+    /// The kind of process on the other end of a connection.
+    public enum Role: String, Codable, Sendable, CaseIterable {
+        /// The app itself.
+        case app
+        /// The app's downloader extension, which may not start foreground downloads.
+        case `extension`
+        /// The debug tool, acting on its own behalf or an app's.
+        case tool
+    }
+
+    /// The protocol version the client speaks, ``WireProtocol/version`` for this build.
+    public var protocolVersion: Int
+    /// The bundle identifier of the app whose downloads this connection works on.
+    public var bundleIdentifier: String
+    /// The kind of process calling.
+    public var role: Role
+    /// The caller's process id, for the trace and for diagnostics.
+    public var processIdentifier: Int32
+
+    /// Creates a hello.
+    /// - Parameters:
+    ///   - protocolVersion: The protocol version the client speaks.
+    ///   - bundleIdentifier: The bundle identifier of the app whose downloads the client works on.
+    ///   - role: The kind of process calling.
+    ///   - processIdentifier: The caller's process id.
+    public init(
+        protocolVersion: Int = WireProtocol.version,
+        bundleIdentifier: String,
+        role: Role,
+        processIdentifier: Int32
+    ) {
+        self.protocolVersion = protocolVersion
+        self.bundleIdentifier = bundleIdentifier
+        self.role = role
+        self.processIdentifier = processIdentifier
+    }
+}

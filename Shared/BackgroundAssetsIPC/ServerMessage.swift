@@ -1,0 +1,67 @@
+/*
+Abstract:
+What the service sends to a client: responses to its requests, and events pushed at any time.
+*/
+
+/// One message from the service to a client.
+public enum ServerMessage: Codable, Sendable, Equatable {
+    /// The answer to the request with the same id.
+    case response(id: UInt64, response: ServerResponse)
+    /// Something happened to one of the app's downloads.
+    case event(ServerEvent)
+}
+
+/// The service's answer to a ``ClientRequest``.
+public enum ServerResponse: Codable, Sendable, Equatable {
+    /// The answer to `hello`: the service accepted the connection.
+    case hello(HelloReply)
+    /// The request succeeded and has nothing to return.
+    case done
+    /// The download as the service now holds it (answer to `schedule` and `startForeground`).
+    case download(DownloadDescriptor)
+    /// The app's downloads that have not ended (answer to `fetchCurrentDownloads`).
+    case downloads([DownloadDescriptor])
+    /// The caller now holds the app's exclusive control.
+    case exclusiveControlGranted
+    /// The request failed.
+    case failure(WireFailure)
+}
+
+/// The service's answer to ``Hello``.
+public struct HelloReply: Codable, Sendable, Equatable {
+    /// The protocol version the service speaks.
+    public var protocolVersion: Int
+    /// The service's process id.
+    public var processIdentifier: Int32
+    /// The device root the service runs in, so a client can confirm it reached the right one.
+    public var deviceRoot: String
+
+    /// Creates a reply.
+    /// - Parameters:
+    ///   - protocolVersion: The protocol version the service speaks.
+    ///   - processIdentifier: The service's process id.
+    ///   - deviceRoot: The device root the service runs in.
+    public init(protocolVersion: Int = WireProtocol.version, processIdentifier: Int32, deviceRoot: String) {
+        self.protocolVersion = protocolVersion
+        self.processIdentifier = processIdentifier
+        self.deviceRoot = deviceRoot
+    }
+}
+
+/// An event the service pushes to every connection of the app that set a delegate.
+public enum ServerEvent: Codable, Sendable, Equatable {
+    /// The download started transferring.
+    case didBegin(download: DownloadDescriptor)
+    /// The download stopped transferring without ending, for example while it is promoted.
+    case didPause(download: DownloadDescriptor)
+    /// The download wrote bytes to disk; totals never go down between two events.
+    case didWriteBytes(
+        download: DownloadDescriptor, bytesWritten: Int64, totalBytesWritten: Int64, totalBytesExpectedToWrite: Int64
+    )
+    /// The server asked for authentication; the client answers with `answerChallenge` and this delivery id.
+    case didReceiveChallenge(deliveryID: UInt64, download: DownloadDescriptor, challenge: ChallengeDescriptor)
+    /// The download ended with an error.
+    case failed(download: DownloadDescriptor, failure: WireFailure)
+    /// The download ended; the file stays at `filePath` until the client sends `acknowledgeDelivery`.
+    case finished(deliveryID: UInt64, download: DownloadDescriptor, filePath: String)
+}

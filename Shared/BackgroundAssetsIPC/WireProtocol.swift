@@ -1,0 +1,51 @@
+/*
+Abstract:
+The version and limits of the protocol the system service and its clients speak over the socket.
+*/
+
+/// The protocol between `backgroundassetsd` and the processes that use Background Assets.
+///
+/// A client connects to `run/backgroundassetsd.sock` under the device root and exchanges frames:
+/// a 4-byte big-endian payload length followed by that many bytes of UTF-8 JSON (``FrameEncoder``,
+/// ``FrameDecoder``). The client sends ``ClientMessage`` values, each a request with an id; the
+/// service answers every request with exactly one ``ServerMessage/response(id:response:)`` carrying
+/// the same id, and pushes ``ServerMessage/event(_:)`` values at any time. The first request on a
+/// connection must be ``ClientRequest/hello(_:)``; anything else first closes the connection.
+///
+/// | client request | the service's response | meaning |
+/// | --- | --- | --- |
+/// | `hello` | `hello` | protocol version, the caller's bundle id and role (app, extension, tool) |
+/// | `setDelegate` | `done` | whether this connection wants download events |
+/// | `schedule` | `download` | queue a background download; answered once it is durable |
+/// | `startForeground` | `download` | start now in the foreground, or promote a queued one |
+/// | `cancel` | `done` | remove a queued or running download |
+/// | `fetchCurrentDownloads` | `downloads` | the caller's app's downloads that have not ended |
+/// | `acquireExclusiveControl` | `exclusiveControlGranted` | wait (FIFO, optional deadline) for the app's lock |
+/// | `releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
+/// | `answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
+/// | `acknowledgeDelivery` | `done` | a `finished` callback returned; its file may be deleted |
+///
+/// Any request may instead be answered with `failure`, which carries an error domain, code and
+/// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes.
+///
+/// | event | sent when |
+/// | --- | --- |
+/// | `didBegin` | a download starts transferring |
+/// | `didPause` | a download stops transferring without ending (for example, promotion) |
+/// | `didWriteBytes` | progress, rate-limited and monotonic |
+/// | `didReceiveChallenge` | the server asked for authentication; answer with `answerChallenge` |
+/// | `failed` | a download ended with an error |
+/// | `finished` | a download ended; the file is at the given path until `acknowledgeDelivery` |
+public enum WireProtocol {
+    /// The protocol version this build speaks; the service refuses a `hello` with another one.
+    public static let version = 1
+
+    /// The largest payload a frame may carry, in bytes.
+    ///
+    /// Big enough for the answer to `fetchCurrentDownloads` with 10,000 downloads (about 3.5 MB of
+    /// JSON), small enough that one misbehaving peer cannot make the other allocate without bound.
+    public static let maximumFrameSize = 16 * 1024 * 1024
+
+    /// The number of bytes in front of every payload that give its length.
+    public static let frameHeaderSize = 4
+}
