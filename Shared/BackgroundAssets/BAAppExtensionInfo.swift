@@ -1,0 +1,40 @@
+/*
+Abstract:
+What the extension learns about its app's download allowance when it is asked for downloads.
+*/
+
+/// Information about the app the extension belongs to, passed to `downloads(for:manifestURL:extensionInfo:)`.
+public final class BAAppExtensionInfo: Sendable, Hashable, CustomStringConvertible {
+    /// The bytes of non-essential downloads that can still be scheduled before the app first launches,
+    /// or `nil` once the app has launched and the restriction is lifted.
+    public let restrictedDownloadSizeRemaining: Int?
+
+    /// The bytes of essential downloads that can still be scheduled before the app first launches,
+    /// or `nil` once the app has launched and the restriction is lifted.
+    public let restrictedEssentialDownloadSizeRemaining: Int?
+
+    /// Creates the information the system passes to the extension.
+    /// - Parameters:
+    ///   - restrictedDownloadSizeRemaining: The remaining non-essential allowance, or `nil`.
+    ///   - restrictedEssentialDownloadSizeRemaining: The remaining essential allowance, or `nil`.
+    package init(restrictedDownloadSizeRemaining: Int?, restrictedEssentialDownloadSizeRemaining: Int?) {
+        self.restrictedDownloadSizeRemaining = restrictedDownloadSizeRemaining
+        self.restrictedEssentialDownloadSizeRemaining = restrictedEssentialDownloadSizeRemaining
+    }
+
+    public static func == (lhs: BAAppExtensionInfo, rhs: BAAppExtensionInfo) -> Bool {
+        lhs.restrictedDownloadSizeRemaining == rhs.restrictedDownloadSizeRemaining
+            && lhs.restrictedEssentialDownloadSizeRemaining == rhs.restrictedEssentialDownloadSizeRemaining
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(restrictedDownloadSizeRemaining)
+        hasher.combine(restrictedEssentialDownloadSizeRemaining)
+    }
+
+    public var description: String {
+        func bytes(_ value: Int?) -> String { value.map(String.init) ?? "unrestricted" }
+        return "<BAAppExtensionInfo restrictedDownloadSizeRemaining=\(bytes(restrictedDownloadSizeRemaining)) "
+            + "restrictedEssentialDownloadSizeRemaining=\(bytes(restrictedEssentialDownloadSizeRemaining))>"
+    }
+}

@@ -1,0 +1,100 @@
+/*
+Abstract:
+The errors of Background Assets, with Apple's domain, codes, and raw values.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The error domain of Background Assets errors.
+public let BAErrorDomain = WireFailure.backgroundAssetsDomain
+
+/// An error that Background Assets reports: a ``Code`` and a message saying what to do next.
+///
+/// Catch a specific code the way you would on Apple platforms:
+/// ```swift
+/// do { try BADownloadManager.shared.cancel(download) }
+/// catch BAError.downloadNotScheduled { /* already ended */ }
+/// ```
+/// - Note: Apple's `BAError` bridges `NSError` and its description is terse. This one is a Swift
+///   struct whose ``message`` names the download or value involved and the next step; it still
+///   bridges to `NSError` with ``BAErrorDomain`` and Apple's codes.
+public struct BAError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The codes of Background Assets errors, with Apple's raw values.
+    public enum Code: Int, Sendable, CaseIterable {
+        /// The download is not valid: a bad URL, an empty identifier, or an essential download without a size.
+        case downloadInvalid = 0
+        /// The call is not allowed from the downloader extension.
+        case callFromExtensionNotAllowed = 50
+        /// The call is not allowed from a process that is not active.
+        case callFromInactiveProcessNotAllowed = 51
+        /// The system service did not accept the caller's connection.
+        case callerConnectionNotAccepted = 55
+        /// The caller's connection to the system service is not valid.
+        case callerConnectionInvalid = 56
+        /// A download with the same identifier is already scheduled.
+        case downloadAlreadyScheduled = 100
+        /// The download is not scheduled.
+        case downloadNotScheduled = 101
+        /// The download could not start.
+        case downloadFailedToStart = 102
+        /// The download already failed.
+        case downloadAlreadyFailed = 103
+        /// Essential downloads are not permitted here.
+        case downloadEssentialDownloadNotPermitted = 109
+        /// Background activity is prohibited for the app.
+        case downloadBackgroundActivityProhibited = 111
+        /// The download would exceed the app's download allowance.
+        case downloadWouldExceedAllowance = 112
+        /// The download does not exist.
+        case downloadDoesNotExist = 113
+        /// The download's domain is not in the app's allow list.
+        case sessionDownloadDisallowedByDomain = 202
+        /// The download is not allowed by the app's allowance.
+        case sessionDownloadDisallowedByAllowance = 203
+        /// The app's download allowance is used up.
+        case sessionDownloadAllowanceExceeded = 204
+        /// The download is not permitted before the app first launches.
+        case sessionDownloadNotPermittedBeforeAppLaunch = 206
+    }
+
+    /// The error's code.
+    public let code: Code
+    /// A sentence saying what happened and what to do next.
+    public let message: String
+
+    /// Creates an error.
+    /// - Parameters:
+    ///   - code: The error's code.
+    ///   - message: A sentence naming the download or value involved and the next step; the code's
+    ///     general advice when `nil`.
+    public init(_ code: Code, message: String? = nil) {
+        self.code = code
+        self.message = message ?? code.defaultMessage
+    }
+
+    /// The domain of every `BAError`, ``BAErrorDomain``.
+    public static var errorDomain: String { BAErrorDomain }
+
+    public var description: String { message }
+}
+
+extension BAError.Code {
+    /// Whether an error is a `BAError` with a given code; lets `catch BAError.downloadNotScheduled` work.
+    /// - Parameters:
+    ///   - code: The code to match.
+    ///   - error: Any error.
+    /// - Returns: `true` when `error` is a `BAError` with `code`.
+    public static func ~= (code: Self, error: any Error) -> Bool {
+        (error as? BAError)?.code == code
+    }
+}
+
+extension BAError: LocalizedError {
+    public var errorDescription: String? { message }
+}
+
+extension BAError: CustomNSError {
+    public var errorCode: Int { code.rawValue }
+    public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
+}
