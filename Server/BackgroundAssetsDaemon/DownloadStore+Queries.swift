@@ -1,0 +1,97 @@
+/*
+Abstract:
+Reading the queue: single downloads, an app's current downloads, and the next downloads to run.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension DownloadStore {
+    /// The order downloads run in: essential first, then foreground, then priority, then age.
+    static let runOrder = "essential DESC, foreground DESC, priority DESC, created_at, id"
+
+    /// The download with a row id.
+    /// - Parameter id: The row id.
+    /// - Returns: The row, or `nil`.
+    public func download(id: Int64) throws -> DownloadRow? {
+        try withDatabase { try Self.fetchRow(id: id, in: $0) }
+    }
+
+    /// The most recent download with a unique identifier, ended or not.
+    /// - Parameter uniqueIdentifier: The download object's unique identifier.
+    /// - Returns: The row, or `nil`.
+    public func download(uniqueIdentifier: String) throws -> DownloadRow? {
+        try withDatabase { database in
+            try database.prepare("SELECT \(Self.columns) FROM downloads WHERE unique_id = ? ORDER BY id DESC LIMIT 1")
+                .bind([.text(uniqueIdentifier)]).rows(Self.readRow).first
+        }
+    }
+
+    /// The app's download with an identifier that has not ended.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app.
+    ///   - identifier: The download's app-specific identifier.
+    /// - Returns: The row, or `nil`.
+    public func activeDownload(bundleIdentifier: String, identifier: String) throws -> DownloadRow? {
+        try withDatabase { database in
+            try database.prepare(
+                "SELECT \(Self.columns) FROM downloads WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2"
+            ).bind([.text(bundleIdentifier), .text(identifier)]).rows(Self.readRow).first
+        }
+    }
+
+    /// The app's downloads that have not ended, in run order: what `fetchCurrentDownloads` returns.
+    /// - Parameter bundleIdentifier: The app.
+    /// - Returns: The rows.
+    public func currentDownloads(bundleIdentifier: String) throws -> [DownloadRow] {
+        try withDatabase { database in
+            try database.prepare(
+                "SELECT \(Self.columns) FROM downloads WHERE app_bundle_id = ? AND state BETWEEN 0 AND 2 "
+                    + "ORDER BY \(Self.runOrder)"
+            ).bind([.text(bundleIdentifier)]).rows(Self.readRow)
+        }
+    }
+
+    /// Every download in the queue, ended or not, oldest first: what `backgroundassets-debug status` shows.
+    /// - Returns: The rows.
+    public func allDownloads() throws -> [DownloadRow] {
+        try withDatabase { database in
+            try database.prepare("SELECT \(Self.columns) FROM downloads ORDER BY id").rows(Self.readRow)
+        }
+    }
+
+    /// The waiting downloads whose next attempt is due, in run order.
+    ///
+    /// Essential downloads come first, then foreground ones, then higher priority, then the oldest.
+    /// - Parameters:
+    ///   - limit: The most rows to return, usually the free transfer slots.
+    ///   - now: The current time; downloads backing off until later are skipped.
+    /// - Returns: The rows, at most `limit`.
+    public func nextDownloadsToRun(limit: Int, at now: Date) throws -> [DownloadRow] {
+        try withDatabase { database in
+            try database.prepare(
+                "SELECT \(Self.columns) FROM downloads WHERE state = 1 AND next_attempt_at <= ? "
+                    + "ORDER BY \(Self.runOrder) LIMIT ?"
+            ).bind([.integer(Self.milliseconds(now)), .int(limit)]).rows(Self.readRow)
+        }
+    }
+
+    /// The number of downloads in each state.
+    /// - Returns: A count for every state present in the queue.
+    public func countsByState() throws -> [DownloadDescriptor.State: Int] {
+        try withDatabase { database in
+            let pairs = try database.prepare("SELECT state, count(*) FROM downloads GROUP BY state").rows {
+                ($0.int(0), $0.int(1))
+            }
+            var counts: [DownloadDescriptor.State: Int] = [:]
+            for (state, count) in pairs {
+                if let state = DownloadDescriptor.State(rawValue: state) { counts[state] = count }
+            }
+            return counts
+        }
+    }
+
+    static func fetchRow(id: Int64, in database: SQLiteDatabase) throws -> DownloadRow? {
+        try database.prepare("SELECT \(columns) FROM downloads WHERE id = ?").bind([.integer(id)]).rows(readRow).first
+    }
+}

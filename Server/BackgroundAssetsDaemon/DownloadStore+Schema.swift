@@ -1,0 +1,78 @@
+/*
+Abstract:
+The queue's schema and its migrations, versioned with `PRAGMA user_version`.
+*/
+
+extension DownloadStore {
+    /// The schema version this service writes; stores at a higher version are refused, not guessed at.
+    public static var schemaVersion: Int { migrations.count }
+
+    /// One script per schema version: `migrations[n]` moves a store from version n to n + 1.
+    ///
+    /// Scripts are append-only: a released script is never edited, a change is a new script.
+    static let migrations: [String] = [
+        // Version 1: the download queue.
+        """
+        CREATE TABLE downloads (
+            id INTEGER PRIMARY KEY,
+            app_bundle_id TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            unique_id TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            url TEXT NOT NULL,
+            request_headers TEXT NOT NULL DEFAULT '{}',
+            app_group TEXT NOT NULL,
+            file_size INTEGER NOT NULL DEFAULT 0 CHECK (file_size >= 0),
+            essential INTEGER NOT NULL DEFAULT 0,
+            priority INTEGER NOT NULL DEFAULT 0 CHECK (priority BETWEEN -1000 AND 1000),
+            state INTEGER NOT NULL CHECK (state BETWEEN -1 AND 3),
+            foreground INTEGER NOT NULL DEFAULT 0,
+            bytes_durable INTEGER NOT NULL DEFAULT 0 CHECK (bytes_durable >= 0),
+            expected_length INTEGER,
+            etag TEXT,
+            last_modified TEXT,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            last_error_domain TEXT,
+            last_error_code INTEGER,
+            last_error_message TEXT,
+            created_at INTEGER NOT NULL,
+            updated_at INTEGER NOT NULL,
+            next_attempt_at INTEGER NOT NULL DEFAULT 0,
+            last_progress_at INTEGER
+        );
+        -- An identifier names one download of an app at a time; ended rows stay for status and history,
+        -- and a failed download can be scheduled again (removingEssential() keeps its identifiers).
+        CREATE UNIQUE INDEX downloads_active_identifier
+            ON downloads (app_bundle_id, identifier) WHERE state BETWEEN 0 AND 2;
+        CREATE UNIQUE INDEX downloads_active_unique_id
+            ON downloads (unique_id) WHERE state BETWEEN 0 AND 2;
+        CREATE INDEX downloads_unique_id ON downloads (unique_id);
+        -- The run order, so "next downloads to run" walks the index and stops at its limit.
+        CREATE INDEX downloads_run_order
+            ON downloads (state, essential DESC, foreground DESC, priority DESC, created_at, id);
+        CREATE INDEX downloads_app ON downloads (app_bundle_id, state);
+        """
+    ]
+
+    /// Brings the store up to ``schemaVersion``, one migration per transaction.
+    /// - Throws: ``DaemonError/schemaTooNew(found:supported:path:)`` or a SQLite error; a failed
+    ///   migration leaves the store at the last version that completed.
+    static func migrate(_ database: SQLiteDatabase) throws {
+        let found = try userVersion(database)
+        guard found <= migrations.count else {
+            throw DaemonError.schemaTooNew(found: found, supported: migrations.count, path: database.path)
+        }
+        for version in found..<migrations.count {
+            try database.transaction {
+                try database.execute(migrations[version])
+                // user_version lives in the database header, so it commits or rolls back with the script.
+                try database.execute("PRAGMA user_version = \(version + 1)")
+            }
+        }
+    }
+
+    /// The schema version recorded in a store.
+    static func userVersion(_ database: SQLiteDatabase) throws -> Int {
+        try database.prepare("PRAGMA user_version").rows { $0.int(0) }.first ?? 0
+    }
+}

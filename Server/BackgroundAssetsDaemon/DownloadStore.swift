@@ -1,0 +1,166 @@
+/*
+Abstract:
+The service's durable download queue: an SQLite database in WAL mode behind one lock.
+*/
+
+import BackgroundAssetsIPC
+import CSQLite
+import Foundation
+import Synchronization
+
+/// The download queue, stored in `system/queue.sqlite` under the device root.
+///
+/// Every change is one transaction, committed before the method returns: when `insert` returns,
+/// the download survives `kill -9` of the service and a power cut, so the service can acknowledge
+/// the schedule. Calls block on disk I/O; they are serialised by a lock, so call them from a
+/// context that may block (not from an actor that must stay responsive).
+public final class DownloadStore: Sendable {
+    /// The connection, or nil once closed. SQLite's own mutex is off; this lock is the only guard.
+    private let database: Mutex<SQLiteDatabase?>
+    /// The database file's path.
+    public let path: String
+
+    /// Opens the queue at a path, creating and migrating it as needed.
+    ///
+    /// The connection uses WAL with `synchronous=FULL`: each commit syncs the write-ahead log, so a
+    /// committed schedule or checkpoint survives power loss, not only a crash of the service
+    /// (`NORMAL` would lose the last commits on power loss). Readers never block the writer.
+    /// - Parameter url: The database file, usually ``DevicePaths/queueDatabase``.
+    /// - Throws: ``DaemonError`` when the file cannot be opened or its schema is newer than this service.
+    public init(url: URL) throws {
+        path = url.path
+        let connection = try SQLiteDatabase(path: url.path)
+        let mode = try connection.prepare("PRAGMA journal_mode = WAL").rows { $0.text(0) }.first
+        guard mode?.lowercased() == "wal" else {
+            throw DaemonError.cannotOpen(path: url.path, message: "the file system does not support WAL (mode \(mode ?? "none"))")
+        }
+        try connection.execute("PRAGMA synchronous = FULL")
+        try connection.execute("PRAGMA foreign_keys = ON")
+        try Self.migrate(connection)
+        database = Mutex(connection)
+    }
+
+    /// Closes the queue; later calls throw.
+    public func close() {
+        database.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+    }
+
+    /// Runs `body` with the open connection while holding the lock.
+    func withDatabase<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try database.withLock { connection throws -> Result in
+            guard let connection else {
+                throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "using \(path)")
+            }
+            return try body(connection)
+        }
+    }
+
+    // MARK: - Adding
+
+    /// Adds a download to the queue in the waiting state.
+    /// - Parameters:
+    ///   - download: The download to add.
+    ///   - now: The time the download is scheduled.
+    /// - Returns: The stored row.
+    /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` when the app has a
+    ///   download with this identifier (or unique identifier) that has not ended.
+    public func insert(_ download: NewDownload, at now: Date) throws -> DownloadRow {
+        try insert([download], at: now)[0]
+    }
+
+    /// Adds several downloads in one transaction: all of them, or none when one is refused.
+    /// - Parameters:
+    ///   - downloads: The downloads to add.
+    ///   - now: The time they are scheduled.
+    /// - Returns: The stored rows, in the same order.
+    /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` for the first
+    ///   duplicate; nothing is added.
+    public func insert(_ downloads: [NewDownload], at now: Date) throws -> [DownloadRow] {
+        try withDatabase { database in
+            try database.transaction {
+                try downloads.map { download in
+                    let row = Self.newRow(download, at: now)
+                    do {
+                        try database.prepare(Self.insertSQL).bind(Self.insertValues(row)).run()
+                    } catch DaemonError.sqlite(let code, _, _) where code == SQLiteDatabase.constraintUnique {
+                        throw DaemonError.downloadAlreadyScheduled(
+                            bundleIdentifier: download.bundleIdentifier, identifier: download.descriptor.identifier)
+                    }
+                    return row.with(id: database.lastInsertedRowID)
+                }
+            }
+        }
+    }
+
+    // MARK: - Changing
+
+    /// Changes a download in one transaction: reads it, lets `change` edit it, and writes it back.
+    ///
+    /// The row's id, app, identifiers, and creation time cannot change; `updatedAt` becomes `now`.
+    /// - Parameters:
+    ///   - id: The row id.
+    ///   - now: The time of the change.
+    ///   - change: Edits the row; throwing rolls the transaction back and leaves the row as it was.
+    /// - Returns: The row as stored.
+    /// - Throws: ``DaemonError/downloadNotFound(key:)``, what `change` throws, or a SQLite error.
+    @discardableResult
+    public func update(
+        id: Int64, at now: Date, _ change: (inout DownloadRow) throws -> Void
+    ) throws -> DownloadRow {
+        try withDatabase { database in
+            try database.transaction {
+                guard var row = try Self.fetchRow(id: id, in: database) else {
+                    throw DaemonError.downloadNotFound(key: "row \(id)")
+                }
+                try change(&row)
+                row.updatedAt = now
+                try database.prepare(Self.updateSQL).bind(Self.updateValues(row)).run()
+                return row
+            }
+        }
+    }
+
+    /// Records a progress checkpoint: bytes that are synced to the staging file.
+    ///
+    /// The hot path of a transfer, so it writes three columns rather than the whole row.
+    /// - Parameters:
+    ///   - id: The row id.
+    ///   - bytesDurable: The synced length of the staging file.
+    ///   - now: The time of the checkpoint, which also counts as progress.
+    /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a SQLite error.
+    public func recordCheckpoint(id: Int64, bytesDurable: Int64, at now: Date) throws {
+        try withDatabase { database in
+            let milliseconds = Self.milliseconds(now)
+            try database.prepare(
+                "UPDATE downloads SET bytes_durable = ?, last_progress_at = ?, updated_at = ? WHERE id = ?"
+            ).bind([.integer(bytesDurable), .integer(milliseconds), .integer(milliseconds), .integer(id)]).run()
+            guard database.changedRowCount == 1 else { throw DaemonError.downloadNotFound(key: "row \(id)") }
+        }
+    }
+
+    /// Deletes a download's row.
+    /// - Parameter id: The row id.
+    /// - Returns: Whether a row was deleted.
+    @discardableResult
+    public func delete(id: Int64) throws -> Bool {
+        try withDatabase { database in
+            try database.prepare("DELETE FROM downloads WHERE id = ?").bind([.integer(id)]).run()
+            return database.changedRowCount == 1
+        }
+    }
+
+    /// Deletes ended downloads last changed before a date, keeping recent history for status.
+    /// - Parameter date: Ended rows older than this are deleted.
+    /// - Returns: The number of rows deleted.
+    @discardableResult
+    public func deleteEndedDownloads(before date: Date) throws -> Int {
+        try withDatabase { database in
+            try database.prepare("DELETE FROM downloads WHERE state IN (-1, 3) AND updated_at < ?")
+                .bind([.integer(Self.milliseconds(date))]).run()
+            return database.changedRowCount
+        }
+    }
+}

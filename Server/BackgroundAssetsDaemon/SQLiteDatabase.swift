@@ -1,0 +1,118 @@
+/*
+Abstract:
+A thin wrapper over one SQLite connection: open, execute, prepare, and transactions.
+*/
+
+import CSQLite
+import Foundation
+
+/// One connection to an SQLite database file.
+///
+/// Not thread-safe by design: the connection is opened without SQLite's own mutex, and its owner
+/// (``DownloadStore``) serialises every use behind one lock.
+final class SQLiteDatabase {
+    /// The connection handle; nil once closed.
+    private(set) var handle: OpaquePointer?
+    /// The database file's path, for error messages.
+    let path: String
+    /// Statements compiled once and reused, keyed by their SQL.
+    private var statementCache: [String: SQLiteStatement] = [:]
+
+    /// Opens (creating if needed) a database file.
+    /// - Parameters:
+    ///   - path: The file's path.
+    ///   - busyTimeout: How long a call waits for another connection's lock before failing.
+    /// - Throws: ``DaemonError/cannotOpen(path:message:)``.
+    init(path: String, busyTimeout: Duration = .seconds(5)) throws {
+        self.path = path
+        var connection: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let result = sqlite3_open_v2(path, &connection, flags, nil)
+        guard result == SQLITE_OK, let connection else {
+            let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
+            sqlite3_close_v2(connection)
+            throw DaemonError.cannotOpen(path: path, message: message)
+        }
+        handle = connection
+        sqlite3_extended_result_codes(connection, 1)
+        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
+    }
+
+    deinit { close() }
+
+    /// Finalises every cached statement and closes the connection; later calls fail.
+    func close() {
+        statementCache.removeAll()
+        if let handle { sqlite3_close_v2(handle) }
+        handle = nil
+    }
+
+    /// Runs SQL that returns no rows (one or more statements separated by semicolons).
+    /// - Parameter sql: The SQL to run.
+    /// - Throws: ``DaemonError/sqlite(code:message:context:)``.
+    func execute(_ sql: String) throws {
+        let result = sqlite3_exec(try connection(), sql, nil, nil, nil)
+        try check(result, "running \(sql.prefix(60))")
+    }
+
+    /// Returns the compiled statement for some SQL, reset and with its bindings cleared.
+    /// - Parameter sql: One SQL statement with `?` parameters.
+    /// - Returns: A statement ready to bind and step.
+    /// - Throws: ``DaemonError/sqlite(code:message:context:)`` when the SQL does not compile.
+    func prepare(_ sql: String) throws -> SQLiteStatement {
+        if let cached = statementCache[sql] {
+            cached.reset()
+            return cached
+        }
+        var statement: OpaquePointer?
+        let result = sqlite3_prepare_v3(try connection(), sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        try check(result, "compiling \(sql.prefix(60))")
+        let prepared = SQLiteStatement(statement: statement!, database: self)
+        statementCache[sql] = prepared
+        return prepared
+    }
+
+    /// Runs `body` inside `BEGIN IMMEDIATE … COMMIT`, rolling back if it throws.
+    ///
+    /// `IMMEDIATE` takes the write lock up front, so a transaction never fails half-way with
+    /// `SQLITE_BUSY` when it upgrades from reading to writing.
+    /// - Parameter body: The work to do atomically.
+    /// - Returns: What `body` returns.
+    /// - Throws: What `body` throws, or ``DaemonError/sqlite(code:message:context:)``.
+    func transaction<Result>(_ body: () throws -> Result) throws -> Result {
+        try execute("BEGIN IMMEDIATE")
+        do {
+            let result = try body()
+            try execute("COMMIT")
+            return result
+        } catch {
+            // A failed COMMIT may already have rolled back; a second rollback error adds nothing.
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// `SQLITE_CONSTRAINT_UNIQUE`, an extended result code the C macro builds and Swift cannot import.
+    static let constraintUnique: Int32 = SQLITE_CONSTRAINT | (8 << 8)
+
+    /// The row id of the last row inserted on this connection.
+    var lastInsertedRowID: Int64 { handle.map { sqlite3_last_insert_rowid($0) } ?? 0 }
+
+    /// The number of rows the last statement changed.
+    var changedRowCount: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
+
+    /// Throws the connection's error for a result code other than OK, ROW or DONE.
+    func check(_ result: Int32, _ context: @autoclosure () -> String) throws {
+        guard result != SQLITE_OK, result != SQLITE_ROW, result != SQLITE_DONE else { return }
+        let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
+        throw DaemonError.sqlite(code: result, message: message, context: context())
+    }
+
+    private func connection() throws -> OpaquePointer {
+        guard let handle else {
+            throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the database is closed", context: "using \(path)")
+        }
+        return handle
+    }
+}
