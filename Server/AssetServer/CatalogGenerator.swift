@@ -1,0 +1,86 @@
+/*
+Abstract:
+Generates the synthetic catalog: WWDC23-named sessions with deterministic bytes, sizes and checksums.
+*/
+
+import Foundation
+import SessionKit
+
+/// Writes a deterministic catalog of synthetic session files and its manifest.
+struct CatalogGenerator {
+    /// The hidden folder generation writes into before anything is renamed into place.
+    static let stagingFolderName = ".generating"
+    /// Generated files live here, relative to the catalog (and to the manifest's URL).
+    static let sessionsFolderName = "sessions"
+
+    var sessionCount: Int
+    var sessionSize: Int64
+
+    /// The sessions the catalog will contain, without checksums: identifiers, titles, sizes, essential flags.
+    func plannedSessions() -> [(id: String, title: String, size: Int64, essential: Bool)] {
+        (0..<sessionCount).map { index in
+            let session = SessionTitles.session(at: index)
+            // The first two are essential: the app cannot launch until they are on disk.
+            return (session.id, session.title, SyntheticContent.size(for: session.id, around: sessionSize), index < 2)
+        }
+    }
+
+    /// Generates every file, renames them into `directory/sessions/`, then saves the manifest.
+    func generate(in directory: URL) throws -> Manifest {
+        let fileManager = FileManager.default
+        let staging = directory.appending(path: Self.stagingFolderName, directoryHint: .isDirectory)
+        let sessionsFolder = directory.appending(path: Self.sessionsFolderName, directoryHint: .isDirectory)
+        try? fileManager.removeItem(at: staging)
+        try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        try fileManager.createDirectory(at: sessionsFolder, withIntermediateDirectories: true)
+
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var sessions: [Session] = []
+        for planned in plannedSessions() {
+            let name = "\(planned.id).mp4"
+            let digest = try Self.writeContent(for: planned.id, size: planned.size,
+                                               to: staging.appending(path: name), buffer: buffer)
+            sessions.append(Session(id: planned.id, title: planned.title,
+                                    url: URL(string: "\(Self.sessionsFolderName)/\(name)")!,
+                                    fileSize: Int(planned.size), sha256: digest, essential: planned.essential))
+        }
+        for session in sessions {
+            let name = "\(session.id).mp4"
+            guard rename(staging.appending(path: name).path, sessionsFolder.appending(path: name).path) == 0 else {
+                throw AssetServerError.catalog(path: sessionsFolder.appending(path: name).path, reason: errnoDescription())
+            }
+        }
+        let manifest = Manifest(version: 1, sessions: sessions)
+        try manifest.save(to: directory.appending(path: Catalog.manifestFileName))
+        try fileManager.removeItem(at: staging)
+        return manifest
+    }
+
+    /// Writes `size` synthetic bytes for `identifier` to `url` and returns their SHA-256.
+    static func writeContent(for identifier: String, size: Int64, to url: URL,
+                             buffer: UnsafeMutableRawBufferPointer) throws -> String {
+        let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+        guard descriptor >= 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+        defer { close(descriptor) }
+        var content = SyntheticContent(identifier: identifier)
+        var hash = SHA256()
+        var remaining = size
+        while remaining > 0 {
+            let chunk = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<Int(min(Int64(buffer.count), remaining))])
+            content.fill(chunk)
+            hash.update(bytes: UnsafeRawBufferPointer(chunk))
+            var written = 0
+            while written < chunk.count {
+                let count = write(descriptor, chunk.baseAddress! + written, chunk.count - written)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+                written += count
+            }
+            remaining -= Int64(chunk.count)
+        }
+        // Synced before the rename and the manifest, so even a power cut cannot pair a manifest with lost data.
+        guard fsync(descriptor) == 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+        return hash.finalize()
+    }
+}

@@ -1,0 +1,78 @@
+/*
+Abstract:
+Answers one parsed request: method and path checks, fault knobs, authentication, then the file itself.
+*/
+
+import Foundation
+
+extension Connection {
+    /// Answers `request` and logs the response once it is complete or cut.
+    func respond(to request: HTTPRequestHead) -> Disposition {
+        let keepAlive = request.wantsKeepAlive && !context.isStopping
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return respond(to: request, withStatus: 405, keepAlive: keepAlive, fields: [("Allow", "GET, HEAD")])
+        }
+        let latency = context.configuration.faults.latency.nanoseconds
+        if latency > 0 {
+            MonotonicClock.sleep(nanoseconds: latency) { context.isForcedToStop }
+        }
+        let path: String
+        do {
+            path = try RequestPath.decode(request.target)
+        } catch {
+            return respond(to: request, withStatus: 400, keepAlive: false)
+        }
+        if let status = context.faults.injectedStatus(for: path) {
+            let retry: [(String, String)] = status == 503 || status == 429 ? [("Retry-After", "1")] : []
+            return respond(to: request, withStatus: status, keepAlive: keepAlive, fields: retry)
+        }
+        if let credentials = context.configuration.faults.credentials, path.hasPrefix("/protected/"),
+           !credentials.accepts(authorization: request.headers.singleValue(for: "authorization")) {
+            return respond(to: request, withStatus: 401, keepAlive: keepAlive,
+                           fields: [("WWW-Authenticate", "Basic realm=\"asset-server\"")])
+        }
+        let file: OpenedFile
+        do {
+            file = try context.resolver.openFile(path)
+        } catch {
+            return respond(to: request, withStatus: error == .forbidden ? 403 : 404, keepAlive: keepAlive)
+        }
+        return respond(to: request, path: path, file: file, keepAlive: keepAlive)
+    }
+
+    /// Sends a short plain-text response for `status`.
+    func respond(to request: HTTPRequestHead, withStatus status: Int, keepAlive: Bool,
+                 fields: [(String, String)] = []) -> Disposition {
+        var head = commonHead(status: status, request: request, keepAlive: keepAlive)
+        for (name, value) in fields { head.add(name, value) }
+        let body = Array("\(status) \(HTTPResponseHead.reasonPhrase(for: status))\n".utf8)
+        head.add("Content-Type", "text/plain; charset=utf-8")
+        head.add("Content-Length", "\(body.count)")
+        var bytes = head.serialized()
+        if request.method != "HEAD" { bytes += body }
+        var sent: Int64 = 0
+        let sentAll = (try? stream.send(bytes, stallTimeout: context.sendStallTimeout, sent: &sent)) != nil
+        log(request, status: status, bytes: request.method == "HEAD" ? 0 : max(0, sent - Int64(bytes.count - body.count)))
+        guard sentAll else { return .abort }
+        return keepAlive ? .keepAlive : .close
+    }
+
+    /// The fields every response carries.
+    func commonHead(status: Int, request: HTTPRequestHead, keepAlive: Bool) -> HTTPResponseHead {
+        var head = HTTPResponseHead(status: status)
+        head.add("Date", HTTPDate.now())
+        head.add("Server", "asset-server")
+        if !keepAlive {
+            head.add("Connection", "close")
+        } else if request.minorVersion == 0 {
+            head.add("Connection", "keep-alive")
+        }
+        return head
+    }
+
+    func log(_ request: HTTPRequestHead, status: Int, bytes: Int64) {
+        guard let accessLog = context.accessLog else { return }
+        accessLog.append(AccessLogEntry(method: request.method, path: request.pathForLog,
+                                        range: request.headers.singleValue(for: "range"), status: status, bytes: bytes))
+    }
+}

@@ -1,0 +1,161 @@
+/*
+Abstract:
+One client connection: reads request heads under deadlines, answers them in order, and closes politely.
+*/
+
+import Foundation
+
+/// Serves one client socket on its own thread until the client leaves, misbehaves, or the server stops.
+final class Connection {
+    /// What happens to the connection after a response.
+    enum Disposition {
+        /// Wait for the next request.
+        case keepAlive
+        /// Close after letting the client read the response (a lingering close).
+        case close
+        /// Close at once: the response was cut on purpose or the client is gone.
+        case abort
+    }
+
+    let stream: SocketStream
+    let context: ServingContext
+    private let capacity: Int
+    private let buffer: UnsafeMutableRawBufferPointer
+    private var filled = 0
+
+    init(descriptor: Int32, context: ServingContext) {
+        stream = SocketStream(descriptor: descriptor, shutdownDescriptor: context.shutdownDescriptor)
+        self.context = context
+        let limits = context.configuration.limits
+        capacity = limits.maximumRequestLineLength + limits.maximumHeaderBytes + 8
+        buffer = .allocate(byteCount: capacity, alignment: 16)
+    }
+
+    deinit {
+        buffer.deallocate()
+    }
+
+    /// Serves requests until the connection ends, then unregisters and closes the socket.
+    func run() {
+        var disposition = Disposition.keepAlive
+        while disposition == .keepAlive, !(context.isStopping && filled == 0) {
+            disposition = serveNextRequest()
+        }
+        if disposition == .close { lingerBeforeClosing() }
+        context.registry.remove(andClose: stream.descriptor)
+    }
+
+    private func serveNextRequest() -> Disposition {
+        let head: HTTPRequestHead
+        switch readHead() {
+        case .head(let parsed): head = parsed
+        case .failed(let error): return respondToMalformedRequest(status: error.status)
+        case .timedOutMidHead: return respondToMalformedRequest(status: 408)
+        case .ended: return .abort
+        }
+        guard discardBody(of: head) else {
+            return respond(to: head, withStatus: head.contentLength > context.configuration.limits
+                .maximumDiscardedBodyBytes ? 413 : 400, keepAlive: false)
+        }
+        return respond(to: head)
+    }
+
+    private enum HeadResult {
+        case head(HTTPRequestHead)
+        case failed(HTTPRequestError)
+        case timedOutMidHead
+        case ended
+    }
+
+    /// Reads one request head: the idle timeout applies until its first byte, then the head deadline.
+    private func readHead() -> HeadResult {
+        let limits = context.configuration.limits
+        let idleDeadline = MonotonicClock.now() &+ context.idleTimeout
+        var headDeadline: UInt64?
+        var scanned = 0
+        while true {
+            dropLeadingLineBreaks()
+            if filled > 0 {
+                if headDeadline == nil { headDeadline = MonotonicClock.now() &+ context.requestHeadTimeout }
+                let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
+                if let length = HTTPRequestParser.headLength(in: bytes, searchingFrom: max(0, scanned - 2)) {
+                    defer { consume(length) }
+                    do {
+                        return .head(try context.parser.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<length])))
+                    } catch {
+                        return .failed(error)
+                    }
+                }
+                scanned = filled
+                // Refuse as soon as a limit is crossed instead of buffering whatever the client sends.
+                let lineEnd = bytes.firstIndex(of: 0x0A)
+                if (lineEnd ?? filled) > limits.maximumRequestLineLength + 1 { return .failed(.uriTooLong) }
+                if let lineEnd, filled - lineEnd - 1 > limits.maximumHeaderBytes + 2 {
+                    return .failed(.headerFieldsTooLarge)
+                }
+            }
+            let space = UnsafeMutableRawBufferPointer(rebasing: buffer[filled..<capacity])
+            do {
+                filled += try stream.receive(into: space, deadline: headDeadline ?? idleDeadline,
+                                             interruptible: headDeadline == nil)
+            } catch .timedOut where headDeadline != nil {
+                return .timedOutMidHead
+            } catch {
+                return .ended
+            }
+        }
+    }
+
+    /// Reads and throws away a small request body so the next request on the connection parses cleanly.
+    private func discardBody(of head: HTTPRequestHead) -> Bool {
+        guard head.contentLength > 0 else { return true }
+        guard head.contentLength <= Int64(context.configuration.limits.maximumDiscardedBodyBytes) else { return false }
+        var remaining = Int(head.contentLength)
+        let deadline = MonotonicClock.now() &+ context.requestHeadTimeout
+        while remaining > 0 {
+            if filled == 0 {
+                let space = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity])
+                guard let count = try? stream.receive(into: space, deadline: deadline, interruptible: false) else {
+                    return false
+                }
+                filled = count
+            }
+            let taken = min(filled, remaining)
+            consume(taken)
+            remaining -= taken
+        }
+        return true
+    }
+
+    /// Answers a request whose head could not be read, then closes: its framing cannot be trusted.
+    private func respondToMalformedRequest(status: Int) -> Disposition {
+        let head = HTTPRequestHead(method: "", target: "", minorVersion: 1, headers: HTTPHeaders(), contentLength: 0)
+        return respond(to: head, withStatus: status, keepAlive: false)
+    }
+
+    private func dropLeadingLineBreaks() {
+        var count = 0
+        while count < filled, buffer[count] == 0x0D || buffer[count] == 0x0A { count += 1 }
+        if count > 0 { consume(count) }
+    }
+
+    private func consume(_ count: Int) {
+        if count < filled, let base = buffer.baseAddress {
+            memmove(base, base + count, filled - count)
+        }
+        filled -= count
+    }
+
+    /// Half-closes, then reads and discards briefly, so unread request bytes do not turn the close into a
+    /// reset that destroys the response before the client reads it (the "lingering close" of RFC 9112 9.6).
+    private func lingerBeforeClosing() {
+        shutdown(stream.descriptor, Int32(SHUT_WR))
+        let deadline = MonotonicClock.now() &+ 1_000_000_000
+        var drained = 0
+        while drained < 256 * 1024 {
+            let space = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity])
+            guard let count = try? stream.receive(into: space, deadline: deadline, interruptible: false) else { return }
+            drained += count
+        }
+    }
+}

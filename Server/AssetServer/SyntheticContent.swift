@@ -1,0 +1,63 @@
+/*
+Abstract:
+Deterministic pseudo-random file contents and sizes derived only from a session identifier.
+*/
+
+/// Bytes and sizes that depend on nothing but a session identifier, so every machine generates the same catalog.
+///
+/// FNV-1a turns the identifier into a seed and SplitMix64 expands it; both are tiny, fast and fully
+/// specified, unlike the standard library's random generators, which may change between releases.
+struct SyntheticContent {
+    private var state: UInt64
+
+    /// Starts the stream for `identifier`.
+    init(identifier: String) {
+        state = Self.fnv1a(identifier)
+    }
+
+    /// The 64-bit FNV-1a hash of the identifier's UTF-8 bytes.
+    static func fnv1a(_ text: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The next 64 bits of the SplitMix64 sequence.
+    @inline(__always)
+    mutating func next() -> UInt64 {
+        state = state &+ 0x9e37_79b9_7f4a_7c15
+        var mixed = state
+        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
+        return mixed ^ (mixed >> 31)
+    }
+
+    /// Fills `buffer` with the next bytes of the stream, eight at a time in little-endian order.
+    ///
+    /// Only the last call for a file may pass a length that is not a multiple of eight: the unused bytes of
+    /// the final word are dropped.
+    mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
+        let words = buffer.count / 8
+        for index in 0..<words {
+            buffer.storeBytes(of: next().littleEndian, toByteOffset: index * 8, as: UInt64.self)
+        }
+        let tail = buffer.count - words * 8
+        if tail > 0 {
+            var last = next().littleEndian
+            withUnsafeBytes(of: &last) { bytes in
+                for index in 0..<tail { buffer[words * 8 + index] = bytes[index] }
+            }
+        }
+    }
+
+    /// A size within a quarter of `nominal` either way, chosen by the identifier, so catalogs look real.
+    static func size(for identifier: String, around nominal: Int64) -> Int64 {
+        let spread = nominal / 4
+        guard spread > 0 else { return max(0, nominal) }
+        let offset = Int64(fnv1a(identifier + "#size") % UInt64(2 * spread + 1)) - spread
+        return nominal + offset
+    }
+}

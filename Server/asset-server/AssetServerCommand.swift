@@ -1,0 +1,55 @@
+/*
+Abstract:
+The asset-server executable: parses options, prepares the catalog, serves until SIGINT or SIGTERM.
+*/
+
+import AssetServer
+import Dispatch
+import Foundation
+
+@main
+struct AssetServerCommand {
+    static func main() {
+        let options: Options
+        do {
+            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            fail("asset-server: \(error)\n\(Options.usage)", code: 64)  // EX_USAGE
+        }
+        if options.showHelp {
+            print(Options.usage)
+            exit(0)
+        }
+        let configuration = options.configuration
+        let server = AssetServer(configuration: configuration)
+        do {
+            let catalog = try Catalog.prepare(at: configuration.catalogDirectory, sessionCount: options.sessionCount,
+                                              sessionSize: options.sessionSize)
+            FileHandle.standardError.write(Data(
+                "asset-server: catalog \(catalog.directory.path) (\(catalog.manifest.sessions.count) sessions)\n".utf8))
+            let port = try server.start()
+            let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
+            // Written straight to the descriptor, unbuffered: launchers wait for this exact line.
+            FileHandle.standardOutput.write(Data("asset-server listening on http://\(host):\(port)\n".utf8))
+        } catch {
+            fail("asset-server: \(error)", code: 1)
+        }
+        // Signals are handled on a queue, not in a signal handler, so shutdown may lock and wait.
+        let sources = [SIGINT, SIGTERM].map { number in
+            signal(number, SIG_IGN)
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
+            source.setEventHandler {
+                server.shutdown()
+                exit(0)
+            }
+            source.resume()
+            return source
+        }
+        withExtendedLifetime(sources) { dispatchMain() }
+    }
+
+    static func fail(_ message: String, code: Int32) -> Never {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+        exit(code)
+    }
+}

@@ -1,0 +1,87 @@
+/*
+Abstract:
+The asset-server command line, parsed into one small struct.
+*/
+
+import AssetServer
+import Foundation
+
+/// The options of one `asset-server` run.
+struct Options {
+    static let usage = """
+        Usage: asset-server [options]
+
+        Serves a catalog of session videos over HTTP/1.1, generating a synthetic catalog on first run.
+
+        Options:
+          --host HOST                 Address to listen on (default 127.0.0.1).
+          --port PORT                 TCP port; 0 picks a free one (default 8080).
+          --catalog DIR               Catalog folder (default .catalog in the current directory).
+          --sessions N                Sessions to generate when DIR has no manifest (default 12).
+          --session-size BYTES        Nominal size of each generated session (default 8388608).
+          --throttle BYTES_PER_SEC    Cap each response body to this rate.
+          --drop-after BYTES          Close the connection after this many body bytes of a response.
+          --fail PATH=STATUS[xCOUNT]  Answer STATUS for PATH, COUNT times or always (repeatable).
+          --latency MS                Delay every response by MS milliseconds.
+          --corrupt PATH              Serve PATH with some bytes flipped, same length and validators (repeatable).
+          --auth USER:PASSWORD        Require Basic authentication for paths under /protected/.
+          --access-log FILE           Append one JSON line per response to FILE.
+          --help                      Show this help.
+
+        The first line on standard output is "asset-server listening on http://HOST:PORT".
+        Exit codes: 0 after SIGINT or SIGTERM, 1 when the catalog or address cannot be used, 64 for bad options.
+        """
+
+    var configuration = AssetServer.Configuration()
+    var sessionCount = Catalog.defaultSessionCount
+    var sessionSize = Catalog.defaultSessionSize
+    var showHelp = false
+
+    /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
+    /// - Throws: ``AssetServerError`` naming the flag and value at fault.
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            if argument == "--help" || argument == "-h" {
+                showHelp = true
+                continue
+            }
+            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let flag = parts[0]
+            func value() throws -> String {
+                if parts.count == 2 { return parts[1] }
+                guard let next = remaining.popFirst() else { throw AssetServerError.missingValue(flag: flag) }
+                return next
+            }
+            func number(_ range: ClosedRange<Int64>, _ expected: String) throws -> Int64 {
+                let text = try value()
+                guard let number = Int64(text), range.contains(number) else {
+                    throw AssetServerError.invalidOption(flag: flag, value: text, expected: expected)
+                }
+                return number
+            }
+            var faults = configuration.faults
+            switch flag {
+            case "--host": configuration.host = try value()
+            case "--port": configuration.port = Int(try number(0...65535, "a port from 0 to 65535"))
+            case "--catalog": configuration.catalogDirectory = URL(fileURLWithPath: try value(), isDirectory: true)
+            case "--sessions": sessionCount = Int(try number(1...10_000, "a session count from 1 to 10000"))
+            case "--session-size": sessionSize = try number(0...(1 << 40), "a size in bytes from 0 to 1 TiB")
+            case "--throttle": faults.throttleBytesPerSecond = try number(1...Int64.max, "a positive byte rate")
+            case "--drop-after": faults.dropAfterBytes = try number(0...Int64.max, "a byte count of 0 or more")
+            case "--fail": faults.failures.append(try FailureRule(parsing: value()))
+            case "--latency": faults.latency = .milliseconds(try number(0...600_000, "milliseconds from 0 to 600000"))
+            case "--corrupt":
+                let path = try value()
+                guard path.hasPrefix("/") else {
+                    throw AssetServerError.invalidOption(flag: flag, value: path, expected: "a request path starting with /")
+                }
+                faults.corruptedPaths.insert(path)
+            case "--auth": faults.credentials = try BasicCredentials(parsing: value())
+            case "--access-log": configuration.accessLogURL = URL(fileURLWithPath: try value())
+            default: throw AssetServerError.unknownOption(argument)
+            }
+            configuration.faults = faults
+        }
+    }
+}
