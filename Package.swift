@@ -88,12 +88,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsIPCTests",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsIPCTests"
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
     ],

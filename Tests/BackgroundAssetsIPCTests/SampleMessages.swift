@@ -1,0 +1,91 @@
+/*
+Abstract:
+One instance of every message and event, with awkward values, for round-trip tests.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+enum SampleMessages {
+    /// Strings a careless encoder or store would mangle.
+    static let hostileStrings = [
+        "../../x", "a\0b", String(repeating: "é", count: 2048), "quote \" backslash \\ slash /",
+        "line\nbreak\ttab\r", "emoji 👩🏽‍💻 and RTL \u{202E}txt", "{\"json\": [1, 2]}", "",
+    ]
+
+    static func descriptor(identifier: String = "wwdc2023-10108", state: DownloadDescriptor.State = .waiting)
+        -> DownloadDescriptor
+    {
+        DownloadDescriptor(
+            identifier: identifier, uniqueIdentifier: "6B1F8E53-0E5C-4C71-9C5E-8C5F2E0B4F10", kind: .url,
+            url: "https://cdn.example.com/sessions/10108.mov?token=a%20b", headers: ["Authorization": "Basic eDp5"],
+            fileSize: 1_234_567_890, applicationGroupIdentifier: "group.com.example.sessions", priority: -1000,
+            isEssential: true, state: state)
+    }
+
+    static let requests: [ClientRequest] = [
+        .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: 4242)),
+        .hello(Hello(protocolVersion: 99, bundleIdentifier: "com.example.sessions", role: .extension, processIdentifier: 1)),
+        .hello(Hello(bundleIdentifier: "com.example.sessions", role: .tool, processIdentifier: Int32.max)),
+        .setDelegate(isSet: true),
+        .setDelegate(isSet: false),
+        .schedule(download: descriptor()),
+        .startForeground(download: descriptor(state: .downloading)),
+        .cancel(download: descriptor(state: .created)),
+        .fetchCurrentDownloads,
+        .acquireExclusiveControl(deadline: nil),
+        .acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5)),
+        .releaseExclusiveControl,
+        .answerChallenge(deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w")),
+        .answerChallenge(deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling)),
+        .acknowledgeDelivery(deliveryID: UInt64.max),
+    ]
+
+    static let challenge = ChallengeDescriptor(
+        host: "localhost", port: 8080, protocol: "http", realm: "WWDC \"protected\"",
+        authenticationMethod: "NSURLAuthenticationMethodHTTPBasic", previousFailureCount: 2)
+
+    static let events: [ServerEvent] = [
+        .didBegin(download: descriptor(state: .downloading)),
+        .didPause(download: descriptor(state: .waiting)),
+        .didWriteBytes(
+            download: descriptor(state: .downloading), bytesWritten: 65536, totalBytesWritten: 5_000_000_000,
+            totalBytesExpectedToWrite: -1),
+        .didReceiveChallenge(deliveryID: 3, download: descriptor(), challenge: challenge),
+        .failed(
+            download: descriptor(state: .failed),
+            failure: WireFailure(domain: WireFailure.urlDomain, code: -1001, message: "The request timed out.")),
+        .finished(deliveryID: 4, download: descriptor(state: .finished), filePath: "/device/containers/g/BAFile-1.tmp"),
+    ]
+
+    static let responses: [ServerResponse] = [
+        .hello(HelloReply(processIdentifier: 77, deviceRoot: "/tmp/device root/")),
+        .done,
+        .download(descriptor()),
+        .downloads([]),
+        .downloads([descriptor(), descriptor(identifier: "other", state: .downloading)]),
+        .exclusiveControlGranted,
+        .failure(.backgroundAssets(code: 101, message: "The download \"a\" is not scheduled.")),
+    ]
+
+    static var serverMessages: [ServerMessage] {
+        responses.enumerated().map { .response(id: UInt64($0.offset), response: $0.element) } + events.map { .event($0) }
+    }
+
+    static var clientMessages: [ClientMessage] {
+        requests.enumerated().map { ClientMessage(id: UInt64($0.offset + 1), request: $0.element) }
+    }
+}
+
+/// A small deterministic generator, so a failing chunking test fails the same way every run.
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}

@@ -1,0 +1,109 @@
+/*
+Abstract:
+Tests of the Unix socket: permissions, peer credentials, and frames across a real connection.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Unix sockets")
+struct UnixSocketTests {
+    @Test("The service's files live in run/ under the device root")
+    func servicePaths() {
+        let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/device"))
+        #expect(paths.serviceSocket.path == "/tmp/device/run/backgroundassetsd.sock")
+        #expect(paths.serviceLockFile.path == "/tmp/device/run/backgroundassetsd.lock")
+        #expect(paths.servicePIDFile.path == "/tmp/device/run/backgroundassetsd.pid")
+        #expect(paths.queueDatabase.path == "/tmp/device/system/queue.sqlite")
+        #expect(paths.stagingFile(forDownloadRow: 42).path == "/tmp/device/staging/42.part")
+    }
+
+    @Test("The listening socket is 0600 in a 0700 folder")
+    func permissions() throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        let path = directory.appending("run/s.sock").path
+        let listener = try UnixSocketListener(path: path)
+        defer { listener.close() }
+        let socketMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
+        let folderMode = try FileManager.default.attributesOfItem(atPath: directory.appending("run").path)[.posixPermissions] as? Int
+        #expect(socketMode == 0o600)
+        #expect(folderMode == 0o700)
+    }
+
+    @Test("A client and the service exchange frames and the service sees the client's user")
+    func exchangeFrames() async throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        let path = directory.appending("run/s.sock").path
+        let listener = try UnixSocketListener(path: path)
+        defer { listener.close() }
+
+        let server = Task.detached {
+            let (connection, peer) = try listener.accept()
+            try peer.requireUser()
+            var decoder = FrameDecoder()
+            while true {
+                let bytes = try connection.receive()
+                if bytes.isEmpty { throw IPCError.connectionClosedMidFrame(bufferedBytes: decoder.bufferedByteCount) }
+                decoder.append(bytes)
+                if let payload = try decoder.nextFrame() {
+                    let message = try MessageCodec.decode(ClientMessage.self, from: payload)
+                    try connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: .done)))
+                    return (peer, message)
+                }
+            }
+        }
+
+        let client = try UnixSocket.connect(to: path)
+        defer { client.close() }
+        let hello = ClientMessage(
+            id: 1, request: .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: getpid())))
+        try client.send(MessageCodec.frame(hello))
+        var decoder = FrameDecoder()
+        var reply: ServerMessage?
+        while reply == nil {
+            let bytes = try client.receive()
+            try #require(!bytes.isEmpty)
+            decoder.append(bytes)
+            reply = try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
+        }
+        let (peer, received) = try await server.value
+        #expect(received == hello)
+        #expect(reply == .response(id: 1, response: .done))
+        #expect(peer.userIdentifier == geteuid())
+        #expect(peer.processIdentifier == getpid())
+        #expect(throws: IPCError.peerNotAllowed(uid: geteuid(), expected: geteuid() &+ 1)) {
+            try peer.requireUser(geteuid() &+ 1)
+        }
+    }
+
+    @Test("Connecting where no service listens fails with a socket error")
+    func nobodyListening() throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        #expect(throws: IPCError.self) { try UnixSocket.connect(to: directory.appending("none.sock").path) }
+    }
+
+    @Test("A path too long for a Unix socket is refused by name")
+    func pathTooLong() {
+        let path = "/tmp/" + String(repeating: "d", count: 200) + "/s.sock"
+        #expect(throws: IPCError.socketPathTooLong(path: path, limit: UnixSocket.maximumPathLength)) {
+            try UnixSocket.connect(to: path)
+        }
+    }
+
+    @Test("Closing a connection ends the peer's stream")
+    func closeEndsStream() async throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        let path = directory.appending("s.sock").path
+        let listener = try UnixSocketListener(path: path)
+        defer { listener.close() }
+        let server = Task.detached { try listener.accept().connection.receive() }
+        let client = try UnixSocket.connect(to: path)
+        client.close()
+        client.close()
+        #expect(try await server.value.isEmpty)
+        #expect(client.descriptor == nil)
+        #expect(throws: IPCError.self) { try client.send([1]) }
+    }
+}
