@@ -118,7 +118,11 @@ public final class DownloadStore: Sendable {
                 try change(&row)
                 row.updatedAt = now
                 try database.prepare(Self.updateSQL).bind(Self.updateValues(row)).run()
-                return row
+                // Read back, so the caller sees times at the store's millisecond precision.
+                guard let stored = try Self.fetchRow(id: id, in: database) else {
+                    throw DaemonError.downloadNotFound(key: "row \(id)")
+                }
+                return stored
             }
         }
     }

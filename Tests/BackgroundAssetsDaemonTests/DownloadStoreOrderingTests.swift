@@ -1,0 +1,86 @@
+/*
+Abstract:
+Tests of the run order, and of a queue with 10,000 downloads.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+
+@Suite("Queue order")
+struct DownloadStoreOrderingTests {
+    @Test("Essential downloads run first, then foreground, then higher priority, then the oldest")
+    func runOrder() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        func add(_ new: NewDownload, after seconds: Double) throws {
+            _ = try store.insert(new, at: StoreFixture.epoch.addingTimeInterval(seconds))
+        }
+        try add(StoreFixture.download("old-low", priority: -5), after: 0)
+        try add(StoreFixture.download("high", priority: 900), after: 1)
+        try add(StoreFixture.download("foreground", foreground: true), after: 2)
+        try add(StoreFixture.download("essential", essential: true, priority: -1000), after: 3)
+        try add(StoreFixture.download("old-default"), after: 4)
+        try add(StoreFixture.download("new-default"), after: 5)
+
+        let now = StoreFixture.epoch.addingTimeInterval(10)
+        let order = try store.nextDownloadsToRun(limit: 10, at: now).map(\.descriptor.identifier)
+        #expect(order == ["essential", "foreground", "high", "old-default", "new-default", "old-low"])
+        #expect(try store.nextDownloadsToRun(limit: 2, at: now).map(\.descriptor.identifier) == ["essential", "foreground"])
+        #expect(try store.currentDownloads(bundleIdentifier: StoreFixture.app).map(\.descriptor.identifier) == order)
+    }
+
+    @Test("Downloads that are running, ended, or backing off are not offered")
+    func onlyDueWaitingDownloads() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let running = try store.insert(StoreFixture.download("running"), at: StoreFixture.epoch)
+        let backingOff = try store.insert(StoreFixture.download("backing-off"), at: StoreFixture.epoch)
+        let failed = try store.insert(StoreFixture.download("failed"), at: StoreFixture.epoch)
+        _ = try store.insert(StoreFixture.download("due"), at: StoreFixture.epoch)
+        try store.update(id: running.id, at: StoreFixture.epoch) { $0.state = .downloading }
+        try store.update(id: failed.id, at: StoreFixture.epoch) { $0.state = .failed }
+        try store.update(id: backingOff.id, at: StoreFixture.epoch) {
+            $0.nextAttemptAt = StoreFixture.epoch.addingTimeInterval(30)
+        }
+        let soon = StoreFixture.epoch.addingTimeInterval(10)
+        #expect(try store.nextDownloadsToRun(limit: 10, at: soon).map(\.descriptor.identifier) == ["due"])
+        let later = StoreFixture.epoch.addingTimeInterval(30)
+        #expect(try store.nextDownloadsToRun(limit: 10, at: later).map(\.descriptor.identifier) == ["backing-off", "due"])
+    }
+
+    @Test("The run order is served by an index, not by sorting the whole table")
+    func runOrderUsesIndex() throws {
+        let fixture = try StoreFixture()
+        let plan = try fixture.store.withDatabase { database in
+            try database.prepare(
+                "EXPLAIN QUERY PLAN SELECT id FROM downloads WHERE state = 1 AND next_attempt_at <= ? "
+                    + "ORDER BY \(DownloadStore.runOrder) LIMIT ?"
+            ).bind([.integer(0), .integer(10)]).rows { $0.text(3) }
+        }
+        #expect(plan.contains { $0.contains("downloads_run_order") }, "\(plan)")
+        #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
+    @Test("Ten thousand downloads are scheduled in one transaction and read back in order")
+    func tenThousandDownloads() throws {
+        let fixture = try StoreFixture()
+        let downloads = (0..<10_000).map { index in
+            StoreFixture.download("session-\(index)", priority: index % 7 == 0 ? 500 : 0)
+        }
+        let rows = try fixture.store.insert(downloads, at: StoreFixture.epoch)
+        #expect(rows.count == 10_000)
+        #expect(Set(rows.map(\.id)).count == 10_000)
+
+        let current = try fixture.store.currentDownloads(bundleIdentifier: StoreFixture.app)
+        #expect(current.count == 10_000)
+        let firstDefault = try #require(current.firstIndex { $0.descriptor.priority == 0 })
+        #expect(current[..<firstDefault].allSatisfy { $0.descriptor.priority == 500 })
+        #expect(current[firstDefault...].allSatisfy { $0.descriptor.priority == 0 })
+        #expect(current[firstDefault].descriptor.identifier == "session-1")
+
+        let next = try fixture.store.nextDownloadsToRun(limit: 4, at: StoreFixture.epoch)
+        #expect(next.map(\.descriptor.identifier) == ["session-0", "session-7", "session-14", "session-21"])
+    }
+}
