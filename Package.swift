@@ -45,6 +45,10 @@ let package = Package(
         // MARK: - Server
 
         .target(
+            name: "HTTPCore",
+            path: "Server/HTTPCore"
+        ),
+        .target(
             name: "AssetServer",
             dependencies: ["SessionKit", "SystemLogging"],
             path: "Server/AssetServer"
@@ -61,7 +65,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
             path: "Server/BackgroundAssetsDaemon"
         ),
 

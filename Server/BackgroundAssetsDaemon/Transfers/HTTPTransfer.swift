@@ -1,0 +1,161 @@
+/*
+Abstract:
+One transfer attempt over HTTP/1.1: resume with Range and If-Range, decide from the answer, stream the body.
+*/
+
+import Foundation
+import HTTPCore
+
+/// Fetches one file into its staging file, resuming from the bytes already there when the server
+/// proves they belong to the same version.
+///
+/// The rules follow the careful peers (BITS, Android's DownloadManager, curl):
+/// - a resumed request sends `Range: bytes=N-`, `If-Range` with the stored validator and
+///   `Accept-Encoding: identity`;
+/// - a 206 is accepted only if its `Content-Range` starts at N, covers the rest of the file and
+///   gives the complete length, and its validator is the stored one;
+/// - a 200, a different validator, or bytes with no validator restart from zero: two versions of
+///   a file are never spliced;
+/// - a 416 whose complete length is exactly what is on disk means the file is complete;
+/// - a body shorter than its declared length is a retryable error, never completion.
+///
+/// The attempt runs on the calling thread and blocks; waits are bounded by the stall timeout and
+/// cancellation is noticed within 100 ms.
+struct HTTPTransfer {
+    let request: TransferRequest
+    let control: TransferControl
+    let events: @Sendable (TransferEvent) -> Void
+
+    /// Runs the attempt to completion.
+    /// - Returns: The completed file's length and validator.
+    /// - Throws: ``TransferError`` saying where it failed and whether to retry.
+    func run() throws(TransferError) -> TransferResult {
+        var url = request.url
+        var validator = request.validator
+        var offset = request.durableLength
+        let part = try PartFile(url: request.partFile, durableLength: offset)
+        offset = part.length
+        if offset > 0, validator == nil {
+            try restart(part, &offset, &validator, reason: "the bytes on disk have no validator to resume with")
+        }
+
+        var redirects = 0
+        var restarts = 0
+        while true {
+            let connection = try connect(to: url)
+            try connection.send(requestBytes(url: url, offset: offset, validator: validator), timeoutMilliseconds: stallMilliseconds)
+            var reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
+            let head = try reader.readHead()
+
+            switch head.status {
+            case 301, 302, 303, 307, 308:
+                redirects += 1
+                guard redirects <= request.maximumRedirects else {
+                    throw TransferError(.remote, .tooManyRedirects, "\(request.url.absoluteString) redirected more than \(request.maximumRedirects) times")
+                }
+                guard let location = head["Location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                    throw TransferError(.remote, .malformedResponse, "a \(head.status) redirect from \(url.absoluteString) has no usable Location")
+                }
+                if head.status == 301 || head.status == 308 { events(.movedPermanently(to: next)) }
+                url = next
+                continue
+            case 401:
+                throw TransferError(.remote, .authenticationRequired(realm: Self.realm(of: head)),
+                                    "\(url.absoluteString) requires authentication")
+            case 416:
+                let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
+                if offset > 0, let contentRange, contentRange.range == nil, contentRange.completeLength == offset {
+                    try checkLength(offset)
+                    try part.sync()
+                    events(.checkpoint(length: offset, validator: validator))
+                    return TransferResult(length: offset, validator: validator, finalURL: url)
+                }
+                restarts += 1
+                guard restarts <= 2 else { throw Self.status(head, url) }
+                try restart(part, &offset, &validator, reason: "the server cannot serve the rest of the file (416)")
+                continue
+            case 200:
+                if offset > 0 {
+                    try restart(part, &offset, &validator, reason: "the server sent the whole file instead of the rest")
+                }
+                validator = ResumeValidator(of: head)
+                let length = head.isChunked ? nil : try head.contentLength()
+                return try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                       total: length, validator: validator, url: url)
+            case 206:
+                let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
+                guard offset > 0, let contentRange, let range = contentRange.range,
+                      let total = contentRange.completeLength, range.lowerBound == offset, range.upperBound == total - 1,
+                      ResumeValidator(of: head) == validator else {
+                    restarts += 1
+                    guard restarts <= 2 else {
+                        throw TransferError(.remote, .malformedResponse, "\(url.absoluteString) keeps answering with a partial response that does not fit")
+                    }
+                    try restart(part, &offset, &validator, reason: "the partial response does not continue the bytes on disk")
+                    continue
+                }
+                return try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                       total: total, validator: validator, url: url)
+            default:
+                throw Self.status(head, url)
+            }
+        }
+    }
+
+    private var stallMilliseconds: Int32 { Int32(clamping: request.stallTimeout.components.seconds * 1000 + 1) }
+
+    private func connect(to url: URL) throws(TransferError) -> TCPConnection {
+        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
+            throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http URL this engine can fetch")
+        }
+        let timeout = Int32(clamping: request.connectTimeout.components.seconds * 1000 + 1)
+        return try TCPConnection(host: host, port: url.port ?? 80, timeoutMilliseconds: timeout)
+    }
+
+    private func requestBytes(url: URL, offset: Int64, validator: ResumeValidator?) -> [UInt8] {
+        var target = url.path(percentEncoded: true)
+        if target.isEmpty { target = "/" }
+        if let query = url.query(percentEncoded: true) { target += "?" + query }
+        let hostField = url.port.map { "\(url.host!):\($0)" } ?? url.host!
+        var head = "GET \(target) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: backgroundassetsd/1.0\r\n"
+            + "Accept-Encoding: identity\r\nConnection: close\r\n"
+        if offset > 0, let validator {
+            head += "Range: bytes=\(offset)-\r\nIf-Range: \(validator.ifRangeValue)\r\n"
+        }
+        if let credential = request.credential { head += "Authorization: \(credential.authorization)\r\n" }
+        return Array((head + "\r\n").utf8)
+    }
+
+    private func restart(_ part: PartFile, _ offset: inout Int64, _ validator: inout ResumeValidator?, reason: String) throws(TransferError) {
+        try part.truncateToZero()
+        try part.sync()
+        offset = 0
+        validator = nil
+        events(.checkpoint(length: 0, validator: nil))
+        events(.restartedFromZero(reason: reason))
+    }
+
+    func checkLength(_ length: Int64) throws(TransferError) {
+        if let expected = request.expectedLength, expected != length {
+            throw TransferError(.remote, .sizeMismatch(expected: expected, actual: length),
+                                "\(request.url.absoluteString) is \(length) bytes but the download declared \(expected)")
+        }
+    }
+
+    private static func realm(of head: HTTPResponseHead) -> String? {
+        guard let value = head["WWW-Authenticate"], let start = value.range(of: "realm=\"") else { return nil }
+        return value[start.upperBound...].split(separator: "\"").first.map(String.init)
+    }
+
+    private static func status(_ head: HTTPResponseHead, _ url: URL) -> TransferError {
+        var retryAfter: Duration?
+        if let value = head["Retry-After"] {
+            if let seconds = Int64(value.trimmingCharacters(in: .whitespaces)), seconds >= 0 {
+                retryAfter = .seconds(seconds)
+            } else if let date = HTTPDate.parse(value) {
+                retryAfter = .seconds(max(0, date - Int64(time(nil))))
+            }
+        }
+        return TransferError(.remote, .httpStatus(head.status), "\(url.absoluteString) answered \(head.status)", retryAfter: retryAfter)
+    }
+}

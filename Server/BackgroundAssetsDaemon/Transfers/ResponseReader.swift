@@ -1,0 +1,88 @@
+/*
+Abstract:
+Reads a response from a connection: the head up to its blank line, then the body in bounded pieces.
+*/
+
+/// Buffers a connection's bytes: first the response head, then body pieces handed out in place.
+///
+/// Every wait is bounded by the stall timeout and sliced to notice cancellation quickly.
+final class ResponseReader {
+    /// The longest response head accepted; real servers send a few hundred bytes.
+    static let maximumHeadLength = 64 * 1024
+
+    private let connection: TCPConnection
+    private let control: TransferControl
+    private let stallMilliseconds: Int32
+    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
+    private var pending = 0..<0
+
+    init(connection: TCPConnection, control: TransferControl, stallMilliseconds: Int32) {
+        self.connection = connection
+        self.control = control
+        self.stallMilliseconds = stallMilliseconds
+    }
+
+    deinit { buffer.deallocate() }
+
+    /// The largest piece ``receive(maximum:)`` can return.
+    var capacity: Int { buffer.count }
+
+    /// Reads and parses the response head, keeping any body bytes that came with it.
+    func readHead() throws(TransferError) -> HTTPResponseHead {
+        var head: [UInt8] = []
+        while true {
+            guard let piece = try receive(maximum: buffer.count) else {
+                throw TransferError(.transport, .connectionLost, "the server closed the connection before answering")
+            }
+            let searchStart = max(0, head.count - 3)
+            head.append(contentsOf: piece)
+            if let end = Self.endOfHead(in: head, from: searchStart) {
+                // Give back the body bytes that arrived with the head.
+                let extra = head.count - (end + 4)
+                pending = (pending.lowerBound - extra)..<pending.lowerBound
+                return try HTTPResponseHead(parsing: head[..<end])
+            }
+            guard head.count <= Self.maximumHeadLength else {
+                throw TransferError(.remote, .malformedResponse, "the response head is longer than \(Self.maximumHeadLength) bytes")
+            }
+        }
+    }
+
+    /// Returns the next bytes, at most `maximum`, or `nil` when the server closed the connection.
+    /// The bytes stay valid until the next call.
+    func receive(maximum: Int) throws(TransferError) -> UnsafeRawBufferPointer? {
+        if pending.isEmpty {
+            var waited: Int32 = 0
+            while true {
+                if control.isCancelled { throw TransferError(.transport, .cancelled, "the transfer was stopped") }
+                let slice = min(100, stallMilliseconds - waited)
+                switch try connection.receive(into: buffer, timeoutMilliseconds: slice) {
+                case let .bytes(count):
+                    pending = 0..<count
+                case .closed:
+                    return nil
+                case .timedOut:
+                    waited += slice
+                    guard waited < stallMilliseconds else {
+                        throw TransferError(.transport, .stalled, "no data arrived for \(stallMilliseconds / 1000) seconds")
+                    }
+                    continue
+                }
+                break
+            }
+        }
+        let count = min(maximum, pending.count)
+        let piece = UnsafeRawBufferPointer(rebasing: buffer[pending.lowerBound..<pending.lowerBound + count])
+        pending = (pending.lowerBound + count)..<pending.upperBound
+        return piece
+    }
+
+    private static func endOfHead(in bytes: [UInt8], from start: Int) -> Int? {
+        guard bytes.count >= 4 else { return nil }
+        for index in start...(bytes.count - 4)
+        where bytes[index] == 13 && bytes[index + 1] == 10 && bytes[index + 2] == 13 && bytes[index + 3] == 10 {
+            return index
+        }
+        return nil
+    }
+}

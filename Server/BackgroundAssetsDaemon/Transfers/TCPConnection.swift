@@ -1,0 +1,99 @@
+/*
+Abstract:
+A client TCP connection on POSIX sockets with deadlines on connect, send and receive.
+*/
+
+import Foundation
+import HTTPCore
+
+/// One outgoing TCP connection, used by a single transfer on a single thread.
+///
+/// Every wait is a `poll(2)` with a timeout, so a silent server can never hang a transfer.
+final class TCPConnection {
+    /// What a receive produced.
+    enum Received: Equatable {
+        case bytes(Int)
+        case closed
+        case timedOut
+    }
+
+    private let descriptor: Int32
+
+    /// Connects to `host:port`, trying each address the name resolves to.
+    /// - Throws: ``TransferError`` of kind `.connectionFailed` when no address accepts in time.
+    init(host: String, port: Int, timeoutMilliseconds: Int32) throws(TransferError) {
+        var hints = addrinfo()
+        hints.ai_family = AF_UNSPEC
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var list: UnsafeMutablePointer<addrinfo>?
+        let status = getaddrinfo(host, String(port), &hints, &list)
+        guard status == 0, let list else {
+            throw TransferError(.transport, .connectionFailed, "could not resolve \(host): \(String(cString: gai_strerror(status)))")
+        }
+        defer { freeaddrinfo(list) }
+
+        var lastError = "no address"
+        var entry: UnsafeMutablePointer<addrinfo>? = list
+        while let address = entry {
+            entry = address.pointee.ai_next
+            let socketDescriptor = socket(address.pointee.ai_family, address.pointee.ai_socktype | Int32(SOCK_CLOEXEC.rawValue), 0)
+            guard socketDescriptor >= 0 else { continue }
+            if let failure = Self.connect(socketDescriptor, address.pointee, timeoutMilliseconds: timeoutMilliseconds) {
+                lastError = failure
+                close(socketDescriptor)
+                continue
+            }
+            var one: Int32 = 1
+            setsockopt(socketDescriptor, Int32(IPPROTO_TCP), TCP_NODELAY, &one, socklen_t(MemoryLayout<Int32>.size))
+            descriptor = socketDescriptor
+            return
+        }
+        throw TransferError(.transport, .connectionFailed, "could not connect to \(host):\(port): \(lastError)")
+    }
+
+    deinit { close(descriptor) }
+
+    /// Connects without blocking past the timeout; returns the failure's text, or `nil` on success.
+    private static func connect(_ descriptor: Int32, _ address: addrinfo, timeoutMilliseconds: Int32) -> String? {
+        let flags = fcntl(descriptor, F_GETFL)
+        _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
+        defer { _ = fcntl(descriptor, F_SETFL, flags) }
+        if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return nil }
+        guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
+        var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+        guard poll(&entry, 1, timeoutMilliseconds) == 1 else { return "timed out" }
+        var error: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
+        return error == 0 ? nil : String(cString: strerror(error))
+    }
+
+    /// Sends every byte, or throws when the peer goes away or stops reading past the timeout.
+    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) throws(TransferError) {
+        var sent = 0
+        while sent < bytes.count {
+            var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
+            guard poll(&entry, 1, timeoutMilliseconds) == 1 else {
+                throw TransferError(.transport, .stalled, "the server did not accept the request in time")
+            }
+            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            if count < 0 {
+                if errno == EINTR || errno == EAGAIN { continue }
+                throw TransferError(.transport, .connectionLost, "sending the request failed: \(String(cString: strerror(errno)))")
+            }
+            sent += count
+        }
+    }
+
+    /// Receives what is available into `buffer`, waiting at most `timeoutMilliseconds`.
+    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(TransferError) -> Received {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        let ready = poll(&entry, 1, timeoutMilliseconds)
+        if ready == 0 || (ready < 0 && errno == EINTR) { return .timedOut }
+        let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
+        if count > 0 { return .bytes(count) }
+        if count == 0 { return .closed }
+        if errno == EINTR || errno == EAGAIN { return .timedOut }
+        throw TransferError(.transport, .connectionLost, "the connection broke: \(String(cString: strerror(errno)))")
+    }
+}

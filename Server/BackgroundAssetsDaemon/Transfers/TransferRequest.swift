@@ -1,0 +1,68 @@
+/*
+Abstract:
+What one transfer attempt is asked to do, what it reports while it runs, and what it produces.
+*/
+
+import Foundation
+import HTTPCore
+
+/// The input of one transfer attempt: where to fetch from and what is already on disk.
+struct TransferRequest: Sendable {
+    /// The file to fetch (http; https is not handled by this engine).
+    var url: URL
+    /// The staging file the bytes go to.
+    var partFile: URL
+    /// The length the download declared (`fileSize`), which the server's length must equal.
+    var expectedLength: Int64?
+    /// How many bytes of `partFile` were synced to disk and recorded by an earlier attempt.
+    var durableLength: Int64 = 0
+    /// The version those bytes belong to; without one they cannot be resumed.
+    var validator: ResumeValidator?
+    /// Credentials to send, after a challenge was answered with them.
+    var credential: BasicCredential?
+    /// Sync and report progress at least every this many bytes...
+    var checkpointBytes: Int64 = 1 << 20
+    /// ...and at least this often.
+    var checkpointInterval: Duration = .seconds(1)
+    /// Give up on a connection that delivers nothing for this long.
+    var stallTimeout: Duration = .seconds(30)
+    /// Give up on connecting after this long.
+    var connectTimeout: Duration = .seconds(10)
+    /// Follow at most this many redirects.
+    var maximumRedirects = 5
+}
+
+/// A user name and password for HTTP Basic authentication.
+struct BasicCredential: Sendable, Equatable {
+    var user: String
+    var password: String
+
+    /// The `Authorization` field value.
+    var authorization: String {
+        "Basic " + Data("\(user):\(password)".utf8).base64EncodedString()
+    }
+}
+
+/// What a transfer reports while it runs, on its own thread.
+enum TransferEvent: Sendable, Equatable {
+    /// The server answered; the body of `expectedLength` bytes in all starts at `offset`.
+    case began(offset: Int64, expectedLength: Int64?)
+    /// The bytes on disk were discarded because the file changed or could not be resumed.
+    case restartedFromZero(reason: String)
+    /// Bytes were written; `totalWritten` counts the whole file so far.
+    case progress(totalWritten: Int64, expectedLength: Int64?)
+    /// `length` bytes are synced to disk: the store may record them as durable.
+    case checkpoint(length: Int64, validator: ResumeValidator?)
+    /// The server moved the file for good: later attempts should use the new URL.
+    case movedPermanently(to: URL)
+}
+
+/// The result of a transfer that completed.
+struct TransferResult: Sendable, Equatable {
+    /// The file's length, equal to the part file's length.
+    var length: Int64
+    /// The version downloaded.
+    var validator: ResumeValidator?
+    /// The URL the bytes finally came from, after redirects.
+    var finalURL: URL
+}

@@ -1,0 +1,135 @@
+/*
+Abstract:
+A loopback HTTP server for transfer tests that answers each request with exactly the bytes a test scripts.
+*/
+
+import Foundation
+import Synchronization
+
+/// Accepts connections on 127.0.0.1 and answers each request with the bytes a script returns, so
+/// a test can send what no well-behaved server would: wrong ranges, short bodies, silence.
+final class ScriptedHTTPServer: Sendable {
+    /// What to do with one request.
+    struct Reply: Sendable {
+        /// The raw bytes to send: status line, header fields, body.
+        var bytes: [UInt8]
+        /// Keep the connection open and silent afterwards, to simulate a stalled server.
+        var stallAfterwards = false
+
+        init(_ bytes: [UInt8], stallAfterwards: Bool = false) {
+            self.bytes = bytes
+            self.stallAfterwards = stallAfterwards
+        }
+
+        /// A response with a status, header fields and a body; Content-Length is added unless given.
+        static func response(_ status: String, _ fields: [String] = [], body: [UInt8] = [], stallAfterwards: Bool = false) -> Reply {
+            var head = "HTTP/1.1 \(status)\r\n"
+            if !fields.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
+                head += "Content-Length: \(body.count)\r\n"
+            }
+            for field in fields { head += field + "\r\n" }
+            return Reply(Array((head + "Connection: close\r\n\r\n").utf8) + body, stallAfterwards: stallAfterwards)
+        }
+    }
+
+    let port: Int
+    private let listener: Int32
+    private let script: @Sendable (_ requestHead: String, _ index: Int) -> Reply
+    private let state = Mutex<(requests: [String], stopped: Bool, stalled: [Int32])>(([], false, []))
+
+    /// Starts listening on a free loopback port.
+    /// - Parameter script: Returns the reply to the `index`th request (from 0), given its head.
+    init(script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+        self.script = script
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        var one: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        let bound = withUnsafeMutablePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
+                bind(listener, socketAddress, length) == 0 && listen(listener, 16) == 0
+                    && getsockname(listener, socketAddress, &length) == 0
+            }
+        }
+        guard bound else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        self.listener = listener
+        port = Int(UInt16(bigEndian: address.sin_port))
+        let server = self
+        Thread.detachNewThread { server.acceptLoop() }
+    }
+
+    /// The heads of the requests received so far, in order.
+    var requests: [String] { state.withLock { $0.requests } }
+
+    /// The URL of a path on this server.
+    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+
+    /// Stops accepting and closes stalled connections.
+    func stop() {
+        let stalled = state.withLock { state in
+            state.stopped = true
+            return state.stalled
+        }
+        shutdown(listener, Int32(SHUT_RDWR))
+        for descriptor in stalled { close(descriptor) }
+    }
+
+    private func acceptLoop() {
+        while true {
+            let client = accept(listener, nil, nil)
+            if client < 0 {
+                if state.withLock({ $0.stopped }) { close(listener); return }
+                continue
+            }
+            let server = self
+            Thread.detachNewThread { server.serve(client) }
+        }
+    }
+
+    private func serve(_ client: Int32) {
+        var head: [UInt8] = []
+        var byte: UInt8 = 0
+        while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
+            guard recv(client, &byte, 1, 0) == 1 else { close(client); return }
+            head.append(byte)
+        }
+        let text = String(decoding: head, as: UTF8.self)
+        let index = state.withLock { state in
+            state.requests.append(text)
+            return state.requests.count - 1
+        }
+        let reply = script(text, index)
+        var sent = 0
+        while sent < reply.bytes.count {
+            let count = reply.bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            guard count > 0 else { break }
+            sent += count
+        }
+        if reply.stallAfterwards {
+            state.withLock { $0.stalled.append(client) }
+        } else {
+            shutdown(client, Int32(SHUT_WR))
+            close(client)
+        }
+    }
+}
+
+extension String {
+    /// The value of a header field in a request head, matched case-insensitively.
+    func headerValue(_ name: String) -> String? {
+        for line in split(separator: "\r\n") {
+            let parts = line.split(separator: ":", maxSplits: 1)
+            if parts.count == 2, parts[0].lowercased() == name.lowercased() {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+}
