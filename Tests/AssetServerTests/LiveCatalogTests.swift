@@ -1,0 +1,110 @@
+/*
+Abstract:
+Live catalog: deterministic generation, a manifest that matches its files, and manifests built from media folders.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Catalog", .serialized, .timeLimit(.minutes(1)))
+struct LiveCatalogTests {
+    /// Every regular file under `folder`, by relative path.
+    private func files(in folder: URL) throws -> [String: Data] {
+        var result: [String: Data] = [:]
+        let enumerator = FileManager.default.enumerator(at: folder, includingPropertiesForKeys: [.isRegularFileKey])
+        while let url = enumerator?.nextObject() as? URL {
+            guard try url.resourceValues(forKeys: [.isRegularFileKey]).isRegularFile == true else { continue }
+            let relative = String(url.standardizedFileURL.path.dropFirst(folder.standardizedFileURL.path.count))
+            result[relative] = try Data(contentsOf: url)
+        }
+        return result
+    }
+
+    @Test("A catalog generated twice in two folders is byte-identical, manifest included")
+    func generationIsDeterministic() async throws {
+        let first = try TemporaryDirectory(prefix: "catalog-a")
+        let second = try TemporaryDirectory(prefix: "catalog-b")
+        for folder in [first, second] {
+            try await withAssetServer(catalogURL: folder.url, sessions: 4, sessionSize: 65_536) { server in
+                let status = try server.raw("GET", "/manifest.json").statusCode
+                #expect(status == 200)
+            }
+        }
+        let a = try files(in: first.url)
+        let b = try files(in: second.url)
+        #expect(a.keys.contains("/manifest.json"))
+        #expect(a.count >= 5, "expected the manifest and four sessions, found \(a.keys.sorted())")
+        #expect(a.keys.sorted() == b.keys.sorted())
+        for (path, data) in a {
+            #expect(b[path] == data, "\(path) differs between two generations")
+        }
+    }
+
+    @Test("Starting again on an existing catalog serves it unchanged")
+    func existingCatalogIsKept() async throws {
+        let folder = try TemporaryDirectory(prefix: "catalog-kept")
+        try await withAssetServer(catalogURL: folder.url) { _ in }
+        let before = try files(in: folder.url)
+        let manifestURL = folder.appending("manifest.json")
+        let modified = try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date
+        try await withAssetServer(catalogURL: folder.url, sessions: 7) { server in
+            let count = try server.manifest().sessions.count
+            #expect(count == 3, "an existing manifest is served, not regenerated")
+        }
+        #expect(try files(in: folder.url) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date == modified)
+    }
+
+    @Test("The generated manifest's sizes and SHA-256 match the files, checked with sha256sum")
+    func manifestMatchesFiles() async throws {
+        try await withAssetServer(sessions: 5, sessionSize: 65_536) { server in
+            let manifest = try server.manifest()
+            #expect(manifest.version >= 1)
+            #expect(manifest.sessions.count == 5)
+            #expect(manifest.sessions.filter(\.essential).count == 2)
+            #expect(Set(manifest.sessions.map(\.id)).count == 5, "ids are unique")
+            #expect(Set(manifest.sessions.map(\.fileSize)).count > 1, "sizes are spread around --session-size")
+            let allowed = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789._-")
+            for session in manifest.sessions {
+                #expect(!session.id.isEmpty && session.id.allSatisfy(allowed.contains), "\(session.id)")
+                #expect(!session.title.isEmpty)
+                #expect(!session.url.contains("://") && !session.url.hasPrefix("/"), "\(session.url) is relative")
+                #expect((65_536 / 4...65_536 * 4).contains(session.fileSize), "\(session.id): \(session.fileSize)")
+                let file = server.catalogURL.appendingPathComponent(session.url)
+                let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64
+                #expect(size == session.fileSize, "\(session.id)")
+                #expect(try await sha256sum(file) == session.sha256.lowercased(), "\(session.id)")
+                let served = try server.raw("HEAD", session.path)
+                #expect(served.statusCode == 200)
+                #expect(served.value(forHeader: "Content-Length") == String(session.fileSize))
+            }
+        }
+    }
+
+    @Test("A folder of media files without a manifest is served with a manifest built from its files")
+    func mediaFolderGetsManifest() async throws {
+        let folder = try TemporaryDirectory(prefix: "media")
+        let media = [
+            "keynote.mp4": patternBytes(count: 40_000, seed: 3),
+            "platforms-state-of-the-union.mov": patternBytes(count: 25_000, seed: 4),
+        ]
+        for (name, bytes) in media {
+            try Data(bytes).write(to: folder.appending(name))
+        }
+        try await withAssetServer(catalogURL: folder.url) { server in
+            let manifest = try server.manifest()
+            for (name, bytes) in media {
+                let session = try #require(
+                    manifest.sessions.first { $0.url.hasSuffix(name) }, "\(name) is missing from \(manifest.sessions.map(\.url))"
+                )
+                #expect(session.fileSize == Int64(bytes.count))
+                #expect(session.sha256.lowercased() == (try await sha256sum(folder.appending(name))))
+                let response = try server.raw("GET", session.path)
+                #expect(response.statusCode == 200)
+                #expect(response.body == bytes)
+            }
+            #expect(manifest.sessions.allSatisfy { !$0.id.isEmpty })
+        }
+    }
+}

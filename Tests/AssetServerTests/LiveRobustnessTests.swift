@@ -1,0 +1,192 @@
+/*
+Abstract:
+Live robustness: slow and silent clients, size limits, malformed requests, keep-alive and many connections.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Robustness", .serialized, .timeLimit(.minutes(1)))
+struct LiveRobustnessTests {
+    @Test("A client sending one byte a second is dropped by the header deadline while others are served")
+    func slowClientIsDropped() async throws {
+        try await withAssetServer { server in
+            let slow = try RawHTTPClient(port: server.port)
+            let request = Array("GET /manifest.json HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Padding: \(String(repeating: "p", count: 200))\r\n\r\n".utf8)
+            let clock = ContinuousClock()
+            let start = clock.now
+            var servedMeanwhile = 0
+            var dropped = false
+            for byte in request {
+                do {
+                    try slow.send([byte])
+                } catch {
+                    dropped = true  // The server closed the connection; the write failed.
+                    break
+                }
+                // Waiting for the close doubles as the one-second pace of the slow client.
+                if slow.waitForClose(timeout: .seconds(1)) {
+                    dropped = true
+                    break
+                }
+                let before = clock.now
+                let response = try server.raw("GET", "/manifest.json")
+                #expect(response.statusCode == 200)
+                #expect(clock.now - before < .seconds(1), "another client waited behind the slow one")
+                servedMeanwhile += 1
+                if clock.now - start > .seconds(40) { break }
+            }
+            #expect(dropped, "a client sending one byte a second was still connected after \(clock.now - start)")
+            #expect(clock.now - start < .seconds(30))
+            #expect(servedMeanwhile >= 3, "only \(servedMeanwhile) other requests were served meanwhile")
+        }
+    }
+
+    @Test("A connection that never sends a byte is closed after the idle timeout")
+    func silentConnectionIsClosed() async throws {
+        try await withAssetServer { server in
+            let silent = try RawHTTPClient(port: server.port)
+            #expect(silent.waitForClose(timeout: .seconds(40)), "a silent connection stayed open for 40 seconds")
+            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+        }
+    }
+
+    @Test("An oversized request line is answered 414")
+    func oversizedRequestLine() async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 414, "\(response)")
+            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+        }
+    }
+
+    @Test("Oversized header fields are answered 431", arguments: [(40, 1_000), (300, 10)])
+    func oversizedHeaders(count: Int, valueLength: Int) async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            var request = "GET /manifest.json HTTP/1.1\r\nHost: 127.0.0.1\r\n"
+            for index in 0..<count {
+                request += "X-Filler-\(index): \(String(repeating: "v", count: valueLength))\r\n"
+            }
+            try client.send(request + "\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 431, "\(response)")
+            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+        }
+    }
+
+    @Test(
+        "A malformed request is answered 400 and the server keeps serving",
+        arguments: [
+            "GARBAGE\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nHost: x\r\nNoColonHere\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nHost : x\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
+            "GET  /manifest.json HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /manifest.json\r\nHost: x\r\n\r\n",
+            "GET manifest.json HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: abc\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n",
+            "GET /man\u{01}ifest.json HTTP/1.1\r\nHost: x\r\n\r\n",
+            "GET /manifest.json HTTP/1.1\r\nBad Name: x\r\nHost: x\r\n\r\n",
+            "GET /manifest.json HTTP/x.y\r\nHost: x\r\n\r\n",
+        ]
+    )
+    func malformedRequest(request: String) async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(request)
+            let response = try client.readResponse()
+            #expect(response.statusCode == 400, "\(request.debugDescription) → \(response)")
+            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+            #expect(server.process.isRunning)
+        }
+    }
+
+    @Test("A request for an unsupported major HTTP version is answered 505")
+    func unsupportedVersion() async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send("GET /manifest.json HTTP/2.0\r\nHost: x\r\n\r\n")
+            let response = try client.readResponse()
+            #expect(response.statusCode == 505, "\(response)")
+        }
+    }
+
+    @Test("One keep-alive connection serves many requests, also when they are pipelined")
+    func keepAliveReuse() async throws {
+        try await withAssetServer { server in
+            let (entry, file) = try server.firstSession()
+            let client = try RawHTTPClient(port: server.port)
+            for index in 0..<10 {
+                let response = try client.request("GET", entry.path, headers: ["Range": "bytes=\(index)-\(index + 9)"])
+                #expect(response.statusCode == 206)
+                #expect(response.body == Array(file[index...(index + 9)]))
+            }
+            let pipelined = (0..<3).map { "GET /manifest.json HTTP/1.1\r\nHost: x\r\nX-Request: \($0)\r\n\r\n" }.joined()
+            try client.send(pipelined + "HEAD \(entry.path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            for _ in 0..<3 {
+                #expect(try client.readResponse().statusCode == 200)
+            }
+            let head = try client.readResponse(method: "HEAD")
+            #expect(head.value(forHeader: "Content-Length") == String(file.count))
+            #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+        }
+    }
+
+    @Test("Connection: close and HTTP/1.0 requests end the connection after the response")
+    func connectionCloseIsHonoured() async throws {
+        try await withAssetServer { server in
+            let closing = try RawHTTPClient(port: server.port)
+            #expect(try closing.request("GET", "/manifest.json", headers: ["Connection": "close"]).statusCode == 200)
+            #expect(closing.waitForClose(timeout: .seconds(5)))
+            let legacy = try RawHTTPClient(port: server.port)
+            try legacy.send("GET /manifest.json HTTP/1.0\r\n\r\n")
+            #expect(try legacy.readResponse().statusCode == 200)
+            #expect(legacy.waitForClose(timeout: .seconds(5)))
+        }
+    }
+
+    @Test("Two hundred connections open at once are all served")
+    func manyConcurrentConnections() async throws {
+        try await withAssetServer { server in
+            let (entry, file) = try server.firstSession()
+            let clients = try (0..<200).map { _ in try RawHTTPClient(port: server.port, timeout: .seconds(20)) }
+            for (index, client) in clients.enumerated() {
+                try client.send("GET \(entry.path) HTTP/1.1\r\nHost: x\r\nRange: bytes=\(index)-\(index + 99)\r\n\r\n")
+            }
+            var served = 0
+            for (index, client) in clients.enumerated() {
+                let response = try client.readResponse()
+                if response.statusCode == 206, response.body == Array(file[index...(index + 99)]) {
+                    served += 1
+                }
+            }
+            #expect(served == 200)
+            // Every connection is still alive and reusable.
+            for client in clients.prefix(20) {
+                #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+            }
+        }
+    }
+
+    @Test("A client that disconnects mid-download does not harm the server")
+    func clientDisconnectsMidBody() async throws {
+        try await withAssetServer { server in
+            try server.writeFile("/sessions/large.bin", [UInt8](repeating: 0xAB, count: 16 << 20))
+            for _ in 0..<5 {
+                let client = try RawHTTPClient(port: server.port)
+                try client.send("GET /sessions/large.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try client.readResponse(method: "HEAD")  // Read the head only, then hang up.
+                client.close()
+            }
+            let response = try server.raw("GET", "/sessions/large.bin", headers: ["Range": "bytes=0-9"])
+            #expect(response.statusCode == 206)
+            #expect(server.process.isRunning)
+        }
+    }
+}
