@@ -1,0 +1,59 @@
+/*
+Abstract:
+Unit tests for request path decoding and for confining files to the catalog folder, symlinks included.
+*/
+
+@testable import AssetServer
+import Foundation
+import Testing
+
+struct PathConfinementUnitTests {
+    @Test("Targets are percent-decoded, and queries and fragments dropped")
+    func decoding() throws {
+        #expect(try RequestPath.decode("/sessions/a%20b.mp4?x=../../etc") == "/sessions/a b.mp4")
+        #expect(try RequestPath.decode("/manifest.json#top") == "/manifest.json")
+        #expect(try RequestPath.decode("http://host:80/manifest.json") == "/manifest.json")
+        #expect(try RequestPath.decode("http://host") == "/")
+    }
+
+    @Test("Traversal, NUL, backslashes and bad escapes are refused", arguments: [
+        "/../etc/passwd", "/%2e%2e/etc/passwd", "/%2E%2E%2Fetc", "/sessions/..%2f..%2fetc/passwd", "/a/%00",
+        "/a\\b", "/a%5cb", "/%zz", "/%4", "*", "example.com:443", "/%ff%fe",
+    ])
+    func refused(target: String) {
+        #expect(throws: RequestPath.Failure.self) { try RequestPath.decode(target) }
+    }
+
+    @Test("Files inside the catalog resolve; directories, missing files and symlinks out are refused")
+    func confinement() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "asset-server-unit-\(UUID().uuidString)")
+        let outside = root.appending(path: "outside")
+        let catalog = root.appending(path: "catalog")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: catalog.appending(path: "sessions"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        try Data("hello".utf8).write(to: catalog.appending(path: "sessions/a.mp4"))
+        try Data("secret".utf8).write(to: outside.appending(path: "secret.txt"))
+        try FileManager.default.createSymbolicLink(atPath: catalog.appending(path: "escape").path,
+                                                   withDestinationPath: outside.path)
+        try FileManager.default.createSymbolicLink(atPath: catalog.appending(path: "alias.mp4").path,
+                                                   withDestinationPath: "sessions/a.mp4")
+
+        let resolver = try CatalogFileResolver(root: catalog)
+        let file = try resolver.openFile("/sessions/a.mp4")
+        #expect(file.size == 5)
+        #expect(try resolver.openFile("/alias.mp4").size == 5)
+        #expect(throws: CatalogFileResolver.Failure.forbidden) { _ = try resolver.openFile("/escape/secret.txt") }
+        #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions") }
+        #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions/") }
+        #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/missing.mp4") }
+    }
+
+    @Test("Media types come from the extension")
+    func contentTypes() {
+        #expect(ContentType.forPath("/sessions/a.MP4") == "video/mp4")
+        #expect(ContentType.forPath("/manifest.json") == "application/json")
+        #expect(ContentType.forPath("/README") == "application/octet-stream")
+        #expect(ContentType.forPath("/.hidden") == "application/octet-stream")
+    }
+}
