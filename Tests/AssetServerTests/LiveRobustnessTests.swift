@@ -174,6 +174,26 @@ struct LiveRobustnessTests {
         }
     }
 
+    @Test("Closed connections release their file descriptors")
+    func connectionsReleaseDescriptors() async throws {
+        try await withAssetServer { server in
+            let (entry, _) = try server.firstSession()
+            _ = try server.raw("GET", entry.path)  // Let the server open whatever it keeps open for good.
+            let baseline = try #require(server.process.openFileDescriptorCount())
+            var clients: [RawHTTPClient] = []
+            for _ in 0..<50 {
+                let client = try RawHTTPClient(port: server.port)
+                #expect(try client.request("GET", entry.path).statusCode == 200)
+                clients.append(client)
+            }
+            let busy = try #require(server.process.openFileDescriptorCount())
+            #expect(busy >= baseline + 50, "50 open connections should hold 50 descriptors")
+            clients.forEach { $0.close() }
+            try await poll(until: { (server.process.openFileDescriptorCount() ?? .max) <= baseline + 2 },
+                           timeout: .seconds(10), "descriptors to drop back to \(baseline)")
+        }
+    }
+
     @Test("A client that disconnects mid-download does not harm the server")
     func clientDisconnectsMidBody() async throws {
         try await withAssetServer { server in

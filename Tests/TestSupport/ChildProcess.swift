@@ -156,6 +156,14 @@ public final class ChildProcess: Sendable {
         return (try? await waitForExit(timeout: .seconds(10))) ?? .signalled(SIGKILL)
     }
 
+    /// How many file descriptors the child has open, read from `/proc/PID/fd`; nil where that is unavailable.
+    ///
+    /// Compare it before and after some work to check the child releases sockets and files.
+    public func openFileDescriptorCount() -> Int? {
+        guard isRunning else { return nil }
+        return try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+    }
+
     // MARK: - Output
 
     /// Everything the child has written to standard output so far.
