@@ -8,6 +8,8 @@ import Foundation
 /// An open regular file of the catalog and the metadata its validators come from.
 struct OpenedFile: ~Copyable {
     let descriptor: Int32
+    /// The file's real path relative to the catalog, starting with `/`, symlinks resolved.
+    let realRelativePath: String
     let size: Int64
     let validators: Validators
 
@@ -67,7 +69,8 @@ struct CatalogFileResolver: Sendable {
             close(descriptor)
             throw .notFound
         }
-        return OpenedFile(descriptor: descriptor, size: Int64(status.st_size), validators: Self.validators(of: status))
+        return OpenedFile(descriptor: descriptor, realRelativePath: String(path.dropFirst(rootPath == "/" ? 0 : rootPath.count)),
+                          size: Int64(status.st_size), validators: Self.validators(of: status))
     }
 
     /// A strong entity tag from size, modification time in nanoseconds and inode, as nginx and Go derive theirs:

@@ -26,10 +26,8 @@ extension Connection {
             let retry: [(String, String)] = status == 503 || status == 429 ? [("Retry-After", "1")] : []
             return respond(to: request, withStatus: status, keepAlive: keepAlive, fields: retry)
         }
-        if let credentials = context.configuration.faults.credentials, path.hasPrefix("/protected/"),
-           !credentials.accepts(authorization: request.headers.singleValue(for: "authorization")) {
-            return respond(to: request, withStatus: 401, keepAlive: keepAlive,
-                           fields: [("WWW-Authenticate", "Basic realm=\"asset-server\"")])
+        if isProtected(path), !isAuthorized(request) {
+            return challenge(request, keepAlive: keepAlive)
         }
         let file: OpenedFile
         do {
@@ -37,7 +35,25 @@ extension Connection {
         } catch {
             return respond(to: request, withStatus: error == .forbidden ? 403 : 404, keepAlive: keepAlive)
         }
+        // Checked again on the real path, so a symlink elsewhere in the catalog cannot expose a protected file.
+        if isProtected(file.realRelativePath), !isAuthorized(request) {
+            return challenge(request, keepAlive: keepAlive)
+        }
         return respond(to: request, path: path, file: file, keepAlive: keepAlive)
+    }
+
+    private func isProtected(_ path: String) -> Bool {
+        context.configuration.faults.credentials != nil && path.hasPrefix("/protected/")
+    }
+
+    private func isAuthorized(_ request: HTTPRequestHead) -> Bool {
+        context.configuration.faults.credentials?.accepts(
+            authorization: request.headers.singleValue(for: "authorization")) ?? true
+    }
+
+    private func challenge(_ request: HTTPRequestHead, keepAlive: Bool) -> Disposition {
+        respond(to: request, withStatus: 401, keepAlive: keepAlive,
+                fields: [("WWW-Authenticate", "Basic realm=\"asset-server\"")])
     }
 
     /// Sends a short plain-text response for `status`.

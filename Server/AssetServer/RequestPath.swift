@@ -14,7 +14,7 @@ enum RequestPath {
         case notUTF8
     }
 
-    /// The decoded path of `target`, starting with `/`, with the query and fragment removed.
+    /// The decoded, normalised path of `target`, starting with `/`, with the query and fragment removed.
     ///
     /// Absolute-form targets (`http://host/path`) are accepted as RFC 9112 section 3.2.2 requires. Decoding
     /// happens before the checks, so `%2e%2e`, `%2f` and `%00` cannot smuggle `..`, separators or NUL past them.
@@ -44,8 +44,12 @@ enum RequestPath {
         }
         guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { throw .forbiddenCharacter }
         guard let path = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
-        guard !path.split(separator: "/").contains("..") else { throw .dotDotSegment }
-        return path
+        let segments = path.split(separator: "/").filter { $0 != "." }
+        guard !segments.contains("..") else { throw .dotDotSegment }
+        // One spelling per file: `//a`, `/./a` and `/a` are the same path, so rules keyed by path
+        // (Basic auth on /protected/, --fail, --corrupt) cannot be sidestepped by respelling it.
+        let trailingSlash = path.hasSuffix("/") && !segments.isEmpty
+        return "/" + segments.joined(separator: "/") + (trailingSlash ? "/" : "")
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {

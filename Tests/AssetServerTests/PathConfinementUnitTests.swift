@@ -16,6 +16,15 @@ struct PathConfinementUnitTests {
         #expect(try RequestPath.decode("http://host") == "/")
     }
 
+    @Test("Paths are normalised so one file has one spelling")
+    func normalisation() throws {
+        #expect(try RequestPath.decode("//protected/a.mp4") == "/protected/a.mp4")
+        #expect(try RequestPath.decode("/./protected/./a.mp4") == "/protected/a.mp4")
+        #expect(try RequestPath.decode("/%70rotected%2Fa.mp4") == "/protected/a.mp4")
+        #expect(try RequestPath.decode("/sessions/") == "/sessions/")
+        #expect(try RequestPath.decode("/") == "/")
+    }
+
     @Test("Traversal, NUL, backslashes and bad escapes are refused", arguments: [
         "/../etc/passwd", "/%2e%2e/etc/passwd", "/%2E%2E%2Fetc", "/sessions/..%2f..%2fetc/passwd", "/a/%00",
         "/a\\b", "/a%5cb", "/%zz", "/%4", "*", "example.com:443", "/%ff%fe",
@@ -43,6 +52,7 @@ struct PathConfinementUnitTests {
         let file = try resolver.openFile("/sessions/a.mp4")
         #expect(file.size == 5)
         #expect(try resolver.openFile("/alias.mp4").size == 5)
+        #expect(try resolver.openFile("/alias.mp4").realRelativePath == "/sessions/a.mp4")
         #expect(throws: CatalogFileResolver.Failure.forbidden) { _ = try resolver.openFile("/escape/secret.txt") }
         #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions") }
         #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions/") }
