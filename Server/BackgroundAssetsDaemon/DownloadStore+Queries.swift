@@ -35,7 +35,8 @@ extension DownloadStore {
     public func activeDownload(bundleIdentifier: String, identifier: String) throws -> DownloadRow? {
         try withDatabase { database in
             try database.prepare(
-                "SELECT \(Self.columns) FROM downloads WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2"
+                "SELECT \(Self.columns) FROM downloads "
+                    + "WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2"
             ).bind([.text(bundleIdentifier), .text(identifier)]).rows(Self.readRow).first
         }
     }

@@ -32,7 +32,8 @@ public final class DownloadStore: Sendable {
         let connection = try SQLiteDatabase(path: url.path)
         let mode = try connection.prepare("PRAGMA journal_mode = WAL").rows { $0.text(0) }.first
         guard mode?.lowercased() == "wal" else {
-            throw DaemonError.cannotOpen(path: url.path, message: "the file system does not support WAL (mode \(mode ?? "none"))")
+            let message = "the file system does not support WAL (journal mode \(mode ?? "none"))"
+            throw DaemonError.cannotOpen(path: url.path, message: message)
         }
         try connection.execute("PRAGMA synchronous = FULL")
         try connection.execute("PRAGMA foreign_keys = ON")

@@ -35,7 +35,8 @@ final class SQLiteDatabase {
         }
         handle = connection
         sqlite3_extended_result_codes(connection, 1)
-        let milliseconds = busyTimeout.components.seconds * 1000 + busyTimeout.components.attoseconds / 1_000_000_000_000_000
+        let (seconds, attoseconds) = busyTimeout.components
+        let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
     }
 

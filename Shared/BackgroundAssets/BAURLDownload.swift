@@ -77,7 +77,10 @@ public class BAURLDownload: BADownload, @unchecked Sendable {
     ///   - identifier: A unique identifier that tracks the download across the app and its extension.
     ///   - request: The request that fetches the asset; its URL must use https.
     ///   - applicationGroupIdentifier: The app group whose container receives the finished file.
-    @available(*, deprecated, message: "Pass the file's size: use init(identifier:request:fileSize:applicationGroupIdentifier:).")
+    @available(
+        *, deprecated,
+        message: "Pass the file's size: use init(identifier:request:fileSize:applicationGroupIdentifier:)."
+    )
     public convenience init(identifier: String, request: URLRequest, applicationGroupIdentifier: String) {
         self.init(
             identifier: identifier, request: request, essential: false, fileSize: 0,
@@ -92,7 +95,7 @@ public class BAURLDownload: BADownload, @unchecked Sendable {
     ///   - priority: The download's priority among the app's downloads.
     @available(
         *, deprecated,
-        message: "Pass the file's size: use init(identifier:request:essential:fileSize:applicationGroupIdentifier:priority:)."
+        message: "Use the initialiser that takes essential, fileSize and priority; pass the file's exact size."
     )
     public convenience init(
         identifier: String, request: URLRequest, applicationGroupIdentifier: String, priority: BADownload.Priority

@@ -44,6 +44,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case answerChallenge(deliveryID: UInt64, answer: ChallengeAnswer)
     /// Says a `finished` event's callback returned, so its file can be deleted unless it was moved.
     case acknowledgeDelivery(deliveryID: UInt64)
+    /// Asks for the service's state and every download of every app (the debug tool's `status`).
+    case fetchStatus
 }
 
 /// The first request on every connection: who is calling, and which protocol it speaks.

@@ -26,6 +26,21 @@ extension DevicePaths {
         systemDirectory.appending(path: "queue.sqlite", directoryHint: .notDirectory)
     }
 
+    /// `system/config.json`: the service's policy knobs, each with a default when absent.
+    public var serviceConfigurationFile: URL {
+        systemDirectory.appending(path: "config.json", directoryHint: .notDirectory)
+    }
+
+    /// `system/settings.json`: the simulated device's settings (low-power mode, background refresh).
+    public var deviceSettingsFile: URL {
+        systemDirectory.appending(path: "settings.json", directoryHint: .notDirectory)
+    }
+
+    /// `system/trace.jsonl`: one JSON line for every cross-process event.
+    public var traceFile: URL {
+        systemDirectory.appending(path: "trace.jsonl", directoryHint: .notDirectory)
+    }
+
     /// The staging file of a download while it transfers.
     ///
     /// The name comes from the service's own row id, never from a client's identifier, so no

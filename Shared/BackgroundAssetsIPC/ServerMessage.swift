@@ -23,6 +23,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case downloads([DownloadDescriptor])
     /// The caller now holds the app's exclusive control.
     case exclusiveControlGranted
+    /// The service's state and every download (answer to `fetchStatus`).
+    case status(ServiceStatus)
     /// The request failed.
     case failure(WireFailure)
 }

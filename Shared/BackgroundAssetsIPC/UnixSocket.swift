@@ -14,10 +14,12 @@ import Synchronization
 ///
 /// Calls block the calling thread, so use one from a dedicated thread or wrap it in a task that may
 /// block; one reader and one writer may use it at the same time. ``close()`` is idempotent and
-/// wakes a thread blocked in ``receive(maximumLength:)``.
+/// wakes a thread blocked in ``receive(maximumLength:)`` or in a listener's `accept`.
 public final class UnixSocket: Sendable {
-    /// The file descriptor, or -1 once closed; the lock serialises closing against shutdown.
-    private let state: Mutex<Int32>
+    /// The file descriptor, owned until deinit.
+    private let fileDescriptor: Int32
+    /// Whether ``close()`` was called; the lock serialises it against readers of ``descriptor``.
+    private let isClosed = Mutex(false)
     /// The socket's path, kept for error messages.
     public let path: String
 
@@ -26,11 +28,13 @@ public final class UnixSocket: Sendable {
     ///   - descriptor: A connected stream socket.
     ///   - path: The path it is bound or connected to, for error messages.
     public init(descriptor: Int32, path: String) {
-        state = Mutex(descriptor)
+        fileDescriptor = descriptor
         self.path = path
     }
 
-    deinit { close() }
+    // The descriptor is released only here, when no call can still be using it: closing it
+    // earlier would let the kernel hand its number to another file while a send is in flight.
+    deinit { _ = systemClose(fileDescriptor) }
 
     /// Connects to a listening socket.
     /// - Parameter path: The socket's path, for example ``DevicePaths/serviceSocket``.
@@ -52,7 +56,7 @@ public final class UnixSocket: Sendable {
 
     /// The descriptor, or `nil` once the socket is closed.
     public var descriptor: Int32? {
-        state.withLock { $0 >= 0 ? $0 : nil }
+        isClosed.withLock { $0 ? nil : fileDescriptor }
     }
 
     /// Writes all of the bytes, retrying short writes and interruptions.
@@ -89,14 +93,13 @@ public final class UnixSocket: Sendable {
         }
     }
 
-    /// Closes the socket; a thread blocked reading it sees the end of the stream.
+    /// Shuts the connection down in both directions; a thread blocked reading it sees the end of the
+    /// stream, and later sends fail. The descriptor itself is released when the object is.
     public func close() {
-        state.withLock { descriptor in
-            guard descriptor >= 0 else { return }
-            // shutdown first: close alone does not wake a thread blocked in recv on Linux.
-            _ = shutdown(descriptor, Int32(SHUT_RDWR))
-            _ = systemClose(descriptor)
-            descriptor = -1
+        isClosed.withLock { closed in
+            guard !closed else { return }
+            _ = shutdown(fileDescriptor, Int32(SHUT_RDWR))
+            closed = true
         }
     }
 }

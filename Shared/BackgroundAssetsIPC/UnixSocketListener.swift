@@ -34,7 +34,9 @@ public final class UnixSocketListener: Sendable {
         } catch {
             throw IPCError.socketFailed(operation: "mkdir", path: folder, errno: EACCES)
         }
-        guard chmod(folder, 0o700) == 0 else { throw IPCError.socketFailed(operation: "chmod", path: folder, errno: errno) }
+        guard chmod(folder, 0o700) == 0 else {
+            throw IPCError.socketFailed(operation: "chmod", path: folder, errno: errno)
+        }
         let descriptor = try UnixSocket.makeSocket(path: path)
         let listening = UnixSocket(descriptor: descriptor, path: path)
         if unlink(path) != 0, errno != ENOENT {

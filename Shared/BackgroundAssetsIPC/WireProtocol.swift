@@ -24,9 +24,13 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
 /// | `acknowledgeDelivery` | `done` | a `finished` callback returned; its file may be deleted |
+/// | `fetchStatus` | `status` | the service and every download of every app (debug tool only) |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
-/// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes.
+/// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
+/// `hello` with another protocol version is answered with `failure` (`callerConnectionNotAccepted`,
+/// 55) and the connection is closed; a frame or message that does not decode closes the connection
+/// without an answer.
 ///
 /// | event | sent when |
 /// | --- | --- |

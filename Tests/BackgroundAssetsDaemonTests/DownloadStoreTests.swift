@@ -169,4 +169,24 @@ struct DownloadStoreTests {
             try DownloadStore(url: fixture.directory.appending("missing-folder/queue.sqlite"))
         }
     }
+
+    @Test("The debug tool's status reports progress, the expected size and a pending retry")
+    func statusReport() throws {
+        let fixture = try StoreFixture()
+        let row = try fixture.store.insert(StoreFixture.download("a", essential: true), at: StoreFixture.epoch)
+        #expect(row.status.bytesExpected == 100, "the declared size until the server reports one")
+        #expect(row.status.nextAttemptAt == nil)
+        let retryAt = StoreFixture.epoch.addingTimeInterval(30)
+        let backingOff = try fixture.store.update(id: row.id, at: StoreFixture.epoch) { row in
+            row.bytesDurable = 40
+            row.expectedLength = 120
+            row.attempts = 1
+            row.nextAttemptAt = retryAt
+        }
+        let status = backingOff.status
+        #expect(status.bytesWritten == 40 && status.bytesExpected == 120 && status.attempts == 1)
+        #expect(status.nextAttemptAt == retryAt)
+        #expect(status.bundleIdentifier == StoreFixture.app)
+        #expect(backingOff.snapshot.state == .waiting)
+    }
 }

@@ -39,6 +39,7 @@ enum SampleMessages {
         .answerChallenge(deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w")),
         .answerChallenge(deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling)),
         .acknowledgeDelivery(deliveryID: UInt64.max),
+        .fetchStatus,
     ]
 
     static let challenge = ChallengeDescriptor(
@@ -65,6 +66,16 @@ enum SampleMessages {
         .downloads([]),
         .downloads([descriptor(), descriptor(identifier: "other", state: .downloading)]),
         .exclusiveControlGranted,
+        .status(
+            ServiceStatus(
+                processIdentifier: 9, deviceRoot: "/d", connectionCount: 2,
+                downloads: [
+                    DownloadStatus(
+                        bundleIdentifier: "com.example.sessions", download: descriptor(), isForeground: true,
+                        bytesWritten: 1 << 40, bytesExpected: nil, attempts: 3,
+                        lastError: .backgroundAssets(code: 102, message: "m"),
+                        nextAttemptAt: Date(timeIntervalSince1970: 1_700_000_000))
+                ])),
         .failure(.backgroundAssets(code: 101, message: "The download \"a\" is not scheduled.")),
     ]
 

@@ -106,4 +106,17 @@ struct UnixSocketTests {
         #expect(client.descriptor == nil)
         #expect(throws: IPCError.self) { try client.send([1]) }
     }
+
+    @Test("Closing the listener wakes a thread waiting for a connection and removes the socket file")
+    func closeListener() async throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        let path = directory.appending("s.sock").path
+        let listener = try UnixSocketListener(path: path)
+        let waiting = Task.detached { try listener.accept() }
+        // Gives the task time to block in accept; the expectations hold whichever runs first.
+        try await Task.sleep(for: .milliseconds(50))
+        listener.close()
+        await #expect(throws: IPCError.self) { try await waiting.value }
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
 }

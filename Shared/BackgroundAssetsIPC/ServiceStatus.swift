@@ -1,0 +1,75 @@
+/*
+Abstract:
+The service's state and every download in its queue, as the debug tool's `status` shows them.
+*/
+
+import Foundation
+
+/// What `backgroundassets-debug status` asks for: the service and every download it holds.
+public struct ServiceStatus: Codable, Sendable, Equatable {
+    /// The service's process id.
+    public var processIdentifier: Int32
+    /// The device root the service runs in.
+    public var deviceRoot: String
+    /// The number of client connections open now.
+    public var connectionCount: Int
+    /// Every download in the queue, ended ones included until they are pruned.
+    public var downloads: [DownloadStatus]
+
+    /// Creates a status.
+    /// - Parameters:
+    ///   - processIdentifier: The service's process id.
+    ///   - deviceRoot: The device root the service runs in.
+    ///   - connectionCount: The number of client connections open now.
+    ///   - downloads: Every download in the queue.
+    public init(processIdentifier: Int32, deviceRoot: String, connectionCount: Int, downloads: [DownloadStatus]) {
+        self.processIdentifier = processIdentifier
+        self.deviceRoot = deviceRoot
+        self.connectionCount = connectionCount
+        self.downloads = downloads
+    }
+}
+
+/// One download as the debug tool shows it: the descriptor plus the service's bookkeeping.
+public struct DownloadStatus: Codable, Sendable, Equatable {
+    /// The app that owns the download.
+    public var bundleIdentifier: String
+    /// The download, with its current state.
+    public var download: DownloadDescriptor
+    /// Whether it runs in the foreground.
+    public var isForeground: Bool
+    /// The bytes safely on disk.
+    public var bytesWritten: Int64
+    /// The file's size when known: the server's length, else the size the client declared.
+    public var bytesExpected: Int64?
+    /// The attempts made so far.
+    public var attempts: Int
+    /// The error of the latest failed attempt.
+    public var lastError: WireFailure?
+    /// When the next attempt may start, for a waiting download that is backing off.
+    public var nextAttemptAt: Date?
+
+    /// Creates a download status.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app that owns the download.
+    ///   - download: The download, with its current state.
+    ///   - isForeground: Whether it runs in the foreground.
+    ///   - bytesWritten: The bytes safely on disk.
+    ///   - bytesExpected: The file's size when known.
+    ///   - attempts: The attempts made so far.
+    ///   - lastError: The error of the latest failed attempt.
+    ///   - nextAttemptAt: When the next attempt may start.
+    public init(
+        bundleIdentifier: String, download: DownloadDescriptor, isForeground: Bool, bytesWritten: Int64,
+        bytesExpected: Int64?, attempts: Int, lastError: WireFailure?, nextAttemptAt: Date?
+    ) {
+        self.bundleIdentifier = bundleIdentifier
+        self.download = download
+        self.isForeground = isForeground
+        self.bytesWritten = bytesWritten
+        self.bytesExpected = bytesExpected
+        self.attempts = attempts
+        self.lastError = lastError
+        self.nextAttemptAt = nextAttemptAt
+    }
+}
