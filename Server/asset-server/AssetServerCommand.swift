@@ -4,17 +4,22 @@ The asset-server executable: parses options, prepares the catalog, serves until 
 */
 
 import AssetServer
-import Dispatch
 import Foundation
 
 @main
 struct AssetServerCommand {
     static func main() {
+        // Blocked before any thread starts, so every thread inherits the mask and only sigwait(2) below sees them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            fail("asset-server: \(error)\n\(Options.usage)", code: 64)  // EX_USAGE
+            fail("asset-server: \(error)", code: 64)  // EX_USAGE
         }
         if options.showHelp {
             print(Options.usage)
@@ -34,18 +39,11 @@ struct AssetServerCommand {
         } catch {
             fail("asset-server: \(error)", code: 1)
         }
-        // Signals are handled on a queue, not in a signal handler, so shutdown may lock and wait.
-        let sources = [SIGINT, SIGTERM].map { number in
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: .main)
-            source.setEventHandler {
-                server.shutdown()
-                exit(0)
-            }
-            source.resume()
-            return source
-        }
-        withExtendedLifetime(sources) { dispatchMain() }
+        // Waiting on the main thread keeps shutdown ordinary code: it may lock and wait, unlike a signal handler.
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        server.shutdown()
+        exit(0)
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -46,7 +46,7 @@ struct Options {
                 showHelp = true
                 continue
             }
-            let parts = argument.split(separator: "=", maxSplits: 1).map(String.init)
+            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
             let flag = parts[0]
             func value() throws -> String {
                 if parts.count == 2 { return parts[1] }
