@@ -123,7 +123,26 @@ struct HTTPTransfer {
             head += "Range: bytes=\(offset)-\r\nIf-Range: \(validator.ifRangeValue)\r\n"
         }
         if let credential = request.credential { head += "Authorization: \(credential.authorization)\r\n" }
+        for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) where Self.isSendable(name: name, value: value) {
+            if request.credential != nil, name.lowercased() == "authorization" { continue }
+            head += "\(name): \(value)\r\n"
+        }
         return Array((head + "\r\n").utf8)
+    }
+
+    /// Fields the engine sets itself, which a client's request must not override.
+    private static let reservedFields: Set<String> = [
+        "host", "range", "if-range", "accept-encoding", "connection", "content-length", "transfer-encoding",
+        "te", "upgrade", "keep-alive", "proxy-connection", "trailer", "expect",
+    ]
+
+    /// Whether a client's header field can be sent as is: a token name, no line break or NUL in
+    /// the value (which would let a client smuggle a second request), and not an engine field.
+    static func isSendable(name: String, value: String) -> Bool {
+        let tokenCharacters = Set("!#$%&'*+-.^_`|~0123456789abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ")
+        return !name.isEmpty && name.allSatisfy(tokenCharacters.contains)
+            && !value.unicodeScalars.contains(where: { $0 == "\r" || $0 == "\n" || $0 == "\0" })
+            && !reservedFields.contains(name.lowercased())
     }
 
     private func restart(_ part: PartFile, _ offset: inout Int64, _ validator: inout ResumeValidator?, reason: String) throws(TransferError) {

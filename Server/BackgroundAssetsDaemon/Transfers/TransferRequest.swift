@@ -20,6 +20,9 @@ struct TransferRequest: Sendable {
     var validator: ResumeValidator?
     /// Credentials to send, after a challenge was answered with them.
     var credential: BasicCredential?
+    /// Extra header fields from the client's request; fields the engine owns, and any with a
+    /// line break or NUL in them, are never sent (see ``HTTPTransfer``).
+    var headers: [String: String] = [:]
     /// Sync and report progress at least every this many bytes...
     var checkpointBytes: Int64 = 1 << 20
     /// ...and at least this often.

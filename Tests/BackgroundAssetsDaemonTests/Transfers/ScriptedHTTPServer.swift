@@ -37,9 +37,11 @@ final class ScriptedHTTPServer: Sendable {
     private let script: @Sendable (_ requestHead: String, _ index: Int) -> Reply
     private let state = Mutex<(requests: [String], stopped: Bool, stalled: [Int32])>(([], false, []))
 
-    /// Starts listening on a free loopback port.
-    /// - Parameter script: Returns the reply to the `index`th request (from 0), given its head.
-    init(script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+    /// Starts listening on a loopback port.
+    /// - Parameters:
+    ///   - port: The port, or 0 for a free one.
+    ///   - script: Returns the reply to the `index`th request (from 0), given its head.
+    init(port: Int = 0, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
         self.script = script
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var one: Int32 = 1
@@ -47,7 +49,7 @@ final class ScriptedHTTPServer: Sendable {
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = 0
+        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
         let bound = withUnsafeMutablePointer(to: &address) { pointer in
             pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
@@ -60,7 +62,7 @@ final class ScriptedHTTPServer: Sendable {
             throw POSIXError(.EADDRINUSE)
         }
         self.listener = listener
-        port = Int(UInt16(bigEndian: address.sin_port))
+        self.port = Int(UInt16(bigEndian: address.sin_port))
         let server = self
         Thread.detachNewThread { server.acceptLoop() }
     }

@@ -1,0 +1,162 @@
+/*
+Abstract:
+The download queue: runs the stored downloads through the transfer engine, in order, within the policy.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import SystemLogging
+
+/// Runs downloads from the store: bounded concurrency for background transfers, foreground ones
+/// at once, a shared background bandwidth, retries by the ``RetryPolicy``, and hand-over of
+/// finished files into the app group container.
+///
+/// Transfers block, so each runs on its own thread; what they report comes back to this actor,
+/// which is the only place that changes a download's state.
+public actor DownloadQueue {
+    struct RunningTransfer {
+        let control: TransferControl
+        var isForeground: Bool
+    }
+
+    let store: DownloadStore
+    let staging: StagingArea
+    let configuration: ServiceConfiguration
+    let policy: RetryPolicy
+    let observer: @Sendable (QueueEvent) -> Void
+    let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
+
+    var running: [Int64: RunningTransfer] = [:]
+    var credentials: [Int64: BasicCredential] = [:]
+    var awaitingChallenge: [Int64: ChallengeDescriptor] = [:]
+    var random = SystemRandomNumberGenerator()
+    private var wakeUp: Task<Void, Never>?
+
+    /// Creates a queue over a store.
+    /// - Parameters:
+    ///   - store: The durable queue.
+    ///   - paths: The device root, for staging files and app group containers.
+    ///   - configuration: The policy knobs.
+    ///   - observer: Receives every event, on the queue's executor; it must not block.
+    public init(
+        store: DownloadStore, paths: DevicePaths, configuration: ServiceConfiguration,
+        observer: @escaping @Sendable (QueueEvent) -> Void
+    ) {
+        self.store = store
+        self.staging = StagingArea(paths: paths)
+        self.configuration = configuration
+        self.policy = RetryPolicy(configuration: configuration)
+        self.observer = observer
+    }
+
+    /// Puts downloads interrupted by a crash back in line, then starts what is due.
+    /// - Throws: A store error.
+    public func start() throws {
+        let requeued = try store.requeueInterruptedDownloads(at: .now)
+        if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
+        pump()
+    }
+
+    /// Stops every transfer (their bytes are synced and kept) and the timer.
+    public func stop() {
+        wakeUp?.cancel()
+        for transfer in running.values { transfer.control.cancel() }
+    }
+
+    /// Adds downloads, all or none, and starts them when their turn comes.
+    /// - Returns: The stored rows.
+    /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
+    public func enqueue(_ downloads: [NewDownload]) throws -> [DownloadRow] {
+        let rows = try store.insert(downloads, at: .now)
+        pump()
+        return rows
+    }
+
+    /// Moves a download to the foreground: unlimited bandwidth, and started at once if it waits.
+    ///
+    /// A running background transfer is paused and continues in the foreground from the same
+    /// byte, on the same connection: the delegate sees `downloadDidPause` then `downloadDidBegin`.
+    /// - Returns: The download as stored.
+    /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a store error.
+    @discardableResult
+    public func promote(id: Int64) throws -> DownloadRow {
+        let now = Date.now
+        let row = try store.update(id: id, at: now) { row in
+            row.isForeground = true
+            if row.state == .waiting { row.nextAttemptAt = now }
+        }
+        if var transfer = running[id], !transfer.isForeground {
+            observer(.paused(row))
+            transfer.isForeground = true
+            running[id] = transfer
+            rebalanceBandwidth()
+            observer(.began(row))
+        } else {
+            pump()
+        }
+        return row
+    }
+
+    /// Removes a download, stopping its transfer and deleting its staging file.
+    /// - Throws: ``DaemonError/downloadNotFound(key:)`` when no such download is queued.
+    public func cancel(id: Int64) throws {
+        guard try store.delete(id: id) else { throw DaemonError.downloadNotFound(key: "row \(id)") }
+        running.removeValue(forKey: id)?.control.cancel()
+        credentials[id] = nil
+        awaitingChallenge[id] = nil
+        staging.discard(rowID: id)
+        rebalanceBandwidth()
+        pump()
+    }
+
+    /// Whether anything is transferring or waiting: the service stays up while there is.
+    public func hasWork() throws -> Bool {
+        try !running.isEmpty || store.hasUnfinishedDownloads()
+    }
+
+    /// Starts every due download that fits, then sets the timer for the next one due.
+    func pump() {
+        do {
+            try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+            var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
+            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now)
+            for row in due where running[row.id] == nil && awaitingChallenge[row.id] == nil {
+                if row.isForeground {
+                    try launch(row)
+                } else if freeSlots > 0 {
+                    try launch(row)
+                    freeSlots -= 1
+                }
+            }
+            rebalanceBandwidth()
+            try scheduleWakeUp()
+        } catch {
+            logger.error("The queue could not start downloads: \(error). It will try again on the next change.")
+        }
+    }
+
+    /// Splits the background bandwidth equally among the running background transfers.
+    func rebalanceBandwidth() {
+        let background = running.filter { !$0.value.isForeground }
+        let limit = configuration.backgroundBandwidthLimit
+        let share: Int64? = limit > 0 && !background.isEmpty ? max(1, limit / Int64(background.count)) : nil
+        for transfer in running.values {
+            transfer.control.bytesPerSecond = transfer.isForeground ? nil : share
+        }
+    }
+
+    private func scheduleWakeUp() throws {
+        wakeUp?.cancel()
+        // A download already due but not running waits for a free slot, and every transfer that
+        // ends pumps again, so only a future due time needs a timer.
+        guard let next = try store.earliestNextAttempt(), next > .now else { return }
+        // Downloads waiting for an answer to a challenge are due in the distant future; never
+        // sleep longer than an hour, which also bounds the effect of a clock change.
+        let delay = min(next.timeIntervalSinceNow, 3600)
+        wakeUp = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(fractional: delay + 0.001))
+            guard !Task.isCancelled else { return }
+            await self?.pump()
+        }
+    }
+}

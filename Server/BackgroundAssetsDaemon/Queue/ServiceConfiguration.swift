@@ -1,0 +1,144 @@
+/*
+Abstract:
+The service's policy knobs, read from system/config.json: every one optional, with a documented default.
+*/
+
+import Foundation
+
+/// The policy of the download service, as `system/config.json` sets it.
+///
+/// Every key is optional; a missing key takes its default. An unknown key or a value out of range
+/// is an error naming it, so a typo is never silently ignored. Durations are in seconds and
+/// sizes in bytes. Docs/Debugging.md lists them all.
+public struct ServiceConfiguration: Sendable, Equatable {
+    /// How many background downloads transfer at once (foreground ones are never held back).
+    public var maxConcurrentDownloads = 4
+    /// The bandwidth all running background downloads share, in bytes per second; 0 means no limit.
+    public var backgroundBandwidthLimit: Int64 = 8 << 20
+    /// The longest time between two durable progress checkpoints, in seconds.
+    public var checkpointInterval: Double = 1
+    /// The most bytes between two durable progress checkpoints.
+    public var checkpointBytes: Int64 = 4 << 20
+    /// The delay before the first retry, in seconds; it doubles with each failure.
+    public var retryInitialDelay: Double = 2
+    /// The longest delay between retries, in seconds; `Retry-After` is clamped to it too.
+    public var retryMaxDelay: Double = 300
+    /// A background download that makes no progress for this long fails, in seconds.
+    public var maxDownloadAge: Double = 7 * 24 * 3600
+    /// How long an essential download waits for connectivity before it fails, in seconds.
+    public var essentialConnectivityWait: Double = 5
+    /// How often a download waiting for connectivity tries again, in seconds.
+    public var connectivityProbeInterval: Double = 5
+    /// A connection that delivers nothing for this long is dropped and retried, in seconds.
+    public var stallTimeout: Double = 30
+    /// The service exits after this long with nothing queued and no client connected, in seconds.
+    public var idleExitAfter: Double = 60
+
+    /// The defaults.
+    public init() {}
+
+    /// Loads the configuration, or returns the defaults when the file does not exist.
+    /// - Parameter url: The configuration file, usually `system/config.json`.
+    /// - Throws: ``ConfigurationError`` naming the file and the key at fault.
+    public static func load(from url: URL) throws -> ServiceConfiguration {
+        guard FileManager.default.fileExists(atPath: url.path) else { return ServiceConfiguration() }
+        let data: Data
+        do {
+            data = try Data(contentsOf: url)
+        } catch {
+            throw ConfigurationError(path: url.path, key: nil, reason: "it cannot be read (\(error.localizedDescription))")
+        }
+        let values: [String: JSONScalar]
+        do {
+            values = try JSONDecoder().decode([String: JSONScalar].self, from: data)
+        } catch {
+            throw ConfigurationError(path: url.path, key: nil, reason: "it is not a JSON object of settings")
+        }
+        var configuration = ServiceConfiguration()
+        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
+            guard let knob = knobs[key] else {
+                let known = knobs.keys.sorted().joined(separator: ", ")
+                throw ConfigurationError(path: url.path, key: key, reason: "it is not a known setting (known: \(known))")
+            }
+            guard case let .number(number) = value, number.isFinite else {
+                throw ConfigurationError(path: url.path, key: key, reason: "\(value) is not a number")
+            }
+            guard number >= knob.minimum else {
+                throw ConfigurationError(path: url.path, key: key, reason: "\(number) is below the minimum \(knob.minimum)")
+            }
+            knob.set(&configuration, number)
+        }
+        return configuration
+    }
+
+    private struct Knob: Sendable {
+        var minimum: Double
+        var set: @Sendable (inout ServiceConfiguration, Double) -> Void
+    }
+
+    private static let knobs: [String: Knob] = [
+        "maxConcurrentDownloads": Knob(minimum: 1) { $0.maxConcurrentDownloads = Int($1) },
+        "backgroundBandwidthLimit": Knob(minimum: 0) { $0.backgroundBandwidthLimit = Int64($1) },
+        "checkpointInterval": Knob(minimum: 0.01) { $0.checkpointInterval = $1 },
+        "checkpointBytes": Knob(minimum: 4096) { $0.checkpointBytes = Int64($1) },
+        "retryInitialDelay": Knob(minimum: 0.01) { $0.retryInitialDelay = $1 },
+        "retryMaxDelay": Knob(minimum: 0.01) { $0.retryMaxDelay = $1 },
+        "maxDownloadAge": Knob(minimum: 1) { $0.maxDownloadAge = $1 },
+        "essentialConnectivityWait": Knob(minimum: 0) { $0.essentialConnectivityWait = $1 },
+        "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
+        "stallTimeout": Knob(minimum: 0.1) { $0.stallTimeout = $1 },
+        "idleExitAfter": Knob(minimum: 0.1) { $0.idleExitAfter = $1 },
+    ]
+}
+
+/// One value of `config.json`: settings are numbers, and anything else is reported by kind.
+private enum JSONScalar: Decodable, CustomStringConvertible {
+    case number(Double)
+    case other(String)
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        // Booleans first: a JSON `true` must not pass for the number 1.
+        if let flag = try? container.decode(Bool.self) {
+            self = .other(String(flag))
+        } else if let number = try? container.decode(Double.self) {
+            self = .number(number)
+        } else if let text = try? container.decode(String.self) {
+            self = .other("\"\(text)\"")
+        } else {
+            self = .other("a list or object")
+        }
+    }
+
+    var description: String {
+        switch self {
+        case let .number(number): "\(number)"
+        case let .other(text): text
+        }
+    }
+}
+
+/// A `config.json` that cannot be used.
+public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The configuration file.
+    public var path: String
+    /// The key at fault, or `nil` when the whole file is.
+    public var key: String?
+    /// What is wrong.
+    public var reason: String
+
+    public var description: String {
+        if let key {
+            "The setting \"\(key)\" in \(path) is invalid: \(reason). Fix or remove it; Docs/Debugging.md lists the settings."
+        } else {
+            "The configuration \(path) is invalid: \(reason). Fix it or delete it to use the defaults."
+        }
+    }
+}
+
+extension Duration {
+    /// A duration from a number of seconds with a fractional part.
+    static func seconds(fractional seconds: Double) -> Duration {
+        .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+}

@@ -1,0 +1,48 @@
+/*
+Abstract:
+Where partial downloads live, and how a finished one is handed over inside the app group container.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The service's `staging/` folder and the hand-over folder in each app group container.
+///
+/// Staging files are named by the queue's row id, never by an identifier a client chose, so no
+/// identifier can ever become a path. A finished file moves (a rename, since the device root is
+/// one file system) to `Library/Caches/com.apple.BackgroundAssets/BAFile-<uuid>.tmp` in the app
+/// group container, as on Apple platforms, where the app or extension can move it again cheaply.
+struct StagingArea: Sendable {
+    let paths: DevicePaths
+
+    /// The staging file of a download.
+    func partFile(forRow id: Int64) -> URL {
+        paths.stagingDirectory.appending(path: "\(id).part", directoryHint: .notDirectory)
+    }
+
+    /// Moves a finished staging file into the app group's hand-over folder.
+    /// - Returns: The file's new location.
+    /// - Throws: A local ``TransferError`` when the app group is invalid or the move fails.
+    func handOver(rowID id: Int64, toAppGroup group: String) throws(TransferError) -> URL {
+        guard let container = paths.container(forAppGroup: group) else {
+            throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
+        }
+        let folder = container.appending(path: "Library/Caches/com.apple.BackgroundAssets", directoryHint: .isDirectory)
+        let destination = folder.appending(path: "BAFile-\(UUID().uuidString).tmp", directoryHint: .notDirectory)
+        do {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        } catch {
+            throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
+        }
+        guard rename(partFile(forRow: id).path, destination.path) == 0 else {
+            let code = errno
+            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(String(cString: strerror(code)))")
+        }
+        return destination
+    }
+
+    /// Deletes a download's staging file, if any.
+    func discard(rowID id: Int64) {
+        unlink(partFile(forRow: id).path)
+    }
+}

@@ -1,0 +1,221 @@
+/*
+Abstract:
+Tests of the download queue against scripted servers: hand-over, retries, connectivity, promotion, credentials.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+import TestSupport
+import Testing
+
+@Suite("Running the download queue", .timeLimit(.minutes(1)))
+struct DownloadQueueTests {
+    static let file = HTTPTransferTests.file
+    static let etag = HTTPTransferTests.etag
+
+    @Test("A finished download is handed over inside the app group container")
+    func handsOverFinishedFile() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        guard case let .finished(finished, file) = try await harness.end(of: row.id) else {
+            Issue.record("The download failed: \(harness.events)"); return
+        }
+        #expect(finished.state == .finished)
+        #expect(file.path.hasPrefix(harness.paths.root.path + "/containers/\(QueueHarness.appGroup)/Library/Caches/com.apple.BackgroundAssets/BAFile-"))
+        #expect(Array(try Data(contentsOf: file)) == Self.file)
+        #expect(harness.eventNames(of: row.id).first == "began")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: harness.paths.stagingDirectory.path).isEmpty)
+        #expect(try await !harness.queue.hasWork())
+    }
+
+    @Test("A 503 with Retry-After is retried, then succeeds")
+    func retriesServerErrors() async throws {
+        let server = try ScriptedHTTPServer { head, index in
+            index == 0 ? .response("503 Service Unavailable", ["Retry-After: 0"]) : HTTPTransferTests.fullResponse(head, index)
+        }
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        guard case let .finished(finished, _) = try await harness.end(of: row.id) else {
+            Issue.record("The download failed: \(harness.events)"); return
+        }
+        #expect(finished.attempts == 2)
+        #expect(harness.eventNames(of: row.id).contains("paused"))
+        #expect(server.requests.count == 2)
+    }
+
+    @Test("A 404 fails the download with a URL error and removes its staging file")
+    func failsOnClientErrors() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .response("404 Not Found") }
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/missing.mp4"), fileSize: 10)
+        guard case let .failed(failed, failure) = try await harness.end(of: row.id) else {
+            Issue.record("A 404 must fail"); return
+        }
+        #expect(failed.state == .failed)
+        #expect(failure.domain == WireFailure.urlDomain)
+        #expect(failure.code == -1011)
+        #expect(failure.message.contains("404"))
+        #expect(server.requests.count == 1, "a 404 is not retried")
+        #expect(!FileManager.default.fileExists(atPath: harness.paths.stagingDirectory.appending(path: "\(row.id).part").path))
+    }
+
+    @Test("A background download waits for connectivity without spending attempts")
+    func backgroundWaitsForConnectivity() async throws {
+        let port = try FreePort.allocate()
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: Self.file.count)
+        try await poll(until: { harness.eventNames(of: row.id).filter { $0 == "paused" }.count >= 3 }, timeout: .seconds(10),
+                       "several connectivity waits")
+        #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
+        let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish once the server is up"); return }
+    }
+
+    @Test("A foreground download fails at once when the server cannot be reached")
+    func foregroundFailsFast() async throws {
+        let port = try FreePort.allocate()
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, foreground: true)
+        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(5)) else {
+            Issue.record("Must fail"); return
+        }
+        #expect(failure.code == -1004)
+        #expect(!harness.eventNames(of: row.id).contains("paused"))
+    }
+
+    @Test("An essential download waits for connectivity only briefly")
+    func essentialWaitsBriefly() async throws {
+        let port = try FreePort.allocate()
+        let harness = try QueueHarness { $0.essentialConnectivityWait = 0.3 }
+        try await harness.queue.start()
+        let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, essential: true)
+        guard case .failed = try await harness.end(of: row.id, timeout: .seconds(10)) else { Issue.record("Must fail"); return }
+        #expect(harness.eventNames(of: row.id).contains("paused"), "it waited before failing")
+    }
+
+    @Test("Promotion pauses a background transfer and continues it at full speed from the same byte")
+    func promotesRunningDownload() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.rangeResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness { $0.backgroundBandwidthLimit = 50_000 }
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, timeout: .seconds(10), "progress")
+        let start = ContinuousClock.now
+        try await harness.queue.promote(id: row.id)
+        guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
+        #expect(ContinuousClock.now - start < .seconds(3), "at 50 KB/s the rest would take about five seconds")
+        let names = harness.eventNames(of: row.id)
+        let pause = try #require(names.firstIndex(of: "paused"))
+        #expect(names[pause + 1] == "began")
+        #expect(server.requests.count == 1, "the same connection carries on: no byte is fetched twice")
+        #expect(try harness.store.download(id: row.id)?.isForeground == true)
+    }
+
+    @Test("Background transfers never exceed the concurrency limit")
+    func boundsConcurrency() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness { $0.maxConcurrentDownloads = 2; $0.backgroundBandwidthLimit = 400_000 }
+        try await harness.queue.start()
+        var ids: [Int64] = []
+        for index in 0..<5 {
+            ids.append(try await harness.schedule(server.url("/\(index).mp4"), identifier: "session-\(index)", fileSize: Self.file.count).id)
+        }
+        var peak = 0
+        for id in ids {
+            while try await harness.queue.hasWork() {
+                peak = max(peak, try harness.store.allDownloads().filter { $0.state == .downloading }.count)
+                if harness.events.contains(where: { if case let .finished(row, _) = $0 { row.id == id } else { false } }) { break }
+                try await Task.sleep(for: .milliseconds(20))
+            }
+        }
+        for id in ids { _ = try await harness.end(of: id) }
+        #expect(peak >= 1 && peak <= 2, "peak \(peak)")
+    }
+
+    @Test("A 401 asks for credentials; a credential answer retries and succeeds")
+    func answersChallengeWithCredential() async throws {
+        let server = try ScriptedHTTPServer { head, index in
+            head.headerValue("Authorization") == "Basic dXNlcjpzZWNyZXQ="
+                ? HTTPTransferTests.fullResponse(head, index)
+                : .response("401 Unauthorized", ["WWW-Authenticate: Basic realm=\"sessions\""])
+        }
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/protected/a.mp4"), fileSize: Self.file.count)
+        let challenge = try await poll(timeout: .seconds(10), "a challenge") {
+            harness.events.lazy.compactMap { event -> ChallengeDescriptor? in
+                if case let .challenge(challenged, challenge) = event, challenged.id == row.id { challenge } else { nil }
+            }.first
+        }
+        #expect(challenge.realm == "sessions")
+        #expect(challenge.port == server.port)
+        try await harness.queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .useCredential, user: "user", password: "secret"))
+        guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
+    }
+
+    @Test("Default handling of a challenge fails the download")
+    func defaultHandlingFails() async throws {
+        let server = try ScriptedHTTPServer { _, _ in .response("401 Unauthorized", ["WWW-Authenticate: Basic realm=\"x\""]) }
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/protected/a.mp4"), fileSize: 10)
+        try await poll(until: { harness.eventNames(of: row.id).contains("challenge") }, timeout: .seconds(10), "a challenge")
+        try await harness.queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else { Issue.record("Must fail"); return }
+        #expect(failure.code == -1013)
+    }
+
+    @Test("Cancelling a running download removes it and its staging file")
+    func cancelsRunningDownload() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness { $0.backgroundBandwidthLimit = 20_000 }
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, timeout: .seconds(10), "progress")
+        try await harness.queue.cancel(id: row.id)
+        #expect(try harness.store.download(id: row.id) == nil)
+        #expect(!FileManager.default.fileExists(atPath: harness.paths.stagingDirectory.appending(path: "\(row.id).part").path))
+        #expect(try await !harness.queue.hasWork())
+        #expect(!harness.eventNames(of: row.id).contains("finished"))
+    }
+
+    @Test("After a crash, an interrupted download resumes from its last checkpoint")
+    func resumesAfterRestart() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.rangeResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        let descriptor = DownloadDescriptor(
+            identifier: "wwdc23-10108", uniqueIdentifier: UUID().uuidString, url: server.url("/a.mp4").absoluteString,
+            fileSize: Self.file.count, applicationGroupIdentifier: QueueHarness.appGroup)
+        let row = try harness.store.insert(NewDownload(bundleIdentifier: QueueHarness.bundleIdentifier, descriptor: descriptor), at: .now)
+        // Leave the row as a killed service would: transferring, with 120,000 durable bytes.
+        try harness.store.update(id: row.id, at: .now) { row in
+            row.state = .downloading
+            row.bytesDurable = 120_000
+            row.entityTag = Self.etag
+        }
+        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
+        try Data(Self.file.prefix(150_000)).write(to: harness.paths.stagingDirectory.appending(path: "\(row.id).part"))
+        try await harness.queue.start()
+        guard case let .finished(_, file) = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
+        #expect(server.requests.first?.headerValue("Range") == "bytes=120000-")
+        #expect(Array(try Data(contentsOf: file)) == Self.file)
+    }
+}

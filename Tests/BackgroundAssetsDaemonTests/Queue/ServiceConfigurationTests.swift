@@ -1,0 +1,93 @@
+/*
+Abstract:
+Tests for reading the service's policy knobs from config.json.
+*/
+
+@testable import BackgroundAssetsDaemon
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Service configuration")
+struct ServiceConfigurationTests {
+    static func load(_ json: String) throws -> ServiceConfiguration {
+        let folder = try TemporaryDirectory()
+        let url = folder.appending("config.json")
+        try Data(json.utf8).write(to: url)
+        return try ServiceConfiguration.load(from: url)
+    }
+
+    @Test("Without a config.json every knob has its default")
+    func defaultsWithoutFile() throws {
+        let configuration = try ServiceConfiguration.load(from: URL(fileURLWithPath: "/nonexistent/config.json"))
+        #expect(configuration == ServiceConfiguration())
+        #expect(configuration.maxConcurrentDownloads > 0)
+    }
+
+    @Test("Knobs in config.json override the defaults, others keep theirs")
+    func readsKnobs() throws {
+        let configuration = try Self.load(#"{"maxConcurrentDownloads": 2, "retryInitialDelay": 0.25, "backgroundBandwidthLimit": 0}"#)
+        #expect(configuration.maxConcurrentDownloads == 2)
+        #expect(configuration.retryInitialDelay == 0.25)
+        #expect(configuration.backgroundBandwidthLimit == 0)
+        #expect(configuration.idleExitAfter == ServiceConfiguration().idleExitAfter)
+    }
+
+    @Test("A misspelled, mistyped or out-of-range knob is refused by name")
+    func refusesBadKnobs() throws {
+        for (json, key) in [
+            (#"{"maxConcurentDownloads": 2}"#, "maxConcurentDownloads"),
+            (#"{"retryMaxDelay": "soon"}"#, "retryMaxDelay"),
+            (#"{"maxConcurrentDownloads": 0}"#, "maxConcurrentDownloads"),
+            (#"{"checkpointInterval": true}"#, "checkpointInterval"),
+        ] {
+            #expect(throws: ConfigurationError.self, "\(json)") { try Self.load(json) }
+            do {
+                _ = try Self.load(json)
+            } catch let error as ConfigurationError {
+                #expect(error.key == key)
+                #expect(error.description.contains(key))
+            }
+        }
+        #expect(throws: ConfigurationError.self) { try Self.load("[1, 2]") }
+        #expect(throws: ConfigurationError.self) { try Self.load("{not json") }
+    }
+}
+
+@Suite("Retry policy")
+struct RetryPolicyTests {
+    static var policy: RetryPolicy {
+        var configuration = ServiceConfiguration()
+        configuration.retryInitialDelay = 2
+        configuration.retryMaxDelay = 60
+        configuration.maxDownloadAge = 3600
+        return RetryPolicy(configuration: configuration)
+    }
+
+    @Test("The delay doubles with each failure, jittered within its upper half, up to the maximum")
+    func backsOffExponentially() {
+        var random = SystemRandomNumberGenerator()
+        for failures in 1...10 {
+            let full = min(Duration.seconds(2) * (1 << (failures - 1)), .seconds(60))
+            for _ in 0..<20 {
+                let delay = Self.policy.delay(afterFailures: failures, retryAfter: nil, using: &random)
+                #expect(delay >= full / 2 && delay <= full, "failure \(failures): \(delay)")
+            }
+        }
+    }
+
+    @Test("Retry-After replaces the backoff, clamped to the policy's bounds")
+    func honoursRetryAfter() {
+        var random = SystemRandomNumberGenerator()
+        #expect(Self.policy.delay(afterFailures: 1, retryAfter: .seconds(7), using: &random) == .seconds(7))
+        #expect(Self.policy.delay(afterFailures: 1, retryAfter: .seconds(86_400), using: &random) == .seconds(60))
+        #expect(Self.policy.delay(afterFailures: 9, retryAfter: .zero, using: &random) == .seconds(2))
+    }
+
+    @Test("A download gives up only after the maximum age without progress")
+    func expiresWithoutProgress() {
+        let start = Date(timeIntervalSince1970: 1_000_000)
+        #expect(!Self.policy.hasExpired(lastProgress: start, now: start.addingTimeInterval(3599)))
+        #expect(Self.policy.hasExpired(lastProgress: start, now: start.addingTimeInterval(3601)))
+    }
+}
