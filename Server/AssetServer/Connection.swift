@@ -149,6 +149,10 @@ final class Connection {
     /// Half-closes, then reads and discards briefly, so unread request bytes do not turn the close into a
     /// reset that destroys the response before the client reads it (the "lingering close" of RFC 9112 9.6).
     private func lingerBeforeClosing() {
+        // Nothing unread means nothing to reset the connection: a plain close sends the FIN, and the descriptor
+        // is already released when the client sees the end of the response.
+        let pending = recv(stream.descriptor, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT))
+        guard pending > 0 else { return }
         shutdown(stream.descriptor, Int32(SHUT_WR))
         let deadline = MonotonicClock.now() &+ 1_000_000_000
         var drained = 0
