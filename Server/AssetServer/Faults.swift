@@ -39,11 +39,6 @@ public struct Faults: Sendable, Equatable {
         self.corruptedPaths = corruptedPaths
         self.credentials = credentials
     }
-
-    /// Whether every response body can go straight from the file to the socket.
-    var allowsZeroCopy: Bool {
-        throttleBytesPerSecond == nil && dropAfterBytes == nil && corruptedPaths.isEmpty
-    }
 }
 
 /// A path that answers a fixed status, a number of times or always.
