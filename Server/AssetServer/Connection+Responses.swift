@@ -9,12 +9,12 @@ extension Connection {
     /// Answers `request` and logs the response once it is complete or cut.
     func respond(to request: HTTPRequestHead) -> Disposition {
         let keepAlive = request.wantsKeepAlive && !context.isStopping
-        guard request.method == "GET" || request.method == "HEAD" else {
-            return respond(to: request, withStatus: 405, keepAlive: keepAlive, fields: [("Allow", "GET, HEAD")])
-        }
         let latency = context.configuration.faults.latency.nanoseconds
         if latency > 0 {
             MonotonicClock.sleep(nanoseconds: latency) { context.isForcedToStop }
+        }
+        guard request.method == "GET" || request.method == "HEAD" else {
+            return respond(to: request, withStatus: 405, keepAlive: keepAlive, fields: [("Allow", "GET, HEAD")])
         }
         let path: String
         do {
@@ -87,6 +87,7 @@ extension Connection {
     }
 
     func log(_ request: HTTPRequestHead, status: Int, bytes: Int64) {
+        context.logger.debug("\(request.method) \(request.pathForLog) answered \(status) with \(bytes) body bytes.")
         guard let accessLog = context.accessLog else { return }
         accessLog.append(AccessLogEntry(method: request.method, path: request.pathForLog,
                                         range: request.headers.singleValue(for: "range"), status: status, bytes: bytes))
