@@ -66,6 +66,7 @@ public final class AssetServer: Sendable {
             let accessLog = try configuration.accessLogURL.map(AccessLog.init(url:))
             var pipeEnds: [Int32] = [-1, -1]
             guard pipe(&pipeEnds) == 0 else {
+                accessLog?.close()
                 throw AssetServerError.cannotListen(host: configuration.host, port: configuration.port,
                                                     reason: errnoDescription())
             }
@@ -77,6 +78,7 @@ public final class AssetServer: Sendable {
             do {
                 listener = try Listener(host: configuration.host, port: configuration.port)
             } catch {
+                accessLog?.close()
                 close(pipeEnds[0])
                 close(pipeEnds[1])
                 throw error
@@ -85,7 +87,14 @@ public final class AssetServer: Sendable {
                                          logger: logger, shutdownDescriptor: pipeEnds[0])
             let running = Running(context: context, listener: listener, wakeWriteDescriptor: pipeEnds[1],
                                   acceptLoopFinished: DispatchSemaphore(value: 0))
-            DetachedThread.start { Self.acceptConnections(running) }
+            guard DetachedThread.start({ Self.acceptConnections(running) }) else {
+                accessLog?.close()
+                close(listener.descriptor)
+                close(pipeEnds[0])
+                close(pipeEnds[1])
+                throw AssetServerError.cannotListen(host: configuration.host, port: listener.port,
+                                                    reason: "no thread could be started to accept connections")
+            }
             phase = .running(running)
             logger.info("Serving \(resolver.rootPath) on \(configuration.host):\(listener.port).")
             return listener.port
@@ -99,9 +108,9 @@ public final class AssetServer: Sendable {
     /// - Parameter gracePeriod: How long in-flight responses may take; the configuration's value by default.
     public func shutdown(gracePeriod: Duration? = nil) {
         let running: Running? = phase.withLock { phase in
-            defer { phase = .stopped }
-            if case .running(let running) = phase { return running }
-            return nil
+            guard case .running(let running) = phase else { return nil }
+            phase = .stopped
+            return running
         }
         guard let running else { return }
         let context = running.context
