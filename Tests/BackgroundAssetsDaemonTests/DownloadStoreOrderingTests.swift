@@ -27,7 +27,8 @@ struct DownloadStoreOrderingTests {
         let now = StoreFixture.epoch.addingTimeInterval(10)
         let order = try store.nextDownloadsToRun(limit: 10, at: now).map(\.descriptor.identifier)
         #expect(order == ["essential", "foreground", "high", "old-default", "new-default", "old-low"])
-        #expect(try store.nextDownloadsToRun(limit: 2, at: now).map(\.descriptor.identifier) == ["essential", "foreground"])
+        #expect(
+            try store.nextDownloadsToRun(limit: 2, at: now).map(\.descriptor.identifier) == ["essential", "foreground"])
         #expect(try store.currentDownloads(bundleIdentifier: StoreFixture.app).map(\.descriptor.identifier) == order)
     }
 
@@ -47,7 +48,8 @@ struct DownloadStoreOrderingTests {
         let soon = StoreFixture.epoch.addingTimeInterval(10)
         #expect(try store.nextDownloadsToRun(limit: 10, at: soon).map(\.descriptor.identifier) == ["due"])
         let later = StoreFixture.epoch.addingTimeInterval(30)
-        #expect(try store.nextDownloadsToRun(limit: 10, at: later).map(\.descriptor.identifier) == ["backing-off", "due"])
+        #expect(
+            try store.nextDownloadsToRun(limit: 10, at: later).map(\.descriptor.identifier) == ["backing-off", "due"])
     }
 
     @Test("The run order is served by an index, not by sorting the whole table")

@@ -30,7 +30,9 @@ struct DownloadStoreTests {
         let fixture = try StoreFixture()
         try fixture.store.withDatabase { try $0.execute("PRAGMA user_version = 99") }
         fixture.store.close()
-        #expect(throws: DaemonError.schemaTooNew(found: 99, supported: DownloadStore.schemaVersion, path: fixture.url.path)) {
+        #expect(
+            throws: DaemonError.schemaTooNew(found: 99, supported: DownloadStore.schemaVersion, path: fixture.url.path)
+        ) {
             try fixture.reopen()
         }
     }
@@ -110,7 +112,8 @@ struct DownloadStoreTests {
             row.entityTag = "\"v1\""
             row.lastModified = "Wed, 21 Oct 2015 07:28:00 GMT"
             row.attempts = 3
-            row.lastError = WireFailure(domain: WireFailure.urlDomain, code: -1005, message: "The network connection was lost.")
+            row.lastError = WireFailure(
+                domain: WireFailure.urlDomain, code: -1005, message: "The network connection was lost.")
             row.nextAttemptAt = later.addingTimeInterval(30)
             row.lastProgressAt = later
             row.descriptor.url = "https://cdn.example.com/moved"

@@ -36,7 +36,8 @@ final class StoreFixture: Sendable {
         NewDownload(
             bundleIdentifier: app,
             descriptor: DownloadDescriptor(
-                identifier: identifier, uniqueIdentifier: uniqueIdentifier, url: "https://cdn.example.com/\(identifier)",
+                identifier: identifier, uniqueIdentifier: uniqueIdentifier,
+                url: "https://cdn.example.com/\(identifier)",
                 fileSize: essential ? 100 : 0, applicationGroupIdentifier: "group.com.example.sessions",
                 priority: priority, isEssential: essential),
             isForeground: foreground)

@@ -19,7 +19,8 @@ struct DownloadDescriptorTests {
         for host in ["localhost", "LOCALHOST", "127.0.0.1", "127.1.2.3", "::1", "[::1]"] {
             #expect(DownloadDescriptor.isLoopback(host: host), "\(host)")
         }
-        for host in ["localhost.example.com", "127.0.0.1.nip.io", "128.0.0.1", "127.0.0.256", "0.0.0.0", "example.com"] {
+        for host in ["localhost.example.com", "127.0.0.1.nip.io", "128.0.0.1", "127.0.0.256", "0.0.0.0", "example.com"]
+        {
             #expect(!DownloadDescriptor.isLoopback(host: host), "\(host)")
         }
     }

@@ -30,14 +30,16 @@ struct MessageCodecTests {
         #expect(try Self.roundTrip(message) == message)
     }
 
-    @Test("Hostile strings survive as identifiers, URLs, headers and messages", arguments: SampleMessages.hostileStrings)
+    @Test(
+        "Hostile strings survive as identifiers, URLs, headers and messages", arguments: SampleMessages.hostileStrings)
     func hostileStrings(string: String) throws {
         var descriptor = SampleMessages.descriptor(identifier: string)
         descriptor.url = string
         descriptor.headers = [string: string]
         let request = ClientMessage(id: 1, request: .schedule(download: descriptor))
         #expect(try Self.roundTrip(request) == request)
-        let event = ServerMessage.event(.failed(download: descriptor, failure: .backgroundAssets(code: 0, message: string)))
+        let event = ServerMessage.event(
+            .failed(download: descriptor, failure: .backgroundAssets(code: 0, message: string)))
         #expect(try Self.roundTrip(event) == event)
     }
 
@@ -49,8 +51,10 @@ struct MessageCodecTests {
 
     @Test("A payload that is not a message is rejected with the place it went wrong")
     func malformedPayloads() {
-        let payloads = ["not json", "{}", #"{"id": 1}"#, #"{"id": "one", "request": {"fetchCurrentDownloads": {}}}"#,
-            #"{"id": 1, "request": {"launchMissiles": {}}}"#, #"{"id": -1, "request": {"fetchCurrentDownloads": {}}}"#]
+        let payloads = [
+            "not json", "{}", #"{"id": 1}"#, #"{"id": "one", "request": {"fetchCurrentDownloads": {}}}"#,
+            #"{"id": 1, "request": {"launchMissiles": {}}}"#, #"{"id": -1, "request": {"fetchCurrentDownloads": {}}}"#,
+        ]
         for payload in payloads {
             #expect(throws: IPCError.self, "\(payload)") {
                 try MessageCodec.decode(ClientMessage.self, from: Array(payload.utf8))

@@ -25,7 +25,9 @@ enum SampleMessages {
 
     static let requests: [ClientRequest] = [
         .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: 4242)),
-        .hello(Hello(protocolVersion: 99, bundleIdentifier: "com.example.sessions", role: .extension, processIdentifier: 1)),
+        .hello(
+            Hello(protocolVersion: 99, bundleIdentifier: "com.example.sessions", role: .extension, processIdentifier: 1)
+        ),
         .hello(Hello(bundleIdentifier: "com.example.sessions", role: .tool, processIdentifier: Int32.max)),
         .setDelegate(isSet: true),
         .setDelegate(isSet: false),
@@ -36,7 +38,8 @@ enum SampleMessages {
         .acquireExclusiveControl(deadline: nil),
         .acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5)),
         .releaseExclusiveControl,
-        .answerChallenge(deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w")),
+        .answerChallenge(
+            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w")),
         .answerChallenge(deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling)),
         .acknowledgeDelivery(deliveryID: UInt64.max),
         .fetchStatus,
@@ -80,7 +83,8 @@ enum SampleMessages {
     ]
 
     static var serverMessages: [ServerMessage] {
-        responses.enumerated().map { .response(id: UInt64($0.offset), response: $0.element) } + events.map { .event($0) }
+        responses.enumerated().map { .response(id: UInt64($0.offset), response: $0.element) }
+            + events.map { .event($0) }
     }
 
     static var clientMessages: [ClientMessage] {

@@ -27,7 +27,8 @@ struct UnixSocketTests {
         let listener = try UnixSocketListener(path: path)
         defer { listener.close() }
         let socketMode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? Int
-        let folderMode = try FileManager.default.attributesOfItem(atPath: directory.appending("run").path)[.posixPermissions] as? Int
+        let folderMode =
+            try FileManager.default.attributesOfItem(atPath: directory.appending("run").path)[.posixPermissions] as? Int
         #expect(socketMode == 0o600)
         #expect(folderMode == 0o700)
     }
@@ -39,7 +40,7 @@ struct UnixSocketTests {
         let listener = try UnixSocketListener(path: path)
         defer { listener.close() }
 
-        let server = Task.detached {
+        async let server = onThread {
             let (connection, peer) = try listener.accept()
             try peer.requireUser()
             var decoder = FrameDecoder()
@@ -58,7 +59,8 @@ struct UnixSocketTests {
         let client = try UnixSocket.connect(to: path)
         defer { client.close() }
         let hello = ClientMessage(
-            id: 1, request: .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: getpid())))
+            id: 1,
+            request: .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: getpid())))
         try client.send(MessageCodec.frame(hello))
         var decoder = FrameDecoder()
         var reply: ServerMessage?
@@ -68,7 +70,7 @@ struct UnixSocketTests {
             decoder.append(bytes)
             reply = try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
         }
-        let (peer, received) = try await server.value
+        let (peer, received) = try await server
         #expect(received == hello)
         #expect(reply == .response(id: 1, response: .done))
         #expect(peer.userIdentifier == geteuid())
@@ -98,11 +100,11 @@ struct UnixSocketTests {
         let path = directory.appending("s.sock").path
         let listener = try UnixSocketListener(path: path)
         defer { listener.close() }
-        let server = Task.detached { try listener.accept().connection.receive() }
+        async let server = onThread { try listener.accept().connection.receive() }
         let client = try UnixSocket.connect(to: path)
         client.close()
         client.close()
-        #expect(try await server.value.isEmpty)
+        #expect(try await server.isEmpty)
         #expect(client.descriptor == nil)
         #expect(throws: IPCError.self) { try client.send([1]) }
     }
@@ -112,11 +114,13 @@ struct UnixSocketTests {
         let directory = try TemporaryDirectory(prefix: "ba-sock")
         let path = directory.appending("s.sock").path
         let listener = try UnixSocketListener(path: path)
-        let waiting = Task.detached { try listener.accept() }
-        // Gives the task time to block in accept; the expectations hold whichever runs first.
+        async let waiting: Void = onThread { _ = try listener.accept() }
+        // Gives the thread time to block in accept; the expectations hold whichever runs first.
         try await Task.sleep(for: .milliseconds(50))
         listener.close()
-        await #expect(throws: IPCError.self) { try await waiting.value }
+        var failure: (any Error)?
+        do { try await waiting } catch { failure = error }
+        #expect(failure is IPCError)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }
