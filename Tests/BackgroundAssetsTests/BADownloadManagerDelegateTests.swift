@@ -52,7 +52,8 @@ struct BADownloadManagerDelegateTests {
             protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: nil,
             error: nil, sender: ChallengeSender())
         let answer = Mutex<URLSession.AuthChallengeDisposition?>(nil)
-        FinishedOnlyDelegate().download(BADownloadTests.makeDownload(), didReceive: challenge) { disposition, credential in
+        FinishedOnlyDelegate().download(BADownloadTests.makeDownload(), didReceive: challenge) {
+            disposition, credential in
             #expect(credential == nil)
             answer.withLock { $0 = disposition }
         }

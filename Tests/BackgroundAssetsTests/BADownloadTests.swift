@@ -108,7 +108,8 @@ struct BADownloadTests {
         #expect(type(of: snapshot) == BAURLDownload.self)
         #expect(snapshot.state == .downloading)
         #expect(snapshot == download)
-        #expect((snapshot as? BAURLDownload)?.request.value(forHTTPHeaderField: "Authorization") == "Basic dXNlcjpwYXNz")
+        #expect(
+            (snapshot as? BAURLDownload)?.request.value(forHTTPHeaderField: "Authorization") == "Basic dXNlcjpwYXNz")
     }
 
     @Test("The manifest download is not a plain BAURLDownload, as the sample's filter expects")
@@ -131,7 +132,8 @@ struct BADownloadTests {
             restrictedDownloadSizeRemaining: 1000, restrictedEssentialDownloadSizeRemaining: 500)
         #expect(restricted.restrictedDownloadSizeRemaining == 1000)
         #expect(restricted.restrictedEssentialDownloadSizeRemaining == 500)
-        let launched = BAAppExtensionInfo(restrictedDownloadSizeRemaining: nil, restrictedEssentialDownloadSizeRemaining: nil)
+        let launched = BAAppExtensionInfo(
+            restrictedDownloadSizeRemaining: nil, restrictedEssentialDownloadSizeRemaining: nil)
         #expect(launched.restrictedDownloadSizeRemaining == nil)
         #expect(launched != restricted)
         #expect(launched.description.contains("unrestricted"))

@@ -41,7 +41,8 @@ private struct Calls: DeprecatedCalling {
     func make(request: URLRequest, priority: BADownload.Priority?) -> BAURLDownload {
         let group = "group.com.example.sessions"
         if let priority {
-            return BAURLDownload(identifier: "a", request: request, applicationGroupIdentifier: group, priority: priority)
+            return BAURLDownload(
+                identifier: "a", request: request, applicationGroupIdentifier: group, priority: priority)
         }
         return BAURLDownload(identifier: "a", request: request, applicationGroupIdentifier: group)
     }

@@ -1,0 +1,105 @@
+/*
+Abstract:
+Turns the service's events into delegate callbacks, and sends back challenge answers and acknowledgements.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+
+/// Passes events from the connection's reader thread to the manager, holding the manager weakly.
+final class EventForwarder: Sendable {
+    private struct WeakManager {
+        weak var value: BADownloadManager?
+    }
+
+    private let manager = Mutex(WeakManager())
+
+    func attach(_ manager: BADownloadManager) {
+        self.manager.withLock { $0.value = manager }
+    }
+
+    func forward(_ event: ServerEvent) {
+        manager.withLock { $0.value }?.handle(event)
+    }
+}
+
+extension BADownloadManager {
+    /// Delivers one event to the delegate, on the callback thread so callbacks stay in order and a
+    /// slow delegate never stalls the connection.
+    func handle(_ event: ServerEvent) {
+        callbackThread.async { [self] in
+            let delegate = self.delegate
+            switch event {
+            case let .didBegin(download):
+                delegate?.downloadDidBegin(BADownload.make(from: download))
+            case let .didPause(download):
+                delegate?.downloadDidPause(BADownload.make(from: download))
+            case let .didWriteBytes(download, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite):
+                delegate?.download(
+                    BADownload.make(from: download), didWriteBytes: bytesWritten, totalBytesWritten: totalBytesWritten,
+                    totalBytesExpectedToWrite: totalBytesExpectedToWrite)
+            case let .failed(download, failure):
+                delegate?.download(BADownload.make(from: download), failedWithError: failure.makeError())
+            case let .finished(deliveryID, download, filePath):
+                // The service deletes the file once this is acknowledged, unless the delegate moved it.
+                delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
+                connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
+            case let .didReceiveChallenge(deliveryID, download, challenge):
+                answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
+            }
+        }
+    }
+
+    private func answer(
+        _ challenge: ChallengeDescriptor, deliveryID: UInt64, for download: DownloadDescriptor,
+        delegate: (any BADownloadManagerDelegate)?
+    ) {
+        let connection = self.connection
+        let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = {
+            disposition, credential in
+            let answer = ChallengeAnswer(
+                disposition: ChallengeAnswer.Disposition(disposition), user: credential?.user,
+                password: credential?.password)
+            connection.request(.answerChallenge(deliveryID: deliveryID, answer: answer)) { _ in }
+        }
+        guard let delegate else { return reply(.performDefaultHandling, nil) }
+        delegate.download(
+            BADownload.make(from: download), didReceive: challenge.authenticationChallenge, completionHandler: reply)
+    }
+}
+
+extension ChallengeAnswer.Disposition {
+    /// The wire form of a delegate's disposition.
+    init(_ disposition: URLSession.AuthChallengeDisposition) {
+        switch disposition {
+        case .useCredential: self = .useCredential
+        case .cancelAuthenticationChallenge: self = .cancelAuthenticationChallenge
+        case .rejectProtectionSpace: self = .rejectProtectionSpace
+        default: self = .performDefaultHandling
+        }
+    }
+}
+
+extension ChallengeDescriptor {
+    /// The challenge as Foundation presents it to a delegate.
+    var authenticationChallenge: URLAuthenticationChallenge {
+        let space = URLProtectionSpace(
+            host: host, port: port, protocol: self.protocol, realm: realm, authenticationMethod: authenticationMethod)
+        return URLAuthenticationChallenge(
+            protectionSpace: space, proposedCredential: nil, previousFailureCount: previousFailureCount,
+            failureResponse: nil, error: nil, sender: ChallengeAnswerSender())
+    }
+}
+
+/// The sender a challenge requires; answers travel through the completion handler instead.
+private final class ChallengeAnswerSender: NSObject, URLAuthenticationChallengeSender {
+    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
+    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
+    func cancel(_ challenge: URLAuthenticationChallenge) {}
+    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
+}

@@ -1,0 +1,90 @@
+/*
+Abstract:
+Exclusive control of the app's download queue, across the app and its extension.
+*/
+
+import BackgroundAssetsIPC
+import Dispatch
+import Foundation
+
+extension BADownloadManager {
+    /// Acquires exclusive control of the download manager, then calls a handler while holding it.
+    ///
+    /// Exclusive control is mutual exclusion across the app and its extension, granted first come,
+    /// first served; it is released when the handler returns (or when this process exits).
+    /// - Parameter performHandler: Called on a background thread: `(true, nil)` while holding control,
+    ///   or `(false, error)` when it could not be acquired.
+    public func withExclusiveControl(_ performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void) {
+        acquireExclusiveControl(deadline: nil, performHandler)
+    }
+
+    /// Acquires exclusive control before a date, then calls a handler while holding it.
+    /// - Parameters:
+    ///   - date: The latest time to acquire control; a date in the past fails at once.
+    ///   - performHandler: Called on a background thread: `(true, nil)` while holding control, or
+    ///     `(false, error)` when it was not acquired in time.
+    public func withExclusiveControl(
+        beforeDate date: Date, perform performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        acquireExclusiveControl(deadline: date, performHandler)
+    }
+
+    /// Acquires exclusive control, runs a closure while holding it, and releases it.
+    /// - Parameter body: The work to do with exclusive control; control is released when it returns or throws.
+    /// - Returns: What `body` returns.
+    /// - Throws: The error that prevented acquiring control, or what `body` throws.
+    public nonisolated(nonsending) func withExclusiveControl<ReturnType>(
+        _ body: @escaping () throws -> sending ReturnType
+    ) async throws -> sending ReturnType {
+        try await withExclusiveControl(deadline: nil, body)
+    }
+
+    /// Acquires exclusive control before a date, runs a closure while holding it, and releases it.
+    /// - Parameters:
+    ///   - date: The latest time to acquire control; a date in the past fails at once.
+    ///   - body: The work to do with exclusive control; control is released when it returns or throws.
+    /// - Returns: What `body` returns.
+    /// - Throws: The error that prevented acquiring control in time, or what `body` throws.
+    public nonisolated(nonsending) func withExclusiveControl<ReturnType>(
+        before date: Date, _ body: @escaping () throws -> sending ReturnType
+    ) async throws -> sending ReturnType {
+        try await withExclusiveControl(deadline: date, body)
+    }
+
+    private nonisolated(nonsending) func withExclusiveControl<ReturnType>(
+        deadline: Date?, _ body: () throws -> sending ReturnType
+    ) async throws -> sending ReturnType {
+        let response = try await connection.send(.acquireExclusiveControl(deadline: deadline))
+        guard case .exclusiveControlGranted = response else {
+            throw Self.unexpected(response, for: "withExclusiveControl")
+        }
+        defer { releaseExclusiveControl() }
+        return try body()
+    }
+
+    private func acquireExclusiveControl(
+        deadline: Date?, _ performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+    ) {
+        connection.request(.acquireExclusiveControl(deadline: deadline)) { [self] result in
+            // The handler may block (fetchCurrentDownloads() is a common first call), so it gets a thread
+            // of its own rather than the reader thread or a worker of Dispatch's small shared pool.
+            Thread {
+                do {
+                    let response = try Self.unwrap(result)
+                    guard case .exclusiveControlGranted = response else {
+                        throw Self.unexpected(response, for: "withExclusiveControl")
+                    }
+                } catch {
+                    return performHandler(false, error)
+                }
+                performHandler(true, nil)
+                self.releaseExclusiveControl()
+            }.start()
+        }
+    }
+
+    /// Gives control back without waiting; a lost connection releases it on the service's side anyway.
+    private func releaseExclusiveControl() {
+        connection.request(.releaseExclusiveControl) { _ in }
+    }
+}

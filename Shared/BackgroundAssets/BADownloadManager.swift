@@ -1,0 +1,161 @@
+/*
+Abstract:
+The shared download manager: schedules, promotes, cancels, and lists the app's downloads.
+*/
+
+import BackgroundAssetsIPC
+import Dispatch
+import Foundation
+import Synchronization
+
+/// An object that manages the queue of scheduled asset downloads, shared by the app and its extension.
+///
+/// Every call goes to the system service, `backgroundassetsd`, which is started on demand. Because
+/// the queue is shared, wrap work on it in ``withExclusiveControl(_:)-7wz1x`` so the app and the
+/// extension never act on it at the same time.
+/// - Note: Apple's synchronous methods talk to the system over XPC; these talk to the service over
+///   a Unix socket under the device root and block the calling thread the same way, so avoid
+///   calling them from the main thread of an interactive app.
+public final class BADownloadManager: Sendable {
+    /// The download manager that the app and the extension share.
+    public static let shared = BADownloadManager(
+        paths: DevicePaths.current(), identity: ProcessIdentity.current(),
+        launcher: ServiceLauncher.besideExecutable(paths: DevicePaths.current()))
+
+    /// Holds the delegate weakly, as Apple's `weak var delegate` does.
+    private struct WeakDelegate {
+        weak var value: (any BADownloadManagerDelegate)?
+    }
+
+    let connection: ServiceConnection
+    let identity: ProcessIdentity
+    private let weakDelegate = Mutex(WeakDelegate())
+    /// Delegate callbacks run here, one at a time and in the order the service sent them.
+    let callbackThread = WorkerThread(name: "BackgroundAssets.BADownloadManager.delegate")
+
+    /// Creates a manager that talks to the service of a device root.
+    /// - Parameters:
+    ///   - paths: The device root.
+    ///   - identity: What this process presents to the service.
+    ///   - launcher: Starts the service when it is not running; `nil` never starts it.
+    package init(paths: DevicePaths, identity: ProcessIdentity, launcher: ServiceLauncher?) {
+        self.identity = identity
+        // The connection is built before self exists, so its events reach the manager through a
+        // forwarder that holds the manager weakly: no cycle keeps a discarded manager alive.
+        let forwarder = EventForwarder()
+        connection = ServiceConnection(
+            socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher,
+            onEvent: { forwarder.forward($0) })
+        forwarder.attach(self)
+    }
+
+    /// The object that receives the app's download callbacks; the manager holds it weakly.
+    ///
+    /// Setting a delegate connects to the service so callbacks start flowing; callbacks that happened
+    /// before are not replayed.
+    public var delegate: (any BADownloadManagerDelegate)? {
+        get { weakDelegate.withLock { $0.value } }
+        set {
+            weakDelegate.withLock { $0.value = newValue }
+            connection.setWantsEvents(newValue != nil)
+            connection.request(.setDelegate(isSet: newValue != nil)) { _ in }
+        }
+    }
+
+    /// Schedules a background download.
+    /// - Parameter download: The download; it must not be essential.
+    /// - Throws: ``BAError`` with ``BAError/Code/downloadInvalid`` for an invalid download,
+    ///   ``BAError/Code/downloadEssentialDownloadNotPermitted`` for an essential one,
+    ///   ``BAError/Code/downloadAlreadyScheduled`` when its identifier is in flight, or the service's refusal.
+    /// - Note: Returns only once the service has stored the download durably.
+    public func scheduleDownload(_ download: BADownload) throws {
+        try download.validate()
+        guard !download.isEssential else {
+            throw BAError(
+                .downloadEssentialDownloadNotPermitted,
+                message: "The download \(download.identifier.debugDescription) is essential, and essential downloads "
+                    + "are only returned from downloads(for:manifestURL:extensionInfo:). "
+                    + "Schedule download.removingEssential() instead.")
+        }
+        try expectDownload(connection.send(.schedule(download: download.wireDescriptor)), for: "scheduleDownload")
+    }
+
+    /// Starts a download in the foreground at once, promoting it if it is already queued or running.
+    ///
+    /// A promoted background download pauses (``BADownloadManagerDelegate/downloadDidPause(_:)``) and
+    /// continues from the same byte in the foreground; a download already in the foreground is left alone.
+    /// - Parameter download: The download.
+    /// - Throws: ``BAError`` with ``BAError/Code/callFromExtensionNotAllowed`` from the extension,
+    ///   ``BAError/Code/downloadInvalid`` for an invalid download, or the service's refusal.
+    public func startForegroundDownload(_ download: BADownload) throws {
+        guard identity.role != .extension else {
+            throw BAError(
+                .callFromExtensionNotAllowed,
+                message: "The extension cannot start \(download.identifier.debugDescription) in the foreground; "
+                    + "only the app can. Schedule it, or return it from downloads(for:manifestURL:extensionInfo:).")
+        }
+        try download.validate()
+        try expectDownload(
+            connection.send(.startForeground(download: download.wireDescriptor)), for: "startForegroundDownload")
+    }
+
+    /// Cancels a queued or running download.
+    /// - Parameter download: The download.
+    /// - Throws: ``BAError`` with ``BAError/Code/downloadNotScheduled`` when it is not in flight.
+    public func cancel(_ download: BADownload) throws {
+        let response = try connection.send(.cancel(download: download.wireDescriptor))
+        guard case .done = response else { throw Self.unexpected(response, for: "cancel") }
+    }
+
+    /// The app's downloads that are scheduled or in flight.
+    /// - Returns: Snapshots of the downloads, in the order they will run.
+    /// - Throws: ``BAError`` when the service cannot be reached.
+    public func fetchCurrentDownloads() throws -> [BADownload] {
+        try Self.downloads(from: connection.send(.fetchCurrentDownloads))
+    }
+
+    /// Fetches the app's downloads that are scheduled or in flight, then calls a handler.
+    /// - Parameter completionHandler: Called once on a background thread, with the downloads or an error.
+    public func fetchCurrentDownloads(
+        completionHandler: @escaping @Sendable ([BADownload], (any Error)?) -> Void
+    ) {
+        connection.request(.fetchCurrentDownloads) { result in
+            do {
+                completionHandler(try Self.downloads(from: Self.unwrap(result)), nil)
+            } catch {
+                completionHandler([], error)
+            }
+        }
+    }
+
+    /// The app's downloads that are scheduled or in flight.
+    public var currentDownloads: [BADownload] {
+        get async throws { try await Self.downloads(from: connection.send(.fetchCurrentDownloads)) }
+    }
+
+    // MARK: - Responses
+
+    private func expectDownload(_ response: ServerResponse, for call: String) throws {
+        guard case .download = response else { throw Self.unexpected(response, for: call) }
+    }
+
+    static func downloads(from response: ServerResponse) throws -> [BADownload] {
+        guard case let .downloads(descriptors) = response else {
+            throw unexpected(response, for: "fetchCurrentDownloads")
+        }
+        return descriptors.map(BADownload.make(from:))
+    }
+
+    static func unwrap(_ result: Result<ServerResponse, any Error>) throws -> ServerResponse {
+        let response = try result.get()
+        if case let .failure(failure) = response { throw failure.makeError() }
+        return response
+    }
+
+    static func unexpected(_ response: ServerResponse, for call: String) -> BAError {
+        BAError(
+            .callerConnectionInvalid,
+            message: "The Background Assets service answered \(call) with \(response), which this framework does "
+                + "not expect. Rebuild the app and the service from the same sources.")
+    }
+}

@@ -1,0 +1,54 @@
+/*
+Abstract:
+Who this process is to the system service: its app's bundle identifier and its role.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The bundle identifier and role this process presents in its `hello`.
+///
+/// - Note: On Apple platforms the system knows every process's bundle from its code signature.
+///   Here the service passes `BA_BUNDLE_IDENTIFIER` and `BA_PROCESS_ROLE` to the extension it
+///   launches, and the app's launcher (or the developer) sets `BA_BUNDLE_IDENTIFIER` for the app.
+package struct ProcessIdentity: Sendable, Equatable {
+    /// The environment variable naming the app whose downloads this process works on.
+    package static let bundleIdentifierVariable = "BA_BUNDLE_IDENTIFIER"
+    /// The environment variable naming the process's role: `app`, `extension` or `tool`.
+    package static let roleVariable = "BA_PROCESS_ROLE"
+
+    /// The app's bundle identifier (the extension presents its app's).
+    package var bundleIdentifier: String
+    /// Whether this is the app, its extension, or the debug tool.
+    package var role: Hello.Role
+
+    /// Creates an identity.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app's bundle identifier.
+    ///   - role: The process's role.
+    package init(bundleIdentifier: String, role: Hello.Role) {
+        self.bundleIdentifier = bundleIdentifier
+        self.role = role
+    }
+
+    /// The identity of this process, from the environment, else the main bundle, else the executable's name.
+    /// - Parameter environment: The environment to read; the process's own by default.
+    /// - Returns: The identity; the role is `app` unless the environment says otherwise.
+    package static func current(
+        environment: [String: String] = ProcessInfo.processInfo.environment
+    ) -> ProcessIdentity {
+        let role = environment[roleVariable].flatMap(Hello.Role.init(rawValue:)) ?? .app
+        let bundleIdentifier =
+            environment[bundleIdentifierVariable].flatMap { $0.isEmpty ? nil : $0 }
+            ?? Bundle.main.bundleIdentifier
+            ?? ProcessInfo.processInfo.processName
+        return ProcessIdentity(bundleIdentifier: bundleIdentifier, role: role)
+    }
+
+    /// The `hello` this process sends.
+    package var hello: Hello {
+        Hello(
+            bundleIdentifier: bundleIdentifier, role: role, processIdentifier: ProcessInfo.processInfo.processIdentifier
+        )
+    }
+}

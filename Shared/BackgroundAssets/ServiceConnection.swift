@@ -1,0 +1,231 @@
+/*
+Abstract:
+The client side of the IPC: one connection to the system service, requests matched to responses.
+*/
+
+import BackgroundAssetsIPC
+import Dispatch
+import Foundation
+import Synchronization
+
+/// A connection to `backgroundassetsd`, opened on first use and reopened after it drops.
+///
+/// Requests are numbered and their responses matched by id; events go to `onEvent`. A reader
+/// thread owns the socket's input, so a blocking request never waits on its own thread. When the
+/// connection drops, every pending request fails with ``BAError/Code/callerConnectionInvalid``
+/// and the next request connects again (sending `hello`, and `setDelegate` when events are wanted).
+package final class ServiceConnection: Sendable {
+    /// Receives the outcome of one request.
+    package typealias Reply = @Sendable (Result<ServerResponse, any Error>) -> Void
+
+    private struct State {
+        var socket: UnixSocket?
+        var nextID: UInt64 = 1
+        var pending: [UInt64: Reply] = [:]
+        var wantsEvents = false
+    }
+
+    private let state = Mutex(State())
+    /// Connects and sends, one request at a time: requests reach the service in the order they were
+    /// made (a release before the next acquire), and no caller's thread blocks while connecting.
+    private let sender = WorkerThread(name: "BackgroundAssets.ServiceConnection.send")
+    private let socketPath: String
+    private let hello: Hello
+    private let launcher: ServiceLauncher?
+    private let onEvent: @Sendable (ServerEvent) -> Void
+
+    /// Creates a connection that opens on the first request.
+    /// - Parameters:
+    ///   - socketPath: The service's socket, ``DevicePaths/serviceSocket``.
+    ///   - hello: What this process says it is.
+    ///   - launcher: Starts the service when nothing listens on the socket; `nil` never starts it.
+    ///   - onEvent: Receives every event, on the reader thread; it must not block.
+    package init(
+        socketPath: String, hello: Hello, launcher: ServiceLauncher?, onEvent: @escaping @Sendable (ServerEvent) -> Void
+    ) {
+        self.socketPath = socketPath
+        self.hello = hello
+        self.launcher = launcher
+        self.onEvent = onEvent
+    }
+
+    /// Sends a request and calls `reply` with the service's response; returns at once.
+    ///
+    /// A `failure` response is passed on as a response; ``send(_:)`` turns it into an error.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - reply: Called once, on some background thread.
+    package func request(_ request: ClientRequest, reply: @escaping Reply) {
+        sender.async { [self] in
+            do {
+                let socket = try connectIfNeeded()
+                send(request, on: socket, reply: reply)
+            } catch {
+                reply(.failure(error))
+            }
+        }
+    }
+
+    /// Sends a request and blocks until its response arrives.
+    /// - Parameter request: The request.
+    /// - Returns: The response, never `failure`.
+    /// - Throws: The error a `failure` response carries, or ``BAError`` when the service is unreachable.
+    package func send(_ request: ClientRequest) throws -> ServerResponse {
+        try Self.unwrap(Self.wait { self.request(request, reply: $0) })
+    }
+
+    /// Sends a request and suspends until its response arrives.
+    /// - Parameter request: The request.
+    /// - Returns: The response, never `failure`.
+    /// - Throws: The error a `failure` response carries, or ``BAError`` when the service is unreachable.
+    package func send(_ request: ClientRequest) async throws -> ServerResponse {
+        let result = await withCheckedContinuation { continuation in
+            self.request(request) { continuation.resume(returning: $0) }
+        }
+        return try Self.unwrap(result)
+    }
+
+    /// Says whether this process wants events; replayed on every new connection.
+    /// - Parameter wantsEvents: Whether a delegate is set.
+    package func setWantsEvents(_ wantsEvents: Bool) {
+        state.withLock { $0.wantsEvents = wantsEvents }
+    }
+
+    /// Closes the connection; pending requests fail, and the next request reconnects.
+    package func disconnect() {
+        if let socket = state.withLock({ $0.socket }) { drop(socket, reason: "the connection was closed") }
+    }
+
+    // MARK: - Connecting
+
+    /// Returns the open socket, connecting and introducing this process first; runs on `sender`.
+    private func connectIfNeeded() throws -> UnixSocket {
+        if let socket = state.withLock({ $0.socket }) { return socket }
+        let socket = try openSocket()
+        state.withLock { $0.socket = socket }
+        startReading(socket)
+        do {
+            let reply = try Self.unwrap(Self.wait { self.send(.hello(self.hello), on: socket, reply: $0) })
+            guard case let .hello(serverHello) = reply, serverHello.protocolVersion == WireProtocol.version else {
+                throw BAError(
+                    .callerConnectionNotAccepted,
+                    message: "The Background Assets service answered hello with \(reply), not protocol version "
+                        + "\(WireProtocol.version); rebuild the app and the service from the same sources.")
+            }
+            if state.withLock({ $0.wantsEvents }) {
+                _ = try Self.unwrap(Self.wait { self.send(.setDelegate(isSet: true), on: socket, reply: $0) })
+            }
+            return socket
+        } catch {
+            drop(socket, reason: "the service refused the connection: \(error)")
+            throw error
+        }
+    }
+
+    private func openSocket() throws -> UnixSocket {
+        do {
+            return try UnixSocket.connect(to: socketPath)
+        } catch let first {
+            guard let launcher else { throw unreachable(first) }
+            try launcher.launch()
+            let deadline = ContinuousClock.now + launcher.startupTimeout
+            while true {
+                do {
+                    return try UnixSocket.connect(to: socketPath)
+                } catch {
+                    guard ContinuousClock.now < deadline else { throw unreachable(error) }
+                    Thread.sleep(forTimeInterval: 0.02)
+                }
+            }
+        }
+    }
+
+    private func unreachable(_ error: any Error) -> BAError {
+        BAError(
+            .callerConnectionInvalid,
+            message: "The Background Assets service is not reachable at \(socketPath) (\(error)). "
+                + "Start backgroundassetsd, or check that BA_DEVICE_ROOT names the same device root.")
+    }
+
+    // MARK: - Sending and reading
+
+    private func send(_ request: ClientRequest, on socket: UnixSocket, reply: @escaping Reply) {
+        let id = state.withLock { state in
+            let id = state.nextID
+            state.nextID += 1
+            state.pending[id] = reply
+            return id
+        }
+        do {
+            try socket.send(MessageCodec.frame(ClientMessage(id: id, request: request)))
+        } catch {
+            let reply = state.withLock { $0.pending.removeValue(forKey: id) }
+            drop(socket, reason: "sending failed: \(error)")
+            reply?(.failure(BAError(.callerConnectionInvalid, message: Self.lostMessage("sending failed: \(error)"))))
+        }
+    }
+
+    private func startReading(_ socket: UnixSocket) {
+        let thread = Thread { [self] in readLoop(socket) }
+        thread.name = "BackgroundAssets.ServiceConnection"
+        thread.start()
+    }
+
+    private func readLoop(_ socket: UnixSocket) {
+        var decoder = FrameDecoder()
+        do {
+            while true {
+                let bytes = try socket.receive()
+                if bytes.isEmpty { break }
+                decoder.append(bytes)
+                while let payload = try decoder.nextFrame() {
+                    switch try MessageCodec.decode(ServerMessage.self, from: payload) {
+                    case let .response(id, response):
+                        state.withLock { $0.pending.removeValue(forKey: id) }?(.success(response))
+                    case let .event(event):
+                        onEvent(event)
+                    }
+                }
+            }
+            drop(socket, reason: "the service closed the connection")
+        } catch {
+            drop(socket, reason: "\(error)")
+        }
+    }
+
+    /// Forgets a socket and fails every request still waiting on it.
+    private func drop(_ socket: UnixSocket, reason: String) {
+        let orphans = state.withLock { state -> [Reply] in
+            guard state.socket === socket else { return [] }
+            state.socket = nil
+            defer { state.pending.removeAll() }
+            return Array(state.pending.values)
+        }
+        socket.close()
+        let error = BAError(.callerConnectionInvalid, message: Self.lostMessage(reason))
+        for reply in orphans { reply(.failure(error)) }
+    }
+
+    private static func lostMessage(_ reason: String) -> String {
+        "The connection to the Background Assets service was lost (\(reason)). Retry the call; it reconnects."
+    }
+
+    // MARK: - Waiting
+
+    private static func wait(_ start: (@escaping Reply) -> Void) -> Result<ServerResponse, any Error> {
+        let outcome = Mutex<Result<ServerResponse, any Error>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        start { result in
+            outcome.withLock { $0 = result }
+            done.signal()
+        }
+        done.wait()
+        return outcome.withLock { $0! }
+    }
+
+    private static func unwrap(_ result: Result<ServerResponse, any Error>) throws -> ServerResponse {
+        let response = try result.get()
+        if case let .failure(failure) = response { throw failure.makeError() }
+        return response
+    }
+}

@@ -1,0 +1,65 @@
+/*
+Abstract:
+Starts the system service on demand, the way launchd starts a daemon when its socket is used.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Starts `backgroundassetsd` when a client finds nothing listening on the service's socket.
+///
+/// The service is found beside the calling executable (all of the package's executables are built
+/// into one folder). Starting it twice is harmless: the service takes a lock file and the second
+/// one exits at once, so racing clients need no coordination.
+package struct ServiceLauncher: Sendable {
+    /// The service's executable.
+    package var executable: URL
+    /// The device root the service should use; passed as `BA_DEVICE_ROOT`.
+    package var paths: DevicePaths
+    /// How long a client waits for the started service to listen.
+    package var startupTimeout: Duration
+
+    /// Creates a launcher.
+    /// - Parameters:
+    ///   - executable: The service's executable.
+    ///   - paths: The device root the service should use.
+    ///   - startupTimeout: How long to wait for the service to listen.
+    package init(executable: URL, paths: DevicePaths, startupTimeout: Duration = .seconds(5)) {
+        self.executable = executable
+        self.paths = paths
+        self.startupTimeout = startupTimeout
+    }
+
+    /// The launcher for `backgroundassetsd` beside this process's executable.
+    /// - Parameter paths: The device root the service should use.
+    /// - Returns: A launcher, or `nil` when no service executable is there (for example, in unit tests).
+    package static func besideExecutable(paths: DevicePaths) -> ServiceLauncher? {
+        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        let service = executable.deletingLastPathComponent().appending(path: "backgroundassetsd")
+        guard FileManager.default.isExecutableFile(atPath: service.path) else { return nil }
+        return ServiceLauncher(executable: service, paths: paths)
+    }
+
+    /// Starts the service in the background; it outlives this process.
+    /// - Throws: ``BAError`` with ``BAError/Code/callerConnectionInvalid`` when it cannot be started.
+    package func launch() throws {
+        let process = Process()
+        process.executableURL = executable
+        var environment = ProcessInfo.processInfo.environment
+        environment[DevicePaths.environmentVariable] = paths.root.path
+        // The service must not present itself as this app or extension.
+        environment[ProcessIdentity.bundleIdentifierVariable] = nil
+        environment[ProcessIdentity.roleVariable] = nil
+        process.environment = environment
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        do {
+            try process.run()
+        } catch {
+            throw BAError(
+                .callerConnectionInvalid,
+                message: "The Background Assets service at \(executable.path) could not be started (\(error)). "
+                    + "Build the package so backgroundassetsd sits beside this executable.")
+        }
+    }
+}

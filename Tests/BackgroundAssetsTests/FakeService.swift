@@ -1,0 +1,114 @@
+/*
+Abstract:
+An in-process stand-in for backgroundassetsd: a real Unix socket that answers with canned responses.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+
+/// Listens on a temporary device root's service socket, records every request, answers each with
+/// `respond`, and pushes events on demand.
+final class FakeService: Sendable {
+    let paths: DevicePaths
+    private let root: URL
+    private let listener: UnixSocketListener
+    private let respond: @Sendable (ClientRequest) -> ServerResponse?
+    private let connections = Mutex<[UnixSocket]>([])
+    private let requests = Mutex<[ClientRequest]>([])
+
+    /// Starts listening.
+    /// - Parameter respond: The answer to a request, or `nil` to leave it unanswered; the default
+    ///   answers like a healthy service.
+    init(respond: @escaping @Sendable (ClientRequest) -> ServerResponse? = FakeService.healthy) throws {
+        let template = Array((NSTemporaryDirectory() + "ba-fake.XXXXXX").utf8CString)
+        var bytes = template
+        guard let created = mkdtemp(&bytes) else {
+            throw IPCError.socketFailed(operation: "mkdtemp", path: "", errno: errno)
+        }
+        root = URL(fileURLWithPath: String(cString: created), isDirectory: true)
+        paths = DevicePaths(root: root)
+        listener = try UnixSocketListener(path: paths.serviceSocket.path)
+        self.respond = respond
+        let thread = Thread { [self] in acceptLoop() }
+        thread.start()
+    }
+
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// Stops listening and closes every connection.
+    func stop() {
+        listener.close()
+        dropConnections()
+    }
+
+    /// Every request received so far, in order.
+    var received: [ClientRequest] { requests.withLock { $0 } }
+
+    /// Closes the open connections, as a crashed service would.
+    func dropConnections() {
+        for connection in connections.withLock({ $0 }) { connection.close() }
+        connections.withLock { $0.removeAll() }
+    }
+
+    /// Sends an event to every connection.
+    func push(_ event: ServerEvent) throws {
+        for connection in connections.withLock({ $0 }) {
+            try connection.send(MessageCodec.frame(ServerMessage.event(event)))
+        }
+    }
+
+    /// Waits until the received requests satisfy a condition, or five seconds pass.
+    func waitFor(_ condition: @escaping ([ClientRequest]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .seconds(5)
+        while ContinuousClock.now < deadline {
+            if condition(received) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(received)
+    }
+
+    private func acceptLoop() {
+        while let (connection, _) = try? listener.accept() {
+            connections.withLock { $0.append(connection) }
+            let thread = Thread { [self] in serve(connection) }
+            thread.start()
+        }
+    }
+
+    private func serve(_ connection: UnixSocket) {
+        var decoder = FrameDecoder()
+        while let bytes = try? connection.receive(), !bytes.isEmpty {
+            decoder.append(bytes)
+            while let payload = try? decoder.nextFrame() {
+                guard let message = try? MessageCodec.decode(ClientMessage.self, from: payload) else { return }
+                requests.withLock { $0.append(message.request) }
+                if let response = respond(message.request) {
+                    try? connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: response)))
+                }
+            }
+        }
+    }
+
+    /// Answers like a service with an empty queue that grants everything.
+    static func healthy(_ request: ClientRequest) -> ServerResponse? {
+        switch request {
+        case .hello: .hello(HelloReply(processIdentifier: 1, deviceRoot: "/fake"))
+        case let .schedule(download), let .startForeground(download):
+            .download(
+                {
+                    var stored = download
+                    stored.state = .waiting
+                    return stored
+                }())
+        case .fetchCurrentDownloads: .downloads([])
+        case .acquireExclusiveControl: .exclusiveControlGranted
+        case .fetchStatus:
+            .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
+        case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery: .done
+        }
+    }
+}
