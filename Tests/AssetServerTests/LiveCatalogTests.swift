@@ -82,6 +82,33 @@ struct LiveCatalogTests {
         }
     }
 
+    @Test("Every session downloads intact through URLSession, all at once")
+    func parallelDownloadsMatchManifest() async throws {
+        try await withAssetServer(sessions: 6, sessionSize: 65_536) { server in
+            let manifest = try server.manifest()
+            let folder = try TemporaryDirectory(prefix: "downloads")
+            let downloads = try await withThrowingTaskGroup(of: (LiveManifest.Entry, [UInt8], Int).self) { group in
+                for session in manifest.sessions {
+                    // Relative URLs resolve against the manifest's own URL, as the app resolves them.
+                    let url = try #require(URL(string: session.url, relativeTo: server.url("/manifest.json")))
+                    group.addTask {
+                        let (body, response) = try await LiveHTTP.fetch(url.absoluteURL)
+                        return (session, body, response.statusCode)
+                    }
+                }
+                return try await group.reduce(into: []) { $0.append($1) }
+            }
+            #expect(downloads.count == 6)
+            for (session, body, status) in downloads {
+                #expect(status == 200)
+                #expect(Int64(body.count) == session.fileSize, "\(session.id)")
+                let file = folder.appending(session.id)
+                try Data(body).write(to: file)
+                #expect(try await sha256sum(file) == session.sha256.lowercased(), "\(session.id)")
+            }
+        }
+    }
+
     @Test("A folder of media files without a manifest is served with a manifest built from its files")
     func mediaFolderGetsManifest() async throws {
         let folder = try TemporaryDirectory(prefix: "media")

@@ -1,0 +1,85 @@
+/*
+Abstract:
+Checks of the test harness itself: teardown that always ends children, deadlines, and readiness parsing.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Test harness", .serialized, .timeLimit(.minutes(1)))
+struct LiveHarnessTests {
+    @Test("The readiness line yields the base URL and port, and other lines yield nothing")
+    func readinessLineParsing() throws {
+        let (url, port) = try #require(
+            AssetServerProcess.parseReadinessLine("asset-server listening on http://127.0.0.1:41234"))
+        #expect(url.absoluteString == "http://127.0.0.1:41234")
+        #expect(port == 41234)
+        #expect(AssetServerProcess.parseReadinessLine("asset-server listening on http://127.0.0.1") == nil)
+        #expect(AssetServerProcess.parseReadinessLine("asset-server listening on ftp://127.0.0.1:21") == nil)
+        #expect(AssetServerProcess.parseReadinessLine("listening on http://127.0.0.1:8080") == nil)
+    }
+
+    @Test("Teardown ends a child that ignores SIGTERM with SIGKILL after the grace period")
+    func teardownKillsStubbornChild() async throws {
+        let shell = try locateExecutable("sh")
+        let process = try ChildProcess.launch(
+            executableURL: shell, arguments: ["-c", "trap '' TERM; echo ready; while :; do sleep 0.1; done"])
+        _ = try await process.waitForLine { $0 == "ready" }
+        #expect(process.isRunning)
+        let clock = ContinuousClock()
+        let start = clock.now
+        let status = await process.terminate(gracePeriod: .milliseconds(300))
+        #expect(status == .signalled(SIGKILL))
+        #expect(clock.now - start < .seconds(5))
+        #expect(!process.isRunning)
+    }
+
+    @Test("The scoped runner ends its child when the body throws, and rethrows the error")
+    func scopedRunnerEndsChildOnThrow() async throws {
+        let sleep = try locateExecutable("sleep")
+        var started: ChildProcess?
+        await #expect(throws: TestSupportError("planned")) {
+            try await withChildProcess(executableURL: sleep, arguments: ["30"]) { process in
+                started = process
+                throw TestSupportError("planned")
+            }
+        }
+        let process = try #require(started)
+        #expect(!process.isRunning)
+        #expect(process.exitStatus == .signalled(SIGTERM))
+    }
+
+    @Test("Waiting for a line fails at once, with stderr, when the child exits first")
+    func waitForLineFailsFastOnExit() async throws {
+        let shell = try locateExecutable("sh")
+        let process = try ChildProcess.launch(executableURL: shell, arguments: ["-c", "echo broken catalog >&2; exit 3"])
+        let clock = ContinuousClock()
+        let start = clock.now
+        do {
+            _ = try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("asset-server listening") }
+            Issue.record("waitForLine returned although the child printed nothing")
+        } catch let error as TestSupportError {
+            #expect(error.description.contains("exit code 3"))
+            #expect(error.description.contains("broken catalog"))
+        }
+        #expect(clock.now - start < .seconds(5))
+    }
+
+    @Test("Polling gives up at its deadline with a message naming what it waited for")
+    func pollTimesOut() async throws {
+        await #expect(throws: TestSupportError("Timed out after 0.1 seconds waiting for the impossible.")) {
+            try await poll(until: { false }, timeout: .milliseconds(100), "the impossible")
+        }
+    }
+
+    @Test("A missing product is reported with the next step")
+    func missingProductNamesNextStep() throws {
+        do {
+            _ = try ProductsDirectory.executable(named: "no-such-product")
+            Issue.record("a missing product was found")
+        } catch let error as TestSupportError {
+            #expect(error.description.contains("swift build"))
+        }
+    }
+}
