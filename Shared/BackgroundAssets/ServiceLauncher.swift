@@ -34,7 +34,19 @@ package struct ServiceLauncher: Sendable {
     /// - Parameter paths: The device root the service should use.
     /// - Returns: A launcher, or `nil` when no service executable is there (for example, in unit tests).
     package static func besideExecutable(paths: DevicePaths) -> ServiceLauncher? {
-        let executable = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+        // Bundle.main knows the real path (from /proc/self/exe on Linux) even when the process was
+        // started through PATH and argv[0] is a bare name.
+        let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
+            .resolvingSymlinksInPath()
+        return beside(executable, paths: paths)
+    }
+
+    /// The launcher for `backgroundassetsd` in the same folder as an executable.
+    /// - Parameters:
+    ///   - executable: An executable of the package, such as the app.
+    ///   - paths: The device root the service should use.
+    /// - Returns: A launcher, or `nil` when no service executable is in that folder.
+    package static func beside(_ executable: URL, paths: DevicePaths) -> ServiceLauncher? {
         let service = executable.deletingLastPathComponent().appending(path: "backgroundassetsd")
         guard FileManager.default.isExecutableFile(atPath: service.path) else { return nil }
         return ServiceLauncher(executable: service, paths: paths)

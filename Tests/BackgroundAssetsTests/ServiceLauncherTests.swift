@@ -1,0 +1,95 @@
+/*
+Abstract:
+Tests of how a process finds and starts the system service, and how it names itself to it.
+*/
+
+@testable import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+import Testing
+
+@Suite("Starting and addressing the service")
+struct ServiceLauncherTests {
+    /// A folder with an `app` and, optionally, a `backgroundassetsd` script that records its device root.
+    final class Products: Sendable {
+        let folder: URL
+
+        init(withService: Bool) throws {
+            folder = URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "ba-products-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            guard withService else { return }
+            let script = "#!/bin/sh\nprintf '%s' \"$BA_DEVICE_ROOT\" > \"$(dirname \"$0\")/started\"\n"
+            let service = folder.appending(path: "backgroundassetsd")
+            try script.write(to: service, atomically: true, encoding: .utf8)
+            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: service.path)
+        }
+
+        deinit { try? FileManager.default.removeItem(at: folder) }
+
+        var app: URL { folder.appending(path: "app") }
+        var marker: URL { folder.appending(path: "started") }
+    }
+
+    @Test("The service is found beside the app's executable, or not at all")
+    func findsServiceBesideExecutable() throws {
+        let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/device"))
+        let with = try Products(withService: true)
+        #expect(ServiceLauncher.beside(with.app, paths: paths)?.executable.lastPathComponent == "backgroundassetsd")
+        let without = try Products(withService: false)
+        #expect(ServiceLauncher.beside(without.app, paths: paths) == nil)
+    }
+
+    @Test("A started service is told which device root to use")
+    func launchPassesDeviceRoot() async throws {
+        let products = try Products(withService: true)
+        let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/some device root"))
+        let launcher = try #require(ServiceLauncher.beside(products.app, paths: paths))
+        try launcher.launch()
+        let deadline = ContinuousClock.now + .seconds(5)
+        while !FileManager.default.fileExists(atPath: products.marker.path), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(10))
+        }
+        #expect(try String(contentsOf: products.marker, encoding: .utf8) == paths.root.path)
+    }
+
+    @Test("A service that cannot be started is reported with its path")
+    func launchFailure() throws {
+        let launcher = ServiceLauncher(
+            executable: URL(fileURLWithPath: "/nonexistent/backgroundassetsd"),
+            paths: DevicePaths(root: URL(fileURLWithPath: "/tmp/device")))
+        do {
+            try launcher.launch()
+            Issue.record("launching a missing executable should fail")
+        } catch let error as BAError {
+            #expect(error.code == .callerConnectionInvalid)
+            #expect(error.message.contains("/nonexistent/backgroundassetsd"))
+        }
+    }
+
+    @Test("A process names its app and role from the environment")
+    func identityFromEnvironment() {
+        let launched = ProcessIdentity.current(environment: [
+            ProcessIdentity.bundleIdentifierVariable: "com.example.sessions", ProcessIdentity.roleVariable: "extension",
+        ])
+        #expect(launched == ProcessIdentity(bundleIdentifier: "com.example.sessions", role: .extension))
+        #expect(launched.hello.role == .extension)
+        #expect(launched.hello.processIdentifier == ProcessInfo.processInfo.processIdentifier)
+        let unnamed = ProcessIdentity.current(environment: [ProcessIdentity.roleVariable: "daemon"])
+        #expect(unnamed.role == .app, "an unknown role is treated as the app")
+        #expect(!unnamed.bundleIdentifier.isEmpty)
+    }
+
+    @Test("Work given to a worker thread runs in order, off the caller's thread")
+    func workerThreadOrder() async {
+        let worker = WorkerThread(name: "test")
+        let order = Mutex<[Int]>([])
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            for index in 0..<100 {
+                worker.async { order.withLock { $0.append(index) } }
+            }
+            worker.async { continuation.resume() }
+        }
+        #expect(order.withLock { $0 } == Array(0..<100))
+    }
+}
