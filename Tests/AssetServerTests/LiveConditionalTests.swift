@@ -92,6 +92,17 @@ struct LiveConditionalTests {
         }
     }
 
+    @Test("If-Match with a stale tag answers 412, with the current tag 200")
+    func ifMatch() async throws {
+        try await withSession { server, entry, file, etag in
+            let stale = try server.raw("GET", entry.path, headers: ["If-Match": "\"stale\""])
+            #expect(stale.statusCode == 412, "\(stale)")
+            let current = try server.raw("GET", entry.path, headers: ["If-Match": etag])
+            #expect(current.statusCode == 200)
+            #expect(current.body == file)
+        }
+    }
+
     @Test("If-Range with the current ETag honours the range")
     func ifRangeMatchingEntityTag() async throws {
         try await withSession { server, entry, file, etag in

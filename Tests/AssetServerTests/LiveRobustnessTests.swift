@@ -138,6 +138,34 @@ struct LiveRobustnessTests {
         }
     }
 
+    @Test("A request body on GET is read and discarded, so the next pipelined request is answered in turn")
+    func requestBodyIsDiscarded() async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(
+                "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\nGET /nope HTTP"
+                    + "GET /missing.mp4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            #expect(try client.readResponse().statusCode == 200)
+            let second = try client.readResponse()
+            #expect(second.statusCode == 404, "the body was taken for a request: \(second)")
+        }
+    }
+
+    @Test("A request with Transfer-Encoding cannot smuggle a second request: the connection closes after one answer")
+    func transferEncodingCannotSmuggle() async throws {
+        try await withAssetServer { server in
+            let client = try RawHTTPClient(port: server.port)
+            try client.send(
+                "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
+                    + "0\r\n\r\nGET /smuggled.mp4 HTTP/1.1\r\nHost: x\r\n\r\n")
+            let first = try client.readResponse()
+            #expect(first.statusCode != 404, "\(first)")
+            // RFC 9112 §6.1: after a request with both fields the server MUST close the connection.
+            let rest = try client.readUntilClosed()
+            #expect(!String(decoding: rest, as: UTF8.self).contains("HTTP/1.1"), "a second answer followed")
+        }
+    }
+
     @Test("Connection: close and HTTP/1.0 requests end the connection after the response")
     func connectionCloseIsHonoured() async throws {
         try await withAssetServer { server in
