@@ -129,6 +129,19 @@ struct DownloadStoreTests {
         #expect(changed.descriptor.headers["X-Odd"] == "\"quoted\"\n")
     }
 
+    @Test("A service restarted without closing the queue finds every committed change")
+    func restartWithoutClose() throws {
+        let fixture = try StoreFixture()
+        let row = try fixture.store.insert(StoreFixture.download("a"), at: StoreFixture.epoch)
+        try fixture.store.recordCheckpoint(id: row.id, bytesDurable: 4096, at: StoreFixture.epoch)
+        // The first store stays open, as it would in a service killed with SIGKILL: what it committed
+        // lives in the write-ahead log until a checkpoint, and the next service must read it from there.
+        let restarted = try fixture.reopen()
+        #expect(try restarted.download(id: row.id)?.bytesDurable == 4096)
+        let walSize = try FileManager.default.attributesOfItem(atPath: fixture.url.path + "-wal")[.size] as? Int
+        #expect((walSize ?? 0) > 0, "the commits were in the WAL, not only in the main file")
+    }
+
     @Test("A checkpoint records durable bytes and counts as progress")
     func checkpoint() throws {
         let fixture = try StoreFixture()
