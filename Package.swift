@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "asset-server", targets: ["asset-server"]),
+        .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
     ],
     dependencies: [],
@@ -65,8 +66,13 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
             path: "Server/BackgroundAssetsDaemon"
+        ),
+        .executableTarget(
+            name: "backgroundassetsd",
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC"],
+            path: "Server/backgroundassetsd"
         ),
 
         // MARK: - Tests

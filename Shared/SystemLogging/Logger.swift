@@ -58,6 +58,15 @@ public struct Logger: Sendable {
         LogSink.shared.append(line, toDeviceLog: writesToDeviceLog)
     }
 
+    /// Points this process's standard error at the device log, for a process that runs detached
+    /// from any terminal (the service started on demand): its log lines, and any crash report the
+    /// runtime prints, land in `system/log`, each once.
+    /// - Returns: Whether standard error now goes to the device log.
+    @discardableResult
+    public static func redirectStandardErrorToDeviceLog() -> Bool {
+        LogSink.shared.redirectStandardErrorToDeviceLog()
+    }
+
     private static func timestamp() -> String {
         Date.now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     }
@@ -69,6 +78,7 @@ final class LogSink: Sendable {
 
     let minimumLevel: Logger.Level
     private let deviceLog = Mutex<Int32?>(nil)
+    private let standardErrorIsDeviceLog = Mutex(false)
 
     private init() {
         let environment = ProcessInfo.processInfo.environment
@@ -79,12 +89,21 @@ final class LogSink: Sendable {
         let bytes = Array(line.utf8)
         // One write(2) per line keeps lines from different threads and processes whole.
         _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
-        guard toDeviceLog else { return }
+        guard toDeviceLog, !standardErrorIsDeviceLog.withLock({ $0 }) else { return }
         deviceLog.withLock { descriptor in
             if descriptor == nil { descriptor = Self.openDeviceLog() }
             guard let descriptor, descriptor >= 0 else { return }
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
+    }
+
+    func redirectStandardErrorToDeviceLog() -> Bool {
+        let descriptor = Self.openDeviceLog()
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        guard dup2(descriptor, STDERR_FILENO) >= 0 else { return false }
+        standardErrorIsDeviceLog.withLock { $0 = true }
+        return true
     }
 
     /// Opens the device log for appending, or returns -1 when the device root has no `system/` yet:

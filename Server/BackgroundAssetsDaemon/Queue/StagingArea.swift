@@ -8,8 +8,8 @@ import Foundation
 
 /// The service's `staging/` folder and the hand-over folder in each app group container.
 ///
-/// Staging files are named by the queue's row id, never by an identifier a client chose, so no
-/// identifier can ever become a path. A finished file moves (a rename, since the device root is
+/// Staging files are named by the queue's row id (``DevicePaths/stagingFile(forDownloadRow:)``).
+/// A finished file moves (a rename, since the device root is
 /// one file system) to `Library/Caches/com.apple.BackgroundAssets/BAFile-<uuid>.tmp` in the app
 /// group container, as on Apple platforms, where the app or extension can move it again cheaply.
 struct StagingArea: Sendable {
@@ -17,7 +17,7 @@ struct StagingArea: Sendable {
 
     /// The staging file of a download.
     func partFile(forRow id: Int64) -> URL {
-        paths.stagingDirectory.appending(path: "\(id).part", directoryHint: .notDirectory)
+        paths.stagingFile(forDownloadRow: id)
     }
 
     /// Moves a finished staging file into the app group's hand-over folder.

@@ -1,0 +1,53 @@
+/*
+Abstract:
+Granting exclusive control in arrival order, and failing waiters whose deadline passes.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    func acquireExclusiveControl(app: String, deadline: Date?, requestID: UInt64, connection: UInt64) -> ServerResponse? {
+        let waiter = ExclusiveControlArbiter.Waiter(connection: connection, requestID: requestID, deadline: deadline)
+        switch arbiter.acquire(app: app, waiter, now: .now) {
+        case .granted:
+            record(from: sessions[connection], event: "acquireExclusiveControl", app: app)
+            return .exclusiveControlGranted
+        case .queued:
+            scheduleExpiry()
+            return nil
+        case .expired:
+            return .failure(Self.timeout(deadline))
+        }
+    }
+
+    /// Tells a waiter it now holds control.
+    func grant(_ waiter: ExclusiveControlArbiter.Waiter) {
+        guard let session = sessions[waiter.connection] else { return }
+        session.connection.send(.response(id: waiter.requestID, response: .exclusiveControlGranted))
+        record(from: session, event: "acquireExclusiveControl", app: session.hello?.bundleIdentifier)
+    }
+
+    private func scheduleExpiry() {
+        expiryTimer?.cancel()
+        guard let deadline = arbiter.earliestDeadline else { return }
+        expiryTimer = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(max(0, min(deadline.timeIntervalSinceNow, 3600)) + 0.001))
+            guard !Task.isCancelled else { return }
+            await self?.expireWaiters()
+        }
+    }
+
+    private func expireWaiters() {
+        for waiter in arbiter.expire(now: .now) {
+            sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .failure(Self.timeout(waiter.deadline))))
+        }
+        scheduleExpiry()
+    }
+
+    private static func timeout(_ deadline: Date?) -> WireFailure {
+        let when = deadline.map { $0.formatted(.iso8601) } ?? "the deadline"
+        return WireFailure(domain: "NSPOSIXErrorDomain", code: Int(ETIMEDOUT),
+                           message: "Exclusive control was not acquired before \(when): another process held it. Try again later, or wait without a deadline.")
+    }
+}

@@ -1,0 +1,130 @@
+/*
+Abstract:
+How the service answers each client request, with the errors Apple's framework would raise.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Answers a request, or returns `nil` when the answer comes later (exclusive control).
+    func handle(_ request: ClientRequest, id: UInt64, from connection: UInt64) async -> ServerResponse? {
+        guard let session = sessions[connection] else { return nil }
+        if case let .hello(hello) = request { return greet(hello, session: session) }
+        guard let hello = session.hello else {
+            return failure(.callerConnectionInvalid, "The first request on a connection must be hello; reconnect and introduce the process.")
+        }
+        let app = hello.bundleIdentifier
+        do {
+            switch request {
+            case .hello:
+                return nil
+            case let .setDelegate(isSet):
+                sessions[connection]?.hasDelegate = isSet
+                return .done
+            case let .schedule(download):
+                return try await schedule(download, app: app, session: session)
+            case let .startForeground(download):
+                return try await startForeground(download, app: app, session: session)
+            case let .cancel(download):
+                guard let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) else {
+                    return failure(.downloadNotScheduled, "The download \(download.identifier.debugDescription) is not scheduled; it may have finished, failed or been cancelled already.")
+                }
+                try await queue.cancel(id: row.id)
+                record(from: session, event: "cancel", app: app, download: download.identifier)
+                return .done
+            case .fetchCurrentDownloads:
+                return .downloads(try store.currentDownloads(bundleIdentifier: app).map(\.descriptor))
+            case let .acquireExclusiveControl(deadline):
+                return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
+            case .releaseExclusiveControl:
+                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
+                record(from: session, event: "releaseExclusiveControl", app: app)
+                return .done
+            case let .answerChallenge(deliveryID, answer):
+                guard let rowID = challenges.removeValue(forKey: deliveryID) else {
+                    return failure(.downloadDoesNotExist, "No challenge \(deliveryID) is waiting: another delegate answered it, or its download ended.")
+                }
+                try await queue.answerChallenge(id: rowID, answer: answer)
+                record(from: session, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
+                return .done
+            case let .acknowledgeDelivery(deliveryID):
+                if var delivery = deliveries[deliveryID] {
+                    delivery.pending.remove(connection)
+                    deliveries[deliveryID] = delivery
+                    if delivery.pending.isEmpty { finishDelivery(deliveryID) }
+                }
+                return .done
+            case .fetchStatus:
+                return .status(try status())
+            }
+        } catch let error as DaemonError {
+            if case let .downloadAlreadyScheduled(_, identifier) = error {
+                return failure(.downloadAlreadyScheduled, "The download \(identifier.debugDescription) is already scheduled; promote or cancel it instead of scheduling it again.")
+            }
+            return failure(.downloadDoesNotExist, error.description)
+        } catch {
+            return failure(.downloadFailedToStart, "The service could not do that: \(error).")
+        }
+    }
+
+    private func greet(_ hello: Hello, session: Session) -> ServerResponse {
+        guard hello.protocolVersion == WireProtocol.version else {
+            return failure(.callerConnectionNotAccepted, "This client speaks protocol \(hello.protocolVersion) but the service speaks \(WireProtocol.version); rebuild the package so both match.")
+        }
+        guard !hello.bundleIdentifier.isEmpty, hello.bundleIdentifier.utf8.count <= 255,
+              DevicePaths.isSafePathComponent(hello.bundleIdentifier) else {
+            return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugDescription) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
+        }
+        sessions[session.connection.id]?.hello = hello
+        record(from: sessions[session.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
+        return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
+    }
+
+    private func schedule(_ download: DownloadDescriptor, app: String, session: Session) async throws -> ServerResponse {
+        if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
+        if download.isEssential {
+            return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugDescription) with removingEssential() instead.")
+        }
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
+        record(from: session, event: "scheduleDownload", app: app, download: download.identifier)
+        return .download(rows[0].descriptor)
+    }
+
+    private func startForeground(_ download: DownloadDescriptor, app: String, session: Session) async throws -> ServerResponse {
+        guard session.hello?.role != .extension else {
+            return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
+        }
+        if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) {
+            // Starting a download that is already in the foreground does nothing.
+            guard !row.isForeground else { return .download(row.descriptor) }
+            let promoted = try await queue.promote(id: row.id)
+            record(from: session, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
+            return .download(promoted.descriptor)
+        }
+        if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
+        if download.isEssential {
+            return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugDescription) with removingEssential().")
+        }
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
+        record(from: session, event: "startForegroundDownload", app: app, download: download.identifier)
+        return .download(rows[0].descriptor)
+    }
+
+    private func status() throws -> ServiceStatus {
+        let downloads = try store.allDownloads().map { row in
+            DownloadStatus(
+                bundleIdentifier: row.bundleIdentifier, download: row.descriptor, isForeground: row.isForeground,
+                bytesWritten: row.bytesDurable,
+                bytesExpected: row.descriptor.fileSize > 0 ? Int64(row.descriptor.fileSize) : row.expectedLength,
+                attempts: row.attempts, lastError: row.lastError,
+                nextAttemptAt: row.state == .waiting ? row.nextAttemptAt : nil)
+        }
+        return ServiceStatus(processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count, downloads: downloads)
+    }
+
+    func failure(_ code: BAError.Code, _ message: String) -> ServerResponse {
+        .failure(.backgroundAssets(code: code.rawValue, message: message))
+    }
+}

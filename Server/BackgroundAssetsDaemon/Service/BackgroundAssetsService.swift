@@ -1,0 +1,125 @@
+/*
+Abstract:
+The system service's brain: client sessions, their requests, and the routing of download events.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+import SystemLogging
+
+/// The Background Assets service of one device root.
+///
+/// It owns the download queue and every client connection: it answers requests, routes each
+/// download's events to the app's connected delegates, arbitrates exclusive control, and hands
+/// finished files over until every delegate has acknowledged them.
+public actor BackgroundAssetsService {
+    struct Session {
+        let connection: ClientConnection
+        var hello: Hello?
+        var hasDelegate = false
+    }
+
+    /// A finished file waiting for the delegates it was sent to.
+    struct Delivery {
+        var file: URL
+        var pending: Set<UInt64>
+    }
+
+    let paths: DevicePaths
+    let store: DownloadStore
+    let configuration: ServiceConfiguration
+    let trace: ServiceTrace
+    let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
+    private(set) var queue: DownloadQueue!
+
+    var sessions: [UInt64: Session] = [:]
+    var arbiter = ExclusiveControlArbiter()
+    var deliveries: [UInt64: Delivery] = [:]
+    var challenges: [UInt64: Int64] = [:]
+    var nextIdentifier: UInt64 = 1
+    var lastActivity = Date.now
+    var expiryTimer: Task<Void, Never>?
+
+    /// Opens the device root's queue and prepares the service; call ``start()`` next.
+    /// - Parameters:
+    ///   - paths: The device root.
+    ///   - configuration: The policy knobs.
+    /// - Throws: A store error when the queue cannot be opened.
+    public init(paths: DevicePaths, configuration: ServiceConfiguration) throws {
+        for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        }
+        self.paths = paths
+        self.configuration = configuration
+        store = try DownloadStore(url: paths.queueDatabase)
+        trace = ServiceTrace(url: paths.traceFile)
+    }
+
+    /// Starts the queue; its events are routed in the order they happen.
+    public func start() async throws {
+        let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
+        queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { continuation.yield($0) }
+        Task { [weak self] in
+            for await event in events { await self?.route(event) }
+        }
+        try await queue.start()
+    }
+
+    /// Serves one client until it disconnects.
+    func serve(_ connection: ClientConnection) async {
+        sessions[connection.id] = Session(connection: connection)
+        lastActivity = .now
+        do {
+            for try await message in connection.requests() {
+                lastActivity = .now
+                if let response = await handle(message.request, id: message.id, from: connection.id) {
+                    connection.send(.response(id: message.id, response: response))
+                }
+            }
+        } catch {
+            logger.error("Closed the connection of process \(connection.peer.processIdentifier): \(error)")
+            record(from: sessions[connection.id], event: "connectionRejected", detail: "\(error)")
+        }
+        disconnect(connection.id)
+    }
+
+    /// Whether the service may exit: no client, nothing queued, and quiet for `idleExitAfter`.
+    public func isIdle(now: Date = .now) async -> Bool {
+        guard sessions.isEmpty, now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter else { return false }
+        return (try? await queue.hasWork()) == false
+    }
+
+    /// Stops every transfer; their bytes are kept for the next start.
+    public func stop() async {
+        await queue.stop()
+        for session in sessions.values { session.connection.close() }
+    }
+
+    func allocateIdentifier() -> UInt64 {
+        defer { nextIdentifier += 1 }
+        return nextIdentifier
+    }
+
+    /// Forgets a connection: its exclusive control passes on, and its pending deliveries are released.
+    func disconnect(_ id: UInt64) {
+        guard let session = sessions.removeValue(forKey: id) else { return }
+        lastActivity = .now
+        session.connection.close()
+        for waiter in arbiter.disconnect(id) { grant(waiter) }
+        for (deliveryID, var delivery) in deliveries where delivery.pending.contains(id) {
+            delivery.pending.remove(id)
+            deliveries[deliveryID] = delivery
+            if delivery.pending.isEmpty { finishDelivery(deliveryID) }
+        }
+        if let hello = session.hello {
+            record(from: session, event: "disconnected", app: hello.bundleIdentifier)
+        }
+    }
+
+    /// Appends a trace entry for something a client did.
+    func record(from session: Session?, event: String, app: String? = nil, download: String? = nil, detail: String? = nil) {
+        let role = session?.hello?.role.rawValue ?? "client"
+        trace.append(.init(from: role, to: "backgroundassetsd", event: event, app: app, download: download, detail: detail))
+    }
+}

@@ -1,0 +1,38 @@
+/*
+Abstract:
+The lock file that keeps one service per device root, and the pid file beside it.
+*/
+
+import Foundation
+
+/// Holds `run/.lock` for the life of the service, so a second service started for the same device
+/// root (two clients racing to start one) sees it taken and exits at once.
+///
+/// The lock is an `flock(2)`, which the kernel drops when the process dies however it dies, so a
+/// crashed service never leaves a stale lock behind.
+public final class InstanceLock: Sendable {
+    private let descriptor: Int32
+    private let pidFile: URL
+
+    /// Takes the lock, or returns `nil` when another live process holds it.
+    /// - Parameters:
+    ///   - lockFile: Usually `run/.lock`.
+    ///   - pidFile: Usually `run/.pid`; written once the lock is held.
+    /// - Throws: A POSIX error when the lock file cannot be opened.
+    public init?(lockFile: URL, pidFile: URL) throws {
+        let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+        guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
+            close(descriptor)
+            return nil
+        }
+        self.descriptor = descriptor
+        self.pidFile = pidFile
+        try? Data("\(getpid())\n".utf8).write(to: pidFile, options: .atomic)
+    }
+
+    deinit {
+        unlink(pidFile.path)
+        close(descriptor)
+    }
+}

@@ -1,0 +1,122 @@
+/*
+Abstract:
+Runs the service for one device root: single instance, the socket, signals, and exit when idle.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+import SystemLogging
+
+/// Runs `backgroundassetsd` until it is told to stop or has been idle for `idleExitAfter`.
+public struct ServiceRunner: Sendable {
+    /// The exit codes of the service, part of its contract with the tools that start it.
+    public enum ExitCode: Int32 {
+        /// Stopped normally, or another instance already serves the device root.
+        case success = 0
+        /// The service could not start (socket, store).
+        case failure = 1
+        /// `config.json` is invalid (EX_CONFIG).
+        case configuration = 78
+    }
+
+    let paths: DevicePaths
+    let foreground: Bool
+    private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
+
+    /// Creates a runner.
+    /// - Parameters:
+    ///   - paths: The device root to serve.
+    ///   - foreground: Keep logging to the terminal instead of only to the device log.
+    public init(paths: DevicePaths, foreground: Bool) {
+        self.paths = paths
+        self.foreground = foreground
+    }
+
+    /// Serves until `stopRequested` turns true or the service is idle.
+    /// - Parameter stopRequested: Polled a few times a second; set by the signal handler.
+    /// - Returns: The exit code.
+    public func run(stopRequested: @escaping @Sendable () -> Bool) async -> ExitCode {
+        do {
+            for folder in [paths.runDirectory, paths.systemDirectory] {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            }
+            chmod(paths.runDirectory.path, 0o700)
+        } catch {
+            logger.error("The device root \(paths.root.path) is not writable: \(error). Choose another with BA_DEVICE_ROOT.")
+            return .failure
+        }
+        if !foreground { Logger.redirectStandardErrorToDeviceLog() }
+
+        let lock: InstanceLock
+        do {
+            guard let acquired = try InstanceLock(lockFile: paths.serviceLockFile, pidFile: paths.servicePIDFile) else {
+                let pid = (try? String(contentsOf: paths.servicePIDFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                logger.notice("backgroundassetsd already serves \(paths.root.path) (pid \(pid ?? "unknown")); this one exits.")
+                return .success
+            }
+            lock = acquired
+        } catch {
+            logger.error("Could not take the lock \(paths.serviceLockFile.path): \(error).")
+            return .failure
+        }
+
+        let configuration: ServiceConfiguration
+        do {
+            configuration = try ServiceConfiguration.load(from: paths.serviceConfigurationFile)
+        } catch {
+            logger.error("\(error)")
+            return .configuration
+        }
+
+        do {
+            let service = try BackgroundAssetsService(paths: paths, configuration: configuration)
+            try await service.start()
+            let listener = try UnixSocketListener(path: paths.serviceSocket.path)
+            logger.info("backgroundassetsd \(getpid()) serves the device root \(paths.root.path)")
+            acceptConnections(on: listener, for: service)
+            while !stopRequested() {
+                if await service.isIdle() {
+                    logger.info("Idle for \(Int(configuration.idleExitAfter)) s with nothing queued: exiting.")
+                    break
+                }
+                try? await Task.sleep(for: .milliseconds(200))
+            }
+            // Stop taking connections first, so no client reaches a service that is going away.
+            listener.close()
+            unlink(paths.serviceSocket.path)
+            await service.stop()
+            withExtendedLifetime(lock) {}
+            return .success
+        } catch {
+            logger.error("backgroundassetsd could not start: \(error)")
+            return .failure
+        }
+    }
+
+    private func acceptConnections(on listener: UnixSocketListener, for service: BackgroundAssetsService) {
+        let logger = logger
+        Thread.detachNewThread {
+            var nextID: UInt64 = 1
+            while true {
+                let accepted: (connection: UnixSocket, peer: PeerCredentials)
+                do {
+                    accepted = try listener.accept()
+                } catch {
+                    // The listener was closed for shutdown.
+                    return
+                }
+                do {
+                    try accepted.peer.requireUser()
+                } catch {
+                    logger.error("Refused a connection: \(error)")
+                    accepted.connection.close()
+                    continue
+                }
+                let connection = ClientConnection(id: nextID, socket: accepted.connection, peer: accepted.peer)
+                nextID += 1
+                Task { await service.serve(connection) }
+            }
+        }
+    }
+}

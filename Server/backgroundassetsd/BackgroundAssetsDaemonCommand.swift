@@ -1,0 +1,68 @@
+/*
+Abstract:
+The backgroundassetsd executable: the Background Assets system service for one device root.
+*/
+
+import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+
+@main
+struct BackgroundAssetsDaemonCommand {
+    static let usage = """
+        Usage: backgroundassetsd [--foreground]
+
+        The Background Assets system service. Clients start it on demand; it serves the device root
+        named by BA_DEVICE_ROOT (default .device/ in the current directory) and exits when idle.
+
+        Options:
+          --foreground   Log to the terminal as well as to the device log (for demos).
+          --help         Show this help.
+
+        Exit codes: 0 stopped or already running, 1 could not start, 64 bad option, 78 bad config.json.
+        """
+
+    static func main() {
+        // Blocked before any thread starts (main is synchronous so that the concurrency runtime's
+        // threads start later and inherit the mask): only the sigwait(2) below receives them.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        var foreground = false
+        for argument in CommandLine.arguments.dropFirst() {
+            switch argument {
+            case "--foreground": foreground = true
+            case "--help", "-h":
+                print(usage)
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("backgroundassetsd: unknown option \(argument)\n\(usage)\n".utf8))
+                exit(64)
+            }
+        }
+
+        let paths = DevicePaths.current()
+        if foreground { print("backgroundassetsd: device root \(paths.root.path)") }
+        let stop = Stop()
+        // Detached: main() runs on the main actor, whose thread stays parked in sigwait below.
+        Task.detached {
+            let code = await ServiceRunner(paths: paths, foreground: foreground).run { stop.flag.withLock { $0 } }
+            exit(code.rawValue)
+        }
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        stop.flag.withLock { $0 = true }
+        // The service notices within a fraction of a second, shuts down, and exits the process.
+        while true { sleep(60) }
+    }
+}
+
+/// Set by the signal thread, read by the service's loop.
+final class Stop: Sendable {
+    let flag = Mutex(false)
+}
