@@ -51,7 +51,7 @@ let package = Package(
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["SessionKit", "SystemLogging"],
+            dependencies: ["HTTPCore", "SessionKit", "SystemLogging"],
             path: "Server/AssetServer"
         ),
         .executableTarget(
@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetServer", "SessionKit", "TestSupport"],
+            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport"],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(

@@ -5,6 +5,7 @@ The asset server: a small HTTP/1.1 file server for a catalog folder, started and
 
 import Dispatch
 import Foundation
+import HTTPCore
 import Synchronization
 import SystemLogging
 

@@ -4,6 +4,7 @@ Answers one parsed request: method and path checks, fault knobs, authentication,
 */
 
 import Foundation
+import HTTPCore
 
 extension Connection {
     /// Answers `request` and logs the response once it is complete or cut.

@@ -3,6 +3,8 @@ Abstract:
 Conditional requests: If-Match, If-Unmodified-Since, If-None-Match, If-Modified-Since and If-Range, in RFC 9110 order.
 */
 
+import HTTPCore
+
 /// The validators of one file: what a client can send back to make a request conditional.
 struct Validators: Sendable, Equatable {
     /// The strong entity tag.

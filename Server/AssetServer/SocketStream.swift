@@ -4,6 +4,7 @@ Deadline-aware reads, writes and sendfile on a non-blocking socket, built on pol
 */
 
 import Foundation
+import HTTPCore
 
 /// One client socket, in non-blocking mode, with every wait bounded by `poll(2)`.
 struct SocketStream {

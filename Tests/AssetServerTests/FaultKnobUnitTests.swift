@@ -5,6 +5,7 @@ Unit tests for fault knob parsing and state: injected failures, credentials, cor
 
 @testable import AssetServer
 import Foundation
+import HTTPCore
 import Testing
 
 struct FaultKnobUnitTests {

@@ -4,6 +4,7 @@ Unit tests for conditional requests, entity tags and HTTP dates.
 */
 
 @testable import AssetServer
+import HTTPCore
 import Testing
 
 struct PreconditionsUnitTests {
