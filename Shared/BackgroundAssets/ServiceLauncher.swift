@@ -65,6 +65,9 @@ package struct ServiceLauncher: Sendable {
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = FileHandle.nullDevice
+        // Never hand the service this process's stderr: a service holding it open would keep whoever
+        // reads it (a terminal pipeline, a test harness) waiting for an end that never comes.
+        process.standardError = deviceLog() ?? FileHandle.nullDevice
         do {
             try process.run()
         } catch {
@@ -73,5 +76,13 @@ package struct ServiceLauncher: Sendable {
                 message: "The Background Assets service at \(executable.path) could not be started (\(error)). "
                     + "Build the package so backgroundassetsd sits beside this executable.")
         }
+    }
+
+    /// The device log opened for appending, so the service's first words before it sets up its own
+    /// logging are kept; `nil` when the device root has no `system/` folder yet.
+    private func deviceLog() -> FileHandle? {
+        let descriptor = open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return nil }
+        return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }

@@ -19,7 +19,12 @@ struct ServiceLauncherTests {
             folder = URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "ba-products-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             guard withService else { return }
-            let script = "#!/bin/sh\nprintf '%s' \"$BA_DEVICE_ROOT\" > \"$(dirname \"$0\")/started\"\n"
+            let script = """
+                #!/bin/sh
+                readlink /proc/$$/fd/2 > "$(dirname "$0")/stderr"
+                printf '%s' "$BA_DEVICE_ROOT" > "$(dirname "$0")/started"
+
+                """
             let service = folder.appending(path: "backgroundassetsd")
             try script.write(to: service, atomically: true, encoding: .utf8)
             try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: service.path)
@@ -29,6 +34,7 @@ struct ServiceLauncherTests {
 
         var app: URL { folder.appending(path: "app") }
         var marker: URL { folder.appending(path: "started") }
+        var stderrTarget: URL { folder.appending(path: "stderr") }
     }
 
     @Test("The service is found beside the app's executable, or not at all")
@@ -40,7 +46,7 @@ struct ServiceLauncherTests {
         #expect(ServiceLauncher.beside(without.app, paths: paths) == nil)
     }
 
-    @Test("A started service is told which device root to use")
+    @Test("A started service is told which device root to use and never holds the caller's stderr")
     func launchPassesDeviceRoot() async throws {
         let products = try Products(withService: true)
         let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/some device root"))
@@ -51,6 +57,12 @@ struct ServiceLauncherTests {
             try await Task.sleep(for: .milliseconds(10))
         }
         #expect(try String(contentsOf: products.marker, encoding: .utf8) == paths.root.path)
+        #if os(Linux)
+        // This device root has no system/ folder, so there is no device log: the service gets /dev/null,
+        // never the test's own standard error.
+        let serviceStandardError = try String(contentsOf: products.stderrTarget, encoding: .utf8)
+        #expect(serviceStandardError.trimmingCharacters(in: .whitespacesAndNewlines) == "/dev/null")
+        #endif
     }
 
     @Test("A service that cannot be started is reported with its path")
