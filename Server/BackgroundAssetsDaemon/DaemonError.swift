@@ -18,6 +18,7 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A stored row holds a value this service cannot read.
     case corruptRow(id: Int64, column: String)
 
+    /// A sentence naming the offending value and what to do next.
     public var description: String {
         switch self {
         case let .sqlite(code, message, context):

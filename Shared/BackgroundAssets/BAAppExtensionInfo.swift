@@ -22,16 +22,19 @@ public final class BAAppExtensionInfo: Sendable, Hashable, CustomStringConvertib
         self.restrictedEssentialDownloadSizeRemaining = restrictedEssentialDownloadSizeRemaining
     }
 
+    /// Whether two values report the same remaining allowances.
     public static func == (lhs: BAAppExtensionInfo, rhs: BAAppExtensionInfo) -> Bool {
         lhs.restrictedDownloadSizeRemaining == rhs.restrictedDownloadSizeRemaining
             && lhs.restrictedEssentialDownloadSizeRemaining == rhs.restrictedEssentialDownloadSizeRemaining
     }
 
+    /// Hashes the remaining allowances.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(restrictedDownloadSizeRemaining)
         hasher.combine(restrictedEssentialDownloadSizeRemaining)
     }
 
+    /// The remaining allowances, or "unrestricted" for each one that is lifted.
     public var description: String {
         func bytes(_ value: Int?) -> String { value.map(String.init) ?? "unrestricted" }
         return "<BAAppExtensionInfo restrictedDownloadSizeRemaining=\(bytes(restrictedDownloadSizeRemaining)) "

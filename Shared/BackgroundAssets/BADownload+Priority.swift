@@ -33,6 +33,7 @@ extension BADownload {
         /// The highest execution priority, 1000.
         public static let max = Priority(1000)
 
+        /// Whether one priority runs after another.
         public static func < (lhs: Priority, rhs: Priority) -> Bool {
             lhs.rawValue < rhs.rawValue
         }

@@ -41,6 +41,7 @@ extension BADownload {
             }
         }
 
+        /// The state's name, as in `BADownload.State.downloading`.
         public var description: String {
             switch self {
             case .failed: "failed"

@@ -61,14 +61,17 @@ public class BADownload: @unchecked Sendable, Hashable, CustomStringConvertible 
         return Self(descriptor: copy)
     }
 
+    /// Whether two objects stand for the same download (the same ``uniqueIdentifier``).
     public static func == (lhs: BADownload, rhs: BADownload) -> Bool {
         lhs.uniqueIdentifier == rhs.uniqueIdentifier
     }
 
+    /// Hashes the ``uniqueIdentifier``, consistently with `==`.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(uniqueIdentifier)
     }
 
+    /// The class, identifier, state, priority, and unique identifier, for logs.
     public var description: String {
         "<\(type(of: self)) \(identifier.debugDescription) state=\(state) priority=\(priority.rawValue)"
             + "\(isEssential ? " essential" : "") uniqueIdentifier=\(uniqueIdentifier)>"

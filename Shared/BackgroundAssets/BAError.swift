@@ -76,6 +76,7 @@ public struct BAError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The domain of every `BAError`, ``BAErrorDomain``.
     public static var errorDomain: String { BAErrorDomain }
 
+    /// The ``message``.
     public var description: String { message }
 }
 
@@ -91,10 +92,13 @@ extension BAError.Code {
 }
 
 extension BAError: LocalizedError {
+    /// The ``message``, which `localizedDescription` returns.
     public var errorDescription: String? { message }
 }
 
 extension BAError: CustomNSError {
+    /// The raw value of the ``code``, Apple's number for it.
     public var errorCode: Int { code.rawValue }
+    /// The ``message`` under `NSLocalizedDescriptionKey`.
     public var errorUserInfo: [String: Any] { [NSLocalizedDescriptionKey: message] }
 }

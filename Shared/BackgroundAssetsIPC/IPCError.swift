@@ -31,6 +31,7 @@ public enum IPCError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The peer closed the connection in the middle of a frame.
     case connectionClosedMidFrame(bufferedBytes: Int)
 
+    /// A sentence naming the offending value and what to do next.
     public var description: String {
         switch self {
         case let .frameTooLarge(size, limit):

@@ -40,5 +40,6 @@ public struct WireFailure: Codable, Sendable, Hashable, Error, CustomStringConve
         WireFailure(domain: backgroundAssetsDomain, code: code, message: message)
     }
 
+    /// The domain, code, and message on one line.
     public var description: String { "\(domain) \(code): \(message)" }
 }
