@@ -49,6 +49,12 @@ package final class ServiceConnection: Sendable {
         self.onEvent = onEvent
     }
 
+    // The reader thread holds the connection only weakly, so a connection nobody uses any more
+    // closes its socket here, which ends the reader's blocking receive.
+    deinit {
+        state.withLock { $0.socket }?.close()
+    }
+
     /// Sends a request and calls `reply` with the service's response; returns at once.
     ///
     /// A `failure` response is passed on as a response; ``send(_:)`` turns it into an error.
@@ -165,31 +171,37 @@ package final class ServiceConnection: Sendable {
         }
     }
 
+    /// Reads responses and events until the socket ends; holds the connection only weakly, and
+    /// strongly only while handling one message.
     private func startReading(_ socket: UnixSocket) {
-        let thread = Thread { [self] in readLoop(socket) }
+        let thread = Thread { [weak self] in
+            var decoder = FrameDecoder()
+            var reason = "the service closed the connection"
+            do {
+                while true {
+                    let bytes = try socket.receive()
+                    guard !bytes.isEmpty, let owner = self else { break }
+                    decoder.append(bytes)
+                    while let payload = try decoder.nextFrame() {
+                        owner.dispatch(try MessageCodec.decode(ServerMessage.self, from: payload))
+                    }
+                }
+            } catch {
+                reason = "\(error)"
+            }
+            self?.drop(socket, reason: reason)
+            socket.close()
+        }
         thread.name = "BackgroundAssets.ServiceConnection"
         thread.start()
     }
 
-    private func readLoop(_ socket: UnixSocket) {
-        var decoder = FrameDecoder()
-        do {
-            while true {
-                let bytes = try socket.receive()
-                if bytes.isEmpty { break }
-                decoder.append(bytes)
-                while let payload = try decoder.nextFrame() {
-                    switch try MessageCodec.decode(ServerMessage.self, from: payload) {
-                    case let .response(id, response):
-                        state.withLock { $0.pending.removeValue(forKey: id) }?(.success(response))
-                    case let .event(event):
-                        onEvent(event)
-                    }
-                }
-            }
-            drop(socket, reason: "the service closed the connection")
-        } catch {
-            drop(socket, reason: "\(error)")
+    private func dispatch(_ message: ServerMessage) {
+        switch message {
+        case let .response(id, response):
+            state.withLock { $0.pending.removeValue(forKey: id) }?(.success(response))
+        case let .event(event):
+            onEvent(event)
         }
     }
 

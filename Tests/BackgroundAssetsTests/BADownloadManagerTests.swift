@@ -161,6 +161,20 @@ struct BADownloadManagerTests {
         try manager.scheduleDownload(BADownloadTests.makeDownload())
         #expect(service.received.filter { if case .hello = $0 { true } else { false } }.count == 2)
     }
+
+    @Test("A manager that is no longer used closes its connection")
+    func discardedManagerDisconnects() async throws {
+        let service = try FakeService()
+        do {
+            let manager = Self.manager(for: service)
+            _ = try manager.fetchCurrentDownloads()
+        }
+        let deadline = ContinuousClock.now + .seconds(5)
+        while service.endedConnectionCount == 0, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(5))
+        }
+        #expect(service.endedConnectionCount == 1)
+    }
 }
 
 /// Descriptors as the service would send them.

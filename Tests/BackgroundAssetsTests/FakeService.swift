@@ -16,6 +16,7 @@ final class FakeService: Sendable {
     private let respond: @Sendable (ClientRequest) -> ServerResponse?
     private let connections = Mutex<[UnixSocket]>([])
     private let requests = Mutex<[ClientRequest]>([])
+    private let ended = Mutex(0)
 
     /// Starts listening.
     /// - Parameter respond: The answer to a request, or `nil` to leave it unanswered; the default
@@ -47,6 +48,9 @@ final class FakeService: Sendable {
 
     /// Every request received so far, in order.
     var received: [ClientRequest] { requests.withLock { $0 } }
+
+    /// The number of connections the clients have closed.
+    var endedConnectionCount: Int { ended.withLock { $0 } }
 
     /// Closes the open connections, as a crashed service would.
     func dropConnections() {
@@ -80,6 +84,7 @@ final class FakeService: Sendable {
     }
 
     private func serve(_ connection: UnixSocket) {
+        defer { ended.withLock { $0 += 1 } }
         var decoder = FrameDecoder()
         while let bytes = try? connection.receive(), !bytes.isEmpty {
             decoder.append(bytes)
