@@ -56,7 +56,11 @@ public final class ServiceTrace: Sendable {
     /// Appends one entry; a trace that cannot be written never stops the service.
     public func append(_ entry: Entry) {
         let encoder = JSONEncoder()
-        encoder.dateEncodingStrategy = .iso8601
+        // Milliseconds, so events a few milliseconds apart keep their order when sorted by time.
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) + "Z")
+        }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         guard var line = try? encoder.encode(entry) else { return }
         line.append(UInt8(ascii: "\n"))
