@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .executable(name: "asset-server", targets: ["asset-server"]),
         .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),
+        .executable(name: "backgroundassets-debug", targets: ["backgroundassets-debug"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
     ],
     dependencies: [],
@@ -73,6 +74,16 @@ let package = Package(
             name: "backgroundassetsd",
             dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC"],
             path: "Server/backgroundassetsd"
+        ),
+        .target(
+            name: "BackgroundAssetsDebugTool",
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            path: "Server/BackgroundAssetsDebugTool"
+        ),
+        .executableTarget(
+            name: "backgroundassets-debug",
+            dependencies: ["BackgroundAssetsDebugTool"],
+            path: "Server/backgroundassets-debug"
         ),
 
         // MARK: - Tests

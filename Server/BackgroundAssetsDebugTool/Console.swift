@@ -1,0 +1,56 @@
+/*
+Abstract:
+Where the debug tool prints: machine-readable output on stdout, progress and errors on stderr.
+*/
+
+import Foundation
+
+/// The tool's terminal: what it prints, where, and whether a person is watching.
+public struct Console: Sendable {
+    /// Whether standard input is a terminal, so a question can be asked.
+    public var inputIsTerminal: Bool
+    /// Whether standard output is a terminal, so a table reads better than plain lines.
+    public var outputIsTerminal: Bool
+    /// Whether standard error is a terminal, so a progress bar can redraw in place.
+    public var errorIsTerminal: Bool
+
+    /// The console of this process, detecting terminals with `isatty`.
+    public static var standard: Console {
+        Console(inputIsTerminal: isatty(0) == 1, outputIsTerminal: isatty(1) == 1, errorIsTerminal: isatty(2) == 1)
+    }
+
+    /// Creates a console.
+    /// - Parameters:
+    ///   - inputIsTerminal: Whether standard input is a terminal.
+    ///   - outputIsTerminal: Whether standard output is a terminal.
+    ///   - errorIsTerminal: Whether standard error is a terminal.
+    public init(inputIsTerminal: Bool, outputIsTerminal: Bool, errorIsTerminal: Bool) {
+        self.inputIsTerminal = inputIsTerminal
+        self.outputIsTerminal = outputIsTerminal
+        self.errorIsTerminal = errorIsTerminal
+    }
+
+    /// Prints a line of output (results, tables, JSON) to standard output.
+    public func output(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+    }
+
+    /// Prints a line to standard error (progress, notes, errors).
+    public func error(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    /// Writes text to standard error without a newline, for a progress bar redrawn with `\r`.
+    public func errorFragment(_ text: String) {
+        FileHandle.standardError.write(Data(text.utf8))
+    }
+
+    /// Asks a yes/no question on the terminal.
+    /// - Parameter question: The question, without the `[y/N]` suffix.
+    /// - Returns: Whether the person typed y or yes.
+    public func confirm(_ question: String) -> Bool {
+        errorFragment("\(question) [y/N] ")
+        guard let answer = readLine(strippingNewline: true) else { return false }
+        return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+}

@@ -1,0 +1,73 @@
+/*
+Abstract:
+What `download` was asked to do, checked up front, and the stable identifier that lets a re-run resume.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// A validated `download` command line.
+struct DownloadRequest: Sendable, Equatable {
+    var url: String
+    var output: URL
+    var size: Int?
+    var foreground: Bool
+    var credential: (user: String, password: String)?
+
+    static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.url == rhs.url && lhs.output == rhs.output && lhs.size == rhs.size && lhs.foreground == rhs.foreground
+            && lhs.credential?.user == rhs.credential?.user && lhs.credential?.password == rhs.credential?.password
+    }
+
+    /// The download's identifier: the same for the same URL and output path, so running the same
+    /// command again finds the download the first run left in the queue instead of starting over.
+    var identifier: String {
+        // FNV-1a: stable across runs and platforms, unlike Hasher, which is seeded per process.
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in (url + "\n" + output.path).utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        let hex = String(hash, radix: 16)
+        return "download-" + String(repeating: "0", count: 16 - hex.count) + hex
+    }
+
+    /// The descriptor of a new download for this request.
+    func makeDescriptor() -> DownloadDescriptor {
+        DownloadDescriptor(
+            identifier: identifier, uniqueIdentifier: UUID().uuidString, url: url, fileSize: size ?? 0,
+            applicationGroupIdentifier: ToolContext.applicationGroupIdentifier)
+    }
+
+    /// Reads and checks the arguments, so mistakes are reported before anything is queued.
+    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+        let outputPath = try arguments.option("--output")
+        let sizeText = try arguments.option("--size")
+        let credentialText = try arguments.option("--credential")
+        foreground = arguments.flag("--foreground")
+        url = try arguments.positional("the URL to download")
+        guard let outputPath else { throw .usage("download needs --output PATH, the file to write.") }
+
+        if let problem = DownloadDescriptor.urlProblem(url) { throw .usage(problem) }
+        output = URL(fileURLWithPath: outputPath).standardizedFileURL
+        var isDirectory: ObjCBool = false
+        let folder = output.deletingLastPathComponent()
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw DebugToolError("The folder \(folder.path) of --output does not exist; create it or choose another path.")
+        }
+        if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
+            throw DebugToolError("--output \(output.path) is a folder; give the path of the file to write.")
+        }
+        if let sizeText {
+            guard let size = Int(sizeText), size > 0 else {
+                throw .usage("--size \(sizeText.debugDescription) is not a positive number of bytes.")
+            }
+            self.size = size
+        }
+        if let credentialText {
+            guard let colon = credentialText.firstIndex(of: ":"), colon != credentialText.startIndex else {
+                throw .usage("--credential must be USER:PASSWORD, with a non-empty user name.")
+            }
+            credential = (String(credentialText[..<colon]), String(credentialText[credentialText.index(after: colon)...]))
+        }
+    }
+}

@@ -1,0 +1,164 @@
+/*
+Abstract:
+Follows one download to its end: starts or finds it, answers challenges, shows progress, takes the file.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+
+/// Drives one `download` from the first request to the moved file.
+///
+/// The service keeps the download whatever happens to the tool, so the watcher's job is to find it
+/// (or start it), listen to its events, and take its file. Because a killed service drops the
+/// connection without an event, the watcher also asks for the app's current downloads on every
+/// tick: that request reconnects (starting the service again) and shows whether the download
+/// ended while nobody was listening.
+struct DownloadWatcher {
+    /// What the watcher reacts to.
+    enum Signal: Sendable {
+        /// An event from the service.
+        case event(ServerEvent)
+        /// Time passed; check that the download is still there.
+        case tick
+    }
+
+    let request: DownloadRequest
+    let connection: ServiceConnection
+    private var progress: ProgressReporter
+    private var uniqueIdentifier: String?
+    /// Ticks in a row on which the download was missing from the current downloads without an event.
+    private var missingTicks = 0
+    /// Times the download was started again because its file was handed over while nobody listened.
+    private var restarts = 0
+    private var reportedUnreachable = false
+
+    init(request: DownloadRequest, connection: ServiceConnection, console: Console) {
+        self.request = request
+        self.connection = connection
+        progress = ProgressReporter(console: console, identifier: request.identifier)
+    }
+
+    /// Finds the download an earlier run left in the queue, or starts a new one.
+    mutating func start() async throws {
+        if let existing = try await currentDownload() {
+            uniqueIdentifier = existing.uniqueIdentifier
+            progress.note("Resuming \(request.identifier) (\(StatusFormatter.name(of: existing.state))) from an earlier run.")
+            if request.foreground {
+                // Promotes a background download; does nothing to one already in the foreground.
+                _ = try await connection.send(.startForeground(download: existing))
+            }
+            return
+        }
+        let descriptor = request.makeDescriptor()
+        let response = try await connection.send(
+            request.foreground ? .startForeground(download: descriptor) : .schedule(download: descriptor))
+        if case let .download(stored) = response { uniqueIdentifier = stored.uniqueIdentifier }
+        progress.note("Started \(request.identifier): \(request.url) -> \(request.output.path)")
+    }
+
+    /// Handles signals until the download finishes (returns) or fails (throws).
+    mutating func watch(_ signals: AsyncStream<Signal>) async throws {
+        for await signal in signals {
+            switch signal {
+            case let .event(event):
+                if try await handle(event) { return }
+            case .tick:
+                try await checkStillQueued()
+            }
+        }
+    }
+
+    /// Reacts to one event; returns `true` once the file is in place.
+    private mutating func handle(_ event: ServerEvent) async throws -> Bool {
+        switch event {
+        case let .didWriteBytes(download, _, total, expected) where isOurs(download):
+            progress.update(written: total, expected: expected)
+        case let .didReceiveChallenge(deliveryID, download, challenge) where isOurs(download):
+            try await answer(challenge, deliveryID: deliveryID)
+        case let .failed(download, failure) where isOurs(download):
+            progress.finishLine()
+            throw DebugToolError("The download of \(request.url) failed: \(failure.message)")
+        case let .finished(deliveryID, download, filePath) where isOurs(download):
+            progress.finishLine()
+            defer { connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in } }
+            try FinishedFileMover.move(URL(fileURLWithPath: filePath), to: request.output)
+            let size = (try? FileManager.default.attributesOfItem(atPath: request.output.path)[.size] as? Int) ?? 0
+            progress.note("Downloaded \(request.url) to \(request.output.path) (\(size) bytes).")
+            return true
+        default:
+            break
+        }
+        return false
+    }
+
+    private func isOurs(_ download: DownloadDescriptor) -> Bool {
+        download.identifier == request.identifier
+            && (uniqueIdentifier == nil || download.uniqueIdentifier == uniqueIdentifier)
+    }
+
+    private mutating func answer(_ challenge: ChallengeDescriptor, deliveryID: UInt64) async throws {
+        let answer: ChallengeAnswer
+        if let credential = request.credential, challenge.previousFailureCount == 0 {
+            progress.note("\(challenge.host):\(challenge.port) asks for a password; answering as \(credential.user).")
+            answer = ChallengeAnswer(disposition: .useCredential, user: credential.user, password: credential.password)
+        } else {
+            let why = request.credential == nil
+                ? "no --credential was given" : "the server refused the credential for \(request.credential!.user)"
+            progress.note("\(challenge.host):\(challenge.port) asks for a password and \(why); the download will fail.")
+            answer = ChallengeAnswer(disposition: .performDefaultHandling)
+        }
+        _ = try await connection.send(.answerChallenge(deliveryID: deliveryID, answer: answer))
+    }
+
+    /// Confirms the download is still queued; finds out how it ended when it is not.
+    private mutating func checkStillQueued() async throws {
+        let current: DownloadDescriptor?
+        do {
+            current = try await currentDownload()
+        } catch {
+            // The service is restarting; the next tick tries again (and starts it if need be).
+            if !reportedUnreachable { progress.note("The service is not answering; retrying: \(DebugTool.describe(error))") }
+            reportedUnreachable = true
+            return
+        }
+        if reportedUnreachable { progress.note("Reconnected to the service; waiting for \(request.identifier).") }
+        reportedUnreachable = false
+        guard current == nil else {
+            missingTicks = 0
+            return
+        }
+        // The last event may still be on its way behind the answer that no longer lists the download.
+        missingTicks += 1
+        guard missingTicks >= 4 else { return }
+        missingTicks = 0
+        try await recoverMissingDownload()
+    }
+
+    /// The download ended with nobody listening (or was removed): report it, or start it again.
+    private mutating func recoverMissingDownload() async throws {
+        guard case let .status(status) = try await connection.send(.fetchStatus) else { return }
+        let row = status.downloads.last {
+            $0.bundleIdentifier == ToolContext.bundleIdentifier && $0.download.uniqueIdentifier == uniqueIdentifier
+        }
+        switch row?.download.state {
+        case .failed?:
+            throw DebugToolError("The download of \(request.url) failed: \(row?.lastError?.message ?? "no reason was recorded").")
+        case .finished? where restarts < 2:
+            // Its file was handed over while the tool was not connected, and deleted; fetch it again.
+            restarts += 1
+            progress.note("The download finished while the tool was not connected, so its file is gone; starting again.")
+            uniqueIdentifier = nil
+            try await start()
+        default:
+            throw DebugToolError("The download \(request.identifier) is no longer queued: it was cancelled or the "
+                + "queue was reset. Run the command again to start over.")
+        }
+    }
+
+    /// The app's current download with this request's identifier, if any.
+    private func currentDownload() async throws -> DownloadDescriptor? {
+        guard case let .downloads(downloads) = try await connection.send(.fetchCurrentDownloads) else { return nil }
+        return downloads.first { $0.identifier == request.identifier }
+    }
+}

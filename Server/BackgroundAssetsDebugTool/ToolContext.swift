@@ -1,0 +1,51 @@
+/*
+Abstract:
+What every subcommand runs with: the device root, the console, and connections to the service.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+
+/// The environment of one run of the tool.
+public struct ToolContext: Sendable {
+    /// The bundle identifier the tool presents when it downloads on its own behalf.
+    ///
+    /// - Note: Apple's tool acts on installed apps only; this one also downloads for itself, like
+    ///   `bitsadmin /transfer`, so it needs an identity and an app group of its own.
+    public static let bundleIdentifier = "com.example.backgroundassets-debug"
+    /// The app group whose container receives the tool's finished downloads.
+    public static let applicationGroupIdentifier = "group.com.example.backgroundassets-debug"
+
+    /// The device root.
+    public var paths: DevicePaths
+    /// Where to print.
+    public var console: Console
+
+    /// Creates a context.
+    /// - Parameters:
+    ///   - paths: The device root; `$BA_DEVICE_ROOT` or `.device/` for the real tool.
+    ///   - console: Where to print.
+    public init(paths: DevicePaths = .current(), console: Console = .standard) {
+        self.paths = paths
+        self.console = console
+    }
+
+    /// A connection to the service that starts it on demand (from `backgroundassetsd` beside this tool).
+    /// - Parameters:
+    ///   - bundleIdentifier: The app whose downloads the connection works on; the tool's own by default.
+    ///   - onEvent: Receives download events, on the connection's reader thread; `nil` asks for none.
+    /// - Returns: A connection that opens on the first request.
+    func connection(
+        bundleIdentifier: String = ToolContext.bundleIdentifier,
+        onEvent: (@Sendable (ServerEvent) -> Void)? = nil
+    ) -> ServiceConnection {
+        let hello = Hello(
+            bundleIdentifier: bundleIdentifier, role: .tool, processIdentifier: ProcessInfo.processInfo.processIdentifier)
+        let connection = ServiceConnection(
+            socketPath: paths.serviceSocket.path, hello: hello,
+            launcher: ServiceLauncher.besideExecutable(paths: paths), onEvent: onEvent ?? { _ in })
+        connection.setWantsEvents(onEvent != nil)
+        return connection
+    }
+}

@@ -1,0 +1,34 @@
+/*
+Abstract:
+The backgroundassets-debug executable: runs one subcommand of the debug tool and exits with its code.
+*/
+
+import BackgroundAssetsDebugTool
+import Foundation
+
+@main
+struct BackgroundAssetsDebugCommand {
+    static func main() {
+        // Blocked before any thread starts, so only the sigwait(2) below receives Ctrl-C and SIGTERM
+        // and the tool can say what happens to a download it leaves behind.
+        var stopSignals = sigset_t()
+        sigemptyset(&stopSignals)
+        sigaddset(&stopSignals, SIGINT)
+        sigaddset(&stopSignals, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        signal(SIGPIPE, SIG_IGN)
+
+        let arguments = Array(CommandLine.arguments.dropFirst())
+        // Detached: main() runs on the main actor, whose thread stays parked in sigwait below.
+        Task.detached {
+            let code = await DebugTool.run(arguments: arguments, context: ToolContext())
+            exit(code.rawValue)
+        }
+        var received: Int32 = 0
+        sigwait(&stopSignals, &received)
+        if let note = DebugTool.interruptionNote.withLock({ $0 }) {
+            FileHandle.standardError.write(Data("\n\(note)\n".utf8))
+        }
+        exit(DebugExitCode.interrupted.rawValue)
+    }
+}
