@@ -3,45 +3,17 @@ Abstract:
 The trace: every cross-process event appended as one JSON line to system/trace.jsonl.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 
 /// Appends events to `system/trace.jsonl`, one JSON object per line.
 ///
 /// `backgroundassets-debug trace` reads it back and renders it as a sequence diagram, so each
-/// line names who talked to whom: `from`, `to`, what (`event`), and for which app and download.
+/// line (a ``TraceEntry``) names who talked to whom, what happened, and for which app and download.
 public final class ServiceTrace: Sendable {
     /// One line of the trace.
-    public struct Entry: Codable, Sendable, Equatable {
-        /// When it happened.
-        public var time: Date
-        /// The process that acted, such as `backgroundassetsd`, `app`, `extension`, `tool`.
-        public var from: String
-        /// The process it acted on.
-        public var to: String
-        /// What happened, such as `scheduleDownload` or `downloadDidBegin`.
-        public var event: String
-        /// The app concerned, when there is one.
-        public var app: String?
-        /// The download's identifier, when there is one.
-        public var download: String?
-        /// A short detail, such as an error message.
-        public var detail: String?
-
-        /// Creates an entry.
-        public init(
-            time: Date = .now, from: String, to: String, event: String, app: String? = nil, download: String? = nil,
-            detail: String? = nil
-        ) {
-            self.time = time
-            self.from = from
-            self.to = to
-            self.event = event
-            self.app = app
-            self.download = download
-            self.detail = detail
-        }
-    }
+    public typealias Entry = TraceEntry
 
     private let descriptor: Mutex<Int32>
 

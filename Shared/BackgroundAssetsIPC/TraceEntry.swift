@@ -1,0 +1,52 @@
+/*
+Abstract:
+One line of system/trace.jsonl: who acted on whom, what happened, and for which app and download.
+*/
+
+import Foundation
+
+/// One cross-process event, as the service appends it to `system/trace.jsonl`.
+public struct TraceEntry: Codable, Sendable, Equatable {
+    /// When it happened.
+    public var time: Date
+    /// The process that acted, such as `backgroundassetsd`, `app`, `extension`, `tool`.
+    public var from: String
+    /// The process it acted on, or `nobody` when an event found no one to deliver it to.
+    public var to: String
+    /// What happened, such as `scheduleDownload` or `downloadDidBegin`.
+    public var event: String
+    /// The app concerned, when there is one.
+    public var app: String?
+    /// The download's identifier, when there is one.
+    public var download: String?
+    /// A short detail, such as an error message.
+    public var detail: String?
+
+    /// Creates an entry.
+    public init(
+        time: Date = .now, from: String, to: String, event: String, app: String? = nil, download: String? = nil,
+        detail: String? = nil
+    ) {
+        self.time = time
+        self.from = from
+        self.to = to
+        self.event = event
+        self.app = app
+        self.download = download
+        self.detail = detail
+    }
+
+    /// Reads a trace file's lines, skipping lines that are not entries (a line cut short by a crash).
+    /// - Parameter data: The contents of `trace.jsonl`.
+    /// - Returns: The entries, in file order.
+    public static func entries(in data: Data) -> [TraceEntry] {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let text = try decoder.singleValueContainer().decode(String.self)
+            let withFraction = Date.ISO8601FormatStyle(includingFractionalSeconds: true)
+            if let date = (try? withFraction.parse(text)) ?? (try? Date.ISO8601FormatStyle().parse(text)) { return date }
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not an ISO 8601 date"))
+        }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? decoder.decode(TraceEntry.self, from: Data($0)) }
+    }
+}
