@@ -117,6 +117,11 @@ let package = Package(
             dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["BackgroundAssetsIPC", "TestSupport"],
+            path: "Tests/EndToEndTests"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

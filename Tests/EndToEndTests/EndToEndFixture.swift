@@ -1,0 +1,106 @@
+/*
+Abstract:
+What every end-to-end test shares: a device root, the debug tool as a client process, the catalog and the access log.
+*/
+
+import Foundation
+import TestSupport
+
+/// The knobs every end-to-end service runs with: short delays so failures and retries take milliseconds.
+let quickConfiguration: [String: Double] = [
+    "retryInitialDelay": 0.05, "retryMaxDelay": 0.5, "connectivityProbeInterval": 0.2,
+    "checkpointInterval": 0.2, "checkpointBytes": 65_536, "stallTimeout": 5, "idleExitAfter": 30,
+    "backgroundBandwidthLimit": 0,
+]
+
+/// One scenario's world: a device root in a private folder, and the access log of its asset server.
+struct Scenario: Sendable {
+    /// The private folder holding everything; nothing of the test is written outside it.
+    let folder: TemporaryDirectory
+    /// The device root, nested two levels down so an escaping `../../x` would still land in `folder`.
+    let deviceRoot: URL
+    /// The asset server's access log.
+    let accessLog: URL
+    /// Where downloads are written.
+    let outputFolder: URL
+
+    init() throws {
+        folder = try TemporaryDirectory(prefix: "e2e")
+        deviceRoot = folder.appending("a/b/device")
+        accessLog = folder.appending("access.log")
+        outputFolder = folder.appending("out")
+        for url in [deviceRoot, outputFolder] {
+            try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        }
+    }
+
+    /// The environment that points a process at this scenario's device root.
+    var environment: [String: String] { ServiceProcess.environment(for: deviceRoot) }
+
+    /// Starts `backgroundassets-debug` with arguments; the caller waits for it or kills it.
+    func launchTool(_ arguments: [String]) throws -> ChildProcess {
+        try ChildProcess.launch(
+            executableURL: try ProductsDirectory.executable(named: "backgroundassets-debug"),
+            arguments: arguments, environment: environment)
+    }
+
+    /// Runs `backgroundassets-debug` to completion.
+    func runTool(_ arguments: [String], timeout: Duration = .seconds(60)) async throws -> CommandResult {
+        try await runCommand(
+            try ProductsDirectory.executable(named: "backgroundassets-debug").path,
+            arguments: arguments, environment: environment, timeout: timeout)
+    }
+
+    /// The access log's entries for one path, in order.
+    func accessEntries(for path: String) throws -> [AccessEntry] {
+        guard let text = try? String(contentsOf: accessLog, encoding: .utf8) else { return [] }
+        return try text.split(separator: "\n").map { line in
+            try JSONDecoder().decode(AccessEntry.self, from: Data(line.utf8))
+        }.filter { $0.path == path }
+    }
+}
+
+/// One line of the asset server's access log.
+struct AccessEntry: Decodable, Sendable {
+    var method: String
+    var path: String
+    var range: String?
+    var status: Int
+    var bytes: Int64
+}
+
+/// One file of the generated catalog, as its manifest lists it.
+struct CatalogFile: Sendable {
+    var path: String
+    var size: Int
+    var sha256: String
+    var file: URL
+
+    /// The files listed in a catalog folder's manifest.json, in order.
+    static func all(in catalog: URL) throws -> [CatalogFile] {
+        let data = try Data(contentsOf: catalog.appendingPathComponent("manifest.json"))
+        let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
+        let sessions = manifest?["sessions"] as? [[String: Any]] ?? []
+        return sessions.compactMap { session in
+            guard let url = session["url"] as? String, let size = session["fileSize"] as? Int,
+                  let sha = session["sha256"] as? String else { return nil }
+            return CatalogFile(path: "/" + url, size: size, sha256: sha, file: catalog.appendingPathComponent(url))
+        }
+    }
+}
+
+/// The SHA-256 of a file, in lowercase hex, from `sha256sum`.
+func sha256(of file: URL) async throws -> String {
+    let result = try await runCommand("sha256sum", arguments: [file.path])
+    return String(result.standardOutput.prefix(64))
+}
+
+/// The bytes the service holds for a download, from `status --json`, or nil when it is not listed.
+func statusDownloads(_ scenario: Scenario) async throws -> [[String: Any]] {
+    let result = try await scenario.runTool(["status", "--json"])
+    guard result.status.isSuccess else {
+        throw TestSupportError("status --json failed with \(result.status): \(result.standardError)")
+    }
+    let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+    return object?["downloads"] as? [[String: Any]] ?? []
+}

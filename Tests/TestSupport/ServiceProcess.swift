@@ -1,0 +1,135 @@
+/*
+Abstract:
+Starts the real backgroundassetsd in a test's device root with a small config.json, and stops every service there.
+*/
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// A `backgroundassetsd` started by a test for one device root.
+public struct ServiceProcess: Sendable {
+    /// The service process.
+    public let process: ChildProcess
+    /// The device root it serves.
+    public let deviceRoot: URL
+
+    /// The environment that points a process at a device root.
+    /// - Parameter deviceRoot: The device root.
+    public static func environment(for deviceRoot: URL) -> [String: String] {
+        [TemporaryDeviceRoot.environmentKey: deviceRoot.path]
+    }
+
+    /// Writes `system/config.json` in a device root.
+    /// - Parameters:
+    ///   - configuration: The knobs, such as `["retryInitialDelay": 0.05]`.
+    ///   - deviceRoot: The device root.
+    /// - Throws: An error when the file cannot be written.
+    public static func writeConfiguration(_ configuration: [String: Double], in deviceRoot: URL) throws {
+        let system = deviceRoot.appendingPathComponent("system", isDirectory: true)
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        let data = try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys])
+        try data.write(to: system.appendingPathComponent("config.json"))
+    }
+
+    /// Starts `backgroundassetsd --foreground` and waits until it accepts connections.
+    /// - Parameters:
+    ///   - deviceRoot: The device root to serve; created when missing.
+    ///   - configuration: Knobs written to `system/config.json` first, or `nil` to keep the file as it is.
+    ///   - readinessTimeout: How long the service may take to listen.
+    /// - Returns: The running service.
+    /// - Throws: `TestSupportError` when the binary is missing or never listens.
+    public static func launch(
+        deviceRoot: URL, configuration: [String: Double]? = nil, readinessTimeout: Duration = .seconds(15)
+    ) async throws -> ServiceProcess {
+        if let configuration { try writeConfiguration(configuration, in: deviceRoot) }
+        let process = try ChildProcess.launch(
+            executableURL: try ProductsDirectory.executable(named: "backgroundassetsd"),
+            arguments: ["--foreground"], environment: environment(for: deviceRoot))
+        let socket = deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path
+        let pidFile = deviceRoot.appendingPathComponent("run/backgroundassetsd.pid")
+        do {
+            try await poll(until: {
+                if let status = process.exitStatus {
+                    throw TestSupportError("backgroundassetsd ended with \(status) before listening.\n\(process.diagnostics())")
+                }
+                let pid = (try? String(contentsOf: pidFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                return pid == String(process.pid) && canConnect(toUnixSocket: socket)
+            }, timeout: readinessTimeout, interval: .milliseconds(20), "backgroundassetsd to listen on \(socket)")
+        } catch {
+            await process.terminate()
+            process.attachStandardError()
+            throw error
+        }
+        return ServiceProcess(process: process, deviceRoot: deviceRoot)
+    }
+
+    /// Sends SIGKILL to whichever service the device root's pid file names, such as one a client
+    /// started on demand (a grandchild the test does not own), and waits for it to end.
+    /// - Parameter deviceRoot: The device root.
+    public static func killAll(in deviceRoot: URL) async {
+        let pidFile = deviceRoot.appendingPathComponent("run/backgroundassetsd.pid")
+        guard let text = try? String(contentsOf: pidFile, encoding: .utf8),
+              let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)), pid > 0,
+              isBackgroundAssetsService(pid)
+        else { return }
+        kill(pid, SIGKILL)
+        try? await poll(until: { !isBackgroundAssetsService(pid) }, timeout: .seconds(10), "pid \(pid) to end")
+    }
+
+    /// Whether a live (not zombie) process with this pid runs backgroundassetsd.
+    private static func isBackgroundAssetsService(_ pid: pid_t) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return stat.contains("(backgroundasset") && !stat.contains(") Z ")
+    }
+
+    /// Whether something accepts connections on a Unix socket.
+    /// - Parameter path: The socket's path.
+    public static func canConnect(toUnixSocket path: String) -> Bool {
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_un()
+        address.sun_family = sa_family_t(AF_UNIX)
+        let bytes = Array(path.utf8)
+        guard bytes.count < MemoryLayout.size(ofValue: address.sun_path) else { return false }
+        withUnsafeMutableBytes(of: &address.sun_path) { buffer in
+            buffer.copyBytes(from: bytes)
+        }
+        let result = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        return result == 0
+    }
+}
+
+/// Starts a service in a device root, runs `body`, and afterwards kills every service of that
+/// device root, the one started here and any a client started on demand.
+/// - Parameters:
+///   - deviceRoot: The device root.
+///   - configuration: Knobs for `system/config.json`.
+///   - body: The work to do while the service runs.
+/// - Returns: What `body` returns.
+/// - Throws: What `body` throws, or `TestSupportError` when the service cannot be started.
+public func withService<T>(
+    deviceRoot: URL,
+    configuration: [String: Double],
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (ServiceProcess) async throws -> T
+) async throws -> T {
+    do {
+        let service = try await ServiceProcess.launch(deviceRoot: deviceRoot, configuration: configuration)
+        let result = try await service.process.runScoped { _ in try await body(service) }
+        await ServiceProcess.killAll(in: deviceRoot)
+        return result
+    } catch {
+        await ServiceProcess.killAll(in: deviceRoot)
+        throw error
+    }
+}
