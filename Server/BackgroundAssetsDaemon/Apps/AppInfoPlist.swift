@@ -1,0 +1,95 @@
+/*
+Abstract:
+The app's Info.plist: its identity and every Background Assets key, validated.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// What the system reads from an app's `Info.plist`, every value validated.
+public struct AppInfoPlist: Sendable, Equatable, Codable {
+    /// `CFBundleIdentifier`.
+    public var bundleIdentifier: String
+    /// `CFBundleExecutable`: the file name of the app's executable.
+    public var executable: String
+    /// `CFBundleShortVersionString`: the marketing version, such as `1.0`.
+    public var shortVersion: String
+    /// `CFBundleVersion`: the build version, which orders installs and updates.
+    public var version: String
+    /// `BAManifestURL`: what the system fetches before each content request.
+    public var manifestURL: URL
+    /// `BAInitialDownloadRestrictions`.
+    public var restrictions: InitialDownloadRestrictions
+    /// `BAMaxInstallSize`: the combined size, in bytes, of the assets the system downloads at install.
+    public var maxInstallSize: Int
+    /// `BAEssentialMaxInstallSize`: the combined size, in bytes, of the essential assets.
+    public var essentialMaxInstallSize: Int
+    /// The app groups the app belongs to (see ``AppBundleDescription`` for the key).
+    public var appGroups: [String]
+
+    /// Reads and validates an app's Info.plist.
+    /// - Parameters:
+    ///   - data: The file's bytes, an XML or binary property list.
+    ///   - file: The file's name for errors, such as `App/Info.plist`.
+    /// - Throws: ``AppBundleError`` naming the first key at fault.
+    public init(data: Data, file: String) throws {
+        let plist = try PropertyListReader(data: data, file: file)
+        bundleIdentifier = try plist.bundleIdentifier()
+        executable = try plist.executableName()
+        shortVersion = try plist.bundleVersion("CFBundleShortVersionString")
+        version = try plist.bundleVersion("CFBundleVersion")
+        manifestURL = try Self.manifestURL(plist)
+        restrictions = try InitialDownloadRestrictions(reading: plist)
+        guard let manifestHost = manifestURL.host(), restrictions.domainAllowList.allows(host: manifestHost) else {
+            throw AppBundleError(
+                file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
+                value: restrictions.domainAllowList.entries.debugDescription,
+                problem: "it does not allow \(manifestURL.host() ?? "the host") of BAManifestURL",
+                remedy: "Add \(manifestURL.host() ?? "the manifest's host") to the list."
+            )
+        }
+        (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)
+        appGroups = try plist.appGroups()
+    }
+
+    /// `BAManifestURL`: absolute https, or http on a loopback host for local development.
+    private static func manifestURL(_ plist: PropertyListReader) throws -> URL {
+        let key = "BAManifestURL"
+        let text = try plist.string(key)
+        if let problem = DownloadDescriptor.urlProblem(text) {
+            throw AppBundleError(
+                file: plist.file, key: key, value: PropertyListText.quote(text),
+                problem: "it must be an absolute https URL (http only for localhost, 127.0.0.1 or ::1): \(problem)",
+                remedy: "Point BAManifestURL at the manifest on your server."
+            )
+        }
+        guard let url = URL(string: text) else {
+            throw AppBundleError(
+                file: plist.file, key: key, value: PropertyListText.quote(text), problem: "it is not a URL",
+                remedy: "Point BAManifestURL at the manifest on your server."
+            )
+        }
+        return url
+    }
+
+    /// `BAMaxInstallSize` and `BAEssentialMaxInstallSize`: positive and non-negative, essential within the total.
+    private static func installSizes(_ plist: PropertyListReader) throws -> (Int, Int) {
+        let maximum = try plist.integer("BAMaxInstallSize")
+        guard maximum > 0 else {
+            throw AppBundleError(
+                file: plist.file, key: "BAMaxInstallSize", value: String(maximum),
+                problem: "it must be a positive number of bytes",
+                remedy: "Set it to the uncompressed size of the assets downloaded at install."
+            )
+        }
+        let essential = try plist.integer("BAEssentialMaxInstallSize")
+        guard essential >= 0, essential <= maximum else {
+            throw AppBundleError(
+                file: plist.file, key: "BAEssentialMaxInstallSize", value: String(essential),
+                problem: "it must be between 0 and BAMaxInstallSize (\(maximum)) bytes",
+                remedy: "Set it to the uncompressed size of the essential assets, at most BAMaxInstallSize."
+            )
+        }
+        return (maximum, essential)
+    }
+}

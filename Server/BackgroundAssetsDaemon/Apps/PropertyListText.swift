@@ -1,0 +1,43 @@
+/*
+Abstract:
+Short, bounded descriptions of property list values for error messages.
+*/
+
+import Foundation
+
+/// Describes untrusted property list values in a few words, never echoing more than a short prefix.
+enum PropertyListText {
+    /// The longest excerpt of a string value quoted in an error.
+    static let maximumExcerpt = 80
+
+    /// A short description of a value: a quoted string, a number, or its kind.
+    static func describe(_ value: Any) -> String {
+        if isBoolean(value) { return (value as? Bool).map { $0 ? "<true/>" : "<false/>" } ?? "a boolean" }
+        if let text = value as? String { return quote(text) }
+        if let number = value as? Int { return String(number) }
+        if let number = value as? Double { return "the real number \(number)" }
+        if value is [Any] { return "an array" }
+        if value is [String: Any] { return "a dictionary" }
+        if value is Data { return "data" }
+        if value is Date { return "a date" }
+        return "a value of another type"
+    }
+
+    /// A string in quotes, cut to ``maximumExcerpt`` characters so hostile input cannot flood a log.
+    static func quote(_ text: String) -> String {
+        // debugDescription adds the quotes and escapes control characters and quotes inside.
+        let excerpt = text.count > maximumExcerpt ? String(text.prefix(maximumExcerpt)) + "…" : text
+        return excerpt.debugDescription
+    }
+
+    /// Whether a parsed value is a property list boolean (`<true/>` or `<false/>`).
+    ///
+    /// On Apple platforms booleans and integers are both `NSNumber` and `true as? Int` succeeds, so
+    /// the number's Core Foundation type decides; on Linux booleans arrive as Swift `Bool`.
+    static func isBoolean(_ value: Any) -> Bool {
+        #if canImport(Darwin)
+        if let number = value as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
+        #endif
+        return value is Bool
+    }
+}
