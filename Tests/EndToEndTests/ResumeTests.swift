@@ -1,0 +1,114 @@
+/*
+Abstract:
+End-to-end: interrupted downloads continue where they stopped, and start over only when the file changed.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Resume an interrupted download", .serialized, .timeLimit(.minutes(2)))
+struct ResumeTests {
+    @Test("A dropped connection resumes with a Range request where the drop happened")
+    func resumeAfterDrop() async throws {
+        let scenario = try Scenario()
+        let arguments = ["--drop-after", "100000", "--access-log", scenario.accessLog.path]
+        try await withAssetServer(sessionSize: 262_144, arguments: arguments) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+                let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let output = scenario.outputFolder.appendingPathComponent("dropped.mp4")
+                let result = try await scenario.runTool(["download", server.url(file.path).absoluteString, "--output", output.path])
+                #expect(result.status == .exited(0), "\(result.standardError)")
+                #expect(try await sha256(of: output) == file.sha256)
+
+                // Every request after the first asks for the bytes after the ones already received.
+                let entries = try scenario.accessEntries(for: file.path)
+                #expect(entries.count >= 3)
+                #expect(entries.first?.range == nil)
+                var received: Int64 = 0
+                for entry in entries {
+                    if received > 0 { #expect(entry.range == "bytes=\(received)-", "after \(received) bytes") }
+                    #expect(entry.status == (received == 0 ? 200 : 206))
+                    received += entry.bytes
+                }
+                #expect(received == Int64(file.size))
+            }
+        }
+    }
+
+    @Test("Killing the service mid-transfer re-fetches at most one checkpoint")
+    func resumeAfterServiceKill() async throws {
+        let scenario = try Scenario()
+        var configuration = quickConfiguration
+        configuration["checkpointBytes"] = 65_536
+        configuration["checkpointInterval"] = 0.1
+        let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+        try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
+                let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let output = scenario.outputFolder.appendingPathComponent("killed.mp4")
+                let tool = try scenario.launchTool(["download", server.url(file.path).absoluteString, "--output", output.path])
+                try await tool.runScoped { tool in
+                    try await waitForDurableBytes(scenario, atLeast: 300_000)
+                    try service.process.signal(SIGKILL)
+                    try await service.process.waitForExit(timeout: .seconds(10))
+                    // The tool notices the lost service, starts it again on demand, and the download resumes.
+                    let status = try await tool.waitForExit(timeout: .seconds(60))
+                    #expect(status == .exited(0), "\(tool.standardError())")
+                }
+                #expect(try await sha256(of: output) == file.sha256)
+                let entries = try scenario.accessEntries(for: file.path)
+                let served = entries.reduce(0) { $0 + $1.bytes }
+                #expect(entries.count >= 2)
+                #expect(entries.last?.status == 206)
+                #expect(served - Int64(file.size) <= 65_536, "re-fetched \(served - Int64(file.size)) bytes")
+            }
+        }
+    }
+
+    @Test("A file that changes while the service is stopped is fetched again from zero")
+    func restartWhenFileChanges() async throws {
+        let scenario = try Scenario()
+        let catalog = try TemporaryDirectory(prefix: "e2e-catalog")
+        let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+        try await withAssetServer(catalogURL: catalog.url, sessionSize: 1_048_576, arguments: arguments) { server in
+            let file = try CatalogFile.all(in: server.catalogURL)[0]
+            let url = server.url(file.path).absoluteString
+            let output = scenario.outputFolder.appendingPathComponent("changed.mp4")
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+                let tool = try scenario.launchTool(["download", url, "--output", output.path])
+                try await tool.runScoped { tool in
+                    try await waitForDurableBytes(scenario, atLeast: 200_000)
+                    try tool.signal(SIGKILL)
+                    try service.process.signal(SIGKILL)
+                    try await service.process.waitForExit(timeout: .seconds(10))
+                }
+            }
+            // A new version of the same size: same path, new validators.
+            let replacement = Data((0..<file.size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) })
+            let staged = catalog.appending("replacement.tmp")
+            try replacement.write(to: staged)
+            #expect(rename(staged.path, file.file.path) == 0)
+            let newDigest = try await sha256(of: file.file)
+            #expect(newDigest != file.sha256)
+
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+                let result = try await scenario.runTool(["download", url, "--output", output.path])
+                #expect(result.status == .exited(0), "\(result.standardError)")
+            }
+            #expect(try await sha256(of: output) == newDigest)
+            // The resumed request was answered with the whole new file, never spliced onto the old bytes.
+            let last = try #require(try scenario.accessEntries(for: file.path).last)
+            #expect(last.status == 200)
+            #expect(last.bytes == Int64(file.size))
+        }
+    }
+}
+
+/// Waits until the scenario's only download has at least `bytes` durably written, as `status` reports it.
+func waitForDurableBytes(_ scenario: Scenario, atLeast bytes: Int64) async throws {
+    try await poll(until: {
+        let written = try await statusDownloads(scenario).first?["bytesWritten"] as? Int64 ?? 0
+        return written >= bytes
+    }, timeout: .seconds(30), interval: .milliseconds(100), "\(bytes) bytes to be written")
+}
