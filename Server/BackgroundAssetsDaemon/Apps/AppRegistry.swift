@@ -1,0 +1,152 @@
+/*
+Abstract:
+The installed apps of a device root: one atomically written JSON record per app under apps/ID/.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The registry of installed apps, `apps/ID/app.json` for each one.
+///
+/// An actor, so a read-modify-write through ``update(_:_:)`` never interleaves with another in this
+/// process; the system service is the only process that writes the registry, and every write
+/// replaces the record atomically, so other processes reading it never see half a record.
+public actor AppRegistry {
+    /// The device root's paths.
+    public let paths: DevicePaths
+
+    /// The largest record read: a real one is a few kilobytes, so anything far larger is not one.
+    static let maximumRecordSize = 1 << 20
+
+    /// Creates the registry of a device root; nothing is read until asked.
+    /// - Parameter paths: The device root.
+    public init(paths: DevicePaths) {
+        self.paths = paths
+    }
+
+    /// Saves an app's record, creating its folder, replacing any previous record atomically.
+    /// - Parameter app: The app to save.
+    /// - Throws: ``AppRegistryError`` for an identifier that cannot be a folder or a failed write.
+    public func save(_ app: InstalledApp) throws {
+        let file = try recordFile(app.bundleIdentifier)
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        encoder.dateEncodingStrategy = .iso8601
+        let data: Data
+        do {
+            data = try encoder.encode(app)
+        } catch {
+            throw AppRegistryError.unwritable(path: file.path, reason: "it cannot be encoded (\(error))")
+        }
+        if let reason = AtomicFileWriter.write(data, to: file) {
+            throw AppRegistryError.unwritable(path: file.path, reason: reason)
+        }
+    }
+
+    /// The installed app with an identifier, or `nil` when none is installed.
+    /// - Parameter bundleIdentifier: The app's `CFBundleIdentifier`.
+    /// - Throws: ``AppRegistryError`` for a bad identifier or an unreadable record.
+    public func app(_ bundleIdentifier: String) throws -> InstalledApp? {
+        let file = try recordFile(bundleIdentifier)
+        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
+        return try Self.decode(file, expecting: bundleIdentifier)
+    }
+
+    /// Every installed app, sorted by identifier, and the problems of the records that could not be read.
+    ///
+    /// One damaged record never hides the other apps: it is reported beside them.
+    /// - Returns: The readable apps and one error for each unreadable record.
+    public func apps() -> (apps: [InstalledApp], problems: [AppRegistryError]) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.appsDirectory.path)) ?? []
+        var apps: [InstalledApp] = []
+        var problems: [AppRegistryError] = []
+        for name in names.sorted() where DevicePaths.isSafePathComponent(name) {
+            guard let file = paths.appRecordFile(forBundleIdentifier: name),
+                FileManager.default.fileExists(atPath: file.path)
+            else { continue }
+            do {
+                apps.append(try Self.decode(file, expecting: name))
+            } catch let error as AppRegistryError {
+                problems.append(error)
+            } catch {
+                problems.append(.unreadableRecord(path: file.path, reason: "\(error)"))
+            }
+        }
+        return (apps, problems)
+    }
+
+    /// Reads an installed app's record, changes it, and saves it, all without another change interleaving.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app's `CFBundleIdentifier`.
+    ///   - body: The change; when it throws nothing is saved.
+    /// - Returns: What `body` returns.
+    /// - Throws: ``AppRegistryError/notInstalled(_:)``, other registry errors, or what `body` throws.
+    public func update<T: Sendable>(
+        _ bundleIdentifier: String, _ body: @Sendable (inout InstalledApp) throws -> T
+    ) throws -> T {
+        guard var app = try app(bundleIdentifier) else { throw AppRegistryError.notInstalled(bundleIdentifier) }
+        let result = try body(&app)
+        guard app.bundleIdentifier == bundleIdentifier else {
+            throw AppRegistryError.unwritable(
+                path: try recordFile(bundleIdentifier).path, reason: "an update cannot change the bundle identifier"
+            )
+        }
+        try save(app)
+        return result
+    }
+
+    /// Removes an installed app's folder and everything in it.
+    /// - Parameter bundleIdentifier: The app's `CFBundleIdentifier`.
+    /// - Returns: Whether the app was installed.
+    /// - Throws: ``AppRegistryError`` for a bad identifier or a folder that cannot be removed.
+    @discardableResult
+    public func uninstall(_ bundleIdentifier: String) throws -> Bool {
+        guard let folder = paths.appDirectory(forBundleIdentifier: bundleIdentifier) else {
+            throw AppRegistryError.invalidBundleIdentifier(bundleIdentifier)
+        }
+        guard FileManager.default.fileExists(atPath: folder.path) else { return false }
+        do {
+            try FileManager.default.removeItem(at: folder)
+        } catch {
+            throw AppRegistryError.unwritable(path: folder.path, reason: "it cannot be removed (\(error.localizedDescription))")
+        }
+        return true
+    }
+
+    private func recordFile(_ bundleIdentifier: String) throws -> URL {
+        guard let file = paths.appRecordFile(forBundleIdentifier: bundleIdentifier) else {
+            throw AppRegistryError.invalidBundleIdentifier(bundleIdentifier)
+        }
+        return file
+    }
+
+    /// Decodes a record, checking it is small and belongs to the folder it was found in.
+    private static func decode(_ file: URL, expecting bundleIdentifier: String) throws -> InstalledApp {
+        let data: Data
+        do {
+            let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
+            guard (size?.intValue ?? 0) <= maximumRecordSize else {
+                throw AppRegistryError.unreadableRecord(path: file.path, reason: "it is larger than 1 MiB")
+            }
+            data = try Data(contentsOf: file)
+        } catch let error as AppRegistryError {
+            throw error
+        } catch {
+            throw AppRegistryError.unreadableRecord(path: file.path, reason: error.localizedDescription)
+        }
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        let app: InstalledApp
+        do {
+            app = try decoder.decode(InstalledApp.self, from: data)
+        } catch {
+            throw AppRegistryError.unreadableRecord(path: file.path, reason: "it is not a valid app record")
+        }
+        guard app.bundleIdentifier == bundleIdentifier else {
+            throw AppRegistryError.unreadableRecord(
+                path: file.path, reason: "it describes \(PropertyListText.quote(app.bundleIdentifier)), not the app its folder names"
+            )
+        }
+        return app
+    }
+}
