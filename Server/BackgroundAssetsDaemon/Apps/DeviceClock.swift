@@ -1,0 +1,49 @@
+/*
+Abstract:
+The service's device time: real time, optionally sped up by config.json's timeScale so a week passes in minutes.
+*/
+
+import Foundation
+
+/// Maps real time to the simulated device's time, which runs `timeScale` times faster from an origin.
+///
+/// Everything that ages (launch history, periodic checks, the daily runtime budget) is measured in
+/// device time, so with `timeScale` 10080 a week of periodic checks happens in one real minute, and
+/// a due date in device time converts back to a real delay with ``realInterval(forDeviceInterval:)``.
+/// - Note: Apple's devices have no such knob; it exists so the periodic behaviour can be watched and tested.
+public struct DeviceClock: Sendable, Equatable {
+    /// The real time at which device time equals real time.
+    public let origin: Date
+    /// How many device seconds pass per real second; 1 is real time.
+    public let timeScale: Double
+
+    /// Creates a clock.
+    /// - Parameters:
+    ///   - origin: The real time from which device time runs faster; usually the service's start.
+    ///   - timeScale: Device seconds per real second; a value that is not finite and positive means 1.
+    public init(origin: Date, timeScale: Double = 1) {
+        self.origin = origin
+        self.timeScale = timeScale.isFinite && timeScale > 0 ? timeScale : 1
+    }
+
+    /// The device time at a real time.
+    /// - Parameter realDate: A real time, such as `Date()`.
+    /// - Returns: `origin` plus the real time elapsed since it, times `timeScale`.
+    public func deviceTime(at realDate: Date) -> Date {
+        origin.addingTimeInterval(realDate.timeIntervalSince(origin) * timeScale)
+    }
+
+    /// The real time at which the device clock shows a time.
+    /// - Parameter deviceDate: A device time, such as a periodic check's due date.
+    /// - Returns: The real time it corresponds to.
+    public func realTime(at deviceDate: Date) -> Date {
+        origin.addingTimeInterval(deviceDate.timeIntervalSince(origin) / timeScale)
+    }
+
+    /// The real seconds in which `deviceInterval` device seconds pass.
+    /// - Parameter deviceInterval: Device seconds.
+    /// - Returns: The real seconds, never negative.
+    public func realInterval(forDeviceInterval deviceInterval: TimeInterval) -> TimeInterval {
+        max(0, deviceInterval / timeScale)
+    }
+}
