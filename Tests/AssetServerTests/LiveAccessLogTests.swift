@@ -32,14 +32,14 @@ struct LiveAccessLogTests {
         let folder = try TemporaryDirectory(prefix: "access-log")
         let log = folder.appending("access.jsonl")
         try await withAssetServer(arguments: ["--access-log", log.path]) { server in
-            let (entry, file) = try server.firstSession()  // Logs the manifest GET.
+            let (entry, file) = try await server.firstSession()  // Logs the manifest GET.
             let manifestSize = try server.fileBytes("/manifest.json").count
             let client = try RawHTTPClient(port: server.port)
-            let full = try client.request("GET", entry.path)
-            _ = try client.request("GET", entry.path, headers: ["Range": "bytes=0-99"])
-            _ = try client.request("HEAD", entry.path)
-            _ = try client.request("GET", entry.path, headers: ["If-None-Match": full.value(forHeader: "ETag") ?? "*"])
-            _ = try client.request("GET", "/missing.mp4")
+            let full = try await client.request("GET", entry.path)
+            _ = try await client.request("GET", entry.path, headers: ["Range": "bytes=0-99"])
+            _ = try await client.request("HEAD", entry.path)
+            _ = try await client.request("GET", entry.path, headers: ["If-None-Match": full.value(forHeader: "ETag") ?? "*"])
+            _ = try await client.request("GET", "/missing.mp4")
             // Connections are served concurrently, so lines of different connections may be in any order.
             let entries = try await readLog(log, count: 6)
             #expect(entries.count == 6)
@@ -64,7 +64,7 @@ struct LiveAccessLogTests {
         try await withAssetServer(arguments: ["--access-log", log.path, "--drop-after", "1500"]) { server in
             let manifest = try JSONDecoder().decode(LiveManifest.self, from: Data(try server.fileBytes("/manifest.json")))
             let entry = try #require(manifest.sessions.first)
-            let response = try server.raw("GET", entry.path)
+            let response = try await server.raw("GET", entry.path)
             #expect(response.body.count == 1500)
             let entries = try await readLog(log, count: 1)
             #expect(entries.last?.path == entry.path)
@@ -80,8 +80,8 @@ struct LiveAccessLogTests {
             let size = 200_000
             try server.writeFile("/sessions/slow.bin", patternBytes(count: size))
             let client = try RawHTTPClient(port: server.port)
-            try client.send("GET /sessions/slow.bin HTTP/1.1\r\nHost: x\r\n\r\n")
-            _ = try client.readResponse(method: "HEAD")  // The head has arrived; the throttled body has barely started.
+            try await client.send("GET /sessions/slow.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+            _ = try await client.readResponse(method: "HEAD")  // The head has arrived; the throttled body has barely started.
             client.close()
             let entries = try await readLog(log, count: 1)
             let logged = try #require(entries.last)

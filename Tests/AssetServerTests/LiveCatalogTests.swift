@@ -27,7 +27,7 @@ struct LiveCatalogTests {
         let second = try TemporaryDirectory(prefix: "catalog-b")
         for folder in [first, second] {
             try await withAssetServer(catalogURL: folder.url, sessions: 4, sessionSize: 65_536) { server in
-                let status = try server.raw("GET", "/manifest.json").statusCode
+                let status = try await server.raw("GET", "/manifest.json").statusCode
                 #expect(status == 200)
             }
         }
@@ -49,7 +49,7 @@ struct LiveCatalogTests {
         let manifestURL = folder.appending("manifest.json")
         let modified = try FileManager.default.attributesOfItem(atPath: manifestURL.path)[.modificationDate] as? Date
         try await withAssetServer(catalogURL: folder.url, sessions: 7) { server in
-            let count = try server.manifest().sessions.count
+            let count = try await server.manifest().sessions.count
             #expect(count == 3, "an existing manifest is served, not regenerated")
         }
         #expect(try files(in: folder.url) == before)
@@ -59,7 +59,7 @@ struct LiveCatalogTests {
     @Test("The generated manifest's sizes and SHA-256 match the files, checked with sha256sum")
     func manifestMatchesFiles() async throws {
         try await withAssetServer(sessions: 5, sessionSize: 65_536) { server in
-            let manifest = try server.manifest()
+            let manifest = try await server.manifest()
             #expect(manifest.version >= 1)
             #expect(manifest.sessions.count == 5)
             #expect(manifest.sessions.filter(\.essential).count == 2)
@@ -75,7 +75,7 @@ struct LiveCatalogTests {
                 let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? Int64
                 #expect(size == session.fileSize, "\(session.id)")
                 #expect(try await sha256sum(file) == session.sha256.lowercased(), "\(session.id)")
-                let served = try server.raw("HEAD", session.path)
+                let served = try await server.raw("HEAD", session.path)
                 #expect(served.statusCode == 200)
                 #expect(served.value(forHeader: "Content-Length") == String(session.fileSize))
             }
@@ -85,7 +85,7 @@ struct LiveCatalogTests {
     @Test("Every session downloads intact through URLSession, all at once")
     func parallelDownloadsMatchManifest() async throws {
         try await withAssetServer(sessions: 6, sessionSize: 65_536) { server in
-            let manifest = try server.manifest()
+            let manifest = try await server.manifest()
             let folder = try TemporaryDirectory(prefix: "downloads")
             let downloads = try await withThrowingTaskGroup(of: (LiveManifest.Entry, [UInt8], Int).self) { group in
                 for session in manifest.sessions {
@@ -120,14 +120,14 @@ struct LiveCatalogTests {
             try Data(bytes).write(to: folder.appending(name))
         }
         try await withAssetServer(catalogURL: folder.url) { server in
-            let manifest = try server.manifest()
+            let manifest = try await server.manifest()
             for (name, bytes) in media {
                 let session = try #require(
                     manifest.sessions.first { $0.url.hasSuffix(name) }, "\(name) is missing from \(manifest.sessions.map(\.url))"
                 )
                 #expect(session.fileSize == Int64(bytes.count))
                 #expect(session.sha256.lowercased() == (try await sha256sum(folder.appending(name))))
-                let response = try server.raw("GET", session.path)
+                let response = try await server.raw("GET", session.path)
                 #expect(response.statusCode == 200)
                 #expect(response.body == bytes)
             }

@@ -18,8 +18,8 @@ struct LiveConditionalTests {
         _ body: (AssetServerProcess, LiveManifest.Entry, [UInt8], _ etag: String) async throws -> Void
     ) async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let full = try server.raw("GET", entry.path)
+            let (entry, file) = try await server.firstSession()
+            let full = try await server.raw("GET", entry.path)
             let etag = try #require(full.value(forHeader: "ETag"))
             try await body(server, entry, file, etag)
         }
@@ -29,13 +29,13 @@ struct LiveConditionalTests {
     func ifNoneMatchHit() async throws {
         try await withSession { server, entry, file, etag in
             let client = try RawHTTPClient(port: server.port)
-            let lastModified = try client.request("HEAD", entry.path).value(forHeader: "Last-Modified")
-            let response = try client.request("GET", entry.path, headers: ["If-None-Match": etag])
+            let lastModified = try await client.request("HEAD", entry.path).value(forHeader: "Last-Modified")
+            let response = try await client.request("GET", entry.path, headers: ["If-None-Match": etag])
             #expect(response.statusCode == 304, "\(response)")
             #expect(response.value(forHeader: "ETag") == etag)
             #expect(response.value(forHeader: "Last-Modified") == lastModified)
             // A 304 has no body: the next answer on this connection must start right away.
-            let next = try client.request("GET", entry.path)
+            let next = try await client.request("GET", entry.path)
             #expect(next.statusCode == 200)
             #expect(next.body == file)
         }
@@ -44,7 +44,7 @@ struct LiveConditionalTests {
     @Test("If-None-Match: * matches any existing file")
     func ifNoneMatchStar() async throws {
         try await withSession { server, entry, _, _ in
-            let response = try server.raw("GET", entry.path, headers: ["If-None-Match": "*"])
+            let response = try await server.raw("GET", entry.path, headers: ["If-None-Match": "*"])
             #expect(response.statusCode == 304, "\(response)")
         }
     }
@@ -52,7 +52,7 @@ struct LiveConditionalTests {
     @Test("If-None-Match with a list containing the ETag answers 304")
     func ifNoneMatchList() async throws {
         try await withSession { server, entry, _, etag in
-            let response = try server.raw("GET", entry.path, headers: ["If-None-Match": "\"stale\", \(etag), \"other\""])
+            let response = try await server.raw("GET", entry.path, headers: ["If-None-Match": "\"stale\", \(etag), \"other\""])
             #expect(response.statusCode == 304, "\(response)")
         }
     }
@@ -60,7 +60,7 @@ struct LiveConditionalTests {
     @Test("If-None-Match with other tags sends the full file")
     func ifNoneMatchMiss() async throws {
         try await withSession { server, entry, file, _ in
-            let response = try server.raw("GET", entry.path, headers: ["If-None-Match": "\"stale\", \"other\""])
+            let response = try await server.raw("GET", entry.path, headers: ["If-None-Match": "\"stale\", \"other\""])
             #expect(response.statusCode == 200, "\(response)")
             #expect(response.body == file)
         }
@@ -69,7 +69,7 @@ struct LiveConditionalTests {
     @Test("If-None-Match uses weak comparison: W/ plus the ETag still answers 304")
     func ifNoneMatchWeak() async throws {
         try await withSession { server, entry, _, etag in
-            let response = try server.raw("GET", entry.path, headers: ["If-None-Match": "W/\(etag)"])
+            let response = try await server.raw("GET", entry.path, headers: ["If-None-Match": "W/\(etag)"])
             #expect(response.statusCode == 304, "\(response)")
         }
     }
@@ -77,7 +77,7 @@ struct LiveConditionalTests {
     @Test("If-None-Match is evaluated before Range: a match is 304, not 206")
     func ifNoneMatchBeforeRange() async throws {
         try await withSession { server, entry, _, etag in
-            let response = try server.raw("GET", entry.path, headers: ["If-None-Match": etag, "Range": "bytes=0-9"])
+            let response = try await server.raw("GET", entry.path, headers: ["If-None-Match": etag, "Range": "bytes=0-9"])
             #expect(response.statusCode == 304, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == nil)
         }
@@ -86,7 +86,7 @@ struct LiveConditionalTests {
     @Test("HEAD with a matching If-None-Match answers 304")
     func headIfNoneMatch() async throws {
         try await withSession { server, entry, _, etag in
-            let response = try server.raw("HEAD", entry.path, headers: ["If-None-Match": etag])
+            let response = try await server.raw("HEAD", entry.path, headers: ["If-None-Match": etag])
             #expect(response.statusCode == 304, "\(response)")
             #expect(response.value(forHeader: "ETag") == etag)
         }
@@ -95,9 +95,9 @@ struct LiveConditionalTests {
     @Test("If-Match with a stale tag answers 412, with the current tag 200")
     func ifMatch() async throws {
         try await withSession { server, entry, file, etag in
-            let stale = try server.raw("GET", entry.path, headers: ["If-Match": "\"stale\""])
+            let stale = try await server.raw("GET", entry.path, headers: ["If-Match": "\"stale\""])
             #expect(stale.statusCode == 412, "\(stale)")
-            let current = try server.raw("GET", entry.path, headers: ["If-Match": etag])
+            let current = try await server.raw("GET", entry.path, headers: ["If-Match": etag])
             #expect(current.statusCode == 200)
             #expect(current.body == file)
         }
@@ -106,7 +106,7 @@ struct LiveConditionalTests {
     @Test("If-Range with the current ETag honours the range")
     func ifRangeMatchingEntityTag() async throws {
         try await withSession { server, entry, file, etag in
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": etag])
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": etag])
             #expect(response.statusCode == 206, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == "bytes 10-19/\(file.count)")
             #expect(response.body == Array(file[10...19]))
@@ -116,7 +116,7 @@ struct LiveConditionalTests {
     @Test("If-Range with a stale ETag sends the whole new file as 200")
     func ifRangeStaleEntityTag() async throws {
         try await withSession { server, entry, file, _ in
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": "\"stale\""])
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": "\"stale\""])
             #expect(response.statusCode == 200, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == nil)
             #expect(response.body == file)
@@ -126,7 +126,7 @@ struct LiveConditionalTests {
     @Test("If-Range needs a strong match: a weak ETag sends the whole file")
     func ifRangeWeakEntityTag() async throws {
         try await withSession { server, entry, file, etag in
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": "W/\(etag)"])
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=10-19", "If-Range": "W/\(etag)"])
             #expect(response.statusCode == 200, "\(response)")
             #expect(response.body == file)
         }
@@ -138,9 +138,9 @@ struct LiveConditionalTests {
             try server.writeFile("/sessions/dated.bin", patternBytes(count: 4096))
             let url = server.catalogURL.appendingPathComponent("sessions/dated.bin")
             try FileManager.default.setAttributes([.modificationDate: Self.pastDate], ofItemAtPath: url.path)
-            let head = try server.raw("HEAD", "/sessions/dated.bin")
+            let head = try await server.raw("HEAD", "/sessions/dated.bin")
             #expect(head.value(forHeader: "Last-Modified") == Self.pastDateText)
-            let response = try server.raw(
+            let response = try await server.raw(
                 "GET", "/sessions/dated.bin", headers: ["Range": "bytes=0-9", "If-Range": Self.pastDateText]
             )
             #expect(response.statusCode == 206, "\(response)")
@@ -155,7 +155,7 @@ struct LiveConditionalTests {
             try server.writeFile("/sessions/dated.bin", bytes)
             let url = server.catalogURL.appendingPathComponent("sessions/dated.bin")
             try FileManager.default.setAttributes([.modificationDate: Self.pastDate], ofItemAtPath: url.path)
-            let response = try server.raw(
+            let response = try await server.raw(
                 "GET", "/sessions/dated.bin",
                 headers: ["Range": "bytes=0-9", "If-Range": "Sun, 09 Jun 2024 17:00:00 GMT"]
             )
@@ -170,9 +170,9 @@ struct LiveConditionalTests {
             let original = patternBytes(count: 2048, seed: 1)
             let replaced = patternBytes(count: 2048, seed: 2)
             let url = try server.writeFile("/sessions/changing.bin", original)
-            let oldTag = try #require(try server.raw("HEAD", "/sessions/changing.bin").value(forHeader: "ETag"))
+            let oldTag = try #require(try await server.raw("HEAD", "/sessions/changing.bin").value(forHeader: "ETag"))
             try Data(replaced).write(to: url)
-            let response = try server.raw(
+            let response = try await server.raw(
                 "GET", "/sessions/changing.bin", headers: ["Range": "bytes=100-", "If-Range": oldTag]
             )
             #expect(response.statusCode == 200, "\(response)")

@@ -17,7 +17,7 @@ struct LiveFaultKnobTests {
             try server.writeFile("/sessions/throttled.bin", bytes)
             let clock = ContinuousClock()
             let start = clock.now
-            let response = try server.raw("GET", "/sessions/throttled.bin")
+            let response = try await server.raw("GET", "/sessions/throttled.bin")
             let elapsed = clock.now - start
             #expect(response.body == bytes)
             // Three seconds' worth of bytes; even allowing a one-second burst it takes two seconds.
@@ -29,16 +29,16 @@ struct LiveFaultKnobTests {
     @Test("--drop-after cuts the body at exactly N bytes and closes the connection")
     func dropAfterCutsBody() async throws {
         try await withAssetServer(arguments: ["--drop-after", "1000"]) { server in
-            let entry = try #require(try server.manifest().sessions.first)
+            let entry = try #require(try await server.manifest().sessions.first)
             let file = try server.fileBytes(entry.path)
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request("GET", entry.path)
+            let response = try await client.request("GET", entry.path)
             #expect(response.statusCode == 200)
             #expect(response.value(forHeader: "Content-Length") == String(file.count))
             #expect(response.isTruncated)
             #expect(response.body == Array(file[..<1000]))
-            #expect(!client.isOpen || client.waitForClose(timeout: .seconds(2)))
-            let ranged = try server.raw("GET", entry.path, headers: ["Range": "bytes=100-"])
+            #expect(await client.waitForClose(timeout: .seconds(2)), "the server closed the connection after the cut")
+            let ranged = try await server.raw("GET", entry.path, headers: ["Range": "bytes=100-"])
             #expect(ranged.statusCode == 206)
             #expect(ranged.body == Array(file[100..<1100]))
         }
@@ -48,11 +48,11 @@ struct LiveFaultKnobTests {
     func failCountedThenServes() async throws {
         try await withAssetServer(arguments: ["--fail", "/manifest.json=503x2"]) { server in
             for attempt in 1...2 {
-                let response = try server.raw("GET", "/manifest.json")
+                let response = try await server.raw("GET", "/manifest.json")
                 #expect(response.statusCode == 503, "attempt \(attempt): \(response)")
                 #expect(response.value(forHeader: "Retry-After") != nil, "attempt \(attempt): \(response)")
             }
-            let third = try server.raw("GET", "/manifest.json")
+            let third = try await server.raw("GET", "/manifest.json")
             #expect(third.statusCode == 200)
             #expect(third.body == (try server.fileBytes("/manifest.json")))
         }
@@ -62,11 +62,11 @@ struct LiveFaultKnobTests {
     func failAlways() async throws {
         try await withAssetServer(arguments: ["--fail", "/manifest.json=500"]) { server in
             for _ in 0..<5 {
-                #expect(try server.raw("GET", "/manifest.json").statusCode == 500)
+                #expect(try await server.raw("GET", "/manifest.json").statusCode == 500)
             }
             let manifest = try JSONDecoder().decode(LiveManifest.self, from: Data(try server.fileBytes("/manifest.json")))
             let entry = try #require(manifest.sessions.first)
-            #expect(try server.raw("GET", entry.path).statusCode == 200)
+            #expect(try await server.raw("GET", entry.path).statusCode == 200)
         }
     }
 
@@ -77,7 +77,7 @@ struct LiveFaultKnobTests {
             let client = try RawHTTPClient(port: server.port)
             for _ in 0..<2 {
                 let start = clock.now
-                #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+                #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
                 let elapsed = clock.now - start
                 #expect(elapsed >= .milliseconds(400), "answered after \(elapsed)")
                 #expect(elapsed < .seconds(5))
@@ -89,12 +89,12 @@ struct LiveFaultKnobTests {
     func corruptKeepsValidators() async throws {
         let catalog = try TemporaryDirectory(prefix: "corrupt-catalog")
         let (entry, original, etag, lastModified) = try await withAssetServer(catalogURL: catalog.url) { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path)
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path)
             return (entry, file, response.value(forHeader: "ETag"), response.value(forHeader: "Last-Modified"))
         }
         try await withAssetServer(catalogURL: catalog.url, arguments: ["--corrupt", entry.path]) { server in
-            let response = try server.raw("GET", entry.path)
+            let response = try await server.raw("GET", entry.path)
             #expect(response.statusCode == 200)
             #expect(response.body.count == original.count)
             #expect(response.body != original)
@@ -112,18 +112,18 @@ struct LiveFaultKnobTests {
         try await withAssetServer(arguments: ["--auth", "demo:s3cret"]) { server in
             let bytes = patternBytes(count: 5000)
             try server.writeFile("/protected/bonus.mp4", bytes)
-            let anonymous = try server.raw("GET", "/protected/bonus.mp4")
+            let anonymous = try await server.raw("GET", "/protected/bonus.mp4")
             #expect(anonymous.statusCode == 401, "\(anonymous)")
             let challenge = try #require(anonymous.value(forHeader: "WWW-Authenticate"))
             #expect(challenge.lowercased().hasPrefix("basic"))
             #expect(challenge.contains("realm="))
             let wrong = Data("demo:wrong".utf8).base64EncodedString()
-            #expect(try server.raw("GET", "/protected/bonus.mp4", headers: ["Authorization": "Basic \(wrong)"]).statusCode == 401)
+            #expect(try await server.raw("GET", "/protected/bonus.mp4", headers: ["Authorization": "Basic \(wrong)"]).statusCode == 401)
             let right = Data("demo:s3cret".utf8).base64EncodedString()
-            let granted = try server.raw("GET", "/protected/bonus.mp4", headers: ["Authorization": "Basic \(right)"])
+            let granted = try await server.raw("GET", "/protected/bonus.mp4", headers: ["Authorization": "Basic \(right)"])
             #expect(granted.statusCode == 200)
             #expect(granted.body == bytes)
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200, "unprotected paths need no credentials")
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200, "unprotected paths need no credentials")
         }
     }
 }

@@ -37,15 +37,15 @@ extension AssetServerProcess {
         _ method: String = "GET",
         _ target: String,
         headers: KeyValuePairs<String, String> = [:]
-    ) throws -> RawHTTPResponse {
+    ) async throws -> RawHTTPResponse {
         let client = try RawHTTPClient(port: port)
         defer { client.close() }
-        return try client.request(method, target, headers: headers)
+        return try await client.request(method, target, headers: headers)
     }
 
     /// Fetches and decodes `/manifest.json`.
-    func manifest() throws -> LiveManifest {
-        let response = try raw("GET", "/manifest.json")
+    func manifest() async throws -> LiveManifest {
+        let response = try await raw("GET", "/manifest.json")
         guard response.statusCode == 200 else {
             throw TestSupportError("GET /manifest.json answered \(response.statusCode) instead of 200.")
         }
@@ -53,8 +53,8 @@ extension AssetServerProcess {
     }
 
     /// The first session of the manifest and its bytes on disk.
-    func firstSession() throws -> (entry: LiveManifest.Entry, bytes: [UInt8]) {
-        guard let entry = try manifest().sessions.first else {
+    func firstSession() async throws -> (entry: LiveManifest.Entry, bytes: [UInt8]) {
+        guard let entry = try await manifest().sessions.first else {
             throw TestSupportError("The manifest of \(catalogURL.path) lists no sessions.")
         }
         return (entry, try fileBytes(entry.path))

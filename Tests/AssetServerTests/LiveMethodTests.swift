@@ -12,9 +12,9 @@ struct LiveMethodTests {
     @Test("Methods other than GET and HEAD answer 405 with an Allow header", arguments: ["POST", "PUT", "DELETE", "PATCH"])
     func otherMethodsAreNotAllowed(method: String) async throws {
         try await withAssetServer { server in
-            let (entry, _) = try server.firstSession()
+            let (entry, _) = try await server.firstSession()
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request(method, entry.path, body: Array("payload".utf8))
+            let response = try await client.request(method, entry.path, body: Array("payload".utf8))
             #expect(response.statusCode == 405, "\(response)")
             let allow = try #require(response.value(forHeader: "Allow"))
             let methods = Set(allow.split(separator: ",").map { $0.trimmingCharacters(in: .whitespaces) })
@@ -26,10 +26,10 @@ struct LiveMethodTests {
     @Test("HEAD answers with the headers of GET and no body")
     func headMatchesGet() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let client = try RawHTTPClient(port: server.port)
-            let head = try client.request("HEAD", entry.path)
-            let get = try client.request("GET", entry.path)
+            let head = try await client.request("HEAD", entry.path)
+            let get = try await client.request("GET", entry.path)
             #expect(head.statusCode == 200)
             #expect(head.body.isEmpty)
             #expect(get.body == file)
@@ -43,16 +43,16 @@ struct LiveMethodTests {
     func missingFileIsNotFound(path: String) async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            let response = try client.request("GET", path)
+            let response = try await client.request("GET", path)
             #expect(response.statusCode == 404, "\(response)")
-            #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+            #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
         }
     }
 
     @Test("The manifest is served as JSON")
     func manifestIsJSON() async throws {
         try await withAssetServer { server in
-            let response = try server.raw("GET", "/manifest.json")
+            let response = try await server.raw("GET", "/manifest.json")
             #expect(response.statusCode == 200)
             #expect(response.value(forHeader: "Content-Type")?.hasPrefix("application/json") == true, "\(response)")
             #expect(response.body == (try server.fileBytes("/manifest.json")))

@@ -28,7 +28,7 @@ struct LiveRangeTests {
     @Test("A plain GET returns the whole file with Accept-Ranges and strong validators")
     func fullGet() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let (body, response) = try await LiveHTTP.fetch(server.url(entry.path))
             #expect(response.statusCode == 200)
             #expect(body == file)
@@ -44,7 +44,7 @@ struct LiveRangeTests {
     @Test("bytes=0-99 returns the first hundred bytes as 206 Partial Content")
     func firstHundredBytes() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let (body, response) = try await LiveHTTP.fetch(server.url(entry.path), headers: ["Range": "bytes=0-99"])
             #expect(response.statusCode == 206)
             #expect(response.value(forHTTPHeaderField: "Content-Range") == "bytes 0-99/\(file.count)")
@@ -55,24 +55,24 @@ struct LiveRangeTests {
     @Test("bytes=0-0 returns exactly the first byte")
     func firstByteOnly() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            expectPartial(try server.raw("GET", entry.path, headers: ["Range": "bytes=0-0"]), 0, 0, of: file)
+            let (entry, file) = try await server.firstSession()
+            expectPartial(try await server.raw("GET", entry.path, headers: ["Range": "bytes=0-0"]), 0, 0, of: file)
         }
     }
 
     @Test("bytes=100- returns everything from offset 100 to the end")
     func openEndedRange() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            expectPartial(try server.raw("GET", entry.path, headers: ["Range": "bytes=100-"]), 100, file.count - 1, of: file)
+            let (entry, file) = try await server.firstSession()
+            expectPartial(try await server.raw("GET", entry.path, headers: ["Range": "bytes=100-"]), 100, file.count - 1, of: file)
         }
     }
 
     @Test("bytes=-500 returns the last five hundred bytes")
     func suffixRange() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=-500"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=-500"])
             expectPartial(response, file.count - 500, file.count - 1, of: file)
         }
     }
@@ -80,8 +80,8 @@ struct LiveRangeTests {
     @Test("A range on the last byte returns one byte")
     func lastByte() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count - 1)-"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count - 1)-"])
             expectPartial(response, file.count - 1, file.count - 1, of: file)
         }
     }
@@ -89,9 +89,9 @@ struct LiveRangeTests {
     @Test("A range whose end lies beyond the file is clamped to the last byte")
     func rangeBeyondEndIsClamped() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let first = file.count - 10
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=\(first)-\(file.count + 1000)"])
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=\(first)-\(file.count + 1000)"])
             expectPartial(response, first, file.count - 1, of: file)
         }
     }
@@ -99,8 +99,8 @@ struct LiveRangeTests {
     @Test("A suffix longer than the file returns the whole file as 206")
     func suffixLongerThanFile() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=-\(file.count + 100)"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=-\(file.count + 100)"])
             expectPartial(response, 0, file.count - 1, of: file)
         }
     }
@@ -108,8 +108,8 @@ struct LiveRangeTests {
     @Test("A range starting at or past the end is 416 with Content-Range bytes */SIZE", arguments: [0, 1, 5000])
     func firstByteBeyondEnd(pastEnd: Int) async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count + pastEnd)-"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count + pastEnd)-"])
             #expect(response.statusCode == 416, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == "bytes */\(file.count)")
         }
@@ -118,8 +118,8 @@ struct LiveRangeTests {
     @Test("bytes=-0 asks for nothing and is 416")
     func emptySuffixIsUnsatisfiable() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=-0"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=-0"])
             #expect(response.statusCode == 416, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == "bytes */\(file.count)")
         }
@@ -131,8 +131,8 @@ struct LiveRangeTests {
     )
     func invalidRangeIsIgnored(range: String) async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": range])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": range])
             #expect(response.statusCode == 200, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == nil)
             #expect(response.body == file)
@@ -142,8 +142,8 @@ struct LiveRangeTests {
     @Test("Several ranges get the full body (200) or a correct multipart/byteranges answer")
     func multipleRanges() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let response = try server.raw("GET", entry.path, headers: ["Range": "bytes=0-9,20-29"])
+            let (entry, file) = try await server.firstSession()
+            let response = try await server.raw("GET", entry.path, headers: ["Range": "bytes=0-9,20-29"])
             if response.statusCode == 200 {
                 #expect(response.body == file)
             } else {
@@ -158,14 +158,14 @@ struct LiveRangeTests {
     @Test("HEAD with a range answers 206 with the range's headers and no body")
     func headWithRange() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let client = try RawHTTPClient(port: server.port)
-            let head = try client.request("HEAD", entry.path, headers: ["Range": "bytes=0-99"])
+            let head = try await client.request("HEAD", entry.path, headers: ["Range": "bytes=0-99"])
             #expect(head.statusCode == 206, "\(head)")
             #expect(head.value(forHeader: "Content-Range") == "bytes 0-99/\(file.count)")
             #expect(head.value(forHeader: "Content-Length") == "100")
             // Had the server sent a body after the HEAD answer, this next answer would not parse.
-            let next = try client.request("GET", entry.path, headers: ["Range": "bytes=0-3"])
+            let next = try await client.request("GET", entry.path, headers: ["Range": "bytes=0-3"])
             expectPartial(next, 0, 3, of: file)
         }
     }
@@ -173,10 +173,10 @@ struct LiveRangeTests {
     @Test("206 and 416 carry the same validators and Accept-Ranges as 200")
     func partialAnswersCarryValidators() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
-            let full = try server.raw("GET", entry.path)
-            let partial = try server.raw("GET", entry.path, headers: ["Range": "bytes=10-19"])
-            let unsatisfiable = try server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count)-"])
+            let (entry, file) = try await server.firstSession()
+            let full = try await server.raw("GET", entry.path)
+            let partial = try await server.raw("GET", entry.path, headers: ["Range": "bytes=10-19"])
+            let unsatisfiable = try await server.raw("GET", entry.path, headers: ["Range": "bytes=\(file.count)-"])
             let etag = try #require(full.value(forHeader: "ETag"))
             let lastModified = try #require(full.value(forHeader: "Last-Modified"))
             for response in [partial, unsatisfiable] {
@@ -192,11 +192,11 @@ struct LiveRangeTests {
         try await withAssetServer { server in
             try server.writeFile("/sessions/empty.mp4", [])
             let client = try RawHTTPClient(port: server.port)
-            let full = try client.request("GET", "/sessions/empty.mp4")
+            let full = try await client.request("GET", "/sessions/empty.mp4")
             #expect(full.statusCode == 200, "\(full)")
             #expect(full.value(forHeader: "Content-Length") == "0")
             #expect(full.body.isEmpty)
-            let ranged = try client.request("GET", "/sessions/empty.mp4", headers: ["Range": "bytes=0-"])
+            let ranged = try await client.request("GET", "/sessions/empty.mp4", headers: ["Range": "bytes=0-"])
             #expect(ranged.statusCode == 416, "\(ranged)")
             #expect(ranged.value(forHeader: "Content-Range") == "bytes */0")
         }
@@ -214,11 +214,11 @@ struct LiveRangeTests {
             try handle.seek(toOffset: offset)
             try handle.write(contentsOf: Data("above-4GiB".utf8))
             try handle.close()
-            let response = try server.raw("GET", "/sessions/huge.bin", headers: ["Range": "bytes=\(offset)-\(offset + 9)"])
+            let response = try await server.raw("GET", "/sessions/huge.bin", headers: ["Range": "bytes=\(offset)-\(offset + 9)"])
             #expect(response.statusCode == 206, "\(response)")
             #expect(response.value(forHeader: "Content-Range") == "bytes \(offset)-\(offset + 9)/\(size)")
             #expect(response.bodyText == "above-4GiB")
-            let head = try server.raw("HEAD", "/sessions/huge.bin")
+            let head = try await server.raw("HEAD", "/sessions/huge.bin")
             #expect(head.value(forHeader: "Content-Length") == String(size))
         }
     }

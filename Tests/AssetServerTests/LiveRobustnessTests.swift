@@ -20,18 +20,18 @@ struct LiveRobustnessTests {
             var dropped = false
             for byte in request {
                 do {
-                    try slow.send([byte])
+                    try await slow.send([byte])
                 } catch {
                     dropped = true  // The server closed the connection; the write failed.
                     break
                 }
                 // Waiting for the close doubles as the one-second pace of the slow client.
-                if slow.waitForClose(timeout: .seconds(1)) {
+                if await slow.waitForClose(timeout: .seconds(1)) {
                     dropped = true
                     break
                 }
                 let before = clock.now
-                let response = try server.raw("GET", "/manifest.json")
+                let response = try await server.raw("GET", "/manifest.json")
                 #expect(response.statusCode == 200)
                 #expect(clock.now - before < .seconds(3), "another client waited behind the slow one")
                 servedMeanwhile += 1
@@ -47,8 +47,8 @@ struct LiveRobustnessTests {
     func silentConnectionIsClosed() async throws {
         try await withAssetServer { server in
             let silent = try RawHTTPClient(port: server.port)
-            #expect(silent.waitForClose(timeout: .seconds(40)), "a silent connection stayed open for 40 seconds")
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+            #expect(await silent.waitForClose(timeout: .seconds(40)), "a silent connection stayed open for 40 seconds")
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200)
         }
     }
 
@@ -56,10 +56,10 @@ struct LiveRobustnessTests {
     func oversizedRequestLine() async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            let response = try client.readResponse()
+            try await client.send("GET /\(String(repeating: "a", count: 20_000)) HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 414, "\(response)")
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200)
         }
     }
 
@@ -71,10 +71,10 @@ struct LiveRobustnessTests {
             for index in 0..<count {
                 request += "X-Filler-\(index): \(String(repeating: "v", count: valueLength))\r\n"
             }
-            try client.send(request + "\r\n")
-            let response = try client.readResponse()
+            try await client.send(request + "\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 431, "\(response)")
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200)
         }
     }
 
@@ -99,10 +99,10 @@ struct LiveRobustnessTests {
     func malformedRequest(request: String) async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try client.send(request)
-            let response = try client.readResponse()
+            try await client.send(request)
+            let response = try await client.readResponse()
             #expect(response.statusCode == 400, "\(request.debugDescription) → \(response)")
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200)
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200)
             #expect(server.process.isRunning)
         }
     }
@@ -111,8 +111,8 @@ struct LiveRobustnessTests {
     func unsupportedVersion() async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try client.send("GET /manifest.json HTTP/2.0\r\nHost: x\r\n\r\n")
-            let response = try client.readResponse()
+            try await client.send("GET /manifest.json HTTP/2.0\r\nHost: x\r\n\r\n")
+            let response = try await client.readResponse()
             #expect(response.statusCode == 505, "\(response)")
         }
     }
@@ -120,21 +120,21 @@ struct LiveRobustnessTests {
     @Test("One keep-alive connection serves many requests, also when they are pipelined")
     func keepAliveReuse() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let client = try RawHTTPClient(port: server.port)
             for index in 0..<10 {
-                let response = try client.request("GET", entry.path, headers: ["Range": "bytes=\(index)-\(index + 9)"])
+                let response = try await client.request("GET", entry.path, headers: ["Range": "bytes=\(index)-\(index + 9)"])
                 #expect(response.statusCode == 206)
                 #expect(response.body == Array(file[index...(index + 9)]))
             }
             let pipelined = (0..<3).map { "GET /manifest.json HTTP/1.1\r\nHost: x\r\nX-Request: \($0)\r\n\r\n" }.joined()
-            try client.send(pipelined + "HEAD \(entry.path) HTTP/1.1\r\nHost: x\r\n\r\n")
+            try await client.send(pipelined + "HEAD \(entry.path) HTTP/1.1\r\nHost: x\r\n\r\n")
             for _ in 0..<3 {
-                #expect(try client.readResponse().statusCode == 200)
+                #expect(try await client.readResponse().statusCode == 200)
             }
-            let head = try client.readResponse(method: "HEAD")
+            let head = try await client.readResponse(method: "HEAD")
             #expect(head.value(forHeader: "Content-Length") == String(file.count))
-            #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+            #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
         }
     }
 
@@ -142,11 +142,11 @@ struct LiveRobustnessTests {
     func requestBodyIsDiscarded() async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            try await client.send(
                 "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: 14\r\n\r\nGET /nope HTTP"
                     + "GET /missing.mp4 HTTP/1.1\r\nHost: x\r\n\r\n")
-            #expect(try client.readResponse().statusCode == 200)
-            let second = try client.readResponse()
+            #expect(try await client.readResponse().statusCode == 200)
+            let second = try await client.readResponse()
             #expect(second.statusCode == 404, "the body was taken for a request: \(second)")
         }
     }
@@ -155,13 +155,13 @@ struct LiveRobustnessTests {
     func transferEncodingCannotSmuggle() async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try client.send(
+            try await client.send(
                 "GET /manifest.json HTTP/1.1\r\nHost: x\r\nContent-Length: 4\r\nTransfer-Encoding: chunked\r\n\r\n"
                     + "0\r\n\r\nGET /smuggled.mp4 HTTP/1.1\r\nHost: x\r\n\r\n")
-            let first = try client.readResponse()
+            let first = try await client.readResponse()
             #expect(first.statusCode != 404, "\(first)")
             // RFC 9112 §6.1: after a request with both fields the server MUST close the connection.
-            let rest = try client.readUntilClosed()
+            let rest = try await client.readUntilClosed()
             #expect(!String(decoding: rest, as: UTF8.self).contains("HTTP/1.1"), "a second answer followed")
         }
     }
@@ -170,26 +170,26 @@ struct LiveRobustnessTests {
     func connectionCloseIsHonoured() async throws {
         try await withAssetServer { server in
             let closing = try RawHTTPClient(port: server.port)
-            #expect(try closing.request("GET", "/manifest.json", headers: ["Connection": "close"]).statusCode == 200)
-            #expect(closing.waitForClose(timeout: .seconds(5)))
+            #expect(try await closing.request("GET", "/manifest.json", headers: ["Connection": "close"]).statusCode == 200)
+            #expect(await closing.waitForClose(timeout: .seconds(5)))
             let legacy = try RawHTTPClient(port: server.port)
-            try legacy.send("GET /manifest.json HTTP/1.0\r\n\r\n")
-            #expect(try legacy.readResponse().statusCode == 200)
-            #expect(legacy.waitForClose(timeout: .seconds(5)))
+            try await legacy.send("GET /manifest.json HTTP/1.0\r\n\r\n")
+            #expect(try await legacy.readResponse().statusCode == 200)
+            #expect(await legacy.waitForClose(timeout: .seconds(5)))
         }
     }
 
     @Test("Two hundred connections open at once are all served")
     func manyConcurrentConnections() async throws {
         try await withAssetServer { server in
-            let (entry, file) = try server.firstSession()
+            let (entry, file) = try await server.firstSession()
             let clients = try (0..<200).map { _ in try RawHTTPClient(port: server.port, timeout: .seconds(20)) }
             for (index, client) in clients.enumerated() {
-                try client.send("GET \(entry.path) HTTP/1.1\r\nHost: x\r\nRange: bytes=\(index)-\(index + 99)\r\n\r\n")
+                try await client.send("GET \(entry.path) HTTP/1.1\r\nHost: x\r\nRange: bytes=\(index)-\(index + 99)\r\n\r\n")
             }
             var served = 0
             for (index, client) in clients.enumerated() {
-                let response = try client.readResponse()
+                let response = try await client.readResponse()
                 if response.statusCode == 206, response.body == Array(file[index...(index + 99)]) {
                     served += 1
                 }
@@ -197,7 +197,7 @@ struct LiveRobustnessTests {
             #expect(served == 200)
             // Every connection is still alive and reusable.
             for client in clients.prefix(20) {
-                #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+                #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
             }
         }
     }
@@ -205,13 +205,13 @@ struct LiveRobustnessTests {
     @Test("Closed connections release their file descriptors")
     func connectionsReleaseDescriptors() async throws {
         try await withAssetServer { server in
-            let (entry, _) = try server.firstSession()
-            _ = try server.raw("GET", entry.path)  // Let the server open whatever it keeps open for good.
+            let (entry, _) = try await server.firstSession()
+            _ = try await server.raw("GET", entry.path)  // Let the server open whatever it keeps open for good.
             let baseline = try #require(server.process.openFileDescriptorCount())
             var clients: [RawHTTPClient] = []
             for _ in 0..<50 {
                 let client = try RawHTTPClient(port: server.port)
-                #expect(try client.request("GET", entry.path).statusCode == 200)
+                #expect(try await client.request("GET", entry.path).statusCode == 200)
                 clients.append(client)
             }
             let busy = try #require(server.process.openFileDescriptorCount())
@@ -229,11 +229,11 @@ struct LiveRobustnessTests {
             try server.writeFile("/sessions/large.bin", [UInt8](repeating: 0xAB, count: 16 << 20))
             for _ in 0..<5 {
                 let client = try RawHTTPClient(port: server.port)
-                try client.send("GET /sessions/large.bin HTTP/1.1\r\nHost: x\r\n\r\n")
-                _ = try client.readResponse(method: "HEAD")  // Read the head only, then hang up.
+                try await client.send("GET /sessions/large.bin HTTP/1.1\r\nHost: x\r\n\r\n")
+                _ = try await client.readResponse(method: "HEAD")  // Read the head only, then hang up.
                 client.close()
             }
-            let response = try server.raw("GET", "/sessions/large.bin", headers: ["Range": "bytes=0-9"])
+            let response = try await server.raw("GET", "/sessions/large.bin", headers: ["Range": "bytes=0-9"])
             #expect(response.statusCode == 206)
             #expect(server.process.isRunning)
         }

@@ -44,16 +44,16 @@ struct LiveSecurityTests {
     func traversalIsRefused(target: String) async throws {
         try await withCatalogBesideSecret { server, _ in
             let client = try RawHTTPClient(port: server.port)
-            expectRefused(try client.request("GET", target), target)
+            expectRefused(try await client.request("GET", target), target)
         }
     }
 
     @Test("A NUL byte in the path is refused", arguments: ["/manifest.json%00", "/manifest.json%00.mp4", "/%00"])
     func nulByteIsRefused(target: String) async throws {
         try await withAssetServer { server in
-            let response = try server.raw("GET", target)
+            let response = try await server.raw("GET", target)
             #expect([400, 403, 404].contains(response.statusCode), "\(target) → \(response)")
-            #expect(try server.raw("GET", "/manifest.json").statusCode == 200, "the server keeps serving")
+            #expect(try await server.raw("GET", "/manifest.json").statusCode == 200, "the server keeps serving")
         }
     }
 
@@ -69,8 +69,8 @@ struct LiveSecurityTests {
             try FileManager.default.createSymbolicLink(
                 at: server.catalogURL.appendingPathComponent("outside"), withDestinationURL: secretURL.deletingLastPathComponent())
             for target in ["/sessions/leak.mp4", "/passwd", "/outside/secret.txt"] {
-                expectRefused(try server.raw("GET", target), target)
-                expectRefused(try server.raw("GET", target, headers: ["Range": "bytes=0-5"]), target)
+                expectRefused(try await server.raw("GET", target), target)
+                expectRefused(try await server.raw("GET", target, headers: ["Range": "bytes=0-5"]), target)
             }
         }
     }
@@ -78,7 +78,7 @@ struct LiveSecurityTests {
     @Test("An absolute-form request target is served for paths inside the catalog")
     func absoluteFormInsideCatalog() async throws {
         try await withAssetServer { server in
-            let response = try server.raw("GET", "http://127.0.0.1:\(server.port)/manifest.json")
+            let response = try await server.raw("GET", "http://127.0.0.1:\(server.port)/manifest.json")
             #expect(response.statusCode == 200, "RFC 9112 §3.2.2: a server MUST accept the absolute-form. \(response)")
             #expect(response.body == (try server.fileBytes("/manifest.json")))
         }
@@ -91,7 +91,7 @@ struct LiveSecurityTests {
     func absoluteFormTraversal(path: String) async throws {
         try await withCatalogBesideSecret { server, _ in
             let target = "http://127.0.0.1:\(server.port)\(path)"
-            expectRefused(try server.raw("GET", target), target)
+            expectRefused(try await server.raw("GET", target), target)
         }
     }
 
@@ -101,7 +101,7 @@ struct LiveSecurityTests {
             try server.writeFile("/protected/bonus.mp4", Array(Self.secret.utf8))
             for target in ["/protected/bonus.mp4", "/%70rotected/bonus.mp4", "/sessions/../protected/bonus.mp4",
                            "/./protected/bonus.mp4", "//protected/bonus.mp4", "/protected%2Fbonus.mp4"] {
-                let response = try server.raw("GET", target)
+                let response = try await server.raw("GET", target)
                 #expect(response.statusCode != 200, "\(target) → \(response)")
                 #expect(!response.bodyText.contains(Self.secret), "\(target) leaked a protected file")
             }

@@ -17,7 +17,7 @@ struct LiveShutdownTests {
     func signalEndsServer(signal: Int32) async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            #expect(try client.request("GET", "/manifest.json").statusCode == 200)
+            #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
             #expect(server.process.isRunning)
             try server.process.signal(signal)
             let status = try await server.process.waitForExit(timeout: .seconds(2))

@@ -14,9 +14,9 @@ extension RawHTTPClient {
     /// - Parameter method: The request's method: a response to HEAD has no body whatever its headers say.
     /// - Returns: The response; `isTruncated` is set when the connection closed inside the body.
     /// - Throws: `TestSupportError` when the connection closes before a complete head, or a read times out.
-    public func readResponse(method: String = "GET") throws -> RawHTTPResponse {
+    public func readResponse(method: String = "GET") async throws -> RawHTTPResponse {
         while true {
-            var response = try readHead()
+            var response = try await readHead()
             if (100..<200).contains(response.statusCode) {
                 continue  // Interim responses precede the final one.
             }
@@ -25,14 +25,14 @@ extension RawHTTPClient {
                 return response
             }
             if response.value(forHeader: "Transfer-Encoding")?.lowercased().contains("chunked") == true {
-                (response.body, response.isTruncated) = try readChunkedBody()
+                (response.body, response.isTruncated) = try await readChunkedBody()
             } else if let lengthText = response.value(forHeader: "Content-Length") {
                 guard let length = Int(lengthText), length >= 0 else {
                     throw TestSupportError("The response has an invalid Content-Length '\(lengthText)'.")
                 }
-                (response.body, response.isTruncated) = try readBody(count: length)
+                (response.body, response.isTruncated) = try await readBody(count: length)
             } else {
-                (response.body, response.isTruncated) = (try readUntilClosed(), false)
+                (response.body, response.isTruncated) = (try await readUntilClosed(), false)
             }
             return response
         }
@@ -41,40 +41,36 @@ extension RawHTTPClient {
     /// Waits until the server closes the connection, discarding anything it sends meanwhile.
     /// - Parameter timeout: How long to wait.
     /// - Returns: True when the server closed (or reset) the connection, false when it was still open at the deadline.
-    public func waitForClose(timeout: Duration) -> Bool {
-        let clock = ContinuousClock()
-        let deadline = clock.now.advanced(by: timeout)
-        let saved = self.timeout
-        defer { setTimeout(saved) }
-        while !peerClosed {
-            let remaining = deadline - clock.now
-            guard remaining > .zero else { return false }
-            setTimeout(min(remaining, .milliseconds(200)))
-            do {
-                _ = try fill()
-            } catch {
-                continue  // A read timed out; check the deadline again.
+    public func waitForClose(timeout: Duration) async -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            switch receiveAvailable() {
+            case .received:
+                buffer.removeAll()
+            case .closed, .failed:
+                return true
+            case .wouldBlock:
+                guard ContinuousClock.now < deadline else { return false }
+                try? await Task.sleep(for: .milliseconds(2))
             }
-            buffer.removeAll()
         }
-        return true
     }
 
     /// Reads until the server closes the connection.
     /// - Returns: Everything not yet consumed by an earlier read.
     /// - Throws: `TestSupportError` when a read times out first.
-    public func readUntilClosed() throws -> [UInt8] {
-        while try fill() {}
+    public func readUntilClosed() async throws -> [UInt8] {
+        while try await fill() {}
         defer { buffer.removeAll() }
         return buffer
     }
 
-    private func readHead() throws -> RawHTTPResponse {
+    private func readHead() async throws -> RawHTTPResponse {
         let separator: [UInt8] = Array("\r\n\r\n".utf8)
         var end: Int?
         while end == nil {
             end = firstIndex(of: separator)
-            if end == nil, try !fill() {
+            if end == nil, try await !fill() {
                 if buffer.isEmpty {
                     throw TestSupportError("127.0.0.1:\(port) closed the connection without sending a response.")
                 }
@@ -107,9 +103,9 @@ extension RawHTTPClient {
         )
     }
 
-    private func readBody(count: Int) throws -> ([UInt8], Bool) {
+    private func readBody(count: Int) async throws -> ([UInt8], Bool) {
         while buffer.count < count {
-            if try !fill() {
+            if try await !fill() {
                 defer { buffer.removeAll() }
                 return (buffer, true)
             }
@@ -119,25 +115,25 @@ extension RawHTTPClient {
         return (body, false)
     }
 
-    private func readChunkedBody() throws -> ([UInt8], Bool) {
+    private func readChunkedBody() async throws -> ([UInt8], Bool) {
         var body: [UInt8] = []
         while true {
-            guard let sizeLine = try readLine() else { return (body, true) }
+            guard let sizeLine = try await readLine() else { return (body, true) }
             let sizeText = sizeLine.split(separator: ";").first.map(String.init) ?? ""
             guard let size = Int(sizeText.trimmingCharacters(in: " "), radix: 16) else {
                 throw TestSupportError("The response has a malformed chunk size line '\(sizeLine)'.")
             }
             if size == 0 {
-                while let trailer = try readLine(), !trailer.isEmpty {}
+                while let trailer = try await readLine(), !trailer.isEmpty {}
                 return (body, false)
             }
-            let (chunk, truncated) = try readBody(count: size + 2)
+            let (chunk, truncated) = try await readBody(count: size + 2)
             body += chunk.prefix(size)
             if truncated { return (body, true) }
         }
     }
 
-    private func readLine() throws -> String? {
+    private func readLine() async throws -> String? {
         let newline: [UInt8] = Array("\r\n".utf8)
         while true {
             if let end = firstIndex(of: newline) {
@@ -145,7 +141,7 @@ extension RawHTTPClient {
                 buffer.removeFirst(end + newline.count)
                 return line
             }
-            if try !fill() { return nil }
+            if try await !fill() { return nil }
         }
     }
 
@@ -159,26 +155,50 @@ extension RawHTTPClient {
         return nil
     }
 
-    /// Appends what the socket has to the buffer.
+    /// Appends what the socket has to the buffer, waiting up to `timeout` for something to arrive.
     /// - Returns: False when the server has closed (or reset) the connection.
-    private func fill() throws -> Bool {
-        guard !peerClosed, descriptor >= 0 else { return false }
+    private func fill() async throws -> Bool {
+        let deadline = ContinuousClock.now.advanced(by: timeout)
+        while true {
+            switch receiveAvailable() {
+            case .received:
+                return true
+            case .closed:
+                return false
+            case .failed(let code):
+                throw TestSupportError("Reading from 127.0.0.1:\(port) failed: \(String(cString: strerror(code))).")
+            case .wouldBlock:
+                guard ContinuousClock.now < deadline else {
+                    throw TestSupportError("127.0.0.1:\(port) sent nothing for \(timeout).")
+                }
+                try await Task.sleep(for: .milliseconds(1))
+            }
+        }
+    }
+
+    private enum Receipt {
+        case received, closed, wouldBlock, failed(Int32)
+    }
+
+    /// Moves whatever the socket holds into the buffer without waiting.
+    private func receiveAvailable() -> Receipt {
+        guard !peerClosed, descriptor >= 0 else { return .closed }
         var chunk = [UInt8](repeating: 0, count: 65_536)
         while true {
-            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+            let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_DONTWAIT)) }
             if count > 0 {
                 buffer += chunk[..<count]
-                return true
+                return .received
             }
             if count == 0 || errno == ECONNRESET {
                 peerClosed = true
-                return false
+                return .closed
             }
-            if errno == EINTR { continue }
-            if errno == EAGAIN || errno == EWOULDBLOCK {
-                throw TestSupportError("127.0.0.1:\(port) sent nothing for \(timeout).")
+            switch errno {
+            case EINTR: continue
+            case EAGAIN, EWOULDBLOCK: return .wouldBlock
+            default: return .failed(errno)
             }
-            throw TestSupportError("Reading from 127.0.0.1:\(port) failed: \(String(cString: strerror(errno))).")
         }
     }
 }

@@ -1,6 +1,6 @@
 /*
 Abstract:
-A tiny blocking HTTP/1.1 client on a POSIX socket, for exact header control and malformed input.
+A tiny HTTP/1.1 client on a POSIX socket, for exact header control and malformed input.
 */
 
 #if canImport(Glibc)
@@ -13,12 +13,13 @@ import Darwin
 ///
 /// URLSession normalises requests; this client does not, so tests can send malformed or
 /// oversized requests, send slowly, reuse one keep-alive connection, and see when the server
-/// closes it. Every call blocks for at most the connection's timeout.
+/// closes it. The socket is non-blocking and waiting suspends the task, so a test that waits
+/// seconds for a slow server never holds one of Swift concurrency's few threads.
 public final class RawHTTPClient {
     /// The server's port on 127.0.0.1.
     public let port: Int
-    /// How long one read or write may block before the call throws.
-    public private(set) var timeout: Duration
+    /// How long one read or write may wait for progress before the call throws.
+    public var timeout: Duration
 
     // Internal, not private: RawHTTPClient+Receiving.swift reads responses through them.
     var descriptor: Int32
@@ -28,13 +29,15 @@ public final class RawHTTPClient {
     /// Connects to `127.0.0.1:port`.
     /// - Parameters:
     ///   - port: The server's port.
-    ///   - timeout: How long one read or write may block.
+    ///   - timeout: How long one read or write may wait for progress.
     /// - Throws: `TestSupportError` when the connection is refused.
     public init(port: Int, timeout: Duration = .seconds(5)) throws {
         self.port = port
         self.timeout = timeout
         descriptor = try SocketAddress.loopbackSocket()
-        setTimeout(timeout)
+        // A loopback connect completes at once or is refused; the limit guards against a full backlog.
+        var limit = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
         var address = SocketAddress.loopback(port: port)
         let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -47,6 +50,7 @@ public final class RawHTTPClient {
             descriptor = -1
             throw TestSupportError("Could not connect to 127.0.0.1:\(port): \(reason). Is the server running?")
         }
+        _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
     }
 
     deinit {
@@ -56,19 +60,6 @@ public final class RawHTTPClient {
     /// Whether this side still has the connection open (the server may have closed its side).
     public var isOpen: Bool {
         descriptor >= 0
-    }
-
-    /// Changes how long one read or write may block.
-    /// - Parameter timeout: The new limit.
-    public func setTimeout(_ timeout: Duration) {
-        self.timeout = timeout
-        let (seconds, attoseconds) = timeout.components
-        var value = timeval(tv_sec: Int(seconds), tv_usec: Int(attoseconds / 1_000_000_000_000))
-        if value.tv_sec == 0 && value.tv_usec == 0 {
-            value.tv_usec = 1
-        }
-        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
-        setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &value, socklen_t(MemoryLayout<timeval>.size))
     }
 
     /// Closes the connection; calling it again does nothing.
@@ -84,28 +75,37 @@ public final class RawHTTPClient {
     /// Sends bytes exactly as given.
     /// - Parameter bytes: The bytes to send.
     /// - Throws: `TestSupportError` when the server has closed the connection or the write times out.
-    public func send(_ bytes: [UInt8]) throws {
+    public func send(_ bytes: [UInt8]) async throws {
         var offset = 0
+        var deadline = ContinuousClock.now.advanced(by: timeout)
         while offset < bytes.count {
             let written = bytes[offset...].withUnsafeBytes { raw in
                 sendBytes(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
             }
             if written < 0 {
                 if errno == EINTR { continue }
+                if errno == EAGAIN || errno == EWOULDBLOCK {
+                    guard ContinuousClock.now < deadline else {
+                        throw TestSupportError("127.0.0.1:\(port) accepted no data for \(timeout).")
+                    }
+                    try await Task.sleep(for: .milliseconds(1))
+                    continue
+                }
                 throw TestSupportError(
                     "Sending to 127.0.0.1:\(port) failed after \(offset) of \(bytes.count) bytes: "
                         + "\(String(cString: strerror(errno)))."
                 )
             }
             offset += written
+            deadline = ContinuousClock.now.advanced(by: timeout)
         }
     }
 
     /// Sends text exactly as given (write `\r\n` line ends yourself).
     /// - Parameter text: The text to send as UTF-8.
     /// - Throws: `TestSupportError` when the server has closed the connection or the write times out.
-    public func send(_ text: String) throws {
-        try send(Array(text.utf8))
+    public func send(_ text: String) async throws {
+        try await send(Array(text.utf8))
     }
 
     /// Sends a well-formed HTTP/1.1 request and reads its response.
@@ -123,7 +123,7 @@ public final class RawHTTPClient {
         _ target: String,
         headers: KeyValuePairs<String, String> = [:],
         body: [UInt8] = []
-    ) throws -> RawHTTPResponse {
+    ) async throws -> RawHTTPResponse {
         var head = "\(method) \(target) HTTP/1.1\r\n"
         if !headers.contains(where: { $0.key.lowercased() == "host" }) {
             head += "Host: 127.0.0.1:\(port)\r\n"
@@ -134,8 +134,8 @@ public final class RawHTTPClient {
         if !body.isEmpty {
             head += "Content-Length: \(body.count)\r\n"
         }
-        try send(Array((head + "\r\n").utf8) + body)
-        return try readResponse(method: method)
+        try await send(Array((head + "\r\n").utf8) + body)
+        return try await readResponse(method: method)
     }
 }
 
