@@ -56,17 +56,12 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     private static func manifestURL(_ plist: PropertyListReader) throws -> URL {
         let key = "BAManifestURL"
         let text = try plist.string(key)
-        if let problem = DownloadDescriptor.urlProblem(text) {
+        // The same rule as every download's URL, so the manifest can always be fetched.
+        guard DownloadDescriptor.urlProblem(text) == nil, let url = URL(string: text) else {
             throw AppBundleError(
                 file: plist.file, key: key, value: PropertyListText.quote(text),
-                problem: "it must be an absolute https URL (http only for localhost, 127.0.0.1 or ::1): \(problem)",
-                remedy: "Point BAManifestURL at the manifest on your server."
-            )
-        }
-        guard let url = URL(string: text) else {
-            throw AppBundleError(
-                file: plist.file, key: key, value: PropertyListText.quote(text), problem: "it is not a URL",
-                remedy: "Point BAManifestURL at the manifest on your server."
+                problem: "it must be an absolute https URL (http only on localhost, 127.0.0.1 or ::1, for development)",
+                remedy: "Point BAManifestURL at the manifest on your server, such as https://cdn.example.com/manifest.json."
             )
         }
         return url

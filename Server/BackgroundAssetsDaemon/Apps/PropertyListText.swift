@@ -32,12 +32,14 @@ enum PropertyListText {
 
     /// Whether a parsed value is a property list boolean (`<true/>` or `<false/>`).
     ///
-    /// On Apple platforms booleans and integers are both `NSNumber` and `true as? Int` succeeds, so
-    /// the number's Core Foundation type decides; on Linux booleans arrive as Swift `Bool`.
+    /// Casts cannot tell: on Apple platforms booleans and integers are both `NSNumber` and `true as? Int`
+    /// succeeds, and on Linux `<integer>0</integer>` arrives as an `NSNumber` for which `is Bool` is true.
+    /// So the number's Core Foundation type decides on Apple platforms, and the exact dynamic type
+    /// on Linux, where `<true/>` and `<false/>` arrive as Swift `Bool`.
     static func isBoolean(_ value: Any) -> Bool {
         #if canImport(Darwin)
         if let number = value as? NSNumber { return CFGetTypeID(number) == CFBooleanGetTypeID() }
         #endif
-        return value is Bool
+        return type(of: value) == Bool.self
     }
 }
