@@ -79,7 +79,11 @@ public struct DomainAllowList: Sendable, Equatable, Codable {
             }
         }
         guard allowed else { return false }
-        if host.contains(":") { return true }  // An IPv6 literal: its labels are not DNS labels.
+        if host.contains(":") {
+            // An IPv6 literal: hex digits and at least two colons (dots for an embedded IPv4), not a host:port.
+            return host.filter { $0 == ":" }.count >= 2
+                && host.unicodeScalars.allSatisfy { $0.properties.isASCIIHexDigit || $0 == ":" || $0 == "." }
+        }
         return host.split(separator: ".", omittingEmptySubsequences: false).allSatisfy { label in
             !label.isEmpty && label.count <= 63 && !label.hasPrefix("-") && !label.hasSuffix("-")
         }
