@@ -11,6 +11,7 @@ import Foundation
 /// An actor, so a read-modify-write through ``update(_:_:)`` never interleaves with another in this
 /// process; the system service is the only process that writes the registry, and every write
 /// replaces the record atomically, so other processes reading it never see half a record.
+/// Records are pretty-printed JSON with ISO 8601 dates, to the second, so people can read them.
 public actor AppRegistry {
     /// The device root's paths.
     public let paths: DevicePaths

@@ -1,0 +1,71 @@
+/*
+Abstract:
+Tests for an installed app's launches, updates and daily extension runtime.
+*/
+
+@testable import BackgroundAssetsDaemon
+import Foundation
+import Testing
+
+@Suite("Installed app")
+struct InstalledAppTests {
+    static let day: TimeInterval = 24 * 3600
+    static let installDate = AppRegistryTests.installDate
+
+    @Test("A new app is installing, restricted, and has no launches")
+    func freshInstall() throws {
+        let app = try AppRegistryTests.sampleApp()
+        #expect(app.state == .installing)
+        #expect(!app.hasLaunched)
+        #expect(!app.allowance.isLifted)
+        #expect(app.allowance.extensionInfo.restrictedDownloadSizeRemaining == app.bundle.app.restrictions.downloadAllowance)
+        #expect(app.launchHistory.isEmpty)
+    }
+
+    @Test("The first launch lifts the allowance; the history keeps the most recent launches in order")
+    func launches() throws {
+        var app = try AppRegistryTests.sampleApp()
+        let count = InstalledApp.launchHistoryLimit + 8
+        for index in (0..<count).reversed() {
+            app.recordLaunch(at: Self.installDate.addingTimeInterval(Double(index) * 60))
+        }
+        #expect(app.firstLaunchDate == Self.installDate.addingTimeInterval(Double(count - 1) * 60))
+        #expect(app.allowance.isLifted)
+        #expect(app.launchHistory.count == InstalledApp.launchHistoryLimit)
+        #expect(app.launchHistory == app.launchHistory.sorted())
+        #expect(app.launchHistory.last == Self.installDate.addingTimeInterval(Double(count - 1) * 60))
+    }
+
+    @Test("Extension runtime adds up within a UTC day and starts again the next day")
+    func dailyRuntime() throws {
+        var app = try AppRegistryTests.sampleApp()
+        let midnight = Date(timeIntervalSince1970: (Self.installDate.timeIntervalSince1970 / Self.day).rounded(.down) * Self.day)
+        app.recordExtensionRuntime(100, at: midnight.addingTimeInterval(60))
+        app.recordExtensionRuntime(50.5, at: midnight.addingTimeInterval(Self.day - 1))
+        app.recordExtensionRuntime(-5, at: midnight.addingTimeInterval(3600))
+        app.recordExtensionRuntime(.nan, at: midnight.addingTimeInterval(3600))
+        #expect(app.extensionRuntimeUsed(on: midnight) == 150.5)
+        #expect(app.extensionRuntimeUsed(on: midnight.addingTimeInterval(Self.day)) == 0)
+        app.recordExtensionRuntime(7, at: midnight.addingTimeInterval(Self.day))
+        #expect(app.extensionRuntimeUsed(on: midnight.addingTimeInterval(Self.day + 10)) == 7)
+        #expect(app.extensionRuntimeUsed(on: midnight) == 0)
+        app.resetExtensionRuntime()
+        #expect(app.extensionRuntimeUsed(on: midnight.addingTimeInterval(Self.day)) == 0)
+    }
+
+    @Test("An update installs again but keeps the launches; a launched app stays unrestricted")
+    func update() throws {
+        var app = try AppRegistryTests.sampleApp()
+        app.state = .launchable
+        app.recordLaunch(at: Self.installDate.addingTimeInterval(60))
+        var bundle = app.bundle
+        bundle.app.version = "2"
+        app.update(to: bundle, appExecutable: app.appExecutable, extensionExecutable: app.extensionExecutable,
+                   at: Self.installDate.addingTimeInterval(Self.day))
+        #expect(app.version == "2")
+        #expect(app.state == .installing)
+        #expect(app.launchHistory.count == 1)
+        #expect(app.allowance.isLifted)
+        #expect(app.installDate == Self.installDate.addingTimeInterval(Self.day))
+    }
+}
