@@ -72,7 +72,8 @@ public struct AppBundleDescription: Sendable, Equatable, Codable {
         let appFile = appURL.relativePath
         let extensionFile = extensionURL.relativePath
         let app = try AppInfoPlist(data: Self.read(appURL, name: appFile), file: appFile)
-        let appExtension = try ExtensionInfoPlist(data: Self.read(extensionURL, name: extensionFile), file: extensionFile)
+        let appExtension = try ExtensionInfoPlist(
+            data: Self.read(extensionURL, name: extensionFile), file: extensionFile)
         try self.init(app: app, extension: appExtension, extensionFile: extensionFile)
     }
 

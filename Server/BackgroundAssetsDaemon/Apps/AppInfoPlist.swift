@@ -61,7 +61,8 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
             throw AppBundleError(
                 file: plist.file, key: key, value: PropertyListText.quote(text),
                 problem: "it must be an absolute https URL (http only on localhost, 127.0.0.1 or ::1, for development)",
-                remedy: "Point BAManifestURL at the manifest on your server, such as https://cdn.example.com/manifest.json."
+                remedy:
+                    "Point BAManifestURL at the manifest on your server, such as https://cdn.example.com/manifest.json."
             )
         }
         return url

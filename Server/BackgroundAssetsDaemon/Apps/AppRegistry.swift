@@ -109,7 +109,8 @@ public actor AppRegistry {
         do {
             try FileManager.default.removeItem(at: folder)
         } catch {
-            throw AppRegistryError.unwritable(path: folder.path, reason: "it cannot be removed (\(error.localizedDescription))")
+            throw AppRegistryError.unwritable(
+                path: folder.path, reason: "it cannot be removed (\(error.localizedDescription))")
         }
         return true
     }
@@ -145,7 +146,8 @@ public actor AppRegistry {
         }
         guard app.bundleIdentifier == bundleIdentifier else {
             throw AppRegistryError.unreadableRecord(
-                path: file.path, reason: "it describes \(PropertyListText.quote(app.bundleIdentifier)), not the app its folder names"
+                path: file.path,
+                reason: "it describes \(PropertyListText.quote(app.bundleIdentifier)), not the app its folder names"
             )
         }
         return app

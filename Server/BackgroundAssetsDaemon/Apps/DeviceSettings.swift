@@ -49,7 +49,8 @@ public struct DeviceSettings: Sendable, Equatable {
         } catch let error as DeviceSettingsError {
             throw error
         } catch {
-            throw DeviceSettingsError(path: url.path, key: nil, reason: "it cannot be read (\(error.localizedDescription))")
+            throw DeviceSettingsError(
+                path: url.path, key: nil, reason: "it cannot be read (\(error.localizedDescription))")
         }
         let values: [String: SettingsValue]
         do {
@@ -100,10 +101,12 @@ public struct DeviceSettings: Sendable, Equatable {
         case "inAppContent": inAppContent = try flag()
         case "backgroundAppRefreshByApp":
             guard case let .flags(flags) = value else {
-                throw DeviceSettingsError(path: path, key: key, reason: "\(value) is not an object of app identifiers to true or false")
+                throw DeviceSettingsError(
+                    path: path, key: key, reason: "\(value) is not an object of app identifiers to true or false")
             }
             if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
-                throw DeviceSettingsError(path: path, key: key, reason: "\(PropertyListText.quote(bad)) is not a bundle identifier")
+                throw DeviceSettingsError(
+                    path: path, key: key, reason: "\(PropertyListText.quote(bad)) is not a bundle identifier")
             }
             backgroundAppRefreshByApp = flags
         default:

@@ -31,7 +31,9 @@ public struct DomainAllowList: Sendable, Equatable, Codable {
             if host.hasPrefix("*.") {
                 let parent = String(host.dropFirst(2))
                 // A wildcard must name a parent with a dot, so `*.com` cannot allow a whole top-level domain.
-                guard Self.isHostName(parent), parent.contains(".") else { throw InvalidEntry(index: index, entry: entry) }
+                guard Self.isHostName(parent), parent.contains(".") else {
+                    throw InvalidEntry(index: index, entry: entry)
+                }
                 parents.append(parent)
             } else {
                 guard Self.isHostName(host) else { throw InvalidEntry(index: index, entry: entry) }
@@ -48,7 +50,9 @@ public struct DomainAllowList: Sendable, Equatable, Codable {
     /// - Returns: `true` when an exact entry or a wildcard's subdomain matches.
     public func allows(host: String) -> Bool {
         var normalized = Self.normalize(host)
-        if normalized.hasPrefix("["), normalized.hasSuffix("]") { normalized = String(normalized.dropFirst().dropLast()) }
+        if normalized.hasPrefix("["), normalized.hasSuffix("]") {
+            normalized = String(normalized.dropFirst().dropLast())
+        }
         guard !normalized.isEmpty else { return false }
         if exactHosts.contains(normalized) { return true }
         return wildcardParents.contains { normalized.hasSuffix("." + $0) }

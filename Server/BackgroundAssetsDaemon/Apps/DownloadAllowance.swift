@@ -64,23 +64,30 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
         guard let restrictions else { return }
         let name = request.identifier.debugDescription
         guard request.inAppContentEnabled else {
-            throw BAError(.sessionDownloadNotPermittedBeforeAppLaunch, message: "The download \(name) cannot run "
-                + "before the app's first launch because in-app content is off in the device's settings. "
-                + "Turn it on (backgroundassets-debug settings --in-app-content on) or launch the app.")
+            throw BAError(
+                .sessionDownloadNotPermittedBeforeAppLaunch,
+                message: "The download \(name) cannot run "
+                    + "before the app's first launch because in-app content is off in the device's settings. "
+                    + "Turn it on (backgroundassets-debug settings --in-app-content on) or launch the app.")
         }
         try checkHost(request.url.host() ?? "", identifier: request.identifier)
         guard request.fileSize > 0 else {
-            throw BAError(.sessionDownloadDisallowedByAllowance, message: "The download \(name) declares no file size, "
-                + "so it cannot be counted against the app's download allowance before the first launch. "
-                + "Create it with init(identifier:request:fileSize:applicationGroupIdentifier:) and its exact size.")
+            throw BAError(
+                .sessionDownloadDisallowedByAllowance,
+                message: "The download \(name) declares no file size, "
+                    + "so it cannot be counted against the app's download allowance before the first launch. "
+                    + "Create it with init(identifier:request:fileSize:applicationGroupIdentifier:) and its exact size."
+            )
         }
         let remaining = request.isEssential ? essentialRemaining : downloadRemaining
         guard request.fileSize <= remaining else {
             let key = request.isEssential ? "BAEssentialDownloadAllowance" : "BADownloadAllowance"
             let limit = request.isEssential ? restrictions.essentialDownloadAllowance : restrictions.downloadAllowance
-            throw BAError(.downloadWouldExceedAllowance, message: "The download \(name) of \(request.fileSize) bytes "
-                + "would exceed the app's \(key) of \(limit) bytes (\(remaining) left) before its first launch. "
-                + "Raise \(key) in the app's Info.plist, or schedule the download after the first launch.")
+            throw BAError(
+                .downloadWouldExceedAllowance,
+                message: "The download \(name) of \(request.fileSize) bytes "
+                    + "would exceed the app's \(key) of \(limit) bytes (\(remaining) left) before its first launch. "
+                    + "Raise \(key) in the app's Info.plist, or schedule the download after the first launch.")
         }
         if request.isEssential { essentialRemaining -= request.fileSize } else { downloadRemaining -= request.fileSize }
     }
@@ -92,10 +99,12 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
     /// - Throws: `BAError` `sessionDownloadDisallowedByDomain` before the first launch for a host not allowed.
     public func checkHost(_ host: String, identifier: String) throws {
         guard let restrictions, !restrictions.domainAllowList.allows(host: host) else { return }
-        throw BAError(.sessionDownloadDisallowedByDomain, message: "The download \(identifier.debugDescription) "
-            + "contacts \(host.debugDescription), which BADownloadDomainAllowList "
-            + "\(restrictions.domainAllowList.entries) does not allow before the app's first launch. "
-            + "Add the host to the list in the app's Info.plist.")
+        throw BAError(
+            .sessionDownloadDisallowedByDomain,
+            message: "The download \(identifier.debugDescription) "
+                + "contacts \(host.debugDescription), which BADownloadDomainAllowList "
+                + "\(restrictions.domainAllowList.entries) does not allow before the app's first launch. "
+                + "Add the host to the list in the app's Info.plist.")
     }
 
     /// Checks the bytes a transfer has received against what the download declared plus what its pool has left.
@@ -108,9 +117,13 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
         let remaining = request.isEssential ? essentialRemaining : downloadRemaining
         // Subtraction, not addition: a hostile declared size near Int.max must not overflow.
         guard max(receivedBytes, 0) - max(request.fileSize, 0) > remaining else { return }
-        throw BAError(.sessionDownloadAllowanceExceeded, message: "The download \(request.identifier.debugDescription) "
-            + "declared \(request.fileSize) bytes but the server sent \(receivedBytes), more than the app's "
-            + "download allowance has left (\(remaining) bytes) before its first launch. Declare the file's exact size.")
+        throw BAError(
+            .sessionDownloadAllowanceExceeded,
+            message: "The download \(request.identifier.debugDescription) "
+                + "declared \(request.fileSize) bytes but the server sent \(receivedBytes), more than the app's "
+                + "download allowance has left (\(remaining) bytes) before its first launch. "
+                + "Declare the file's exact size."
+        )
     }
 
     /// Settles a finished transfer: a size other than the declared one is charged or refunded to its pool.

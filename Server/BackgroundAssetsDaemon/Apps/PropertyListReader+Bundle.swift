@@ -13,7 +13,8 @@ extension PropertyListReader {
     func bundleIdentifier(_ key: String = "CFBundleIdentifier") throws -> String {
         let identifier = try string(key)
         let components = identifier.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = identifier.utf8.count <= 155
+        let valid =
+            identifier.utf8.count <= 155
             && DevicePaths.isSafePathComponent(identifier)
             && components.count >= 2
             && components.allSatisfy { !$0.isEmpty && $0.unicodeScalars.allSatisfy(Self.isBundleIdentifierScalar) }
@@ -45,8 +46,11 @@ extension PropertyListReader {
     func bundleVersion(_ key: String) throws -> String {
         let version = try string(key)
         let parts = version.split(separator: ".", omittingEmptySubsequences: false)
-        let valid = (1...3).contains(parts.count)
-            && parts.allSatisfy { (1...9).contains($0.count) && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) } }
+        let valid =
+            (1...3).contains(parts.count)
+            && parts.allSatisfy {
+                (1...9).contains($0.count) && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
+            }
         guard valid else {
             throw AppBundleError(
                 file: file, key: keyPath(key), value: PropertyListText.quote(version),
@@ -79,7 +83,9 @@ extension PropertyListReader {
             guard group.hasPrefix("group."), group.count > 6, DevicePaths.isSafePathComponent(group) else {
                 throw AppBundleError(
                     file: file, key: "\(keyPath(key))[\(index)]", value: PropertyListText.quote(group),
-                    problem: "an app group identifier must start with \"group.\" and use only letters, digits, '.', '-' and '_'",
+                    problem:
+                        "an app group identifier must start with \"group.\" "
+                        + "and use only letters, digits, '.', '-' and '_'",
                     remedy: "Use an identifier such as group.com.example.MyApp."
                 )
             }

@@ -39,7 +39,8 @@ struct PropertyListReader {
         }
         guard let dictionary = parsed as? [String: Any] else {
             throw AppBundleError(
-                file: file, key: nil, value: PropertyListText.describe(parsed), problem: "its top level must be a dictionary",
+                file: file, key: nil, value: PropertyListText.describe(parsed),
+                problem: "its top level must be a dictionary",
                 remedy: "Make the file's top level a <dict> of Info.plist keys."
             )
         }
@@ -75,7 +76,9 @@ struct PropertyListReader {
 
     /// A required integer (booleans and reals are refused, even where they would convert).
     func integer(_ key: String) throws -> Int {
-        guard let raw = values[key] else { throw AppBundleError.missing(keyPath(key), in: file, expected: "an integer") }
+        guard let raw = values[key] else {
+            throw AppBundleError.missing(keyPath(key), in: file, expected: "an integer")
+        }
         guard !PropertyListText.isBoolean(raw), let number = raw as? Int else {
             throw AppBundleError.wrongType(keyPath(key), in: file, value: raw, expected: "an <integer> number of bytes")
         }
@@ -102,7 +105,9 @@ struct PropertyListReader {
 
     /// A required nested dictionary, read with the same rules.
     func dictionary(_ key: String) throws -> PropertyListReader {
-        guard let raw = values[key] else { throw AppBundleError.missing(keyPath(key), in: file, expected: "a dictionary") }
+        guard let raw = values[key] else {
+            throw AppBundleError.missing(keyPath(key), in: file, expected: "a dictionary")
+        }
         guard let nested = raw as? [String: Any] else {
             throw AppBundleError.wrongType(keyPath(key), in: file, value: raw, expected: "a dictionary")
         }

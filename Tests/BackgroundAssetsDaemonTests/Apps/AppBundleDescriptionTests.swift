@@ -18,7 +18,8 @@ struct AppBundleDescriptionTests {
         #expect(bundle.app.manifestURL.absoluteString == "http://127.0.0.1:8080/manifest.json")
         #expect(bundle.app.restrictions.domainAllowList.allows(host: "127.0.0.1"))
         #expect(bundle.app.restrictions.domainAllowList.allows(host: "localhost"))
-        #expect(bundle.extension.bundleIdentifier == "com.example.apple-samplecode.WWDC-Sessions.BackgroundDownloadHandler")
+        #expect(
+            bundle.extension.bundleIdentifier == "com.example.apple-samplecode.WWDC-Sessions.BackgroundDownloadHandler")
         #expect(bundle.extension.executable == "wwdc-sessions-extension")
         #expect(bundle.appGroup == "group.com.example.apple-samplecode.WWDC-Sessions")
     }

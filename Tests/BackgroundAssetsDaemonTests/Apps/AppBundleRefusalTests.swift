@@ -45,7 +45,9 @@ struct AppBundleRefusalTests {
         Case(path: ["BAManifestURL"], value: "http://cdn.example.com/manifest.json", key: "BAManifestURL"),
         Case(path: ["BAManifestURL"], value: "manifest.json", key: "BAManifestURL"),
         Case(path: ["BAManifestURL"], value: true, key: "BAManifestURL"),
-        Case(path: ["BAManifestURL"], value: "https://cdn.example.com/manifest.json", key: domains.joined(separator: ".")),
+        Case(
+            path: ["BAManifestURL"], value: "https://cdn.example.com/manifest.json", key: domains.joined(separator: ".")
+        ),
         Case(path: [restrictions], value: nil, key: restrictions),
         Case(path: [restrictions], value: "everything", key: restrictions),
         Case(path: allowance, value: nil, key: allowance.joined(separator: ".")),
@@ -85,9 +87,15 @@ struct AppBundleRefusalTests {
     }
 
     static let extensionCases: [Case] = [
-        Case(path: ["CFBundleIdentifier"], value: "com.example.Other.BackgroundDownloadHandler", key: "CFBundleIdentifier"),
-        Case(path: ["CFBundleIdentifier"], value: "com.example.apple-samplecode.WWDC-Sessions", key: "CFBundleIdentifier"),
-        Case(path: ["CFBundleIdentifier"], value: "com.example.apple-samplecode.WWDC-SessionsX", key: "CFBundleIdentifier"),
+        Case(
+            path: ["CFBundleIdentifier"], value: "com.example.Other.BackgroundDownloadHandler",
+            key: "CFBundleIdentifier"),
+        Case(
+            path: ["CFBundleIdentifier"], value: "com.example.apple-samplecode.WWDC-Sessions", key: "CFBundleIdentifier"
+        ),
+        Case(
+            path: ["CFBundleIdentifier"], value: "com.example.apple-samplecode.WWDC-SessionsX",
+            key: "CFBundleIdentifier"),
         Case(path: ["CFBundleExecutable"], value: "/usr/bin/env", key: "CFBundleExecutable"),
         Case(path: ["CFBundleVersion"], value: "2", key: "CFBundleVersion"),
         Case(path: ["EXAppExtensionAttributes"], value: nil, key: "EXAppExtensionAttributes"),
@@ -154,7 +162,8 @@ struct AppBundleRefusalTests {
     @Test("An integer too large for 64 bits is refused, not wrapped")
     func integerOverflow() throws {
         let xml = try #require(String(data: SampleBundle.xml(SampleBundle.appDictionary()), encoding: .utf8))
-            .replacingOccurrences(of: "<integer>134217728</integer>", with: "<integer>99999999999999999999999</integer>")
+            .replacingOccurrences(
+                of: "<integer>134217728</integer>", with: "<integer>99999999999999999999999</integer>")
         #expect(throws: AppBundleError.self) { try AppInfoPlist(data: Data(xml.utf8), file: "App/Info.plist") }
     }
 

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Tests for the registry of installed apps: round trips, atomic replacement, hostile identifiers, damaged records, uninstall.
+Tests for the installed apps registry: round trips, atomic writes, hostile identifiers, damaged records, uninstall.
 */
 
 @testable import BackgroundAssetsDaemon
@@ -61,7 +61,9 @@ struct AppRegistryTests {
         let day = Self.installDate
         await withThrowingTaskGroup(of: Void.self) { group in
             for _ in 0..<40 {
-                group.addTask { try await registry.update(app.bundleIdentifier) { $0.recordExtensionRuntime(1, at: day) } }
+                group.addTask {
+                    try await registry.update(app.bundleIdentifier) { $0.recordExtensionRuntime(1, at: day) }
+                }
             }
         }
         #expect(try await registry.app(app.bundleIdentifier)?.extensionRuntimeUsed(on: day) == 40)
@@ -71,7 +73,9 @@ struct AppRegistryTests {
     func hostileIdentifiers() async throws {
         let root = try TemporaryDeviceRoot()
         let registry = AppRegistry(paths: DevicePaths(root: root.url))
-        for identifier in ["", ".", "..", "../escape", "a/b", ".hidden", "com.example/..", String(repeating: "a", count: 300)] {
+        for identifier in [
+            "", ".", "..", "../escape", "a/b", ".hidden", "com.example/..", String(repeating: "a", count: 300),
+        ] {
             await #expect(throws: AppRegistryError.invalidBundleIdentifier(identifier)) {
                 try await registry.app(identifier)
             }
@@ -93,12 +97,15 @@ struct AppRegistryTests {
         let app = try Self.sampleApp()
         try await registry.save(app)
         let garbage = try #require(paths.appRecordFile(forBundleIdentifier: "com.example.Garbage"))
-        try FileManager.default.createDirectory(at: garbage.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: garbage.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("{not json".utf8).write(to: garbage)
         // A record copied into another app's folder must not be taken for that app.
         let misplaced = try #require(paths.appRecordFile(forBundleIdentifier: "com.example.Copy"))
-        try FileManager.default.createDirectory(at: misplaced.deletingLastPathComponent(), withIntermediateDirectories: true)
-        try FileManager.default.copyItem(at: try #require(paths.appRecordFile(forBundleIdentifier: app.bundleIdentifier)), to: misplaced)
+        try FileManager.default.createDirectory(
+            at: misplaced.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(
+            at: try #require(paths.appRecordFile(forBundleIdentifier: app.bundleIdentifier)), to: misplaced)
         let listing = await registry.apps()
         #expect(listing.apps.map(\.bundleIdentifier) == [app.bundleIdentifier])
         #expect(listing.problems.count == 2)

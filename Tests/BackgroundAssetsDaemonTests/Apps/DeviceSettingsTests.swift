@@ -42,7 +42,10 @@ struct DeviceSettingsTests {
         settings.lowPowerMode = false
         try settings.save(to: file)
         #expect(try DeviceSettings.load(from: file) == settings)
-        #expect(try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == ["settings.json"])
+        #expect(
+            try FileManager.default.contentsOfDirectory(atPath: file.deletingLastPathComponent().path) == [
+                "settings.json"
+            ])
     }
 
     @Test("A partial file keeps the defaults for the keys it leaves out")

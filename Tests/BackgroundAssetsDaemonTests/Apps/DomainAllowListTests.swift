@@ -8,7 +8,9 @@ import Testing
 
 @Suite("Domain allow list")
 struct DomainAllowListTests {
-    static let list = try! DomainAllowList(["cdn.example.com", "*.assets.example.net", "127.0.0.1", "::1", "Localhost."])
+    static let list = try! DomainAllowList([
+        "cdn.example.com", "*.assets.example.net", "127.0.0.1", "::1", "Localhost.",
+    ])
 
     static let matches: [(host: String, allowed: Bool)] = [
         ("cdn.example.com", true),
@@ -49,7 +51,8 @@ struct DomainAllowListTests {
 
     static let invalid: [String] = [
         "", "*", "*.", "*.com", "**.example.com", "cdn.*.example.com", "https://cdn.example.com",
-        "cdn.example.com/path", "cdn example.com", "cdn..example.com", "-cdn.example.com", "cdn.example.com:8080", "::g",
+        "cdn.example.com/path", "cdn example.com", "cdn..example.com", "-cdn.example.com", "cdn.example.com:8080",
+        "::g",
         String(repeating: "a", count: 64) + ".example.com", "ünicode.example.com",
     ]
 

@@ -52,7 +52,9 @@ struct DownloadAllowanceTests {
     func wouldExceed() {
         var allowance = DownloadAllowance(restrictions: Self.restrictions)
         #expect(Self.code { try allowance.admit(Self.request("big", size: 101)) } == .downloadWouldExceedAllowance)
-        #expect(Self.code { try allowance.admit(Self.request("e", size: 31, essential: true)) } == .downloadWouldExceedAllowance)
+        #expect(
+            Self.code { try allowance.admit(Self.request("e", size: 31, essential: true)) }
+                == .downloadWouldExceedAllowance)
         #expect(Self.code { try allowance.admit(Self.request("huge", size: Int.max)) } == .downloadWouldExceedAllowance)
         #expect(allowance.downloadRemaining == 100)
         #expect(allowance.essentialRemaining == 30)
@@ -69,10 +71,14 @@ struct DownloadAllowanceTests {
         var allowance = DownloadAllowance(restrictions: Self.restrictions)
         let outside = Self.request("outside", size: 1, url: "https://example.org/x")
         #expect(Self.code { try allowance.admit(outside) } == .sessionDownloadDisallowedByDomain)
-        #expect(Self.code { try allowance.admit(Self.request("sizeless", size: 0)) } == .sessionDownloadDisallowedByAllowance)
+        #expect(
+            Self.code { try allowance.admit(Self.request("sizeless", size: 0)) }
+                == .sessionDownloadDisallowedByAllowance)
         let off = Self.request("off", size: 1, inAppContent: false)
         #expect(Self.code { try allowance.admit(off) } == .sessionDownloadNotPermittedBeforeAppLaunch)
-        #expect(Self.code { try allowance.checkHost("redirect.evil.net", identifier: "x") } == .sessionDownloadDisallowedByDomain)
+        #expect(
+            Self.code { try allowance.checkHost("redirect.evil.net", identifier: "x") }
+                == .sessionDownloadDisallowedByDomain)
         #expect(allowance.downloadRemaining == 100)
     }
 
@@ -82,8 +88,11 @@ struct DownloadAllowanceTests {
         let request = Self.request("a", size: 50)
         try allowance.admit(request)
         #expect(Self.code { try allowance.checkTransfer(request, receivedBytes: 100) } == nil)
-        #expect(Self.code { try allowance.checkTransfer(request, receivedBytes: 101) } == .sessionDownloadAllowanceExceeded)
-        #expect(Self.code { try allowance.checkTransfer(request, receivedBytes: Int.max) } == .sessionDownloadAllowanceExceeded)
+        #expect(
+            Self.code { try allowance.checkTransfer(request, receivedBytes: 101) } == .sessionDownloadAllowanceExceeded)
+        #expect(
+            Self.code { try allowance.checkTransfer(request, receivedBytes: Int.max) }
+                == .sessionDownloadAllowanceExceeded)
         #expect(Self.code { try allowance.checkTransfer(request, receivedBytes: Int.min) } == nil)
         allowance.settle(request, actualBytes: 70)
         #expect(allowance.downloadRemaining == 30)

@@ -18,7 +18,9 @@ struct InstalledAppTests {
         #expect(app.state == .installing)
         #expect(!app.hasLaunched)
         #expect(!app.allowance.isLifted)
-        #expect(app.allowance.extensionInfo.restrictedDownloadSizeRemaining == app.bundle.app.restrictions.downloadAllowance)
+        #expect(
+            app.allowance.extensionInfo.restrictedDownloadSizeRemaining == app.bundle.app.restrictions.downloadAllowance
+        )
         #expect(app.launchHistory.isEmpty)
     }
 
@@ -39,7 +41,8 @@ struct InstalledAppTests {
     @Test("Extension runtime adds up within a UTC day and starts again the next day")
     func dailyRuntime() throws {
         var app = try AppRegistryTests.sampleApp()
-        let midnight = Date(timeIntervalSince1970: (Self.installDate.timeIntervalSince1970 / Self.day).rounded(.down) * Self.day)
+        let midnight = Date(
+            timeIntervalSince1970: (Self.installDate.timeIntervalSince1970 / Self.day).rounded(.down) * Self.day)
         app.recordExtensionRuntime(100, at: midnight.addingTimeInterval(60))
         app.recordExtensionRuntime(50.5, at: midnight.addingTimeInterval(Self.day - 1))
         app.recordExtensionRuntime(-5, at: midnight.addingTimeInterval(3600))
@@ -60,8 +63,9 @@ struct InstalledAppTests {
         app.recordLaunch(at: Self.installDate.addingTimeInterval(60))
         var bundle = app.bundle
         bundle.app.version = "2"
-        app.update(to: bundle, appExecutable: app.appExecutable, extensionExecutable: app.extensionExecutable,
-                   at: Self.installDate.addingTimeInterval(Self.day))
+        app.update(
+            to: bundle, appExecutable: app.appExecutable, extensionExecutable: app.extensionExecutable,
+            at: Self.installDate.addingTimeInterval(Self.day))
         #expect(app.version == "2")
         #expect(app.state == .installing)
         #expect(app.launchHistory.count == 1)

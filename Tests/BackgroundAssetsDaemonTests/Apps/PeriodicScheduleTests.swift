@@ -39,7 +39,8 @@ struct PeriodicScheduleTests {
     @Test("Recent, frequent use checks more often; four weeks without a launch stops the checks", arguments: tiers)
     func intervals(_ launchesDaysAgo: [Double], _ expected: TimeInterval?) throws {
         let app = try Self.launchableApp(launchesDaysAgo: launchesDaysAgo, now: Self.start)
-        let interval = Self.schedule.interval(launches: app.launchHistory, installDate: app.installDate, now: Self.start)
+        let interval = Self.schedule.interval(
+            launches: app.launchHistory, installDate: app.installDate, now: Self.start)
         #expect(interval == expected)
     }
 
@@ -48,7 +49,9 @@ struct PeriodicScheduleTests {
         var app = try AppRegistryTests.sampleApp()
         app.state = .launchable
         let settings = DeviceSettings()
-        #expect(Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) == .due(Self.start.addingTimeInterval(Self.day)))
+        #expect(
+            Self.schedule.nextCheck(for: app, settings: settings, now: Self.start)
+                == .due(Self.start.addingTimeInterval(Self.day)))
         let later = Self.start.addingTimeInterval(29 * Self.day)
         #expect(Self.schedule.nextCheck(for: app, settings: settings, now: later) == .never(.unused))
     }
@@ -62,15 +65,20 @@ struct PeriodicScheduleTests {
         settings = DeviceSettings()
         settings.backgroundAppRefresh = false
         settings.backgroundAppRefreshByApp[app.bundleIdentifier] = true
-        #expect(Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) == .never(.backgroundAppRefreshOff))
+        #expect(
+            Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) == .never(.backgroundAppRefreshOff))
         settings = DeviceSettings()
         settings.backgroundAppRefreshByApp[app.bundleIdentifier] = false
-        #expect(Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) == .never(.backgroundAppRefreshOff))
+        #expect(
+            Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) == .never(.backgroundAppRefreshOff))
         settings.backgroundAppRefreshByApp = ["com.example.Other": false]
-        #expect(Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) != .never(.backgroundAppRefreshOff))
+        #expect(
+            Self.schedule.nextCheck(for: app, settings: settings, now: Self.start) != .never(.backgroundAppRefreshOff))
         var installing = app
         installing.state = .installing
-        #expect(Self.schedule.nextCheck(for: installing, settings: DeviceSettings(), now: Self.start) == .never(.installing))
+        #expect(
+            Self.schedule.nextCheck(for: installing, settings: DeviceSettings(), now: Self.start) == .never(.installing)
+        )
     }
 
     @Test("An overdue check is due now, not in the past")
@@ -88,7 +96,9 @@ struct PeriodicScheduleTests {
         app.recordLaunch(at: clock.deviceTime(at: Self.start))
         var now = clock.deviceTime(at: Self.start)
         var checkDays: [Double] = []
-        while case let .due(date) = Self.schedule.nextCheck(for: app, settings: DeviceSettings(), now: now), checkDays.count < 50 {
+        while case let .due(date) = Self.schedule.nextCheck(for: app, settings: DeviceSettings(), now: now),
+            checkDays.count < 50
+        {
             now = date
             app.lastPeriodicCheck = date
             checkDays.append(date.timeIntervalSince(Self.start) / Self.day)
@@ -100,7 +110,9 @@ struct PeriodicScheduleTests {
         #expect(realSeconds < 300)
         // A launch starts the checks again.
         app.recordLaunch(at: now)
-        #expect(Self.schedule.nextCheck(for: app, settings: DeviceSettings(), now: now) == .due(now.addingTimeInterval(Self.day)))
+        #expect(
+            Self.schedule.nextCheck(for: app, settings: DeviceSettings(), now: now)
+                == .due(now.addingTimeInterval(Self.day)))
     }
 
     @Test("The device clock runs timeScale times faster and converts delays back to real time")
