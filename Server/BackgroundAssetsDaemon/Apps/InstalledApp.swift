@@ -68,6 +68,16 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     /// Whether the app has been launched at least once.
     public var hasLaunched: Bool { firstLaunchDate != nil }
 
+    /// Whether installing `bundle` over this app is an update: its `CFBundleVersion` is newer than this one's.
+    ///
+    /// An equal version is a reinstall and an older one a downgrade; the install decides what to do with those.
+    /// - Parameter bundle: The bundle about to be installed.
+    /// - Returns: `true` only when both versions parse and the new one is greater.
+    public func isUpdate(to bundle: AppBundleDescription) -> Bool {
+        guard let current = BundleVersion(version), let new = BundleVersion(bundle.app.version) else { return false }
+        return new > current
+    }
+
     /// Records a launch: the first one lifts the allowances; every one feeds periodic scheduling.
     /// - Parameter date: The device time of the launch.
     public mutating func recordLaunch(at date: Date) {

@@ -45,13 +45,7 @@ extension PropertyListReader {
     /// A version key: one to three integers separated by dots, as App Store Connect requires.
     func bundleVersion(_ key: String) throws -> String {
         let version = try string(key)
-        let parts = version.split(separator: ".", omittingEmptySubsequences: false)
-        let valid =
-            (1...3).contains(parts.count)
-            && parts.allSatisfy {
-                (1...9).contains($0.count) && $0.unicodeScalars.allSatisfy { ("0"..."9").contains($0) }
-            }
-        guard valid else {
+        guard BundleVersion(version) != nil else {
             throw AppBundleError(
                 file: file, key: keyPath(key), value: PropertyListText.quote(version),
                 problem: "it must be one to three non-negative integers separated by dots",

@@ -125,6 +125,10 @@ struct AppBundleRefusalTests {
             try SampleBundle.xml(["a": 1]).prefix(40),
             try PropertyListSerialization.data(fromPropertyList: ["not", "a", "dictionary"], format: .xml, options: 0),
             Data(),
+            // Nesting deep enough to exhaust a recursive parser's stack is refused, not followed.
+            Data(
+                ("<plist><dict><key>a</key>" + String(repeating: "<array>", count: 20_000)
+                    + String(repeating: "</array>", count: 20_000) + "</dict></plist>").utf8),
         ]
         for data in inputs {
             #expect(throws: AppBundleError.self, "\(data.count) bytes") {
