@@ -53,8 +53,8 @@ public struct AppBundleDescription: Sendable, Equatable, Codable {
         guard let shared = app.appGroups.first(where: `extension`.appGroups.contains) else {
             throw AppBundleError(
                 file: extensionFile, key: "com.apple.security.application-groups",
-                value: `extension`.appGroups.debugDescription,
-                problem: "it shares no app group with the app, which declares \(app.appGroups.debugDescription)",
+                value: PropertyListText.list(`extension`.appGroups),
+                problem: "it shares no app group with the app, which declares \(PropertyListText.list(app.appGroups))",
                 remedy: "Add the app's group to the extension so both can reach the downloaded files."
             )
         }

@@ -6,8 +6,9 @@ Why an app bundle's Info.plists were refused: the file, the key, the bad value, 
 /// A refusal of an app's or extension's `Info.plist`, naming the file, the key and the offending value.
 ///
 /// The description is one or two sentences a developer can act on without reading code, such as
-/// "App/Info.plist: BAManifestURL is "ftp://cdn.example.com/m.json", but it must be an absolute
-/// https URL (http only for 127.0.0.1, ::1 or localhost). Point it at the manifest on your server."
+/// `App/Info.plist: BAInitialDownloadRestrictions.BADownloadAllowance is -5, but it must be a positive
+/// number of bytes. Set it to the combined size of the downloads your extension schedules before the
+/// first launch.`
 public struct AppBundleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// The property list at fault, as the caller named it (for example `App/Info.plist`).
     public var file: String

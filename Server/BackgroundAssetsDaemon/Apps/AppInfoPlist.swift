@@ -24,7 +24,11 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     public var maxInstallSize: Int
     /// `BAEssentialMaxInstallSize`: the combined size, in bytes, of the essential assets.
     public var essentialMaxInstallSize: Int
-    /// The app groups the app belongs to (see ``AppBundleDescription`` for the key).
+    /// `com.apple.security.application-groups`: the app groups the app belongs to.
+    ///
+    /// - Note: On Apple platforms app groups are an entitlement in the code signature, not an
+    ///   Info.plist key. Linux has no code signatures, so both Info.plists carry the entitlement's
+    ///   key and value (an array of `group.` identifiers) directly.
     public var appGroups: [String]
 
     /// Reads and validates an app's Info.plist.
@@ -43,7 +47,7 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
         guard let manifestHost = manifestURL.host(), restrictions.domainAllowList.allows(host: manifestHost) else {
             throw AppBundleError(
                 file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
-                value: restrictions.domainAllowList.entries.debugDescription,
+                value: PropertyListText.list(restrictions.domainAllowList.entries),
                 problem: "it does not allow \(manifestURL.host() ?? "the host") of BAManifestURL",
                 remedy: "Add \(manifestURL.host() ?? "the manifest's host") to the list."
             )

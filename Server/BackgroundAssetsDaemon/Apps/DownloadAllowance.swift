@@ -103,7 +103,7 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
             .sessionDownloadDisallowedByDomain,
             message: "The download \(identifier.debugDescription) "
                 + "contacts \(host.debugDescription), which BADownloadDomainAllowList "
-                + "\(restrictions.domainAllowList.entries) does not allow before the app's first launch. "
+                + "\(PropertyListText.list(restrictions.domainAllowList.entries)) does not allow before the app's first launch. "
                 + "Add the host to the list in the app's Info.plist.")
     }
 

@@ -57,9 +57,7 @@ extension PropertyListReader {
 
     /// The key under which this stand-in reads an app group membership.
     ///
-    /// - Note: On Apple platforms app groups are an entitlement in the code signature, not an
-    ///   Info.plist key. Linux has no code signatures, so both Info.plists carry the entitlement's
-    ///   key and value (an array of `group.` identifiers) directly.
+    /// It stands in for the entitlement of the same name; ``AppInfoPlist/appGroups`` explains why.
     static let appGroupsKey = "com.apple.security.application-groups"
 
     /// The app groups declared under ``appGroupsKey``: at least one, each a `group.` identifier usable as a folder.

@@ -30,6 +30,12 @@ enum PropertyListText {
         return excerpt.debugDescription
     }
 
+    /// A list of strings in brackets, each quoted short, at most five shown, so a hostile list stays readable.
+    static func list(_ items: [String]) -> String {
+        let shown = items.prefix(5).map(quote).joined(separator: ", ")
+        return items.count > 5 ? "[\(shown), and \(items.count - 5) more]" : "[\(shown)]"
+    }
+
     /// Whether a parsed value is a property list boolean (`<true/>` or `<false/>`).
     ///
     /// Casts cannot tell: on Apple platforms booleans and integers are both `NSNumber` and `true as? Int`

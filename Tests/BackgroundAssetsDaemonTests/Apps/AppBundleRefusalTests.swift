@@ -177,5 +177,10 @@ struct AppBundleRefusalTests {
         let plist = SampleBundle.setting(try SampleBundle.appDictionary(), ["BAManifestURL"], to: long)
         let error = try #require(try SampleBundle.appRefusal(plist))
         #expect(error.description.count < 600)
+        let hosts = (0..<10_000).map { "host\($0).example.com" }
+        let list = SampleBundle.setting(try SampleBundle.appDictionary(), Self.domains, to: hosts)
+        let listError = try #require(try SampleBundle.appRefusal(list))
+        #expect(listError.description.contains("and 9995 more"))
+        #expect(listError.description.count < 600)
     }
 }
