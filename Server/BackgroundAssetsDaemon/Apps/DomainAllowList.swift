@@ -102,7 +102,9 @@ public struct DomainAllowList: Sendable, Equatable, Codable {
             try self.init(entries)
         } catch {
             throw DecodingError.dataCorrupted(
-                .init(codingPath: decoder.codingPath, debugDescription: "\(entries) is not a valid domain allow list")
+                .init(
+                    codingPath: decoder.codingPath,
+                    debugDescription: "\(PropertyListText.list(entries)) is not a valid domain allow list")
             )
         }
     }

@@ -62,7 +62,7 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
     /// - Throws: `BAError` with code 112, 202, 203 or 206 (see the type's discussion); nothing once lifted.
     public mutating func admit(_ request: Request) throws {
         guard let restrictions else { return }
-        let name = request.identifier.debugDescription
+        let name = PropertyListText.quote(request.identifier)
         guard request.inAppContentEnabled else {
             throw BAError(
                 .sessionDownloadNotPermittedBeforeAppLaunch,
@@ -101,10 +101,9 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
         guard let restrictions, !restrictions.domainAllowList.allows(host: host) else { return }
         throw BAError(
             .sessionDownloadDisallowedByDomain,
-            message: "The download \(identifier.debugDescription) "
-                + "contacts \(host.debugDescription), which BADownloadDomainAllowList "
-                + "\(PropertyListText.list(restrictions.domainAllowList.entries)) does not allow before the app's first launch. "
-                + "Add the host to the list in the app's Info.plist.")
+            message: "The download \(PropertyListText.quote(identifier)) contacts \(PropertyListText.quote(host)), "
+                + "which BADownloadDomainAllowList \(PropertyListText.list(restrictions.domainAllowList.entries)) "
+                + "does not allow before the app's first launch. Add the host to the list in the app's Info.plist.")
     }
 
     /// Checks the bytes a transfer has received against what the download declared plus what its pool has left.
@@ -119,7 +118,7 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
         guard max(receivedBytes, 0) - max(request.fileSize, 0) > remaining else { return }
         throw BAError(
             .sessionDownloadAllowanceExceeded,
-            message: "The download \(request.identifier.debugDescription) "
+            message: "The download \(PropertyListText.quote(request.identifier)) "
                 + "declared \(request.fileSize) bytes but the server sent \(receivedBytes), more than the app's "
                 + "download allowance has left (\(remaining) bytes) before its first launch. "
                 + "Declare the file's exact size."
