@@ -25,6 +25,9 @@ import Foundation
 ///   sends more bytes than the download declared and the excess does not fit the pool;
 /// - ``admit(_:)`` throws `sessionDownloadNotPermittedBeforeAppLaunch` (206) while the device's
 ///   in-app content setting is off.
+///
+/// - Note: Which code Apple raises in each case is not documented; this mapping is this stand-in's
+///   reading of the codes' names, and Docs/AppleAPIMapping.md should record it.
 public struct DownloadAllowance: Sendable, Equatable, Codable {
     /// The restrictions from the Info.plist, or `nil` once the app has launched.
     public private(set) var restrictions: InitialDownloadRestrictions?
