@@ -1,0 +1,54 @@
+/*
+Abstract:
+End-to-end: with nothing listening, a foreground download fails fast while a background one waits.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Download while the server is down", .serialized, .timeLimit(.minutes(2)))
+struct ConnectivityTests {
+    @Test("A foreground download fails fast when nothing listens")
+    func foregroundFailsFast() async throws {
+        let scenario = try Scenario()
+        let url = "http://127.0.0.1:\(try FreePort.allocate())/sessions/missing.mp4"
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+            let output = scenario.outputFolder.appendingPathComponent("offline.mp4")
+            let started = ContinuousClock.now
+            let result = try await scenario.runTool(["download", url, "--output", output.path, "--foreground"])
+            #expect(result.status == .exited(1))
+            #expect(ContinuousClock.now - started < .seconds(10))
+            #expect(result.standardError.contains("failed"), "\(result.standardError)")
+        }
+    }
+
+    @Test("A background download waits for the server, status shows it waiting, and cancel removes it")
+    func backgroundWaits() async throws {
+        let scenario = try Scenario()
+        let url = "http://127.0.0.1:\(try FreePort.allocate())/sessions/later.mp4"
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+            let output = scenario.outputFolder.appendingPathComponent("later.mp4")
+            let tool = try scenario.launchTool(["download", url, "--output", output.path])
+            let identifier = try await tool.runScoped { tool in
+                // Waiting with an error recorded, and without spending attempts: it keeps probing.
+                let waiting = try await poll(timeout: .seconds(20), interval: .milliseconds(100), "a waiting download") {
+                    try await statusDownloads(scenario).first { download in
+                        let descriptor = download["download"] as? [String: Any]
+                        return descriptor?["state"] as? Int == 1 && download["lastError"] != nil
+                    }
+                }
+                #expect(tool.isRunning)
+                // Ctrl-C leaves the download in the service and says how to resume or cancel it.
+                try tool.signal(SIGINT)
+                #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+                #expect(tool.standardError().contains("Run the same command again"))
+                return try #require((waiting["download"] as? [String: Any])?["identifier"] as? String)
+            }
+            #expect(try await statusDownloads(scenario).count == 1)
+            let cancelled = try await scenario.runTool(["cancel", identifier])
+            #expect(cancelled.status == .exited(0), "\(cancelled.standardError)")
+            #expect(try await statusDownloads(scenario).isEmpty)
+        }
+    }
+}

@@ -1,0 +1,72 @@
+/*
+Abstract:
+A bare client of the service's socket, for sending what the framework would never send.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+
+/// Speaks the wire protocol directly: one request at a time, events skipped, no validation on this side.
+final class RawServiceClient {
+    /// What the service did after a client wrote something.
+    enum Outcome: Equatable {
+        /// It closed the connection.
+        case closed
+        /// It sent a message.
+        case message(ServerMessage)
+    }
+
+    private let socket: UnixSocket
+    private var decoder = FrameDecoder()
+
+    /// Connects and says hello.
+    init(deviceRoot: URL, bundleIdentifier: String) throws {
+        socket = try UnixSocket.connect(to: deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
+        let hello = Hello(bundleIdentifier: bundleIdentifier, role: .app, processIdentifier: getpid())
+        guard case .hello = try send(.hello(hello)) else { throw TestSupportError("The service refused hello.") }
+    }
+
+    deinit { socket.close() }
+
+    /// Whether the service answers a hello with this bundle identifier with a failure.
+    static func refusesHello(deviceRoot: URL, bundleIdentifier: String) throws -> Bool {
+        do {
+            _ = try RawServiceClient(deviceRoot: deviceRoot, bundleIdentifier: bundleIdentifier)
+            return false
+        } catch {
+            return true
+        }
+    }
+
+    /// Waits for the service to close the connection or send a whole message, for at most `timeout`.
+    static func nextOutcome(on socket: UnixSocket, timeout: Duration = .seconds(10)) async throws -> Outcome {
+        var decoder = FrameDecoder()
+        return try await poll(timeout: timeout, interval: .milliseconds(10), "the service to answer or close") {
+            guard let descriptor = socket.descriptor else { return .closed }
+            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+            guard Glibc.poll(&entry, 1, 0) > 0 else { return nil }
+            let bytes = try socket.receive()
+            if bytes.isEmpty { return .closed }
+            decoder.append(bytes)
+            return try decoder.nextFrame().map { .message(try MessageCodec.decode(ServerMessage.self, from: $0)) }
+        }
+    }
+
+    /// Sends a request and returns its response, skipping events.
+    func send(_ request: ClientRequest) throws -> ServerResponse {
+        let id = UInt64.random(in: 1...UInt64.max)
+        try socket.send(MessageCodec.frame(ClientMessage(id: id, request: request)))
+        while true {
+            while let payload = try decoder.nextFrame() {
+                if case let .response(responseID, response) = try MessageCodec.decode(ServerMessage.self, from: payload),
+                   responseID == id {
+                    return response
+                }
+            }
+            let bytes = try socket.receive()
+            if bytes.isEmpty { throw TestSupportError("The service closed the connection.") }
+            decoder.append(bytes)
+        }
+    }
+}

@@ -1,0 +1,98 @@
+/*
+Abstract:
+End-to-end: bad bytes and hostile identifiers on the service's socket cannot take it down or escape the device root.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Talk to the service with bad input", .serialized, .timeLimit(.minutes(2)))
+struct ServiceRobustnessTests {
+    @Test("Malformed bytes close that connection, and the service keeps serving others")
+    func malformedBytes() async throws {
+        let scenario = try Scenario()
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+            let socketPath = scenario.deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path
+            let garbage: [[UInt8]] = [
+                [0x7F, 0xFF, 0xFF, 0xFF] + Array("not a frame".utf8),  // announces 2 GB
+                [0, 0, 0, 5] + Array("{oops".utf8),  // a frame that is not JSON
+                [0, 0, 0, 0],  // an empty frame
+            ]
+            for bytes in garbage {
+                let socket = try UnixSocket.connect(to: socketPath)
+                try socket.send(bytes)
+                #expect(try await RawServiceClient.nextOutcome(on: socket) == .closed, "after \(bytes.prefix(8))")
+                socket.close()
+            }
+            // A well-formed request before hello is refused, not served.
+            let early = try UnixSocket.connect(to: socketPath)
+            try early.send(MessageCodec.frame(ClientMessage(id: 1, request: .fetchStatus)))
+            let outcome = try await RawServiceClient.nextOutcome(on: early)
+            if case let .message(.response(_, response)) = outcome, case .failure = response {} else {
+                #expect(outcome == .closed, "a request before hello was answered with \(outcome)")
+            }
+            early.close()
+            #expect(service.process.isRunning)
+            let status = try await scenario.runTool(["status"])
+            #expect(status.status == .exited(0), "\(status.standardError)")
+            #expect(status.standardOutput.contains("backgroundassetsd pid \(service.process.pid)"))
+        }
+    }
+
+    @Test("Hostile identifiers and app groups are refused or stored harmlessly, and nothing escapes the device root")
+    func hostileIdentifiers() async throws {
+        let scenario = try Scenario()
+        try await withAssetServer(sessionSize: 65_536) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+                let before = try filesOutsideDeviceRoot(scenario)
+                let url = server.url(try CatalogFile.all(in: server.catalogURL)[0].path).absoluteString
+                let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.hostile")
+                #expect(try RawServiceClient.refusesHello(deviceRoot: scenario.deviceRoot, bundleIdentifier: "../../x"))
+
+                let hostile = ["../../x", String(repeating: "A", count: 4096), "a\u{0}b", "/etc/passwd", "..", "x/../../y"]
+                var accepted: [String] = []
+                for identifier in hostile {
+                    let group = "group.com.example.hostile"
+                    if case .download = try client.send(.schedule(download: descriptor(identifier, url: url, group: group))) {
+                        accepted.append(identifier)
+                    }
+                    // The same identifier as an app group is never accepted.
+                    let response = try client.send(.schedule(download: descriptor("ok-\(accepted.count)-\(identifier.count)", url: url, group: identifier)))
+                    guard case .failure = response else {
+                        Issue.record("The app group \(identifier.prefix(20).debugDescription) was accepted: \(response)")
+                        continue
+                    }
+                }
+                #expect(!accepted.contains(String(repeating: "A", count: 4096)))
+                #expect(!accepted.contains("a\u{0}b"))
+                // Whatever was accepted runs to its end inside the device root.
+                try await poll(until: {
+                    guard case let .downloads(current) = try client.send(.fetchCurrentDownloads) else { return false }
+                    return current.isEmpty
+                }, timeout: .seconds(30), "the accepted downloads to end")
+                #expect(service.process.isRunning)
+                #expect(try filesOutsideDeviceRoot(scenario) == before)
+            }
+        }
+    }
+
+    private func descriptor(_ identifier: String, url: String, group: String) -> DownloadDescriptor {
+        DownloadDescriptor(identifier: identifier, uniqueIdentifier: UUID().uuidString, url: url, applicationGroupIdentifier: group)
+    }
+
+    /// Every file under the scenario's folder but outside the device root and the output folder.
+    private func filesOutsideDeviceRoot(_ scenario: Scenario) throws -> Set<String> {
+        let root = scenario.folder.url.resolvingSymlinksInPath().path
+        let device = scenario.deviceRoot.resolvingSymlinksInPath().path
+        var found = Set<String>()
+        let enumerator = FileManager.default.enumerator(atPath: root)
+        while let relative = enumerator?.nextObject() as? String {
+            let full = root + "/" + relative
+            if full.hasPrefix(device + "/") || full == device { continue }
+            found.insert(relative)
+        }
+        return found
+    }
+}
