@@ -1,0 +1,114 @@
+#!/usr/bin/env bash
+# Benchmarks one 1 GiB download through the Background Assets service against curl, side by side:
+# `backgroundassets-debug download --foreground` (asset-server -> backgroundassetsd -> app group container ->
+# renamed to the output) versus `curl -s -o FILE`, both from the same asset-server on loopback, both writing
+# to the same disk, RUNS interleaved runs each. Prints every run, the median MiB/s of each, and the ratio
+# (goal: the service at 0.85x curl or better). Not a test: run it by hand on a quiet machine.
+#
+# Usage: Tests/Benchmarks/download-vs-curl.sh          (from anywhere inside the package)
+# Environment: RUNS (default 5), SIZE in bytes (default 1073741824), SKIP_BUILD=1 to reuse the release build,
+#              SCRATCH_PATH (default .build-bench) for the build folder.
+set -euo pipefail
+
+RUNS="${RUNS:-5}"
+SIZE="${SIZE:-1073741824}"
+PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/download-bench.XXXXXX")"
+
+log() { printf '%s\n' "$*" >&2; }
+
+stop() {  # stop PID NAME: SIGTERM, up to 5 s, then SIGKILL, so cleanup is bounded in time.
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 50); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$1" 2>/dev/null; then
+        log "$2 (pid $1) was still running 5 s after SIGTERM; killing it."
+        kill -9 "$1" 2>/dev/null || true
+    fi
+    wait "$1" 2>/dev/null || true
+}
+
+cleanup() {
+    [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
+    [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+command -v curl >/dev/null || { log "curl is missing; install it (apt-get install curl) and run again."; exit 1; }
+
+# --- Build -----------------------------------------------------------------------------------------------------
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    log "Building release products in $SCRATCH..."
+    for product in asset-server backgroundassetsd backgroundassets-debug; do
+        swift build -c release --package-path "$PACKAGE_ROOT" --scratch-path "$SCRATCH" --product "$product" >&2
+    done
+fi
+BIN="$SCRATCH/release"
+
+# --- Server and service ----------------------------------------------------------------------------------------
+log "Generating a catalog with one file of about $SIZE bytes..."
+"$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 1 --session-size "$SIZE" \
+    > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
+ASSET_PID=$!
+for _ in $(seq 1200); do
+    grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
+    kill -0 "$ASSET_PID" 2>/dev/null || { log "asset-server ended: $(cat "$WORK/asset-server.err")"; exit 1; }
+    sleep 0.1
+done
+BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+FILE_PATH="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sessions"][0]["url"])' "$WORK/catalog/manifest.json")"
+FILE_SIZE="$(stat -c %s "$WORK/catalog/$FILE_PATH")"
+URL="$BASE_URL/$FILE_PATH"
+
+export BA_DEVICE_ROOT="$WORK/device"
+mkdir -p "$BA_DEVICE_ROOT/system" "$WORK/out"
+echo '{"idleExitAfter": 600}' > "$BA_DEVICE_ROOT/system/config.json"
+"$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
+SERVICE_PID=$!
+for _ in $(seq 100); do
+    [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
+    sleep 0.05
+done
+
+# --- Runs ------------------------------------------------------------------------------------------------------
+now() { date +%s.%N; }
+mibps() { python3 -c "import sys; print(f'{int(sys.argv[1]) / float(sys.argv[2]) / 1048576:.1f}')" "$1" "$2"; }
+median() { printf '%s\n' "$@" | sort -g | awk '{a[NR]=$1} END {print (NR % 2) ? a[(NR+1)/2] : (a[NR/2]+a[NR/2+1])/2}'; }
+
+tool_rates=()
+curl_rates=()
+for run in $(seq "$RUNS"); do
+    rm -f "$WORK/out/tool.bin"
+    sync
+    start=$(now)
+    "$BIN/backgroundassets-debug" download "$URL" --output "$WORK/out/tool.bin" --foreground --size "$FILE_SIZE" 2> "$WORK/tool.err" \
+        || { log "backgroundassets-debug failed: $(tail -3 "$WORK/tool.err")"; exit 1; }
+    tool_seconds=$(python3 -c "print($(now) - $start)")
+    [ "$(stat -c %s "$WORK/out/tool.bin")" = "$FILE_SIZE" ] || { log "The tool's file has the wrong size."; exit 1; }
+    rm -f "$WORK/out/tool.bin"
+
+    rm -f "$WORK/out/curl.bin"
+    sync
+    start=$(now)
+    curl -s -o "$WORK/out/curl.bin" "$URL"
+    curl_seconds=$(python3 -c "print($(now) - $start)")
+    [ "$(stat -c %s "$WORK/out/curl.bin")" = "$FILE_SIZE" ] || { log "curl's file has the wrong size."; exit 1; }
+    rm -f "$WORK/out/curl.bin"
+
+    tool_rates+=("$(mibps "$FILE_SIZE" "$tool_seconds")")
+    curl_rates+=("$(mibps "$FILE_SIZE" "$curl_seconds")")
+    log "run $run: backgroundassets-debug ${tool_rates[-1]} MiB/s, curl ${curl_rates[-1]} MiB/s"
+done
+
+tool_median=$(median "${tool_rates[@]}")
+curl_median=$(median "${curl_rates[@]}")
+ratio=$(python3 -c "print(f'{$tool_median / $curl_median:.2f}')")
+echo "file: $FILE_SIZE bytes, $RUNS interleaved runs each, $(nproc) cores, $(date -u +%Y-%m-%dT%H:%MZ)"
+echo "backgroundassets-debug download --foreground: median $tool_median MiB/s (${tool_rates[*]})"
+echo "curl -s -o:                                   median $curl_median MiB/s (${curl_rates[*]})"
+echo "ratio: ${ratio}x curl (goal >= 0.85x)"

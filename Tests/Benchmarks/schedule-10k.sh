@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Benchmarks the service's queue: one client schedules COUNT (default 10,000) background downloads over the
+# service's socket (requests pipelined on one connection, each answered once it is durable), then asks for
+# fetchCurrentDownloads. The downloads point at an asset-server that delays every answer by 10 minutes and
+# maxConcurrentDownloads is 1, so they all stay queued. Prints the wall time of scheduling, of the fetch, of
+# both, and the service's peak RSS (VmHWM from /proc/PID/status). Goal: under 5 s and 60 MiB in total.
+# Not a test: run it by hand on a quiet machine.
+#
+# Usage: Tests/Benchmarks/schedule-10k.sh              (from anywhere inside the package)
+# Environment: COUNT (default 10000), SKIP_BUILD=1 to reuse the release build,
+#              SCRATCH_PATH (default .build-bench) for the build folder.
+set -euo pipefail
+
+COUNT="${COUNT:-10000}"
+PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/schedule-bench.XXXXXX")"
+
+log() { printf '%s\n' "$*" >&2; }
+
+stop() {  # stop PID NAME: SIGTERM, up to 5 s, then SIGKILL, so cleanup is bounded in time.
+    kill "$1" 2>/dev/null || return 0
+    for _ in $(seq 50); do
+        kill -0 "$1" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$1" 2>/dev/null; then
+        log "$2 (pid $1) was still running 5 s after SIGTERM; killing it."
+        kill -9 "$1" 2>/dev/null || true
+    fi
+    wait "$1" 2>/dev/null || true
+}
+
+cleanup() {
+    [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
+    [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
+    rm -rf "$WORK"
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+if [ "${SKIP_BUILD:-0}" != 1 ]; then
+    log "Building release products in $SCRATCH..."
+    for product in asset-server backgroundassetsd; do
+        swift build -c release --package-path "$PACKAGE_ROOT" --scratch-path "$SCRATCH" --product "$product" >&2
+    done
+fi
+BIN="$SCRATCH/release"
+
+"$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 1 --session-size 4096 \
+    --latency 600000 > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
+ASSET_PID=$!
+for _ in $(seq 300); do
+    grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
+    sleep 0.1
+done
+BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+
+export BA_DEVICE_ROOT="$WORK/device"
+mkdir -p "$BA_DEVICE_ROOT/system"
+echo '{"idleExitAfter": 600, "maxConcurrentDownloads": 1}' > "$BA_DEVICE_ROOT/system/config.json"
+"$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
+SERVICE_PID=$!
+for _ in $(seq 100); do
+    [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
+    sleep 0.05
+done
+
+# The client speaks the wire protocol (4-byte big-endian length + JSON) directly, so the figure is the
+# service's, not a framework's: a writer thread pipelines the requests while the main thread reads answers.
+python3 - "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" "$COUNT" "$BASE_URL" <<'PY'
+import json, os, socket, struct, sys, threading, time
+
+path, count, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
+sock.connect(path)
+reader = sock.makefile("rb")
+
+def frame(message_id, request):
+    payload = json.dumps({"id": message_id, "request": request}, separators=(",", ":")).encode()
+    return struct.pack(">I", len(payload)) + payload
+
+def response():
+    while True:
+        length = struct.unpack(">I", reader.read(4))[0]
+        message = json.loads(reader.read(length))
+        if "response" in message:
+            return message["response"]
+
+hello = {"protocolVersion": 1, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
+sock.sendall(frame(1, {"hello": {"_0": hello}}))
+assert "hello" in response()["response"], "the service refused hello"
+
+def schedule_all():
+    batch = bytearray()
+    for index in range(count):
+        descriptor = {
+            "identifier": f"bench-{index}", "uniqueIdentifier": f"00000000-0000-0000-0000-{index:012d}",
+            "kind": "url", "url": f"{base}/slow/{index}.bin", "headers": {}, "fileSize": 0,
+            "applicationGroupIdentifier": "group.com.example.bench", "priority": 0, "isEssential": False,
+            "state": 0,
+        }
+        batch += frame(index + 2, {"schedule": {"download": descriptor}})
+        if len(batch) > 256 * 1024:
+            sock.sendall(batch)
+            batch = bytearray()
+    sock.sendall(batch)
+
+start = time.monotonic()
+writer = threading.Thread(target=schedule_all)
+writer.start()
+failures = 0
+for _ in range(count):
+    if "failure" in response()["response"]:
+        failures += 1
+writer.join()
+scheduled = time.monotonic()
+sock.sendall(frame(count + 2, {"fetchCurrentDownloads": {}}))
+answer = response()["response"]
+fetched = time.monotonic()
+listed = len(answer["downloads"]["_0"]) if "downloads" in answer else -1
+print(f"scheduled {count - failures} of {count} downloads in {scheduled - start:.2f} s "
+      f"({count / (scheduled - start):.0f}/s); fetchCurrentDownloads listed {listed} in {fetched - scheduled:.2f} s; "
+      f"total {fetched - start:.2f} s")
+PY
+
+PEAK=$(awk '/VmHWM/ {print $2}' "/proc/$SERVICE_PID/status")
+echo "backgroundassetsd peak RSS (VmHWM): $((PEAK / 1024)) MiB ($PEAK kB); goal < 5 s total and < 60 MiB"
+echo "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ)"
