@@ -4,7 +4,7 @@ import PackageDescription
 
 let package = Package(
     name: "WWDCSessions",
-    platforms: [.macOS(.v14)],
+    platforms: [.macOS(.v15)],
     products: [
         .executable(name: "asset-server", targets: ["asset-server"]),
         .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),

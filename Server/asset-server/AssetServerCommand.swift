@@ -10,6 +10,9 @@ import Foundation
 struct AssetServerCommand {
     static func main() {
         // Blocked before any thread starts, so every thread inherits the mask and only sigwait(2) below sees them.
+        // A parent may have left these ignored, and an ignored signal never reaches sigwait(2).
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)

@@ -26,6 +26,9 @@ struct BackgroundAssetsDaemonCommand {
     static func main() {
         // Blocked before any thread starts (main is synchronous so that the concurrency runtime's
         // threads start later and inherit the mask): only the sigwait(2) below receives them.
+        // A parent may have left these ignored, and an ignored signal never reaches sigwait(2).
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
         var stopSignals = sigset_t()
         sigemptyset(&stopSignals)
         sigaddset(&stopSignals, SIGINT)
