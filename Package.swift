@@ -57,7 +57,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["AssetServer"],
+            dependencies: ["AssetServer", "HTTPCore"],
             path: "Server/asset-server"
         ),
         .systemLibrary(
@@ -72,7 +72,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "backgroundassetsd",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
             path: "Server/backgroundassetsd"
         ),
         .target(

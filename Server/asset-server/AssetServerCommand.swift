@@ -5,19 +5,12 @@ The asset-server executable: parses options, prepares the catalog, serves until 
 
 import AssetServer
 import Foundation
+import HTTPCore
 
 @main
 struct AssetServerCommand {
     static func main() {
-        // Blocked before any thread starts, so every thread inherits the mask and only sigwait(2) below sees them.
-        // A parent may have left these ignored, and an ignored signal never reaches sigwait(2).
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let stopSignals = StopSignals.blockInEveryThread()
         let options: Options
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
@@ -43,8 +36,7 @@ struct AssetServerCommand {
             fail("asset-server: \(error)", code: 1)
         }
         // Waiting on the main thread keeps shutdown ordinary code: it may lock and wait, unlike a signal handler.
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        stopSignals.wait()
         server.shutdown()
         exit(0)
     }

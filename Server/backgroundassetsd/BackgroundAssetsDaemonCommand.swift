@@ -6,6 +6,7 @@ The backgroundassetsd executable: the Background Assets system service for one d
 import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
+import HTTPCore
 import Synchronization
 
 @main
@@ -24,16 +25,9 @@ struct BackgroundAssetsDaemonCommand {
         """
 
     static func main() {
-        // Blocked before any thread starts (main is synchronous so that the concurrency runtime's
-        // threads start later and inherit the mask): only the sigwait(2) below receives them.
-        // A parent may have left these ignored, and an ignored signal never reaches sigwait(2).
-        signal(SIGINT, SIG_DFL)
-        signal(SIGTERM, SIG_DFL)
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        // Before any thread starts (main is synchronous so that the concurrency runtime's threads
+        // start later and inherit the mask): only the wait below receives them.
+        let stopSignals = StopSignals.blockInEveryThread()
         signal(SIGPIPE, SIG_IGN)
 
         var foreground = false
@@ -57,8 +51,7 @@ struct BackgroundAssetsDaemonCommand {
             let code = await ServiceRunner(paths: paths, foreground: foreground).run { stop.flag.withLock { $0 } }
             exit(code.rawValue)
         }
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        stopSignals.wait()
         stop.flag.withLock { $0 = true }
         // The service notices within a fraction of a second, shuts down, and exits the process.
         while true { sleep(60) }

@@ -1,0 +1,39 @@
+/*
+Abstract:
+SIGINT and SIGTERM for a server process: blocked everywhere, then awaited on one thread with sigwait.
+*/
+
+import Foundation
+
+/// The signals that ask a server process to stop, received synchronously rather than in a handler.
+///
+/// Call ``blockInEveryThread()`` first thing in `main`, before any thread starts, so every thread
+/// inherits the mask and the signals wait for ``wait()``. Shutdown then runs as ordinary code,
+/// free to lock and to wait, which a signal handler may not.
+public struct StopSignals: Sendable {
+    private let set: sigset_t
+
+    /// Blocks SIGINT and SIGTERM in the calling thread and in every thread it will start.
+    /// - Returns: The signals, to ``wait()`` for.
+    public static func blockInEveryThread() -> StopSignals {
+        // A parent may have left these ignored, and an ignored signal never reaches sigwait(2).
+        signal(SIGINT, SIG_DFL)
+        signal(SIGTERM, SIG_DFL)
+        var set = sigset_t()
+        sigemptyset(&set)
+        sigaddset(&set, SIGINT)
+        sigaddset(&set, SIGTERM)
+        pthread_sigmask(SIG_BLOCK, &set, nil)
+        return StopSignals(set: set)
+    }
+
+    /// Blocks the calling thread until SIGINT or SIGTERM arrives.
+    /// - Returns: The signal received.
+    @discardableResult
+    public func wait() -> Int32 {
+        var set = set
+        var received: Int32 = 0
+        sigwait(&set, &received)
+        return received
+    }
+}
