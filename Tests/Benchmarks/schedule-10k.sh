@@ -68,10 +68,15 @@ done
 
 # The client speaks the wire protocol (4-byte big-endian length + JSON) directly, so the figure is the
 # service's, not a framework's: a writer thread pipelines the requests while the main thread reads answers.
-python3 - "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" "$COUNT" "$BASE_URL" <<'PY'
+python3 - "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" "$COUNT" "$BASE_URL" "$SERVICE_PID" <<'PY'
 import json, os, socket, struct, sys, threading, time
 
-path, count, base = sys.argv[1], int(sys.argv[2]), sys.argv[3]
+path, count, base, service = sys.argv[1], int(sys.argv[2]), sys.argv[3], sys.argv[4]
+
+def memory():
+    fields = dict(line.split(":", 1) for line in open(f"/proc/{service}/status"))
+    return f"RSS {int(fields['VmRSS'].split()[0]) // 1024} MiB, peak {int(fields['VmHWM'].split()[0]) // 1024} MiB"
+
 sock = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
 sock.connect(path)
 reader = sock.makefile("rb")
@@ -115,6 +120,7 @@ for _ in range(count):
         failures += 1
 writer.join()
 scheduled = time.monotonic()
+print(f"after scheduling: {memory()}")
 sock.sendall(frame(count + 2, {"fetchCurrentDownloads": {}}))
 answer = response()["response"]
 fetched = time.monotonic()
