@@ -1,0 +1,42 @@
+/*
+Abstract:
+End-to-end: running the same download again with --foreground promotes it and continues from the same byte.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Promote a background download", .serialized, .timeLimit(.minutes(2)))
+struct PromotionTests {
+    @Test("Re-running a throttled background download with --foreground promotes it on the same transfer")
+    func foregroundPromotes() async throws {
+        let scenario = try Scenario()
+        var configuration = quickConfiguration
+        // Background transfers share 128 KiB/s, so the 1 MiB file would take about 8 s without promotion.
+        configuration["backgroundBandwidthLimit"] = 131_072
+        try await withAssetServer(sessionSize: 1_048_576, arguments: ["--access-log", scenario.accessLog.path]) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
+                let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let arguments = ["download", server.url(file.path).absoluteString, "--output",
+                                 scenario.outputFolder.appendingPathComponent("promoted.mp4").path]
+                let background = try scenario.launchTool(arguments)
+                try await background.runScoped { tool in
+                    try await waitForDurableBytes(scenario, atLeast: 131_072)
+                    try tool.signal(SIGINT)
+                    #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+                }
+                let started = ContinuousClock.now
+                let promoted = try await scenario.runTool(arguments + ["--foreground"])
+                #expect(promoted.status == .exited(0), "\(promoted.standardError)")
+                #expect(promoted.standardError.contains("Resuming"), "\(promoted.standardError)")
+                #expect(ContinuousClock.now - started < .seconds(5))
+                #expect(try await sha256(of: scenario.outputFolder.appendingPathComponent("promoted.mp4")) == file.sha256)
+                // One request served the whole file: promotion lifted the cap without reconnecting.
+                let entries = try scenario.accessEntries(for: file.path)
+                #expect(entries.count == 1)
+                #expect(entries.first?.bytes == Int64(file.size))
+            }
+        }
+    }
+}
