@@ -118,6 +118,11 @@ let package = Package(
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(
+            name: "BackgroundAssetsDebugToolTests",
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC"],
+            path: "Tests/BackgroundAssetsDebugToolTests"
+        ),
+        .testTarget(
             name: "EndToEndTests",
             dependencies: ["BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/EndToEndTests"

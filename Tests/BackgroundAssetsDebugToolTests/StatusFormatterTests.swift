@@ -1,0 +1,64 @@
+/*
+Abstract:
+Unit tests of how `status` renders the service's state: plain lines, an aligned table, and JSON.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+
+@testable import BackgroundAssetsDebugTool
+
+@Suite("Render the service's status")
+struct StatusFormatterTests {
+    let status = ServiceStatus(
+        processIdentifier: 42, deviceRoot: "/tmp/device", connectionCount: 1,
+        downloads: [
+            DownloadStatus(
+                bundleIdentifier: "com.example.app",
+                download: DownloadDescriptor(
+                    identifier: "session-1", uniqueIdentifier: "U1", url: "http://127.0.0.1/a",
+                    applicationGroupIdentifier: "group.example", state: .waiting),
+                isForeground: false, bytesWritten: 10, bytesExpected: 100, attempts: 2,
+                lastError: WireFailure(domain: "NSURLErrorDomain", code: -1004, message: "could not connect"),
+                nextAttemptAt: Date(timeIntervalSince1970: 0)),
+            DownloadStatus(
+                bundleIdentifier: "com.example.app",
+                download: DownloadDescriptor(
+                    identifier: "../../x\u{0}", uniqueIdentifier: "U2", url: "http://127.0.0.1/b",
+                    applicationGroupIdentifier: "group.example", isEssential: true, state: .downloading),
+                isForeground: true, bytesWritten: 0, bytesExpected: nil, attempts: 1, lastError: nil, nextAttemptAt: nil),
+        ])
+
+    @Test("Plain lines carry one key=value pair per field, with control characters escaped")
+    func plainLines() {
+        let lines = StatusFormatter(status: status).lines().split(separator: "\n")
+        #expect(lines.count == 3)
+        #expect(lines[0].contains("pid 42"))
+        #expect(lines[1].contains("state=waiting"))
+        #expect(lines[1].contains("written=10 expected=100 attempts=2"))
+        #expect(lines[1].contains("error=\"could not connect\""))
+        #expect(lines[2].contains("id=../../x\\0"))
+        #expect(lines[2].contains("essential=yes foreground=yes"))
+        #expect(lines[2].contains("expected=- attempts=1 next-retry=- error=-"))
+    }
+
+    @Test("The table aligns its columns under a header")
+    func table() {
+        let rows = StatusFormatter(status: status).table().split(separator: "\n").map(String.init)
+        #expect(rows.count == 4)
+        #expect(rows[1].hasPrefix("APP"))
+        let columns = [("STATE", rows[1]), ("waiting", rows[2]), ("downloading", rows[3])].map { word, row in
+            row.range(of: word).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
+        }
+        #expect(Set(columns).count == 1, "\(rows)")
+    }
+
+    @Test("JSON round-trips to the same status")
+    func json() throws {
+        let text = try StatusFormatter(status: status).json()
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        #expect(try decoder.decode(ServiceStatus.self, from: Data(text.utf8)) == status)
+    }
+}
