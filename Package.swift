@@ -122,6 +122,11 @@ let package = Package(
             dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC"],
             path: "Tests/BackgroundAssetsDebugToolTests"
         ),
+        .executableTarget(
+            name: "exclusive-control-probe",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/exclusive-control-probe"
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BackgroundAssetsIPC", "TestSupport"],
