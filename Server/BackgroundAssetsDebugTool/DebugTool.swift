@@ -69,6 +69,9 @@ public enum DebugTool {
         } catch let error as DebugToolError {
             context.console.error("backgroundassets-debug \(name): \(error.message)")
             return error.exitCode
+        } catch let error as BAError where error.code == .downloadNotScheduled {
+            context.console.error("backgroundassets-debug \(name): \(error.message) Run status to list the downloads.")
+            return .failure
         } catch {
             context.console.error("backgroundassets-debug \(name): \(describe(error))")
             return .failure

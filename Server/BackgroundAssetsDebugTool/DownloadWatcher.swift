@@ -78,7 +78,7 @@ struct DownloadWatcher {
             try await answer(challenge, deliveryID: deliveryID)
         case let .failed(download, failure) where isOurs(download):
             progress.finishLine()
-            throw DebugToolError("The download of \(request.url) failed: \(failure.message)")
+            throw failed(failure.message)
         case let .finished(deliveryID, download, filePath) where isOurs(download):
             progress.finishLine()
             defer { connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in } }
@@ -143,7 +143,7 @@ struct DownloadWatcher {
         }
         switch row?.download.state {
         case .failed?:
-            throw DebugToolError("The download of \(request.url) failed: \(row?.lastError?.message ?? "no reason was recorded").")
+            throw failed(row?.lastError?.message ?? "no reason was recorded")
         case .finished? where restarts < 2:
             // Its file was handed over while the tool was not connected, and deleted; fetch it again.
             restarts += 1
@@ -154,6 +154,13 @@ struct DownloadWatcher {
             throw DebugToolError("The download \(request.identifier) is no longer queued: it was cancelled or the "
                 + "queue was reset. Run the command again to start over.")
         }
+    }
+
+    /// The error for a failed download: the service's reason, then what to do about it.
+    private func failed(_ reason: String) -> DebugToolError {
+        let sentence = reason.hasSuffix(".") ? reason : reason + "."
+        return DebugToolError("The download of \(request.url) failed: \(sentence) Fix the cause (the server, the URL, "
+            + "--size or --credential) and run the command again; a failed download starts over.")
     }
 
     /// The app's current download with this request's identifier, if any.
