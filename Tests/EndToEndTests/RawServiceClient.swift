@@ -23,6 +23,11 @@ final class RawServiceClient {
     /// Connects and says hello.
     init(deviceRoot: URL, bundleIdentifier: String) throws {
         socket = try UnixSocket.connect(to: deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
+        // A service that never answers fails the test after 10 s instead of blocking it forever.
+        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        if let descriptor = socket.descriptor {
+            setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        }
         let hello = Hello(bundleIdentifier: bundleIdentifier, role: .app, processIdentifier: getpid())
         guard case .hello = try send(.hello(hello)) else { throw TestSupportError("The service refused hello.") }
     }
