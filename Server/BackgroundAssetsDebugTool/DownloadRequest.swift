@@ -7,17 +7,13 @@ import BackgroundAssetsIPC
 import Foundation
 
 /// A validated `download` command line.
-struct DownloadRequest: Sendable, Equatable {
+struct DownloadRequest: Sendable {
     var url: String
     var output: URL
     var size: Int?
     var foreground: Bool
+    /// Answers a 401; kept in memory only, as the service keeps it.
     var credential: (user: String, password: String)?
-
-    static func == (lhs: Self, rhs: Self) -> Bool {
-        lhs.url == rhs.url && lhs.output == rhs.output && lhs.size == rhs.size && lhs.foreground == rhs.foreground
-            && lhs.credential?.user == rhs.credential?.user && lhs.credential?.password == rhs.credential?.password
-    }
 
     /// The download's identifier: the same for the same URL and output path, so running the same
     /// command again finds the download the first run left in the queue instead of starting over.
