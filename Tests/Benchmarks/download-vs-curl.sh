@@ -13,23 +13,10 @@ set -euo pipefail
 RUNS="${RUNS:-5}"
 SIZE="${SIZE:-1073741824}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=common.sh
+source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
 SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/download-bench.XXXXXX")"
-
-log() { printf '%s\n' "$*" >&2; }
-
-stop() {  # stop PID NAME: SIGTERM, up to 5 s, then SIGKILL, so cleanup is bounded in time.
-    kill "$1" 2>/dev/null || return 0
-    for _ in $(seq 50); do
-        kill -0 "$1" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$1" 2>/dev/null; then
-        log "$2 (pid $1) was still running 5 s after SIGTERM; killing it."
-        kill -9 "$1" 2>/dev/null || true
-    fi
-    wait "$1" 2>/dev/null || true
-}
 
 cleanup() {
     [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd

@@ -13,21 +13,10 @@ RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-100}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=common.sh
+source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/asset-bench.XXXXXX")"
 chmod 755 "$WORK"
-
-stop() {  # stop PID NAME: SIGTERM, up to 5 s, then SIGKILL, so cleanup is bounded in time.
-    kill "$1" 2>/dev/null || return 0
-    for _ in $(seq 50); do
-        kill -0 "$1" 2>/dev/null || break
-        sleep 0.1
-    done
-    if kill -0 "$1" 2>/dev/null; then
-        log "$2 (pid $1) was still running 5 s after SIGTERM; killing it."
-        kill -9 "$1" 2>/dev/null || true
-    fi
-    wait "$1" 2>/dev/null || true
-}
 
 cleanup() {
     [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
@@ -36,8 +25,6 @@ cleanup() {
 }
 trap cleanup EXIT
 trap 'exit 130' INT TERM
-
-log() { printf '%s\n' "$*" >&2; }
 
 # --- Tools -----------------------------------------------------------------------------------------------------
 missing=()
