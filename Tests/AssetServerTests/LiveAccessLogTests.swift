@@ -9,21 +9,13 @@ import TestSupport
 
 @Suite("Access log", .serialized, .timeLimit(.minutes(1)))
 struct LiveAccessLogTests {
-    struct Entry: Decodable, Equatable {
-        var method: String
-        var path: String
-        var range: String?
-        var status: Int
-        var bytes: Int64
-    }
+    typealias Entry = AccessLogEntry
 
     /// Waits until the log holds at least `count` lines and decodes them.
     private func readLog(_ url: URL, count: Int) async throws -> [Entry] {
         try await poll(timeout: .seconds(5), "\(count) lines in \(url.path)") { () throws -> [Entry]? in
-            let text = (try? String(contentsOf: url, encoding: .utf8)) ?? ""
-            let lines = text.split(separator: "\n")
-            guard lines.count >= count else { return nil }
-            return try lines.map { try JSONDecoder().decode(Entry.self, from: Data($0.utf8)) }
+            let entries = try AccessLogEntry.entries(in: url)
+            return entries.count >= count ? entries : nil
         }
     }
 

@@ -52,21 +52,9 @@ struct Scenario: Sendable {
     }
 
     /// The access log's entries for one path, in order.
-    func accessEntries(for path: String) throws -> [AccessEntry] {
-        guard let text = try? String(contentsOf: accessLog, encoding: .utf8) else { return [] }
-        return try text.split(separator: "\n").map { line in
-            try JSONDecoder().decode(AccessEntry.self, from: Data(line.utf8))
-        }.filter { $0.path == path }
+    func accessEntries(for path: String) throws -> [AccessLogEntry] {
+        try AccessLogEntry.entries(in: accessLog).filter { $0.path == path }
     }
-}
-
-/// One line of the asset server's access log.
-struct AccessEntry: Decodable, Sendable {
-    var method: String
-    var path: String
-    var range: String?
-    var status: Int
-    var bytes: Int64
 }
 
 /// One file of the generated catalog, as its manifest lists it.
