@@ -19,7 +19,9 @@ public enum MessageCodec {
     public static func frame(
         _ message: some Encodable, maximumFrameSize: Int = WireProtocol.maximumFrameSize
     ) throws -> [UInt8] {
-        try FrameEncoder.frame(encode(message), maximumFrameSize: maximumFrameSize)
+        // Framed straight from the encoder's Data: a large answer (10,000 downloads is about
+        // 3.5 MB) is copied once into the frame, not twice.
+        try FrameEncoder.frame(encodedData(message), maximumFrameSize: maximumFrameSize)
     }
 
     /// Encodes a message as a JSON payload, without the frame header.
@@ -27,11 +29,15 @@ public enum MessageCodec {
     /// - Returns: UTF-8 JSON.
     /// - Throws: ``IPCError/encodingFailed(reason:)``.
     public static func encode(_ message: some Encodable) throws -> [UInt8] {
+        Array(try encodedData(message))
+    }
+
+    private static func encodedData(_ message: some Encodable) throws -> Data {
         let encoder = JSONEncoder()
         encoder.dateEncodingStrategy = .secondsSince1970
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         do {
-            return Array(try encoder.encode(message))
+            return try encoder.encode(message)
         } catch {
             throw IPCError.encodingFailed(reason: String(describing: error))
         }
