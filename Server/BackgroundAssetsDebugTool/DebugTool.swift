@@ -10,7 +10,7 @@ import Foundation
 public enum DebugTool {
     /// Every subcommand, in the order `--help` lists them.
     public static let subcommands: [any DebugSubcommand.Type] = [
-        StatusCommand.self, DownloadCommand.self, CancelCommand.self, ResetCommand.self,
+        StatusCommand.self, DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self,
     ]
 
     /// The whole help text.

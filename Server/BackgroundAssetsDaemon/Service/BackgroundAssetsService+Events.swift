@@ -18,7 +18,9 @@ extension BackgroundAssetsService {
         case let .began(row):
             broadcast(.didBegin(download: row.descriptor), to: row, traced: "downloadDidBegin")
         case let .paused(row):
-            broadcast(.didPause(download: row.descriptor), to: row, traced: "downloadDidPause")
+            // The reason, when there is one: a promotion, or the error it waits to retry after.
+            broadcast(.didPause(download: row.descriptor), to: row, traced: "downloadDidPause",
+                      detail: row.state == .waiting ? row.lastError?.message : nil)
         case let .progress(row, written, total, expected):
             broadcast(.didWriteBytes(download: row.descriptor, bytesWritten: written, totalBytesWritten: total,
                                      totalBytesExpectedToWrite: expected), to: row, traced: nil)

@@ -46,6 +46,10 @@ final class ClientConnection: Sendable {
                         continuation.yield(try MessageCodec.decode(ClientMessage.self, from: frame))
                     }
                 }
+            } catch IPCError.socketFailed(_, _, let code) where code == ECONNRESET {
+                // A client that exits with unread data resets the connection: an ordinary goodbye.
+                socket.close()
+                continuation.finish()
             } catch {
                 socket.close()
                 continuation.finish(throwing: error)
