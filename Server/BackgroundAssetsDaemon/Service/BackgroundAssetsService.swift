@@ -76,6 +76,8 @@ public actor BackgroundAssetsService {
                 if let response = await handle(message.request, id: message.id, from: connection.id) {
                     connection.send(.response(id: message.id, response: response))
                 }
+                // A connection that has not introduced itself acceptably gets its answer, then is closed.
+                if sessions[connection.id]?.hello == nil { break }
             }
         } catch {
             logger.error("Closed the connection of process \(connection.peer.processIdentifier): \(error)")
