@@ -54,7 +54,7 @@ URL="$BASE_URL/$FILE_PATH"
 
 export BA_DEVICE_ROOT="$WORK/device"
 mkdir -p "$BA_DEVICE_ROOT/system" "$WORK/out"
-echo '{"idleExitAfter": 600}' > "$BA_DEVICE_ROOT/system/config.json"
+echo "${SERVICE_CONFIG:-{\"idleExitAfter\": 600\}}" > "$BA_DEVICE_ROOT/system/config.json"
 "$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
 SERVICE_PID=$!
 for _ in $(seq 100); do
