@@ -49,7 +49,7 @@ extension DownloadQueue {
             guard let row = try store.download(id: id) else { return }
             switch result {
             case let .success(transferred):
-                let file = try handOver(row, length: transferred.length)
+                let file = try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
                 credentials[id] = nil
                 let finished = try store.update(id: id, at: .now) { row in
                     row.state = .finished
@@ -65,10 +65,6 @@ extension DownloadQueue {
         } catch {
             logger.error("Recording the end of download \(id) failed: \(error). The service will retry it after a restart.")
         }
-    }
-
-    private func handOver(_ row: DownloadRow, length: Int64) throws(TransferError) -> URL {
-        try staging.handOver(rowID: row.id, toAppGroup: row.descriptor.applicationGroupIdentifier)
     }
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.

@@ -66,6 +66,9 @@ final class TransferRecorder: Sendable {
             case let .restartedFromZero(reason):
                 state.withLock { $0.lastTotal = 0 }
                 logger.notice("Download \(row.descriptor.identifier) starts over: \(reason).")
+            case let .began(_, expectedLength?) where expectedLength != row.expectedLength:
+                // The server's length, for status, when the download declared none.
+                try store.update(id: row.id, at: .now) { $0.expectedLength = expectedLength }
             case .began:
                 break
             }

@@ -113,15 +113,9 @@ extension BackgroundAssetsService {
     }
 
     private func status() throws -> ServiceStatus {
-        let downloads = try store.allDownloads().map { row in
-            DownloadStatus(
-                bundleIdentifier: row.bundleIdentifier, download: row.descriptor, isForeground: row.isForeground,
-                bytesWritten: row.bytesDurable,
-                bytesExpected: row.descriptor.fileSize > 0 ? Int64(row.descriptor.fileSize) : row.expectedLength,
-                attempts: row.attempts, lastError: row.lastError,
-                nextAttemptAt: row.state == .waiting ? row.nextAttemptAt : nil)
-        }
-        return ServiceStatus(processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count, downloads: downloads)
+        ServiceStatus(
+            processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count,
+            downloads: try store.allDownloads().map(\.status))
     }
 
     func failure(_ code: BAError.Code, _ message: String) -> ServerResponse {

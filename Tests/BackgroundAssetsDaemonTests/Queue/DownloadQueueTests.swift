@@ -26,6 +26,7 @@ struct DownloadQueueTests {
             Issue.record("The download failed: \(harness.events)"); return
         }
         #expect(finished.state == .finished)
+        #expect(finished.expectedLength == Int64(Self.file.count), "the server's length is recorded for status")
         #expect(file.path.hasPrefix(harness.paths.root.path + "/containers/\(QueueHarness.appGroup)/Library/Caches/com.apple.BackgroundAssets/BAFile-"))
         #expect(Array(try Data(contentsOf: file)) == Self.file)
         #expect(harness.eventNames(of: row.id).first == "began")
