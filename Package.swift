@@ -67,7 +67,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
             path: "Server/BackgroundAssetsDaemon"
         ),
         .executableTarget(

@@ -3,7 +3,7 @@ Abstract:
 The pre-first-launch accounting of an app's download allowances, and the BAErrors it produces.
 */
 
-import BackgroundAssets
+import BackgroundAssetsIPC
 import Foundation
 
 /// What an app may still download before its first launch, as downloads are accepted.

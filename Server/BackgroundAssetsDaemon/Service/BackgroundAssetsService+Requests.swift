@@ -3,7 +3,6 @@ Abstract:
 How the service answers each client request, with the errors Apple's framework would raise.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
 

@@ -3,7 +3,6 @@ Abstract:
 The system service's brain: client sessions, their requests, and the routing of download events.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
 import SystemLogging

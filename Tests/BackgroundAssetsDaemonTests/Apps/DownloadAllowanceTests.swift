@@ -4,7 +4,7 @@ Tests for the pre-first-launch allowance accounting and the BAError code each re
 */
 
 @testable import BackgroundAssetsDaemon
-import BackgroundAssets
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 

@@ -3,7 +3,6 @@ Abstract:
 The errors of Background Assets, with Apple's domain, codes, and raw values.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// The error domain of Background Assets errors.
