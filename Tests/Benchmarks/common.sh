@@ -15,3 +15,19 @@ stop() {  # stop PID NAME: SIGTERM, up to 5 s, then SIGKILL, so cleanup is bound
     fi
     wait "$1" 2>/dev/null || true
 }
+
+build_release() {  # build_release SCRATCH PRODUCT...: release-builds the products, unless SKIP_BUILD=1.
+    local scratch="$1"
+    shift
+    [ "${SKIP_BUILD:-0}" = 1 ] && return 0
+    log "Building release products in $scratch..."
+    for product in "$@"; do
+        swift build -c release --package-path "$PACKAGE_ROOT" --scratch-path "$scratch" --product "$product" >&2
+    done
+}
+
+stop_service_and_server() {  # The EXIT trap of the scripts that run backgroundassetsd behind asset-server.
+    [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
+    [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
+    rm -rf "$WORK"
+}

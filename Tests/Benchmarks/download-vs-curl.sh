@@ -18,23 +18,13 @@ source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
 SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/download-bench.XXXXXX")"
 
-cleanup() {
-    [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
-    [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap stop_service_and_server EXIT
 trap 'exit 130' INT TERM
 
 command -v curl >/dev/null || { log "curl is missing; install it (apt-get install curl) and run again."; exit 1; }
 
 # --- Build -----------------------------------------------------------------------------------------------------
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    log "Building release products in $SCRATCH..."
-    for product in asset-server backgroundassetsd backgroundassets-debug; do
-        swift build -c release --package-path "$PACKAGE_ROOT" --scratch-path "$SCRATCH" --product "$product" >&2
-    done
-fi
+build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug
 BIN="$SCRATCH/release"
 
 # --- Server and service ----------------------------------------------------------------------------------------

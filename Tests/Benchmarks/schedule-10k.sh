@@ -18,20 +18,10 @@ source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
 SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/schedule-bench.XXXXXX")"
 
-cleanup() {
-    [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
-    [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
-    rm -rf "$WORK"
-}
-trap cleanup EXIT
+trap stop_service_and_server EXIT
 trap 'exit 130' INT TERM
 
-if [ "${SKIP_BUILD:-0}" != 1 ]; then
-    log "Building release products in $SCRATCH..."
-    for product in asset-server backgroundassetsd; do
-        swift build -c release --package-path "$PACKAGE_ROOT" --scratch-path "$SCRATCH" --product "$product" >&2
-    done
-fi
+build_release "$SCRATCH" asset-server backgroundassetsd
 BIN="$SCRATCH/release"
 
 "$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 1 --session-size 4096 \
