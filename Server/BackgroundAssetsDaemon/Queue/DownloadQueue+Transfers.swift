@@ -51,6 +51,7 @@ extension DownloadQueue {
             case let .success(transferred):
                 let file = try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
                 credentials[id] = nil
+                offlineSince[id] = nil
                 let finished = try store.update(id: id, at: .now) { row in
                     row.state = .finished
                     row.bytesDurable = transferred.length
@@ -76,24 +77,35 @@ extension DownloadQueue {
             return
         }
         let lastProgress = row.lastProgressAt ?? row.createdAt
-        if error.isConnectivityFailure {
-            let waitedTooLong = row.descriptor.isEssential
-                && now.timeIntervalSince(lastProgress) > configuration.essentialConnectivityWait
-            guard !row.isForeground, !waitedTooLong else {
-                fail(row, error.wireFailure)
-                return
-            }
-            // Waiting for connectivity does not spend the retry budget: no attempt is counted.
-            let waiting = try store.update(id: row.id, at: now) { row in
-                row.state = .waiting
-                row.attempts = max(0, row.attempts - 1)
-                row.lastError = error.wireFailure
-                row.nextAttemptAt = now.addingTimeInterval(configuration.connectivityProbeInterval)
-            }
-            logger.info("Download \(name) waits for connectivity: \(error)")
-            observer(.paused(waiting))
+        guard error.isConnectivityFailure else {
+            offlineSince[row.id] = nil
+            try retryOrFail(row, error, lastProgress: lastProgress, now: now)
             return
         }
+        // The wait is measured from the first failure of this run, so a download that waited in
+        // the queue before its first attempt still gets the whole wait.
+        let since = offlineSince[row.id] ?? now
+        offlineSince[row.id] = since
+        let waitedTooLong = row.descriptor.isEssential
+            && now.timeIntervalSince(since) > configuration.essentialConnectivityWait
+        guard !row.isForeground, !waitedTooLong, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
+            fail(row, error.wireFailure)
+            return
+        }
+        // Waiting for connectivity does not spend the retry budget: no attempt is counted.
+        let waiting = try store.update(id: row.id, at: now) { row in
+            row.state = .waiting
+            row.attempts = max(0, row.attempts - 1)
+            row.lastError = error.wireFailure
+            row.nextAttemptAt = now.addingTimeInterval(configuration.connectivityProbeInterval)
+        }
+        logger.info("Download \(name) waits for connectivity: \(error)")
+        observer(.paused(waiting))
+    }
+
+    /// Retries a failure that is not about connectivity after the policy's delay, or fails.
+    private func retryOrFail(_ row: DownloadRow, _ error: TransferError, lastProgress: Date, now: Date) throws {
+        let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         guard error.isRetryable, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
             fail(row, error.wireFailure)
             return
@@ -128,6 +140,7 @@ extension DownloadQueue {
         staging.discard(rowID: row.id)
         credentials[row.id] = nil
         awaitingChallenge[row.id] = nil
+        offlineSince[row.id] = nil
         do {
             let failed = try store.update(id: row.id, at: .now) { row in
                 row.state = .failed

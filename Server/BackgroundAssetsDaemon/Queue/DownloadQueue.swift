@@ -29,6 +29,8 @@ public actor DownloadQueue {
     var running: [Int64: RunningTransfer] = [:]
     var credentials: [Int64: BasicCredential] = [:]
     var awaitingChallenge: [Int64: ChallengeDescriptor] = [:]
+    /// When each download's current run of connectivity failures began.
+    var offlineSince: [Int64: Date] = [:]
     var random = SystemRandomNumberGenerator()
     private var wakeUp: Task<Void, Never>?
 
@@ -103,6 +105,7 @@ public actor DownloadQueue {
         guard try store.delete(id: id) else { throw DaemonError.downloadNotFound(key: "row \(id)") }
         running.removeValue(forKey: id)?.control.cancel()
         credentials[id] = nil
+        offlineSince[id] = nil
         awaitingChallenge[id] = nil
         staging.discard(rowID: id)
         rebalanceBandwidth()
