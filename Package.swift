@@ -36,7 +36,7 @@ let package = Package(
         ),
         .target(
             name: "SessionKit",
-            dependencies: ["BackgroundAssets", "CCrypto", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CCrypto", "SystemLogging"],
             path: "Shared/SessionKit"
         ),
 

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Whole-file replacement for the service's JSON records: a synced temporary file beside the target, then rename.
+Whole-file replacement: a synced temporary file beside the target, then rename, for every file other processes read.
 */
 
 import Foundation
@@ -11,15 +11,20 @@ import Glibc
 import Darwin
 #endif
 
-/// Replaces files so a reader, or a service restarted after a crash, sees the old contents or the new, never a mix.
-enum AtomicFileWriter {
+/// Replaces files so a reader, or a process restarted after a crash, sees the old contents or the new, never a mix.
+///
+/// Used for the service's records and settings and for the sample's manifest in the app group.
+public enum AtomicFileWriter {
     /// Writes `data` to a temporary file in `url`'s folder, syncs it, and renames it over `url`.
     ///
     /// The temporary file is in the same folder so `rename(2)` never crosses file systems (where it
     /// would stop being atomic), and it is synced first so a crash cannot leave an empty file
     /// under the final name.
     /// - Returns: The reason for a failure, or `nil` on success; callers wrap it in their own error.
-    static func write(_ data: Data, to url: URL) -> String? {
+    /// - Parameters:
+    ///   - data: The new contents.
+    ///   - url: The file to replace; its folder is created if needed.
+    public static func write(_ data: Data, to url: URL) -> String? {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
