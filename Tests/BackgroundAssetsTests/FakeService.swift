@@ -31,7 +31,18 @@ final class FakeService: Sendable {
         paths = DevicePaths(root: root)
         listener = try UnixSocketListener(path: paths.serviceSocket.path)
         self.respond = respond
-        let thread = Thread { [self] in acceptLoop() }
+        // The threads hold the service weakly while they wait, so a test that lets go of it ends
+        // them (deinit closes the socket) and removes its temporary device root.
+        let listener = listener
+        let thread = Thread { [weak self] in
+            while let (connection, _) = try? listener.accept() {
+                guard let self else {
+                    connection.close()
+                    return
+                }
+                accept(connection)
+            }
+        }
         thread.start()
     }
 
@@ -75,27 +86,24 @@ final class FakeService: Sendable {
         return condition(received)
     }
 
-    private func acceptLoop() {
-        while let (connection, _) = try? listener.accept() {
-            connections.withLock { $0.append(connection) }
-            let thread = Thread { [self] in serve(connection) }
-            thread.start()
-        }
-    }
-
-    private func serve(_ connection: UnixSocket) {
-        defer { ended.withLock { $0 += 1 } }
-        var decoder = FrameDecoder()
-        while let bytes = try? connection.receive(), !bytes.isEmpty {
-            decoder.append(bytes)
-            while let payload = try? decoder.nextFrame() {
-                guard let message = try? MessageCodec.decode(ClientMessage.self, from: payload) else { return }
-                requests.withLock { $0.append(message.request) }
-                if let response = respond(message.request) {
-                    try? connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: response)))
+    private func accept(_ connection: UnixSocket) {
+        connections.withLock { $0.append(connection) }
+        let thread = Thread { [weak self] in
+            defer { self?.ended.withLock { $0 += 1 } }
+            var decoder = FrameDecoder()
+            while let bytes = try? connection.receive(), !bytes.isEmpty {
+                guard let self else { return }
+                decoder.append(bytes)
+                while let payload = try? decoder.nextFrame() {
+                    guard let message = try? MessageCodec.decode(ClientMessage.self, from: payload) else { return }
+                    requests.withLock { $0.append(message.request) }
+                    if let response = respond(message.request) {
+                        try? connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: response)))
+                    }
                 }
             }
         }
+        thread.start()
     }
 
     /// Answers like a service with an empty queue that grants everything.
