@@ -3,6 +3,7 @@ Abstract:
 The lock file that keeps one service per device root, and the pid file beside it.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// Holds `run/.lock` for the life of the service, so a second service started for the same device
@@ -28,7 +29,8 @@ public final class InstanceLock: Sendable {
         }
         self.descriptor = descriptor
         self.pidFile = pidFile
-        try? Data("\(getpid())\n".utf8).write(to: pidFile, options: .atomic)
+        // Not Data.write(options: .atomic): on Linux it leaves a folder in /tmp behind on every call.
+        _ = AtomicFileWriter.write(Data("\(getpid())\n".utf8), to: pidFile)
     }
 
     deinit {
