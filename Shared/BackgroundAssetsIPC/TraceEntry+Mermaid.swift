@@ -18,7 +18,7 @@ extension TraceEntry {
         }
         var lines: [String] = []
         for entry in entries {
-            let label = clean([entry.event, entry.download, entry.detail.map { "(\($0.prefix(60)))" }]
+            let label = clean([entry.event, entry.download, entry.detail.map { "(\($0.prefix(100)))" }]
                 .compactMap { $0 }.joined(separator: " "))
             if entry.to == "nobody" {
                 lines.append("    Note over \(alias(entry.from)): \(label), no process to receive it")

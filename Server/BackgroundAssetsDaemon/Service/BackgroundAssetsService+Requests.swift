@@ -86,8 +86,8 @@ extension BackgroundAssetsService {
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugDescription) with removingEssential() instead.")
         }
-        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
         record(from: session, event: "scheduleDownload", app: app, download: download.identifier)
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
         return .download(rows[0].descriptor)
     }
 
@@ -98,16 +98,16 @@ extension BackgroundAssetsService {
         if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }
-            let promoted = try await queue.promote(id: row.id)
+            // Recorded first: the promotion's own events (pause, then begin) follow the request.
             record(from: session, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
-            return .download(promoted.descriptor)
+            return .download(try await queue.promote(id: row.id).descriptor)
         }
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugDescription) with removingEssential().")
         }
-        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
         record(from: session, event: "startForegroundDownload", app: app, download: download.identifier)
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
         return .download(rows[0].descriptor)
     }
 
