@@ -119,7 +119,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDebugToolTests",
-            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsDebugToolTests"
         ),
         .executableTarget(

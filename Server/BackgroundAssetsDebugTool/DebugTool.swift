@@ -11,6 +11,7 @@ public enum DebugTool {
     /// Every subcommand, in the order `--help` lists them.
     public static let subcommands: [any DebugSubcommand.Type] = [
         StatusCommand.self, DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self,
+        PurgeCommand.self,
     ]
 
     /// The whole help text.

@@ -1,0 +1,86 @@
+/*
+Abstract:
+`purge`: simulates storage pressure by emptying the caches of app group containers.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Deletes what apps keep in `Library/Caches/` of their app group containers, as the system may
+/// when storage runs low; an app must notice its missing files and download them again.
+struct PurgeCommand: DebugSubcommand {
+    static let name = "purge"
+    static let synopsis = "[--app-group GROUP]"
+    static let summary = "Simulate storage pressure: empty the caches of app group containers."
+    static let details = """
+          --app-group GROUP   Only this app group's container (default: every container).
+        Deletes everything in each container's Library/Caches/ except the files the service is
+        handing over right now (Library/Caches/com.apple.BackgroundAssets/).
+        """
+
+    /// The folder of files in the middle of a hand-over, which a purge must not pull away.
+    static let handOverFolder = "com.apple.BackgroundAssets"
+
+    var appGroup: String?
+
+    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+        appGroup = try arguments.option("--app-group")
+        try arguments.finish()
+    }
+
+    func run(in context: ToolContext) async throws -> DebugExitCode {
+        let paths = context.paths
+        let groups: [String]
+        if let appGroup {
+            guard let container = paths.container(forAppGroup: appGroup),
+                  FileManager.default.fileExists(atPath: container.path) else {
+                throw DebugToolError(
+                    "The device root \(paths.root.path) has no container for the app group \(appGroup.debugDescription). "
+                        + "Check the name (status lists the app groups of downloads) or BA_DEVICE_ROOT.")
+            }
+            groups = [appGroup]
+        } else {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.containersDirectory.path)) ?? []
+            groups = names.filter(DevicePaths.isSafePathComponent).sorted()
+        }
+        for group in groups {
+            guard let caches = paths.container(forAppGroup: group)?.appending(path: "Library/Caches") else { continue }
+            let (files, bytes) = try Self.empty(caches)
+            context.console.output("Purged \(files) file(s), \(bytes) bytes, from the caches of \(group).")
+        }
+        if groups.isEmpty { context.console.output("No app group containers in \(paths.root.path): nothing to purge.") }
+        return .success
+    }
+
+    /// Deletes everything in `caches` but the hand-over folder, and says how much went.
+    static func empty(_ caches: URL) throws -> (files: Int, bytes: Int64) {
+        let fileManager = FileManager.default
+        guard let items = try? fileManager.contentsOfDirectory(at: caches, includingPropertiesForKeys: nil) else {
+            return (0, 0)
+        }
+        var files = 0
+        var bytes: Int64 = 0
+        for item in items where item.lastPathComponent != handOverFolder {
+            let (itemFiles, itemBytes) = measure(item)
+            do {
+                try fileManager.removeItem(at: item)
+            } catch {
+                throw DebugToolError("Could not delete \(item.path): \(error.localizedDescription). Check its permissions.")
+            }
+            files += itemFiles
+            bytes += itemBytes
+        }
+        return (files, bytes)
+    }
+
+    /// The regular files under `item` and their total size, without following symbolic links.
+    private static func measure(_ item: URL) -> (files: Int, bytes: Int64) {
+        var status = stat()
+        guard lstat(item.path, &status) == 0 else { return (0, 0) }
+        if (status.st_mode & S_IFMT) == S_IFREG { return (1, Int64(status.st_size)) }
+        guard (status.st_mode & S_IFMT) == S_IFDIR,
+              let children = try? FileManager.default.contentsOfDirectory(at: item, includingPropertiesForKeys: nil)
+        else { return (0, 0) }
+        return children.map(measure).reduce((0, 0)) { ($0.0 + $1.0, $0.1 + $1.1) }
+    }
+}
