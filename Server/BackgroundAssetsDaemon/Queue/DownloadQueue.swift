@@ -51,9 +51,12 @@ public actor DownloadQueue {
         self.observer = observer
     }
 
-    /// Puts downloads interrupted by a crash back in line, then starts what is due.
+    /// Creates the staging folder, puts downloads interrupted by a crash back in line, then starts
+    /// what is due. Call it before ``enqueue(_:)``.
     /// - Throws: A store error.
     public func start() throws {
+        // Once here rather than before every launch: pump runs after every change to the queue.
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
         let requeued = try store.requeueInterruptedDownloads(at: .now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()
@@ -120,7 +123,6 @@ public actor DownloadQueue {
     /// Starts every due download that fits, then sets the timer for the next one due.
     func pump() {
         do {
-            try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
             let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now)
             for row in due where running[row.id] == nil && awaitingChallenge[row.id] == nil {
