@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "asset-server", targets: ["asset-server"]),
         .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),
         .executable(name: "backgroundassets-debug", targets: ["backgroundassets-debug"]),
+        .executable(name: "wwdc-sessions", targets: ["wwdc-sessions"]),
+        .executable(name: "wwdc-sessions-extension", targets: ["wwdc-sessions-extension"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
     ],
     dependencies: [],
@@ -42,7 +44,21 @@ let package = Package(
 
         // MARK: - App
 
+        .executableTarget(
+            name: "wwdc-sessions",
+            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            path: "App",
+            exclude: ["Info.plist"]
+        ),
+
         // MARK: - Extension
+
+        .executableTarget(
+            name: "wwdc-sessions-extension",
+            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            path: "Extension",
+            exclude: ["Info.plist"]
+        ),
 
         // MARK: - Server
 
@@ -126,6 +142,16 @@ let package = Package(
             name: "exclusive-control-probe",
             dependencies: ["BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
+        ),
+        .executableTarget(
+            name: "lifecycle-test-app",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/lifecycle-test-app"
+        ),
+        .executableTarget(
+            name: "lifecycle-test-extension",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/lifecycle-test-extension"
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -50,6 +50,8 @@ extension BADownloadManager {
                 connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
             case let .didReceiveChallenge(deliveryID, download, challenge):
                 answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
+            case .installProgress, .extensionCall:
+                break
             }
         }
     }

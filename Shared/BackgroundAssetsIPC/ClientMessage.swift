@@ -46,6 +46,21 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case acknowledgeDelivery(deliveryID: UInt64)
     /// Asks for the service's state and every download of every app (the debug tool's `status`).
     case fetchStatus
+    /// Installs or updates an app from its Info.plists, as the App Store would (debug tool only).
+    case install(InstallRequest)
+    /// Removes an installed app, its downloads and its container; `nil` means the only app installed (debug tool only).
+    case uninstall(bundleIdentifier: String?)
+    /// Sends a content request to an app's extension now and resets its runtime budget (debug tool only).
+    case simulate(ContentRequestKind, bundleIdentifier: String?)
+    /// Changes the device settings and answers with all of them (debug tool only).
+    case updateSettings(SettingsChange)
+    /// Waits until an app is launchable, with `installProgress` events meanwhile; `nil` means the
+    /// caller's app. With `recordLaunch` (the app's launch gate) the answer also records a launch.
+    case awaitLaunchable(bundleIdentifier: String?, recordLaunch: Bool)
+    /// The extension the service launched says it is ready for calls (extension only).
+    case extensionCheckIn
+    /// An extension entry point returned (extension only).
+    case extensionCallReturned(callID: UInt64, result: ExtensionCallResult)
 }
 
 /// The first request on every connection: who is calling, and which protocol it speaks.

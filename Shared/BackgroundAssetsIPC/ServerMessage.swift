@@ -25,6 +25,10 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case exclusiveControlGranted
     /// The service's state and every download (answer to `fetchStatus`).
     case status(ServiceStatus)
+    /// An installed app (answer to `install`, `uninstall`, `simulate` and `awaitLaunchable`).
+    case app(AppStatus)
+    /// The device settings after the change (answer to `updateSettings`).
+    case settings(DeviceSettings)
     /// The request failed.
     case failure(WireFailure)
 }
@@ -50,7 +54,8 @@ public struct HelloReply: Codable, Sendable, Equatable {
     }
 }
 
-/// An event the service pushes to every connection of the app that set a delegate.
+/// An event the service pushes: download events to every connection of the app that set a delegate,
+/// install progress to connections waiting for an install, and entry-point calls to a launched extension.
 public enum ServerEvent: Codable, Sendable, Equatable {
     /// The download started transferring.
     case didBegin(download: DownloadDescriptor)
@@ -66,4 +71,8 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     case failed(download: DownloadDescriptor, failure: WireFailure)
     /// The download ended; the file stays at `filePath` until the client sends `acknowledgeDelivery`.
     case finished(deliveryID: UInt64, download: DownloadDescriptor, filePath: String)
+    /// An install advanced; sent to connections waiting in `awaitLaunchable`.
+    case installProgress(AppStatus)
+    /// Run an extension entry point and answer with `extensionCallReturned` (to a launched extension only).
+    case extensionCall(callID: UInt64, call: ExtensionCall)
 }

@@ -15,6 +15,10 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var connectionCount: Int
     /// Every download in the queue, ended ones included until they are pruned.
     public var downloads: [DownloadStatus]
+    /// Every installed app.
+    public var apps: [AppStatus]
+    /// The device settings.
+    public var settings: DeviceSettings
 
     /// Creates a status.
     /// - Parameters:
@@ -22,11 +26,18 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     ///   - deviceRoot: The device root the service runs in.
     ///   - connectionCount: The number of client connections open now.
     ///   - downloads: Every download in the queue.
-    public init(processIdentifier: Int32, deviceRoot: String, connectionCount: Int, downloads: [DownloadStatus]) {
+    ///   - apps: Every installed app.
+    ///   - settings: The device settings.
+    public init(
+        processIdentifier: Int32, deviceRoot: String, connectionCount: Int, downloads: [DownloadStatus],
+        apps: [AppStatus] = [], settings: DeviceSettings = DeviceSettings()
+    ) {
         self.processIdentifier = processIdentifier
         self.deviceRoot = deviceRoot
         self.connectionCount = connectionCount
         self.downloads = downloads
+        self.apps = apps
+        self.settings = settings
     }
 }
 

@@ -24,7 +24,14 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
 /// | `acknowledgeDelivery` | `done` | a `finished` callback returned; its file may be deleted |
-/// | `fetchStatus` | `status` | the service and every download of every app (debug tool only) |
+/// | `fetchStatus` | `status` | the service, every app and every download (debug tool only) |
+/// | `install` | `app` | validate two Info.plists, register the app, start its install (debug tool only) |
+/// | `uninstall` | `app` | remove an app, its downloads and its container (debug tool only) |
+/// | `simulate` | `app` | send a content request now and reset the runtime budget (debug tool only) |
+/// | `updateSettings` | `settings` | low-power mode, background app refresh, in-app content (debug tool only) |
+/// | `awaitLaunchable` | `app` | wait while the app installs; the app's launch gate also records a launch |
+/// | `extensionCheckIn` | `done` | the extension the service launched is ready for calls |
+/// | `extensionCallReturned` | `done` | an entry point returned, with what it returned |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
@@ -40,9 +47,11 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `didReceiveChallenge` | the server asked for authentication; answer with `answerChallenge` |
 /// | `failed` | a download ended with an error |
 /// | `finished` | a download ended; the file is at the given path until `acknowledgeDelivery` |
+/// | `installProgress` | an install advanced (to connections in `awaitLaunchable`) |
+/// | `extensionCall` | run an entry point (to the extension the service launched) |
 public enum WireProtocol {
     /// The protocol version this build speaks; the service refuses a `hello` with another one.
-    public static let version = 1
+    public static let version = 2
 
     /// The largest payload a frame may carry, in bytes.
     ///

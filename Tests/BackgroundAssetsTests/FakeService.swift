@@ -121,7 +121,16 @@ final class FakeService: Sendable {
         case .acquireExclusiveControl: .exclusiveControlGranted
         case .fetchStatus:
             .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
-        case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery: .done
+        case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery, .extensionCheckIn,
+            .extensionCallReturned:
+            .done
+        case .awaitLaunchable, .install, .uninstall, .simulate:
+            .app(
+                AppStatus(
+                    bundleIdentifier: "com.example.fake", version: "1", appGroup: "group.com.example.fake",
+                    state: .launchable, progress: InstallProgress(phase: .complete, completedBytes: 1, totalBytes: 1),
+                    hasLaunched: true, runtimeBudgetLeft: 600))
+        case .updateSettings: .settings(DeviceSettings())
         }
     }
 }

@@ -3,6 +3,7 @@ Abstract:
 When the service next sends an app's extension a periodic content request, from the app's launch history.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// Decides when an app's next periodic content request is due, from how recently and how often it is used.

@@ -57,6 +57,9 @@ extension BackgroundAssetsService {
                 return .done
             case .fetchStatus:
                 return .status(try status())
+            case .install, .uninstall, .simulate, .updateSettings, .awaitLaunchable, .extensionCheckIn,
+                .extensionCallReturned:
+                return failure(.callerConnectionInvalid, "This service does not handle that request yet.")
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {

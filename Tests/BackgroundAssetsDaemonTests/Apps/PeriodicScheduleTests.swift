@@ -4,6 +4,7 @@ Tests for when periodic content requests are due, watched through an accelerated
 */
 
 @testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 

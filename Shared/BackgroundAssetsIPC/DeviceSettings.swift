@@ -3,7 +3,6 @@ Abstract:
 The simulated device's settings in system/settings.json: low-power mode, background app refresh, in-app content.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// The device settings that gate Background Assets, as `system/settings.json` stores them.
@@ -13,7 +12,7 @@ import Foundation
 ///  "backgroundAppRefreshByApp": {"com.example.MyApp": false}, "inAppContent": true}
 /// ```
 /// Every key is optional; a missing file or key takes the default (an iPhone's out of the box).
-public struct DeviceSettings: Sendable, Equatable {
+public struct DeviceSettings: Codable, Sendable, Equatable {
     /// Low-power mode: no periodic content requests while on. Off by default.
     public var lowPowerMode = false
     /// Background App Refresh for every app: no periodic content requests while off. On by default.
@@ -106,7 +105,7 @@ public struct DeviceSettings: Sendable, Equatable {
             }
             if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
                 throw DeviceSettingsError(
-                    path: path, key: key, reason: "\(PropertyListText.quote(bad)) is not a bundle identifier")
+                    path: path, key: key, reason: "\(DeviceSettingsError.quote(bad)) is not a bundle identifier")
             }
             backgroundAppRefreshByApp = flags
         default:

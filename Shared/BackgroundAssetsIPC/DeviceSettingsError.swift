@@ -23,6 +23,11 @@ public struct DeviceSettingsError: Error, Sendable, Equatable, CustomStringConve
         self.reason = reason
     }
 
+    /// A string in quotes, cut short so a hostile file cannot flood a log.
+    static func quote(_ text: String) -> String {
+        (text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription
+    }
+
     /// A sentence naming the file and the key, then the next step.
     public var description: String {
         if let key {
@@ -50,7 +55,7 @@ enum SettingsValue: Codable, CustomStringConvertible {
         } else if let number = try? container.decode(Double.self) {
             self = .other("the number \(number)")
         } else if let text = try? container.decode(String.self) {
-            self = .other(PropertyListText.quote(text))
+            self = .other(DeviceSettingsError.quote(text))
         } else {
             self = .other("a list, an object of other values, or null")
         }

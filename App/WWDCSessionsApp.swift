@@ -1,0 +1,9 @@
+/*
+Abstract:
+The app's entry point.
+*/
+
+@main
+struct WWDCSessionsApp {
+    static func main() async {}
+}

@@ -1,0 +1,100 @@
+/*
+Abstract:
+The protocol a downloader extension adopts: the entry points the system calls, each optional.
+*/
+
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+
+/// An interface for reacting to app life-cycle events and processing concluded asset downloads
+/// while the app isn't running.
+///
+/// The system launches the extension for content requests (install, update, periodic checks) and
+/// for downloads that end while no app delegate is connected. Adopt the protocol on a type marked
+/// `@main`: the protocol supplies `main()`, which connects to the system and runs each entry point
+/// it is asked for, until the system terminates the extension.
+///
+/// ```swift
+/// @main
+/// struct BackgroundDownloadHandler: BADownloaderExtension {
+///     func downloads(for request: BAContentRequest, manifestURL: URL,
+///                    extensionInfo: BAAppExtensionInfo) -> Set<BADownload> { ... }
+/// }
+/// ```
+/// Every entry point is timed against a runtime limit, and the app has a daily runtime budget;
+/// an extension that overruns either, or uses too much memory, is killed. The process is
+/// terminated after its work, so it cannot rely on state kept in memory between launches.
+/// - Note: Apple's protocol refines `AppExtension` and its methods are optional; here the methods
+///   have default implementations, and the type must be `Sendable` because entry points run on
+///   a background thread.
+public protocol BADownloaderExtension: Sendable {
+    /// Creates the extension; the system creates one instance per launch.
+    init()
+
+    /// Returns the downloads to schedule for a content request.
+    ///
+    /// Scheduling from inside this method is refused: return the downloads instead. Essential
+    /// downloads are accepted only for install and update requests.
+    /// - Parameters:
+    ///   - request: Why the system is asking: install, update or a periodic check.
+    ///   - manifestURL: A read-only copy of the file at the app's `BAManifestURL`, deleted when this returns.
+    ///   - extensionInfo: The download allowance left before the app's first launch.
+    /// - Returns: The downloads to schedule.
+    func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
+        -> Set<BADownload>
+
+    /// Answers a server's request for authentication for a download no app delegate could answer.
+    /// - Parameters:
+    ///   - download: The download that was challenged.
+    ///   - challenge: The server's challenge.
+    /// - Returns: A disposition and, for `.useCredential`, a credential.
+    func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+
+    /// Tells the extension that a download failed while no app delegate was connected, or an
+    /// essential download failed during the install (the manifest's own download included).
+    /// - Parameters:
+    ///   - download: The download that failed.
+    ///   - error: Why it failed.
+    func backgroundDownload(_ download: BADownload, failedWithError error: any Error)
+
+    /// Tells the extension that a download finished while no app delegate was connected, or an
+    /// essential download finished during the install.
+    /// - Parameters:
+    ///   - download: The download that finished.
+    ///   - fileURL: The file, inside the app group container; move it before returning, because
+    ///     the system deletes it when this method returns.
+    func backgroundDownload(_ download: BADownload, finishedWithFileURL fileURL: URL)
+
+    /// Tells the extension that the system is about to terminate it.
+    ///
+    /// Deprecated by Apple (the system may terminate an extension without calling it); still called here.
+    func extensionWillTerminate()
+}
+
+extension BADownloaderExtension {
+    /// Returns no downloads.
+    public func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
+        -> Set<BADownload>
+    {
+        []
+    }
+
+    /// Answers `.performDefaultHandling`.
+    public func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
+        (.performDefaultHandling, nil)
+    }
+
+    /// Does nothing.
+    public func backgroundDownload(_ download: BADownload, failedWithError error: any Error) {}
+
+    /// Does nothing; the file is deleted.
+    public func backgroundDownload(_ download: BADownload, finishedWithFileURL fileURL: URL) {}
+
+    /// Does nothing.
+    public func extensionWillTerminate() {}
+}

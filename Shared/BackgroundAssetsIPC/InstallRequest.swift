@@ -1,0 +1,61 @@
+/*
+Abstract:
+What the debug tool sends to install or update an app: where its Info.plists and executables are.
+*/
+
+/// An app bundle to install, as `backgroundassets-debug install` describes it.
+///
+/// The service reads and validates both Info.plists itself, so a refusal names the key at fault
+/// whichever client asked.
+public struct InstallRequest: Codable, Sendable, Equatable {
+    /// The app's Info.plist, an absolute path.
+    public var appPlistPath: String
+    /// The extension's Info.plist, an absolute path.
+    public var extensionPlistPath: String
+    /// The folder holding both executables (named by `CFBundleExecutable`), an absolute path.
+    public var executablesDirectory: String
+    /// A `CFBundleVersion` that replaces the app's (and the extension's), to install an update
+    /// without editing the Info.plists; `nil` keeps the Info.plists' version.
+    public var version: String?
+
+    /// Creates an install request.
+    /// - Parameters:
+    ///   - appPlistPath: The app's Info.plist.
+    ///   - extensionPlistPath: The extension's Info.plist.
+    ///   - executablesDirectory: The folder holding both executables.
+    ///   - version: A `CFBundleVersion` to install instead of the Info.plists' own.
+    public init(appPlistPath: String, extensionPlistPath: String, executablesDirectory: String, version: String? = nil) {
+        self.appPlistPath = appPlistPath
+        self.extensionPlistPath = extensionPlistPath
+        self.executablesDirectory = executablesDirectory
+        self.version = version
+    }
+}
+
+/// A change to the device settings; `nil` fields stay as they are.
+public struct SettingsChange: Codable, Sendable, Equatable {
+    /// Low-power mode on or off.
+    public var lowPowerMode: Bool?
+    /// Background App Refresh on or off, for every app or, with ``app``, for one.
+    public var backgroundAppRefresh: Bool?
+    /// The app whose own Background App Refresh switch ``backgroundAppRefresh`` sets.
+    public var app: String?
+    /// In-app content on or off.
+    public var inAppContent: Bool?
+
+    /// Creates a change.
+    /// - Parameters:
+    ///   - lowPowerMode: Low-power mode, or `nil` to leave it.
+    ///   - backgroundAppRefresh: Background App Refresh, or `nil` to leave it.
+    ///   - app: The app whose switch `backgroundAppRefresh` sets; `nil` sets the global switch.
+    ///   - inAppContent: In-app content, or `nil` to leave it.
+    public init(lowPowerMode: Bool? = nil, backgroundAppRefresh: Bool? = nil, app: String? = nil, inAppContent: Bool? = nil) {
+        self.lowPowerMode = lowPowerMode
+        self.backgroundAppRefresh = backgroundAppRefresh
+        self.app = app
+        self.inAppContent = inAppContent
+    }
+
+    /// Whether the change changes nothing (the tool then just shows the settings).
+    public var isEmpty: Bool { lowPowerMode == nil && backgroundAppRefresh == nil && inAppContent == nil }
+}

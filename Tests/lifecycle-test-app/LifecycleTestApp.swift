@@ -1,0 +1,9 @@
+/*
+Abstract:
+A minimal app for the lifecycle tests.
+*/
+
+@main
+struct LifecycleTestApp {
+    static func main() async {}
+}
