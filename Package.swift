@@ -145,12 +145,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifecycle-test-app",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["BackgroundAssets", "SessionKit"],
             path: "Tests/lifecycle-test-app"
         ),
         .executableTarget(
             name: "lifecycle-test-extension",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["BackgroundAssets", "SessionKit"],
             path: "Tests/lifecycle-test-extension"
         ),
         .testTarget(
