@@ -32,6 +32,8 @@ public actor DownloadQueue {
     /// When each download's current run of connectivity failures began.
     var offlineSince: [Int64: Date] = [:]
     var random = SystemRandomNumberGenerator()
+    /// Apps in their essential phase: only their essential downloads may start.
+    var heldApps: Set<String> = []
     private var wakeUp: Task<Void, Never>?
 
     /// Creates a queue over a store.
@@ -115,6 +117,17 @@ public actor DownloadQueue {
         pump()
     }
 
+    /// Holds back an app's non-essential downloads until ``release(app:)``: its essential phase.
+    public func hold(app: String) {
+        heldApps.insert(app)
+    }
+
+    /// Lets an app's non-essential downloads start: its essential phase ended.
+    public func release(app: String) {
+        guard heldApps.remove(app) != nil else { return }
+        pump()
+    }
+
     /// Whether anything is transferring or waiting: the service stays up while there is.
     public func hasWork() throws -> Bool {
         try !running.isEmpty || store.hasUnfinishedDownloads()
@@ -124,7 +137,7 @@ public actor DownloadQueue {
     func pump() {
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
-            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now)
+            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now, holding: heldApps)
             for row in due where running[row.id] == nil && awaitingChallenge[row.id] == nil {
                 if row.isForeground {
                     try launch(row)

@@ -37,6 +37,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var stallTimeout: Double = 30
     /// The service exits after this long with nothing queued and no client connected, in seconds.
     public var idleExitAfter: Double = 60
+    /// Device seconds per real second, so periodic checks and daily budgets can be watched in minutes.
+    public var timeScale: Double = 1
+    /// The longest one extension entry point may run, in real seconds.
+    public var extensionRuntimeLimit: Double = ExtensionRuntimePolicy.defaultEntryPointLimit
+    /// The extension runtime an app may use per device day, in real seconds.
+    public var extensionDailyBudget: Double = ExtensionRuntimePolicy.defaultDailyBudget
+    /// The most resident memory an extension may use, in bytes.
+    public var extensionMemoryLimit: Int64 = 100 << 20
 
     /// The defaults.
     public init() {}
@@ -92,6 +100,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
         "stallTimeout": Knob(minimum: 0.1) { $0.stallTimeout = $1 },
         "idleExitAfter": Knob(minimum: 0.1) { $0.idleExitAfter = $1 },
+        "timeScale": Knob(minimum: 1) { $0.timeScale = $1 },
+        "extensionRuntimeLimit": Knob(minimum: 0.1) { $0.extensionRuntimeLimit = $1 },
+        "extensionDailyBudget": Knob(minimum: 0.1) { $0.extensionDailyBudget = $1 },
+        "extensionMemoryLimit": Knob(minimum: 8 * 1_048_576) { $0.extensionMemoryLimit = Int64($1) },
     ]
 }
 

@@ -13,7 +13,7 @@ extension BackgroundAssetsService {
             .sorted { $0.connection.id < $1.connection.id }
     }
 
-    func route(_ event: QueueEvent) {
+    func route(_ event: QueueEvent) async {
         switch event {
         case let .began(row):
             broadcast(.didBegin(download: row.descriptor), to: row, traced: "downloadDidBegin")
@@ -24,10 +24,32 @@ extension BackgroundAssetsService {
         case let .progress(row, written, total, expected):
             broadcast(.didWriteBytes(download: row.descriptor, bytesWritten: written, totalBytesWritten: total,
                                      totalBytesExpectedToWrite: expected), to: row, traced: nil)
+            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
+                installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
+                await pushInstallProgress(of: row.bundleIdentifier)
+            }
         case let .failed(row, failure):
-            broadcast(.failed(download: row.descriptor, failure: failure), to: row, traced: "failedWithError", detail: failure.message)
+            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
+                installs[row.bundleIdentifier]?.essential?.fail(rowID: row.id, download: row.descriptor, failure: failure)
+                traceEvent("failedWithError", row: row, to: "backgroundassetsd", detail: "essential; held for the extension: \(failure.message)")
+                return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
+            }
+            let receivers = broadcast(.failed(download: row.descriptor, failure: failure), to: row, traced: "failedWithError", detail: failure.message)
+            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
+                await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .failed(download: row.descriptor, failure: failure), purpose: .notice)])
+            }
         case let .finished(row, file):
+            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
+                installs[row.bundleIdentifier]?.essential?.finish(rowID: row.id, download: row.descriptor, file: file)
+                traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "essential; held for the extension")
+                return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
+            }
             let receivers = delegates(of: row.bundleIdentifier)
+            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
+                // No app to tell: the extension is launched to handle it.
+                traceEvent("finishedWithFileURL", row: row, receivers: receivers, detail: "no delegate connected: launching the extension")
+                return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: file.path), purpose: .delivery(file: file))])
+            }
             let deliveryID = allocateIdentifier()
             deliveries[deliveryID] = Delivery(file: file, pending: Set(receivers.map(\.connection.id)))
             for session in receivers {
@@ -40,6 +62,10 @@ extension BackgroundAssetsService {
             }
         case let .challenge(row, challenge):
             let receivers = delegates(of: row.bundleIdentifier)
+            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
+                traceEvent("didReceiveChallenge", row: row, receivers: receivers, detail: "no delegate connected: asking the extension")
+                return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .challenge(download: row.descriptor, challenge: challenge), purpose: .challenge(rowID: row.id))])
+            }
             let deliveryID = allocateIdentifier()
             challenges[deliveryID] = row.id
             for session in receivers {
@@ -55,21 +81,42 @@ extension BackgroundAssetsService {
         }
     }
 
+    /// Ends an app's essential phase once its last essential download ended: the app becomes
+    /// launchable, and the extension receives every essential outcome in one launch.
+    private func endEssentialPhaseIfComplete(of app: String) async {
+        await pushInstallProgress(of: app)
+        guard let phase = installs[app]?.essential, phase.isComplete else { return }
+        installs[app]?.phase = .complete
+        await markLaunchable(app)
+        let batch = phase.finished.map {
+            ExtensionCallRecord(call: .finished(download: $0.download, filePath: $0.file.path), purpose: .delivery(file: $0.file))
+        } + phase.failed.map {
+            ExtensionCallRecord(call: .failed(download: $0.download, failure: $0.failure), purpose: .notice)
+        }
+        await callExtension(of: app, batch)
+    }
+
     /// Deletes a delivered file once every delegate's callback returned, unless one moved it.
     func finishDelivery(_ deliveryID: UInt64) {
         guard let delivery = deliveries.removeValue(forKey: deliveryID) else { return }
         unlink(delivery.file.path)
     }
 
-    private func broadcast(_ event: ServerEvent, to row: DownloadRow, traced name: String?, detail: String? = nil) {
+    @discardableResult
+    private func broadcast(_ event: ServerEvent, to row: DownloadRow, traced name: String?, detail: String? = nil) -> [Session] {
         let receivers = delegates(of: row.bundleIdentifier)
         for session in receivers { session.connection.send(.event(event)) }
         if let name { traceEvent(name, row: row, receivers: receivers, detail: detail) }
+        return receivers
     }
 
     private func traceEvent(_ name: String, row: DownloadRow, receivers: [Session], detail: String? = nil) {
         let roles = Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted()
-        trace.append(.init(from: "backgroundassetsd", to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"),
-                           event: name, app: row.bundleIdentifier, download: row.descriptor.identifier, detail: detail))
+        traceEvent(name, row: row, to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), detail: detail)
+    }
+
+    private func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {
+        trace.append(.init(from: "backgroundassetsd", to: receiver, event: name, app: row.bundleIdentifier,
+                           download: row.descriptor.identifier, detail: detail))
     }
 }

@@ -40,6 +40,7 @@ extension BackgroundAssetsService {
             case .releaseExclusiveControl:
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 record(from: session, event: "releaseExclusiveControl", app: app)
+                extensionReleasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = challenges.removeValue(forKey: deliveryID) else {
@@ -56,10 +57,25 @@ extension BackgroundAssetsService {
                 }
                 return .done
             case .fetchStatus:
-                return .status(try status())
-            case .install, .uninstall, .simulate, .updateSettings, .awaitLaunchable, .extensionCheckIn,
-                .extensionCallReturned:
-                return failure(.callerConnectionInvalid, "This service does not handle that request yet.")
+                return .status(try await status())
+            case let .install(request):
+                guard hello.role == .tool else { return toolOnly("install") }
+                return await install(request)
+            case let .uninstall(bundleIdentifier):
+                guard hello.role == .tool else { return toolOnly("uninstall") }
+                return await uninstall(bundleIdentifier)
+            case let .simulate(kind, bundleIdentifier):
+                guard hello.role == .tool else { return toolOnly("simulate") }
+                return await simulate(kind, bundleIdentifier: bundleIdentifier)
+            case let .updateSettings(change):
+                guard hello.role == .tool else { return toolOnly("settings") }
+                return updateSettings(change)
+            case let .awaitLaunchable(bundleIdentifier, recordLaunch):
+                return await awaitLaunchable(bundleIdentifier, recordLaunch: recordLaunch && hello.role == .app, requestID: id, connection: connection)
+            case .extensionCheckIn:
+                return extensionCheckIn(connection: connection, session: session)
+            case let .extensionCallReturned(callID, result):
+                return await extensionCallReturned(callID: callID, result: result, connection: connection)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
@@ -89,6 +105,7 @@ extension BackgroundAssetsService {
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugDescription) with removingEssential() instead.")
         }
+        if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
         record(from: session, event: "scheduleDownload", app: app, download: download.identifier)
         let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
         return .download(rows[0].descriptor)
@@ -109,15 +126,46 @@ extension BackgroundAssetsService {
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugDescription) with removingEssential().")
         }
+        if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
         record(from: session, event: "startForegroundDownload", app: app, download: download.identifier)
         let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
         return .download(rows[0].descriptor)
     }
 
-    private func status() throws -> ServiceStatus {
+    private func status() async throws -> ServiceStatus {
         ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count,
-            downloads: try store.allDownloads().map(\.status))
+            downloads: try store.allDownloads().map(\.status), apps: await registry.apps().apps.map(appStatus),
+            settings: settings)
+    }
+
+    /// The rules an installed app's downloads follow: scheduling is refused inside
+    /// `downloads(for:...)`, the app group must be the app's, and the allowances apply until the
+    /// first launch. Apps that were never installed (the debug tool's own downloads) have none.
+    private func installedAppRefusal(of download: DownloadDescriptor, app: String, session: Session) async -> ServerResponse? {
+        guard installedApps.contains(app) else { return nil }
+        if session.hello?.role == .extension, contentRequestsRunning.contains(app) {
+            return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugDescription) from that method instead.")
+        }
+        let request = allowanceRequest(for: download)
+        let group = download.applicationGroupIdentifier
+        do {
+            try await registry.update(app) { installed in
+                guard group == installed.bundle.appGroup else {
+                    throw BAError(.downloadInvalid, message: "The download \(download.identifier.debugDescription) names the app group \(group.debugDescription), which the app is not in; use \(installed.bundle.appGroup.debugDescription).")
+                }
+                try installed.allowance.admit(request)
+            }
+        } catch let error as BAError {
+            return .failure(.backgroundAssets(code: error.code.rawValue, message: error.message))
+        } catch {
+            return nil
+        }
+        return nil
+    }
+
+    private func toolOnly(_ command: String) -> ServerResponse {
+        failure(.callerConnectionNotAccepted, "Only backgroundassets-debug may \(command); run backgroundassets-debug \(command).")
     }
 
     func failure(_ code: BAError.Code, _ message: String) -> ServerResponse {

@@ -40,6 +40,39 @@ public actor BackgroundAssetsService {
     var lastActivity = Date.now
     var expiryTimer: Task<Void, Never>?
 
+    // The extension lifecycle.
+    let registry: AppRegistry
+    let clock: DeviceClock
+    let runtimePolicy: ExtensionRuntimePolicy
+    let periodicSchedule = PeriodicSchedule()
+    var settings: DeviceSettings
+    /// Each app's running extension.
+    var extensions: [String: ExtensionSession] = [:]
+    /// Each app's install or update until it is launchable.
+    var installs: [String: InstallRun] = [:]
+    /// Connections waiting in `awaitLaunchable`, by app.
+    var launchWaiters: [String: [LaunchWaiter]] = [:]
+    /// Why each app's extension was last stopped by force.
+    var lastTerminations: [String: String] = [:]
+    /// Apps whose `downloads(for:...)` call is running: scheduling is refused meanwhile.
+    var contentRequestsRunning: Set<String> = []
+    /// Calls that arrived while an app's extension was terminating: they get a fresh launch.
+    var deferredCalls: [String: [ExtensionCallRecord]] = [:]
+    /// Each app's extension runtime today, in seconds, as last read from or written to its record.
+    var runtimeUsedToday: [String: Double] = [:]
+    /// The installed apps' identifiers, so routing a download event needs no disk read.
+    var installedApps: Set<String> = []
+    /// The summary of each app's last install or update.
+    var installSummaries: [String: String] = [:]
+    var periodicTimer: Task<Void, Never>?
+
+    /// A connection waiting for an app to become launchable.
+    struct LaunchWaiter {
+        var connection: UInt64
+        var requestID: UInt64
+        var recordLaunch: Bool
+    }
+
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
     ///   - paths: The device root.
@@ -53,6 +86,11 @@ public actor BackgroundAssetsService {
         self.configuration = configuration
         store = try DownloadStore(url: paths.queueDatabase)
         trace = ServiceTrace(url: paths.traceFile)
+        registry = AppRegistry(paths: paths)
+        clock = DeviceClock(origin: .now, timeScale: configuration.timeScale)
+        runtimePolicy = ExtensionRuntimePolicy(
+            entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget)
+        settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
     }
 
     /// Starts the queue; its events are routed in the order they happen.
@@ -63,6 +101,8 @@ public actor BackgroundAssetsService {
             for await event in events { await self?.route(event) }
         }
         try await queue.start()
+        await resumeInstalls()
+        schedulePeriodicChecks()
     }
 
     /// Serves one client until it disconnects.
@@ -85,14 +125,20 @@ public actor BackgroundAssetsService {
         disconnect(connection.id)
     }
 
-    /// Whether the service may exit: no client, nothing queued, and quiet for `idleExitAfter`.
+    /// Whether the service may exit: no client, no extension, no install, nothing queued, no
+    /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle(now: Date = .now) async -> Bool {
-        guard sessions.isEmpty, now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter else { return false }
+        guard sessions.isEmpty, extensions.isEmpty, installs.isEmpty,
+            now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
+        else { return false }
+        if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
         return (try? await queue.hasWork()) == false
     }
 
     /// Stops every transfer; their bytes are kept for the next start.
     public func stop() async {
+        periodicTimer?.cancel()
+        for app in extensions.keys { extensions[app]?.process.kill() }
         await queue.stop()
         for session in sessions.values { session.connection.close() }
     }
@@ -113,8 +159,12 @@ public actor BackgroundAssetsService {
             deliveries[deliveryID] = delivery
             if delivery.pending.isEmpty { finishDelivery(deliveryID) }
         }
+        for app in launchWaiters.keys {
+            launchWaiters[app]?.removeAll { $0.connection == id }
+        }
         if let hello = session.hello {
             record(from: session, event: "disconnected", app: hello.bundleIdentifier)
+            extensionDisconnected(connection: id, app: hello.bundleIdentifier)
         }
     }
 

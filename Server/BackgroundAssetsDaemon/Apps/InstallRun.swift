@@ -1,0 +1,71 @@
+/*
+Abstract:
+One install or update in progress: its phase, its essential downloads, and the progress the user sees.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// An install (or update) from registration until the app is launchable.
+///
+/// The progress bar has two parts, as an App Store install does: the app's own download (here
+/// instant, since the executables are local), sized `BAMaxInstallSize - BAEssentialMaxInstallSize`,
+/// then the essential assets, sized by `BAEssentialDownloadAllowance` until the extension has
+/// returned its essential downloads and by their real sizes afterwards.
+struct InstallRun: Sendable {
+    /// Install or update.
+    let kind: ContentRequestKind
+    /// The bytes of the app's own download.
+    let appShare: Int64
+    /// The essential allowance, which sizes the essential part until the real sizes are known.
+    let essentialAllowance: Int64
+    /// What the install is doing.
+    var phase: InstallProgress.Phase = .requestingContent
+    /// The essential downloads, once the extension returned some.
+    var essential: EssentialPhase?
+
+    /// Starts the run of an app.
+    init(kind: ContentRequestKind, app: InstalledApp) {
+        self.kind = kind
+        let plist = app.bundle.app
+        appShare = Int64(max(0, plist.maxInstallSize - plist.essentialMaxInstallSize))
+        essentialAllowance = Int64(max(0, plist.restrictions.essentialDownloadAllowance))
+    }
+
+    /// The progress to show.
+    var progress: InstallProgress {
+        let essentialTotal = essential?.totalBytes ?? essentialAllowance
+        let total = appShare + essentialTotal
+        let done: Int64 = switch phase {
+        case .downloadingApp: 0
+        case .requestingContent: appShare
+        case .downloadingEssentialAssets: appShare + min(essential?.writtenBytes ?? 0, essentialTotal)
+        case .complete: total
+        }
+        return InstallProgress(
+            phase: phase, completedBytes: done, totalBytes: total,
+            essentialFinished: essential?.finished.count ?? 0, essentialFailed: essential?.failed.count ?? 0,
+            essentialTotal: essential?.count ?? 0)
+    }
+
+    /// One paragraph on what the install downloaded and what failed.
+    func summary(appName: String, version: String, note: String?) -> String {
+        let verb = kind == .update ? "Updated" : "Installed"
+        var text = "\(verb) \(appName) version \(version)."
+        if let essential, essential.count > 0 {
+            let sizes = ByteCountFormatter.string(fromByteCount: essential.totalBytes, countStyle: .binary)
+            text += " \(essential.finished.count) of \(essential.count) essential download(s) (\(sizes)) finished"
+            if essential.failed.isEmpty {
+                text += "."
+            } else {
+                let names = essential.failed.map { "\($0.download.identifier) (\($0.failure.message))" }
+                text += "; \(essential.failed.count) failed: \(names.joined(separator: "; "))."
+            }
+        } else {
+            text += " The extension returned no essential downloads."
+        }
+        if let note { text += " " + note }
+        text += " The app is launchable; its other downloads continue in the background."
+        return text
+    }
+}

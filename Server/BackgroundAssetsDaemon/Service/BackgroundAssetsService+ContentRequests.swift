@@ -1,0 +1,134 @@
+/*
+Abstract:
+Content requests: fetch the app's manifest, ask the extension for downloads, and schedule what it returns.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Sends an install, update or periodic content request to an app's extension.
+    ///
+    /// The manifest is fetched first; if that fails, the failure reaches the extension as a failed
+    /// download of the manifest and no downloads are asked for.
+    func requestContent(_ kind: ContentRequestKind, for app: String) async {
+        guard let installed = try? await registry.app(app) else { return }
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
+        // In-app content off: nothing of the app's runs before its first launch.
+        if !settings.inAppContent, !installed.hasLaunched {
+            if kind != .periodic {
+                await markLaunchable(app, note: "In-app content is off in the device's settings, so the extension did not run before the first launch.")
+            }
+            return
+        }
+        let manifestURL = installed.bundle.app.manifestURL
+        let fetcher = ManifestFetcher(
+            folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
+            stallTimeout: configuration.stallTimeout)
+        let result = await fetcher.fetch(manifestURL, name: "\(app)-\(allocateIdentifier()).json")
+        switch result {
+        case let .success(file):
+            trace.append(.init(from: "asset-server", to: "backgroundassetsd", event: "manifest", app: app, detail: manifestURL.absoluteString))
+            let info = installed.allowance.extensionInfo
+            let call = ExtensionCall.downloads(
+                request: kind, manifestPath: file.path,
+                restrictedDownloadSizeRemaining: info.restrictedDownloadSizeRemaining,
+                restrictedEssentialDownloadSizeRemaining: info.restrictedEssentialDownloadSizeRemaining)
+            await callExtension(of: app, [ExtensionCallRecord(call: call, purpose: .contentRequest(kind, manifest: file))])
+        case let .failure(failure):
+            trace.append(.init(from: "asset-server", to: "backgroundassetsd", event: "manifestFailed", app: app, detail: failure.message))
+            let download = DownloadDescriptor(
+                identifier: manifestURL.absoluteString, uniqueIdentifier: UUID().uuidString, kind: .manifest,
+                url: manifestURL.absoluteString, headers: [:], fileSize: 0,
+                applicationGroupIdentifier: installed.bundle.appGroup, priority: 0, isEssential: false, state: .failed)
+            if kind != .periodic {
+                await markLaunchable(app, note: "The manifest could not be fetched, so the extension returned no downloads.")
+            }
+            await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
+        }
+    }
+
+    /// Schedules what `downloads(for:...)` returned; refusals reach the extension as failed downloads.
+    func acceptReturnedDownloads(_ downloads: [DownloadDescriptor], for kind: ContentRequestKind, of app: String) async {
+        guard var installed = try? await registry.app(app) else { return }
+        var accepted: [DownloadDescriptor] = []
+        var refused: [(DownloadDescriptor, WireFailure)] = []
+        var seen: Set<String> = []
+        for download in downloads.sorted(by: { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }) {
+            if let problem = refusal(of: download, for: kind, app: &installed, seen: seen) {
+                refused.append((download, problem))
+            } else if (try? store.activeDownload(bundleIdentifier: app, identifier: download.identifier)) != nil {
+                // Already on its way: returning it again changes nothing.
+                continue
+            } else {
+                accepted.append(download)
+            }
+            seen.insert(download.identifier)
+        }
+        let allowance = installed.allowance
+        _ = try? await registry.update(app) { $0.allowance = allowance }
+        let essential = accepted.filter(\.isEssential)
+        let installing = installs[app] != nil && kind != .periodic
+        if installing, !essential.isEmpty { await queue.hold(app: app) }
+        var rows: [DownloadRow] = []
+        do {
+            rows = try await queue.enqueue(accepted.map { NewDownload(bundleIdentifier: app, descriptor: $0) })
+        } catch {
+            logger.error("The downloads the extension of \(app) returned could not be queued: \(error).")
+            refused += accepted.map { ($0, WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue, message: "The service could not queue the download: \(error)")) }
+        }
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "scheduleReturnedDownloads", app: app,
+                           detail: "\(rows.count) scheduled, \(refused.count) refused"))
+        if installing {
+            let essentialRows = rows.filter(\.descriptor.isEssential)
+            if essentialRows.isEmpty {
+                await markLaunchable(app)
+            } else {
+                installs[app]?.essential = EssentialPhase(rows: essentialRows.map { ($0.id, Int64($0.descriptor.fileSize)) })
+                installs[app]?.phase = .downloadingEssentialAssets
+                await pushInstallProgress(of: app)
+            }
+        }
+        let notices = refused.map { download, failure in
+            var failed = download
+            failed.state = .failed
+            return ExtensionCallRecord(call: .failed(download: failed, failure: failure), purpose: .notice)
+        }
+        await callExtension(of: app, notices)
+    }
+
+    /// Why a returned download cannot be scheduled, or `nil`; admits it against the allowance when it can.
+    private func refusal(
+        of download: DownloadDescriptor, for kind: ContentRequestKind, app: inout InstalledApp, seen: Set<String>
+    ) -> WireFailure? {
+        func refuse(_ code: BAError.Code, _ message: String) -> WireFailure {
+            .backgroundAssets(code: code.rawValue, message: message)
+        }
+        let name = download.identifier.debugDescription
+        if let problem = download.validationProblem() { return refuse(.downloadInvalid, problem) }
+        if seen.contains(download.identifier) {
+            return refuse(.downloadAlreadyScheduled, "The extension returned two downloads with the identifier \(name); give each download its own identifier.")
+        }
+        if download.applicationGroupIdentifier != app.bundle.appGroup {
+            return refuse(.downloadInvalid, "The download \(name) names the app group \(download.applicationGroupIdentifier.debugDescription), which the app is not in; use \(app.bundle.appGroup.debugDescription).")
+        }
+        if download.isEssential, !kind.permitsEssentialDownloads {
+            return refuse(.downloadEssentialDownloadNotPermitted, "The download \(name) is essential, but essential downloads are only accepted for install and update requests, not \(kind) ones. Return download.removingEssential() instead.")
+        }
+        do {
+            try app.allowance.admit(allowanceRequest(for: download))
+        } catch let error as BAError {
+            return .backgroundAssets(code: error.code.rawValue, message: error.message)
+        } catch {
+            return refuse(.downloadInvalid, "\(error)")
+        }
+        return nil
+    }
+
+    /// The facts about a download the allowance needs.
+    func allowanceRequest(for download: DownloadDescriptor) -> DownloadAllowance.Request {
+        DownloadAllowance.Request(
+            identifier: download.identifier, url: URL(string: download.url) ?? URL(fileURLWithPath: "/"),
+            fileSize: download.fileSize, isEssential: download.isEssential, inAppContentEnabled: settings.inAppContent)
+    }
+}

@@ -1,0 +1,342 @@
+/*
+Abstract:
+The extension host: launches an app's extension, sends it entry-point calls one at a time, and enforces its limits.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// How long an idle extension is kept before `extensionWillTerminate()`: long enough for a
+    /// request it sends just after returning (exclusive control from a `Task`) to arrive.
+    static let extensionIdleGrace: Duration = .milliseconds(250)
+    /// The limit of `extensionWillTerminate()` itself, and the wait for the process to exit after it.
+    static let terminationGrace: Double = 2
+    /// How often the extension's resident memory is sampled.
+    static let memorySampleInterval: Duration = .milliseconds(50)
+
+    /// Queues entry-point calls for an app's extension, launching it when it is not running.
+    ///
+    /// Calls that cannot be made (the app is gone, its daily budget is spent, the executable does
+    /// not start) are abandoned: their files are deleted and an install they serve completes.
+    func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
+        guard !records.isEmpty else { return }
+        if let session = extensions[app], session.ending == nil, !session.isTerminating {
+            extensions[app]?.pending += records
+            extensions[app]?.idleTimer?.cancel()
+            sendNextCall(of: app)
+            return
+        }
+        if extensions[app] != nil {
+            // The running process is on its way out; the calls wait for a fresh launch.
+            deferredCalls[app, default: []] += records
+            return
+        }
+        guard let installed = try? await registry.app(app) else {
+            return await abandon(records, of: app, reason: "the app is not installed")
+        }
+        // Another call may have launched it while the registry was read.
+        if extensions[app] != nil { return await callExtension(of: app, records) }
+        runtimeUsedToday[app] = installed.extensionRuntimeUsed(on: clock.deviceTime(at: .now))
+        if case let .budgetExhausted(used) = runtimePolicy.grant(for: installed, at: clock.deviceTime(at: .now)) {
+            let reason = "its daily runtime budget is spent (\(Int(used)) of \(Int(runtimePolicy.dailyBudget)) s)"
+            trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
+            return await abandon(records, of: app, reason: reason)
+        }
+        do {
+            try launchExtension(installed)
+        } catch {
+            let reason = "\(installed.extensionExecutable.path) could not be started (\(error))"
+            logger.error("The extension of \(app) was not launched: \(reason). Reinstall the app after building it.")
+            trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
+            return await abandon(records, of: app, reason: reason)
+        }
+        extensions[app]?.pending = records
+    }
+
+    /// Starts an app's extension process and its memory watch.
+    private func launchExtension(_ installed: InstalledApp) throws {
+        let app = installed.bundleIdentifier
+        var environment = ProcessInfo.processInfo.environment
+        environment["BA_DEVICE_ROOT"] = paths.root.path
+        environment["BA_BUNDLE_IDENTIFIER"] = app
+        environment["BA_PROCESS_ROLE"] = Hello.Role.extension.rawValue
+        let process = try ExtensionProcess.launch(executable: installed.extensionExecutable, environment: environment) {
+            [weak self] exit in
+            Task { await self?.extensionExited(app: app, exit) }
+        }
+        var session = ExtensionSession(process: process)
+        let limit = configuration.extensionMemoryLimit
+        let pid = process.processIdentifier
+        session.memoryWatch = Task { [weak self] in
+            while !Task.isCancelled {
+                guard let resident = ExtensionProcess.residentBytes(of: pid) else { return }
+                if resident > limit {
+                    let reason = "memory limit: its resident memory reached \(resident >> 20) MiB, over extensionMemoryLimit \(limit >> 20) MiB"
+                    await self?.killExtension(of: app, pid: pid, reason: reason)
+                    return
+                }
+                try? await Task.sleep(for: Self.memorySampleInterval)
+            }
+        }
+        extensions[app] = session
+        lastActivity = .now
+        trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionLaunched", app: app, detail: "pid \(pid)"))
+    }
+
+    /// The extension the service launched introduced itself: calls can flow.
+    func extensionCheckIn(connection: UInt64, session: Session) -> ServerResponse {
+        guard let hello = session.hello, hello.role == .extension,
+            let running = extensions[hello.bundleIdentifier],
+            running.process.processIdentifier == session.connection.peer.processIdentifier, running.connectionID == nil
+        else {
+            return failure(.callerConnectionNotAccepted, "Only the extension process the service launched can check in; the system launches extensions (try backgroundassets-debug simulate --app-install).")
+        }
+        let app = hello.bundleIdentifier
+        extensions[app]?.connectionID = connection
+        let coldStart = ContinuousClock.now - running.launchedAt
+        trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionCheckIn", app: app,
+                           detail: "ready \(coldStart.milliseconds) ms after launch"))
+        // After this answer is written: the first call follows the check-in's response.
+        Task { self.sendNextCall(of: app) }
+        return .done
+    }
+
+    /// Sends the next queued call, or lets an idle extension go.
+    func sendNextCall(of app: String) {
+        guard var session = extensions[app], let connectionID = session.connectionID, session.running == nil,
+            session.ending == nil, let client = sessions[connectionID]
+        else { return }
+        guard !session.pending.isEmpty else {
+            if !session.isTerminating { scheduleTermination(of: app) }
+            return
+        }
+        let record = session.pending.removeFirst()
+        let id = allocateIdentifier()
+        session.running = (id, record, .now)
+        session.idleTimer?.cancel()
+        let limit = runtimeLimit(for: app, record: record)
+        session.deadline = Task { [weak self] in
+            try? await Task.sleep(for: .seconds(fractional: limit.seconds))
+            guard !Task.isCancelled else { return }
+            await self?.callOverran(of: app, callID: id, limit: limit)
+        }
+        extensions[app] = session
+        if case .contentRequest = record.purpose { contentRequestsRunning.insert(app) }
+        client.connection.send(.event(.extensionCall(callID: id, call: record.call)))
+        trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
+                           download: record.call.downloadIdentifier, detail: record.call.traceDetail))
+    }
+
+    /// The limit of the next call: the per-call limit, cut to what is left of today's budget.
+    private func runtimeLimit(for app: String, record: ExtensionCallRecord) -> (seconds: Double, isBudget: Bool) {
+        if case .willTerminate = record.call { return (Self.terminationGrace, false) }
+        let left = max(0, runtimePolicy.dailyBudget - (runtimeUsedToday[app] ?? 0))
+        return left < runtimePolicy.entryPointLimit ? (left, true) : (runtimePolicy.entryPointLimit, false)
+    }
+
+    /// An entry point returned: account its runtime, act on its result, send the next call.
+    func extensionCallReturned(callID: UInt64, result: ExtensionCallResult, connection: UInt64) async -> ServerResponse {
+        guard let (app, session) = extensions.first(where: { $0.value.connectionID == connection }).map({ ($0.key, $0.value) }),
+            let running = session.running, running.id == callID
+        else {
+            return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
+        }
+        session.deadline?.cancel()
+        extensions[app]?.running = nil
+        extensions[app]?.deadline = nil
+        let elapsed = ContinuousClock.now - running.sentAt
+        trace.append(.init(from: "extension", to: "backgroundassetsd", event: "return", app: app,
+                           download: running.record.call.downloadIdentifier,
+                           detail: "\(running.record.call.entryPoint) in \(elapsed.milliseconds) ms"))
+        await chargeRuntime(elapsed, to: app)
+        await complete(running.record, with: result, of: app)
+        if case .willTerminate = running.record.call {
+            extensions[app]?.ending = .finished
+            scheduleForcedExit(of: app, pid: session.process.processIdentifier)
+        } else {
+            sendNextCall(of: app)
+        }
+        return .done
+    }
+
+    /// Acts on what an entry point returned.
+    private func complete(_ record: ExtensionCallRecord, with result: ExtensionCallResult, of app: String) async {
+        switch record.purpose {
+        case let .contentRequest(kind, manifest):
+            unlink(manifest.path)
+            contentRequestsRunning.remove(app)
+            guard case let .downloads(downloads) = result else { return await acceptReturnedDownloads([], for: kind, of: app) }
+            await acceptReturnedDownloads(downloads, for: kind, of: app)
+        case let .delivery(file):
+            // Deleted unless the extension moved it, which is what it was asked to do.
+            unlink(file.path)
+        case let .challenge(rowID):
+            var answer = ChallengeAnswer(disposition: .performDefaultHandling)
+            if case let .challengeAnswer(given) = result { answer = given }
+            try? await queue.answerChallenge(id: rowID, answer: answer)
+        case .notice:
+            break
+        }
+    }
+
+    /// Gives up on calls that will never run or return.
+    func abandon(_ records: [ExtensionCallRecord], of app: String, reason: String) async {
+        for record in records {
+            switch record.purpose {
+            case let .contentRequest(kind, manifest):
+                unlink(manifest.path)
+                contentRequestsRunning.remove(app)
+                if kind != .periodic, installs[app] != nil {
+                    await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
+                }
+            case let .delivery(file):
+                unlink(file.path)
+            case let .challenge(rowID):
+                try? await queue.answerChallenge(id: rowID, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+            case .notice:
+                break
+            }
+        }
+    }
+
+    /// Adds an entry point's runtime to the app's budget for today.
+    private func chargeRuntime(_ elapsed: Duration, to app: String) async {
+        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+        let now = clock.deviceTime(at: .now)
+        if let used = try? await registry.update(app, { installed -> Double in
+            installed.recordExtensionRuntime(seconds, at: now)
+            return installed.extensionRuntimeUsed(on: now)
+        }) {
+            runtimeUsedToday[app] = used
+        }
+    }
+
+    // MARK: - Ending
+
+    /// Asks an idle extension to terminate, after a short grace and only when it holds no exclusive control.
+    func scheduleTermination(of app: String) {
+        extensions[app]?.idleTimer?.cancel()
+        extensions[app]?.idleTimer = Task { [weak self] in
+            try? await Task.sleep(for: Self.extensionIdleGrace)
+            guard !Task.isCancelled else { return }
+            await self?.terminateIfIdle(app)
+        }
+    }
+
+    private func terminateIfIdle(_ app: String) {
+        guard let session = extensions[app], !session.hasWork, !session.isTerminating, session.ending == nil,
+            let connectionID = session.connectionID
+        else { return }
+        // The async exclusive-control handler keeps the extension alive until it returns.
+        if arbiter.involves(connectionID, app: app) { return }
+        extensions[app]?.isTerminating = true
+        extensions[app]?.pending = [ExtensionCallRecord(call: .willTerminate, purpose: .notice)]
+        sendNextCall(of: app)
+    }
+
+    /// An extension's exclusive control ended: it may now be idle.
+    func extensionReleasedExclusiveControl(app: String, connection: UInt64) {
+        guard let session = extensions[app], session.connectionID == connection, !session.hasWork else { return }
+        scheduleTermination(of: app)
+    }
+
+    /// Kills the process if it does not exit on its own after `extensionWillTerminate()`.
+    private func scheduleForcedExit(of app: String, pid: Int32) {
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(fractional: Self.terminationGrace))
+            await self?.forceExit(of: app, pid: pid)
+        }
+    }
+
+    private func forceExit(of app: String, pid: Int32) {
+        guard let session = extensions[app], session.process.processIdentifier == pid else { return }
+        session.process.kill()
+    }
+
+    /// A call ran past its limit: the extension is killed, as the system does.
+    private func callOverran(of app: String, callID: UInt64, limit: (seconds: Double, isBudget: Bool)) {
+        guard let session = extensions[app], let running = session.running, running.id == callID else { return }
+        let entryPoint = running.record.call.entryPoint
+        let reason = limit.isBudget
+            ? "daily budget: \(entryPoint) ran past the \(Int(runtimePolicy.dailyBudget)) s extensionDailyBudget"
+            : "runtime limit: \(entryPoint) ran longer than the \(limit.seconds.formatted()) s extensionRuntimeLimit"
+        killExtension(of: app, pid: session.process.processIdentifier, reason: reason)
+    }
+
+    /// Kills an extension over a limit and records why.
+    func killExtension(of app: String, pid: Int32, reason: String) {
+        guard let session = extensions[app], session.process.processIdentifier == pid, session.ending == nil else { return }
+        extensions[app]?.ending = .killed(reason)
+        lastTerminations[app] = reason
+        logger.error("Killed the extension of \(app) (pid \(pid)): \(reason).")
+        trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionKilled", app: app, detail: reason))
+        session.process.kill()
+    }
+
+    /// The extension's connection closed: an extension that is not terminating has crashed or quit.
+    func extensionDisconnected(connection: UInt64, app: String) {
+        guard let session = extensions[app], session.connectionID == connection else { return }
+        if session.ending == nil, !session.isTerminating {
+            killExtension(of: app, pid: session.process.processIdentifier, reason: "crash: it closed its connection to the service")
+        }
+    }
+
+    /// The process ended: calls it owed are abandoned, and calls that waited for it get a fresh launch.
+    func extensionExited(app: String, _ exit: ExtensionProcess.Exit) async {
+        guard let session = extensions[app], session.process.processIdentifier == exit.processIdentifier else { return }
+        extensions[app] = nil
+        session.deadline?.cancel()
+        session.memoryWatch?.cancel()
+        session.idleTimer?.cancel()
+        if let connectionID = session.connectionID { sessions[connectionID]?.connection.close() }
+        var owed = session.pending
+        if let running = session.running {
+            owed.insert(running.record, at: 0)
+            await chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
+        }
+        let reason: String
+        switch session.ending {
+        case let .killed(why):
+            reason = why
+        case .finished:
+            reason = "terminated after its work"
+        case nil:
+            reason = "crash: it \(exit) without being asked to"
+            lastTerminations[app] = reason
+            logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
+        }
+        trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
+                           detail: "\(exit); \(reason)"))
+        await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
+        if let waiting = deferredCalls.removeValue(forKey: app) {
+            await callExtension(of: app, waiting)
+        }
+    }
+}
+
+extension ExtensionCall {
+    /// The download a call is about, for the trace.
+    var downloadIdentifier: String? {
+        switch self {
+        case let .finished(download, _), let .failed(download, _), let .challenge(download, _): download.identifier
+        case .downloads, .willTerminate: nil
+        }
+    }
+
+    /// A short detail for the trace.
+    var traceDetail: String? {
+        switch self {
+        case let .downloads(request, _, _, _): "\(request)"
+        case let .failed(_, failure): failure.message
+        case .finished, .challenge, .willTerminate: nil
+        }
+    }
+}
+
+extension Duration {
+    /// The duration in whole milliseconds.
+    var milliseconds: Int64 {
+        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+    }
+}

@@ -1,0 +1,109 @@
+/*
+Abstract:
+Periodic content requests: sent to each app's extension when its usage-based schedule says one is due.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Recomputes when the next periodic check is due, after anything that changes the schedule
+    /// (an install, a launch, a settings change), and runs the ones due now.
+    func schedulePeriodicChecks() {
+        periodicTimer?.cancel()
+        periodicTimer = Task { [weak self] in await self?.runPeriodicChecks() }
+    }
+
+    /// Sends every due periodic request, then sleeps until the next one is due.
+    private func runPeriodicChecks() async {
+        while !Task.isCancelled {
+            let device = clock.deviceTime(at: .now)
+            for app in await registry.apps().apps {
+                guard case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device),
+                    date <= device, installs[app.bundleIdentifier] == nil
+                else { continue }
+                let id = app.bundleIdentifier
+                _ = try? await registry.update(id) { $0.lastPeriodicCheck = device }
+                trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "periodicCheck", app: id))
+                Task { await self.requestContent(.periodic, for: id) }
+            }
+            guard let next = await nextPeriodicCheck() else { return }
+            // Never sleep longer than an hour, which also bounds the effect of a clock change.
+            let delay = min(max(next.timeIntervalSinceNow, 0.001), 3600)
+            try? await Task.sleep(for: .seconds(fractional: delay))
+        }
+    }
+
+    /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
+    func nextPeriodicCheck() async -> Date? {
+        let device = clock.deviceTime(at: .now)
+        return await registry.apps().apps.compactMap { app -> Date? in
+            guard installs[app.bundleIdentifier] == nil,
+                case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device)
+            else { return nil }
+            return clock.realTime(at: date)
+        }.min()
+    }
+
+    /// Sends a content request now, as `backgroundassets-debug simulate` asks, with a fresh runtime budget.
+    func simulate(_ kind: ContentRequestKind, bundleIdentifier: String?) async -> ServerResponse {
+        let app: InstalledApp
+        switch await resolveApp(bundleIdentifier) {
+        case let .success(found): app = found
+        case let .failure(refusal): return refusal.response
+        }
+        let id = app.bundleIdentifier
+        if kind != .periodic, installs[id] != nil {
+            return failure(.downloadFailedToStart, "\(id) is still installing; wait until it is launchable before simulating another \(kind).")
+        }
+        let device = clock.deviceTime(at: .now)
+        let updated = try? await registry.update(id) { installed -> InstalledApp in
+            installed.resetExtensionRuntime()
+            if kind == .periodic { installed.lastPeriodicCheck = device } else { installed.state = .installing }
+            return installed
+        }
+        runtimeUsedToday[id] = 0
+        if kind != .periodic { installs[id] = InstallRun(kind: kind, app: updated ?? app) }
+        trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
+        Task { await self.requestContent(kind, for: id) }
+        schedulePeriodicChecks()
+        return .app(appStatus(updated ?? app))
+    }
+
+    /// Changes the device settings, saves them, and reschedules periodic checks.
+    func updateSettings(_ change: SettingsChange) -> ServerResponse {
+        var changed = settings
+        if let value = change.lowPowerMode { changed.lowPowerMode = value }
+        if let value = change.inAppContent { changed.inAppContent = value }
+        if let value = change.backgroundAppRefresh {
+            if let app = change.app {
+                guard DevicePaths.isSafePathComponent(app) else {
+                    return failure(.downloadInvalid, "\(app.debugDescription) is not a bundle identifier.")
+                }
+                changed.backgroundAppRefreshByApp[app] = value
+            } else {
+                changed.backgroundAppRefresh = value
+            }
+        }
+        guard changed != settings else { return .settings(settings) }
+        do {
+            try changed.save(to: paths.deviceSettingsFile)
+        } catch {
+            return failure(.downloadFailedToStart, "\(error)")
+        }
+        settings = changed
+        trace.append(.init(from: "tool", to: "backgroundassetsd", event: "settings", detail: changed.summary))
+        schedulePeriodicChecks()
+        return .settings(settings)
+    }
+}
+
+extension DeviceSettings {
+    /// The settings on one line, for the trace.
+    var summary: String {
+        func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
+        var text = "low power \(onOff(lowPowerMode)), background refresh \(onOff(backgroundAppRefresh)), in-app content \(onOff(inAppContent))"
+        for (app, flag) in backgroundAppRefreshByApp.sorted(by: { $0.key < $1.key }) { text += ", \(app) refresh \(onOff(flag))" }
+        return text
+    }
+}
