@@ -41,15 +41,18 @@ final class ExtensionProcess: Sendable {
     /// Starts an extension executable.
     /// - Parameters:
     ///   - executable: The extension's executable.
+    ///   - arguments: Its arguments; extensions take none.
     ///   - environment: Its whole environment.
     ///   - onExit: Called once, on a background thread, when the process has ended.
     /// - Returns: The running process.
     /// - Throws: The error that prevented starting it.
     static func launch(
-        executable: URL, environment: [String: String], onExit: @escaping @Sendable (Exit) -> Void
+        executable: URL, arguments: [String] = [], environment: [String: String],
+        onExit: @escaping @Sendable (Exit) -> Void
     ) throws -> ExtensionProcess {
         let process = Process()
         process.executableURL = executable
+        process.arguments = arguments
         process.environment = environment
         process.standardInput = FileHandle.nullDevice
         process.terminationHandler = { ended in
