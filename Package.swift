@@ -11,6 +11,7 @@ let package = Package(
         .executable(name: "backgroundassets-debug", targets: ["backgroundassets-debug"]),
         .executable(name: "wwdc-sessions", targets: ["wwdc-sessions"]),
         .executable(name: "wwdc-sessions-extension", targets: ["wwdc-sessions-extension"]),
+        .executable(name: "wwdc-sessions-demo", targets: ["wwdc-sessions-demo"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
     ],
     dependencies: [],
@@ -100,6 +101,11 @@ let package = Package(
             name: "backgroundassets-debug",
             dependencies: ["BackgroundAssetsDebugTool"],
             path: "Server/backgroundassets-debug"
+        ),
+        .executableTarget(
+            name: "wwdc-sessions-demo",
+            dependencies: ["BackgroundAssetsIPC", "HTTPCore"],
+            path: "Server/wwdc-sessions-demo"
         ),
 
         // MARK: - Tests

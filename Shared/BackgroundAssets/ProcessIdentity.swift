@@ -31,18 +31,43 @@ package struct ProcessIdentity: Sendable, Equatable {
         self.role = role
     }
 
-    /// The identity of this process, from the environment, else the main bundle, else the executable's name.
-    /// - Parameter environment: The environment to read; the process's own by default.
+    /// The identity of this process: from the environment, else the installed app whose executable
+    /// this is (as a home-screen launch would know it), else the main bundle, else the executable's name.
+    /// - Parameters:
+    ///   - environment: The environment to read; the process's own by default.
+    ///   - paths: The device root whose installed apps are searched.
+    ///   - executable: This process's executable.
     /// - Returns: The identity; the role is `app` unless the environment says otherwise.
     package static func current(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment,
+        paths: DevicePaths = .current(),
+        executable: URL? = Bundle.main.executableURL
     ) -> ProcessIdentity {
         let role = environment[roleVariable].flatMap(Hello.Role.init(rawValue:)) ?? .app
         let bundleIdentifier =
             environment[bundleIdentifierVariable].flatMap { $0.isEmpty ? nil : $0 }
+            ?? executable.flatMap { installedApp(runningAs: $0, in: paths) }
             ?? Bundle.main.bundleIdentifier
             ?? ProcessInfo.processInfo.processName
         return ProcessIdentity(bundleIdentifier: bundleIdentifier, role: role)
+    }
+
+    /// The bundle identifier of the installed app whose executable is `executable`, if one is.
+    ///
+    /// `backgroundassets-debug install` records each app's executable in `apps/ID/app.json`, so
+    /// `swift run wwdc-sessions` presents the installed app's identifier without any setup.
+    static func installedApp(runningAs executable: URL, in paths: DevicePaths) -> String? {
+        let target = executable.resolvingSymlinksInPath().path
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.appsDirectory.path)) ?? []
+        for name in names.sorted() {
+            guard let record = paths.appRecordFile(forBundleIdentifier: name),
+                let data = try? Data(contentsOf: record), data.count <= 1 << 20,
+                let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+                let recorded = (object["appExecutable"] as? String).flatMap(URL.init(string:))
+            else { continue }
+            if recorded.resolvingSymlinksInPath().path == target { return name }
+        }
+        return nil
     }
 
     /// The `hello` this process sends.

@@ -1,0 +1,53 @@
+/*
+Abstract:
+Finds the asset server the demo uses: one already listening on the port, or one it starts.
+*/
+
+import Foundation
+
+/// The local asset server (the sample's CDN): reused when one already answers on the port.
+enum AssetServerLauncher {
+    /// Returns the server's base URL, starting `asset-server` when nothing listens on `port`.
+    /// - Parameters:
+    ///   - port: The port to use; 0 always starts a new server on a free port.
+    ///   - processes: Where the demo's processes are started.
+    /// - Returns: The base URL and whether the demo started the server.
+    static func prepare(port: Int, processes: DemoProcesses) throws -> (url: URL, started: Bool) {
+        if port != 0, isListening(port: port) {
+            return (URL(string: "http://127.0.0.1:\(port)")!, false)
+        }
+        let output = Pipe()
+        try processes.start("asset-server", ["--port", String(port)], output: output)
+        // The server's first line on stdout is its address; read it byte by byte, unbuffered.
+        var line = Data()
+        while true {
+            let byte = output.fileHandleForReading.readData(ofLength: 1)
+            guard let first = byte.first else {
+                throw DemoError("asset-server stopped before it was listening; see its messages above.")
+            }
+            if first == UInt8(ascii: "\n") { break }
+            line.append(first)
+        }
+        let text = String(decoding: line, as: UTF8.self)
+        guard let address = text.split(separator: " ").last, let url = URL(string: String(address)) else {
+            throw DemoError("asset-server printed \(text.debugDescription) instead of its address.")
+        }
+        return (url, true)
+    }
+
+    /// Whether something accepts TCP connections on the loopback port.
+    private static func isListening(port: Int) -> Bool {
+        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard descriptor >= 0 else { return false }
+        defer { close(descriptor) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+}

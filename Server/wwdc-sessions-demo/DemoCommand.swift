@@ -1,0 +1,49 @@
+/*
+Abstract:
+The one-command demo: runs the asset server, the install, and the app, and stops them on Ctrl-C.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import HTTPCore
+
+@main
+struct DemoCommand {
+    static func main() {
+        let stopSignals = StopSignals.blockInEveryThread()
+        let options: DemoOptions
+        do {
+            options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
+            exit(64)
+        }
+        if options.showHelp {
+            print(DemoOptions.usage)
+            exit(0)
+        }
+        let paths = DevicePaths.current()
+        let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        var environment = ProcessInfo.processInfo.environment
+        environment["BA_DEVICE_ROOT"] = paths.root.path
+        let processes = DemoProcesses(folder: products, environment: environment)
+        let narrator = Narrator(explains: options.step, isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
+        print("WWDC Sessions demo, device root \(paths.root.path)")
+        Task.detached {
+            var status: Int32 = 0
+            do {
+                try await DemoScript(options: options, processes: processes, narrator: narrator, paths: paths).run()
+                print("\nDone: every session is on the device and verified.")
+            } catch {
+                FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
+                status = 1
+            }
+            processes.stopAll()
+            exit(status)
+        }
+        // Ctrl-C or SIGTERM: stop everything the demo started.
+        let signal = stopSignals.wait()
+        processes.stopAll()
+        exit(signal == SIGINT ? 130 : 143)
+    }
+}

@@ -1,0 +1,51 @@
+/*
+Abstract:
+The demo's command line.
+*/
+
+import Foundation
+
+/// What one run of the demo was asked to do.
+struct DemoOptions {
+    static let usage = """
+        Usage: wwdc-sessions-demo [--step] [--port PORT] [--timeout SECONDS]
+
+        Runs the WWDC Sessions sample end to end: starts (or reuses) the asset server, installs the app
+        with backgroundassets-debug (the extension runs and the essential sessions download), launches
+        the app (in-flight downloads move to the foreground and the rest finish), then prints a summary.
+        Build everything first, from the repository's root: swift build && swift run wwdc-sessions-demo
+
+        Options:
+          --step              Pause before each step with a paragraph on what is about to happen.
+          --port PORT         The asset server's port (default 8080; 0 starts one on a free port).
+          --timeout SECONDS   How long the app may take to download every session (default 600).
+
+        The device root is $BA_DEVICE_ROOT (default .device). Ctrl-C stops every process the demo started.
+        """
+
+    var step = false
+    var port = 8080
+    var timeout = 600
+    var showHelp = false
+    /// The repository's root: the current directory, where App/ and Extension/ are.
+    var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
+
+    init(arguments: [String]) throws {
+        var remaining = arguments[...]
+        while let argument = remaining.popFirst() {
+            func number(_ range: ClosedRange<Int>) throws -> Int {
+                guard let text = remaining.popFirst(), let value = Int(text), range.contains(value) else {
+                    throw DemoError("\(argument) needs a number from \(range.lowerBound) to \(range.upperBound).\n\n\(Self.usage)")
+                }
+                return value
+            }
+            switch argument {
+            case "--step": step = true
+            case "--port": port = try number(0...65_535)
+            case "--timeout": timeout = try number(1...86_400)
+            case "--help", "-h": showHelp = true
+            default: throw DemoError("Unknown argument \(argument.debugDescription).\n\n\(Self.usage)")
+            }
+        }
+    }
+}

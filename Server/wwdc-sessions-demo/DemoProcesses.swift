@@ -1,0 +1,79 @@
+/*
+Abstract:
+The processes the demo starts: launched beside it, waited for, and all stopped when the demo stops.
+*/
+
+import Foundation
+import Synchronization
+
+/// Starts the package's executables (found beside the demo, where `swift build` puts every product)
+/// and remembers them, so Ctrl-C or the end of the demo stops every one it started.
+final class DemoProcesses: Sendable {
+    private let folder: URL
+    private let environment: [String: String]
+    private let started = Mutex<[Process]>([])
+
+    /// - Parameters:
+    ///   - folder: The build products folder.
+    ///   - environment: The environment every process gets.
+    init(folder: URL, environment: [String: String]) {
+        self.folder = folder
+        self.environment = environment
+    }
+
+    /// Starts an executable; its output goes to the demo's own unless `output` is given.
+    /// - Throws: ``DemoError`` when the executable is missing or cannot start.
+    @discardableResult
+    func start(_ name: String, _ arguments: [String], output: Pipe? = nil) throws -> Process {
+        let executable = folder.appending(path: name, directoryHint: .notDirectory)
+        guard FileManager.default.isExecutableFile(atPath: executable.path) else {
+            throw DemoError("\(executable.path) is missing. Build every product first: swift build && swift run wwdc-sessions-demo")
+        }
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        process.environment = environment
+        if let output { process.standardOutput = output }
+        do {
+            try process.run()
+        } catch {
+            throw DemoError("\(name) could not be started: \(error.localizedDescription)")
+        }
+        started.withLock { $0.append(process) }
+        return process
+    }
+
+    /// Runs an executable to the end.
+    /// - Returns: Its exit status.
+    func run(_ name: String, _ arguments: [String]) async throws -> Int32 {
+        let process = try start(name, arguments)
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                process.waitUntilExit()
+                continuation.resume()
+            }
+        }
+        started.withLock { $0.removeAll { $0 === process } }
+        return process.terminationStatus
+    }
+
+    /// Stops every process still running (SIGTERM, then SIGKILL after two seconds).
+    func stopAll() {
+        let running = started.withLock { processes in
+            defer { processes.removeAll() }
+            return processes.filter(\.isRunning)
+        }
+        for process in running { process.terminate() }
+        let deadline = Date.now.addingTimeInterval(2)
+        for process in running {
+            while process.isRunning, Date.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        }
+    }
+}
+
+/// A demo step that failed, with what to do about it.
+struct DemoError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}

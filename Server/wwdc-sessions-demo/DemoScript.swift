@@ -1,0 +1,96 @@
+/*
+Abstract:
+The demo's steps, in order, each with the paragraph --step shows before it runs.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The whole demo: start the CDN, install the app, launch it, look back.
+struct DemoScript {
+    let options: DemoOptions
+    let processes: DemoProcesses
+    let narrator: Narrator
+    let paths: DevicePaths
+
+    static let appBundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
+
+    func run() async throws {
+        narrator.step(1, "Start the asset server", """
+            The asset server plays the content delivery network: it serves manifest.json and the session \
+            videos it lists, with byte ranges so interrupted downloads resume. An asset server already \
+            listening on the port is reused; otherwise one starts with a generated catalog in .catalog/.
+            """)
+        let server = try AssetServerLauncher.prepare(port: options.port, processes: processes)
+        let manifestURL = server.url.appending(path: "manifest.json")
+        narrator.note("\(server.started ? "Started" : "Reusing") the asset server at \(server.url.absoluteString).")
+
+        narrator.step(2, "Install the app", """
+            backgroundassets-debug install plays the App Store. The system service, backgroundassetsd, \
+            checks the Background Assets keys of App/Info.plist, fetches the manifest at BAManifestURL, and \
+            launches the extension (wwdc-sessions-extension), whose downloads(for:manifestURL:extensionInfo:) \
+            returns a download for each session: essential ones for the sessions the manifest marks \
+            essential. The app cannot be opened until those finish; the bar shows the install's progress.
+            """)
+        try await uninstallPreviousCopy()
+        let appPlist = try appPlist(pointingAt: manifestURL)
+        try await expectSuccess("backgroundassets-debug", [
+            "install", "--app-plist", appPlist.path, "--extension-plist", options.repository.appending(path: "Extension/Info.plist").path,
+            "--wait",
+        ])
+
+        narrator.step(3, "Launch the app", """
+            Opening the app runs its launch gate, then SessionManager: inside withExclusiveControl it \
+            promotes every session still downloading in the background to the foreground (you see \
+            downloadDidPause, then the download carries on from the same byte, faster), and starts the \
+            sessions nobody scheduled. The app exits once every session is on the device and its SHA-256 \
+            matches the manifest.
+            """)
+        var appArguments = ["--until-complete", "--timeout", String(options.timeout), "--manifest-url", manifestURL.absoluteString]
+        if !narrator.isInteractive { appArguments.append("--plain") }
+        try await expectSuccess("wwdc-sessions", appArguments)
+
+        narrator.step(4, "Look back", """
+            Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
+            as a sequence diagram, and status shows the app and its downloads.
+            """)
+        _ = try await processes.run("wwdc-sessions", ["list"])
+        narrator.note("""
+            The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
+            Try next: `swift run backgroundassets-debug simulate --periodic-check`, `... purge`, then launch the app again \
+            with `swift run wwdc-sessions`.
+            """)
+    }
+
+    /// Removes an earlier demo's install, so each run starts from a fresh install.
+    private func uninstallPreviousCopy() async throws {
+        guard let record = paths.appRecordFile(forBundleIdentifier: Self.appBundleIdentifier),
+            FileManager.default.fileExists(atPath: record.path)
+        else { return }
+        narrator.note("Removing the copy installed by an earlier run.")
+        try await expectSuccess("backgroundassets-debug", ["uninstall", "--app-bundle-id", Self.appBundleIdentifier])
+    }
+
+    /// App/Info.plist, or a copy under the device root whose BAManifestURL names this run's server.
+    private func appPlist(pointingAt manifestURL: URL) throws -> URL {
+        let original = options.repository.appending(path: "App/Info.plist")
+        guard let data = FileManager.default.contents(atPath: original.path),
+            var plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else {
+            throw DemoError("\(original.path) cannot be read. Run the demo from the repository's root folder.")
+        }
+        if plist["BAManifestURL"] as? String == manifestURL.absoluteString { return original }
+        plist["BAManifestURL"] = manifestURL.absoluteString
+        let copy = paths.root.appending(path: "demo/App-Info.plist")
+        try FileManager.default.createDirectory(at: copy.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: copy)
+        return copy
+    }
+
+    private func expectSuccess(_ name: String, _ arguments: [String]) async throws {
+        let status = try await processes.run(name, arguments)
+        guard status == 0 else {
+            throw DemoError("\(name) \(arguments.first ?? "") exited with status \(status); its messages above say why.")
+        }
+    }
+}
