@@ -1,9 +1,174 @@
 /*
 Abstract:
-A minimal downloader extension for the lifecycle tests.
+A downloader extension for the lifecycle tests: records every entry-point call and misbehaves on request.
 */
 
 import BackgroundAssets
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionKit
 
+/// The extension the lifecycle tests install beside `lifecycle-test-app`.
+///
+/// It reads its behaviour from the app group container (see ``ExtensionBehaviour``) and appends
+/// a line to `Library/Application Support/lifecycle-test/calls.jsonl` for every entry point the
+/// system calls, so tests can check what was called, in which process, and in which order.
 @main
-struct LifecycleTestExtension: BADownloaderExtension {}
+struct LifecycleTestExtension: BADownloaderExtension {
+    /// The app group both test Info.plists declare.
+    static let appGroupIdentifier = "group.com.example.lifecycle-test"
+
+    let behaviour: ExtensionBehaviour
+    let log: CallLog
+    let filesFolder: URL
+
+    init() {
+        let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Self.appGroupIdentifier)
+            ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let folder = container.appending(path: "Library/Application Support/lifecycle-test", directoryHint: .isDirectory)
+        log = CallLog(file: folder.appending(path: "calls.jsonl"))
+        filesFolder = folder.appending(path: "files", directoryHint: .isDirectory)
+        do {
+            behaviour = try ExtensionBehaviour.load(in: container)
+        } catch {
+            FileHandle.standardError.write(Data("lifecycle-test-extension: unreadable behaviour: \(error)\n".utf8))
+            behaviour = ExtensionBehaviour()
+        }
+    }
+
+    func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
+        -> Set<BADownload>
+    {
+        var record = CallRecord("downloads")
+        record.request = request.rawValue
+        record.path = manifestURL.path
+        record.fileExists = FileManager.default.fileExists(atPath: manifestURL.path)
+        record.fileWritable = FileManager.default.isWritableFile(atPath: manifestURL.path)
+        record.restrictedDownloadSizeRemaining = extensionInfo.restrictedDownloadSizeRemaining
+        record.restrictedEssentialDownloadSizeRemaining = extensionInfo.restrictedEssentialDownloadSizeRemaining
+        let environment = ProcessInfo.processInfo.environment
+        record.bundleIdentifier = environment["BA_BUNDLE_IDENTIFIER"]
+        record.role = environment["BA_PROCESS_ROLE"]
+        log.append(record)
+
+        if behaviour.misbehaves(for: request.rawValue) {
+            if behaviour.crash { abort() }
+            MemoryBallast.hold(mebibytes: behaviour.allocateMiB)
+            if behaviour.sleepSeconds > 0 { Thread.sleep(forTimeInterval: behaviour.sleepSeconds) }
+        }
+        if behaviour.exclusiveControlSeconds > 0 { holdExclusiveControl(seconds: behaviour.exclusiveControlSeconds) }
+
+        // The manifest is a read-only copy that the system deletes when this method returns: read it now.
+        let plan = DownloadPlan(behaviour: behaviour, appGroupIdentifier: Self.appGroupIdentifier)
+        let manifest: Manifest
+        do {
+            manifest = try Manifest.load(from: manifestURL, baseURL: behaviour.manifestURL)
+        } catch {
+            log.append(Self.record("returned", error: error))
+            return []
+        }
+        if behaviour.scheduleInsideDownloads, let session = manifest.sessions.first {
+            // The system refuses this: downloads are returned from this method, not scheduled in it.
+            let download = plan.download(for: session, essential: false, identifier: "scheduled-inside-\(session.id)")
+            var attempt = CallRecord("scheduleInsideDownloads")
+            do {
+                try BADownloadManager.shared.scheduleDownload(download)
+            } catch {
+                attempt = Self.record("scheduleInsideDownloads", error: error)
+            }
+            attempt.download = download.identifier
+            log.append(attempt)
+        }
+        let downloads = plan.downloads(from: manifest, for: request)
+        var returned = CallRecord("returned")
+        returned.request = request.rawValue
+        returned.returned = downloads.map(\.identifier)
+        log.append(returned)
+        return Set(downloads)
+    }
+
+    func backgroundDownload(_ download: BADownload, failedWithError error: any Error) {
+        var record = Self.record("failed", error: error)
+        record.download = download.identifier
+        record.isEssential = download.isEssential
+        record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
+        log.append(record)
+        guard behaviour.rescheduleFailedEssential, download.isEssential else { return }
+        // Essential downloads are only permitted during the install; try again in the background.
+        var attempt = CallRecord("rescheduled")
+        do {
+            try BADownloadManager.shared.scheduleDownload(download.removingEssential())
+        } catch {
+            attempt = Self.record("rescheduled", error: error)
+        }
+        attempt.download = download.identifier
+        log.append(attempt)
+    }
+
+    func backgroundDownload(_ download: BADownload, finishedWithFileURL fileURL: URL) {
+        var record = CallRecord("finished")
+        record.download = download.identifier
+        record.isEssential = download.isEssential
+        record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
+        record.path = fileURL.path
+        record.fileExists = FileManager.default.fileExists(atPath: fileURL.path)
+        // The system deletes the file when this method returns, so move it now.
+        let destination = filesFolder.appending(path: download.identifier)
+        do {
+            try FileManager.default.createDirectory(at: filesFolder, withIntermediateDirectories: true)
+            try? FileManager.default.removeItem(at: destination)
+            try FileManager.default.moveItem(at: fileURL, to: destination)
+            record.movedTo = destination.path
+        } catch {
+            record.errorMessage = "\(error)"
+        }
+        log.append(record)
+    }
+
+    func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
+        var record = CallRecord("challenge")
+        record.download = download.identifier
+        log.append(record)
+        return (.performDefaultHandling, nil)
+    }
+
+    func extensionWillTerminate() {
+        log.append(CallRecord("willTerminate"))
+    }
+
+    /// Holds exclusive control from an async task; the system must keep the extension alive until it is released.
+    private func holdExclusiveControl(seconds: Double) {
+        let log = log
+        Task.detached {
+            do {
+                try await BADownloadManager.shared.withExclusiveControl {
+                    log.append(CallRecord("exclusiveControlAcquired"))
+                    Thread.sleep(forTimeInterval: seconds)
+                    log.append(CallRecord("exclusiveControlReleased"))
+                }
+            } catch {
+                log.append(Self.record("exclusiveControlAcquired", error: error))
+            }
+        }
+    }
+
+    /// A record of an error: its domain, code and message as Foundation bridges them.
+    private static func record(_ entryPoint: String, error: any Error) -> CallRecord {
+        var record = CallRecord(entryPoint)
+        if let error = error as? BAError {
+            record.errorDomain = BAErrorDomain
+            record.errorCode = error.code.rawValue
+            record.errorMessage = error.message
+        } else {
+            let bridged = error as NSError
+            record.errorDomain = bridged.domain
+            record.errorCode = bridged.code
+            record.errorMessage = bridged.localizedDescription
+        }
+        return record
+    }
+}

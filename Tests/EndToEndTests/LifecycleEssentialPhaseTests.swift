@@ -1,0 +1,93 @@
+/*
+Abstract:
+End-to-end: an install's essential downloads run first, hold the app at its launch gate, and reach the extension as a batch.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension LifecycleTests {
+    @Suite("Install essential downloads before launch")
+    struct LifecycleEssentialPhaseTests {
+        /// Bytes per second per response: each session file takes about a second to arrive.
+        static let throttle = 65_536
+
+        @Test("Essential downloads finish before the app launches and before any other download starts")
+        func essentialPhaseComesFirst() async throws {
+            let throttled = ["--throttle", String(Self.throttle)]
+            try await withLifecycle(sessionSize: Self.throttle, serverArguments: throttled) { life in
+                try life.write(life.behaviour())
+                let essential = Set(life.essentialSessions.map(\.id))
+                let others = Set(life.otherSessions.map(\.id))
+                #expect(essential.count == 2 && others.count == 2)
+                // No essential file can arrive faster than the throttle allows: half of that is a safe floor.
+                let floor = Double(life.essentialSessions.map(\.size).max() ?? 0) / Double(Self.throttle) / 2
+
+                let started = Date()
+                let install = try life.launchInstall()
+                try await install.runScoped { install in
+                    // The app starts while its essential downloads run, and waits at the launch gate.
+                    _ = try await life.waitForAppStatus("the app registered") { _ in true }
+                    let app = try life.launchApp()
+                    try await app.runScoped { app in
+                        #expect(try await install.waitForExit(timeout: .seconds(60)) == .exited(0),
+                                "\(install.standardError())")
+                        let installed = Date()
+                        // install --wait returned: every essential download has ended by now.
+                        let status = try #require(try await life.appStatus())
+                        #expect(status["state"] as? String == "launchable")
+                        #expect(status[path: "progress", "essentialFinished"] as? Int == 2, "\(status)")
+                        #expect(status[path: "progress", "essentialTotal"] as? Int == 2, "\(status)")
+                        #expect(installed.timeIntervalSince(started) >= floor)
+                        #expect(try await app.waitForExit(timeout: .seconds(60)) == .exited(0), "\(app.standardError())")
+                    }
+                }
+                let launchable = try #require(life.appCalls().calls("launchable").first)
+                let gateOpened = launchable.date.timeIntervalSince(started)
+                #expect(gateOpened >= floor, "the gate opened \(gateOpened) s into the install, too soon for its files")
+
+                let calls = try await life.waitForExtensionCalls("every session finished") {
+                    $0.downloads("finished").isSuperset(of: essential.union(others))
+                }
+                let outcomes = calls.enumerated().filter { ["finished", "failed"].contains($0.element.entryPoint) }
+                let essentialOutcomes = outcomes.filter { essential.contains($0.element.download ?? "") }
+                let otherOutcomes = outcomes.filter { others.contains($0.element.download ?? "") }
+                // One launch, one call each, back to back, marked essential.
+                #expect(essentialOutcomes.count == 2, "\(calls)")
+                #expect(Set(essentialOutcomes.map(\.element.pid)).count == 1, "\(calls)")
+                #expect(essentialOutcomes.allSatisfy { $0.element.isEssential == true }, "\(calls)")
+                if let first = essentialOutcomes.first?.offset, let last = essentialOutcomes.last?.offset {
+                    #expect(last - first == essentialOutcomes.count - 1, "the batch was interleaved: \(calls)")
+                    #expect(otherOutcomes.allSatisfy { $0.offset > last }, "\(calls)")
+                }
+                for id in essential.union(others) {
+                    let file = life.filesFolder.appendingPathComponent(id)
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? Int
+                    #expect(size == life.sessions.first { $0.id == id }?.size, "\(id) was not moved whole")
+                }
+
+                // The trace: no other download began before the extension had the essential outcomes.
+                let trace = life.trace()
+                let batchDelivered = trace.filter {
+                    $0.to == "extension" && $0.event == "backgroundDownload(_:finishedWithFileURL:)"
+                        && essential.contains($0.download ?? "")
+                }.map(\.time).max()
+                let otherBegan = trace.filter { $0.event == "downloadDidBegin" && others.contains($0.download ?? "") }
+                    .map(\.time).min()
+                let delivered = try #require(batchDelivered, "the trace has no essential finishedWithFileURL call")
+                let began = try #require(otherBegan, "the trace has no downloadDidBegin for the other sessions")
+                #expect(began >= delivered, "a non-essential download began at \(began), before the batch at \(delivered)")
+
+                // The server saw every essential transfer end before any other session's transfer ended.
+                let log = try life.accessLog()
+                let essentialPaths = Set(life.essentialSessions.map(\.path))
+                let otherPaths = Set(life.otherSessions.map(\.path))
+                let lastEssential = try #require(log.lastIndex { essentialPaths.contains($0.path) })
+                let firstOther = try #require(log.firstIndex { otherPaths.contains($0.path) })
+                #expect(lastEssential < firstOther, "\(log.map(\.path))")
+            }
+        }
+    }
+}

@@ -1,0 +1,81 @@
+/*
+Abstract:
+End-to-end: an extension over its runtime or memory limit is killed, and a crashed or killed one does not hold the install.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension LifecycleTests {
+    @Suite("Kill an extension that overruns its limits")
+    struct LifecycleExtensionLimitTests {
+        @Test("An extension sleeping past extensionRuntimeLimit is killed and the app becomes launchable")
+        func runtimeLimit() async throws {
+            try await withLifecycle(configuration: ["extensionRuntimeLimit": 1]) { life in
+                var behaviour = life.behaviour()
+                behaviour.sleepSeconds = 30
+                behaviour.misbehaveFor = [1]
+                try life.write(behaviour)
+                try await expectKilled(life, because: "runtime limit", within: .seconds(15))
+            }
+        }
+
+        @Test("An extension whose resident memory passes extensionMemoryLimit is killed")
+        func memoryLimit() async throws {
+            try await withLifecycle(configuration: ["extensionMemoryLimit": 67_108_864]) { life in
+                var behaviour = life.behaviour()
+                // Three times the limit, then a sleep well inside the runtime limit: only memory can end it.
+                behaviour.allocateMiB = 192
+                behaviour.sleepSeconds = 15
+                behaviour.misbehaveFor = [1]
+                try life.write(behaviour)
+                try await expectKilled(life, because: "memory limit", within: .seconds(12))
+            }
+        }
+
+        @Test("An extension that crashes during the install request leaves the app launchable at once")
+        func crashDuringInstall() async throws {
+            try await withLifecycle { life in
+                var behaviour = life.behaviour()
+                behaviour.crash = true
+                behaviour.misbehaveFor = [1]
+                try life.write(behaviour)
+                let started = ContinuousClock.now
+                try await life.installAndWait()
+                #expect(ContinuousClock.now - started < .seconds(15))
+                let calls = life.extensionCalls()
+                let request = try #require(calls.contentRequests(1).first, "\(calls)")
+                #expect(calls.calls("returned").isEmpty, "the extension was meant to abort: \(calls)")
+                try await poll(until: { !isProcessAlive(request.pid) }, timeout: .seconds(30), "the crashed extension to end")
+                let status = try await life.waitForAppStatus("the crash") { $0["lastExtensionTermination"] is String }
+                #expect(status["state"] as? String == "launchable")
+                #expect(status["extensionProcessIdentifier"] == nil || status["extensionProcessIdentifier"] is NSNull)
+            }
+        }
+
+        /// Installs, expects `install --wait` to return well before the extension's own sleep would
+        /// end, and checks that the extension was killed for `reason` in the status and the trace.
+        private func expectKilled(_ life: LifecycleScenario, because reason: String, within limit: Duration)
+            async throws
+        {
+            let started = ContinuousClock.now
+            try await life.installAndWait()
+            let elapsed = ContinuousClock.now - started
+            #expect(elapsed < limit, "install --wait took \(elapsed) while the extension misbehaved")
+
+            let calls = life.extensionCalls()
+            let request = try #require(calls.contentRequests(1).first, "\(calls)")
+            #expect(calls.calls("returned").isEmpty, "the extension returned, so it was not killed: \(calls)")
+            try await poll(until: { !isProcessAlive(request.pid) }, timeout: .seconds(30), "the killed extension to end")
+
+            let status = try await life.waitForAppStatus("the termination") { $0["lastExtensionTermination"] is String }
+            #expect(status["state"] as? String == "launchable")
+            let termination = status["lastExtensionTermination"] as? String ?? ""
+            #expect(termination.contains(reason), "lastExtensionTermination: \(termination)")
+            let killed = life.trace().filter { $0.event == "extensionKilled" }
+            #expect(killed.contains { $0.detail?.contains(reason) == true }, "\(killed)")
+        }
+    }
+}

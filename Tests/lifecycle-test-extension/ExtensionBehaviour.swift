@@ -1,0 +1,98 @@
+/*
+Abstract:
+What a lifecycle test asks the test extension to do, read from a JSON file in the app group container.
+*/
+
+import Foundation
+
+/// The test extension's instructions, from `Library/Preferences/lifecycle-test.json` in the app group container.
+///
+/// A test writes the file before it installs the app, so every launch of the extension (the service
+/// starts a new process for each piece of work) behaves the same way. Every key is optional; a
+/// missing file gives an extension that returns the manifest's sessions, the essential ones as
+/// essential, and does nothing else. The tests' side of this format is
+/// Tests/EndToEndTests/LifecycleBehaviour.swift; keep the two in step.
+struct ExtensionBehaviour: Decodable, Sendable {
+    /// The app's `BAManifestURL`, which relative session URLs in the manifest are resolved against.
+    var manifestURL: URL?
+    /// The sessions returned as essential (for install and update requests); `nil` means those the manifest marks essential.
+    var essential: [String]?
+    /// The sessions returned as non-essential; `nil` means every session not returned as essential.
+    var nonEssential: [String]?
+    /// The request kinds (1 install, 2 update, 3 periodic) for which downloads are returned; `nil` means all.
+    var returnFor: [Int]?
+    /// Whether essential sessions stay essential in a periodic request, which the system must refuse.
+    var essentialForPeriodic: Bool
+    /// The request kinds for which `sleepSeconds`, `allocateMiB` and `crash` apply; `nil` means all.
+    var misbehaveFor: [Int]?
+    /// Seconds to sleep inside `downloads(for:manifestURL:extensionInfo:)`.
+    var sleepSeconds: Double
+    /// MiB to allocate and touch inside `downloads(for:manifestURL:extensionInfo:)`, before sleeping.
+    var allocateMiB: Int
+    /// Whether to abort inside `downloads(for:manifestURL:extensionInfo:)`.
+    var crash: Bool
+    /// Whether to call `scheduleDownload` inside `downloads(for:manifestURL:extensionInfo:)` and record its error.
+    var scheduleInsideDownloads: Bool
+    /// Whether a failed essential download is scheduled again with `removingEssential()`.
+    var rescheduleFailedEssential: Bool
+    /// Seconds to hold exclusive control from an async task started in `downloads(for:manifestURL:extensionInfo:)`.
+    var exclusiveControlSeconds: Double
+    /// Session identifiers whose URL gets another host, such as `localhost`, to test the domain allow list.
+    var hostOverrides: [String: String]
+
+    private enum CodingKeys: String, CodingKey {
+        case manifestURL, essential, nonEssential, returnFor, essentialForPeriodic, misbehaveFor, sleepSeconds
+        case allocateMiB, crash, scheduleInsideDownloads, rescheduleFailedEssential, exclusiveControlSeconds
+        case hostOverrides
+    }
+
+    /// The behaviour of a missing file.
+    init() {
+        essentialForPeriodic = false
+        sleepSeconds = 0
+        allocateMiB = 0
+        crash = false
+        scheduleInsideDownloads = false
+        rescheduleFailedEssential = false
+        exclusiveControlSeconds = 0
+        hostOverrides = [:]
+    }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        manifestURL = try container.decodeIfPresent(URL.self, forKey: .manifestURL)
+        essential = try container.decodeIfPresent([String].self, forKey: .essential)
+        nonEssential = try container.decodeIfPresent([String].self, forKey: .nonEssential)
+        returnFor = try container.decodeIfPresent([Int].self, forKey: .returnFor)
+        essentialForPeriodic = try container.decodeIfPresent(Bool.self, forKey: .essentialForPeriodic) ?? false
+        misbehaveFor = try container.decodeIfPresent([Int].self, forKey: .misbehaveFor)
+        sleepSeconds = try container.decodeIfPresent(Double.self, forKey: .sleepSeconds) ?? 0
+        allocateMiB = try container.decodeIfPresent(Int.self, forKey: .allocateMiB) ?? 0
+        crash = try container.decodeIfPresent(Bool.self, forKey: .crash) ?? false
+        scheduleInsideDownloads = try container.decodeIfPresent(Bool.self, forKey: .scheduleInsideDownloads) ?? false
+        rescheduleFailedEssential =
+            try container.decodeIfPresent(Bool.self, forKey: .rescheduleFailedEssential) ?? false
+        exclusiveControlSeconds = try container.decodeIfPresent(Double.self, forKey: .exclusiveControlSeconds) ?? 0
+        hostOverrides = try container.decodeIfPresent([String: String].self, forKey: .hostOverrides) ?? [:]
+    }
+
+    /// Reads the behaviour file in an app group container.
+    /// - Parameter container: The app group container.
+    /// - Returns: The behaviour, or the defaults when there is no file.
+    /// - Throws: A decoding error when the file exists but is not a valid behaviour.
+    static func load(in container: URL) throws -> ExtensionBehaviour {
+        let file = container.appending(path: "Library/Preferences/lifecycle-test.json")
+        guard let data = try? Data(contentsOf: file) else { return ExtensionBehaviour() }
+        return try JSONDecoder().decode(ExtensionBehaviour.self, from: data)
+    }
+
+    /// Whether downloads are returned for a request kind.
+    func returnsDownloads(for request: Int) -> Bool {
+        returnFor?.contains(request) ?? true
+    }
+
+    /// Whether the sleep, allocation and crash apply to a request kind.
+    func misbehaves(for request: Int) -> Bool {
+        misbehaveFor?.contains(request) ?? true
+    }
+}
