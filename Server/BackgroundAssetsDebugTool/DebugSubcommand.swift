@@ -10,6 +10,8 @@ What every subcommand of the debug tool provides: its name, its usage, parsing, 
 public protocol DebugSubcommand: Sendable {
     /// The word that selects the subcommand, such as `status`.
     static var name: String { get }
+    /// Other words that select it, such as Apple's `-s` for `simulate`; none by default.
+    static var aliases: [String] { get }
     /// The arguments it takes, as shown in the usage, such as `[--json]`.
     static var synopsis: String { get }
     /// One sentence saying what it does.
@@ -27,4 +29,8 @@ public protocol DebugSubcommand: Sendable {
     /// - Returns: The exit code.
     /// - Throws: ``DebugToolError``, or an error from the service, printed by the dispatcher.
     func run(in context: ToolContext) async throws -> DebugExitCode
+}
+
+extension DebugSubcommand {
+    public static var aliases: [String] { [] }
 }

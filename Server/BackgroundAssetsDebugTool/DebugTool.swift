@@ -10,8 +10,8 @@ import Foundation
 public enum DebugTool {
     /// Every subcommand, in the order `--help` lists them.
     public static let subcommands: [any DebugSubcommand.Type] = [
-        StatusCommand.self, DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self,
-        PurgeCommand.self,
+        StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
+        DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
     ]
 
     /// The whole help text.
@@ -20,7 +20,7 @@ public enum DebugTool {
         var list: [String] = []
         var details: [String] = []
         for command in subcommands {
-            names.append(command.name)
+            names.append(([command.name] + command.aliases).joined(separator: ", "))
             details.append("\(usageLine(of: command))\n\(command.details)")
         }
         let width = names.map(\.count).max() ?? 0
@@ -48,7 +48,7 @@ public enum DebugTool {
     ///   - context: Where to print and which device root to use.
     /// - Returns: The exit code for the process.
     public static func run(arguments: [String], context: ToolContext) async -> DebugExitCode {
-        guard let name = arguments.first, !["--help", "-h", "help"].contains(name) else {
+        guard let word = arguments.first, !["--help", "-h", "help"].contains(word) else {
             if arguments.isEmpty {
                 context.console.error(usage)
                 return .usage
@@ -56,11 +56,13 @@ public enum DebugTool {
             context.console.output(usage)
             return .success
         }
-        guard let type = subcommands.first(where: { $0.name == name }) else {
+        guard let type = subcommand(named: word) else {
             let known = subcommands.map { $0.name }.joined(separator: ", ")
-            context.console.error("backgroundassets-debug: unknown subcommand \(name.debugDescription); use one of \(known), or --help.")
+            context.console.error("backgroundassets-debug: unknown subcommand \(word.debugDescription); use one of \(known), or --help.")
             return .usage
         }
+        // Errors name the subcommand by its name even when an alias such as -s selected it.
+        let name = type.name
         if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
             context.console.output("Usage: \(usageLine(of: type))\n\(type.summary)\n\(type.details)")
             return .success
@@ -77,6 +79,13 @@ public enum DebugTool {
             context.console.error("backgroundassets-debug \(name): \(describe(error))")
             return .failure
         }
+    }
+
+    /// The subcommand a word selects, by its name or one of its aliases.
+    /// - Parameter word: The first argument, such as `status` or `-s`.
+    /// - Returns: The subcommand's type, or `nil` when no subcommand answers to the word.
+    static func subcommand(named word: String) -> (any DebugSubcommand.Type)? {
+        subcommands.first { $0.name == word || $0.aliases.contains(word) }
     }
 
     /// Parses a subcommand's arguments and runs it; generic so no existential value is ever built.

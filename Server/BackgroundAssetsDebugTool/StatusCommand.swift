@@ -1,20 +1,23 @@
 /*
 Abstract:
-`status`: the service's state and every download it holds, as a table, plain lines, or JSON.
+`status`: the service, the settings, every app and every download, as a table, plain lines, or JSON.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 
-/// Shows the service and every download of every app.
+/// Shows the service, the device settings, every installed app, and every download of every app.
 struct StatusCommand: DebugSubcommand {
     static let name = "status"
     static let synopsis = "[--json]"
-    static let summary = "Show the service's state and every download in its queue."
+    static let summary = "Show the service, the device settings, every installed app and every download."
     static let details = """
           --json   Print the status as JSON (dates in ISO 8601) instead of a table or plain lines.
-        Starts the service when it is not running. Shows an aligned table when standard output is a
-        terminal, one line of key=value pairs for each download otherwise.
+        Starts the service when it is not running. For each app: its version, whether it is installing
+        (and how far) or launchable, whether it has launched, its next periodic check (or why none is
+        scheduled), the extension runtime left today, the extension's pid while it runs, and why it was
+        last stopped by force. On a terminal the downloads are an aligned table; otherwise every app and
+        every download is one line of key=value pairs (apps start with bundle-id=, downloads with app=).
         """
 
     var json: Bool

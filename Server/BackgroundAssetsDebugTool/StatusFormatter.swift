@@ -9,11 +9,14 @@ import Foundation
 /// Turns a ``ServiceStatus`` into text for people (a table), for scripts (lines), or for programs (JSON).
 struct StatusFormatter {
     var status: ServiceStatus
+    /// The present, against which the next periodic check is shown as "in 3 h 12 min"; fixed by tests.
+    var now = Date.now
 
     /// The line about the service itself.
     var summary: String {
         "backgroundassetsd pid \(status.processIdentifier), device root \(status.deviceRoot), "
-            + "\(status.connectionCount) connection(s), \(status.downloads.count) download(s)"
+            + "\(status.connectionCount) connection(s), \(status.apps.count) app(s), "
+            + "\(status.downloads.count) download(s)"
     }
 
     /// The status as pretty-printed JSON with sorted keys and ISO 8601 dates.
@@ -24,17 +27,25 @@ struct StatusFormatter {
         return String(decoding: try encoder.encode(status), as: UTF8.self)
     }
 
-    /// One `key=value` line per download, stable for `grep` and `awk`.
+    /// The service's line, the settings' line (`settings low-power=off ...`), then one `key=value` line
+    /// per app (starting `bundle-id=`) and per download (starting `app=`), stable for `grep` and `awk`.
     func lines() -> String {
         let rows = status.downloads.map { download in
             fields(download).map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
-        return ([summary] + rows).joined(separator: "\n")
+        let settings = SettingsFormatter(settings: status.settings).pairs()
+        return ([summary, settings] + appLines() + rows).joined(separator: "\n")
     }
 
-    /// An aligned table with a header row.
+    /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
     func table() -> String {
-        guard !status.downloads.isEmpty else { return summary + "\nNo downloads." }
+        let head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
+        return (head + [downloadTable()]).joined(separator: "\n")
+    }
+
+    /// The downloads as an aligned table with a header row.
+    private func downloadTable() -> String {
+        guard !status.downloads.isEmpty else { return "No downloads." }
         let rows = status.downloads.map { fields($0).map(\.value) }
         let header = fields(status.downloads[0]).map { $0.key.uppercased() }
         let all = [header] + rows
@@ -45,7 +56,7 @@ struct StatusFormatter {
                 column == row.count - 1 ? value : value.padding(toLength: widths[column], withPad: " ", startingAt: 0)
             }.joined(separator: "  ")
         }
-        return ([summary] + text).joined(separator: "\n")
+        return text.joined(separator: "\n")
     }
 
     /// The columns of one download, in display order; values never contain spaces except the error.

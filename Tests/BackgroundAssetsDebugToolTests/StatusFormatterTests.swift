@@ -32,23 +32,32 @@ struct StatusFormatterTests {
 
     @Test("Plain lines carry one key=value pair per field, with control characters escaped")
     func plainLines() {
-        let lines = StatusFormatter(status: status).lines().split(separator: "\n")
-        #expect(lines.count == 3)
-        #expect(lines[0].contains("pid 42"))
-        #expect(lines[1].contains("state=waiting"))
-        #expect(lines[1].contains("written=10 expected=100 attempts=2"))
-        #expect(lines[1].contains("error=\"could not connect\""))
-        #expect(lines[2].contains("id=../../x\\0"))
-        #expect(lines[2].contains("essential=yes foreground=yes"))
-        #expect(lines[2].contains("expected=- attempts=1 next-retry=- error=-"))
+        let all = StatusFormatter(status: status).lines().split(separator: "\n")
+        #expect(all.count == 4)
+        #expect(all[0].contains("pid 42"))
+        #expect(all[0].contains("0 app(s), 2 download(s)"))
+        #expect(all[1] == "settings low-power=off background-refresh=on in-app-content=on")
+        let lines = all.filter { $0.hasPrefix("app=") }
+        #expect(lines.count == 2)
+        #expect(lines[0].contains("state=waiting"))
+        #expect(lines[0].contains("written=10 expected=100 attempts=2"))
+        #expect(lines[0].contains("error=\"could not connect\""))
+        #expect(lines[1].contains("id=../../x\\0"))
+        #expect(lines[1].contains("essential=yes foreground=yes"))
+        #expect(lines[1].contains("expected=- attempts=1 next-retry=- error=-"))
     }
 
-    @Test("The table aligns its columns under a header")
-    func table() {
-        let rows = StatusFormatter(status: status).table().split(separator: "\n").map(String.init)
-        #expect(rows.count == 4)
-        #expect(rows[1].hasPrefix("APP"))
-        let columns = [("STATE", rows[1]), ("waiting", rows[2]), ("downloading", rows[3])].map { word, row in
+    @Test("The table aligns its columns under a header, after the settings and the apps")
+    func table() throws {
+        let rows = StatusFormatter(status: status).table().split(separator: "\n", omittingEmptySubsequences: false)
+            .map(String.init)
+        #expect(rows[0].contains("pid 42"))
+        #expect(rows[1].hasPrefix("Settings: "))
+        #expect(rows.contains("No apps installed."))
+        let header = try #require(rows.firstIndex { $0.hasPrefix("APP") })
+        #expect(rows.count == header + 3, "\(rows)")
+        let cells = [("STATE", rows[header]), ("waiting", rows[header + 1]), ("downloading", rows[header + 2])]
+        let columns = cells.map { word, row in
             row.range(of: word).map { row.distance(from: row.startIndex, to: $0.lowerBound) }
         }
         #expect(Set(columns).count == 1, "\(rows)")

@@ -1,0 +1,111 @@
+/*
+Abstract:
+`install`: installs or updates an app from its two Info.plists, playing the App Store.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Asks the service to install an app (or update it, when a lower version is installed) and,
+/// with `--wait`, follows the install until the app is launchable.
+struct InstallCommand: DebugSubcommand {
+    static let name = "install"
+    static let synopsis = "[--app-plist PATH] [--extension-plist PATH] [--version V] [--wait]"
+    static let summary = "Install or update an app from its Info.plists, as the App Store would."
+    static let details = """
+          --app-plist PATH         The app's Info.plist (default: App/Info.plist in the current folder).
+          --extension-plist PATH   The extension's Info.plist (default: Extension/Info.plist).
+          --version V              Install this CFBundleVersion instead of the Info.plists' own; a version
+                                   above the installed one makes the install an update.
+          --wait                   Stay until the app is launchable: show the install's progress (a bar on
+                                   a terminal, a line per phase or 10% otherwise), then a summary of its
+                                   essential downloads. Ctrl-C stops waiting, not the install.
+        The service validates both Info.plists and refuses with the file and key at fault. The app's and
+        the extension's executables are taken from this tool's own folder, where swift build puts every
+        product. Without --wait the install continues in the background; status follows it.
+        """
+
+    var appPlist: URL
+    var extensionPlist: URL
+    var version: String?
+    var wait: Bool
+
+    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+        // Relative paths are taken from the current folder now, because the service runs elsewhere.
+        appPlist = URL(fileURLWithPath: try arguments.option("--app-plist") ?? "App/Info.plist").standardizedFileURL
+        extensionPlist = URL(fileURLWithPath: try arguments.option("--extension-plist") ?? "Extension/Info.plist")
+            .standardizedFileURL
+        version = try arguments.option("--version")
+        if let version, version.trimmingCharacters(in: .whitespaces).isEmpty {
+            throw .usage("--version needs a CFBundleVersion such as 2 or 1.1, not an empty string.")
+        }
+        wait = arguments.flag("--wait")
+    }
+
+    func run(in context: ToolContext) async throws -> DebugExitCode {
+        try Self.requireFile(appPlist, option: "--app-plist", default: "App/Info.plist")
+        try Self.requireFile(extensionPlist, option: "--extension-plist", default: "Extension/Info.plist")
+        let request = InstallRequest(
+            appPlistPath: appPlist.path, extensionPlistPath: extensionPlist.path,
+            executablesDirectory: try Self.executablesDirectory().path, version: version)
+
+        let (signals, continuation) = AsyncStream<InstallWaiter.Signal>.makeStream()
+        let connection = context.connection { event in
+            if case let .installProgress(app) = event { continuation.yield(.progress(app)) }
+        }
+        // Events are wanted, but not as a delegate: a delegate is handed download callbacks the
+        // service would otherwise route elsewhere, and this connection only waits for progress.
+        connection.setWantsEvents(false)
+        defer { connection.disconnect() }
+
+        // Only to tell an update from an install; the install itself does not depend on it.
+        var before: [AppStatus]?
+        if case let .status(status)? = try? await connection.send(.fetchStatus) { before = status.apps }
+        let app = try await connection.send(.install(request)).expectedApp(answering: "install")
+        let headline = InstallSummary.headline(for: app, before: before)
+        guard wait else {
+            context.console.output(app.state == .launchable
+                ? "\(headline); it is launchable now."
+                : "\(headline); the install continues in the background. "
+                    + "Run `backgroundassets-debug status` to follow it.")
+            return .success
+        }
+
+        context.console.output("\(headline); waiting until it is launchable.")
+        DebugTool.interruptionNote.withLock {
+            $0 = "Interrupted: the install of \(app.bundleIdentifier) continues in the service. "
+                + "Run `backgroundassets-debug status` to follow it."
+        }
+        // The answer goes through the same stream as the events, so it cannot overtake the last of them.
+        connection.request(.awaitLaunchable(bundleIdentifier: app.bundleIdentifier, recordLaunch: false)) {
+            continuation.yield(.answer($0))
+        }
+        var waiter = InstallWaiter(console: context.console, bundleIdentifier: app.bundleIdentifier)
+        let launchable = try await waiter.wait(for: signals)
+        context.console.output(InstallSummary.paragraph(for: launchable))
+        return .success
+    }
+
+    /// Refuses a missing Info.plist before the service is bothered, naming the file and the option.
+    private static func requireFile(_ file: URL, option: String, default path: String) throws(DebugToolError) {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
+            throw DebugToolError("\(file.path) does not exist. Pass \(option) PATH, or run install from the folder "
+                + "that holds \(path).")
+        }
+        guard !isDirectory.boolValue else {
+            throw DebugToolError("\(file.path) is a folder; \(option) takes the Info.plist file itself.")
+        }
+    }
+
+    /// The folder of this tool's executable, where `swift build` also put the app and the extension.
+    static func executablesDirectory() throws(DebugToolError) -> URL {
+        // /proc/self/exe names the real file even when the tool was started through PATH or a symlink.
+        let linked = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        guard let executable = linked.map({ URL(fileURLWithPath: $0) }) ?? Bundle.main.executableURL else {
+            throw DebugToolError("Could not find this tool's own executable, and with it the app's. "
+                + "Run backgroundassets-debug from the package's build folder (swift run backgroundassets-debug).")
+        }
+        return executable.resolvingSymlinksInPath().deletingLastPathComponent()
+    }
+}

@@ -1,0 +1,62 @@
+/*
+Abstract:
+Follows an install to its end: shows each progress event until the service says the app is launchable.
+*/
+
+import BackgroundAssetsIPC
+
+/// Drives `install --wait` from the `awaitLaunchable` request to its answer.
+struct InstallWaiter {
+    /// What the waiter reacts to, in the order the service sent it.
+    enum Signal: Sendable {
+        /// An `installProgress` event.
+        case progress(AppStatus)
+        /// The answer to `awaitLaunchable`, or why it never came.
+        case answer(Result<ServerResponse, any Error>)
+    }
+
+    private let bundleIdentifier: String
+    private var reporter: InstallProgressReporter
+
+    init(console: Console, bundleIdentifier: String) {
+        self.bundleIdentifier = bundleIdentifier
+        reporter = InstallProgressReporter(console: console, bundleIdentifier: bundleIdentifier)
+    }
+
+    /// Shows progress until the answer arrives.
+    /// - Parameter signals: The install's progress events and, last, the answer.
+    /// - Returns: The app, launchable.
+    /// - Throws: ``DebugToolError`` when the service refused or was lost; the install itself goes on.
+    mutating func wait(for signals: AsyncStream<Signal>) async throws -> AppStatus {
+        for await signal in signals {
+            switch signal {
+            case let .progress(app):
+                guard app.bundleIdentifier == bundleIdentifier else { continue }
+                reporter.update(app.progress)
+            case let .answer(result):
+                reporter.finishLine()
+                return try launchable(from: result)
+            }
+        }
+        throw lost("the tool stopped listening")
+    }
+
+    private func launchable(from result: Result<ServerResponse, any Error>) throws -> AppStatus {
+        let response: ServerResponse
+        do {
+            response = try result.get()
+        } catch {
+            throw lost(DebugTool.describe(error))
+        }
+        if case let .failure(failure) = response {
+            throw DebugToolError("The service stopped waiting for \(bundleIdentifier): \(failure.message)")
+        }
+        return try response.expectedApp(answering: "awaitLaunchable")
+    }
+
+    private func lost(_ reason: String) -> DebugToolError {
+        let sentence = reason.hasSuffix(".") ? reason : reason + "."
+        return DebugToolError("Stopped waiting for \(bundleIdentifier) to become launchable: \(sentence) "
+            + "The install goes on when the service runs again; run `backgroundassets-debug status` to follow it.")
+    }
+}

@@ -1,0 +1,30 @@
+/*
+Abstract:
+Takes the value a subcommand expects out of the service's answer, or says plainly that the two builds differ.
+*/
+
+import BackgroundAssetsIPC
+
+extension ServerResponse {
+    /// The app an `install`, `uninstall`, `simulate` or `awaitLaunchable` request is answered with.
+    /// - Parameter request: The request's name, for the error message.
+    /// - Returns: The app.
+    /// - Throws: ``DebugToolError`` when the service answered with something else.
+    func expectedApp(answering request: String) throws(DebugToolError) -> AppStatus {
+        guard case let .app(app) = self else { throw Self.mismatch(request, answer: self) }
+        return app
+    }
+
+    /// The settings an `updateSettings` request is answered with.
+    /// - Returns: The device settings.
+    /// - Throws: ``DebugToolError`` when the service answered with something else.
+    func expectedSettings() throws(DebugToolError) -> DeviceSettings {
+        guard case let .settings(settings) = self else { throw Self.mismatch("updateSettings", answer: self) }
+        return settings
+    }
+
+    private static func mismatch(_ request: String, answer: ServerResponse) -> DebugToolError {
+        DebugToolError("The service answered \(request) with \(answer), which this tool does not expect; "
+            + "rebuild the tool and the service from the same sources.")
+    }
+}

@@ -1,0 +1,64 @@
+/*
+Abstract:
+Renders the device settings: aligned rows for people, key=value lines for scripts, and one summary line for status.
+*/
+
+import BackgroundAssetsIPC
+
+/// Turns ``DeviceSettings`` into text, with every app's own Background App Refresh switch.
+struct SettingsFormatter {
+    var settings: DeviceSettings
+
+    /// The per-app switches, sorted by bundle identifier so the output is stable.
+    private var appSwitches: [(app: String, isOn: Bool)] {
+        settings.backgroundAppRefreshByApp.sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
+    }
+
+    /// One line for `status`:
+    /// `Settings: low-power mode off, Background App Refresh on (off for com.example.App), in-app content on`.
+    var summary: String {
+        var refresh = Self.word(settings.backgroundAppRefresh)
+        // While the global switch is off the apps' own switches change nothing, so they are not listed.
+        let exceptions = appSwitches.filter { !$0.isOn }
+        if settings.backgroundAppRefresh, !exceptions.isEmpty {
+            refresh += " (off for \(exceptions.map(\.app).joined(separator: ", ")))"
+        }
+        return "Settings: low-power mode \(Self.word(settings.lowPowerMode)), Background App Refresh \(refresh), "
+            + "in-app content \(Self.word(settings.inAppContent))"
+    }
+
+    /// Aligned rows for a terminal, one per setting and one per app with its own refresh switch.
+    func table() -> String {
+        var rows: [(String, String)] = [
+            ("Low-power mode", Self.word(settings.lowPowerMode)),
+            ("Background App Refresh", Self.word(settings.backgroundAppRefresh)),
+        ]
+        for (app, isOn) in appSwitches {
+            // As in Settings on iOS, an app's own switch cannot turn refresh on while the global one is off.
+            let note = isOn && !settings.backgroundAppRefresh ? " (no effect while Background App Refresh is off)" : ""
+            rows.append(("  \(app)", Self.word(isOn) + note))
+        }
+        rows.append(("In-app content", Self.word(settings.inAppContent)))
+        let width = rows.map(\.0.count).max() ?? 0
+        return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
+            .joined(separator: "\n")
+    }
+
+    /// One `key=value` line per setting, stable for `grep`; an app's switch is `background-refresh.APP=off`.
+    func lines() -> String {
+        var lines = [
+            "low-power=\(Self.word(settings.lowPowerMode))",
+            "background-refresh=\(Self.word(settings.backgroundAppRefresh))",
+        ]
+        lines += appSwitches.map { "background-refresh.\(StatusFormatter.shortened($0.app))=\(Self.word($0.isOn))" }
+        lines.append("in-app-content=\(Self.word(settings.inAppContent))")
+        return lines.joined(separator: "\n")
+    }
+
+    /// The same settings on one line of `key=value` pairs, for `status` without a terminal.
+    func pairs() -> String {
+        "settings " + lines().split(separator: "\n").joined(separator: " ")
+    }
+
+    private static func word(_ isOn: Bool) -> String { isOn ? "on" : "off" }
+}

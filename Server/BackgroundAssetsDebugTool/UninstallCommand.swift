@@ -1,0 +1,36 @@
+/*
+Abstract:
+`uninstall`: removes an installed app with its downloads and its app group container.
+*/
+
+import BackgroundAssetsIPC
+
+/// Removes an app the way deleting it from the home screen would.
+struct UninstallCommand: DebugSubcommand {
+    static let name = "uninstall"
+    static let synopsis = "[--app-bundle-id ID | -b ID]"
+    static let summary = "Remove an installed app with its downloads and its app group container."
+    static let details = """
+          --app-bundle-id ID, -b ID   The app to remove (default: the only app installed; status lists them).
+        Stops the app's extension, cancels its downloads, and deletes its app group container unless
+        another installed app shares it. The service refuses when no app is installed, or when several
+        are and none is named.
+        """
+
+    var bundleIdentifier: String?
+
+    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+    }
+
+    func run(in context: ToolContext) async throws -> DebugExitCode {
+        let connection = context.connection()
+        defer { connection.disconnect() }
+        let app = try await connection.send(.uninstall(bundleIdentifier: bundleIdentifier))
+            .expectedApp(answering: "uninstall")
+        context.console.output("Uninstalled \(StatusFormatter.shortened(app.bundleIdentifier)) version \(app.version): "
+            + "removed the app, its extension, its downloads and, unless another app shares it, its app group "
+            + "container (\(app.appGroup)).")
+        return .success
+    }
+}

@@ -1,0 +1,161 @@
+/*
+Abstract:
+Unit tests of the command lines that drive installed apps: install, uninstall, simulate (and Apple's -s, -b), settings.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+import Testing
+
+@testable import BackgroundAssetsDebugTool
+
+@Suite("Parse the app commands' command lines")
+struct AppCommandLineTests {
+    /// Parses a subcommand the way the dispatcher does: its own parsing, then the leftover check.
+    static func parse<Command: DebugSubcommand>(_ type: Command.Type, _ line: [String]) throws -> Command {
+        var arguments = CommandLineArguments(line, subcommand: type.name)
+        let command = try Command(parsing: &arguments)
+        try arguments.finish()
+        return command
+    }
+
+    /// Expects a usage error whose message names `expected`.
+    static func expectUsageError<Command: DebugSubcommand>(
+        _ type: Command.Type, _ line: [String], naming expected: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        do {
+            _ = try parse(type, line)
+            Issue.record("\(type.name) \(line) was accepted.", sourceLocation: sourceLocation)
+        } catch let error as DebugToolError {
+            #expect(error.exitCode == .usage, "\(line)", sourceLocation: sourceLocation)
+            #expect(error.message.contains(expected), "\(line): \(error.message)", sourceLocation: sourceLocation)
+        } catch {
+            Issue.record("\(line) threw \(error)", sourceLocation: sourceLocation)
+        }
+    }
+
+    @Test("install defaults to App/Info.plist and Extension/Info.plist under the current folder, as absolute paths")
+    func installDefaults() throws {
+        let command = try Self.parse(InstallCommand.self, [])
+        let here = FileManager.default.currentDirectoryPath
+        #expect(command.appPlist.path == URL(fileURLWithPath: here).appending(path: "App/Info.plist").standardizedFileURL.path)
+        #expect(command.extensionPlist.path.hasSuffix("/Extension/Info.plist"))
+        #expect(command.extensionPlist.path.hasPrefix("/"))
+        #expect(command.version == nil)
+        #expect(!command.wait)
+    }
+
+    @Test("install takes its plists, a version and --wait; relative paths become absolute")
+    func installOptions() throws {
+        let command = try Self.parse(
+            InstallCommand.self,
+            ["--app-plist", "a/../b/App.plist", "--extension-plist=/x/Ext.plist", "--version", "2", "--wait"])
+        #expect(command.appPlist.path.hasPrefix("/"))
+        #expect(command.appPlist.path.hasSuffix("/b/App.plist"))
+        #expect(!command.appPlist.path.contains(".."))
+        #expect(command.extensionPlist.path == "/x/Ext.plist")
+        #expect(command.version == "2")
+        #expect(command.wait)
+        Self.expectUsageError(InstallCommand.self, ["--version", ""], naming: "--version")
+        Self.expectUsageError(InstallCommand.self, ["--app-plist"], naming: "--app-plist")
+        Self.expectUsageError(InstallCommand.self, ["--wait", "--bogus"], naming: "--bogus")
+    }
+
+    @Test("install refuses a missing Info.plist by name before it reaches the service")
+    func installNamesMissingFile() async throws {
+        let root = try TemporaryDeviceRoot()
+        let appPlist = root.appending("App/Info.plist")
+        try FileManager.default.createDirectory(at: appPlist.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("<plist/>".utf8).write(to: appPlist)
+        let missing = root.appending("Extension/Missing.plist")
+        let command = try Self.parse(
+            InstallCommand.self, ["--app-plist", appPlist.path, "--extension-plist", missing.path])
+        // The device root has no service and none can be started from the test bundle's folder, so
+        // anything but the file check would fail differently.
+        await #expect {
+            try await command.run(in: ToolContext(paths: DevicePaths(root: root.url)))
+        } throws: { error in
+            let error = error as? DebugToolError
+            return error?.exitCode == .failure && error?.message.contains(missing.path) == true
+                && error?.message.contains("--extension-plist") == true
+        }
+    }
+
+    @Test("uninstall takes --app-bundle-id or -b, and none means the only app")
+    func uninstall() throws {
+        #expect(try Self.parse(UninstallCommand.self, []).bundleIdentifier == nil)
+        #expect(try Self.parse(UninstallCommand.self, ["--app-bundle-id", "com.example.a"]).bundleIdentifier == "com.example.a")
+        #expect(try Self.parse(UninstallCommand.self, ["-b", "com.example.b"]).bundleIdentifier == "com.example.b")
+        Self.expectUsageError(UninstallCommand.self, ["-b", "x", "--app-bundle-id", "y"], naming: "-b")
+        Self.expectUsageError(UninstallCommand.self, ["-b"], naming: "-b")
+    }
+
+    @Test("simulate takes exactly one event, and Apple's -b for the app")
+    func simulate() throws {
+        let cases: [([String], ContentRequestKind, String?)] = [
+            (["--app-install", "-b", "com.example.a"], .install, "com.example.a"),
+            (["--app-update"], .update, nil),
+            (["--app-bundle-id=com.example.c", "--periodic-check"], .periodic, "com.example.c"),
+        ]
+        for (line, kind, app) in cases {
+            let command = try Self.parse(SimulateCommand.self, line)
+            #expect(command.kind == kind, "\(line)")
+            #expect(command.bundleIdentifier == app, "\(line)")
+        }
+        Self.expectUsageError(SimulateCommand.self, [], naming: "--app-install, --app-update, --periodic-check")
+        Self.expectUsageError(SimulateCommand.self, ["-b", "com.example.a"], naming: "needs one event")
+        Self.expectUsageError(
+            SimulateCommand.self, ["--app-install", "--periodic-check"], naming: "--app-install and --periodic-check")
+        Self.expectUsageError(SimulateCommand.self, ["--app-update", "-d", "DEVICE"], naming: "\"-d\"")
+    }
+
+    @Test("-s and --simulate select simulate, as in Apple's tool; other words select nothing")
+    func simulateAliases() async {
+        for word in ["-s", "--simulate", "simulate"] {
+            #expect(DebugTool.subcommand(named: word)?.name == "simulate", "\(word)")
+        }
+        #expect(DebugTool.subcommand(named: "-b") == nil)
+        // Parsing fails before any connection is made, so no service is needed.
+        let context = ToolContext(paths: DevicePaths(root: FileManager.default.temporaryDirectory))
+        #expect(await DebugTool.run(arguments: ["-s", "-b", "com.example.a"], context: context) == .usage)
+        #expect(await DebugTool.run(arguments: ["-s", "--app-install", "--app-update"], context: context) == .usage)
+        #expect(DebugTool.usage.contains("simulate, -s, --simulate"))
+    }
+
+    @Test("settings reads on and off for each switch, and an app only with --background-refresh")
+    func settings() throws {
+        #expect(try Self.parse(SettingsCommand.self, []).change.isEmpty)
+        let change = try Self.parse(
+            SettingsCommand.self,
+            ["--low-power", "on", "--background-refresh=off", "--app", "com.example.a", "--in-app-content", "OFF"]
+        ).change
+        #expect(change == SettingsChange(
+            lowPowerMode: true, backgroundAppRefresh: false, app: "com.example.a", inAppContent: false))
+        #expect(try Self.parse(SettingsCommand.self, ["--background-refresh", "on"]).change.app == nil)
+
+        Self.expectUsageError(SettingsCommand.self, ["--low-power", "yes"], naming: "--low-power")
+        Self.expectUsageError(SettingsCommand.self, ["--in-app-content", "1"], naming: "--in-app-content")
+        Self.expectUsageError(SettingsCommand.self, ["--background-refresh", "maybe"], naming: "\"maybe\"")
+        Self.expectUsageError(SettingsCommand.self, ["--app", "com.example.a"], naming: "--background-refresh")
+        Self.expectUsageError(SettingsCommand.self, ["--low-power"], naming: "--low-power")
+    }
+
+    @Test("Every subcommand's help lists each of its flags")
+    func helpListsFlags() {
+        let flags: [(any DebugSubcommand.Type, [String])] = [
+            (InstallCommand.self, ["--app-plist", "--extension-plist", "--version", "--wait"]),
+            (UninstallCommand.self, ["--app-bundle-id", "-b"]),
+            (SimulateCommand.self, ["--app-install", "--app-update", "--periodic-check", "--app-bundle-id", "-b"]),
+            (SettingsCommand.self, ["--low-power", "--background-refresh", "--app", "--in-app-content"]),
+            (TraceCommand.self, ["--follow", "--mermaid"]),
+        ]
+        for (command, expected) in flags {
+            for flag in expected {
+                #expect(command.synopsis.contains(flag), "\(command.name) synopsis lacks \(flag)")
+                #expect(command.details.contains(flag), "\(command.name) details lack \(flag)")
+            }
+            #expect(DebugTool.usage.contains(DebugTool.usageLine(of: command)))
+        }
+    }
+}
