@@ -1,10 +1,12 @@
 /*
 Abstract:
-Unit tests of the debug tool's trace command: its options and how one event reads.
+Unit tests of the debug tool's trace command: its options, how one event reads, and following a growing trace.
 */
 
 import BackgroundAssetsIPC
 import Foundation
+import Synchronization
+import TestSupport
 import Testing
 
 @testable import BackgroundAssetsDebugTool
@@ -32,5 +34,80 @@ struct TraceCommandTests {
         let line = TraceCommand.line(for: entry)
         #expect(line.hasSuffix(" backgroundassetsd -> app downloadDidPause wwdc23-10108 (retrying after 503)"))
         #expect(line.contains(".250"), "milliseconds are shown: \(line)")
+    }
+
+    @Test("--follow is read, and refused with --mermaid as a usage error naming both")
+    func parsesFollow() throws {
+        var arguments = CommandLineArguments(["--follow", "--app", "com.example.app"], subcommand: "trace")
+        let command = try TraceCommand(parsing: &arguments)
+        #expect(command.follow && !command.mermaid)
+        var both = CommandLineArguments(["--mermaid", "--follow"], subcommand: "trace")
+        #expect { try TraceCommand(parsing: &both) } throws: { error in
+            let error = error as? DebugToolError
+            return error?.exitCode == .usage && error?.message.contains("--follow") == true
+                && error?.message.contains("--mermaid") == true
+        }
+    }
+
+    /// One trace line as the service appends it.
+    static func line(_ event: String, app: String = "com.example.app") -> String {
+        #"{"app":"\#(app)","event":"\#(event)","from":"backgroundassetsd","time":"2026-11-23T12:08:03.130Z","to":"app"}"#
+            + "\n"
+    }
+
+    static func append(_ text: String, to file: URL) throws {
+        let handle = try FileHandle(forWritingTo: file)
+        defer { try? handle.close() }
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(text.utf8))
+    }
+
+    @Test("The reader returns each whole line once, keeps a half-written one, and starts over on a new file")
+    func readsGrowingFile() throws {
+        let folder = try TemporaryDirectory(prefix: "trace")
+        let file = folder.appending("trace.jsonl")
+        var reader = TraceReader(file: file)
+        #expect(!reader.fileExists)
+        #expect(reader.newEntries().isEmpty)
+
+        let third = Self.line("third")
+        try Data((Self.line("first") + Self.line("second") + third.prefix(20)).utf8).write(to: file)
+        #expect(reader.newEntries().map(\.event) == ["first", "second"])
+        #expect(reader.newEntries().isEmpty, "nothing new, and half a line is not an entry")
+        try Self.append(String(third.dropFirst(20)) + Self.line("fourth"), to: file)
+        #expect(reader.newEntries().map(\.event) == ["third", "fourth"])
+
+        // A reset replaces the file; the new one is read from its start.
+        try FileManager.default.removeItem(at: file)
+        try Data(Self.line("again").utf8).write(to: file)
+        #expect(reader.newEntries().map(\.event) == ["again"])
+    }
+
+    @Test("Following prints the last events so far, then each new one that passes the filters, until cancelled")
+    func followsTrace() async throws {
+        let folder = try TemporaryDirectory(prefix: "trace")
+        let file = folder.appending("trace.jsonl")
+        try Data((Self.line("old") + Self.line("recent") + Self.line("other", app: "com.example.other")).utf8)
+            .write(to: file)
+        var arguments = CommandLineArguments(["--follow", "--app", "com.example.app", "--last", "1"], subcommand: "trace")
+        let command = try TraceCommand(parsing: &arguments)
+        let printed = Mutex<[String]>([])
+        let console = Console(inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false)
+        let following = Task {
+            await command.followTrace(TraceReader(file: file), console: console, interval: .milliseconds(10)) { line in
+                printed.withLock { $0.append(line) }
+            }
+        }
+        defer { following.cancel() }
+        try await poll(until: { printed.withLock { $0.count } == 1 }, timeout: .seconds(10), "the last event so far")
+        #expect(printed.withLock { $0[0] }.hasSuffix(" recent"))
+
+        try Self.append(Self.line("skipped", app: "com.example.other") + Self.line("new"), to: file)
+        try await poll(until: { printed.withLock { $0.count } == 2 }, timeout: .seconds(10), "the appended event")
+        #expect(printed.withLock { $0[1] }.hasSuffix(" new"))
+
+        following.cancel()
+        #expect(await following.value == .interrupted)
+        #expect(printed.withLock { $0.count } == 2, "the other app's event was filtered out")
     }
 }
