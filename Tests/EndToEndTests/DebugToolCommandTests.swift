@@ -34,8 +34,10 @@ struct DebugToolCommandTests {
             }
             let plain = try await scenario.runTool(["status"])
             let lines = plain.standardOutput.split(separator: "\n")
-            #expect(lines.count == 3, "\(plain.standardOutput)")
-            #expect(lines.dropFirst().allSatisfy { $0.hasPrefix("app=com.example.backgroundassets-debug id=download-") })
+            // The service's line, the settings' line, then one line per app (none here) and per download.
+            #expect(lines.count == 4, "\(plain.standardOutput)")
+            #expect(lines[1].hasPrefix("settings low-power="))
+            #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("app=com.example.backgroundassets-debug id=download-") })
         }
     }
 
@@ -93,6 +95,12 @@ struct DebugToolCommandTests {
             (["download", "http://127.0.0.1:1/x", "--output", "/tmp/x", "--size", "-3"], "--size"),
             (["status", "--bogus"], "--bogus"),
             (["cancel"], "ID"),
+            (["-s", "-b", "com.example.app"], "--app-install, --app-update, --periodic-check"),
+            (["simulate", "--app-install", "--periodic-check"], "--app-install and --periodic-check"),
+            (["uninstall", "-b", "a", "--app-bundle-id", "b"], "-b"),
+            (["settings", "--low-power", "maybe"], "--low-power"),
+            (["settings", "--app", "com.example.app"], "--background-refresh"),
+            (["trace", "--follow", "--mermaid"], "--mermaid"),
         ]
         for (arguments, message) in cases {
             let result = try await scenario.runTool(arguments)
@@ -102,5 +110,45 @@ struct DebugToolCommandTests {
         let help = try await scenario.runTool(["--help"])
         #expect(help.status == .exited(0))
         #expect(help.standardOutput.contains("Exit codes"))
+    }
+
+    @Test("install names a missing Info.plist and exits 1 before it starts the service")
+    func installNamesMissingPlist() async throws {
+        let scenario = try Scenario()
+        let missing = scenario.folder.appending("nowhere/Info.plist")
+        let extensionPlist = scenario.folder.appending("Extension.plist")
+        try Data("<plist/>".utf8).write(to: extensionPlist)
+        let result = try await scenario.runTool([
+            "install", "--app-plist", missing.path, "--extension-plist", extensionPlist.path,
+        ])
+        #expect(result.status == .exited(1), "\(result.standardError)")
+        #expect(result.standardError.contains(missing.path), "\(result.standardError)")
+        #expect(result.standardError.contains("--app-plist"))
+        #expect(!FileManager.default.fileExists(atPath: scenario.deviceRoot.appendingPathComponent("run").path),
+                "no service was started for a command line that could not work")
+    }
+
+    @Test("trace --follow prints the trace so far, then each appended event, and exits 130 on Ctrl-C")
+    func traceFollows() async throws {
+        let scenario = try Scenario()
+        let system = scenario.deviceRoot.appendingPathComponent("system")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        let trace = system.appendingPathComponent("trace.jsonl")
+        func line(_ event: String) -> String {
+            #"{"event":"\#(event)","from":"tool","time":"2026-11-23T12:08:03.130Z","to":"backgroundassetsd"}"#
+                + "\n"
+        }
+        try Data(line("earlierEvent").utf8).write(to: trace)
+        let tool = try scenario.launchTool(["trace", "--follow"])
+        try await tool.runScoped { tool in
+            _ = try await tool.waitForLine { $0.hasSuffix("tool -> backgroundassetsd earlierEvent") }
+            let handle = try FileHandle(forWritingTo: trace)
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(line("laterEvent").utf8))
+            try handle.close()
+            _ = try await tool.waitForLine { $0.hasSuffix("tool -> backgroundassetsd laterEvent") }
+            try tool.signal(SIGINT)
+            #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+        }
     }
 }
