@@ -63,14 +63,19 @@ struct InstallProgressReporter {
         let bar = String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled)
         var parts = ["[\(bar)] \(Int((fraction * 100).rounded(.down)))%", describe(progress.phase)]
         if progress.essentialTotal > 0 { parts.append(essentialCount(progress)) }
-        parts.append("\(megabytes(progress.completedBytes))/\(megabytes(progress.totalBytes)) MiB")
+        // A finished install may report no bytes at all; "0.0/0.0 MiB" would only confuse.
+        if progress.totalBytes > 0 {
+            parts.append("\(megabytes(progress.completedBytes))/\(megabytes(progress.totalBytes)) MiB")
+        }
         return parts.joined(separator: "  ")
     }
 
     /// `30% (3.0 of 10.0 MiB), 2 of 5 essential downloads finished, 1 failed`.
     static func details(_ progress: InstallProgress) -> String {
-        var text = "\(Int((progress.fractionCompleted * 100).rounded(.down)))% "
-            + "(\(megabytes(progress.completedBytes)) of \(megabytes(progress.totalBytes)) MiB)"
+        var text = "\(Int((progress.fractionCompleted * 100).rounded(.down)))%"
+        if progress.totalBytes > 0 {
+            text += " (\(megabytes(progress.completedBytes)) of \(megabytes(progress.totalBytes)) MiB)"
+        }
         if progress.essentialTotal > 0 {
             text += ", \(progress.essentialFinished) of \(progress.essentialTotal) essential downloads finished"
             if progress.essentialFailed > 0 { text += ", \(progress.essentialFailed) failed" }

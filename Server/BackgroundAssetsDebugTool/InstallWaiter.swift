@@ -34,8 +34,11 @@ struct InstallWaiter {
                 guard app.bundleIdentifier == bundleIdentifier else { continue }
                 reporter.update(app.progress)
             case let .answer(result):
-                reporter.finishLine()
-                return try launchable(from: result)
+                defer { reporter.finishLine() }
+                let app = try launchable(from: result)
+                // The last event can predate the final bytes; the answer's progress completes the bar.
+                reporter.update(app.progress)
+                return app
             }
         }
         throw lost("the tool stopped listening")

@@ -39,7 +39,8 @@ struct AppCommandLineTests {
     func installDefaults() throws {
         let command = try Self.parse(InstallCommand.self, [])
         let here = FileManager.default.currentDirectoryPath
-        #expect(command.appPlist.path == URL(fileURLWithPath: here).appending(path: "App/Info.plist").standardizedFileURL.path)
+        let expected = URL(fileURLWithPath: here).appending(path: "App/Info.plist").standardizedFileURL
+        #expect(command.appPlist.path == expected.path)
         #expect(command.extensionPlist.path.hasSuffix("/Extension/Info.plist"))
         #expect(command.extensionPlist.path.hasPrefix("/"))
         #expect(command.version == nil)
@@ -66,7 +67,8 @@ struct AppCommandLineTests {
     func installNamesMissingFile() async throws {
         let root = try TemporaryDeviceRoot()
         let appPlist = root.appending("App/Info.plist")
-        try FileManager.default.createDirectory(at: appPlist.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: appPlist.deletingLastPathComponent(), withIntermediateDirectories: true)
         try Data("<plist/>".utf8).write(to: appPlist)
         let missing = root.appending("Extension/Missing.plist")
         let command = try Self.parse(
@@ -85,7 +87,8 @@ struct AppCommandLineTests {
     @Test("uninstall takes --app-bundle-id or -b, and none means the only app")
     func uninstall() throws {
         #expect(try Self.parse(UninstallCommand.self, []).bundleIdentifier == nil)
-        #expect(try Self.parse(UninstallCommand.self, ["--app-bundle-id", "com.example.a"]).bundleIdentifier == "com.example.a")
+        let long = try Self.parse(UninstallCommand.self, ["--app-bundle-id", "com.example.a"])
+        #expect(long.bundleIdentifier == "com.example.a")
         #expect(try Self.parse(UninstallCommand.self, ["-b", "com.example.b"]).bundleIdentifier == "com.example.b")
         Self.expectUsageError(UninstallCommand.self, ["-b", "x", "--app-bundle-id", "y"], naming: "-b")
         Self.expectUsageError(UninstallCommand.self, ["-b"], naming: "-b")
