@@ -10,14 +10,15 @@ enum AssetServerLauncher {
     /// Returns the server's base URL, starting `asset-server` when nothing listens on `port`.
     /// - Parameters:
     ///   - port: The port to use; 0 always starts a new server on a free port.
+    ///   - catalog: The catalog folder of a started server, or `nil` for its default.
     ///   - processes: Where the demo's processes are started.
     /// - Returns: The base URL and whether the demo started the server.
-    static func prepare(port: Int, processes: DemoProcesses) throws -> (url: URL, started: Bool) {
+    static func prepare(port: Int, catalog: String?, processes: DemoProcesses) throws -> (url: URL, started: Bool) {
         if port != 0, isListening(port: port) {
             return (URL(string: "http://127.0.0.1:\(port)")!, false)
         }
         let output = Pipe()
-        try processes.start("asset-server", ["--port", String(port)], output: output)
+        try processes.start("asset-server", ["--port", String(port)] + (catalog.map { ["--catalog", $0] } ?? []), output: output)
         // The server's first line on stdout is its address; read it byte by byte, unbuffered.
         var line = Data()
         while true {

@@ -19,7 +19,7 @@ struct DemoCommand {
             exit(64)
         }
         if options.showHelp {
-            print(DemoOptions.usage)
+            say(DemoOptions.usage)
             exit(0)
         }
         let paths = DevicePaths.current()
@@ -28,12 +28,12 @@ struct DemoCommand {
         environment["BA_DEVICE_ROOT"] = paths.root.path
         let processes = DemoProcesses(folder: products, environment: environment)
         let narrator = Narrator(explains: options.step, isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
-        print("WWDC Sessions demo, device root \(paths.root.path)")
+        say("WWDC Sessions demo, device root \(paths.root.path)")
         Task.detached {
             var status: Int32 = 0
             do {
                 try await DemoScript(options: options, processes: processes, narrator: narrator, paths: paths).run()
-                print("\nDone: every session is on the device and verified.")
+                say("\nDone: every session is on the device and verified.")
             } catch {
                 FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
                 status = 1

@@ -8,7 +8,7 @@ import Foundation
 /// What one run of the demo was asked to do.
 struct DemoOptions {
     static let usage = """
-        Usage: wwdc-sessions-demo [--step] [--port PORT] [--timeout SECONDS]
+        Usage: wwdc-sessions-demo [--step] [--port PORT] [--catalog DIR] [--timeout SECONDS]
 
         Runs the WWDC Sessions sample end to end: starts (or reuses) the asset server, installs the app
         with backgroundassets-debug (the extension runs and the essential sessions download), launches
@@ -18,6 +18,7 @@ struct DemoOptions {
         Options:
           --step              Pause before each step with a paragraph on what is about to happen.
           --port PORT         The asset server's port (default 8080; 0 starts one on a free port).
+          --catalog DIR       The catalog a started asset server serves or generates (default .catalog).
           --timeout SECONDS   How long the app may take to download every session (default 600).
 
         The device root is $BA_DEVICE_ROOT (default .device). Ctrl-C stops every process the demo started.
@@ -26,6 +27,7 @@ struct DemoOptions {
     var step = false
     var port = 8080
     var timeout = 600
+    var catalog: String?
     var showHelp = false
     /// The repository's root: the current directory, where App/ and Extension/ are.
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
@@ -43,6 +45,9 @@ struct DemoOptions {
             case "--step": step = true
             case "--port": port = try number(0...65_535)
             case "--timeout": timeout = try number(1...86_400)
+            case "--catalog":
+                guard let folder = remaining.popFirst() else { throw DemoError("--catalog needs a folder.\n\n\(Self.usage)") }
+                catalog = folder
             case "--help", "-h": showHelp = true
             default: throw DemoError("Unknown argument \(argument.debugDescription).\n\n\(Self.usage)")
             }

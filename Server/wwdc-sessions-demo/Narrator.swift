@@ -11,16 +11,22 @@ struct Narrator {
     let isInteractive: Bool
 
     func step(_ number: Int, _ title: String, _ explanation: String) {
-        print("\n== \(number). \(title)")
+        say("\n== \(number). \(title)")
         guard explains else { return }
-        print(explanation)
+        say(explanation)
         if isInteractive {
-            print("Press Return to continue, Ctrl-C to stop.", terminator: " ")
+            say("Press Return to continue, Ctrl-C to stop.", terminator: " ")
             _ = readLine()
         }
     }
 
     func note(_ text: String) {
-        print(text)
+        say(text)
     }
+}
+
+/// Prints straight to the descriptor, unbuffered, so the demo's lines interleave in order with its
+/// children's output (stdout to a pipe would otherwise hold them back until the end).
+func say(_ text: String, terminator: String = "\n") {
+    FileHandle.standardOutput.write(Data((text + terminator).utf8))
 }

@@ -83,6 +83,18 @@ final class LogSink: Sendable {
     private init() {
         let environment = ProcessInfo.processInfo.environment
         minimumLevel = environment["BA_LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+        // A process the service launches (the extension) inherits the service's stderr, which is
+        // already the device log: writing both would log every line twice.
+        standardErrorIsDeviceLog.withLock { $0 = Self.standardErrorIsDeviceLogFile() }
+    }
+
+    private static func standardErrorIsDeviceLogFile() -> Bool {
+        var standardError = stat()
+        var logFile = stat()
+        guard fstat(STDERR_FILENO, &standardError) == 0,
+            stat(DevicePaths.current().logFile.path, &logFile) == 0
+        else { return false }
+        return standardError.st_dev == logFile.st_dev && standardError.st_ino == logFile.st_ino
     }
 
     func append(_ line: String, toDeviceLog: Bool) {

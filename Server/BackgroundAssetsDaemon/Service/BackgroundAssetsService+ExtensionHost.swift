@@ -61,6 +61,8 @@ extension BackgroundAssetsService {
         environment["BA_DEVICE_ROOT"] = paths.root.path
         environment["BA_BUNDLE_IDENTIFIER"] = app
         environment["BA_PROCESS_ROLE"] = Hello.Role.extension.rawValue
+        // Stands in for the extension reading its app's Info.plist, as it can on Apple platforms.
+        environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
         let process = try ExtensionProcess.launch(executable: installed.extensionExecutable, environment: environment) {
             [weak self] exit in
             Task { await self?.extensionExited(app: app, exit) }

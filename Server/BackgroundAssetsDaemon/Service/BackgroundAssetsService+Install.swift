@@ -62,7 +62,7 @@ extension BackgroundAssetsService {
         }
         installedApps.insert(app)
         installs[app] = InstallRun(kind: kind, app: installed)
-        installSummaries[app] = nil
+        installOutcomes[app] = nil
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
         Task { await self.requestContent(kind, for: app) }
@@ -162,7 +162,10 @@ extension BackgroundAssetsService {
             installed.state = .launchable
             return installed
         }) else { return }
-        installSummaries[app] = run.summary(appName: installed.bundleIdentifier, version: installed.version, note: note)
+        var progress = run.progress
+        progress.phase = .complete
+        progress.completedBytes = progress.totalBytes
+        installOutcomes[app] = (run.summary(appName: installed.bundleIdentifier, version: installed.version, note: note), progress)
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "appLaunchable", app: app, detail: note))
         for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
             let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
@@ -208,17 +211,17 @@ extension BackgroundAssetsService {
         var suspended: String?
         switch periodicSchedule.nextCheck(for: app, settings: settings, now: device) {
         case let .due(date): next = clock.realTime(at: date)
-        case let .never(reason): suspended = installs[id] != nil ? PeriodicSchedule.Reason.installing.rawValue : reason.rawValue
+        case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
         }
         let run = installs[id]
-        let progress = run?.progress ?? InstallProgress(phase: .complete, completedBytes: 1, totalBytes: 1)
+        let progress = run?.progress ?? installOutcomes[id]?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
         return AppStatus(
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
             runtimeBudgetLeft: max(0, runtimePolicy.dailyBudget - (runtimeUsedToday[id] ?? app.extensionRuntimeUsed(on: device))),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
-            lastExtensionTermination: lastTerminations[id], installSummary: installSummaries[id])
+            lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary)
     }
 }
 
@@ -226,4 +229,16 @@ extension BackgroundAssetsService {
 struct ResponseFailure: Error {
     let response: ServerResponse
     init(_ response: ServerResponse) { self.response = response }
+}
+
+extension PeriodicSchedule.Reason {
+    /// Why no periodic check is scheduled, as a sentence fragment for `status`.
+    var explanation: String {
+        switch self {
+        case .lowPowerMode: "low-power mode is on"
+        case .backgroundAppRefreshOff: "background app refresh is off"
+        case .installing: "the app is installing"
+        case .unused: "the app has not been launched for over four weeks"
+        }
+    }
 }

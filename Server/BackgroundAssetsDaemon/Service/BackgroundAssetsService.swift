@@ -62,8 +62,8 @@ public actor BackgroundAssetsService {
     var runtimeUsedToday: [String: Double] = [:]
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
-    /// The summary of each app's last install or update.
-    var installSummaries: [String: String] = [:]
+    /// How each app's last install or update ended: its summary and its final progress.
+    var installOutcomes: [String: (summary: String, progress: InstallProgress)] = [:]
     var periodicTimer: Task<Void, Never>?
 
     /// A connection waiting for an app to become launchable.
