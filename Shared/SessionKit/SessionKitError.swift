@@ -21,6 +21,8 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidAppGroup(String)
     /// A downloaded file is not the video the manifest describes.
     case verificationFailed(session: String, reason: String)
+    /// A credentials file is not usable.
+    case invalidCredentials(path: String, reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +44,8 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
             "\"\(identifier)\" is not a usable app group identifier. Use letters, digits, '.', '-' and '_' only, as in group.com.example.sessions."
         case let .verificationFailed(session, reason):
             "The download of session \(session) was rejected: \(reason). It will be downloaded again; if this repeats, check the server's copy."
+        case let .invalidCredentials(path, reason):
+            "The credentials file \(path) is not usable: \(reason). Write it as {\"user\": \"…\", \"password\": \"…\"}, matching the asset server's --auth."
         }
     }
 }
