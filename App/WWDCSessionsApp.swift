@@ -1,9 +1,38 @@
 /*
 Abstract:
-The app's entry point.
+The app's entry point: parses the command line and runs the app, or one of its commands.
 */
+
+import Foundation
 
 @main
 struct WWDCSessionsApp {
-    static func main() async {}
+    /// The app's `CFBundleIdentifier`, as `App/Info.plist` declares it.
+    static let bundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
+
+    static func main() async {
+        let options: AppOptions
+        do {
+            options = try AppOptions(arguments: Array(CommandLine.arguments.dropFirst()))
+        } catch {
+            Terminal.write("\(error.readableDescription)\n", to: STDERR_FILENO)
+            exit(64)
+        }
+
+        // On Apple platforms the system knows which app a process belongs to from its code
+        // signature. This app is a plain executable, so it tells Background Assets itself, unless
+        // whoever launched it already did.
+        setenv("BA_BUNDLE_IDENTIFIER", bundleIdentifier, 0)
+
+        switch options.command {
+        case .help:
+            Terminal.write(AppOptions.usage + "\n")
+        case let .list(json):
+            exit(ListCommand(json: json).run())
+        case let .delete(sessionID):
+            exit(DeleteCommand(sessionID: sessionID).run())
+        case .run:
+            exit(await RunCommand(options: options).run())
+        }
+    }
 }

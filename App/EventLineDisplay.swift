@@ -1,0 +1,63 @@
+/*
+Abstract:
+The display for logs and pipes: one line per event, on standard output.
+*/
+
+import BackgroundAssets
+import Foundation
+import SessionKit
+import Synchronization
+
+/// Prints one line per event, and a download's progress only at each quarter, so the output stays
+/// readable in a log file or a test's captured output.
+final class EventLineDisplay: SessionDisplay {
+    private struct Progress {
+        /// The last install progress printed, in tenths, and essential downloads ended.
+        var install: (tenths: Int, ended: Int)?
+        /// The last quarter printed for each session.
+        var quarters: [Session.ID: Int] = [:]
+    }
+
+    private let printed = Mutex(Progress())
+
+    func showInstallProgress(_ progress: BAInstallProgress) {
+        let tenths = Int((progress.fractionCompleted * 10).rounded(.down))
+        let isNew = printed.withLock { printed in
+            let current = (tenths: tenths, ended: progress.essentialDownloadsEnded)
+            guard printed.install.map({ $0 != current }) ?? true else { return false }
+            printed.install = current
+            return true
+        }
+        guard isNew else { return }
+        Terminal.write(
+            "Installing: \(DisplayFormat.percent(progress.fractionCompleted).trimmingCharacters(in: .whitespaces)), "
+                + "\(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads "
+                + "ended.\n")
+    }
+
+    func installEnded(_ outcome: String) {
+        Terminal.write(outcome + "\n")
+    }
+
+    func show(_ event: SessionEvent) {
+        if case let .downloadProgressed(id, fraction) = event {
+            // Only each quarter is worth a line; the last one is reported as downloaded.
+            let quarter = Int((fraction * 4).rounded(.down))
+            let isNew = printed.withLock { printed in
+                guard quarter > 0, quarter < 4, printed.quarters[id, default: 0] < quarter else { return false }
+                printed.quarters[id] = quarter
+                return true
+            }
+            guard isNew else { return }
+        }
+        Terminal.write(event.line + "\n")
+    }
+
+    var refreshInterval: Duration? { nil }
+
+    func refresh(_ statuses: [SessionStatus]) {}
+
+    func finish(message: String, isError: Bool) {
+        Terminal.write(message + "\n", to: isError ? STDERR_FILENO : STDOUT_FILENO)
+    }
+}

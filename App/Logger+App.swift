@@ -1,0 +1,11 @@
+/*
+Abstract:
+The app's log category.
+*/
+
+import SystemLogging
+
+extension Logger {
+    /// Log lines from the app, in the `app` category.
+    static let app = Logger(subsystem: "com.example.apple-samplecode.WWDC-Sessions", category: "app")
+}

@@ -1,0 +1,156 @@
+/*
+Abstract:
+Manages and downloads sessions: loads and refreshes the manifest, and keeps every session's status.
+*/
+
+import BackgroundAssets
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import SessionKit
+import Synchronization
+import SystemLogging
+
+/// The app's model of the sessions: the manifest, and how each session's download is doing.
+///
+/// As in Apple's sample it is a singleton, and the download manager's delegate: callbacks arrive for
+/// the app's foreground downloads and also for the background downloads the extension scheduled.
+/// Callbacks arrive on a background thread, so the state is kept behind a `Mutex`.
+final class SessionManager: Sendable {
+    /// The session manager of the app.
+    static let shared = SessionManager()
+
+    /// How one session's download is doing, while the app watches it.
+    struct Transfer: Sendable {
+        var phase = SessionStatus.Phase.remote
+        var bytesWritten: Int64 = 0
+        var rate = TransferRate()
+    }
+
+    struct State: Sendable {
+        /// The manifest in use, or `nil` before one was loaded.
+        var manifest: Manifest?
+        /// The manifest's own URL, against which its relative session URLs resolve.
+        var manifestURL = SharedSettings.manifestURL()
+        /// Sessions the app has seen downloads of, by identifier; the others are remote or on disk.
+        var transfers: [Session.ID: Transfer] = [:]
+    }
+
+    /// The app group the app shares with its extension.
+    let settings = SharedSettings.shared
+    /// Everything that happens to the manifest and the sessions, for the display.
+    let events: AsyncStream<SessionEvent>
+    let state = Mutex(State())
+    private let eventContinuation: AsyncStream<SessionEvent>.Continuation
+
+    private init() {
+        (events, eventContinuation) = AsyncStream.makeStream(
+            of: SessionEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        // Callbacks start flowing once a delegate is set; the manager holds it weakly, and the
+        // singleton lives as long as the app.
+        BADownloadManager.shared.delegate = self
+        loadLocalManifest(isRefreshed: false)
+    }
+
+    // MARK: - Sessions
+
+    /// Every session of the manifest with its status, in the manifest's order.
+    ///
+    /// Whether a video is on the device is read from the disk each time, so a video the system
+    /// removed under storage pressure shows as remote at once.
+    var statuses: [SessionStatus] {
+        let now = ContinuousClock.now
+        let (manifest, transfers) = state.withLock { ($0.manifest, $0.transfers) }
+        return (manifest?.localSessions(settings: settings) ?? []).map { local in
+            let transfer = transfers[local.id] ?? Transfer()
+            let isOnDisk = local.state == .downloaded
+            return SessionStatus(
+                session: local.session, phase: isOnDisk ? .downloaded : transfer.phase,
+                bytesWritten: isOnDisk ? Int64(local.session.fileSize) : transfer.bytesWritten,
+                bytesPerSecond: isOnDisk ? nil : transfer.rate.bytesPerSecond(at: now))
+        }
+    }
+
+    /// Whether a manifest is loaded, from the server or from the app group.
+    var hasManifest: Bool {
+        state.withLock { $0.manifest != nil }
+    }
+
+    // MARK: - Manifest
+
+    /// Downloads the manifest, saves it as the local copy, and loads it.
+    ///
+    /// On failure the local copy stays in use: the extension may have saved a newer one during the
+    /// install, and the next launch tries again.
+    /// - Parameter manifestURL: The manifest's URL.
+    /// - Note: On Apple platforms the URL is the app's `BAManifestURL`, read from its Info.plist with
+    ///   `Bundle.main`; the app here is a plain executable, so it comes from the command line or
+    ///   the environment (see ``SharedSettings/manifestURL(environment:)``).
+    func refreshManifest(from manifestURL: URL) async {
+        state.withLock { $0.manifestURL = manifestURL }
+        do {
+            let request = URLRequest(
+                url: manifestURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 15)
+            let (data, response) = try await URLSession.shared.data(for: request)
+            let status = (response as? HTTPURLResponse)?.statusCode
+            guard status == 200 else {
+                let answer = status.map { "the server answered \($0)" } ?? "the answer was not HTTP"
+                throw AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: answer)
+            }
+            // Validated before it replaces anything, so a bad manifest never overwrites a good one.
+            let manifest = try Manifest.decode(data, source: manifestURL.absoluteString, baseURL: manifestURL)
+            // The save is an atomic replace: the extension reads the old manifest or the new one,
+            // never a mix, so it needs no exclusive control.
+            try settings.saveLocalManifest(manifest)
+        } catch {
+            let reason = switch error {
+            case let error as AppError: error.description
+            // A manifest that doesn't validate, or a local copy that can't be written, explains itself.
+            case let error as SessionKitError: error.description
+            default:
+                AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: error.readableDescription)
+                    .description
+            }
+            Logger.app.error(reason)
+            eventContinuation.yield(.manifestUnavailable(reason))
+            return
+        }
+        loadLocalManifest(isRefreshed: true)
+    }
+
+    /// Loads the local copy of the manifest, saved by the app or by the extension.
+    /// - Parameter isRefreshed: Whether the app just saved it from the server, for the display.
+    func loadLocalManifest(isRefreshed: Bool) {
+        let url = settings.localManifestURL
+        guard FileManager.default.fileExists(atPath: url.path) else {
+            Logger.app.info("No manifest has been downloaded yet.")
+            return
+        }
+        let manifest: Manifest
+        do {
+            manifest = try Manifest.load(from: url, baseURL: state.withLock { $0.manifestURL })
+        } catch {
+            Logger.app.error("Failed to load the local manifest: \(error)")
+            return
+        }
+        state.withLock { $0.manifest = manifest }
+        let remote = manifest.remoteSessions(settings: settings).count
+        let event = SessionEvent.manifestLoaded(
+            version: manifest.version, sessions: manifest.sessions.count, remote: remote, isRefreshed: isRefreshed)
+        eventContinuation.yield(event)
+    }
+
+    /// The session a download fetches, if the manifest in use lists it.
+    func session(for download: BADownload) -> Session? {
+        state.withLock { $0.manifest?.session(forDownloadIdentifier: download.identifier) }
+    }
+
+    // MARK: - Status updates
+
+    /// Changes a session's transfer, then reports an event.
+    func update(_ id: Session.ID, reporting event: SessionEvent, _ change: (inout Transfer) -> Void) {
+        state.withLock { change(&$0.transfers[id, default: Transfer()]) }
+        eventContinuation.yield(event)
+    }
+}
