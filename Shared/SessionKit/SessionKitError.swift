@@ -45,7 +45,8 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
         case let .verificationFailed(session, reason):
             "The download of session \(session) was rejected: \(reason). It will be downloaded again; if this repeats, check the server's copy."
         case let .invalidCredentials(path, reason):
-            "The credentials file \(path) is not usable: \(reason). Write it as {\"user\": \"…\", \"password\": \"…\"}, matching the asset server's --auth."
+            "The credentials file \(path) is not usable: \(reason). "
+                + "Write it as {\"user\": \"…\", \"password\": \"…\"}, matching the asset server's --auth."
         }
     }
 }

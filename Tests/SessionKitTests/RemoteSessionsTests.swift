@@ -19,7 +19,8 @@ struct RemoteSessionsTests {
     }
 
     static let manifest = Manifest(
-        version: 2, sessions: [session("wwdc23-10108", essential: true), session("wwdc23-10006"), session("wwdc23-10164")])
+        version: 2,
+        sessions: [session("wwdc23-10108", essential: true), session("wwdc23-10006"), session("wwdc23-10164")])
 
     static func settings(in folder: URL) -> SharedSettings {
         SharedSettings(appGroupIdentifier: SharedSettings.appGroupIdentifier, containerURL: folder)
