@@ -1,0 +1,50 @@
+/*
+Abstract:
+The one-command demo from start to finish: asset server, install with essential sessions, app launch, every session verified.
+*/
+
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Demo command")
+struct DemoCommandTests {
+    /// The repository's root, where the demo finds App/Info.plist and Extension/Info.plist.
+    static let repositoryRoot = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+
+    @Test("wwdc-sessions-demo installs the app, launches it, and ends with every session verified")
+    func demoEndsWithEverySessionVerified() async throws {
+        let scenario = try Scenario()
+        let catalog = scenario.folder.appending("catalog")
+        let demo = try ChildProcess.launch(
+            executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
+            arguments: ["--port", "0", "--catalog", catalog.path, "--timeout", "120"],
+            environment: scenario.environment, currentDirectory: Self.repositoryRoot)
+        let status: TestSupport.ExitStatus
+        do {
+            status = try await demo.waitForExit(timeout: .seconds(180))
+        } catch {
+            await demo.terminate()
+            await ServiceProcess.killAll(in: scenario.deviceRoot)
+            throw error
+        }
+        await ServiceProcess.killAll(in: scenario.deviceRoot)
+        #expect(status.isSuccess, "\(demo.diagnostics())")
+        let output = demo.standardOutput()
+        #expect(output.contains("Done: every session is on the device and verified."))
+
+        // Every file in the app group matches the catalog's bytes, and the essential ones came first.
+        let sessions = scenario.deviceRoot.appending(path: "containers/group.com.example.apple-samplecode.WWDC-Sessions/Library/Caches/Sessions")
+        let files = try CatalogFile.all(in: catalog)
+        #expect(!files.isEmpty)
+        for file in files {
+            let local = sessions.appending(path: file.file.lastPathComponent)
+            #expect(try await sha256(of: local) == file.sha256, "\(local.path)")
+        }
+        let trace = try String(contentsOf: scenario.deviceRoot.appending(path: "system/trace.jsonl"), encoding: .utf8)
+        let launchable = try #require(trace.range(of: "\"event\":\"appLaunchable\""))
+        let launched = try #require(trace.range(of: "\"event\":\"appLaunched\""))
+        #expect(launchable.lowerBound < launched.lowerBound, "the app launched only once the install was done")
+    }
+}
