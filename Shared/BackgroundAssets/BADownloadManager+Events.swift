@@ -25,34 +25,53 @@ final class EventForwarder: Sendable {
     func forward(_ event: ServerEvent) {
         manager.withLock { $0.value }?.handle(event)
     }
+
+    func forwardDisconnect(reason: String) {
+        manager.withLock { $0.value }?.disconnectObservers.notify(reason)
+    }
 }
 
 extension BADownloadManager {
-    /// Delivers one event to the delegate, on the callback thread so callbacks stay in order and a
-    /// slow delegate never stalls the connection.
+    /// Routes one event: download events to the delegate, install progress to the launch gate,
+    /// entry-point calls to the extension runner.
+    ///
+    /// Runs on the connection's reader thread, so every route only hands the event on.
     func handle(_ event: ServerEvent) {
-        callbackThread.async { [self] in
-            let delegate = self.delegate
-            switch event {
-            case let .didBegin(download):
-                delegate?.downloadDidBegin(BADownload.make(from: download))
-            case let .didPause(download):
-                delegate?.downloadDidPause(BADownload.make(from: download))
-            case let .didWriteBytes(download, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite):
-                delegate?.download(
-                    BADownload.make(from: download), didWriteBytes: bytesWritten, totalBytesWritten: totalBytesWritten,
-                    totalBytesExpectedToWrite: totalBytesExpectedToWrite)
-            case let .failed(download, failure):
-                delegate?.download(BADownload.make(from: download), failedWithError: failure.makeError())
-            case let .finished(deliveryID, download, filePath):
-                // The service deletes the file once this is acknowledged, unless the delegate moved it.
-                delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
-                connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
-            case let .didReceiveChallenge(deliveryID, download, challenge):
-                answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
-            case .installProgress, .extensionCall:
-                break
-            }
+        switch event {
+        case let .installProgress(status):
+            installProgressObservers.notify(status)
+        case let .extensionCall(callID, call):
+            // Entry points run on the runner's own thread, not the delegate's: a long
+            // backgroundDownload(_:finishedWithFileURL:) must not hold up the app's callbacks, nor they it.
+            extensionCallObservers.notify((callID, call))
+        case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
+            // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
+            callbackThread.async { [self] in deliverToDelegate(event) }
+        }
+    }
+
+    private func deliverToDelegate(_ event: ServerEvent) {
+        let delegate = self.delegate
+        switch event {
+        case let .didBegin(download):
+            delegate?.downloadDidBegin(BADownload.make(from: download))
+        case let .didPause(download):
+            delegate?.downloadDidPause(BADownload.make(from: download))
+        case let .didWriteBytes(download, bytesWritten, totalBytesWritten, totalBytesExpectedToWrite):
+            delegate?.download(
+                BADownload.make(from: download), didWriteBytes: bytesWritten, totalBytesWritten: totalBytesWritten,
+                totalBytesExpectedToWrite: totalBytesExpectedToWrite)
+        case let .failed(download, failure):
+            delegate?.download(BADownload.make(from: download), failedWithError: failure.makeError())
+        case let .finished(deliveryID, download, filePath):
+            // The service deletes the file once this is acknowledged, unless the delegate moved it.
+            delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
+            connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
+        case let .didReceiveChallenge(deliveryID, download, challenge):
+            answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
+        case .installProgress, .extensionCall:
+            // Routed by handle(_:); the delegate has no callback for them.
+            break
         }
     }
 
@@ -63,14 +82,22 @@ extension BADownloadManager {
         let connection = self.connection
         let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = {
             disposition, credential in
-            let answer = ChallengeAnswer(
-                disposition: ChallengeAnswer.Disposition(disposition), user: credential?.user,
-                password: credential?.password)
+            let answer = ChallengeAnswer(disposition, credential: credential)
             connection.request(.answerChallenge(deliveryID: deliveryID, answer: answer)) { _ in }
         }
         guard let delegate else { return reply(.performDefaultHandling, nil) }
         delegate.download(
             BADownload.make(from: download), didReceive: challenge.authenticationChallenge, completionHandler: reply)
+    }
+}
+
+extension ChallengeAnswer {
+    /// The wire form of the answer a delegate or the extension chose.
+    /// - Parameters:
+    ///   - disposition: The disposition.
+    ///   - credential: The credential, for `.useCredential`.
+    init(_ disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?) {
+        self.init(disposition: Disposition(disposition), user: credential?.user, password: credential?.password)
     }
 }
 

@@ -32,6 +32,14 @@ public final class BADownloadManager: Sendable {
     private let weakDelegate = Mutex(WeakDelegate())
     /// Delegate callbacks run here, one at a time and in the order the service sent them.
     let callbackThread = WorkerThread(name: "BackgroundAssets.BADownloadManager.delegate")
+    /// Install progress, for the launch gate; the delegate has no callback for it.
+    let installProgressObservers = EventObservers<AppStatus>()
+    /// Entry-point calls, for the extension runner.
+    let extensionCallObservers = EventObservers<(callID: UInt64, call: ExtensionCall)>()
+    /// Why the connection to the service was lost, each time it is.
+    let disconnectObservers = EventObservers<String>()
+    /// Whether `downloads(for:manifestURL:extensionInfo:)` is running, when scheduling is refused.
+    let isAnsweringContentRequest = Mutex(false)
 
     /// Creates a manager that talks to the service of a device root.
     /// - Parameters:
@@ -45,7 +53,7 @@ public final class BADownloadManager: Sendable {
         let forwarder = EventForwarder()
         connection = ServiceConnection(
             socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher,
-            onEvent: { forwarder.forward($0) })
+            onEvent: { forwarder.forward($0) }, onDisconnect: { forwarder.forwardDisconnect(reason: $0) })
         forwarder.attach(self)
     }
 

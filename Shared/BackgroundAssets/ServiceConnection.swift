@@ -33,6 +33,7 @@ package final class ServiceConnection: Sendable {
     private let hello: Hello
     private let launcher: ServiceLauncher?
     private let onEvent: @Sendable (ServerEvent) -> Void
+    private let onDisconnect: @Sendable (String) -> Void
 
     /// Creates a connection that opens on the first request.
     /// - Parameters:
@@ -40,13 +41,16 @@ package final class ServiceConnection: Sendable {
     ///   - hello: What this process says it is.
     ///   - launcher: Starts the service when nothing listens on the socket; `nil` never starts it.
     ///   - onEvent: Receives every event, on the reader thread; it must not block.
+    ///   - onDisconnect: Told why, once for every open connection that drops; it must not block.
     package init(
-        socketPath: String, hello: Hello, launcher: ServiceLauncher?, onEvent: @escaping @Sendable (ServerEvent) -> Void
+        socketPath: String, hello: Hello, launcher: ServiceLauncher?, onEvent: @escaping @Sendable (ServerEvent) -> Void,
+        onDisconnect: @escaping @Sendable (String) -> Void = { _ in }
     ) {
         self.socketPath = socketPath
         self.hello = hello
         self.launcher = launcher
         self.onEvent = onEvent
+        self.onDisconnect = onDisconnect
     }
 
     // The reader thread holds the connection only weakly, so a connection nobody uses any more
@@ -207,15 +211,18 @@ package final class ServiceConnection: Sendable {
 
     /// Forgets a socket and fails every request still waiting on it.
     private func drop(_ socket: UnixSocket, reason: String) {
-        let orphans = state.withLock { state -> [Reply] in
-            guard state.socket === socket else { return [] }
+        let orphans = state.withLock { state -> [Reply]? in
+            guard state.socket === socket else { return nil }
             state.socket = nil
             defer { state.pending.removeAll() }
             return Array(state.pending.values)
         }
         socket.close()
+        // Only the socket in use counts: the reader of a socket already replaced also ends here.
+        guard let orphans else { return }
         let error = BAError(.callerConnectionInvalid, message: Self.lostMessage(reason))
         for reply in orphans { reply(.failure(error)) }
+        onDisconnect(reason)
     }
 
     private static func lostMessage(_ reason: String) -> String {
