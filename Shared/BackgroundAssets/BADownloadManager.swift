@@ -74,9 +74,12 @@ public final class BADownloadManager: Sendable {
     /// - Parameter download: The download; it must not be essential.
     /// - Throws: ``BAError`` with ``BAError/Code/downloadInvalid`` for an invalid download,
     ///   ``BAError/Code/downloadEssentialDownloadNotPermitted`` for an essential one,
-    ///   ``BAError/Code/downloadAlreadyScheduled`` when its identifier is in flight, or the service's refusal.
+    ///   ``BAError/Code/downloadAlreadyScheduled`` when its identifier is in flight,
+    ///   ``BAError/Code/callFromExtensionNotAllowed`` while `downloads(for:manifestURL:extensionInfo:)`
+    ///   runs, or the service's refusal.
     /// - Note: Returns only once the service has stored the download durably.
     public func scheduleDownload(_ download: BADownload) throws {
+        try refuseDuringContentRequest(download)
         try download.validate()
         guard !download.isEssential else {
             throw BAError(
