@@ -1,0 +1,149 @@
+/*
+Abstract:
+Runs a downloader extension's entry points as the system service calls them, until it is told to stop.
+*/
+
+import BackgroundAssetsIPC
+import Dispatch
+import Foundation
+import Synchronization
+
+/// The loop behind `BADownloaderExtension.main()`: checks in with the service, runs each entry
+/// point the service calls, answers with what it returned, and ends when the service says the
+/// extension will terminate or the connection is lost.
+///
+/// Entry points run one at a time, in the order their calls arrived, on a thread of their own:
+/// not the connection's reader thread, which must keep reading (the answers to requests an entry
+/// point makes arrive there), and not the delegate's callback thread. The asynchronous challenge
+/// entry point runs in a task instead, so a challenge is answered even while another entry point
+/// runs. The service times every call and kills an extension that overruns; the runner does not.
+package final class ExtensionRunner: Sendable {
+    /// Why the runner ended.
+    package enum Outcome: Sendable, Equatable {
+        /// The service called `extensionWillTerminate()` and received the answer.
+        case terminated
+        /// The connection to the service was lost, or could not be made, for the reason given.
+        case connectionLost(String)
+        /// The service refused the check-in, for the reason given.
+        case checkInRefused(String)
+    }
+
+    let manager: BADownloadManager
+    let handler: any BADownloaderExtension
+    let entryPoints = WorkerThread(name: "BackgroundAssets.BADownloaderExtension")
+    private let outcome = Mutex<Outcome?>(nil)
+    private let ended = DispatchSemaphore(value: 0)
+
+    /// Creates a runner.
+    /// - Parameters:
+    ///   - manager: The manager whose connection the service calls on; entry points that schedule
+    ///     downloads must use the same one (in the extension, `BADownloadManager.shared`).
+    ///   - handler: The one instance of the extension whose entry points run.
+    package init(manager: BADownloadManager, handler: any BADownloaderExtension) {
+        self.manager = manager
+        self.handler = handler
+    }
+
+    /// Checks in, then runs entry points until the runner ends; blocks the calling thread meanwhile.
+    ///
+    /// Call it once per runner.
+    /// - Returns: Why the runner ended.
+    package func run() -> Outcome {
+        // Listen before checking in: the service starts calling as soon as the check-in is answered.
+        let calls = manager.extensionCallObservers.add { [self] in receive($0.call, callID: $0.callID) }
+        let losses = manager.disconnectObservers.add { [self] in finish(.connectionLost($0)) }
+        defer {
+            manager.extensionCallObservers.remove(calls)
+            manager.disconnectObservers.remove(losses)
+        }
+        checkIn()
+        ended.wait()
+        // finish(_:) sets the outcome before it signals.
+        return outcome.withLock { $0! }
+    }
+
+    /// Whether the runner has ended; calls that arrive afterwards are not run.
+    var hasEnded: Bool { outcome.withLock { $0 != nil } }
+
+    /// Ends the runner; the first outcome wins.
+    /// - Parameter outcome: Why it ends.
+    func finish(_ outcome: Outcome) {
+        let isFirst = self.outcome.withLock { current in
+            guard current == nil else { return false }
+            current = outcome
+            return true
+        }
+        if isFirst { ended.signal() }
+    }
+
+    private func checkIn() {
+        do {
+            let response = try manager.connection.send(.extensionCheckIn)
+            guard case .done = response else {
+                return finish(.checkInRefused("the service answered the check-in with \(response)"))
+            }
+        } catch let error as BAError where error.code == .callerConnectionInvalid {
+            finish(.connectionLost(error.message))
+        } catch {
+            finish(.checkInRefused("\(error)"))
+        }
+    }
+
+    /// Starts one call; runs on the connection's reader thread, so it only hands the call on.
+    private func receive(_ call: ExtensionCall, callID: UInt64) {
+        switch call {
+        case let .downloads(request, manifestPath, remaining, essentialRemaining):
+            inOrder(call, callID: callID) {
+                .downloads(
+                    self.downloads(
+                        for: request, manifestPath: manifestPath, restrictedDownloadSizeRemaining: remaining,
+                        restrictedEssentialDownloadSizeRemaining: essentialRemaining))
+            }
+        case let .finished(download, filePath):
+            inOrder(call, callID: callID) {
+                self.finished(download, filePath: filePath)
+                return .done
+            }
+        case let .failed(download, failure):
+            inOrder(call, callID: callID) {
+                self.failed(download, failure: failure)
+                return .done
+            }
+        case let .challenge(download, challenge):
+            Task {
+                let answer = await self.answer(challenge, for: download)
+                self.reply(.challengeAnswer(answer), to: call, callID: callID)
+            }
+        case .willTerminate:
+            entryPoints.async { [self] in
+                guard !hasEnded else { return }
+                terminate(callID: callID)
+            }
+        }
+    }
+
+    /// Runs a synchronous entry point after those that arrived before it, then answers.
+    private func inOrder(
+        _ call: ExtensionCall, callID: UInt64, _ entryPoint: @escaping @Sendable () -> ExtensionCallResult
+    ) {
+        entryPoints.async { [self] in
+            // After willTerminate the process is about to exit: nothing more runs.
+            guard !hasEnded else { return }
+            reply(entryPoint(), to: call, callID: callID)
+        }
+    }
+
+    /// Sends what an entry point returned, without waiting for the service's acknowledgement.
+    func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
+        manager.connection.request(.extensionCallReturned(callID: callID, result: result)) { response in
+            do {
+                _ = try BADownloadManager.unwrap(response)
+            } catch let error as BAError where error.code == .callerConnectionInvalid {
+                // The lost connection ends the runner, and main() says so once.
+            } catch {
+                // Most often the service already gave up on the call (it overran the runtime limit).
+                StandardError.write("The system did not accept what \(call.entryPoint) returned: \(error)")
+            }
+        }
+    }
+}

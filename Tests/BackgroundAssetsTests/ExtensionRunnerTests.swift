@@ -1,0 +1,235 @@
+/*
+Abstract:
+Tests of the extension runner against an in-process service: check-in, entry-point calls, answers, and endings.
+*/
+
+@testable import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Synchronization
+import Testing
+
+@Suite("Extension runner")
+struct ExtensionRunnerTests {
+    static let identity = ProcessIdentity(bundleIdentifier: "com.example.sessions", role: .extension)
+
+    /// Starts a runner for an extension on a manager that presents itself as the extension.
+    static func start(_ handler: RecordingExtension, service: FakeService) -> (BADownloadManager, RunningExtension) {
+        let manager = BADownloadManagerTests.manager(for: service, identity: identity)
+        return (manager, RunningExtension(ExtensionRunner(manager: manager, handler: handler)))
+    }
+
+    /// Every answer the service received, in order.
+    static func returns(_ requests: [ClientRequest]) -> [(callID: UInt64, result: ExtensionCallResult)] {
+        requests.compactMap { request in
+            guard case let .extensionCallReturned(callID, result) = request else { return nil }
+            return (callID, result)
+        }
+    }
+
+    /// Ends a runner the way the service does, so no test leaves one behind.
+    static func terminate(_ running: RunningExtension, service: FakeService) async throws {
+        try service.push(.extensionCall(callID: 999, call: .willTerminate))
+        #expect(await running.waitForOutcome() == .terminated)
+    }
+
+    @Test("The extension checks in, then answers each entry point in the order the calls arrived")
+    func answersInOrder() async throws {
+        let service = try FakeService()
+        let b = BADownloadTests.makeDownload(identifier: "b", essential: true)
+        let a = BADownloadTests.makeDownload(identifier: "a", priority: .max)
+        let handler = RecordingExtension { _, _, _ in [b, a] }
+        let (_, running) = Self.start(handler, service: service)
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        guard case let .hello(hello)? = service.received.first else {
+            Issue.record("the first request is not hello: \(service.received)")
+            return
+        }
+        #expect(hello.role == .extension)
+        #expect(service.received.dropFirst().first == .extensionCheckIn)
+
+        var manifest = SampleDescriptors.make("manifest", state: .failed)
+        manifest.kind = .manifest
+        try service.push(
+            .extensionCall(
+                callID: 1,
+                call: .downloads(
+                    request: .install, manifestPath: "/tmp/manifest.json", restrictedDownloadSizeRemaining: 1000,
+                    restrictedEssentialDownloadSizeRemaining: nil)))
+        try service.push(
+            .extensionCall(
+                callID: 2, call: .finished(download: SampleDescriptors.make("a", state: .finished), filePath: "/tmp/a.mov")))
+        try service.push(
+            .extensionCall(
+                callID: 3, call: .failed(download: manifest, failure: .backgroundAssets(code: 103, message: "Gone."))))
+        #expect(await service.waitFor { Self.returns($0).count == 3 })
+
+        let returned = Self.returns(service.received)
+        #expect(returned.map(\.callID) == [1, 2, 3])
+        #expect(returned.first?.result == .downloads([a.wireDescriptor, b.wireDescriptor]))
+        #expect(returned.dropFirst().map(\.result) == [.done, .done])
+        #expect(
+            handler.lines == [
+                "downloads install /tmp/manifest.json 1000 unrestricted",
+                "finished a BAURLDownload /tmp/a.mov",
+                "failed manifest other 103 Gone.",
+            ])
+        try await Self.terminate(running, service: service)
+    }
+
+    @Test("A returned download keeps its essential flag, priority and kind on the wire")
+    func returnedDescriptors() async throws {
+        let service = try FakeService()
+        let essential = BADownloadTests.makeDownload(identifier: "essential", essential: true, priority: .min)
+        let handler = RecordingExtension { _, _, _ in [essential] }
+        let (_, running) = Self.start(handler, service: service)
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        try service.push(
+            .extensionCall(
+                callID: 7,
+                call: .downloads(
+                    request: .update, manifestPath: "/tmp/m.json", restrictedDownloadSizeRemaining: nil,
+                    restrictedEssentialDownloadSizeRemaining: 4096)))
+        #expect(await service.waitFor { !Self.returns($0).isEmpty })
+        guard case let .downloads(descriptors)? = Self.returns(service.received).first?.result else {
+            Issue.record("downloads(for:) was not answered with downloads: \(service.received)")
+            return
+        }
+        #expect(descriptors.count == 1)
+        #expect(descriptors.first?.isEssential == true)
+        #expect(descriptors.first?.priority == -1000)
+        #expect(descriptors.first?.kind == .url)
+        #expect(descriptors.first?.fileSize == 4096)
+        #expect(handler.lines == ["downloads update /tmp/m.json unrestricted 4096"])
+        try await Self.terminate(running, service: service)
+    }
+
+    @Test("A challenge is answered by the async method, even while another entry point runs")
+    func challengeWhileFinishedRuns() async throws {
+        let service = try FakeService()
+        let credential = URLCredential(user: "ada", password: "secret", persistence: .forSession)
+        let handler = RecordingExtension(holdFinished: true, credential: credential)
+        let (_, running) = Self.start(handler, service: service)
+        defer { handler.releaseFinished?.signal() }
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+
+        try service.push(
+            .extensionCall(
+                callID: 1, call: .finished(download: SampleDescriptors.make("a", state: .finished), filePath: "/tmp/a")))
+        let challenge = ChallengeDescriptor(
+            host: "127.0.0.1", port: 8080, protocol: "http", realm: "sessions",
+            authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
+        try service.push(
+            .extensionCall(
+                callID: 2,
+                call: .challenge(download: SampleDescriptors.make("p", state: .downloading), challenge: challenge)))
+
+        let expected = ChallengeAnswer(disposition: .useCredential, user: "ada", password: "secret")
+        #expect(await service.waitFor { Self.returns($0).contains { $0.callID == 2 } })
+        #expect(Self.returns(service.received).map(\.callID) == [2])
+        #expect(Self.returns(service.received).first?.result == .challengeAnswer(expected))
+        #expect(handler.lines == ["finished a BAURLDownload /tmp/a", "challenge p sessions"])
+
+        handler.releaseFinished?.signal()
+        #expect(await service.waitFor { Self.returns($0).map(\.callID) == [2, 1] })
+        try await Self.terminate(running, service: service)
+    }
+
+    @Test("Scheduling inside downloads(for:) is refused with code 50, and works again once it returns")
+    func schedulingRefusedDuringContentRequest() async throws {
+        let service = try FakeService()
+        let refusal = Mutex<BAError?>(nil)
+        let manager = BADownloadManagerTests.manager(for: service, identity: Self.identity)
+        let handler = RecordingExtension { _, _, _ in
+            do {
+                try manager.scheduleDownload(BADownloadTests.makeDownload(identifier: "inside"))
+            } catch {
+                refusal.withLock { $0 = error as? BAError }
+            }
+            return []
+        }
+        let running = RunningExtension(ExtensionRunner(manager: manager, handler: handler))
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        try service.push(
+            .extensionCall(
+                callID: 1,
+                call: .downloads(
+                    request: .periodic, manifestPath: "/tmp/m.json", restrictedDownloadSizeRemaining: nil,
+                    restrictedEssentialDownloadSizeRemaining: nil)))
+        #expect(await service.waitFor { !Self.returns($0).isEmpty })
+
+        let error = try #require(refusal.withLock { $0 })
+        #expect(error.code == .callFromExtensionNotAllowed)
+        #expect(error.code.rawValue == 50)
+        #expect(error.message.contains("\"inside\""))
+        #expect(error.message.contains("Return it from that method"))
+        #expect(Self.returns(service.received).first?.result == .downloads([]))
+
+        try manager.scheduleDownload(BADownloadTests.makeDownload(identifier: "after"))
+        let scheduled = service.received.compactMap { request -> String? in
+            guard case let .schedule(download) = request else { return nil }
+            return download.identifier
+        }
+        #expect(scheduled == ["after"])
+        try await Self.terminate(running, service: service)
+    }
+
+    @Test("willTerminate calls extensionWillTerminate, and the runner ends once the service has the answer")
+    func willTerminate() async throws {
+        let service = try FakeService()
+        let handler = RecordingExtension()
+        let (_, running) = Self.start(handler, service: service)
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(running.outcome == nil)
+
+        try service.push(.extensionCall(callID: 5, call: .willTerminate))
+        #expect(await running.waitForOutcome() == .terminated)
+        // Checked at once, without waiting: the runner ended only after the service acknowledged.
+        #expect(service.received.last == .extensionCallReturned(callID: 5, result: .done))
+        #expect(handler.lines == ["willTerminate"])
+    }
+
+    @Test("Losing the connection to the service ends the runner")
+    func connectionLost() async throws {
+        let service = try FakeService()
+        let (_, running) = Self.start(RecordingExtension(), service: service)
+        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(running.outcome == nil)
+
+        service.dropConnections()
+        guard case let .connectionLost(reason)? = await running.waitForOutcome() else {
+            Issue.record("the runner did not end with a lost connection: \(String(describing: running.outcome))")
+            return
+        }
+        #expect(!reason.isEmpty)
+    }
+
+    @Test("An extension that cannot reach the service ends at once, saying where it looked")
+    func serviceUnreachable() async throws {
+        let service = try FakeService()
+        service.stop()
+        let (_, running) = Self.start(RecordingExtension(), service: service)
+        guard case let .connectionLost(reason)? = await running.waitForOutcome() else {
+            Issue.record("the runner did not end with a lost connection: \(String(describing: running.outcome))")
+            return
+        }
+        #expect(reason.contains(service.paths.serviceSocket.path))
+    }
+
+    @Test("A check-in the service refuses ends the runner with the service's reason")
+    func checkInRefused() async throws {
+        let service = try FakeService { request in
+            guard case .extensionCheckIn = request else { return FakeService.healthy(request) }
+            return .failure(.backgroundAssets(code: 55, message: "No extension of com.example.sessions was launched."))
+        }
+        let (_, running) = Self.start(RecordingExtension(), service: service)
+        guard case let .checkInRefused(reason)? = await running.waitForOutcome() else {
+            Issue.record("the runner did not end with a refused check-in: \(String(describing: running.outcome))")
+            return
+        }
+        #expect(reason.contains("No extension of com.example.sessions was launched."))
+    }
+}
