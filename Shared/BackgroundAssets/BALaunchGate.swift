@@ -16,39 +16,53 @@ import Foundation
 /// - Note: This type has no counterpart in Apple's framework.
 public enum BALaunchGate {
     /// Waits while the app is installing, reporting the install's progress, then records the launch.
-    /// - Parameter onProgress: Called with the install's progress while the app waits; not called
-    ///   when the app is already launchable.
-    /// - Throws: ``BAError`` when the service cannot be reached or the app is not installed.
+    /// - Parameter onProgress: Called with the install's progress while the app waits, in the
+    ///   caller's task and never after this method returns; not called when the app is already launchable.
+    /// - Throws: ``BAError`` when the service cannot be reached or the app is not installed
+    ///   (``BAError/Code/callerConnectionNotAccepted``), or `CancellationError` when the task is cancelled.
     public static func waitUntilLaunchable(
         onProgress: @escaping @Sendable (BAInstallProgress) -> Void = { _ in }
     ) async throws {
-        // Completed by the extension host work.
-        throw BAError(.callerConnectionInvalid, message: "not yet implemented")
+        try await waitUntilLaunchable(manager: .shared, onProgress: onProgress)
     }
-}
 
-/// How far the system has come installing the app: its own download, then its essential assets.
-public struct BAInstallProgress: Sendable, Equatable {
-    /// The bytes done.
-    public var completedBytes: Int64
-    /// The bytes in all; sized by the essential allowance until the essential downloads are known.
-    public var totalBytes: Int64
-    /// The fraction done, from 0 to 1.
-    public var fractionCompleted: Double
-    /// The essential downloads that ended (finished or failed), and how many there are.
-    public var essentialDownloadsEnded: Int
-    /// The essential downloads in all.
-    public var essentialDownloadsTotal: Int
+    /// One message for the waiting app: progress, or the service's answer.
+    private enum Update: Sendable {
+        case progress(AppStatus)
+        case answered(Result<ServerResponse, any Error>)
+    }
 
-    /// Creates a progress value.
-    public init(
-        completedBytes: Int64, totalBytes: Int64, fractionCompleted: Double, essentialDownloadsEnded: Int,
-        essentialDownloadsTotal: Int
-    ) {
-        self.completedBytes = completedBytes
-        self.totalBytes = totalBytes
-        self.fractionCompleted = fractionCompleted
-        self.essentialDownloadsEnded = essentialDownloadsEnded
-        self.essentialDownloadsTotal = essentialDownloadsTotal
+    /// Waits on a given manager's connection; the public method uses the shared one.
+    /// - Parameters:
+    ///   - manager: The manager whose connection asks the service.
+    ///   - onProgress: Called with the install's progress while the app waits.
+    /// - Throws: The error the service's `failure` answer carries, or ``BAError`` when it is unreachable.
+    static func waitUntilLaunchable(
+        manager: BADownloadManager, onProgress: @escaping @Sendable (BAInstallProgress) -> Void
+    ) async throws {
+        // Progress events and the answer both arrive on the connection's reader thread, in the order
+        // the service sent them; one stream keeps that order, so no progress is reported after the
+        // answer, and onProgress runs in the caller's task rather than on the reader thread.
+        let (updates, continuation) = AsyncStream.makeStream(of: Update.self)
+        let observer = manager.installProgressObservers.add { continuation.yield(.progress($0)) }
+        defer { manager.installProgressObservers.remove(observer) }
+        manager.connection.request(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: true)) {
+            continuation.yield(.answered($0))
+            continuation.finish()
+        }
+        for await update in updates {
+            switch update {
+            case let .progress(status):
+                onProgress(BAInstallProgress(status.progress))
+            case let .answered(result):
+                let response = try BADownloadManager.unwrap(result)
+                guard case .app = response else {
+                    throw BADownloadManager.unexpected(response, for: "waitUntilLaunchable")
+                }
+                return
+            }
+        }
+        // The stream ends without an answer only when the task is cancelled.
+        throw CancellationError()
     }
 }

@@ -17,6 +17,8 @@ final class FakeService: Sendable {
     private let connections = Mutex<[UnixSocket]>([])
     private let requests = Mutex<[ClientRequest]>([])
     private let ended = Mutex(0)
+    /// Requests `respond` left unanswered, with what is needed to answer them later.
+    private let unanswered = Mutex<[(id: UInt64, request: ClientRequest, connection: UnixSocket)]>([])
 
     /// Starts listening.
     /// - Parameter respond: The answer to a request, or `nil` to leave it unanswered; the default
@@ -76,6 +78,22 @@ final class FakeService: Sendable {
         }
     }
 
+    /// Answers the oldest request `respond` left unanswered that matches, as a service that took its time would.
+    /// - Parameters:
+    ///   - matching: Picks the request.
+    ///   - response: The answer.
+    /// - Returns: Whether such a request was waiting.
+    @discardableResult
+    func answer(_ matching: (ClientRequest) -> Bool, with response: ServerResponse) throws -> Bool {
+        let waiting = unanswered.withLock { unanswered -> (id: UInt64, request: ClientRequest, connection: UnixSocket)? in
+            guard let index = unanswered.firstIndex(where: { matching($0.request) }) else { return nil }
+            return unanswered.remove(at: index)
+        }
+        guard let waiting else { return false }
+        try waiting.connection.send(MessageCodec.frame(ServerMessage.response(id: waiting.id, response: response)))
+        return true
+    }
+
     /// Waits until the received requests satisfy a condition, or five seconds pass.
     func waitFor(_ condition: @escaping ([ClientRequest]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .seconds(5)
@@ -99,6 +117,8 @@ final class FakeService: Sendable {
                     requests.withLock { $0.append(message.request) }
                     if let response = respond(message.request) {
                         try? connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: response)))
+                    } else {
+                        unanswered.withLock { $0.append((message.id, message.request, connection)) }
                     }
                 }
             }
