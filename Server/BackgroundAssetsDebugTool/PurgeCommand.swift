@@ -10,10 +10,11 @@ import Foundation
 /// when storage runs low; an app must notice its missing files and download them again.
 struct PurgeCommand: DebugSubcommand {
     static let name = "purge"
-    static let synopsis = "[--app-group GROUP]"
+    static let synopsis = "[--app-bundle-id ID | -b ID | --app-group GROUP]"
     static let summary = "Simulate storage pressure: empty the caches of app group containers."
     static let details = """
-          --app-group GROUP   Only this app group's container (default: every container).
+          --app-bundle-id ID, -b ID   Only the app group container of this installed app.
+          --app-group GROUP           Only this app group's container (default: every container).
         Deletes everything in each container's Library/Caches/ except the files the service is
         handing over right now (Library/Caches/com.apple.BackgroundAssets/).
         """
@@ -22,15 +23,24 @@ struct PurgeCommand: DebugSubcommand {
     static let handOverFolder = "com.apple.BackgroundAssets"
 
     var appGroup: String?
+    var bundleIdentifier: String?
 
     init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
         appGroup = try arguments.option("--app-group")
+        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+        if appGroup != nil, bundleIdentifier != nil {
+            throw DebugToolError.usage("purge takes --app-bundle-id or --app-group, not both.")
+        }
         try arguments.finish()
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let paths = context.paths
         let groups: [String]
+        var appGroup = appGroup
+        if let bundleIdentifier {
+            appGroup = try await Self.appGroup(of: bundleIdentifier, in: context)
+        }
         if let appGroup {
             guard let container = paths.container(forAppGroup: appGroup),
                   FileManager.default.fileExists(atPath: container.path) else {
@@ -50,6 +60,19 @@ struct PurgeCommand: DebugSubcommand {
         }
         if groups.isEmpty { context.console.output("No app group containers in \(paths.root.path): nothing to purge.") }
         return .success
+    }
+
+    /// The app group of an installed app, from the service's status.
+    private static func appGroup(of bundleIdentifier: String, in context: ToolContext) async throws -> String {
+        let connection = context.connection()
+        defer { connection.disconnect() }
+        guard case let .status(status) = try await connection.send(.fetchStatus),
+            let app = status.apps.first(where: { $0.bundleIdentifier == bundleIdentifier })
+        else {
+            throw DebugToolError(
+                "No app \(bundleIdentifier.debugDescription) is installed in \(context.paths.root.path); status lists the installed apps.")
+        }
+        return app.appGroup
     }
 
     /// Deletes everything in `caches` but the hand-over folder, and says how much went.
