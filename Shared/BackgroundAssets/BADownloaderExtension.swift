@@ -26,9 +26,13 @@ import FoundationNetworking
 /// Every entry point is timed against a runtime limit, and the app has a daily runtime budget;
 /// an extension that overruns either, or uses too much memory, is killed. The process is
 /// terminated after its work, so it cannot rely on state kept in memory between launches.
+/// The system creates one instance with `init()` and calls its entry points one at a time, in the
+/// order it asks for them, on a background thread; only ``backgroundDownload(_:didReceive:)``, being
+/// asynchronous, runs in a task of its own and may overlap another entry point.
 /// - Note: Apple's protocol refines `AppExtension` and its methods are optional; here the methods
-///   have default implementations, and the type must be `Sendable` because entry points run on
-///   a background thread.
+///   have default implementations, and the type must be `Sendable` because entry points run off
+///   the main thread. Started by a person rather than the system, `main()` explains how to trigger
+///   the extension (`backgroundassets-debug simulate --app-install`) and exits with status 64.
 public protocol BADownloaderExtension: Sendable {
     /// Creates the extension; the system creates one instance per launch.
     init()
