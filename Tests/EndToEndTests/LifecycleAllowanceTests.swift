@@ -20,6 +20,8 @@ extension LifecycleTests {
                 var life = life
                 life.bundle.domainAllowList = ["127.0.0.1"]
                 life.bundle.downloadAllowance = 1
+                // The essential allowance may not exceed the download allowance; none is returned here.
+                life.bundle.essentialDownloadAllowance = 1
                 var behaviour = life.behaviour()
                 behaviour.essential = []
                 behaviour.nonEssential = [elsewhere.id, oversized.id]

@@ -20,7 +20,7 @@ struct LifecycleCallRecord: Decodable, Sendable, Equatable {
     var errorMessage: String?
     var path: String?
     var fileExists: Bool?
-    var fileWritable: Bool?
+    var fileMode: Int?
     var movedTo: String?
     var returned: [String]?
     var restrictedDownloadSizeRemaining: Int?

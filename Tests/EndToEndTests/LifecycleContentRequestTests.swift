@@ -26,7 +26,8 @@ extension LifecycleTests {
                 }
                 let request = try #require(calls.contentRequests(1).first)
                 #expect(request.fileExists == true, "the manifest was missing during the call")
-                #expect(request.fileWritable == false, "the manifest copy must be read-only")
+                let mode = try #require(request.fileMode, "the manifest's mode was not recorded")
+                #expect(mode & 0o222 == 0, "the manifest copy must be read-only, its mode is \(String(mode, radix: 8))")
                 #expect(request.bundleIdentifier == life.bundle.bundleIdentifier)
                 #expect(request.role == "extension")
                 // Before the first launch the allowances are reported; the sample's values are untouched yet.

@@ -78,7 +78,8 @@ extension LifecycleTests {
                     .map(\.time).min()
                 let delivered = try #require(batchDelivered, "the trace has no essential finishedWithFileURL call")
                 let began = try #require(otherBegan, "the trace has no downloadDidBegin for the other sessions")
-                #expect(began >= delivered, "a non-essential download began at \(began), before the batch at \(delivered)")
+                let order = "another download began at \(began.millisecondText), the batch at \(delivered.millisecondText)"
+                #expect(began >= delivered, "\(order)")
 
                 // The server saw every essential transfer end before any other session's transfer ended.
                 let log = try life.accessLog()
@@ -89,5 +90,12 @@ extension LifecycleTests {
                 #expect(lastEssential < firstOther, "\(log.map(\.path))")
             }
         }
+    }
+}
+
+extension Date {
+    /// The time with milliseconds, as the trace records it, for messages comparing two trace entries.
+    var millisecondText: String {
+        formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
     }
 }

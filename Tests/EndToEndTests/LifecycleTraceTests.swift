@@ -15,8 +15,9 @@ extension LifecycleTests {
             try await withLifecycle(sessions: 3) { life in
                 try life.write(life.behaviour())
                 try await life.installAndWait()
-                _ = try await life.waitForExtensionCalls("every session finished") {
-                    $0.downloads("finished").count == life.sessions.count
+                // The last launch ends with extensionWillTerminate() once every session is delivered.
+                _ = try await life.waitForExtensionCalls("every session finished, then the termination") {
+                    $0.downloads("finished").count == life.sessions.count && $0.last?.entryPoint == "willTerminate"
                 }
                 let entries = life.trace()
                 let calls = entries.filter { $0.from == "backgroundassetsd" && $0.to == "extension" }.map(\.event)

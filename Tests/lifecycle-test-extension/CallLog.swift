@@ -31,8 +31,9 @@ struct CallRecord: Encodable, Sendable {
     var path: String?
     /// Whether that file existed when the entry point was called.
     var fileExists: Bool?
-    /// Whether that file could be written (the manifest must be a read-only copy).
-    var fileWritable: Bool?
+    /// That file's permission bits; the manifest must be a read-only copy. (Its mode, not `access(2)`,
+    /// which says every file is writable when the tests run as root.)
+    var fileMode: Int?
     /// Where a finished file was moved to.
     var movedTo: String?
     /// The identifiers `downloads(for:manifestURL:extensionInfo:)` returned, for `returned`.

@@ -45,7 +45,8 @@ struct LifecycleTestExtension: BADownloaderExtension {
         record.request = request.rawValue
         record.path = manifestURL.path
         record.fileExists = FileManager.default.fileExists(atPath: manifestURL.path)
-        record.fileWritable = FileManager.default.isWritableFile(atPath: manifestURL.path)
+        let attributes = try? FileManager.default.attributesOfItem(atPath: manifestURL.path)
+        record.fileMode = (attributes?[.posixPermissions] as? NSNumber)?.intValue
         record.restrictedDownloadSizeRemaining = extensionInfo.restrictedDownloadSizeRemaining
         record.restrictedEssentialDownloadSizeRemaining = extensionInfo.restrictedEssentialDownloadSizeRemaining
         let environment = ProcessInfo.processInfo.environment
