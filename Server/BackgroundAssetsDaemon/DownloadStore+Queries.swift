@@ -67,13 +67,13 @@ extension DownloadStore {
     /// - Parameters:
     ///   - limit: The most rows to return, usually the free transfer slots.
     ///   - now: The current time; downloads backing off until later are skipped.
-    ///   - heldApps: Apps in their essential phase, whose other downloads must wait.
+    ///   - heldApps: Apps in their essential phase, whose other background downloads must wait.
     /// - Returns: The rows, at most `limit`.
     public func nextDownloadsToRun(limit: Int, at now: Date, holding heldApps: Set<String> = []) throws -> [DownloadRow] {
         try withDatabase { database in
             let held = heldApps.sorted()
             let exclusion = held.isEmpty
-                ? "" : " AND NOT (essential = 0 AND app_bundle_id IN (\(held.map { _ in "?" }.joined(separator: ", "))))"
+                ? "" : " AND NOT (essential = 0 AND foreground = 0 AND app_bundle_id IN (\(held.map { _ in "?" }.joined(separator: ", "))))"
             let bindings: [SQLiteValue] = [.integer(Self.milliseconds(now))] + held.map { .text($0) } + [.int(limit)]
             return try database.prepare(
                 "SELECT \(Self.columns) FROM downloads WHERE state = 1 AND next_attempt_at <= ?\(exclusion) "

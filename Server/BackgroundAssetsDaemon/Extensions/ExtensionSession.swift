@@ -22,6 +22,9 @@ enum ExtensionCallPurpose: Sendable {
 struct ExtensionCallRecord: Sendable {
     var call: ExtensionCall
     var purpose: ExtensionCallPurpose
+    /// Whether the app's held downloads start once this call returns (or never will): the last
+    /// call of an essential phase's batch, so other downloads start only after the extension saw it.
+    var releasesHeldDownloads = false
 }
 
 /// One app's extension process as the host tracks it.

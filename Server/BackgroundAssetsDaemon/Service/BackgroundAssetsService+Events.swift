@@ -87,12 +87,15 @@ extension BackgroundAssetsService {
         await pushInstallProgress(of: app)
         guard let phase = installs[app]?.essential, phase.isComplete else { return }
         installs[app]?.phase = .complete
-        await markLaunchable(app)
-        let batch = phase.finished.map {
+        var batch = phase.finished.map {
             ExtensionCallRecord(call: .finished(download: $0.download, filePath: $0.file.path), purpose: .delivery(file: $0.file))
         } + phase.failed.map {
             ExtensionCallRecord(call: .failed(download: $0.download, failure: $0.failure), purpose: .notice)
         }
+        // The app's other background downloads start once the extension has seen every outcome.
+        guard !batch.isEmpty else { return await markLaunchable(app) }
+        batch[batch.count - 1].releasesHeldDownloads = true
+        await markLaunchable(app, releasingHeldDownloads: false)
         await callExtension(of: app, batch)
     }
 

@@ -164,6 +164,7 @@ extension BackgroundAssetsService {
 
     /// Acts on what an entry point returned.
     private func complete(_ record: ExtensionCallRecord, with result: ExtensionCallResult, of app: String) async {
+        if record.releasesHeldDownloads { await queue.release(app: app) }
         switch record.purpose {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
@@ -185,6 +186,7 @@ extension BackgroundAssetsService {
     /// Gives up on calls that will never run or return.
     func abandon(_ records: [ExtensionCallRecord], of app: String, reason: String) async {
         for record in records {
+            if record.releasesHeldDownloads { await queue.release(app: app) }
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)
