@@ -50,3 +50,8 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
         }
     }
 }
+
+extension SessionKitError: LocalizedError {
+    /// The ``description``, which `localizedDescription` returns, so logs and alerts show the sentence.
+    public var errorDescription: String? { description }
+}
