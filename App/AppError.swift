@@ -6,7 +6,7 @@ The errors the app reports: each says what was wrong and what to do next.
 import Foundation
 
 /// An error of the app's own: a bad command line, or a manifest the server would not give.
-enum AppError: Error, Sendable, Equatable, CustomStringConvertible {
+enum AppError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
     /// The command line is not one the app understands.
     case usage(String)
     /// The manifest could not be downloaded.
@@ -25,4 +25,9 @@ enum AppError: Error, Sendable, Equatable, CustomStringConvertible {
             "The manifest has no session \(identifier.debugDescription). wwdc-sessions list shows the sessions."
         }
     }
+}
+
+extension AppError {
+    /// The ``description``, which `localizedDescription` returns.
+    var errorDescription: String? { description }
 }

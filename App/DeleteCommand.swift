@@ -28,7 +28,7 @@ struct DeleteCommand {
             Terminal.write("Deleted session \(sessionID). The next launch of the app downloads it again.\n")
             return 0
         } catch {
-            Terminal.write("\(error.readableDescription)\n", to: STDERR_FILENO)
+            Terminal.write("\(error.localizedDescription)\n", to: STDERR_FILENO)
             return 1
         }
     }

@@ -29,10 +29,14 @@ final class EventLineDisplay: SessionDisplay {
             return true
         }
         guard isNew else { return }
-        Terminal.write(
-            "Installing: \(DisplayFormat.percent(progress.fractionCompleted).trimmingCharacters(in: .whitespaces)), "
-                + "\(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads "
-                + "ended.\n")
+        let percent = DisplayFormat.percent(progress.fractionCompleted).trimmingCharacters(in: .whitespaces)
+        var line = "Installing: \(percent)"
+        // The essential downloads are known once the extension has returned them.
+        if progress.essentialDownloadsTotal > 0 {
+            line += ", \(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads "
+                + "ended"
+        }
+        Terminal.write(line + ".\n")
     }
 
     func installEnded(_ outcome: String) {

@@ -21,8 +21,9 @@ extension BALaunchGate {
         } catch is CancellationError {
             display.installEnded("Stopped waiting for the install.")
         } catch {
-            Logger.app.error("Could not wait for the install to finish, so the app starts now: \(error)")
-            display.installEnded("Not waiting for the install: \(error.readableDescription)")
+            Logger.app.error(
+                "Could not wait for the install to finish, so the app starts now: \(error.localizedDescription)")
+            display.installEnded("Not waiting for the install: \(error.localizedDescription)")
         }
     }
 }

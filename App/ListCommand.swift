@@ -32,7 +32,7 @@ struct ListCommand {
         do {
             manifest = try settings.loadLocalManifest()
         } catch {
-            Terminal.write("\(error.readableDescription)\n", to: STDERR_FILENO)
+            Terminal.write("\(error.localizedDescription)\n", to: STDERR_FILENO)
             return 1
         }
         let sessions = manifest?.localSessions(settings: settings) ?? []

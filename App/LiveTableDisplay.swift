@@ -45,8 +45,11 @@ final class LiveTableDisplay: SessionDisplay {
 
     func showInstallProgress(_ progress: BAInstallProgress) {
         let bar = DisplayFormat.bar(progress.fractionCompleted, width: 30)
-        let line = "Installing WWDC Sessions  \(bar) \(DisplayFormat.percent(progress.fractionCompleted))  "
-            + "\(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads"
+        var line = "Installing WWDC Sessions  \(bar) \(DisplayFormat.percent(progress.fractionCompleted))"
+        // The essential downloads are known once the extension has returned them.
+        if progress.essentialDownloadsTotal > 0 {
+            line += "  \(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads"
+        }
         screen.withLock { $0.showsInstallProgress = true }
         Terminal.write("\r" + Terminal.clearLine + String(line.prefix(Terminal.columns - 1)))
     }

@@ -29,7 +29,8 @@ struct RunCommand {
             case let .complete(count):
                 "All \(count) sessions are on the device."
             case let .failed(identifiers):
-                "\(identifiers.count) sessions could not be downloaded (\(identifiers.joined(separator: ", "))). "
+                "\(identifiers.count == 1 ? "1 session" : "\(identifiers.count) sessions") could not be downloaded "
+                    + "(\(identifiers.joined(separator: ", "))). "
                     + "The next launch tries again; the log says why."
             case .noManifest:
                 "There is no manifest to download sessions from. Start the asset server, or pass --manifest-url."

@@ -50,8 +50,9 @@ extension SessionManager: BADownloadManagerDelegate {
         do {
             try LocalSession(session: session, settings: settings).moveDownloadedFile(from: fileURL)
         } catch {
-            Logger.app.error("Failed to move the download of session \(session.id) into place: \(error)")
-            markFailed(session, reason: error.readableDescription)
+            Logger.app.error(
+                "Failed to move the download of session \(session.id) into place: \(error.localizedDescription)")
+            markFailed(session, reason: error.localizedDescription)
             return
         }
         Logger.app.info("Downloaded session \(session.id).")
@@ -66,13 +67,14 @@ extension SessionManager: BADownloadManagerDelegate {
         // If the `BAManifestURL` fails to download, the delegate is told about it too. The
         // manifest's download is not a `BAURLDownload` but a private subclass, so its type tells it apart.
         guard type(of: download) == BAURLDownload.self else {
-            Logger.app.notice("Download of unsupported type failed: \(download.identifier). \(error)")
+            Logger.app.notice(
+                "Download of unsupported type failed: \(download.identifier). \(error.localizedDescription)")
             return
         }
         guard let session = trackedSession(for: download) else { return }
         // The session stays remote: the next launch starts its download again.
-        Logger.app.error("The download of session \(session.id) failed: \(error)")
-        markFailed(session, reason: error.readableDescription)
+        Logger.app.error("The download of session \(session.id) failed: \(error.localizedDescription)")
+        markFailed(session, reason: error.localizedDescription)
     }
 
     func download(
@@ -88,7 +90,7 @@ extension SessionManager: BADownloadManagerDelegate {
         do {
             credentials = try settings.loadCredentials()
         } catch {
-            Logger.app.error("Failed to load the server credentials: \(error)")
+            Logger.app.error("Failed to load the server credentials: \(error.localizedDescription)")
             return completionHandler(.performDefaultHandling, nil)
         }
         guard let credentials,

@@ -20,9 +20,10 @@ extension SessionManager {
         // Exclusive control keeps the extension from scheduling, or moving a finished file into
         // place, between the moment the app lists the current downloads and the moment it acts on them.
         BADownloadManager.shared.withExclusiveControl { [self] acquired, error in
-            let remoteSessions = sessionsToDownload()
+            // Listed with control held: the extension may have moved videos into place while the app waited.
+            let remoteSessions = state.withLock { $0.manifest }?.remoteSessions(settings: settings) ?? []
             guard acquired else {
-                let reason = "could not acquire exclusive control: \(error?.readableDescription ?? "no reason given")"
+                let reason = "could not acquire exclusive control: \(error?.localizedDescription ?? "no reason given")"
                 Logger.app.error("Failed to start downloads: \(reason)")
                 for local in remoteSessions { markFailed(local.session, reason: reason) }
                 return
@@ -32,8 +33,8 @@ extension SessionManager {
             do {
                 currentDownloads = try BADownloadManager.shared.fetchCurrentDownloads()
             } catch {
-                Logger.app.error("Failed to fetch the current downloads: \(error)")
-                for local in remoteSessions { markFailed(local.session, reason: error.readableDescription) }
+                Logger.app.error("Failed to fetch the current downloads: \(error.localizedDescription)")
+                for local in remoteSessions { markFailed(local.session, reason: error.localizedDescription) }
                 return
             }
 
@@ -43,25 +44,9 @@ extension SessionManager {
         }
     }
 
-    /// The sessions not on the device whose download this run has not started yet.
-    private func sessionsToDownload() -> [LocalSession] {
-        let (manifest, transfers) = state.withLock { ($0.manifest, $0.transfers) }
-        return (manifest?.remoteSessions(settings: settings) ?? []).filter { local in
-            switch transfers[local.id]?.phase ?? .remote {
-            case .remote, .failed: true
-            case .waiting, .downloading, .paused, .downloaded: false
-            }
-        }
-    }
-
     /// Starts one session's download in the foreground; call it with exclusive control.
     private func startDownload(of local: LocalSession, currentDownloads: [BADownload]) {
         let session = local.session
-        // The extension may have moved the video into place while the app waited for control.
-        guard local.state == .remote else {
-            update(session.id, reporting: .downloaded(session.id)) { $0.phase = .downloaded }
-            return
-        }
 
         // If this session is already being downloaded, promote it to the foreground.
         let existingDownload = currentDownloads.first { $0.identifier == session.downloadIdentifier }
@@ -81,14 +66,15 @@ extension SessionManager {
         }
 
         // Recorded before the call: the download's first callbacks can arrive before the call returns.
+        // A download already in flight may have reported progress to this delegate; it keeps its phase.
         update(session.id, reporting: .downloadStarted(session.id, promoted: existingDownload != nil)) { transfer in
-            transfer.phase = .waiting
+            if transfer.phase == .remote || transfer.phase.isFailed { transfer.phase = .waiting }
         }
         do {
             try BADownloadManager.shared.startForegroundDownload(download)
         } catch {
-            Logger.app.error("Failed to start the download of session \(session.id): \(error)")
-            markFailed(session, reason: error.readableDescription)
+            Logger.app.error("Failed to start the download of session \(session.id): \(error.localizedDescription)")
+            markFailed(session, reason: error.localizedDescription)
         }
     }
 

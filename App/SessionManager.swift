@@ -109,7 +109,7 @@ final class SessionManager: Sendable {
             // A manifest that doesn't validate, or a local copy that can't be written, explains itself.
             case let error as SessionKitError: error.description
             default:
-                AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: error.readableDescription)
+                AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: error.localizedDescription)
                     .description
             }
             Logger.app.error(reason)
@@ -131,7 +131,7 @@ final class SessionManager: Sendable {
         do {
             manifest = try Manifest.load(from: url, baseURL: state.withLock { $0.manifestURL })
         } catch {
-            Logger.app.error("Failed to load the local manifest: \(error)")
+            Logger.app.error("Failed to load the local manifest: \(error.localizedDescription)")
             return
         }
         state.withLock { $0.manifest = manifest }

@@ -33,6 +33,11 @@ struct SessionStatus: Sendable, Identifiable {
             }
         }
 
+        /// Whether the download failed.
+        var isFailed: Bool {
+            if case .failed = self { true } else { false }
+        }
+
         /// Whether nothing more will happen to the session in this run: it is on disk, or it failed.
         var isSettled: Bool {
             switch self {

@@ -15,7 +15,7 @@ struct WWDCSessionsApp {
         do {
             options = try AppOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            Terminal.write("\(error.readableDescription)\n", to: STDERR_FILENO)
+            Terminal.write("\(error.localizedDescription)\n", to: STDERR_FILENO)
             exit(64)
         }
 

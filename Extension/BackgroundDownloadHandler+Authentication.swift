@@ -35,7 +35,9 @@ extension BackgroundDownloadHandler {
                 user: credentials.user, password: credentials.password, persistence: .forSession)
             return (.useCredential, credential)
         } catch {
-            Logger.ext.error("Failed to load what answers the challenge for download \(download.identifier). \(error)")
+            Logger.ext.error(
+                "Failed to load what answers the challenge for download \(download.identifier). "
+                    + "\(error.localizedDescription)")
             return (.performDefaultHandling, nil)
         }
     }

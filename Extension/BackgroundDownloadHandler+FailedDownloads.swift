@@ -13,7 +13,8 @@ extension BackgroundDownloadHandler {
         // manifest's download is not a `BAURLDownload` but a private subclass, so the download's
         // type tells it apart.
         guard type(of: failedDownload) == BAURLDownload.self else {
-            Logger.ext.error("Download of unsupported type failed: \(failedDownload.identifier). \(error)")
+            Logger.ext.error(
+                "Download of unsupported type failed: \(failedDownload.identifier). \(error.localizedDescription)")
             return
         }
 
@@ -21,16 +22,18 @@ extension BackgroundDownloadHandler {
         // ordinary background download, so the session still arrives, just later. Essential
         // downloads can't be scheduled from here, so it's rescheduled without the flag.
         if failedDownload.isEssential {
-            Logger.ext.notice("Rescheduling failed download: \(failedDownload.identifier). \(error)")
+            Logger.ext.notice(
+                "Rescheduling failed download: \(failedDownload.identifier). \(error.localizedDescription)")
             do {
                 let optionalDownload = failedDownload.removingEssential()
                 try BADownloadManager.shared.scheduleDownload(optionalDownload)
             } catch {
-                Logger.ext.error("Failed to reschedule download \(failedDownload.identifier). \(error)")
+                Logger.ext.error(
+                    "Failed to reschedule download \(failedDownload.identifier). \(error.localizedDescription)")
             }
         } else {
             // The session stays remote; the app starts its download again when it launches.
-            Logger.ext.error("Download failed: \(failedDownload.identifier). \(error)")
+            Logger.ext.error("Download failed: \(failedDownload.identifier). \(error.localizedDescription)")
         }
     }
 }

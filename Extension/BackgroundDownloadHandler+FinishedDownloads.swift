@@ -23,7 +23,7 @@ extension BackgroundDownloadHandler {
         } catch {
             Logger.ext.error(
                 "Download \(finishedDownload.identifier) finished, but moving the file to a temporary location "
-                    + "failed. \(error)")
+                    + "failed. \(error.localizedDescription)")
             return
         }
         // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
@@ -38,7 +38,7 @@ extension BackgroundDownloadHandler {
             guard controlAcquired else {
                 Logger.ext.error(
                     "Failed to acquire exclusive control for download \(finishedDownload.identifier). "
-                        + "\(error.map { "\($0)" } ?? "No reason was given.")")
+                        + (error?.localizedDescription ?? "No reason was given."))
                 return
             }
             moveIntoPlace(ephemeralFileLocation, from: finishedDownload, settings: settings)
@@ -64,7 +64,8 @@ extension BackgroundDownloadHandler {
             manifest = localManifest
         } catch {
             Logger.ext.error(
-                "Download \(download.identifier) finished, but the latest manifest failed to load. \(error)")
+                "Download \(download.identifier) finished, but the latest manifest failed to load. "
+                    + "\(error.localizedDescription)")
             return
         }
 
@@ -81,7 +82,9 @@ extension BackgroundDownloadHandler {
         do {
             try localSession.moveDownloadedFile(from: file)
         } catch {
-            Logger.ext.error("Download \(download.identifier) finished, but it could not be moved into place. \(error)")
+            Logger.ext.error(
+                "Download \(download.identifier) finished, but it could not be moved into place. "
+                    + "\(error.localizedDescription)")
             return
         }
 

@@ -33,7 +33,7 @@ struct BackgroundDownloadHandler: BADownloaderExtension {
             // the save is an atomic replace, acquiring exclusive control isn't necessary.
             try settings.saveLocalManifest(manifest)
         } catch {
-            Logger.ext.error("Failed to load and replace the manifest: \(error)")
+            Logger.ext.error("Failed to load and replace the manifest: \(error.localizedDescription)")
             return []
         }
 
