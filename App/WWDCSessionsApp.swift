@@ -7,9 +7,6 @@ import Foundation
 
 @main
 struct WWDCSessionsApp {
-    /// The app's `CFBundleIdentifier`, as `App/Info.plist` declares it.
-    static let bundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
-
     static func main() async {
         let options: AppOptions
         do {
@@ -18,11 +15,6 @@ struct WWDCSessionsApp {
             Terminal.write("\(error.localizedDescription)\n", to: STDERR_FILENO)
             exit(64)
         }
-
-        // On Apple platforms the system knows which app a process belongs to from its code
-        // signature. This app is a plain executable, so it tells Background Assets itself, unless
-        // whoever launched it already did.
-        setenv("BA_BUNDLE_IDENTIFIER", bundleIdentifier, 0)
 
         switch options.command {
         case .help:

@@ -22,9 +22,10 @@ enum ExtensionCallPurpose: Sendable {
 struct ExtensionCallRecord: Sendable {
     var call: ExtensionCall
     var purpose: ExtensionCallPurpose
-    /// Whether the app's held downloads start once this call returns (or never will): the last
-    /// call of an essential phase's batch, so other downloads start only after the extension saw it.
-    var releasesHeldDownloads = false
+    /// Whether the install ends once this call returns (or never will): the last call of an
+    /// essential phase's batch, so the essential files are in place before the app can launch
+    /// and the app's other downloads start only after the extension has seen every outcome.
+    var completesInstall = false
 }
 
 /// One app's extension process as the host tracks it.

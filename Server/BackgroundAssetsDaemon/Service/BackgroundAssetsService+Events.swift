@@ -81,8 +81,9 @@ extension BackgroundAssetsService {
         }
     }
 
-    /// Ends an app's essential phase once its last essential download ended: the app becomes
-    /// launchable, and the extension receives every essential outcome in one launch.
+    /// Ends an app's essential phase once its last essential download ended: the extension receives
+    /// every essential outcome in one launch, and once it has handled them the app becomes
+    /// launchable and its other downloads start.
     private func endEssentialPhaseIfComplete(of app: String) async {
         await pushInstallProgress(of: app)
         guard let phase = installs[app]?.essential, phase.isComplete else { return }
@@ -92,10 +93,8 @@ extension BackgroundAssetsService {
         } + phase.failed.map {
             ExtensionCallRecord(call: .failed(download: $0.download, failure: $0.failure), purpose: .notice)
         }
-        // The app's other background downloads start once the extension has seen every outcome.
         guard !batch.isEmpty else { return await markLaunchable(app) }
-        batch[batch.count - 1].releasesHeldDownloads = true
-        await markLaunchable(app, releasingHeldDownloads: false)
+        batch[batch.count - 1].completesInstall = true
         await callExtension(of: app, batch)
     }
 

@@ -164,12 +164,12 @@ extension BackgroundAssetsService {
 
     /// Acts on what an entry point returned.
     private func complete(_ record: ExtensionCallRecord, with result: ExtensionCallResult, of app: String) async {
-        if record.releasesHeldDownloads { await queue.release(app: app) }
         switch record.purpose {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
             contentRequestsRunning.remove(app)
-            guard case let .downloads(downloads) = result else { return await acceptReturnedDownloads([], for: kind, of: app) }
+            var downloads: [DownloadDescriptor] = []
+            if case let .downloads(returned) = result { downloads = returned }
             await acceptReturnedDownloads(downloads, for: kind, of: app)
         case let .delivery(file):
             // Deleted unless the extension moved it, which is what it was asked to do.
@@ -181,12 +181,15 @@ extension BackgroundAssetsService {
         case .notice:
             break
         }
+        if record.completesInstall { await markLaunchable(app) }
     }
 
     /// Gives up on calls that will never run or return.
     func abandon(_ records: [ExtensionCallRecord], of app: String, reason: String) async {
         for record in records {
-            if record.releasesHeldDownloads { await queue.release(app: app) }
+            if record.completesInstall {
+                await markLaunchable(app, note: "The extension did not receive every essential outcome (\(reason)).")
+            }
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)

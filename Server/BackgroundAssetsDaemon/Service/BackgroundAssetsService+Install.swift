@@ -158,11 +158,9 @@ extension BackgroundAssetsService {
     /// - Parameters:
     ///   - app: The app.
     ///   - note: A sentence for the summary, when the install did not end the ordinary way.
-    ///   - releasingHeldDownloads: Whether the app's other downloads start now; `false` when they
-    ///     wait for the extension to receive the essential outcomes first.
-    func markLaunchable(_ app: String, note: String? = nil, releasingHeldDownloads: Bool = true) async {
+    func markLaunchable(_ app: String, note: String? = nil) async {
         guard let run = installs.removeValue(forKey: app) else { return }
-        if releasingHeldDownloads { await queue.release(app: app) }
+        await queue.release(app: app)
         guard let installed = try? await registry.update(app, { installed -> InstalledApp in
             installed.state = .launchable
             return installed
