@@ -31,3 +31,27 @@ stop_service_and_server() {  # The EXIT trap of the scripts that run backgrounda
     [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
     rm -rf "$WORK"
 }
+
+start_asset_server() {  # start_asset_server ARGS...: asset-server on a free port in $WORK; sets ASSET_PID and BASE_URL.
+    "$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" "$@" \
+        > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
+    ASSET_PID=$!
+    for _ in $(seq 1200); do
+        grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
+        kill -0 "$ASSET_PID" 2>/dev/null || { log "asset-server ended: $(cat "$WORK/asset-server.err")"; exit 1; }
+        sleep 0.1
+    done
+    BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+}
+
+start_service() {  # start_service CONFIG-JSON: backgroundassetsd in $WORK/device; sets SERVICE_PID and BA_DEVICE_ROOT.
+    export BA_DEVICE_ROOT="$WORK/device"
+    mkdir -p "$BA_DEVICE_ROOT/system"
+    echo "$1" > "$BA_DEVICE_ROOT/system/config.json"
+    "$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
+    SERVICE_PID=$!
+    for _ in $(seq 100); do
+        [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
+        sleep 0.05
+    done
+}

@@ -26,24 +26,9 @@ trap 'exit 130' INT TERM
 build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension
 BIN="$SCRATCH/release"
 
-"$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 12 --session-size 4096 \
-    > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
-ASSET_PID=$!
-for _ in $(seq 300); do
-    grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
-    sleep 0.1
-done
-BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+start_asset_server --sessions 12 --session-size 4096
 
-export BA_DEVICE_ROOT="$WORK/device"
-mkdir -p "$BA_DEVICE_ROOT/system"
-echo '{"idleExitAfter": 600}' > "$BA_DEVICE_ROOT/system/config.json"
-"$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
-SERVICE_PID=$!
-for _ in $(seq 100); do
-    [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
-    sleep 0.05
-done
+start_service '{"idleExitAfter": 600}'
 
 # The sample's Info.plist, pointed at this run's server.
 sed "s#http://127.0.0.1:8080/manifest.json#$BASE_URL/manifest.json#" "$PACKAGE_ROOT/App/Info.plist" > "$WORK/App-Info.plist"

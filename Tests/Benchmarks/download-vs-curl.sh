@@ -29,28 +29,13 @@ BIN="$SCRATCH/release"
 
 # --- Server and service ----------------------------------------------------------------------------------------
 log "Generating a catalog with one file of about $SIZE bytes..."
-"$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 1 --session-size "$SIZE" \
-    > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
-ASSET_PID=$!
-for _ in $(seq 1200); do
-    grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
-    kill -0 "$ASSET_PID" 2>/dev/null || { log "asset-server ended: $(cat "$WORK/asset-server.err")"; exit 1; }
-    sleep 0.1
-done
-BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+start_asset_server --sessions 1 --session-size "$SIZE"
 FILE_PATH="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sessions"][0]["url"])' "$WORK/catalog/manifest.json")"
 FILE_SIZE="$(stat -c %s "$WORK/catalog/$FILE_PATH")"
 URL="$BASE_URL/$FILE_PATH"
 
-export BA_DEVICE_ROOT="$WORK/device"
-mkdir -p "$BA_DEVICE_ROOT/system" "$WORK/out"
-echo "${SERVICE_CONFIG:-{\"idleExitAfter\": 600\}}" > "$BA_DEVICE_ROOT/system/config.json"
-"$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
-SERVICE_PID=$!
-for _ in $(seq 100); do
-    [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
-    sleep 0.05
-done
+mkdir -p "$WORK/out"
+start_service "${SERVICE_CONFIG:-{\"idleExitAfter\": 600\}}"
 
 # --- Runs ------------------------------------------------------------------------------------------------------
 now() { date +%s.%N; }

@@ -24,24 +24,9 @@ trap 'exit 130' INT TERM
 build_release "$SCRATCH" asset-server backgroundassetsd
 BIN="$SCRATCH/release"
 
-"$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" --sessions 1 --session-size 4096 \
-    --latency 600000 > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
-ASSET_PID=$!
-for _ in $(seq 300); do
-    grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
-    sleep 0.1
-done
-BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
+start_asset_server --sessions 1 --session-size 4096 --latency 600000
 
-export BA_DEVICE_ROOT="$WORK/device"
-mkdir -p "$BA_DEVICE_ROOT/system"
-echo '{"idleExitAfter": 600, "maxConcurrentDownloads": 1}' > "$BA_DEVICE_ROOT/system/config.json"
-"$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &
-SERVICE_PID=$!
-for _ in $(seq 100); do
-    [ -S "$BA_DEVICE_ROOT/run/backgroundassetsd.sock" ] && break
-    sleep 0.05
-done
+start_service '{"idleExitAfter": 600, "maxConcurrentDownloads": 1}'
 
 # The client speaks the wire protocol (4-byte big-endian length + JSON) directly, so the figure is the
 # service's, not a framework's: a writer thread pipelines the requests while the main thread reads answers.
@@ -69,7 +54,7 @@ def response():
         if "response" in message:
             return message["response"]
 
-hello = {"protocolVersion": 1, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
+hello = {"protocolVersion": 2, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
 sock.sendall(frame(1, {"hello": {"_0": hello}}))
 assert "hello" in response()["response"], "the service refused hello"
 
