@@ -32,6 +32,7 @@ final class ExtensionProcess: Sendable {
     /// The process id.
     let processIdentifier: Int32
     private let process: Mutex<Process?>
+    private let peak = Mutex<Int64>(0)
 
     private init(process: Process) {
         processIdentifier = process.processIdentifier
@@ -70,10 +71,15 @@ final class ExtensionProcess: Sendable {
         }
     }
 
-    /// The process's resident memory in bytes, or `nil` once it has ended.
+    /// The process's resident memory in bytes, or `nil` once it has ended; also kept as the peak.
     var residentBytes: Int64? {
-        Self.residentBytes(of: processIdentifier)
+        guard let bytes = Self.residentBytes(of: processIdentifier) else { return nil }
+        peak.withLock { $0 = max($0, bytes) }
+        return bytes
     }
+
+    /// The highest resident memory seen by ``residentBytes``, for the diagnostics of the process's end.
+    var peakResidentBytes: Int64 { peak.withLock { $0 } }
 
     /// Reads a process's resident set size from `/proc/PID/statm` (its second field, in pages).
     static func residentBytes(of pid: Int32) -> Int64? {

@@ -72,7 +72,7 @@ extension BackgroundAssetsService {
         let pid = process.processIdentifier
         session.memoryWatch = Task { [weak self] in
             while !Task.isCancelled {
-                guard let resident = ExtensionProcess.residentBytes(of: pid) else { return }
+                guard let resident = process.residentBytes else { return }
                 if resident > limit {
                     let reason = "memory limit: its resident memory reached \(resident >> 20) MiB, over extensionMemoryLimit \(limit >> 20) MiB"
                     await self?.killExtension(of: app, pid: pid, reason: reason)
@@ -314,7 +314,7 @@ extension BackgroundAssetsService {
             logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
         }
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
-                           detail: "\(exit); \(reason)"))
+                           detail: "\(exit); \(reason); peak memory \(session.process.peakResidentBytes >> 20) MiB"))
         await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
         if let waiting = deferredCalls.removeValue(forKey: app) {
             await callExtension(of: app, waiting)
