@@ -149,19 +149,23 @@ let package = Package(
             dependencies: ["BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
         ),
+        .target(
+            name: "LifecycleTestKit",
+            path: "Tests/LifecycleTestKit"
+        ),
         .executableTarget(
             name: "lifecycle-test-app",
-            dependencies: ["BackgroundAssets", "SessionKit"],
+            dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-app"
         ),
         .executableTarget(
             name: "lifecycle-test-extension",
-            dependencies: ["BackgroundAssets", "SessionKit"],
+            dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-extension"
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "TestSupport"],
             path: "Tests/EndToEndTests"
         ),
     ],

@@ -5,6 +5,7 @@ One lifecycle test's world: asset server, service, the test app's bundle, and wh
 
 import BackgroundAssetsIPC
 import Foundation
+import LifecycleTestKit
 import TestSupport
 
 #if canImport(Glibc)
@@ -46,10 +47,10 @@ struct LifecycleScenario: Sendable {
     }
 
     /// Where the test processes write their records and move finished files.
-    var recordsFolder: URL { container.appendingPathComponent("Library/Application Support/lifecycle-test") }
+    var recordsFolder: URL { LifecycleTestContainer.recordsFolder(in: container) }
 
     /// The folder finished files are moved into, named by download identifier.
-    var filesFolder: URL { recordsFolder.appendingPathComponent("files") }
+    var filesFolder: URL { recordsFolder.appendingPathComponent(LifecycleTestContainer.filesFolderName) }
 
     /// Instructions that return the manifest's sessions and do nothing else; adjust and ``write(_:)`` them.
     func behaviour() -> LifecycleBehaviour { LifecycleBehaviour(manifestURL: manifestURL) }
@@ -112,12 +113,12 @@ struct LifecycleScenario: Sendable {
 
     /// What the extension recorded so far.
     func extensionCalls() -> [LifecycleCallRecord] {
-        LifecycleCallRecord.all(in: recordsFolder.appendingPathComponent("calls.jsonl"))
+        LifecycleCallRecord.all(in: recordsFolder.appendingPathComponent(LifecycleTestContainer.extensionLogName))
     }
 
     /// What the app recorded so far.
     func appCalls() -> [LifecycleCallRecord] {
-        LifecycleCallRecord.all(in: recordsFolder.appendingPathComponent("app-calls.jsonl"))
+        LifecycleCallRecord.all(in: recordsFolder.appendingPathComponent(LifecycleTestContainer.appLogName))
     }
 
     /// Waits until the extension's records satisfy a condition, and returns them.

@@ -5,6 +5,7 @@ An app for the lifecycle tests: waits at the launch gate, then optionally receiv
 
 import BackgroundAssets
 import Foundation
+import LifecycleTestKit
 
 /// The app the lifecycle tests install beside `lifecycle-test-extension`.
 ///
@@ -14,9 +15,6 @@ import Foundation
 /// `--finished N` it waits for N finished downloads. See ``AppOptions`` for the exit codes.
 @main
 struct LifecycleTestApp {
-    /// The app group both test Info.plists declare.
-    static let appGroupIdentifier = "group.com.example.lifecycle-test"
-
     static func main() async {
         let options: AppOptions
         do {
@@ -25,14 +23,15 @@ struct LifecycleTestApp {
             FileHandle.standardError.write(Data("lifecycle-test-app: \(error)\n".utf8))
             exit(64)
         }
-        let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroupIdentifier)
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        let folder = container.appending(path: "Library/Application Support/lifecycle-test", directoryHint: .isDirectory)
-        let log = AppCallLog(file: folder.appending(path: "app-calls.jsonl"))
+        let container = FileManager.default.containerURL(
+            forSecurityApplicationGroupIdentifier: LifecycleTestContainer.appGroupIdentifier
+        ) ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let folder = LifecycleTestContainer.recordsFolder(in: container)
+        let log = LifecycleCallLog(file: folder.appending(path: LifecycleTestContainer.appLogName))
 
         do {
             try await BALaunchGate.waitUntilLaunchable { progress in
-                var record = AppRecord("progress")
+                var record = LifecycleCallRecord("progress")
                 record.completedBytes = progress.completedBytes
                 record.totalBytes = progress.totalBytes
                 record.essentialEnded = progress.essentialDownloadsEnded
@@ -40,20 +39,23 @@ struct LifecycleTestApp {
                 log.append(record)
             }
         } catch {
-            var record = AppRecord("gateFailed")
+            var record = LifecycleCallRecord("gateFailed")
             record.errorMessage = "\(error)"
             log.append(record)
             FileHandle.standardError.write(Data("lifecycle-test-app: the launch gate failed: \(error)\n".utf8))
             exit(1)
         }
-        log.append(AppRecord("launchable"))
+        log.append(LifecycleCallRecord("launchable"))
         guard options.setsDelegate else { exit(0) }
-        exit(await receiveDownloads(options: options, log: log, filesFolder: folder.appending(path: "files")))
+        let filesFolder = folder.appending(path: LifecycleTestContainer.filesFolderName)
+        exit(await receiveDownloads(options: options, log: log, filesFolder: filesFolder))
     }
 
     /// Connects a delegate and waits for the finished downloads the options ask for.
     /// - Returns: The exit code: 0 when they arrived, 1 on timeout or when the service cannot be reached.
-    private static func receiveDownloads(options: AppOptions, log: AppCallLog, filesFolder: URL) async -> Int32 {
+    private static func receiveDownloads(
+        options: AppOptions, log: LifecycleCallLog, filesFolder: URL
+    ) async -> Int32 {
         let (finished, continuation) = AsyncStream<Void>.makeStream()
         let delegate = RecordingDelegate(log: log, filesFolder: filesFolder) { continuation.yield() }
         BADownloadManager.shared.delegate = delegate
@@ -65,7 +67,7 @@ struct LifecycleTestApp {
             FileHandle.standardError.write(Data("lifecycle-test-app: the service cannot be reached: \(error)\n".utf8))
             return 1
         }
-        log.append(AppRecord("delegateConnected"))
+        log.append(LifecycleCallRecord("delegateConnected"))
         let arrived = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 var count = 0

@@ -5,10 +5,11 @@ The test app's download delegate: records each callback and moves finished files
 
 import BackgroundAssets
 import Foundation
+import LifecycleTestKit
 
 /// Records the app's download callbacks and reports each finished download.
 final class RecordingDelegate: BADownloadManagerDelegate {
-    private let log: AppCallLog
+    private let log: LifecycleCallLog
     private let filesFolder: URL
     private let onFinished: @Sendable () -> Void
 
@@ -17,20 +18,20 @@ final class RecordingDelegate: BADownloadManagerDelegate {
     ///   - log: Where callbacks are recorded.
     ///   - filesFolder: Where finished files are moved.
     ///   - onFinished: Called after each finished download is recorded.
-    init(log: AppCallLog, filesFolder: URL, onFinished: @escaping @Sendable () -> Void) {
+    init(log: LifecycleCallLog, filesFolder: URL, onFinished: @escaping @Sendable () -> Void) {
         self.log = log
         self.filesFolder = filesFolder
         self.onFinished = onFinished
     }
 
     func downloadDidBegin(_ download: BADownload) {
-        var record = AppRecord("began")
+        var record = LifecycleCallRecord("began")
         record.download = download.identifier
         log.append(record)
     }
 
     func download(_ download: BADownload, failedWithError error: any Error) {
-        var record = AppRecord("failed")
+        var record = LifecycleCallRecord("failed")
         record.download = download.identifier
         let bridged = error as NSError
         record.errorDomain = (error as? BAError).map { _ in BAErrorDomain } ?? bridged.domain
@@ -40,19 +41,10 @@ final class RecordingDelegate: BADownloadManagerDelegate {
     }
 
     func download(_ download: BADownload, finishedWithFileURL fileURL: URL) {
-        var record = AppRecord("finished")
+        var record = LifecycleCallRecord("finished")
         record.download = download.identifier
-        record.fileExists = FileManager.default.fileExists(atPath: fileURL.path)
         // The system deletes the file when this method returns, so move it now.
-        let destination = filesFolder.appending(path: download.identifier)
-        do {
-            try FileManager.default.createDirectory(at: filesFolder, withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.moveItem(at: fileURL, to: destination)
-            record.movedTo = destination.path
-        } catch {
-            record.errorMessage = "\(error)"
-        }
+        record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
         log.append(record)
         onFinished()
     }

@@ -8,6 +8,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import LifecycleTestKit
 import SessionKit
 
 /// The extension the lifecycle tests install beside `lifecycle-test-app`.
@@ -17,19 +18,17 @@ import SessionKit
 /// system calls, so tests can check what was called, in which process, and in which order.
 @main
 struct LifecycleTestExtension: BADownloaderExtension {
-    /// The app group both test Info.plists declare.
-    static let appGroupIdentifier = "group.com.example.lifecycle-test"
-
     let behaviour: ExtensionBehaviour
-    let log: CallLog
+    let log: LifecycleCallLog
     let filesFolder: URL
 
     init() {
-        let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: Self.appGroupIdentifier)
-            ?? URL(fileURLWithPath: NSTemporaryDirectory())
-        let folder = container.appending(path: "Library/Application Support/lifecycle-test", directoryHint: .isDirectory)
-        log = CallLog(file: folder.appending(path: "calls.jsonl"))
-        filesFolder = folder.appending(path: "files", directoryHint: .isDirectory)
+        let container = FileManager.default.containerURL(
+            forSecurityApplicationGroupIdentifier: LifecycleTestContainer.appGroupIdentifier
+        ) ?? URL(fileURLWithPath: NSTemporaryDirectory())
+        let folder = LifecycleTestContainer.recordsFolder(in: container)
+        log = LifecycleCallLog(file: folder.appending(path: LifecycleTestContainer.extensionLogName))
+        filesFolder = folder.appending(path: LifecycleTestContainer.filesFolderName, directoryHint: .isDirectory)
         do {
             behaviour = try ExtensionBehaviour.load(in: container)
         } catch {
@@ -41,7 +40,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
     func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
         -> Set<BADownload>
     {
-        var record = CallRecord("downloads")
+        var record = LifecycleCallRecord("downloads")
         record.request = request.rawValue
         record.path = manifestURL.path
         record.fileExists = FileManager.default.fileExists(atPath: manifestURL.path)
@@ -62,7 +61,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
         if behaviour.exclusiveControlSeconds > 0 { holdExclusiveControl(seconds: behaviour.exclusiveControlSeconds) }
 
         // The manifest is a read-only copy that the system deletes when this method returns: read it now.
-        let plan = DownloadPlan(behaviour: behaviour, appGroupIdentifier: Self.appGroupIdentifier)
+        let plan = DownloadPlan(behaviour: behaviour, appGroupIdentifier: LifecycleTestContainer.appGroupIdentifier)
         let manifest: Manifest
         do {
             manifest = try Manifest.load(from: manifestURL, baseURL: behaviour.manifestURL)
@@ -73,7 +72,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
         if behaviour.scheduleInsideDownloads, let session = manifest.sessions.first {
             // The system refuses this: downloads are returned from this method, not scheduled in it.
             let download = plan.download(for: session, essential: false, identifier: "scheduled-inside-\(session.id)")
-            var attempt = CallRecord("scheduleInsideDownloads")
+            var attempt = LifecycleCallRecord("scheduleInsideDownloads")
             do {
                 try BADownloadManager.shared.scheduleDownload(download)
             } catch {
@@ -83,7 +82,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
             log.append(attempt)
         }
         let downloads = plan.downloads(from: manifest, for: request)
-        var returned = CallRecord("returned")
+        var returned = LifecycleCallRecord("returned")
         returned.request = request.rawValue
         returned.returned = downloads.map(\.identifier)
         log.append(returned)
@@ -98,7 +97,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
         log.append(record)
         guard behaviour.rescheduleFailedEssential, download.isEssential else { return }
         // Essential downloads are only permitted during the install; try again in the background.
-        var attempt = CallRecord("rescheduled")
+        var attempt = LifecycleCallRecord("rescheduled")
         do {
             try BADownloadManager.shared.scheduleDownload(download.removingEssential())
         } catch {
@@ -109,36 +108,27 @@ struct LifecycleTestExtension: BADownloaderExtension {
     }
 
     func backgroundDownload(_ download: BADownload, finishedWithFileURL fileURL: URL) {
-        var record = CallRecord("finished")
+        var record = LifecycleCallRecord("finished")
         record.download = download.identifier
         record.isEssential = download.isEssential
         record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
         record.path = fileURL.path
-        record.fileExists = FileManager.default.fileExists(atPath: fileURL.path)
         // The system deletes the file when this method returns, so move it now.
-        let destination = filesFolder.appending(path: download.identifier)
-        do {
-            try FileManager.default.createDirectory(at: filesFolder, withIntermediateDirectories: true)
-            try? FileManager.default.removeItem(at: destination)
-            try FileManager.default.moveItem(at: fileURL, to: destination)
-            record.movedTo = destination.path
-        } catch {
-            record.errorMessage = "\(error)"
-        }
+        record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
         log.append(record)
     }
 
     func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
         -> (URLSession.AuthChallengeDisposition, URLCredential?)
     {
-        var record = CallRecord("challenge")
+        var record = LifecycleCallRecord("challenge")
         record.download = download.identifier
         log.append(record)
         return (.performDefaultHandling, nil)
     }
 
     func extensionWillTerminate() {
-        log.append(CallRecord("willTerminate"))
+        log.append(LifecycleCallRecord("willTerminate"))
     }
 
     /// Holds exclusive control from an async task; the system must keep the extension alive until it is released.
@@ -147,9 +137,9 @@ struct LifecycleTestExtension: BADownloaderExtension {
         Task.detached {
             do {
                 try await BADownloadManager.shared.withExclusiveControl {
-                    log.append(CallRecord("exclusiveControlAcquired"))
+                    log.append(LifecycleCallRecord("exclusiveControlAcquired"))
                     Thread.sleep(forTimeInterval: seconds)
-                    log.append(CallRecord("exclusiveControlReleased"))
+                    log.append(LifecycleCallRecord("exclusiveControlReleased"))
                 }
             } catch {
                 log.append(Self.record("exclusiveControlAcquired", error: error))
@@ -158,8 +148,8 @@ struct LifecycleTestExtension: BADownloaderExtension {
     }
 
     /// A record of an error: its domain, code and message as Foundation bridges them.
-    private static func record(_ entryPoint: String, error: any Error) -> CallRecord {
-        var record = CallRecord(entryPoint)
+    private static func record(_ entryPoint: String, error: any Error) -> LifecycleCallRecord {
+        var record = LifecycleCallRecord(entryPoint)
         if let error = error as? BAError {
             record.errorDomain = BAErrorDomain
             record.errorCode = error.code.rawValue
