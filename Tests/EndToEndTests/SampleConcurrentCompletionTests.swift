@@ -1,0 +1,104 @@
+/*
+Abstract:
+End-to-end: the app and the extension handle finished downloads at the same time, and every session lands exactly once.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension SampleTests {
+    @Suite("Hand finished downloads to the app and the extension at once")
+    struct SampleConcurrentCompletionTests {
+        /// Bytes per second per response: a session of 12–20 KB takes 0.1–0.15 s, so downloads started
+        /// together finish within about 50 ms of each other, faster than the extension moves them.
+        static let throttle = 131_072
+        /// Thirty-two background downloads at a time: the first wave queues up for the extension, and the
+        /// other fourteen sessions are still transferring when the app's delegate is set.
+        static let configuration: [String: Double] = ["maxConcurrentDownloads": 32]
+
+        @Test("The app and the extension moving finished sessions at once never lose or double-move one")
+        func appAndExtensionShareCompletions() async throws {
+            let throttled = ["--throttle", String(Self.throttle)]
+            try await withSampleDevice(
+                sessions: 48, sessionSize: 16_384, serverArguments: throttled, configuration: Self.configuration
+            ) { device in
+                let sessions = try device.catalog()
+                try await device.install()
+
+                // Open the app the moment a background download finishes with no app to tell: while the
+                // service launches the extension for it, more finish and queue up for the extension, and
+                // it is still moving them when the app's delegate starts receiving the rest.
+                let essential = Set(sessions.filter(\.essential).map(\.id))
+                try await poll(until: {
+                    device.trace().contains {
+                        $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
+                    }
+                }, timeout: .seconds(30), interval: .milliseconds(5), "a background download to finish")
+                let app = try await device.runApp()
+                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
+                #expect(app.standardOutput.contains("All \(sessions.count) sessions are on the device."),
+                        "\(app.standardOutput)")
+                // The extension may still be finishing its last call; the service ends it once idle.
+                try await poll(until: { !device.trace().isEmpty && extensionIsDone(device.trace()) },
+                               timeout: .seconds(20), interval: .milliseconds(50), "the extension to end")
+
+                // Both processes handled finishes, and their work overlapped in time.
+                let trace = device.trace()
+                let byExtension = trace.finishesHandledByExtension
+                let byApp = trace.finishesHandledByApp
+                #expect(byExtension.contains { !essential.contains($0) }, "\(byExtension)")
+                #expect(!byApp.isEmpty, "the app handled no finished download: \(trace.map(\.event))")
+                // The extension was still moving files while the app, connected, received finished downloads.
+                let appConnected = try #require(trace.firstIndex { $0.from == "app" && $0.event == "connected" })
+                let appLastFinish = try #require(trace.lastIndex {
+                    $0.event == "finishedWithFileURL" && $0.to.split(separator: "+").contains("app")
+                })
+                let movedMeanwhile = trace[appConnected..<max(appConnected, appLastFinish)].filter {
+                    $0.from == "extension" && $0.event == "return"
+                        && $0.detail?.hasPrefix("backgroundDownload(_:finishedWithFileURL:)") == true
+                }.compactMap(\.download)
+                #expect(!movedMeanwhile.isEmpty, "the extension moved no file while the app was handling finishes")
+
+                // Each session was downloaded once, and moved into place by exactly one of them.
+                let handOvers = byApp + byExtension
+                let doubled = sessions.map(\.id).filter { id in handOvers.filter { $0 == id }.count != 1 }
+                let log = try device.accessLog()
+                let refetched = sessions.filter { session in
+                    log.filter { $0.path == session.path && $0.status < 300 }.reduce(0) { $0 + $1.bytes }
+                        != Int64(session.size)
+                }.map(\.path)
+                let story = doubled.first.map { id in
+                    trace.filter { $0.download == id }.map { "\($0.event) → \($0.to) \($0.detail ?? "")" }
+                } ?? []
+                #expect(doubled.isEmpty, """
+                    \(doubled.count) of \(sessions.count) sessions were handed over more than once: \(doubled); \
+                    the first one's trace: \(story)
+                    """)
+                #expect(refetched.isEmpty, "\(refetched.count) sessions were fetched more than once: \(refetched)")
+
+                // Every session is present exactly once, verified, and nothing else is left in the app group.
+                let digests = try await device.sessionFileDigests()
+                let expected = Dictionary(uniqueKeysWithValues: sessions.map {
+                    (device.fileURL(of: $0).lastPathComponent, $0.sha256)
+                })
+                #expect(digests == expected)
+                let parked = device.contents(of: device.temporaryFolder)
+                #expect(parked.isEmpty, "the extension left files in Temporary: \(parked)")
+                try await poll(until: { device.contents(of: device.handOverFolder).isEmpty }, timeout: .seconds(10),
+                               "the hand-over folder to empty: \(device.contents(of: device.handOverFolder))")
+                let leftovers = Set(device.contents(of: device.caches))
+                    .subtracting(["manifest.json", "Sessions", "Temporary", "com.apple.BackgroundAssets"])
+                #expect(leftovers.isEmpty, "\(leftovers.sorted())")
+                let listed = try await device.listedSessions()
+                #expect(listed.count == sessions.count && listed.allSatisfy { $0.state == "downloaded" }, "\(listed)")
+            }
+        }
+    }
+}
+
+/// Whether every extension the trace shows launched has exited.
+private func extensionIsDone(_ trace: [TraceEntry]) -> Bool {
+    trace.filter { $0.event == "extensionLaunched" }.count == trace.filter { $0.event == "extensionExited" }.count
+}

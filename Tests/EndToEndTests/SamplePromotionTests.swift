@@ -1,0 +1,92 @@
+/*
+Abstract:
+End-to-end: opening the app promotes the background downloads in flight to the foreground, from the byte they reached.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension SampleTests {
+    @Suite("Promote in-flight downloads at launch")
+    struct SamplePromotionTests {
+        /// Bytes per second per response: each session (36–60 KB) takes two seconds or so to arrive.
+        static let throttle = 24_576
+
+        @Test("Launching the app promotes background downloads in flight, continuing from the same byte")
+        func launchPromotesInFlightDownloads() async throws {
+            let throttled = ["--throttle", String(Self.throttle)]
+            try await withSampleDevice(sessionSize: 49_152, serverArguments: throttled) { device in
+                let sessions = try device.catalog()
+                let others = sessions.filter { !$0.essential }
+                #expect(others.count == 2)
+                try await device.install()
+
+                // Wait until every other session is downloading in the background, part of the way.
+                let inFlight = try await poll(timeout: .seconds(30), interval: .milliseconds(20),
+                                              "the other sessions to be part-way downloaded") {
+                    let downloads = try await device.serviceDownloads()
+                    let partWay = others.filter { session in
+                        guard let download = downloads[session.id], !download.isForeground else { return false }
+                        return download.written > 0 && download.written < Int64(session.size)
+                    }
+                    return partWay.count == others.count ? downloads : nil
+                }
+                let app = try await device.runApp()
+                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
+                #expect(app.standardOutput.contains("All \(sessions.count) sessions are on the device."),
+                        "\(app.standardOutput)")
+
+                let trace = device.trace()
+                for session in others {
+                    let events = trace.filter { $0.download == session.id }
+                    let promoted = try #require(
+                        events.firstIndex { $0.from == "app" && $0.event == "startForegroundDownload" },
+                        "the app did not start \(session.id) in the foreground: \(events.map(\.event))")
+                    #expect(events[promoted].detail == "promoted", "\(events[promoted])")
+                    // The promotion pauses the background download, then it carries on for the app.
+                    let paused = try #require(
+                        events[promoted...].firstIndex { $0.event == "downloadDidPause" },
+                        "\(session.id) was not paused when promoted: \(events.map(\.event))")
+                    #expect(events[paused].to.split(separator: "+").contains("app"), "\(events[paused])")
+                    #expect(events[paused...].contains { $0.event == "downloadDidBegin" }, "\(events.map(\.event))")
+                    #expect(events[paused...].contains {
+                        $0.event == "finishedWithFileURL" && $0.to.split(separator: "+").contains("app")
+                    }, "\(events.map(\.event))")
+
+                    // The server sent every byte once. The service lifts the background limit on the running
+                    // transfer, so one request may serve the whole file; a transfer that reconnects instead
+                    // must ask, with a Range, for the bytes from its last checkpoint, never from the start.
+                    let requests = try device.accessLog().filter { $0.path == session.path }
+                    let before = inFlight[session.id]?.written ?? 0
+                    #expect(requests.first?.range == nil && requests.first?.status == 200, "\(requests)")
+                    var served: Int64 = 0
+                    for (index, request) in requests.enumerated() {
+                        if index > 0 {
+                            let start = try #require(rangeStart(of: request), "\(session.path): \(requests)")
+                            #expect(request.status == 206, "\(requests)")
+                            #expect(start > 0 && start <= served, "resumed at \(start) after \(served) bytes")
+                            let refetched = served - start
+                            #expect(refetched <= Int64(quickConfiguration["checkpointBytes"] ?? 0),
+                                    "\(refetched) bytes were fetched twice: \(requests)")
+                            served = start
+                        }
+                        served += request.bytes
+                    }
+                    #expect(served == Int64(session.size), "\(session.path): \(requests)")
+                    #expect(requests.reduce(0) { $0 + $1.bytes } < Int64(session.size) + before,
+                            "bytes before the promotion were fetched again: \(requests)")
+                }
+                let verified = try await device.verifiedSessions(of: sessions)
+                #expect(verified == Set(sessions.map(\.id)))
+            }
+        }
+    }
+}
+
+/// The first byte a `Range: bytes=N-` request asked for, or nil when it has no such header.
+func rangeStart(of entry: AccessLogEntry) -> Int64? {
+    guard let range = entry.range, range.hasPrefix("bytes="), range.hasSuffix("-") else { return nil }
+    return Int64(range.dropFirst("bytes=".count).dropLast())
+}
