@@ -20,28 +20,35 @@ extension SessionManager {
         // Exclusive control keeps the extension from scheduling, or moving a finished file into
         // place, between the moment the app lists the current downloads and the moment it acts on them.
         BADownloadManager.shared.withExclusiveControl { [self] acquired, error in
-            // Listed with control held: the extension may have moved videos into place while the app waited.
-            let remoteSessions = state.withLock { $0.manifest }?.remoteSessions(settings: settings) ?? []
             guard acquired else {
                 let reason = "could not acquire exclusive control: \(error?.localizedDescription ?? "no reason given")"
                 Logger.app.error("Failed to start downloads: \(reason)")
-                for local in remoteSessions { markFailed(local.session, reason: reason) }
+                for local in remoteSessionsNow() { markFailed(local.session, reason: reason) }
                 return
             }
 
+            // The current downloads first, then the sessions missing from disk: a download that
+            // finishes in between is then either listed (its file on its way) or already on disk.
             let currentDownloads: [BADownload]
             do {
                 currentDownloads = try BADownloadManager.shared.fetchCurrentDownloads()
             } catch {
                 Logger.app.error("Failed to fetch the current downloads: \(error.localizedDescription)")
-                for local in remoteSessions { markFailed(local.session, reason: error.localizedDescription) }
+                for local in remoteSessionsNow() { markFailed(local.session, reason: error.localizedDescription) }
                 return
             }
+            // Listed with control held: the extension may have moved videos into place while the app waited.
+            let remoteSessions = remoteSessionsNow()
 
             for local in remoteSessions {
                 startDownload(of: local, currentDownloads: currentDownloads)
             }
         }
+    }
+
+    /// The sessions of the manifest that are not on the device, as the disk says now.
+    private func remoteSessionsNow() -> [LocalSession] {
+        state.withLock { $0.manifest }?.remoteSessions(settings: settings) ?? []
     }
 
     /// Starts one session's download in the foreground; call it with exclusive control.
@@ -57,6 +64,13 @@ extension SessionManager {
             fileSize: session.fileSize,
             applicationGroupIdentifier: settings.appGroupIdentifier,
             priority: .default)
+
+        // Finished a moment ago: its file is being moved into place, by this app's delegate or the extension.
+        guard download.state != .finished else {
+            Logger.app.info("Session \(session.id) finished downloading; its file is on its way into place.")
+            watchForHandOver(of: session)
+            return
+        }
 
         guard download.state != .failed else {
             Logger.app.notice(
@@ -75,6 +89,28 @@ extension SessionManager {
         } catch {
             Logger.app.error("Failed to start the download of session \(session.id): \(error.localizedDescription)")
             markFailed(session, reason: error.localizedDescription)
+        }
+    }
+
+    /// Watches the disk for a session whose download finished but whose file this app's delegate,
+    /// or the extension, is still moving into place; the extension's move sends the app no callback.
+    private func watchForHandOver(of session: Session) {
+        state.withLock { $0.transfers[session.id, default: Transfer()].phase = .waiting }
+        let local = LocalSession(session: session, settings: settings)
+        Task {
+            let deadline = ContinuousClock.now + .seconds(60)
+            while ContinuousClock.now < deadline {
+                if local.state == .downloaded {
+                    update(session.id, reporting: .downloaded(session.id)) { transfer in
+                        transfer.phase = .downloaded
+                        transfer.bytesWritten = Int64(session.fileSize)
+                        transfer.rate.reset()
+                    }
+                    return
+                }
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            markFailed(session, reason: "its finished download was not moved into place within a minute; the next launch tries again")
         }
     }
 

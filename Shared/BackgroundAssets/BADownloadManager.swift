@@ -119,6 +119,10 @@ public final class BADownloadManager: Sendable {
     }
 
     /// The app's downloads that are scheduled or in flight.
+    ///
+    /// A download that has just finished but whose file is still being handed over (to a delegate,
+    /// or to the extension) is listed too, in the ``BADownload/State/finished`` state: don't start
+    /// it again, its file is on its way.
     /// - Returns: Snapshots of the downloads, in the order they will run.
     /// - Throws: ``BAError`` when the service cannot be reached.
     public func fetchCurrentDownloads() throws -> [BADownload] {

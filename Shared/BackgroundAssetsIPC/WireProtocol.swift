@@ -19,7 +19,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `schedule` | `download` | queue a background download; answered once it is durable |
 /// | `startForeground` | `download` | start now in the foreground, or promote a queued one |
 /// | `cancel` | `done` | remove a queued or running download |
-/// | `fetchCurrentDownloads` | `downloads` | the caller's app's downloads that have not ended |
+/// | `fetchCurrentDownloads` | `downloads` | the app's downloads that have not ended, or whose file is still being handed over |
 /// | `acquireExclusiveControl` | `exclusiveControlGranted` | wait (FIFO, optional deadline) for the app's lock |
 /// | `releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |

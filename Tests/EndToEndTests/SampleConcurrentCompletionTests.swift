@@ -76,7 +76,12 @@ extension SampleTests {
                     \(doubled.count) of \(sessions.count) sessions were handed over more than once: \(doubled); \
                     the first one's trace: \(story)
                     """)
-                #expect(refetched.isEmpty, "\(refetched.count) sessions were fetched more than once: \(refetched)")
+                let refetchStory = refetched.first.map { path in
+                    let id = sessions.first { $0.path == path }?.id ?? ""
+                    return trace.filter { $0.download == id }.map { "\($0.time) \($0.from)→\($0.to) \($0.event) \($0.detail ?? "")" }
+                        + log.filter { $0.path == path }.map { "access \($0.status) \($0.bytes)" }
+                } ?? []
+                #expect(refetched.isEmpty, "\(refetched.count) sessions were fetched more than once: \(refetched) \(refetchStory)")
 
                 // Every session is present exactly once, verified, and nothing else is left in the app group.
                 let digests = try await device.sessionFileDigests()

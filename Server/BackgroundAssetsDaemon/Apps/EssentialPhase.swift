@@ -14,6 +14,7 @@ import Foundation
 struct EssentialPhase: Sendable {
     /// A finished essential download and its handed-over file.
     struct Finished: Sendable {
+        var rowID: Int64
         var download: DownloadDescriptor
         var file: URL
     }
@@ -63,7 +64,7 @@ struct EssentialPhase: Sendable {
     mutating func finish(rowID: Int64, download: DownloadDescriptor, file: URL) {
         guard let size = remaining.removeValue(forKey: rowID) else { return }
         written[rowID] = max(size, written[rowID] ?? 0)
-        finished.append(Finished(download: download, file: file))
+        finished.append(Finished(rowID: rowID, download: download, file: file))
     }
 
     /// Records a failed row; its share counts as done, so the bar still reaches the end.

@@ -11,7 +11,7 @@ enum ExtensionCallPurpose: Sendable {
     /// `downloads(for:...)`: schedule what it returns; the manifest copy is deleted afterwards.
     case contentRequest(ContentRequestKind, manifest: URL)
     /// `finished`: the handed-over file is deleted afterwards unless the extension moved it.
-    case delivery(file: URL)
+    case delivery(file: URL, rowID: Int64)
     /// `didReceive`: the answer goes to the waiting transfer (default handling if none comes).
     case challenge(rowID: Int64)
     /// `failed`, or `extensionWillTerminate()`: nothing to do afterwards.

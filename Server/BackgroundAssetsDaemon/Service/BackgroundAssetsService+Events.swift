@@ -48,10 +48,10 @@ extension BackgroundAssetsService {
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
                 // No app to tell: the extension is launched to handle it.
                 traceEvent("finishedWithFileURL", row: row, receivers: receivers, detail: "no delegate connected: launching the extension")
-                return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: file.path), purpose: .delivery(file: file))])
+                return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: file.path), purpose: .delivery(file: file, rowID: row.id))])
             }
             let deliveryID = allocateIdentifier()
-            deliveries[deliveryID] = Delivery(file: file, pending: Set(receivers.map(\.connection.id)))
+            deliveries[deliveryID] = Delivery(file: file, rowID: row.id, app: row.bundleIdentifier, pending: Set(receivers.map(\.connection.id)))
             for session in receivers {
                 session.connection.send(.event(.finished(deliveryID: deliveryID, download: row.descriptor, filePath: file.path)))
             }
@@ -89,7 +89,7 @@ extension BackgroundAssetsService {
         guard let phase = installs[app]?.essential, phase.isComplete else { return }
         installs[app]?.phase = .complete
         var batch = phase.finished.map {
-            ExtensionCallRecord(call: .finished(download: $0.download, filePath: $0.file.path), purpose: .delivery(file: $0.file))
+            ExtensionCallRecord(call: .finished(download: $0.download, filePath: $0.file.path), purpose: .delivery(file: $0.file, rowID: $0.rowID))
         } + phase.failed.map {
             ExtensionCallRecord(call: .failed(download: $0.download, failure: $0.failure), purpose: .notice)
         }
@@ -120,5 +120,28 @@ extension BackgroundAssetsService {
     private func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {
         trace.append(.init(from: "backgroundassetsd", to: receiver, event: name, app: row.bundleIdentifier,
                            download: row.descriptor.identifier, detail: detail))
+    }
+}
+
+extension BackgroundAssetsService {
+    /// The app's downloads that have not ended, then those that finished but whose file is still
+    /// being handed over (to a delegate or to the extension).
+    ///
+    /// Listing the second kind (in the finished state) closes a race: an app that lists its current
+    /// downloads and the sessions missing from disk would otherwise see a download that just
+    /// finished in neither list, and start it again.
+    func currentDownloads(of app: String) throws -> [DownloadRow] {
+        var rows = try store.currentDownloads(bundleIdentifier: app)
+        var handingOver = Set(deliveries.values.filter { $0.app == app }.map(\.rowID))
+        let records = (extensions[app].map { $0.pending + [$0.running?.record].compactMap { $0 } } ?? [])
+            + (deferredCalls[app] ?? [])
+        for record in records {
+            if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
+        }
+        for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
+        for rowID in handingOver.sorted() {
+            if let row = try store.download(id: rowID) { rows.append(row) }
+        }
+        return rows
     }
 }

@@ -171,7 +171,7 @@ extension BackgroundAssetsService {
             var downloads: [DownloadDescriptor] = []
             if case let .downloads(returned) = result { downloads = returned }
             await acceptReturnedDownloads(downloads, for: kind, of: app)
-        case let .delivery(file):
+        case let .delivery(file, _):
             // Deleted unless the extension moved it, which is what it was asked to do.
             unlink(file.path)
         case let .challenge(rowID):
@@ -197,7 +197,7 @@ extension BackgroundAssetsService {
                 if kind != .periodic, installs[app] != nil {
                     await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
                 }
-            case let .delivery(file):
+            case let .delivery(file, _):
                 unlink(file.path)
             case let .challenge(rowID):
                 try? await queue.answerChallenge(id: rowID, answer: ChallengeAnswer(disposition: .performDefaultHandling))

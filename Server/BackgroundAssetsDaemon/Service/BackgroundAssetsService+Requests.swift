@@ -34,7 +34,7 @@ extension BackgroundAssetsService {
                 record(from: session, event: "cancel", app: app, download: download.identifier)
                 return .done
             case .fetchCurrentDownloads:
-                return .downloads(try store.currentDownloads(bundleIdentifier: app).map(\.descriptor))
+                return .downloads(try currentDownloads(of: app).map(\.descriptor))
             case let .acquireExclusiveControl(deadline):
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
@@ -121,6 +121,12 @@ extension BackgroundAssetsService {
             // Recorded first: the promotion's own events (pause, then begin) follow the request.
             record(from: session, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
             return .download(try await queue.promote(id: row.id).descriptor)
+        }
+        // A download that ended a moment ago (its file may still be on its way to a delegate or the
+        // extension) is not started again: the app learns of its end through its callbacks.
+        if let ended = try store.download(uniqueIdentifier: download.uniqueIdentifier), ended.bundleIdentifier == app,
+            ended.state.isTerminal {
+            return .download(ended.descriptor)
         }
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {

@@ -22,6 +22,9 @@ public actor BackgroundAssetsService {
     /// A finished file waiting for the delegates it was sent to.
     struct Delivery {
         var file: URL
+        /// The finished download's row, listed by `fetchCurrentDownloads` until the hand-over ends.
+        var rowID: Int64
+        var app: String
         var pending: Set<UInt64>
     }
 
