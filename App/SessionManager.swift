@@ -47,10 +47,12 @@ final class SessionManager: Sendable {
     private init() {
         (events, eventContinuation) = AsyncStream.makeStream(
             of: SessionEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        // The manifest first: a finished download can be delivered as soon as the delegate is set,
+        // and it is matched to its session through the manifest.
+        loadLocalManifest(isRefreshed: false)
         // Callbacks start flowing once a delegate is set; the manager holds it weakly, and the
         // singleton lives as long as the app.
         BADownloadManager.shared.delegate = self
-        loadLocalManifest(isRefreshed: false)
     }
 
     // MARK: - Sessions
