@@ -32,17 +32,17 @@ public struct Console: Sendable {
 
     /// Prints a line of output (results, tables, JSON) to standard output.
     public func output(_ line: String) {
-        FileHandle.standardOutput.write(Data((line + "\n").utf8))
+        Self.write(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Prints a line to standard error (progress, notes, errors).
     public func error(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        Self.write(line + "\n", to: STDERR_FILENO)
     }
 
     /// Writes text to standard error without a newline, for a progress bar redrawn with `\r`.
     public func errorFragment(_ text: String) {
-        FileHandle.standardError.write(Data(text.utf8))
+        Self.write(text, to: STDERR_FILENO)
     }
 
     /// Asks a yes/no question on the terminal.
@@ -52,5 +52,20 @@ public struct Console: Sendable {
         errorFragment("\(question) [y/N] ")
         guard let answer = readLine(strippingNewline: true) else { return false }
         return ["y", "yes"].contains(answer.trimmingCharacters(in: .whitespaces).lowercased())
+    }
+
+    /// Writes all of `text`; a reader that went away (`trace | head -1`) ends the tool quietly, as
+    /// command-line tools do, instead of FileHandle's fatal error on a broken pipe.
+    private static func write(_ text: String, to descriptor: Int32) {
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
+            if written < 0 {
+                if errno == EINTR { continue }
+                if errno == EPIPE { exit(0) }
+                return
+            }
+            bytes = bytes.dropFirst(written)
+        }
     }
 }

@@ -53,7 +53,7 @@ struct InstallRun: Sendable {
         let verb = kind == .update ? "Updated" : "Installed"
         var text = "\(verb) \(appName) version \(version)."
         if let essential, essential.count > 0 {
-            let sizes = ByteCountFormatter.string(fromByteCount: essential.totalBytes, countStyle: .binary)
+            let sizes = String(format: "%.1f MiB", Double(essential.totalBytes) / 1_048_576)
             text += " \(essential.finished.count) of \(essential.count) essential download(s) (\(sizes)) finished"
             if essential.failed.isEmpty {
                 text += "."
@@ -61,7 +61,7 @@ struct InstallRun: Sendable {
                 let names = essential.failed.map { "\($0.download.identifier) (\($0.failure.message))" }
                 text += "; \(essential.failed.count) failed: \(names.joined(separator: "; "))."
             }
-        } else {
+        } else if note == nil {
             text += " The extension returned no essential downloads."
         }
         if let note { text += " " + note }

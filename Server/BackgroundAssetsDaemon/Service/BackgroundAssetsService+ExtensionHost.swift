@@ -39,7 +39,7 @@ extension BackgroundAssetsService {
         if extensions[app] != nil { return await callExtension(of: app, records) }
         runtimeUsedToday[app] = installed.extensionRuntimeUsed(on: clock.deviceTime(at: .now))
         if case let .budgetExhausted(used) = runtimePolicy.grant(for: installed, at: clock.deviceTime(at: .now)) {
-            let reason = "its daily runtime budget is spent (\(Int(used)) of \(Int(runtimePolicy.dailyBudget)) s)"
+            let reason = "its daily runtime budget is spent (\(used.formatted()) of \(runtimePolicy.dailyBudget.formatted()) s)"
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
             return await abandon(records, of: app, reason: reason)
         }
@@ -266,7 +266,7 @@ extension BackgroundAssetsService {
         guard let session = extensions[app], let running = session.running, running.id == callID else { return }
         let entryPoint = running.record.call.entryPoint
         let reason = limit.isBudget
-            ? "daily budget: \(entryPoint) ran past the \(Int(runtimePolicy.dailyBudget)) s extensionDailyBudget"
+            ? "daily budget: \(entryPoint) ran past the \(runtimePolicy.dailyBudget.formatted()) s extensionDailyBudget"
             : "runtime limit: \(entryPoint) ran longer than the \(limit.seconds.formatted()) s extensionRuntimeLimit"
         killExtension(of: app, pid: session.process.processIdentifier, reason: reason)
     }

@@ -169,7 +169,8 @@ extension BackgroundAssetsService {
         progress.phase = .complete
         progress.completedBytes = progress.totalBytes
         installOutcomes[app] = (run.summary(appName: installed.bundleIdentifier, version: installed.version, note: note), progress)
-        trace.append(.init(from: "backgroundassetsd", to: "app", event: "appLaunchable", app: app, detail: note))
+        // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
         for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
             let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
             sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
