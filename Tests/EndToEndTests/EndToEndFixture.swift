@@ -92,3 +92,31 @@ func statusDownloads(_ scenario: Scenario) async throws -> [[String: Any]] {
     let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
     return object?["downloads"] as? [[String: Any]] ?? []
 }
+
+/// Starts an asset server with a small generated catalog (access-logged into the scenario) and a
+/// service in a fresh scenario's device root, runs `body`, then `cleanUp` (whether `body` returned
+/// or threw), then stops both.
+/// - Parameters:
+///   - sessions: How many sessions the catalog has; the first two are essential.
+///   - sessionSize: The typical size of a session file.
+///   - serverArguments: Fault flags for the asset server, such as `["--throttle", "65536"]`.
+///   - configuration: The service's knobs.
+///   - cleanUp: Stops what the service started and the test cannot own, such as extensions.
+///   - body: The test.
+func withDevice<T>(
+    sessions: Int, sessionSize: Int, serverArguments: [String], configuration: [String: Double],
+    cleanUp: @escaping (Scenario, AssetServerProcess) -> Void,
+    isolation: isolated (any Actor)? = #isolation,
+    _ body: (Scenario, AssetServerProcess) async throws -> T
+) async throws -> T {
+    let scenario = try Scenario()
+    return try await withAssetServer(
+        sessions: sessions, sessionSize: sessionSize,
+        arguments: ["--access-log", scenario.accessLog.path] + serverArguments
+    ) { server in
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
+            defer { cleanUp(scenario, server) }
+            return try await body(scenario, server)
+        }
+    }
+}

@@ -178,25 +178,12 @@ func withLifecycle<T>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (LifecycleScenario) async throws -> T
 ) async throws -> T {
-    let scenario = try Scenario()
-    return try await withAssetServer(
-        sessions: sessions, sessionSize: sessionSize,
-        arguments: ["--access-log", scenario.accessLog.path] + serverArguments
-    ) { server in
-        try await withService(
-            deviceRoot: scenario.deviceRoot,
-            configuration: lifecycleConfiguration.merging(configuration) { $1 }
-        ) { _ in
-            let lifecycle = try LifecycleScenario(scenario: scenario, server: server)
-            do {
-                let result = try await body(lifecycle)
-                lifecycle.killRecordedProcesses()
-                return result
-            } catch {
-                lifecycle.killRecordedProcesses()
-                throw error
-            }
-        }
+    try await withDevice(
+        sessions: sessions, sessionSize: sessionSize, serverArguments: serverArguments,
+        configuration: lifecycleConfiguration.merging(configuration) { $1 },
+        cleanUp: { scenario, server in (try? LifecycleScenario(scenario: scenario, server: server))?.killRecordedProcesses() }
+    ) { scenario, server in
+        try await body(try LifecycleScenario(scenario: scenario, server: server))
     }
 }
 

@@ -253,23 +253,12 @@ func withSampleDevice<T>(
     isolation: isolated (any Actor)? = #isolation,
     _ body: (SampleDevice) async throws -> T
 ) async throws -> T {
-    let scenario = try Scenario()
-    do {
-        let result = try await withAssetServer(
-            sessions: sessions, sessionSize: sessionSize,
-            arguments: ["--access-log", scenario.accessLog.path] + serverArguments
-        ) { server in
-            try await withService(
-                deviceRoot: scenario.deviceRoot, configuration: sampleConfiguration.merging(configuration) { $1 }
-            ) { _ in
-                try await body(SampleDevice(scenario: scenario, server: server))
-            }
-        }
-        killExtensions(of: scenario.deviceRoot)
-        return result
-    } catch {
-        killExtensions(of: scenario.deviceRoot)
-        throw error
+    try await withDevice(
+        sessions: sessions, sessionSize: sessionSize, serverArguments: serverArguments,
+        configuration: sampleConfiguration.merging(configuration) { $1 },
+        cleanUp: { scenario, _ in killExtensions(of: scenario.deviceRoot) }
+    ) { scenario, server in
+        try await body(SampleDevice(scenario: scenario, server: server))
     }
 }
 
