@@ -12,7 +12,10 @@ extension BackgroundAssetsService {
     /// The manifest is fetched first; if that fails, the failure reaches the extension as a failed
     /// download of the manifest and no downloads are asked for.
     func requestContent(_ kind: ContentRequestKind, for app: String) async {
-        guard let installed = try? await registry.app(app) else { return }
+        guard let installed = try? await registry.app(app) else {
+            // An install must still end, or the app would wait at its launch gate for ever.
+            return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
+        }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
         // In-app content off: nothing of the app's runs before its first launch.
         if !settings.inAppContent, !installed.hasLaunched {

@@ -223,7 +223,7 @@ extension BackgroundAssetsService {
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
-            runtimeBudgetLeft: max(0, runtimePolicy.dailyBudget - (runtimeUsedToday[id] ?? app.extensionRuntimeUsed(on: device))),
+            runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
             lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary)
     }
