@@ -1,0 +1,42 @@
+/*
+Abstract:
+An installed app as the debug tool and the launch gate see it.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// An installed app as the debug tool and the launch gate see it.
+    func appStatus(_ app: InstalledApp) -> AppStatus {
+        let id = app.bundleIdentifier
+        let device = clock.deviceTime(at: .now)
+        var next: Date?
+        var suspended: String?
+        switch periodicSchedule.nextCheck(for: app, settings: settings, now: device) {
+        case let .due(date): next = clock.realTime(at: date)
+        case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
+        }
+        let run = installs[id]
+        let progress = run?.progress ?? installOutcomes[id]?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
+        return AppStatus(
+            bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
+            state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
+            nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
+            runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
+            extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
+            lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary)
+    }
+}
+
+extension PeriodicSchedule.Reason {
+    /// Why no periodic check is scheduled, as a sentence fragment for `status`.
+    var explanation: String {
+        switch self {
+        case .lowPowerMode: "low-power mode is on"
+        case .backgroundAppRefreshOff: "background app refresh is off"
+        case .installing: "the app is installing"
+        case .unused: "the app has not been launched for over four weeks"
+        }
+    }
+}

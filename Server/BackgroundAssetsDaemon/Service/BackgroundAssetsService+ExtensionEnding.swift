@@ -1,0 +1,109 @@
+/*
+Abstract:
+How an extension's run ends: asked to terminate when idle, killed over a limit, or noticed when it crashes.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Asks an idle extension to terminate, after a short grace and only when it holds no exclusive control.
+    func scheduleTermination(of app: String) {
+        extensions[app]?.idleTimer?.cancel()
+        extensions[app]?.idleTimer = Task { [weak self] in
+            try? await Task.sleep(for: Self.extensionIdleGrace)
+            guard !Task.isCancelled else { return }
+            await self?.terminateIfIdle(app)
+        }
+    }
+
+    private func terminateIfIdle(_ app: String) {
+        guard let session = extensions[app], !session.hasWork, !session.isTerminating, session.ending == nil,
+            let connectionID = session.connectionID
+        else { return }
+        // The async exclusive-control handler keeps the extension alive until it returns.
+        if arbiter.involves(connectionID, app: app) { return }
+        extensions[app]?.isTerminating = true
+        extensions[app]?.pending = [ExtensionCallRecord(call: .willTerminate, purpose: .notice)]
+        sendNextCall(of: app)
+    }
+
+    /// An extension's exclusive control ended: it may now be idle.
+    func extensionReleasedExclusiveControl(app: String, connection: UInt64) {
+        guard let session = extensions[app], session.connectionID == connection, !session.hasWork else { return }
+        scheduleTermination(of: app)
+    }
+
+    /// Kills the process if it does not exit on its own after `extensionWillTerminate()`.
+    func scheduleForcedExit(of app: String, pid: Int32) {
+        Task { [weak self] in
+            try? await Task.sleep(for: .seconds(fractional: Self.terminationGrace))
+            await self?.forceExit(of: app, pid: pid)
+        }
+    }
+
+    private func forceExit(of app: String, pid: Int32) {
+        guard let session = extensions[app], session.process.processIdentifier == pid else { return }
+        session.process.kill()
+    }
+
+    /// A call ran past its limit: the extension is killed, as the system does.
+    func callOverran(of app: String, callID: UInt64, limit: (seconds: Double, isBudget: Bool)) {
+        guard let session = extensions[app], let running = session.running, running.id == callID else { return }
+        let entryPoint = running.record.call.entryPoint
+        let reason = limit.isBudget
+            ? "daily budget: \(entryPoint) ran past the \(runtimePolicy.dailyBudget.formatted()) s extensionDailyBudget"
+            : "runtime limit: \(entryPoint) ran longer than the \(limit.seconds.formatted()) s extensionRuntimeLimit"
+        killExtension(of: app, pid: session.process.processIdentifier, reason: reason)
+    }
+
+    /// Kills an extension over a limit and records why.
+    func killExtension(of app: String, pid: Int32, reason: String) {
+        guard let session = extensions[app], session.process.processIdentifier == pid, session.ending == nil else { return }
+        extensions[app]?.ending = .killed(reason)
+        lastTerminations[app] = reason
+        logger.error("Killed the extension of \(app) (pid \(pid)): \(reason).")
+        trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionKilled", app: app, detail: reason))
+        session.process.kill()
+    }
+
+    /// The extension's connection closed: an extension that is not terminating has crashed or quit.
+    func extensionDisconnected(connection: UInt64, app: String) {
+        guard let session = extensions[app], session.connectionID == connection else { return }
+        if session.ending == nil, !session.isTerminating {
+            killExtension(of: app, pid: session.process.processIdentifier, reason: "crash: it closed its connection to the service")
+        }
+    }
+
+    /// The process ended: calls it owed are abandoned, and calls that waited for it get a fresh launch.
+    func extensionExited(app: String, _ exit: ExtensionProcess.Exit) async {
+        guard let session = extensions[app], session.process.processIdentifier == exit.processIdentifier else { return }
+        extensions[app] = nil
+        session.deadline?.cancel()
+        session.memoryWatch?.cancel()
+        session.idleTimer?.cancel()
+        if let connectionID = session.connectionID { sessions[connectionID]?.connection.close() }
+        var owed = session.pending
+        if let running = session.running {
+            owed.insert(running.record, at: 0)
+            await chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
+        }
+        let reason: String
+        switch session.ending {
+        case let .killed(why):
+            reason = why
+        case .finished:
+            reason = "terminated after its work"
+        case nil:
+            reason = "crash: it \(exit) without being asked to"
+            lastTerminations[app] = reason
+            logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
+        }
+        trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
+                           detail: "\(exit); \(reason); peak memory \(session.process.peakResidentBytes >> 20) MiB"))
+        await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
+        if let waiting = deferredCalls.removeValue(forKey: app) {
+            await callExtension(of: app, waiting)
+        }
+    }
+}

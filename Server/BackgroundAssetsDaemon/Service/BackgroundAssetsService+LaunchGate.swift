@@ -1,0 +1,88 @@
+/*
+Abstract:
+The end of an install: the app becomes launchable, and the launch gate that waits for it records the launch.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Answers at once when the app is launchable, else when it becomes launchable; records a launch if asked.
+    func awaitLaunchable(_ bundleIdentifier: String?, recordLaunch: Bool, requestID: UInt64, connection: UInt64) async -> ServerResponse? {
+        guard let caller = sessions[connection]?.hello else { return nil }
+        let id = bundleIdentifier ?? caller.bundleIdentifier
+        guard installedApps.contains(id), let app = try? await registry.app(id) else {
+            return failure(.callerConnectionNotAccepted, "\(id) is not installed on this device; install it with backgroundassets-debug install, then launch it.")
+        }
+        guard installs[id] != nil else {
+            return .app(recordLaunch ? await self.recordLaunch(of: id) ?? appStatus(app) : appStatus(app))
+        }
+        launchWaiters[id, default: []].append(LaunchWaiter(connection: connection, requestID: requestID, recordLaunch: recordLaunch))
+        sessions[connection]?.connection.send(.event(.installProgress(appStatus(app))))
+        return nil
+    }
+
+    /// Records a launch: lifts the pre-launch restrictions and feeds the periodic schedule.
+    @discardableResult
+    func recordLaunch(of app: String) async -> AppStatus? {
+        let now = clock.deviceTime(at: .now)
+        guard let launched = try? await registry.update(app, { installed -> InstalledApp in
+            installed.recordLaunch(at: now)
+            return installed
+        }) else { return nil }
+        trace.append(.init(from: "app", to: "backgroundassetsd", event: "appLaunched", app: app))
+        schedulePeriodicChecks()
+        return appStatus(launched)
+    }
+
+    /// Ends an install: the app becomes launchable, its other downloads start, and waiters are answered.
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - note: A sentence for the summary, when the install did not end the ordinary way.
+    func markLaunchable(_ app: String, note: String? = nil) async {
+        guard let run = installs.removeValue(forKey: app) else { return }
+        await queue.release(app: app)
+        guard let installed = try? await registry.update(app, { installed -> InstalledApp in
+            installed.state = .launchable
+            return installed
+        }) else { return }
+        var progress = run.progress
+        progress.phase = .complete
+        progress.completedBytes = progress.totalBytes
+        installOutcomes[app] = (run.summary(appName: installed.bundleIdentifier, version: installed.version, note: note), progress)
+        // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
+        for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
+            let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
+            sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
+        }
+        schedulePeriodicChecks()
+    }
+
+    /// Sends the install's progress to everyone waiting for it.
+    func pushInstallProgress(of app: String) async {
+        guard let waiters = launchWaiters[app], !waiters.isEmpty, let installed = try? await registry.app(app) else { return }
+        let status = appStatus(installed)
+        for waiter in waiters { sessions[waiter.connection]?.connection.send(.event(.installProgress(status))) }
+    }
+
+    /// Picks up installs the service was running when it stopped: their essential downloads are still queued.
+    func resumeInstalls() async {
+        let apps = await registry.apps().apps
+        installedApps = Set(apps.map(\.bundleIdentifier))
+        for app in apps where app.state == .installing {
+            let id = app.bundleIdentifier
+            var run = InstallRun(kind: .install, app: app)
+            let essential = ((try? store.currentDownloads(bundleIdentifier: id)) ?? []).filter(\.descriptor.isEssential)
+            installs[id] = run
+            guard !essential.isEmpty else {
+                await markLaunchable(id, note: "The service restarted during the install, with no essential download left.")
+                continue
+            }
+            run.essential = EssentialPhase(rows: essential.map { ($0.id, Int64($0.descriptor.fileSize)) })
+            run.phase = .downloadingEssentialAssets
+            installs[id] = run
+            await queue.hold(app: id)
+        }
+    }
+}
