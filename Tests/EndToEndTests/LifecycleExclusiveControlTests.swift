@@ -34,3 +34,25 @@ extension LifecycleTests {
         }
     }
 }
+
+extension LifecycleTests.LifecycleExclusiveControlTests {
+    @Test("An extension that holds exclusive control past extensionRuntimeLimit after its last call is killed")
+    func holdingExclusiveControlIsBounded() async throws {
+        try await withLifecycle(configuration: ["extensionRuntimeLimit": 1]) { life in
+            var behaviour = life.behaviour()
+            behaviour.returnFor = []
+            behaviour.exclusiveControlSeconds = 30
+            try life.write(behaviour)
+            try await life.installAndWait()
+
+            let calls = try await life.waitForExtensionCalls("exclusive control acquired", timeout: .seconds(30)) {
+                !$0.calls("exclusiveControlAcquired").isEmpty
+            }
+            let acquired = try #require(calls.calls("exclusiveControlAcquired").first)
+            try await poll(until: { !isProcessAlive(acquired.pid) }, timeout: .seconds(20), "the extension to be killed")
+            let killed = try #require(life.trace().last { $0.event == "extensionKilled" })
+            #expect(killed.detail?.contains("held exclusive control") == true, "\(killed)")
+            #expect(life.extensionCalls().calls("exclusiveControlReleased").isEmpty)
+        }
+    }
+}

@@ -21,8 +21,20 @@ extension BackgroundAssetsService {
         guard let session = extensions[app], !session.hasWork, !session.isTerminating, session.ending == nil,
             let connectionID = session.connectionID
         else { return }
-        // The async exclusive-control handler keeps the extension alive until it returns.
-        if arbiter.involves(connectionID, app: app) { return }
+        // The async exclusive-control handler keeps the extension alive until it returns, but
+        // no longer than an entry point may run: holding the lock is work like any other.
+        if arbiter.involves(connectionID, app: app) {
+            let limit = runtimePolicy.entryPointLimit
+            let pid = session.process.processIdentifier
+            extensions[app]?.idleTimer = Task { [weak self] in
+                try? await Task.sleep(for: .seconds(fractional: limit))
+                guard !Task.isCancelled else { return }
+                await self?.killExtension(
+                    of: app, pid: pid,
+                    reason: "runtime limit: it held exclusive control for more than the \(limit.formatted()) s extensionRuntimeLimit after its last entry point returned")
+            }
+            return
+        }
         extensions[app]?.isTerminating = true
         extensions[app]?.pending = [ExtensionCallRecord(call: .willTerminate, purpose: .notice)]
         sendNextCall(of: app)
