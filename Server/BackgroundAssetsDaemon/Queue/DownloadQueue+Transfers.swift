@@ -27,7 +27,8 @@ extension DownloadQueue {
             headers: descriptor.headers,
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
-            stallTimeout: .seconds(fractional: configuration.stallTimeout))
+            stallTimeout: .seconds(fractional: configuration.stallTimeout),
+            allowedHosts: allowedHosts[row.bundleIdentifier])
         let control = TransferControl()
         running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
         observer(.began(row))

@@ -34,6 +34,8 @@ public actor DownloadQueue {
     var random = SystemRandomNumberGenerator()
     /// Apps in their essential phase: only their essential downloads may start.
     var heldApps: Set<String> = []
+    /// The hosts each not-yet-launched app's downloads may be redirected to.
+    var allowedHosts: [String: DomainAllowList] = [:]
     private var wakeUp: Task<Void, Never>?
 
     /// Creates a queue over a store.
@@ -120,6 +122,11 @@ public actor DownloadQueue {
     /// Holds back an app's non-essential downloads until ``release(app:)``: its essential phase.
     public func hold(app: String) {
         heldApps.insert(app)
+    }
+
+    /// Limits where an app's downloads may be redirected (its allow list before its first launch), or lifts the limit.
+    public func restrictRedirects(of app: String, to allowList: DomainAllowList?) {
+        allowedHosts[app] = allowList
     }
 
     /// Lets an app's non-essential downloads start: its essential phase ended.

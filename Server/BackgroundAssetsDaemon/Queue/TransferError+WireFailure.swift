@@ -22,6 +22,7 @@ extension TransferError {
         case .tooManyRedirects: (WireFailure.urlDomain, -1007)
         case .cancelled: (WireFailure.urlDomain, -999)
         case .sizeMismatch: (WireFailure.backgroundAssetsDomain, 0)
+        case .disallowedHost: (WireFailure.backgroundAssetsDomain, 202)
         case let .localFile(errno) where errno == ENOSPC: ("NSCocoaErrorDomain", 640)
         case let .localFile(errno): ("NSPOSIXErrorDomain", Int(errno))
         }

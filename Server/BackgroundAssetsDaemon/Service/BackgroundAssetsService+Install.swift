@@ -61,6 +61,7 @@ extension BackgroundAssetsService {
             return installRefusal("The app was registered but its record cannot be read back; check the device root's apps/ folder.")
         }
         installedApps.insert(app)
+        await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
         installs[app] = InstallRun(kind: kind, app: installed)
         installOutcomes[app] = nil
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
@@ -95,6 +96,7 @@ extension BackgroundAssetsService {
             return failure(.downloadFailedToStart, "\(id) could not be removed: \(error).")
         }
         installedApps.remove(id)
+        await queue.restrictRedirects(of: id, to: nil)
         runtimeUsedToday[id] = nil
         let others = await registry.apps().apps
         if !others.contains(where: { $0.bundle.appGroup == app.bundle.appGroup }),

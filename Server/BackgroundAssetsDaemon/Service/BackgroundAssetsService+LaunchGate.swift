@@ -30,6 +30,7 @@ extension BackgroundAssetsService {
             installed.recordLaunch(at: now)
             return installed
         }) else { return nil }
+        await queue.restrictRedirects(of: app, to: nil)
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "appLaunched", app: app))
         schedulePeriodicChecks()
         return appStatus(launched)
@@ -70,6 +71,7 @@ extension BackgroundAssetsService {
     func resumeInstalls() async {
         let apps = await registry.apps().apps
         installedApps = Set(apps.map(\.bundleIdentifier))
+        for app in apps { await queue.restrictRedirects(of: app.bundleIdentifier, to: app.allowance.restrictions?.domainAllowList) }
         for app in apps where app.state == .installing {
             let id = app.bundleIdentifier
             var run = InstallRun(kind: .install, app: app)

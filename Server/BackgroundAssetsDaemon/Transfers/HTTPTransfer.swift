@@ -56,6 +56,9 @@ struct HTTPTransfer {
                 guard let location = head["Location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
                     throw TransferError(.remote, .malformedResponse, "a \(head.status) redirect from \(url.absoluteString) has no usable Location")
                 }
+                if let allowed = request.allowedHosts, let host = next.host(), !allowed.allows(host: host) {
+                    throw TransferError(.remote, .disallowedHost(host), "\(url.absoluteString) redirected to \(host), which BADownloadDomainAllowList does not allow before the app's first launch; add the host to the list in the app's Info.plist")
+                }
                 if head.status == 301 || head.status == 308 { events(.movedPermanently(to: next)) }
                 url = next
                 continue

@@ -39,6 +39,8 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case sizeMismatch(expected: Int64, actual: Int64)
         /// Redirects went on for too long.
         case tooManyRedirects
+        /// A redirect led to a host the app's `BADownloadDomainAllowList` does not allow before its first launch.
+        case disallowedHost(String)
         /// The staging file could not be written, or the disk is full.
         case localFile(errno: Int32)
         /// The attempt was stopped on purpose.
@@ -64,7 +66,7 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectionFailed, .connectionLost, .stalled: true
         case let .httpStatus(status): status == 408 || status == 429 || status >= 500
         case .malformedResponse, .unsupportedURL, .authenticationRequired, .sizeMismatch, .tooManyRedirects,
-             .localFile, .cancelled: false
+             .disallowedHost, .localFile, .cancelled: false
         }
     }
 

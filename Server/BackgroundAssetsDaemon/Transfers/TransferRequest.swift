@@ -33,6 +33,8 @@ struct TransferRequest: Sendable {
     var connectTimeout: Duration = .seconds(10)
     /// Follow at most this many redirects.
     var maximumRedirects = 5
+    /// The hosts a redirect may lead to, before the app's first launch; `nil` allows any.
+    var allowedHosts: DomainAllowList?
 }
 
 /// A user name and password for HTTP Basic authentication.

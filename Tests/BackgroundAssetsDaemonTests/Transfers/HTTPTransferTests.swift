@@ -239,6 +239,23 @@ struct HTTPTransferTests {
         #expect(events.contains(.movedPermanently(to: server.url("/new.mp4"))))
     }
 
+    @Test("Before the first launch, a redirect to a host outside the allow list fails with code 202")
+    func redirectOutsideAllowList() async throws {
+        let server = try ScriptedHTTPServer { head, index in
+            head.hasPrefix("GET /old.mp4")
+                ? .response("302 Found", ["Location: http://localhost:\(9)/elsewhere.mp4"]) : Self.fullResponse(head, index)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        var request = try Self.request(server.url("/old.mp4"), in: folder.url)
+        request.allowedHosts = try DomainAllowList(["127.0.0.1"])
+        let (result, _) = await Self.transfer(request)
+        guard case let .failure(error) = result else { Issue.record("the redirect was followed"); return }
+        #expect(error.kind == .disallowedHost("localhost"))
+        #expect(error.wireFailure.domain == "BAErrorDomain" && error.wireFailure.code == 202)
+        #expect(!error.isRetryable)
+    }
+
     @Test("A chunked body is decoded into the file")
     func decodesChunkedBody() async throws {
         let server = try ScriptedHTTPServer { _, _ in
