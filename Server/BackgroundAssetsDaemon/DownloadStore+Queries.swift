@@ -72,8 +72,7 @@ extension DownloadStore {
     public func nextDownloadsToRun(limit: Int, at now: Date, holding heldApps: Set<String> = []) throws -> [DownloadRow] {
         try withDatabase { database in
             let held = heldApps.sorted()
-            let exclusion = held.isEmpty
-                ? "" : " AND NOT (essential = 0 AND foreground = 0 AND app_bundle_id IN (\(held.map { _ in "?" }.joined(separator: ", "))))"
+            let exclusion = Self.heldExclusion(count: held.count)
             let bindings: [SQLiteValue] = [.integer(Self.milliseconds(now))] + held.map { .text($0) } + [.int(limit)]
             return try database.prepare(
                 "SELECT \(Self.columns) FROM downloads WHERE state = 1 AND next_attempt_at <= ?\(exclusion) "

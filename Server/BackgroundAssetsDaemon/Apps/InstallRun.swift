@@ -15,6 +15,9 @@ import Foundation
 struct InstallRun: Sendable {
     /// Install or update.
     let kind: ContentRequestKind
+    /// The app, and the version being installed.
+    let bundleIdentifier: String
+    let version: String
     /// The bytes of the app's own download.
     let appShare: Int64
     /// The essential allowance, which sizes the essential part until the real sizes are known.
@@ -27,6 +30,8 @@ struct InstallRun: Sendable {
     /// Starts the run of an app.
     init(kind: ContentRequestKind, app: InstalledApp) {
         self.kind = kind
+        bundleIdentifier = app.bundleIdentifier
+        version = app.version
         let plist = app.bundle.app
         appShare = Int64(max(0, plist.maxInstallSize - plist.essentialMaxInstallSize))
         essentialAllowance = Int64(max(0, plist.restrictions.essentialDownloadAllowance))
@@ -49,9 +54,9 @@ struct InstallRun: Sendable {
     }
 
     /// One paragraph on what the install downloaded and what failed.
-    func summary(appName: String, version: String, note: String?) -> String {
+    func summary(note: String?) -> String {
         let verb = kind == .update ? "Updated" : "Installed"
-        var text = "\(verb) \(appName) version \(version)."
+        var text = "\(verb) \(bundleIdentifier) version \(version)."
         if let essential, essential.count > 0 {
             let sizes = String(format: "%.1f MiB", Double(essential.totalBytes) / 1_048_576)
             text += " \(essential.finished.count) of \(essential.count) essential download(s) (\(sizes)) finished"

@@ -174,7 +174,7 @@ public actor DownloadQueue {
         wakeUp?.cancel()
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
-        guard let next = try store.earliestNextAttempt(), next > .now else { return }
+        guard let next = try store.earliestNextAttempt(holding: heldApps), next > .now else { return }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
         let delay = min(next.timeIntervalSinceNow, 3600)

@@ -22,13 +22,24 @@ extension DownloadStore {
     }
 
     /// The earliest time a waiting download is due, or `nil` when none is waiting.
-    public func earliestNextAttempt() throws -> Date? {
+    /// - Parameter heldApps: Apps in their essential phase, whose other background downloads are not
+    ///   runnable however due they are, so they must not stand in for the next wake-up.
+    public func earliestNextAttempt(holding heldApps: Set<String> = []) throws -> Date? {
         try withDatabase { database in
+            let held = heldApps.sorted()
             // Named, because the planner would otherwise scan every waiting row through the run-order index.
-            try database.prepare(
-                "SELECT MIN(next_attempt_at) FROM downloads INDEXED BY downloads_next_attempt WHERE state = 1")
-                .rows { row in row.optionalInt64(0).map(Self.date) }.first ?? nil
+            return try database.prepare(
+                "SELECT MIN(next_attempt_at) FROM downloads INDEXED BY downloads_next_attempt WHERE state = 1"
+                    + Self.heldExclusion(count: held.count)
+            ).bind(held.map { .text($0) }).rows { row in row.optionalInt64(0).map(Self.date) }.first ?? nil
         }
+    }
+
+    /// The condition that leaves out the held apps' other background downloads, with one
+    /// parameter per held app.
+    static func heldExclusion(count: Int) -> String {
+        count == 0 ? "" : " AND NOT (essential = 0 AND foreground = 0 AND app_bundle_id IN ("
+            + Array(repeating: "?", count: count).joined(separator: ", ") + "))"
     }
 
     /// Whether any download has not ended yet.

@@ -42,15 +42,17 @@ extension BackgroundAssetsService {
     ///   - note: A sentence for the summary, when the install did not end the ordinary way.
     func markLaunchable(_ app: String, note: String? = nil) async {
         guard let run = installs.removeValue(forKey: app) else { return }
+        // Recorded before anything suspends: a launch gate asking meanwhile finds the app
+        // launchable, and must find how its install ended too.
+        var progress = run.progress
+        progress.phase = .complete
+        progress.completedBytes = progress.totalBytes
+        installOutcomes[app] = (run.summary(note: note), progress)
         await queue.release(app: app)
         guard let installed = try? await registry.update(app, { installed -> InstalledApp in
             installed.state = .launchable
             return installed
         }) else { return }
-        var progress = run.progress
-        progress.phase = .complete
-        progress.completedBytes = progress.totalBytes
-        installOutcomes[app] = (run.summary(appName: installed.bundleIdentifier, version: installed.version, note: note), progress)
         // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
         for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
