@@ -97,4 +97,14 @@ struct ServiceRobustnessTests {
         }
         return found
     }
+
+    @Test("A service whose device root is deleted under it exits instead of serving nobody")
+    func deviceRootDeleted() async throws {
+        let scenario = try Scenario()
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+            try FileManager.default.removeItem(at: scenario.deviceRoot)
+            let status = try await service.process.waitForExit(timeout: .seconds(10))
+            #expect(status.isSuccess, "\(service.process.diagnostics())")
+        }
+    }
 }

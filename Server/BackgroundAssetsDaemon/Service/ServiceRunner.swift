@@ -80,6 +80,11 @@ public struct ServiceRunner: Sendable {
                     logger.info("Idle for \(Int(configuration.idleExitAfter)) s with nothing queued: exiting.")
                     break
                 }
+                // A device root deleted under the service leaves it unreachable, serving nobody.
+                guard FileManager.default.fileExists(atPath: paths.serviceSocket.path) else {
+                    logger.error("The socket \(paths.serviceSocket.path) is gone (was the device root deleted?): exiting.")
+                    break
+                }
                 try? await Task.sleep(for: .milliseconds(200))
             }
             // Stop taking connections first, so no client reaches a service that is going away.
