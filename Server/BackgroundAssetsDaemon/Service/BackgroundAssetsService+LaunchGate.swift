@@ -72,6 +72,8 @@ extension BackgroundAssetsService {
     /// Picks up installs the service was running when it stopped: their essential downloads are still queued.
     func resumeInstalls() async {
         let apps = await registry.apps().apps
+        let recorded = apps.flatMap { [$0.installDate] + $0.launchHistory + [$0.lastPeriodicCheck].compactMap { $0 } }
+        clock = .resuming(at: .now, latestRecorded: recorded.max(), timeScale: configuration.timeScale)
         installedApps = Set(apps.map(\.bundleIdentifier))
         for app in apps { await queue.restrictRedirects(of: app.bundleIdentifier, to: app.allowance.restrictions?.domainAllowList) }
         for app in apps where app.state == .installing {

@@ -45,7 +45,8 @@ public actor BackgroundAssetsService {
 
     // The extension lifecycle.
     let registry: AppRegistry
-    let clock: DeviceClock
+    /// The device's time; it resumes from the latest recorded device time at ``start()``.
+    var clock: DeviceClock
     let runtimePolicy: ExtensionRuntimePolicy
     let periodicSchedule = PeriodicSchedule()
     var settings: DeviceSettings

@@ -127,4 +127,16 @@ struct PeriodicScheduleTests {
             #expect(DeviceClock(origin: Self.start, timeScale: bad).timeScale == 1)
         }
     }
+
+    @Test("A restarted clock resumes from the latest recorded device time, never before real time")
+    func resumingClock() {
+        let ahead = Self.start.addingTimeInterval(5 * Self.day)
+        let resumed = DeviceClock.resuming(at: Self.start, latestRecorded: ahead, timeScale: 3600)
+        #expect(resumed.deviceTime(at: Self.start) == ahead)
+        #expect(resumed.deviceTime(at: Self.start.addingTimeInterval(1)) == ahead.addingTimeInterval(3600))
+        #expect(resumed.realTime(at: ahead.addingTimeInterval(7200)) == Self.start.addingTimeInterval(2))
+        let behind = DeviceClock.resuming(at: Self.start, latestRecorded: Self.start.addingTimeInterval(-Self.day), timeScale: 1)
+        #expect(behind.deviceTime(at: Self.start) == Self.start)
+        #expect(DeviceClock.resuming(at: Self.start, latestRecorded: nil, timeScale: 1).deviceTime(at: Self.start) == Self.start)
+    }
 }
