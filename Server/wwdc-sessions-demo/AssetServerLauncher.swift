@@ -14,7 +14,13 @@ enum AssetServerLauncher {
     ///   - processes: Where the demo's processes are started.
     /// - Returns: The base URL and whether the demo started the server.
     static func prepare(port: Int, catalog: String?, processes: DemoProcesses) throws -> (url: URL, started: Bool) {
-        if port != 0, isListening(port: port) {
+        if port != 0, let answer = manifestAnswer(port: port) {
+            guard answer.hasPrefix("HTTP/1.1 200") else {
+                throw DemoError("""
+                    Port \(port) is in use, but what listens there does not serve /manifest.json \
+                    (it answered \(answer.debugDescription)). Stop it, or run the demo with --port 0 for a free port.
+                    """)
+            }
             return (URL(string: "http://127.0.0.1:\(port)")!, false)
         }
         let output = Pipe()
@@ -36,19 +42,30 @@ enum AssetServerLauncher {
         return (url, true)
     }
 
-    /// Whether something accepts TCP connections on the loopback port.
-    private static func isListening(port: Int) -> Bool {
+    /// The status line something listening on the loopback port gives to `HEAD /manifest.json`,
+    /// or `nil` when nothing accepts connections there.
+    private static func manifestAnswer(port: Int) -> String? {
         let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard descriptor >= 0 else { return false }
+        guard descriptor >= 0 else { return nil }
         defer { close(descriptor) }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        return withUnsafePointer(to: &address) {
+        let connected = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
                 connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
             }
         }
+        guard connected else { return nil }
+        // Something listens: a server that never answers must not hang the demo.
+        var timeout = timeval(tv_sec: 3, tv_usec: 0)
+        setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        let request = Array("HEAD /manifest.json HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n\r\n".utf8)
+        _ = request.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+        var buffer = [UInt8](repeating: 0, count: 256)
+        let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
+        let text = String(decoding: buffer.prefix(max(count, 0)), as: UTF8.self)
+        return String(text.split(separator: "\r\n", maxSplits: 1).first ?? "no answer")
     }
 }
