@@ -57,7 +57,7 @@ struct LifecycleScenario: Sendable {
 
     /// Writes the extension's instructions into the container, where every launch of it reads them.
     func write(_ behaviour: LifecycleBehaviour) throws {
-        let file = container.appendingPathComponent("Library/Preferences/lifecycle-test.json")
+        let file = container.appendingPathComponent(LifecycleBehaviour.path)
         try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]

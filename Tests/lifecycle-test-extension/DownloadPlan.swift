@@ -5,6 +5,7 @@ Turns the manifest the system hands over into the downloads the test extension r
 
 import BackgroundAssets
 import Foundation
+import LifecycleTestKit
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
@@ -12,7 +13,7 @@ import SessionKit
 
 /// The downloads the test extension returns for one content request.
 struct DownloadPlan {
-    var behaviour: ExtensionBehaviour
+    var behaviour: LifecycleBehaviour
     var appGroupIdentifier: String
 
     /// The downloads for a request, from the manifest's sessions and the behaviour.

@@ -13,12 +13,12 @@ import SessionKit
 
 /// The extension the lifecycle tests install beside `lifecycle-test-app`.
 ///
-/// It reads its behaviour from the app group container (see ``ExtensionBehaviour``) and appends
+/// It reads its behaviour from the app group container (see ``LifecycleBehaviour``) and appends
 /// a line to `Library/Application Support/lifecycle-test/calls.jsonl` for every entry point the
 /// system calls, so tests can check what was called, in which process, and in which order.
 @main
 struct LifecycleTestExtension: BADownloaderExtension {
-    let behaviour: ExtensionBehaviour
+    let behaviour: LifecycleBehaviour
     let log: LifecycleCallLog
     let filesFolder: URL
 
@@ -30,10 +30,10 @@ struct LifecycleTestExtension: BADownloaderExtension {
         log = LifecycleCallLog(file: folder.appending(path: LifecycleTestContainer.extensionLogName))
         filesFolder = folder.appending(path: LifecycleTestContainer.filesFolderName, directoryHint: .isDirectory)
         do {
-            behaviour = try ExtensionBehaviour.load(in: container)
+            behaviour = try LifecycleBehaviour.load(in: container)
         } catch {
             FileHandle.standardError.write(Data("lifecycle-test-extension: unreadable behaviour: \(error)\n".utf8))
-            behaviour = ExtensionBehaviour()
+            behaviour = LifecycleBehaviour()
         }
     }
 

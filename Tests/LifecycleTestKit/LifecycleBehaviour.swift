@@ -1,6 +1,6 @@
 /*
 Abstract:
-What a lifecycle test asks the test extension to do, read from a JSON file in the app group container.
+What a lifecycle test tells the test extension to do: a JSON file the test writes into the app group container.
 */
 
 import Foundation
@@ -10,35 +10,37 @@ import Foundation
 /// A test writes the file before it installs the app, so every launch of the extension (the service
 /// starts a new process for each piece of work) behaves the same way. Every key is optional; a
 /// missing file gives an extension that returns the manifest's sessions, the essential ones as
-/// essential, and does nothing else. The tests' side of this format is
-/// Tests/EndToEndTests/LifecycleBehaviour.swift; keep the two in step.
-struct ExtensionBehaviour: Decodable, Sendable {
+/// essential, and does nothing else.
+public struct LifecycleBehaviour: Codable, Sendable {
+    /// The file's path inside the app group container.
+    public static let path = "Library/Preferences/lifecycle-test.json"
+
     /// The app's `BAManifestURL`, which relative session URLs in the manifest are resolved against.
-    var manifestURL: URL?
+    public var manifestURL: URL?
     /// The sessions returned as essential (for install and update requests); `nil` means those the manifest marks essential.
-    var essential: [String]?
+    public var essential: [String]?
     /// The sessions returned as non-essential; `nil` means every session not returned as essential.
-    var nonEssential: [String]?
+    public var nonEssential: [String]?
     /// The request kinds (1 install, 2 update, 3 periodic) for which downloads are returned; `nil` means all.
-    var returnFor: [Int]?
+    public var returnFor: [Int]?
     /// Whether essential sessions stay essential in a periodic request, which the system must refuse.
-    var essentialForPeriodic: Bool
+    public var essentialForPeriodic: Bool
     /// The request kinds for which `sleepSeconds`, `allocateMiB` and `crash` apply; `nil` means all.
-    var misbehaveFor: [Int]?
+    public var misbehaveFor: [Int]?
     /// Seconds to sleep inside `downloads(for:manifestURL:extensionInfo:)`.
-    var sleepSeconds: Double
+    public var sleepSeconds: Double
     /// MiB to allocate and touch inside `downloads(for:manifestURL:extensionInfo:)`, before sleeping.
-    var allocateMiB: Int
+    public var allocateMiB: Int
     /// Whether to abort inside `downloads(for:manifestURL:extensionInfo:)`.
-    var crash: Bool
+    public var crash: Bool
     /// Whether to call `scheduleDownload` inside `downloads(for:manifestURL:extensionInfo:)` and record its error.
-    var scheduleInsideDownloads: Bool
+    public var scheduleInsideDownloads: Bool
     /// Whether a failed essential download is scheduled again with `removingEssential()`.
-    var rescheduleFailedEssential: Bool
+    public var rescheduleFailedEssential: Bool
     /// Seconds to hold exclusive control from an async task started in `downloads(for:manifestURL:extensionInfo:)`.
-    var exclusiveControlSeconds: Double
+    public var exclusiveControlSeconds: Double
     /// Session identifiers whose URL gets another host, such as `localhost`, to test the domain allow list.
-    var hostOverrides: [String: String]
+    public var hostOverrides: [String: String]
 
     private enum CodingKeys: String, CodingKey {
         case manifestURL, essential, nonEssential, returnFor, essentialForPeriodic, misbehaveFor, sleepSeconds
@@ -46,8 +48,10 @@ struct ExtensionBehaviour: Decodable, Sendable {
         case hostOverrides
     }
 
-    /// The behaviour of a missing file.
-    init() {
+    /// The behaviour of a missing file, with the app's `BAManifestURL` when the test gives it.
+    /// - Parameter manifestURL: The URL relative session URLs resolve against.
+    public init(manifestURL: URL? = nil) {
+        self.manifestURL = manifestURL
         essentialForPeriodic = false
         sleepSeconds = 0
         allocateMiB = 0
@@ -58,7 +62,7 @@ struct ExtensionBehaviour: Decodable, Sendable {
         hostOverrides = [:]
     }
 
-    init(from decoder: any Decoder) throws {
+    public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         manifestURL = try container.decodeIfPresent(URL.self, forKey: .manifestURL)
         essential = try container.decodeIfPresent([String].self, forKey: .essential)
@@ -80,19 +84,19 @@ struct ExtensionBehaviour: Decodable, Sendable {
     /// - Parameter container: The app group container.
     /// - Returns: The behaviour, or the defaults when there is no file.
     /// - Throws: A decoding error when the file exists but is not a valid behaviour.
-    static func load(in container: URL) throws -> ExtensionBehaviour {
-        let file = container.appending(path: "Library/Preferences/lifecycle-test.json")
-        guard let data = try? Data(contentsOf: file) else { return ExtensionBehaviour() }
-        return try JSONDecoder().decode(ExtensionBehaviour.self, from: data)
+    public static func load(in container: URL) throws -> LifecycleBehaviour {
+        let file = container.appending(path: path)
+        guard let data = try? Data(contentsOf: file) else { return LifecycleBehaviour() }
+        return try JSONDecoder().decode(LifecycleBehaviour.self, from: data)
     }
 
     /// Whether downloads are returned for a request kind.
-    func returnsDownloads(for request: Int) -> Bool {
+    public func returnsDownloads(for request: Int) -> Bool {
         returnFor?.contains(request) ?? true
     }
 
     /// Whether the sleep, allocation and crash apply to a request kind.
-    func misbehaves(for request: Int) -> Bool {
+    public func misbehaves(for request: Int) -> Bool {
         misbehaveFor?.contains(request) ?? true
     }
 }
