@@ -11,12 +11,10 @@ import TestSupport
 extension SampleTests {
     @Suite("Hand finished downloads to the app and the extension at once")
     struct SampleConcurrentCompletionTests {
-        /// Bytes per second per response: a session of 12–20 KB takes 0.1–0.15 s, so downloads started
-        /// together finish within about 50 ms of each other, faster than the extension moves them.
-        static let throttle = 131_072
-        /// Thirty-two background downloads at a time: the first wave queues up for the extension, and the
-        /// other fourteen sessions are still transferring when the app's delegate is set.
-        static let configuration: [String: Double] = ["maxConcurrentDownloads": 32]
+        /// Bytes per second per response: a session of 12–20 KB takes one to two and a half seconds.
+        static let throttle = 8_192
+        /// Eight background downloads at a time: the sessions arrive in waves for several seconds.
+        static let configuration: [String: Double] = ["maxConcurrentDownloads": 8]
 
         @Test("The app and the extension moving finished sessions at once never lose or double-move one")
         func appAndExtensionShareCompletions() async throws {
@@ -27,16 +25,31 @@ extension SampleTests {
                 let sessions = try device.catalog()
                 try await device.install()
 
-                // Open the app the moment a background download finishes with no app to tell: while the
-                // service launches the extension for it, more finish and queue up for the extension, and
-                // it is still moving them when the app's delegate starts receiving the rest.
+                // A third process holds the app's exclusive control for a few seconds. The first
+                // background downloads finish with no app connected: the extension is launched for them
+                // and waits for control with its finished files in hand. The app is opened meanwhile, so
+                // it is connected (and receiving finishes of its own) when the extension moves its files.
                 let essential = Set(sessions.filter(\.essential).map(\.id))
-                try await poll(until: {
-                    device.trace().contains {
-                        $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
-                    }
-                }, timeout: .seconds(30), interval: .milliseconds(5), "a background download to finish")
-                let app = try await device.runApp()
+                var holder = ProcessInfo.processInfo.environment.merging(device.scenario.environment) { $1 }
+                holder["BA_BUNDLE_IDENTIFIER"] = SampleDevice.bundleIdentifier
+                let probe = try ChildProcess.launch(
+                    executableURL: try ProductsDirectory.executable(named: "exclusive-control-probe"),
+                    arguments: ["4000"], environment: holder)
+                let app: CommandResult
+                do {
+                    _ = try await probe.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("enter") }
+                    try await poll(until: {
+                        device.trace().contains {
+                            $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
+                        }
+                    }, timeout: .seconds(30), interval: .milliseconds(5), "a background download to finish")
+                    app = try await device.runApp()
+                    // The probe lets go of control on its own, before the app can finish.
+                    #expect(try await probe.waitForExit(timeout: .seconds(10)).isSuccess, "\(probe.diagnostics())")
+                } catch {
+                    await probe.terminate()
+                    throw error
+                }
                 #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
                 #expect(app.standardOutput.contains("All \(sessions.count) sessions are on the device."),
                         "\(app.standardOutput)")
