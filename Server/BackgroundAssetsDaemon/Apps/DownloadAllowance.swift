@@ -18,7 +18,8 @@ import Foundation
 /// - ``admit(_:)`` throws `downloadWouldExceedAllowance` (112) when the declared size does not fit
 ///   what remains of the download's pool;
 /// - ``admit(_:)`` throws `sessionDownloadDisallowedByDomain` (202) for a host outside the allow list,
-///   and ``checkHost(_:identifier:)`` does the same for a redirect during the transfer;
+///   a redirect during the transfer is checked against the same list by the transfer engine
+///   (`TransferRequest.allowedHosts`), and fails with the same code;
 /// - ``admit(_:)`` throws `sessionDownloadDisallowedByAllowance` (203) for a download that declares no
 ///   size (the deprecated size-less initialisers), which cannot be counted;
 /// - ``checkTransfer(_:receivedBytes:)`` throws `sessionDownloadAllowanceExceeded` (204) when the server
@@ -95,7 +96,7 @@ public struct DownloadAllowance: Sendable, Equatable, Codable {
         if request.isEssential { essentialRemaining -= request.fileSize } else { downloadRemaining -= request.fileSize }
     }
 
-    /// Checks a host a download reaches (its URL's, or a redirect's) against the allow list.
+    /// Checks the host of a download's URL against the allow list.
     /// - Parameters:
     ///   - host: The host about to be contacted.
     ///   - identifier: The download's identifier, for the message.
