@@ -132,7 +132,8 @@ let package = Package(
         .testTarget(
             name: "BackgroundAssetsIPCTests",
             dependencies: ["BackgroundAssetsIPC", "TestSupport"],
-            path: "Tests/BackgroundAssetsIPCTests"
+            path: "Tests/BackgroundAssetsIPCTests",
+            exclude: ["GoldenFrames"]
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",

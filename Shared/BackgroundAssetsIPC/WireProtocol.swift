@@ -49,9 +49,18 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `finished` | a download ended; the file is at the given path until `acknowledgeDelivery` |
 /// | `installProgress` | an install advanced (to connections in `awaitLaunchable`) |
 /// | `extensionCall` | run an entry point (to the extension the service launched) |
+///
+/// The names above are the bytes on the wire, written out in `WireNames.swift` apart from the Swift
+/// names, and one frame of every case is recorded under `Tests/BackgroundAssetsIPCTests/GoldenFrames`.
+/// The rule for ``version``: a change that alters any recorded frame is a new protocol; raise the
+/// version and record its frames. `hello`, its answer and `failure` never change shape, so a client
+/// of any version can be told it speaks another one.
 public enum WireProtocol {
     /// The protocol version this build speaks; the service refuses a `hello` with another one.
-    public static let version = 2
+    ///
+    /// Version 3 gave every unlabeled payload a name instead of `_0`; version 2 took Swift's
+    /// synthesized names as they were.
+    public static let version = 3
 
     /// The largest payload a frame may carry, in bytes.
     ///

@@ -54,7 +54,7 @@ def response():
         if "response" in message:
             return message["response"]
 
-hello = {"protocolVersion": 2, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
+hello = {"protocolVersion": 3, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
 sock.sendall(frame(1, {"hello": {"_0": hello}}))
 assert "hello" in response()["response"], "the service refused hello"
 
@@ -86,7 +86,7 @@ print(f"after scheduling: {memory()}")
 sock.sendall(frame(count + 2, {"fetchCurrentDownloads": {}}))
 answer = response()["response"]
 fetched = time.monotonic()
-listed = len(answer["downloads"]["_0"]) if "downloads" in answer else -1
+listed = len(answer["downloads"]["downloads"]) if "downloads" in answer else -1
 print(f"scheduled {count - failures} of {count} downloads in {scheduled - start:.2f} s "
       f"({count / (scheduled - start):.0f}/s); fetchCurrentDownloads listed {listed} in {fetched - scheduled:.2f} s; "
       f"total {fetched - start:.2f} s")

@@ -1,0 +1,213 @@
+/*
+Abstract:
+The names every message case and field has on the wire, written out so a Swift rename cannot change the protocol.
+*/
+
+// Each enum below is the synthesized `Codable` key set made explicit (SE-0295): the case names
+// are the Swift names, the raw values are the bytes on the wire. Renaming a Swift case without
+// its key here no longer compiles; changing a raw value changes the golden frames under
+// Tests/BackgroundAssetsIPCTests/GoldenFrames, which fail until `WireProtocol.version` is raised
+// (the rule is in ``WireProtocol``). Cases without a payload need no per-case keys: they are
+// always encoded as an empty object.
+
+extension ClientRequest {
+    /// The name of each request on the wire, the table in ``WireProtocol``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case hello = "hello"
+        case setDelegate = "setDelegate"
+        case schedule = "schedule"
+        case startForeground = "startForeground"
+        case cancel = "cancel"
+        case fetchCurrentDownloads = "fetchCurrentDownloads"
+        case acquireExclusiveControl = "acquireExclusiveControl"
+        case releaseExclusiveControl = "releaseExclusiveControl"
+        case answerChallenge = "answerChallenge"
+        case acknowledgeDelivery = "acknowledgeDelivery"
+        case fetchStatus = "fetchStatus"
+        case install = "install"
+        case uninstall = "uninstall"
+        case simulate = "simulate"
+        case updateSettings = "updateSettings"
+        case awaitLaunchable = "awaitLaunchable"
+        case extensionCheckIn = "extensionCheckIn"
+        case extensionCallReturned = "extensionCallReturned"
+    }
+
+    // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
+    // and be told, in a `failure` it can read, that it speaks another version.
+    enum HelloCodingKeys: String, CodingKey { case _0 = "_0" }
+    enum SetDelegateCodingKeys: String, CodingKey { case isSet = "isSet" }
+    enum ScheduleCodingKeys: String, CodingKey { case download = "download" }
+    enum StartForegroundCodingKeys: String, CodingKey { case download = "download" }
+    enum CancelCodingKeys: String, CodingKey { case download = "download" }
+    enum AcquireExclusiveControlCodingKeys: String, CodingKey { case deadline = "deadline" }
+    enum AnswerChallengeCodingKeys: String, CodingKey {
+        case deliveryID = "deliveryID"
+        case answer = "answer"
+    }
+    enum AcknowledgeDeliveryCodingKeys: String, CodingKey { case deliveryID = "deliveryID" }
+    enum InstallCodingKeys: String, CodingKey { case _0 = "request" }
+    enum UninstallCodingKeys: String, CodingKey { case bundleIdentifier = "bundleIdentifier" }
+    enum SimulateCodingKeys: String, CodingKey {
+        case _0 = "kind"
+        case bundleIdentifier = "bundleIdentifier"
+    }
+    enum UpdateSettingsCodingKeys: String, CodingKey { case _0 = "change" }
+    enum AwaitLaunchableCodingKeys: String, CodingKey {
+        case bundleIdentifier = "bundleIdentifier"
+        case recordLaunch = "recordLaunch"
+    }
+    enum ExtensionCallReturnedCodingKeys: String, CodingKey {
+        case callID = "callID"
+        case result = "result"
+    }
+}
+
+extension ServerMessage {
+    /// The two kinds of message the service sends.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case response = "response"
+        case event = "event"
+    }
+
+    enum ResponseCodingKeys: String, CodingKey {
+        case id = "id"
+        case response = "response"
+    }
+    enum EventCodingKeys: String, CodingKey { case _0 = "event" }
+}
+
+extension ServerResponse {
+    /// The name of each response on the wire, the table in ``WireProtocol``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case hello = "hello"
+        case done = "done"
+        case download = "download"
+        case downloads = "downloads"
+        case exclusiveControlGranted = "exclusiveControlGranted"
+        case status = "status"
+        case app = "app"
+        case settings = "settings"
+        case failure = "failure"
+    }
+
+    // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
+    enum HelloCodingKeys: String, CodingKey { case _0 = "_0" }
+    enum DownloadCodingKeys: String, CodingKey { case _0 = "download" }
+    enum DownloadsCodingKeys: String, CodingKey { case _0 = "downloads" }
+    enum StatusCodingKeys: String, CodingKey { case _0 = "status" }
+    enum AppCodingKeys: String, CodingKey { case _0 = "app" }
+    enum SettingsCodingKeys: String, CodingKey { case _0 = "settings" }
+    enum FailureCodingKeys: String, CodingKey { case _0 = "_0" }
+}
+
+extension ServerEvent {
+    /// The name of each event on the wire, the table in ``WireProtocol``.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case didBegin = "didBegin"
+        case didPause = "didPause"
+        case didWriteBytes = "didWriteBytes"
+        case didReceiveChallenge = "didReceiveChallenge"
+        case failed = "failed"
+        case finished = "finished"
+        case installProgress = "installProgress"
+        case extensionCall = "extensionCall"
+    }
+
+    enum DidBeginCodingKeys: String, CodingKey { case download = "download" }
+    enum DidPauseCodingKeys: String, CodingKey { case download = "download" }
+    enum DidWriteBytesCodingKeys: String, CodingKey {
+        case download = "download"
+        case bytesWritten = "bytesWritten"
+        case totalBytesWritten = "totalBytesWritten"
+        case totalBytesExpectedToWrite = "totalBytesExpectedToWrite"
+    }
+    enum DidReceiveChallengeCodingKeys: String, CodingKey {
+        case deliveryID = "deliveryID"
+        case download = "download"
+        case challenge = "challenge"
+    }
+    enum FailedCodingKeys: String, CodingKey {
+        case download = "download"
+        case failure = "failure"
+    }
+    enum FinishedCodingKeys: String, CodingKey {
+        case deliveryID = "deliveryID"
+        case download = "download"
+        case filePath = "filePath"
+    }
+    enum InstallProgressCodingKeys: String, CodingKey { case _0 = "app" }
+    enum ExtensionCallCodingKeys: String, CodingKey {
+        case callID = "callID"
+        case call = "call"
+    }
+}
+
+extension ExtensionCall {
+    /// The name of each extension entry point on the wire.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case downloads = "downloads"
+        case finished = "finished"
+        case failed = "failed"
+        case challenge = "challenge"
+        case willTerminate = "willTerminate"
+    }
+
+    enum DownloadsCodingKeys: String, CodingKey {
+        case request = "request"
+        case manifestPath = "manifestPath"
+        case restrictedDownloadSizeRemaining = "restrictedDownloadSizeRemaining"
+        case restrictedEssentialDownloadSizeRemaining = "restrictedEssentialDownloadSizeRemaining"
+    }
+    enum FinishedCodingKeys: String, CodingKey {
+        case download = "download"
+        case filePath = "filePath"
+    }
+    enum FailedCodingKeys: String, CodingKey {
+        case download = "download"
+        case failure = "failure"
+    }
+    enum ChallengeCodingKeys: String, CodingKey {
+        case download = "download"
+        case challenge = "challenge"
+    }
+}
+
+extension ExtensionCallResult {
+    /// The name of each kind of answer an extension entry point gives on the wire.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case downloads = "downloads"
+        case challengeAnswer = "challengeAnswer"
+        case done = "done"
+    }
+
+    enum DownloadsCodingKeys: String, CodingKey { case _0 = "downloads" }
+    enum ChallengeAnswerCodingKeys: String, CodingKey { case _0 = "answer" }
+}
+
+extension ClientMessage {
+    /// The fields of every request frame.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case id = "id"
+        case request = "request"
+    }
+}
+
+extension Hello {
+    /// The fields of `hello`, the one request every version of the protocol must be able to read.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case protocolVersion = "protocolVersion"
+        case bundleIdentifier = "bundleIdentifier"
+        case role = "role"
+        case processIdentifier = "processIdentifier"
+    }
+}
+
+extension HelloReply {
+    /// The fields of the answer to `hello`.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case protocolVersion = "protocolVersion"
+        case processIdentifier = "processIdentifier"
+        case deviceRoot = "deviceRoot"
+    }
+}

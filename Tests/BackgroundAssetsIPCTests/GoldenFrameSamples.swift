@@ -1,0 +1,108 @@
+/*
+Abstract:
+One message of every case the protocol has, each named after the frame file that pins its bytes.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+
+/// A message whose encoding is recorded under `GoldenFrames/v<version>/<name>.json`.
+struct GoldenFrame: CustomTestStringConvertible, Sendable {
+    /// The file name without extension: the direction, the case and, for nested calls, the inner case.
+    let name: String
+    /// The message's JSON payload as this build encodes it.
+    let encode: @Sendable () throws -> [UInt8]
+    /// Whether a recorded payload decodes back into the same message.
+    let decodesToSameMessage: @Sendable ([UInt8]) throws -> Bool
+
+    var testDescription: String { name }
+
+    init(request: ClientRequest, named name: String) {
+        let message = ClientMessage(id: 42, request: request)
+        self.name = "request.\(name)"
+        encode = { try MessageCodec.encode(message) }
+        decodesToSameMessage = { try MessageCodec.decode(ClientMessage.self, from: $0) == message }
+    }
+
+    init(server message: ServerMessage, named name: String) {
+        self.name = name
+        encode = { try MessageCodec.encode(message) }
+        decodesToSameMessage = { try MessageCodec.decode(ServerMessage.self, from: $0) == message }
+    }
+}
+
+extension SampleMessages {
+    static let app = AppStatus(
+        bundleIdentifier: "com.example.sessions", version: "1.0", appGroup: "group.com.example.sessions",
+        state: .installing,
+        progress: InstallProgress(
+            phase: .downloadingEssentialAssets, completedBytes: 1024, totalBytes: 4096, essentialFinished: 1,
+            essentialFailed: 0, essentialTotal: 2),
+        hasLaunched: false, nextPeriodicCheck: Date(timeIntervalSince1970: 1_800_000_000),
+        periodicCheckSuspendedBecause: "Low Power Mode is on", runtimeBudgetLeft: 42.5,
+        extensionProcessIdentifier: 4343, lastExtensionTermination: "it returned", installSummary: "installed")
+
+    static let failure = WireFailure.backgroundAssets(code: 101, message: "The download \"a\" is not scheduled.")
+
+    /// One message per case, in the order of the tables in ``WireProtocol``.
+    static let goldenFrames: [GoldenFrame] = {
+        let download = descriptor()
+        let requests: [(String, ClientRequest)] = [
+            ("hello", .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: 4242))),
+            ("setDelegate", .setDelegate(isSet: true)),
+            ("schedule", .schedule(download: download)),
+            ("startForeground", .startForeground(download: download)),
+            ("cancel", .cancel(download: download)),
+            ("fetchCurrentDownloads", .fetchCurrentDownloads),
+            ("acquireExclusiveControl", .acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5))),
+            ("releaseExclusiveControl", .releaseExclusiveControl),
+            ("answerChallenge", .answerChallenge(
+                deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p"))),
+            ("acknowledgeDelivery", .acknowledgeDelivery(deliveryID: 8)),
+            ("fetchStatus", .fetchStatus),
+            ("install", .install(InstallRequest(
+                appPlistPath: "/src/App/Info.plist", extensionPlistPath: "/src/Extension/Info.plist",
+                executablesDirectory: "/src/.build/debug", version: "2"))),
+            ("uninstall", .uninstall(bundleIdentifier: "com.example.sessions")),
+            ("simulate", .simulate(.periodic, bundleIdentifier: "com.example.sessions")),
+            ("updateSettings", .updateSettings(SettingsChange(lowPowerMode: true, app: "com.example.sessions"))),
+            ("awaitLaunchable", .awaitLaunchable(bundleIdentifier: "com.example.sessions", recordLaunch: true)),
+            ("extensionCheckIn", .extensionCheckIn),
+            ("extensionCallReturned.downloads", .extensionCallReturned(callID: 5, result: .downloads([download]))),
+            ("extensionCallReturned.challengeAnswer", .extensionCallReturned(
+                callID: 6, result: .challengeAnswer(ChallengeAnswer(disposition: .performDefaultHandling)))),
+            ("extensionCallReturned.done", .extensionCallReturned(callID: 7, result: .done)),
+        ]
+        var settings = DeviceSettings()
+        settings.backgroundAppRefreshByApp = ["com.example.sessions": false]
+        let answers: [(String, ServerResponse)] = [
+            ("hello", .hello(HelloReply(processIdentifier: 77, deviceRoot: "/tmp/device"))),
+            ("done", .done),
+            ("download", .download(download)),
+            ("downloads", .downloads([download])),
+            ("exclusiveControlGranted", .exclusiveControlGranted),
+            ("status", Self.responses.first { if case .status = $0 { true } else { false } }!),
+            ("app", .app(app)),
+            ("settings", .settings(settings)),
+            ("failure", .failure(failure)),
+        ]
+        let calls: [(String, ExtensionCall)] = [
+            ("downloads", .downloads(
+                request: .install, manifestPath: "/device/containers/g/manifest.json",
+                restrictedDownloadSizeRemaining: 1000, restrictedEssentialDownloadSizeRemaining: nil)),
+            ("finished", .finished(download: download, filePath: "/device/containers/g/BAFile-1.tmp")),
+            ("failed", .failed(download: download, failure: failure)),
+            ("challenge", .challenge(download: download, challenge: challenge)),
+            ("willTerminate", .willTerminate),
+        ]
+        let eventNames = ["didBegin", "didPause", "didWriteBytes", "didReceiveChallenge", "failed", "finished"]
+        return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
+            + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }
+            + zip(eventNames, events).map { GoldenFrame(server: .event($0.1), named: "event.\($0.0)") }
+            + [GoldenFrame(server: .event(.installProgress(app)), named: "event.installProgress")]
+            + calls.map {
+                GoldenFrame(server: .event(.extensionCall(callID: 9, call: $0.1)), named: "event.extensionCall.\($0.0)")
+            }
+    }()
+}
