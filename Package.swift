@@ -38,6 +38,11 @@ let package = Package(
             path: "Shared/BackgroundAssets"
         ),
         .target(
+            name: "BackgroundTasks",
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            path: "Shared/BackgroundTasks"
+        ),
+        .target(
             name: "SessionKit",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CCrypto", "SystemLogging"],
             path: "Shared/SessionKit"
@@ -130,6 +135,11 @@ let package = Package(
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(
+            name: "BackgroundTasksTests",
+            dependencies: ["BackgroundTasks", "BackgroundAssetsIPC"],
+            path: "Tests/BackgroundTasksTests"
+        ),
+        .testTarget(
             name: "BackgroundAssetsIPCTests",
             dependencies: ["BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsIPCTests",
@@ -153,6 +163,11 @@ let package = Package(
         .target(
             name: "LifecycleTestKit",
             path: "Tests/LifecycleTestKit"
+        ),
+        .executableTarget(
+            name: "task-test-app",
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
+            path: "Tests/task-test-app"
         ),
         .executableTarget(
             name: "lifecycle-test-app",

@@ -107,6 +107,8 @@ struct SQLiteRow {
 
     func bool(_ column: Int32) -> Bool { sqlite3_column_int64(statement, column) != 0 }
 
+    func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
     func optionalInt64(_ column: Int32) -> Int64? { isNull(column) ? nil : int64(column) }
 
     /// The column as text, read by byte count so embedded NUL characters are kept.

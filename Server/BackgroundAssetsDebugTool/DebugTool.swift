@@ -11,6 +11,7 @@ public enum DebugTool {
     /// Every subcommand, in the order `--help` lists them.
     public static let subcommands: [any DebugSubcommand.Type] = [
         StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
+        TasksCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
     ]
 

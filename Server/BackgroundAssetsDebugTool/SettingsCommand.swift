@@ -9,8 +9,10 @@ import BackgroundAssetsIPC
 /// then prints every setting.
 struct SettingsCommand: DebugSubcommand {
     static let name = "settings"
-    static let synopsis = "[--low-power on|off] [--background-refresh on|off [--app ID]] [--in-app-content on|off]"
-    static let summary = "Show or change low-power mode, Background App Refresh and in-app content."
+    static let synopsis =
+        "[--low-power on|off] [--background-refresh on|off [--app ID]] [--in-app-content on|off] "
+        + "[--external-power on|off] [--network on|off]"
+    static let summary = "Show or change low-power mode, Background App Refresh, in-app content, power and network."
     static let details = """
           --low-power on|off            Low-power mode: no periodic content requests while on.
           --background-refresh on|off   Background App Refresh: no periodic content requests while off.
@@ -18,6 +20,10 @@ struct SettingsCommand: DebugSubcommand {
                                         the global one (which still wins while it is off).
           --in-app-content on|off       In-app content: while off, nothing is downloaded and no extension
                                         runs before the app's first launch.
+          --external-power on|off       Whether the device is on power: Background Tasks processing
+                                        requests that require it wait while off.
+          --network on|off              Whether the network is reachable: processing requests that
+                                        require it wait while off.
         Without options, prints the settings. Changes are saved in system/settings.json by the service
         and apply at once. Prints aligned rows on a terminal, key=value lines otherwise.
         """
@@ -29,7 +35,9 @@ struct SettingsCommand: DebugSubcommand {
             lowPowerMode: try arguments.switchOption("--low-power"),
             backgroundAppRefresh: try arguments.switchOption("--background-refresh"),
             app: try arguments.option("--app"),
-            inAppContent: try arguments.switchOption("--in-app-content"))
+            inAppContent: try arguments.switchOption("--in-app-content"),
+            externalPower: try arguments.switchOption("--external-power"),
+            networkReachable: try arguments.switchOption("--network"))
         if let app = change.app, change.backgroundAppRefresh == nil {
             throw .usage("--app \(app) names whose Background App Refresh to set; add --background-refresh on|off.")
         }

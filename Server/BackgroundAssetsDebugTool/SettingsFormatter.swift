@@ -23,8 +23,12 @@ struct SettingsFormatter {
         if settings.backgroundAppRefresh, !exceptions.isEmpty {
             refresh += " (off for \(exceptions.map(\.app).joined(separator: ", ")))"
         }
-        return "Settings: low-power mode \(Self.word(settings.lowPowerMode)), Background App Refresh \(refresh), "
+        var line = "Settings: low-power mode \(Self.word(settings.lowPowerMode)), Background App Refresh \(refresh), "
             + "in-app content \(Self.word(settings.inAppContent))"
+        // Power and network matter only to Background Tasks processing requests; said only when they hold them back.
+        if !settings.externalPower { line += ", on battery" }
+        if !settings.networkReachable { line += ", network unreachable" }
+        return line
     }
 
     /// Aligned rows for a terminal, one per setting and one per app with its own refresh switch.
@@ -39,6 +43,8 @@ struct SettingsFormatter {
             rows.append(("  \(app)", Self.word(isOn) + note))
         }
         rows.append(("In-app content", Self.word(settings.inAppContent)))
+        rows.append(("External power", Self.word(settings.externalPower)))
+        rows.append(("Network", settings.networkReachable ? "reachable" : "unreachable"))
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
             .joined(separator: "\n")
@@ -52,6 +58,8 @@ struct SettingsFormatter {
         ]
         lines += appSwitches.map { "background-refresh.\(StatusFormatter.shortened($0.app))=\(Self.word($0.isOn))" }
         lines.append("in-app-content=\(Self.word(settings.inAppContent))")
+        lines.append("external-power=\(Self.word(settings.externalPower))")
+        lines.append("network=\(settings.networkReachable ? "reachable" : "unreachable")")
         return lines.joined(separator: "\n")
     }
 

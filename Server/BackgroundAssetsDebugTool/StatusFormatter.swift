@@ -34,12 +34,14 @@ struct StatusFormatter {
             fields(download).map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
         let settings = SettingsFormatter(settings: status.settings).pairs()
-        return ([summary, settings] + appLines() + rows).joined(separator: "\n")
+        let tasks = TaskFormatter(tasks: status.tasks ?? []).lines().map { "task " + $0 }
+        return ([summary, settings] + appLines() + tasks + rows).joined(separator: "\n")
     }
 
     /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
     func table() -> String {
-        let head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
+        var head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
+        if let tasks = TaskFormatter(tasks: status.tasks ?? []).section() { head += [tasks, ""] }
         return (head + [downloadTable()]).joined(separator: "\n")
     }
 

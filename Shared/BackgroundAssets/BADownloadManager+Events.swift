@@ -47,6 +47,9 @@ extension BADownloadManager {
         case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
             // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
             callbackThread.async { [self] in deliverToDelegate(event) }
+        case .launchTask, .expireTask:
+            // Sent only to the connection of BackgroundTasks' scheduler, never to this one.
+            break
         }
     }
 
@@ -69,7 +72,7 @@ extension BADownloadManager {
             connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
-        case .installProgress, .extensionCall:
+        case .installProgress, .extensionCall, .launchTask, .expireTask:
             // Routed by handle(_:); the delegate has no callback for them.
             break
         }

@@ -61,6 +61,26 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case extensionCheckIn
     /// An extension entry point returned (extension only).
     case extensionCallReturned(callID: UInt64, result: ExtensionCallResult)
+    /// Stores a Background Tasks request, replacing the app's pending one with the same identifier (app only).
+    case submitTaskRequest(TaskRequestDescriptor)
+    /// Cancels the app's pending request with this identifier, or all of them when `nil`.
+    case cancelTaskRequests(identifier: String?)
+    /// Asks for the app's pending Background Tasks requests.
+    case fetchPendingTaskRequests
+    /// Says this connection has a launch handler for the identifier, so its tasks may run here (app only).
+    case registerTaskHandler(identifier: String)
+    /// A task handed over with `launchTask` ended (`setTaskCompleted(success:)`).
+    case taskCompleted(taskID: UInt64, success: Bool)
+    /// Launches or expires an app's pending or running task now (debug tool only).
+    case simulateTask(TaskSimulation, identifier: String, bundleIdentifier: String?)
+}
+
+/// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.
+public enum TaskSimulation: String, Codable, Sendable, CaseIterable {
+    /// Run a pending request now, whatever its earliest begin date (`_simulateLaunchForTaskWithIdentifier`).
+    case launch
+    /// Run a running task's expiration handler now (`_simulateExpirationForTaskWithIdentifier`).
+    case expire
 }
 
 /// The first request on every connection: who is calling, and which protocol it speaks.

@@ -26,6 +26,11 @@ extension DevicePaths {
         systemDirectory.appending(path: "queue.sqlite", directoryHint: .notDirectory)
     }
 
+    /// The pending Background Tasks requests, `system/tasks.sqlite`.
+    public var taskDatabase: URL {
+        systemDirectory.appending(path: "tasks.sqlite", directoryHint: .notDirectory)
+    }
+
     /// `system/config.json`: the service's policy knobs, each with a default when absent.
     public var serviceConfigurationFile: URL {
         systemDirectory.appending(path: "config.json", directoryHint: .notDirectory)

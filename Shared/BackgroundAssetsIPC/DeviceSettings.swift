@@ -23,6 +23,12 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     public var backgroundAppRefreshByApp: [String: Bool] = [:]
     /// In-app content: when off, no essential downloads and no extension run before the first launch. On by default.
     public var inAppContent = true
+    /// Whether the device is on external power; Background Tasks processing requests that require
+    /// it wait while this is off. On by default, like a development device on its cable.
+    public var externalPower = true
+    /// Whether the network is reachable; Background Tasks processing requests that require it wait
+    /// while this is off. On by default.
+    public var networkReachable = true
 
     /// The defaults.
     public init() {}
@@ -72,6 +78,8 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
             "lowPowerMode": .flag(lowPowerMode),
             "backgroundAppRefresh": .flag(backgroundAppRefresh),
             "inAppContent": .flag(inAppContent),
+            "externalPower": .flag(externalPower),
+            "networkReachable": .flag(networkReachable),
         ]
         object["backgroundAppRefreshByApp"] = .flags(backgroundAppRefreshByApp)
         let encoder = JSONEncoder()
@@ -98,6 +106,8 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         case "lowPowerMode": lowPowerMode = try flag()
         case "backgroundAppRefresh": backgroundAppRefresh = try flag()
         case "inAppContent": inAppContent = try flag()
+        case "externalPower": externalPower = try flag()
+        case "networkReachable": networkReachable = try flag()
         case "backgroundAppRefreshByApp":
             guard case let .flags(flags) = value else {
                 throw DeviceSettingsError(
@@ -109,7 +119,8 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
             }
             backgroundAppRefreshByApp = flags
         default:
-            let known = "backgroundAppRefresh, backgroundAppRefreshByApp, inAppContent, lowPowerMode"
+            let known =
+                "backgroundAppRefresh, backgroundAppRefreshByApp, externalPower, inAppContent, lowPowerMode, networkReachable"
             throw DeviceSettingsError(path: path, key: key, reason: "it is not a known setting (known: \(known))")
         }
     }

@@ -42,6 +42,10 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     public var app: String?
     /// In-app content on or off.
     public var inAppContent: Bool?
+    /// External power on or off (Background Tasks processing requests).
+    public var externalPower: Bool?
+    /// The network reachable or not (Background Tasks processing requests).
+    public var networkReachable: Bool?
 
     /// Creates a change.
     /// - Parameters:
@@ -49,13 +53,23 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     ///   - backgroundAppRefresh: Background App Refresh, or `nil` to leave it.
     ///   - app: The app whose switch `backgroundAppRefresh` sets; `nil` sets the global switch.
     ///   - inAppContent: In-app content, or `nil` to leave it.
-    public init(lowPowerMode: Bool? = nil, backgroundAppRefresh: Bool? = nil, app: String? = nil, inAppContent: Bool? = nil) {
+    ///   - externalPower: External power, or `nil` to leave it.
+    ///   - networkReachable: Network reachability, or `nil` to leave it.
+    public init(
+        lowPowerMode: Bool? = nil, backgroundAppRefresh: Bool? = nil, app: String? = nil, inAppContent: Bool? = nil,
+        externalPower: Bool? = nil, networkReachable: Bool? = nil
+    ) {
         self.lowPowerMode = lowPowerMode
         self.backgroundAppRefresh = backgroundAppRefresh
         self.app = app
         self.inAppContent = inAppContent
+        self.externalPower = externalPower
+        self.networkReachable = networkReachable
     }
 
     /// Whether the change changes nothing (the tool then just shows the settings).
-    public var isEmpty: Bool { lowPowerMode == nil && backgroundAppRefresh == nil && inAppContent == nil }
+    public var isEmpty: Bool {
+        lowPowerMode == nil && backgroundAppRefresh == nil && inAppContent == nil && externalPower == nil
+            && networkReachable == nil
+    }
 }

@@ -29,6 +29,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case app(AppStatus)
     /// The device settings after the change (answer to `updateSettings`).
     case settings(DeviceSettings)
+    /// The app's pending Background Tasks requests (answer to `fetchPendingTaskRequests`).
+    case taskRequests([TaskRequestDescriptor])
     /// The request failed.
     case failure(WireFailure)
 }
@@ -75,4 +77,8 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     case installProgress(AppStatus)
     /// Run an extension entry point and answer with `extensionCallReturned` (to a launched extension only).
     case extensionCall(callID: UInt64, call: ExtensionCall)
+    /// Run the launch handler for the request's identifier; answer with `taskCompleted` and this task id.
+    case launchTask(taskID: UInt64, request: TaskRequestDescriptor)
+    /// The task's time is nearly up: run its expiration handler.
+    case expireTask(taskID: UInt64)
 }

@@ -19,6 +19,8 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var apps: [AppStatus]
     /// The device settings.
     public var settings: DeviceSettings
+    /// Every pending Background Tasks request and running task; `nil` from a service without them.
+    public var tasks: [TaskStatus]?
 
     /// Creates a status.
     /// - Parameters:
@@ -30,7 +32,7 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     ///   - settings: The device settings.
     public init(
         processIdentifier: Int32, deviceRoot: String, connectionCount: Int, downloads: [DownloadStatus],
-        apps: [AppStatus] = [], settings: DeviceSettings = DeviceSettings()
+        apps: [AppStatus] = [], settings: DeviceSettings = DeviceSettings(), tasks: [TaskStatus]? = nil
     ) {
         self.processIdentifier = processIdentifier
         self.deviceRoot = deviceRoot
@@ -38,6 +40,7 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
         self.downloads = downloads
         self.apps = apps
         self.settings = settings
+        self.tasks = tasks
     }
 }
 

@@ -31,6 +31,12 @@ extension ClientRequest {
         case awaitLaunchable = "awaitLaunchable"
         case extensionCheckIn = "extensionCheckIn"
         case extensionCallReturned = "extensionCallReturned"
+        case submitTaskRequest = "submitTaskRequest"
+        case cancelTaskRequests = "cancelTaskRequests"
+        case fetchPendingTaskRequests = "fetchPendingTaskRequests"
+        case registerTaskHandler = "registerTaskHandler"
+        case taskCompleted = "taskCompleted"
+        case simulateTask = "simulateTask"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -61,6 +67,18 @@ extension ClientRequest {
         case callID = "callID"
         case result = "result"
     }
+    enum SubmitTaskRequestCodingKeys: String, CodingKey { case _0 = "request" }
+    enum CancelTaskRequestsCodingKeys: String, CodingKey { case identifier = "identifier" }
+    enum RegisterTaskHandlerCodingKeys: String, CodingKey { case identifier = "identifier" }
+    enum TaskCompletedCodingKeys: String, CodingKey {
+        case taskID = "taskID"
+        case success = "success"
+    }
+    enum SimulateTaskCodingKeys: String, CodingKey {
+        case _0 = "action"
+        case identifier = "identifier"
+        case bundleIdentifier = "bundleIdentifier"
+    }
 }
 
 extension ServerMessage {
@@ -89,6 +107,7 @@ extension ServerResponse {
         case app = "app"
         case settings = "settings"
         case failure = "failure"
+        case taskRequests = "taskRequests"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -99,6 +118,7 @@ extension ServerResponse {
     enum AppCodingKeys: String, CodingKey { case _0 = "app" }
     enum SettingsCodingKeys: String, CodingKey { case _0 = "settings" }
     enum FailureCodingKeys: String, CodingKey { case _0 = "_0" }
+    enum TaskRequestsCodingKeys: String, CodingKey { case _0 = "requests" }
 }
 
 extension ServerEvent {
@@ -112,6 +132,8 @@ extension ServerEvent {
         case finished = "finished"
         case installProgress = "installProgress"
         case extensionCall = "extensionCall"
+        case launchTask = "launchTask"
+        case expireTask = "expireTask"
     }
 
     enum DidBeginCodingKeys: String, CodingKey { case download = "download" }
@@ -141,6 +163,11 @@ extension ServerEvent {
         case callID = "callID"
         case call = "call"
     }
+    enum LaunchTaskCodingKeys: String, CodingKey {
+        case taskID = "taskID"
+        case request = "request"
+    }
+    enum ExpireTaskCodingKeys: String, CodingKey { case taskID = "taskID" }
 }
 
 extension ExtensionCall {

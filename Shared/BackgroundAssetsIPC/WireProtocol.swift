@@ -32,6 +32,12 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `awaitLaunchable` | `app` | wait while the app installs; the app's launch gate also records a launch |
 /// | `extensionCheckIn` | `done` | the extension the service launched is ready for calls |
 /// | `extensionCallReturned` | `done` | an entry point returned, with what it returned |
+/// | `submitTaskRequest` | `done` | store a Background Tasks request, replacing one with the same identifier (app only) |
+/// | `cancelTaskRequests` | `done` | cancel one pending task request, or all of the app's |
+/// | `fetchPendingTaskRequests` | `taskRequests` | the app's task requests that have not run |
+/// | `registerTaskHandler` | `done` | this connection runs the tasks with that identifier (app only) |
+/// | `taskCompleted` | `done` | a task handed over with `launchTask` ended |
+/// | `simulateTask` | `done` | launch a pending task or expire a running one now (debug tool only) |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
@@ -49,6 +55,8 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `finished` | a download ended; the file is at the given path until `acknowledgeDelivery` |
 /// | `installProgress` | an install advanced (to connections in `awaitLaunchable`) |
 /// | `extensionCall` | run an entry point (to the extension the service launched) |
+/// | `launchTask` | run a Background Tasks launch handler (to the connection that registered it) |
+/// | `expireTask` | a running task's time is nearly up: run its expiration handler |
 ///
 /// The names above are the bytes on the wire, written out in `WireNames.swift` apart from the Swift
 /// names, and one frame of every case is recorded under `Tests/BackgroundAssetsIPCTests/GoldenFrames`.
@@ -58,9 +66,10 @@ The version and limits of the protocol the system service and its clients speak 
 public enum WireProtocol {
     /// The protocol version this build speaks; the service refuses a `hello` with another one.
     ///
-    /// Version 3 gave every unlabeled payload a name instead of `_0`; version 2 took Swift's
+    /// Version 4 added Background Tasks and two device settings (external power, network);
+    /// version 3 gave every unlabeled payload a name instead of `_0`; version 2 took Swift's
     /// synthesized names as they were.
-    public static let version = 3
+    public static let version = 4
 
     /// The largest payload a frame may carry, in bytes.
     ///

@@ -66,7 +66,7 @@ struct StatusFormatterAppsTests {
         let lines = StatusFormatter(status: Self.status, now: Self.now).lines().split(separator: "\n").map(String.init)
         #expect(lines.count == 4)
         #expect(lines[1] == "settings low-power=on background-refresh=on background-refresh.com.example.Other=off "
-            + "background-refresh.com.example.WWDC-Sessions=on in-app-content=on")
+            + "background-refresh.com.example.WWDC-Sessions=on in-app-content=on external-power=on network=reachable")
         let check = Self.now.addingTimeInterval(3 * 3600 + 12 * 60 + 5).ISO8601Format()
         #expect(lines[2] == "bundle-id=com.example.WWDC-Sessions version=3 state=installing progress=42% launched=no "
             + "next-check=\(check) suspended-because=- budget-left=270 extension-pid=4242 "
@@ -102,8 +102,13 @@ struct StatusFormatterAppsTests {
             "Background App Refresh  off",
             "  com.example.a         on (no effect while Background App Refresh is off)",
             "In-app content          on",
+            "External power          on",
+            "Network                 reachable",
         ])
         #expect(SettingsFormatter(settings: settings).summary.contains("Background App Refresh off,"))
+        settings.externalPower = false
+        settings.networkReachable = false
+        #expect(SettingsFormatter(settings: settings).summary.hasSuffix("in-app content on, on battery, network unreachable"))
     }
 
     @Test("Spans of time show their two largest units, and a time that has come is due now")

@@ -36,7 +36,7 @@ struct StatusFormatterTests {
         #expect(all.count == 4)
         #expect(all[0].contains("pid 42"))
         #expect(all[0].contains("0 app(s), 2 download(s)"))
-        #expect(all[1] == "settings low-power=off background-refresh=on in-app-content=on")
+        #expect(all[1] == "settings low-power=off background-refresh=on in-app-content=on external-power=on network=reachable")
         let lines = all.filter { $0.hasPrefix("app=") }
         #expect(lines.count == 2)
         #expect(lines[0].contains("state=waiting"))

@@ -43,6 +43,11 @@ extension SampleMessages {
         periodicCheckSuspendedBecause: "Low Power Mode is on", runtimeBudgetLeft: 42.5,
         extensionProcessIdentifier: 4343, lastExtensionTermination: "it returned", installSummary: "installed")
 
+    static let processingTask = TaskRequestDescriptor(
+        identifier: "com.example.sessions.cleanup", kind: .processing,
+        earliestBeginDate: Date(timeIntervalSince1970: 1_800_000_000), requiresNetworkConnectivity: true,
+        requiresExternalPower: true)
+
     static let failure = WireFailure.backgroundAssets(code: 101, message: "The download \"a\" is not scheduled.")
 
     /// One message per case, in the order of the tables in ``WireProtocol``.
@@ -73,6 +78,12 @@ extension SampleMessages {
             ("extensionCallReturned.challengeAnswer", .extensionCallReturned(
                 callID: 6, result: .challengeAnswer(ChallengeAnswer(disposition: .performDefaultHandling)))),
             ("extensionCallReturned.done", .extensionCallReturned(callID: 7, result: .done)),
+            ("submitTaskRequest", .submitTaskRequest(processingTask)),
+            ("cancelTaskRequests", .cancelTaskRequests(identifier: "com.example.sessions.refresh")),
+            ("fetchPendingTaskRequests", .fetchPendingTaskRequests),
+            ("registerTaskHandler", .registerTaskHandler(identifier: "com.example.sessions.refresh")),
+            ("taskCompleted", .taskCompleted(taskID: 11, success: true)),
+            ("simulateTask", .simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil)),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]
@@ -86,6 +97,7 @@ extension SampleMessages {
             ("app", .app(app)),
             ("settings", .settings(settings)),
             ("failure", .failure(failure)),
+            ("taskRequests", .taskRequests([processingTask])),
         ]
         let calls: [(String, ExtensionCall)] = [
             ("downloads", .downloads(
@@ -100,7 +112,11 @@ extension SampleMessages {
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }
             + zip(eventNames, events).map { GoldenFrame(server: .event($0.1), named: "event.\($0.0)") }
-            + [GoldenFrame(server: .event(.installProgress(app)), named: "event.installProgress")]
+            + [
+                GoldenFrame(server: .event(.installProgress(app)), named: "event.installProgress"),
+                GoldenFrame(server: .event(.launchTask(taskID: 12, request: processingTask)), named: "event.launchTask"),
+                GoldenFrame(server: .event(.expireTask(taskID: 12)), named: "event.expireTask"),
+            ]
             + calls.map {
                 GoldenFrame(server: .event(.extensionCall(callID: 9, call: $0.1)), named: "event.extensionCall.\($0.0)")
             }

@@ -151,6 +151,8 @@ final class FakeService: Sendable {
                     state: .launchable, progress: InstallProgress(phase: .complete, completedBytes: 1, totalBytes: 1),
                     hasLaunched: true, runtimeBudgetLeft: 600))
         case .updateSettings: .settings(DeviceSettings())
+        case .fetchPendingTaskRequests: .taskRequests([])
+        case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask: .done
         }
     }
 }

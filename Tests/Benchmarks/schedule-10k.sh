@@ -54,7 +54,7 @@ def response():
         if "response" in message:
             return message["response"]
 
-hello = {"protocolVersion": 3, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
+hello = {"protocolVersion": 4, "bundleIdentifier": "com.example.bench", "role": "app", "processIdentifier": os.getpid()}
 sock.sendall(frame(1, {"hello": {"_0": hello}}))
 assert "hello" in response()["response"], "the service refused hello"
 

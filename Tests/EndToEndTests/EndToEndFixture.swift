@@ -4,7 +4,12 @@ What every end-to-end test shares: a device root, the debug tool as a client pro
 */
 
 import Foundation
+import Synchronization
 import TestSupport
+
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// The knobs every end-to-end service runs with: short delays so failures and retries take milliseconds.
 let quickConfiguration: [String: Double] = [
@@ -23,6 +28,8 @@ struct Scenario: Sendable {
     let accessLog: URL
     /// Where downloads are written.
     let outputFolder: URL
+    /// The service ``withDevice`` started, for a test that kills it on purpose.
+    let service = ServiceSlot()
 
     init() throws {
         folder = try TemporaryDirectory(prefix: "e2e")
@@ -114,9 +121,28 @@ func withDevice<T>(
         sessions: sessions, sessionSize: sessionSize,
         arguments: ["--access-log", scenario.accessLog.path] + serverArguments
     ) { server in
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
+            scenario.service.process = service.process
             defer { cleanUp(scenario, server) }
             return try await body(scenario, server)
         }
+    }
+}
+
+/// Holds the service a scenario started, once it has started.
+final class ServiceSlot: Sendable {
+    private let slot = Mutex<ChildProcess?>(nil)
+
+    /// The service's process, or `nil` before it started.
+    var process: ChildProcess? {
+        get { slot.withLock { $0 } }
+        set { slot.withLock { $0 = newValue } }
+    }
+
+    /// Kills the service as a crash would (SIGKILL) and waits for it to end; the next client starts it again.
+    func kill() async throws {
+        guard let process else { throw TestSupportError("The scenario's service has not started.") }
+        try process.signal(SIGKILL)
+        try await process.waitForExit(timeout: .seconds(10))
     }
 }

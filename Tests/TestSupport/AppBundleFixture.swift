@@ -34,6 +34,10 @@ public struct AppBundleFixture: Sendable, Equatable {
     public var maxInstallSize = 134_217_728
     /// `BAEssentialMaxInstallSize`, in bytes.
     public var essentialMaxInstallSize = 33_554_432
+    /// `BGTaskSchedulerPermittedIdentifiers`; left out of the Info.plist when empty.
+    public var permittedTaskIdentifiers: [String] = []
+    /// `UIBackgroundModes`; left out of the Info.plist when empty.
+    public var backgroundModes: [String] = []
 
     /// Creates the fixture of an app whose manifest is at `manifestURL`, with the sample's allowances.
     /// - Parameter manifestURL: The app's `BAManifestURL`, such as the test's asset server's `/manifest.json`.
@@ -72,7 +76,16 @@ public struct AppBundleFixture: Sendable, Equatable {
             "\t<key>BAMaxInstallSize</key>\n\t<integer>\(maxInstallSize)</integer>\n",
             "\t<key>BAEssentialMaxInstallSize</key>\n\t<integer>\(essentialMaxInstallSize)</integer>\n",
             appGroups,
+            Self.array("BGTaskSchedulerPermittedIdentifiers", permittedTaskIdentifiers),
+            Self.array("UIBackgroundModes", backgroundModes),
         ])
+    }
+
+    /// An array of strings, or nothing when it is empty.
+    private static func array(_ key: String, _ values: [String]) -> String {
+        guard !values.isEmpty else { return "" }
+        return "\t<key>\(escaped(key))</key>\n\t<array>\n"
+            + values.map { "\t\t<string>\(escaped($0))</string>\n" }.joined() + "\t</array>\n"
     }
 
     /// The extension's Info.plist as XML.

@@ -30,6 +30,9 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     ///   Info.plist key. Linux has no code signatures, so both Info.plists carry the entitlement's
     ///   key and value (an array of `group.` identifiers) directly.
     public var appGroups: [String]
+    /// `BGTaskSchedulerPermittedIdentifiers` and `UIBackgroundModes`: the Background Tasks the app
+    /// may register and submit. `nil` in records written before the service knew the keys.
+    public var taskPermission: TaskPermission?
 
     /// Reads and validates an app's Info.plist.
     /// - Parameters:
@@ -54,6 +57,11 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
         }
         (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)
         appGroups = try plist.appGroups()
+        taskPermission = TaskPermission(
+            permittedIdentifiers: plist.contains(TaskPermission.permittedIdentifiersKey)
+                ? try plist.strings(TaskPermission.permittedIdentifiersKey) : [],
+            backgroundModes: plist.contains(TaskPermission.backgroundModesKey)
+                ? try plist.strings(TaskPermission.backgroundModesKey) : [])
     }
 
     /// `BAManifestURL`: absolute https, or http on a loopback host for local development.

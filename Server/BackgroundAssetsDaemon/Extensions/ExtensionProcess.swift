@@ -64,6 +64,14 @@ final class ExtensionProcess: Sendable {
     }
 
     /// Kills the process at once (SIGKILL): what the system does to an extension over a limit.
+    /// Asks the process to exit (SIGTERM), as the system ends an app it launched only for its tasks.
+    func terminate() {
+        process.withLock { process in
+            guard let process, process.isRunning else { return }
+            _ = Glibc.kill(process.processIdentifier, SIGTERM)
+        }
+    }
+
     func kill() {
         process.withLock { process in
             guard let process, process.isRunning else { return }

@@ -45,6 +45,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var extensionDailyBudget: Double = ExtensionRuntimePolicy.defaultDailyBudget
     /// The most resident memory an extension may use, in bytes.
     public var extensionMemoryLimit: Int64 = 100 << 20
+    /// The longest a Background Tasks refresh task may run, in real seconds; its expiration
+    /// handler runs 5 s (or a fifth of the limit) before.
+    public var appRefreshRuntimeLimit: Double = 30
+    /// The longest a Background Tasks processing task may run, in real seconds.
+    public var processingRuntimeLimit: Double = 300
 
     /// The defaults.
     public init() {}
@@ -104,6 +109,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "extensionRuntimeLimit": Knob(minimum: 0.1) { $0.extensionRuntimeLimit = $1 },
         "extensionDailyBudget": Knob(minimum: 0.1) { $0.extensionDailyBudget = $1 },
         "extensionMemoryLimit": Knob(minimum: 8 * 1_048_576) { $0.extensionMemoryLimit = Int64($1) },
+        "appRefreshRuntimeLimit": Knob(minimum: 0.1) { $0.appRefreshRuntimeLimit = $1 },
+        "processingRuntimeLimit": Knob(minimum: 0.1) { $0.processingRuntimeLimit = $1 },
     ]
 }
 

@@ -75,6 +75,8 @@ extension BackgroundAssetsService {
         var changed = settings
         if let value = change.lowPowerMode { changed.lowPowerMode = value }
         if let value = change.inAppContent { changed.inAppContent = value }
+        if let value = change.externalPower { changed.externalPower = value }
+        if let value = change.networkReachable { changed.networkReachable = value }
         if let value = change.backgroundAppRefresh {
             if let app = change.app {
                 guard DevicePaths.isSafePathComponent(app) else {
@@ -94,6 +96,7 @@ extension BackgroundAssetsService {
         settings = changed
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "settings", detail: changed.summary))
         schedulePeriodicChecks()
+        scheduleTasks()
         return .settings(settings)
     }
 }
@@ -104,6 +107,8 @@ extension DeviceSettings {
         func onOff(_ flag: Bool) -> String { flag ? "on" : "off" }
         var text = "low power \(onOff(lowPowerMode)), background refresh \(onOff(backgroundAppRefresh)), in-app content \(onOff(inAppContent))"
         for (app, flag) in backgroundAppRefreshByApp.sorted(by: { $0.key < $1.key }) { text += ", \(app) refresh \(onOff(flag))" }
+        if !externalPower { text += ", on battery" }
+        if !networkReachable { text += ", network unreachable" }
         return text
     }
 }

@@ -76,6 +76,9 @@ extension BackgroundAssetsService {
                 return extensionCheckIn(connection: connection, session: session)
             case let .extensionCallReturned(callID, result):
                 return await extensionCallReturned(callID: callID, result: result, connection: connection)
+            case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
+                .taskCompleted, .simulateTask:
+                return await handleTaskRequest(request, hello: hello, connection: connection)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
@@ -142,7 +145,7 @@ extension BackgroundAssetsService {
         ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count,
             downloads: try store.allDownloads().map(\.status), apps: await registry.apps().apps.map(appStatus),
-            settings: settings)
+            settings: settings, tasks: await taskStatuses())
     }
 
     /// The rules an installed app's downloads follow: scheduling is refused inside

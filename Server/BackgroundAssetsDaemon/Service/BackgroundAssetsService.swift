@@ -70,6 +70,17 @@ public actor BackgroundAssetsService {
     var installOutcomes: [String: (summary: String, progress: InstallProgress)] = [:]
     var periodicTimer: Task<Void, Never>?
 
+    // Background Tasks.
+    /// The pending requests, durable across restarts.
+    let taskStore: TaskStore
+    /// The registered launch handlers and the running tasks.
+    var taskHost = TaskHost()
+    var taskTimer: Task<Void, Never>?
+    /// Apps the service launched only for their tasks, by bundle identifier.
+    var backgroundLaunches: [String: ExtensionProcess] = [:]
+    /// Why each app's last task ended by force.
+    var lastTaskEnding: [String: String] = [:]
+
     /// A connection waiting for an app to become launchable.
     struct LaunchWaiter {
         var connection: UInt64
@@ -89,6 +100,7 @@ public actor BackgroundAssetsService {
         self.paths = paths
         self.configuration = configuration
         store = try DownloadStore(url: paths.queueDatabase)
+        taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         clock = DeviceClock(origin: .now, timeScale: configuration.timeScale)
@@ -107,6 +119,7 @@ public actor BackgroundAssetsService {
         try await queue.start()
         await resumeInstalls()
         schedulePeriodicChecks()
+        scheduleTasks()
     }
 
     /// Serves one client until it disconnects.
@@ -132,16 +145,19 @@ public actor BackgroundAssetsService {
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle(now: Date = .now) async -> Bool {
-        guard sessions.isEmpty, extensions.isEmpty, installs.isEmpty,
+        guard sessions.isEmpty, extensions.isEmpty, installs.isEmpty, backgroundLaunches.isEmpty,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
+        if await hasTaskDueSoon(now: now) { return false }
         return (try? await queue.hasWork()) == false
     }
 
     /// Stops every transfer; their bytes are kept for the next start.
     public func stop() async {
         periodicTimer?.cancel()
+        taskTimer?.cancel()
+        for process in backgroundLaunches.values { process.kill() }
         for app in extensions.keys { extensions[app]?.process.kill() }
         await queue.stop()
         for session in sessions.values { session.connection.close() }
@@ -166,6 +182,7 @@ public actor BackgroundAssetsService {
         for app in launchWaiters.keys {
             launchWaiters[app]?.removeAll { $0.connection == id }
         }
+        tasksConnectionClosed(id)
         if let hello = session.hello {
             record(from: session, event: "disconnected", app: hello.bundleIdentifier)
             extensionDisconnected(connection: id, app: hello.bundleIdentifier)

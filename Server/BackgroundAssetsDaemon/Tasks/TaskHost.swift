@@ -1,0 +1,116 @@
+/*
+Abstract:
+Which connections run which tasks: registered launch handlers and the tasks running in them.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The running side of Background Tasks: where each app's launch handlers are, and what runs there.
+///
+/// A value the service owns and tests drive directly, like ``ExclusiveControlArbiter``: no I/O, no
+/// clock; the caller passes the time.
+public struct TaskHost: Sendable {
+    /// A task handed to a connection and not yet ended.
+    public struct RunningTask: Sendable, Equatable {
+        /// The id the connection answers `taskCompleted` with.
+        public var taskID: UInt64
+        /// The app it runs for.
+        public var bundleIdentifier: String
+        /// The request it was launched for.
+        public var request: TaskRequestDescriptor
+        /// The connection running it.
+        public var connection: UInt64
+        /// When it started (real time).
+        public var started: Date
+        /// Its runtime limit, in real seconds.
+        public var limit: TimeInterval
+        /// When its expiration handler is due (real time).
+        public var expiresAt: Date
+        /// When its time is up (real time).
+        public var deadline: Date
+        /// Whether its expiration handler has been asked to run.
+        public var hasExpired = false
+    }
+
+    private var handlers: [String: [String: UInt64]] = [:]
+    private var running: [UInt64: RunningTask] = [:]
+    private var nextTaskID: UInt64 = 1
+
+    /// Creates an empty host.
+    public init() {}
+
+    /// Records that a connection has a launch handler for an app's identifier; the latest wins.
+    public mutating func register(app: String, identifier: String, connection: UInt64) {
+        handlers[app, default: [:]][identifier] = connection
+    }
+
+    /// The connection with a launch handler for the identifier, if any.
+    public func handler(app: String, identifier: String) -> UInt64? {
+        handlers[app]?[identifier]
+    }
+
+    /// Whether a task with this identifier is running for the app (a request does not run twice at once).
+    public func isRunning(app: String, identifier: String) -> Bool {
+        running.values.contains { $0.bundleIdentifier == app && $0.request.identifier == identifier }
+    }
+
+    /// Starts a task in a connection.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - app: The app.
+    ///   - connection: The connection with the launch handler.
+    ///   - now: The real time.
+    ///   - limit: The task's runtime limit in real seconds; its expiration handler runs shortly before.
+    /// - Returns: The running task.
+    public mutating func start(
+        _ request: TaskRequestDescriptor, app: String, connection: UInt64, now: Date, limit: TimeInterval
+    ) -> RunningTask {
+        let taskID = nextTaskID
+        nextTaskID += 1
+        let warning = max(limit * 0.8, limit - 5)
+        let task = RunningTask(
+            taskID: taskID, bundleIdentifier: app, request: request, connection: connection, started: now,
+            limit: limit, expiresAt: now.addingTimeInterval(warning), deadline: now.addingTimeInterval(limit))
+        running[taskID] = task
+        return task
+    }
+
+    /// Ends a task; returns it if it was running in that connection.
+    public mutating func complete(taskID: UInt64, connection: UInt64) -> RunningTask? {
+        guard running[taskID]?.connection == connection else { return nil }
+        return running.removeValue(forKey: taskID)
+    }
+
+    /// Marks a task's expiration handler as asked to run; returns it if it was running and not yet expired.
+    public mutating func expire(taskID: UInt64) -> RunningTask? {
+        guard var task = running[taskID], !task.hasExpired else { return nil }
+        task.hasExpired = true
+        running[taskID] = task
+        return task
+    }
+
+    /// Ends and returns a task whose deadline passed.
+    public mutating func removeTask(_ taskID: UInt64) -> RunningTask? {
+        running.removeValue(forKey: taskID)
+    }
+
+    /// Forgets a closed connection: its handlers go, and the tasks it was running end.
+    /// - Returns: The tasks that were running in it.
+    public mutating func connectionClosed(_ connection: UInt64) -> [RunningTask] {
+        for app in handlers.keys {
+            handlers[app] = handlers[app]?.filter { $0.value != connection }
+        }
+        let ended = running.values.filter { $0.connection == connection }
+        for task in ended { running[task.taskID] = nil }
+        return ended.sorted { $0.taskID < $1.taskID }
+    }
+
+    /// Every running task, by id.
+    public var runningTasks: [RunningTask] { running.values.sorted { $0.taskID < $1.taskID } }
+
+    /// The running task of an app with this identifier, if any.
+    public func runningTask(app: String, identifier: String) -> RunningTask? {
+        running.values.first { $0.bundleIdentifier == app && $0.request.identifier == identifier }
+    }
+}

@@ -1,0 +1,88 @@
+/*
+Abstract:
+The pending Background Tasks requests, kept in their own SQLite file so they survive restarts of the service.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Stores pending task requests durably, one row per app and identifier.
+///
+/// An actor of its own: each call is a short SQLite statement, and the service that serves clients
+/// awaits it instead of running it on its own executor.
+public actor TaskStore {
+    private let database: SQLiteDatabase
+    /// The database file.
+    public nonisolated let path: String
+
+    /// Opens or creates the store.
+    /// - Parameter url: The database file, ``DevicePaths/taskDatabase``.
+    /// - Throws: ``DaemonError`` when the file cannot be opened or created.
+    public init(url: URL) throws {
+        path = url.path
+        database = try SQLiteDatabase(path: url.path)
+        try database.execute("PRAGMA journal_mode = WAL")
+        try database.execute("PRAGMA synchronous = FULL")
+        try database.execute(
+            """
+            CREATE TABLE IF NOT EXISTS pending_tasks (
+                app TEXT NOT NULL,
+                identifier TEXT NOT NULL,
+                kind TEXT NOT NULL,
+                earliest_begin REAL,
+                requires_network INTEGER NOT NULL,
+                requires_power INTEGER NOT NULL,
+                submitted REAL NOT NULL,
+                PRIMARY KEY (app, identifier)
+            )
+            """)
+    }
+
+    /// Stores a request, replacing the app's pending one with the same identifier.
+    public func save(_ task: PendingTask) throws {
+        try database.prepare(
+            """
+            INSERT OR REPLACE INTO pending_tasks
+                (app, identifier, kind, earliest_begin, requires_network, requires_power, submitted)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
+            """
+        ).bind([
+            .text(task.bundleIdentifier), .text(task.request.identifier), .text(task.request.kind.rawValue),
+            task.request.earliestBeginDate.map { .real($0.timeIntervalSince1970) },
+            .bool(task.request.requiresNetworkConnectivity), .bool(task.request.requiresExternalPower),
+            .real(task.submitted.timeIntervalSince1970),
+        ]).run()
+    }
+
+    /// Removes the app's request with this identifier, or all of the app's when `nil`.
+    /// - Returns: How many requests were removed.
+    @discardableResult
+    public func remove(app: String, identifier: String?) throws -> Int {
+        let condition = identifier == nil ? "app = ?" : "app = ? AND identifier = ?"
+        let values: [SQLiteValue?] = [.text(app)] + (identifier.map { [.text($0)] } ?? [])
+        return try database.transaction {
+            let count = try database.prepare("SELECT COUNT(*) FROM pending_tasks WHERE \(condition)").bind(values)
+                .rows { $0.int(0) }.first ?? 0
+            try database.prepare("DELETE FROM pending_tasks WHERE \(condition)").bind(values).run()
+            return count
+        }
+    }
+
+    /// Every pending request, oldest submission first.
+    public func all() throws -> [PendingTask] {
+        try database.prepare(
+            """
+            SELECT app, identifier, kind, earliest_begin, requires_network, requires_power, submitted
+            FROM pending_tasks ORDER BY submitted, app, identifier
+            """
+        ).rows { row in
+            PendingTask(
+                bundleIdentifier: row.text(0),
+                request: TaskRequestDescriptor(
+                    identifier: row.text(1), kind: TaskRequestDescriptor.Kind(rawValue: row.text(2)) ?? .appRefresh,
+                    earliestBeginDate: row.isNull(3) ? nil : Date(timeIntervalSince1970: row.double(3)),
+                    requiresNetworkConnectivity: row.bool(4), requiresExternalPower: row.bool(5)),
+                submitted: Date(timeIntervalSince1970: row.double(6)))
+        }
+    }
+}

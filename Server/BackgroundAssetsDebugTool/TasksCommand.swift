@@ -1,0 +1,52 @@
+/*
+Abstract:
+`tasks`: the Background Tasks requests that wait and the tasks that run, with when each may run or why not.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Lists every pending Background Tasks request and every running task, or one app's.
+struct TasksCommand: DebugSubcommand {
+    static let name = "tasks"
+    static let synopsis = "[--json] [--app-bundle-id ID | -b ID]"
+    static let summary = "List the Background Tasks requests waiting to run and the tasks running."
+    static let details = """
+          --json                      Print the requests as JSON (dates in ISO 8601).
+          --app-bundle-id ID, -b ID   Only this app's requests.
+        One line per request: the app, the task identifier, refresh or processing, pending or running,
+        its earliest begin date (device time), what it requires, and when it may run or why not (Low
+        Power Mode, Background App Refresh off, on battery, no network). Run a pending one now with
+        `simulate --launch-task ID`; run a running one's expiration handler with `simulate --expire-task ID`.
+        """
+
+    var json: Bool
+    var bundleIdentifier: String?
+
+    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+        json = arguments.flag("--json")
+        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+    }
+
+    func run(in context: ToolContext) async throws -> DebugExitCode {
+        let connection = context.connection()
+        defer { connection.disconnect() }
+        guard case let .status(status) = try await connection.send(.fetchStatus) else {
+            throw DebugToolError("The service answered fetchStatus with something other than a status; "
+                + "rebuild the tool and the service from the same sources.")
+        }
+        let tasks = (status.tasks ?? []).filter { bundleIdentifier == nil || $0.bundleIdentifier == bundleIdentifier }
+        if json {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+            encoder.dateEncodingStrategy = .iso8601
+            context.console.output(String(decoding: try encoder.encode(tasks), as: UTF8.self))
+        } else if tasks.isEmpty {
+            context.console.output("No Background Tasks requests are pending or running"
+                + (bundleIdentifier.map { " for \($0)." } ?? "."))
+        } else {
+            context.console.output(TaskFormatter(tasks: tasks).lines().joined(separator: "\n"))
+        }
+        return .success
+    }
+}

@@ -1,0 +1,239 @@
+/*
+Abstract:
+The Background Tasks scheduler: register launch handlers, submit requests, and run the tasks the system hands over.
+*/
+
+import BackgroundAssetsIPC
+import Dispatch
+import Foundation
+import Synchronization
+
+/// Schedules task requests that launch the app in the background, and runs their handlers.
+///
+/// Register a launch handler for every identifier in `BGTaskSchedulerPermittedIdentifiers` while
+/// the app launches, then submit requests:
+/// ```swift
+/// BGTaskScheduler.shared.register(forTaskWithIdentifier: refreshIdentifier, using: nil) { task in
+///     self.handleAppRefresh(task: task as! BGAppRefreshTask)
+/// }
+/// try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: refreshIdentifier))
+/// ```
+/// - Note: On Apple platforms launch ends when `application(_:didFinishLaunchingWithOptions:)`
+///   returns. A Linux process has no such moment, so launch ends at the app's first `submit`,
+///   `cancel` or `getPendingTaskRequests` call; registering after that is refused. Where Apple's
+///   framework raises an exception (a second registration, a registration after launch, an
+///   identifier that is not permitted), `register` returns `false` and says why on standard error.
+public final class BGTaskScheduler: NSObject, Sendable {
+    private struct Registration {
+        let queue: DispatchQueue?
+        let handler: UncheckedHandler<(BGTask) -> Void>
+    }
+
+    private struct State {
+        var registrations: [String: Registration] = [:]
+        var launchFinished = false
+        var started = false
+        var running: [UInt64: BGTask] = [:]
+    }
+
+    /// The shared scheduler of this process.
+    public static let shared = BGTaskScheduler(environment: .current())
+
+    private let environment: TaskSchedulerEnvironment
+    private let state = Mutex(State())
+
+    init(environment: TaskSchedulerEnvironment) {
+        self.environment = environment
+    }
+
+    // MARK: - Registering launch handlers
+
+    /// Registers the code that runs a task, before the app finishes launching.
+    ///
+    /// - Parameters:
+    ///   - identifier: An identifier from the app's `BGTaskSchedulerPermittedIdentifiers`.
+    ///   - queue: The queue the handler runs on; `nil` for a background queue.
+    ///   - launchHandler: Runs the task; it receives a ``BGAppRefreshTask`` or a ``BGProcessingTask``.
+    /// - Returns: `true` if the handler was registered; `false` if the identifier is not permitted,
+    ///   already registered, registered after launch, or the caller is an extension.
+    @discardableResult
+    public func register(
+        forTaskWithIdentifier identifier: String, using queue: DispatchQueue?,
+        launchHandler: @escaping (BGTask) -> Void
+    ) -> Bool {
+        if let refusal = refusalToRegister(identifier) {
+            environment.report("BGTaskScheduler could not register \"\(identifier.prefix(200))\": \(refusal)")
+            return false
+        }
+        let registration = Registration(queue: queue, handler: UncheckedHandler(handler: launchHandler))
+        let refusal: String? = state.withLock { state in
+            if state.launchFinished {
+                return "the app has finished launching (it already called submit, cancel or getPendingTaskRequests). "
+                    + "Register every launch handler first, as the app starts."
+            }
+            if state.registrations[identifier] != nil {
+                return "a launch handler for it is already registered; register each identifier once."
+            }
+            state.registrations[identifier] = registration
+            return nil
+        }
+        if let refusal {
+            environment.report("BGTaskScheduler could not register \"\(identifier.prefix(200))\": \(refusal)")
+            return false
+        }
+        startIfNeeded()
+        do {
+            try environment.transport.registerHandler(for: identifier)
+        } catch {
+            _ = state.withLock { $0.registrations.removeValue(forKey: identifier) }
+            environment.report("BGTaskScheduler could not register \"\(identifier.prefix(200))\": \(error)")
+            return false
+        }
+        return true
+    }
+
+    private func refusalToRegister(_ identifier: String) -> String? {
+        if environment.isExtension {
+            return "Background Tasks are not available to app extensions; register in the app."
+        }
+        return environment.permission?.refusalToRegister(identifier)
+    }
+
+    // MARK: - Submitting and cancelling requests
+
+    /// Submits a request to run a task later; a pending request with the same identifier is replaced.
+    ///
+    /// - Parameter taskRequest: A ``BGAppRefreshTaskRequest`` or a ``BGProcessingTaskRequest``.
+    /// - Throws: ``BGTaskScheduler/Error`` with `.notPermitted` when the identifier or its background
+    ///   mode is missing from the Info.plist, `.tooManyPendingTaskRequests` past one refresh or ten
+    ///   processing requests, `.unavailable` in an extension, in Low Power Mode, or with background
+    ///   app refresh off.
+    public func submit(_ taskRequest: BGTaskRequest) throws {
+        finishLaunching()
+        guard let descriptor = TaskRequestDescriptor(taskRequest) else {
+            throw Error(.notPermitted, message: "Submit a BGAppRefreshTaskRequest or a BGProcessingTaskRequest.")
+        }
+        if environment.isExtension {
+            throw Error(.unavailable, message: "Background Tasks are not available to app extensions; submit from the app.")
+        }
+        if let refusal = environment.permission?.refusalToSubmit(descriptor.identifier, kind: descriptor.kind) {
+            throw Error(.notPermitted, message: refusal)
+        }
+        try environment.transport.submit(descriptor)
+    }
+
+    /// Cancels the pending request with this identifier, if there is one.
+    /// - Parameter identifier: The request's identifier.
+    public func cancel(taskRequestWithIdentifier identifier: String) {
+        finishLaunching()
+        environment.transport.cancel(identifier: identifier)
+    }
+
+    /// Cancels every pending request of the app.
+    public func cancelAllTaskRequests() {
+        finishLaunching()
+        environment.transport.cancel(identifier: nil)
+    }
+
+    /// Gets the app's requests that have not run yet.
+    /// - Parameter completionHandler: Receives the requests, on a background queue.
+    public func getPendingTaskRequests(completionHandler: @escaping ([BGTaskRequest]) -> Void) {
+        let handler = UncheckedHandler(handler: completionHandler)
+        finishLaunching()
+        let transport = environment.transport
+        DispatchQueue.global().async {
+            let requests = ((try? transport.pendingRequests()) ?? []).map { $0.request }
+            handler.handler(requests)
+        }
+    }
+
+    /// The app's requests that have not run yet.
+    public func pendingTaskRequests() async -> [BGTaskRequest] {
+        finishLaunching()
+        let transport = environment.transport
+        let descriptors = await withCheckedContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(returning: (try? transport.pendingRequests()) ?? []) }
+        }
+        return descriptors.map { $0.request }
+    }
+
+    private func finishLaunching() {
+        state.withLock { $0.launchFinished = true }
+    }
+
+    // MARK: - Running tasks
+
+    private func startIfNeeded() {
+        let first = state.withLock { state in
+            defer { state.started = true }
+            return !state.started
+        }
+        guard first else { return }
+        environment.transport.start(
+            events: TaskEvents(
+                launch: { [weak self] taskID, request in self?.launch(taskID: taskID, request: request) },
+                expire: { [weak self] taskID in self?.expire(taskID: taskID) }))
+    }
+
+    private func launch(taskID: UInt64, request: TaskRequestDescriptor) {
+        let transport = environment.transport
+        let completion: @Sendable (Bool) -> Void = { [weak self] success in
+            _ = self?.state.withLock { $0.running.removeValue(forKey: taskID) }
+            transport.complete(taskID: taskID, success: success)
+        }
+        let task: BGTask =
+            switch request.kind {
+            case .appRefresh: BGAppRefreshTask(identifier: request.identifier, completion: completion)
+            case .processing: BGProcessingTask(identifier: request.identifier, completion: completion)
+            }
+        let registration = state.withLock { state in
+            state.running[taskID] = task
+            return state.registrations[request.identifier]
+        }
+        guard let registration else {
+            environment.report("BGTaskScheduler has no launch handler for \"\(request.identifier)\"; the task ends unrun.")
+            task.setTaskCompleted(success: false)
+            return
+        }
+        (registration.queue ?? DispatchQueue.global()).async { registration.handler.handler(task) }
+    }
+
+    private func expire(taskID: UInt64) {
+        guard let task = state.withLock({ $0.running[taskID] }) else { return }
+        let registration = state.withLock { $0.registrations[task.identifier] }
+        (registration?.queue ?? DispatchQueue.global()).async { task.expire() }
+    }
+}
+
+extension TaskRequestDescriptor {
+    /// The descriptor of a request, or `nil` for a `BGTaskRequest` that is neither kind.
+    init?(_ request: BGTaskRequest) {
+        switch request {
+        case let processing as BGProcessingTaskRequest:
+            self.init(
+                identifier: processing.identifier, kind: .processing, earliestBeginDate: processing.earliestBeginDate,
+                requiresNetworkConnectivity: processing.requiresNetworkConnectivity,
+                requiresExternalPower: processing.requiresExternalPower)
+        case let refresh as BGAppRefreshTaskRequest:
+            self.init(identifier: refresh.identifier, kind: .appRefresh, earliestBeginDate: refresh.earliestBeginDate)
+        default:
+            return nil
+        }
+    }
+
+    /// The request this descriptor describes.
+    var request: BGTaskRequest {
+        let request: BGTaskRequest
+        switch kind {
+        case .appRefresh:
+            request = BGAppRefreshTaskRequest(identifier: identifier)
+        case .processing:
+            let processing = BGProcessingTaskRequest(identifier: identifier)
+            processing.requiresNetworkConnectivity = requiresNetworkConnectivity
+            processing.requiresExternalPower = requiresExternalPower
+            request = processing
+        }
+        request.earliestBeginDate = earliestBeginDate
+        return request
+    }
+}

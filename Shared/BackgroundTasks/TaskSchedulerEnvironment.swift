@@ -1,0 +1,36 @@
+/*
+Abstract:
+What the scheduler of this process works with: the service, the app's Info.plist rules, and its role.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+
+/// The scheduler's view of its process, made once for ``BGTaskScheduler/shared`` and by hand in tests.
+struct TaskSchedulerEnvironment: Sendable {
+    /// Where requests go and task launches come from.
+    var transport: any TaskSchedulerTransport
+    /// Whether this process is an app extension, to which Background Tasks are unavailable.
+    var isExtension: Bool
+    /// The Info.plist rules when this process can read its own Info.plist; the service checks them
+    /// against the installed Info.plist in any case.
+    var permission: TaskPermission?
+    /// Says why a call was refused, where Apple's framework would raise an exception.
+    var report: @Sendable (String) -> Void
+
+    /// The environment of this process: the service of its device root, and its Info.plist.
+    static func current() -> TaskSchedulerEnvironment {
+        let identity = ProcessIdentity.current()
+        let paths = DevicePaths.current()
+        let info = Bundle.main.infoDictionary ?? [:]
+        return TaskSchedulerEnvironment(
+            transport: ServiceTaskTransport(
+                paths: paths, identity: identity, launcher: ServiceLauncher.besideExecutable(paths: paths)),
+            isExtension: identity.role == .extension,
+            permission: info[TaskPermission.permittedIdentifiersKey] == nil ? nil : TaskPermission(infoDictionary: info),
+            report: { line in
+                FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName): \(line)\n".utf8))
+            })
+    }
+}

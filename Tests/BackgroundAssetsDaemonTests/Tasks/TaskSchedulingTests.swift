@@ -1,0 +1,114 @@
+/*
+Abstract:
+Tests of the service's Background Tasks parts on their own: when a task may run, who runs it, and what survives a restart.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Background Tasks on the service")
+struct TaskSchedulingTests {
+    static let app = "com.example.sessions"
+    static let now = Date(timeIntervalSince1970: 1_800_000_000)
+
+    static func pending(
+        _ identifier: String = "refresh", kind: TaskRequestDescriptor.Kind = .appRefresh, begin: Date? = nil,
+        network: Bool = false, power: Bool = false
+    ) -> PendingTask {
+        PendingTask(
+            bundleIdentifier: app,
+            request: TaskRequestDescriptor(
+                identifier: identifier, kind: kind, earliestBeginDate: begin, requiresNetworkConnectivity: network,
+                requiresExternalPower: power),
+            submitted: now)
+    }
+
+    @Test("A task runs no earlier than its earliest begin date")
+    func earliestBeginDate() {
+        let later = Self.now.addingTimeInterval(900)
+        let task = Self.pending(begin: later)
+        #expect(TaskEligibility.of(task, settings: DeviceSettings(), isLaunchable: true, now: Self.now) == .waiting(until: later))
+        #expect(TaskEligibility.of(task, settings: DeviceSettings(), isLaunchable: true, now: later) == .ready)
+    }
+
+    @Test("No task runs in Low Power Mode, with refresh off for the device or the app, or before the app is launchable")
+    func settingsGate() {
+        var settings = DeviceSettings()
+        let task = Self.pending()
+        #expect(TaskEligibility.of(task, settings: settings, isLaunchable: false, now: Self.now) != .ready)
+        settings.lowPowerMode = true
+        #expect(TaskEligibility.of(task, settings: settings, isLaunchable: true, now: Self.now) == .blocked("Low Power Mode is on"))
+        settings.lowPowerMode = false
+        settings.backgroundAppRefreshByApp[Self.app] = false
+        #expect(TaskEligibility.of(task, settings: settings, isLaunchable: true, now: Self.now) == .blocked("background app refresh is off"))
+    }
+
+    @Test("A processing task that needs power or the network waits for them; a refresh task does not ask")
+    func requirements() {
+        var settings = DeviceSettings()
+        settings.externalPower = false
+        settings.networkReachable = false
+        let power = Self.pending("cleanup", kind: .processing, power: true)
+        let network = Self.pending("sync", kind: .processing, network: true)
+        guard case .blocked = TaskEligibility.of(power, settings: settings, isLaunchable: true, now: Self.now),
+            case .blocked = TaskEligibility.of(network, settings: settings, isLaunchable: true, now: Self.now)
+        else {
+            Issue.record("a task with unmet requirements was ready")
+            return
+        }
+        #expect(TaskEligibility.of(Self.pending(), settings: settings, isLaunchable: true, now: Self.now) == .ready)
+        settings.externalPower = true
+        settings.networkReachable = true
+        #expect(TaskEligibility.of(power, settings: settings, isLaunchable: true, now: Self.now) == .ready)
+        #expect(TaskEligibility.of(network, settings: settings, isLaunchable: true, now: Self.now) == .ready)
+    }
+
+    @Test("A task runs where its handler is registered, expires before its limit, and ends with its connection")
+    func host() throws {
+        var host = TaskHost()
+        host.register(app: Self.app, identifier: "refresh", connection: 4)
+        #expect(host.handler(app: Self.app, identifier: "refresh") == 4)
+        let task = host.start(Self.pending().request, app: Self.app, connection: 4, now: Self.now, limit: 30)
+        #expect(task.expiresAt == Self.now.addingTimeInterval(25))
+        #expect(task.deadline == Self.now.addingTimeInterval(30))
+        #expect(host.isRunning(app: Self.app, identifier: "refresh"))
+        #expect(host.complete(taskID: task.taskID, connection: 5) == nil, "another connection cannot end it")
+        #expect(host.expire(taskID: task.taskID)?.hasExpired == true)
+        #expect(host.expire(taskID: task.taskID) == nil, "expiration is asked once")
+        #expect(host.connectionClosed(4).map(\.taskID) == [task.taskID])
+        #expect(host.handler(app: Self.app, identifier: "refresh") == nil)
+        #expect(host.runningTasks.isEmpty)
+    }
+
+    @Test("Pending requests survive a restart; one per identifier; cancel removes them")
+    func store() async throws {
+        let folder = try TemporaryDirectory(prefix: "ba-tasks")
+        let url = folder.appending("tasks.sqlite")
+        let store = try TaskStore(url: url)
+        try await store.save(Self.pending(begin: Self.now))
+        try await store.save(Self.pending(begin: Self.now.addingTimeInterval(60)))
+        try await store.save(Self.pending("cleanup", kind: .processing, network: true, power: true))
+        let reopened = try TaskStore(url: url)
+        let all = try await reopened.all()
+        #expect(all.count == 2)
+        #expect(all.first { $0.request.identifier == "refresh" }?.request.earliestBeginDate == Self.now.addingTimeInterval(60))
+        #expect(all.first { $0.request.identifier == "cleanup" }?.request == Self.pending("cleanup", kind: .processing, network: true, power: true).request)
+        #expect(try await reopened.remove(app: Self.app, identifier: "refresh") == 1)
+        #expect(try await reopened.remove(app: Self.app, identifier: nil) == 1)
+        #expect(try await reopened.all().isEmpty)
+    }
+
+    @Test("The Info.plist decides which identifiers and kinds an app may use")
+    func permission() {
+        let permission = TaskPermission(infoDictionary: [
+            "BGTaskSchedulerPermittedIdentifiers": ["refresh", "cleanup"], "UIBackgroundModes": ["fetch"],
+        ])
+        #expect(permission.refusalToSubmit("refresh", kind: .appRefresh) == nil)
+        #expect(permission.refusalToSubmit("cleanup", kind: .processing)?.contains("\"processing\"") == true)
+        #expect(permission.refusalToRegister("other")?.contains("BGTaskSchedulerPermittedIdentifiers") == true)
+        #expect(TaskPermission(infoDictionary: ["BGTaskSchedulerPermittedIdentifiers": "refresh"]).permittedIdentifiers.isEmpty)
+    }
+}

@@ -1,0 +1,104 @@
+/*
+Abstract:
+An app for the Background Tasks tests: registers two handlers, submits what it is told, and records every launch.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import BackgroundTasks
+import Foundation
+
+/// Registers `REFRESH` and `CLEANUP` as every launch must, submits the requests its arguments name,
+/// then stays alive (a background launch ends when the service terminates it) unless given `--exit`.
+///
+/// Arguments: `--submit refresh:SECONDS` or `--submit cleanup:SECONDS[:power][:network]` (repeatable;
+/// SECONDS from now on the device clock, or `now`), `--submit-other ID`, `--exit`. What it does with a
+/// task comes from `task-behaviour` in the app group container: `hang` ignores expiration and never
+/// completes; otherwise the task completes after `work` seconds, or at its expiration. Every event is
+/// a line in `task-test-app.log` in the container: `EVENT IDENTIFIER PID background|foreground`.
+@main
+struct TaskTestApp {
+    static let appGroup = "group.com.example.lifecycle-test"
+    static let refresh = "com.example.lifecycle-test.refresh"
+    static let cleanup = "com.example.lifecycle-test.cleanup"
+
+    static func main() throws {
+        let container = DevicePaths.current().container(forAppGroup: appGroup)!
+        try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+        let log = TaskTestLog(file: container.appending(path: "task-test-app.log"))
+        let behaviour = (try? String(contentsOf: container.appending(path: "task-behaviour"), encoding: .utf8)) ?? ""
+        let hang = behaviour.contains("hang")
+        let work = Double(behaviour.split(separator: " ").first { $0.hasPrefix("work=") }?.dropFirst(5) ?? "") ?? 0
+
+        for identifier in [refresh, cleanup] {
+            let registered = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+                log.append("launch", task.identifier)
+                task.expirationHandler = {
+                    log.append("expire", task.identifier)
+                    if !hang { task.setTaskCompleted(success: false) }
+                }
+                guard !hang else { return }
+                DispatchQueue.global().asyncAfter(deadline: .now() + work) {
+                    log.append("complete", task.identifier)
+                    task.setTaskCompleted(success: true)
+                }
+            }
+            log.append(registered ? "registered" : "notRegistered", identifier)
+        }
+
+        var arguments = Array(CommandLine.arguments.dropFirst())
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            switch argument {
+            case "--submit", "--submit-other":
+                let value = arguments.isEmpty ? "" : arguments.removeFirst()
+                submit(argument == "--submit" ? value : value + ":now:other", log: log)
+            case "--exit":
+                exit(0)
+            default:
+                FileHandle.standardError.write(Data("task-test-app: unknown argument \(argument)\n".utf8))
+                exit(64)
+            }
+        }
+        dispatchMain()
+    }
+
+    static func submit(_ specification: String, log: TaskTestLog) {
+        let parts = specification.split(separator: ":").map(String.init)
+        let request: BGTaskRequest
+        if parts.contains("other") {
+            request = BGAppRefreshTaskRequest(identifier: parts[0])
+        } else if parts[0] == "cleanup" {
+            let processing = BGProcessingTaskRequest(identifier: cleanup)
+            processing.requiresExternalPower = parts.contains("power")
+            processing.requiresNetworkConnectivity = parts.contains("network")
+            request = processing
+        } else {
+            request = BGAppRefreshTaskRequest(identifier: refresh)
+        }
+        if parts.count > 1, let seconds = Double(parts[1]) { request.earliestBeginDate = Date(timeIntervalSinceNow: seconds) }
+        do {
+            try BGTaskScheduler.shared.submit(request)
+            log.append("submitted", request.identifier)
+        } catch let error as BGTaskScheduler.Error {
+            log.append("refused\(error.code.rawValue)", request.identifier)
+            FileHandle.standardError.write(Data("task-test-app: \(error.message)\n".utf8))
+        } catch {
+            log.append("refused", request.identifier)
+        }
+    }
+}
+
+/// Appends one line per event, from any thread.
+struct TaskTestLog: Sendable {
+    let file: URL
+
+    func append(_ event: String, _ identifier: String) {
+        let mode = ProcessInfo.processInfo.environment["BG_TASK_BACKGROUND_LAUNCH"] == "1" ? "background" : "foreground"
+        let line = "\(event) \(identifier) \(getpid()) \(mode)\n"
+        let descriptor = open(file.path, O_WRONLY | O_APPEND | O_CREAT, 0o644)
+        guard descriptor >= 0 else { return }
+        _ = line.withCString { write(descriptor, $0, strlen($0)) }
+        close(descriptor)
+    }
+}
