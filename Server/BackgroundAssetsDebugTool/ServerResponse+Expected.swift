@@ -23,6 +23,14 @@ extension ServerResponse {
         return settings
     }
 
+    /// The status a `fetchStatus` request is answered with.
+    /// - Returns: The service's status.
+    /// - Throws: ``DebugToolError`` when the service answered with something else.
+    func expectedStatus() throws(DebugToolError) -> ServiceStatus {
+        guard case let .status(status) = self else { throw Self.mismatch("fetchStatus", answer: self) }
+        return status
+    }
+
     private static func mismatch(_ request: String, answer: ServerResponse) -> DebugToolError {
         DebugToolError("The service answered \(request) with \(answer), which this tool does not expect; "
             + "rebuild the tool and the service from the same sources.")

@@ -29,10 +29,7 @@ struct StatusCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        guard case let .status(status) = try await connection.send(.fetchStatus) else {
-            throw DebugToolError("The service answered fetchStatus with something other than a status; "
-                + "rebuild the tool and the service from the same sources.")
-        }
+        let status = try await connection.send(.fetchStatus).expectedStatus()
         let formatter = StatusFormatter(status: status)
         if json {
             context.console.output(try formatter.json())

@@ -21,10 +21,15 @@ struct StatusFormatter {
 
     /// The status as pretty-printed JSON with sorted keys and ISO 8601 dates.
     func json() throws -> String {
+        try Self.json(status)
+    }
+
+    /// Any value as the tool prints JSON: pretty-printed, sorted keys, ISO 8601 dates.
+    static func json(_ value: some Encodable) throws -> String {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .iso8601
-        return String(decoding: try encoder.encode(status), as: UTF8.self)
+        return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
     /// The service's line, the settings' line (`settings low-power=off ...`), then one `key=value` line

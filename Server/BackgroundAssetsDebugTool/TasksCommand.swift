@@ -31,16 +31,10 @@ struct TasksCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        guard case let .status(status) = try await connection.send(.fetchStatus) else {
-            throw DebugToolError("The service answered fetchStatus with something other than a status; "
-                + "rebuild the tool and the service from the same sources.")
-        }
+        let status = try await connection.send(.fetchStatus).expectedStatus()
         let tasks = (status.tasks ?? []).filter { bundleIdentifier == nil || $0.bundleIdentifier == bundleIdentifier }
         if json {
-            let encoder = JSONEncoder()
-            encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-            encoder.dateEncodingStrategy = .iso8601
-            context.console.output(String(decoding: try encoder.encode(tasks), as: UTF8.self))
+            context.console.output(try StatusFormatter.json(tasks))
         } else if tasks.isEmpty {
             context.console.output("No Background Tasks requests are pending or running"
                 + (bundleIdentifier.map { " for \($0)." } ?? "."))
