@@ -143,24 +143,34 @@ extension BackgroundAssetsService {
     func eligibility(of task: PendingTask) async -> TaskEligibility {
         let installed = try? await registry.app(task.bundleIdentifier)
         let launchable = installed?.state == .launchable && installs[task.bundleIdentifier] == nil
-        return TaskEligibility.of(task, settings: settings, isLaunchable: launchable, now: clock.deviceTime(at: .now))
+        let now = clock.deviceTime(at: .now)
+        var usage: RefreshUsage?
+        if let app = installed {
+            usage = RefreshUsage(
+                periodicInterval: periodicSchedule.interval(launches: app.launchHistory, installDate: app.installDate, now: now),
+                lastRefresh: try? await taskStore.lastRefresh(app: app.bundleIdentifier))
+        }
+        return TaskEligibility.of(task, settings: settings, isLaunchable: launchable, usage: usage, now: now)
     }
 
     /// Runs one ready task in the connection that registered its handler, or launches the app for it.
-    private func launch(_ task: PendingTask, ignoringLaunch: Bool = false) async {
+    private func launch(_ task: PendingTask) async {
         let app = task.bundleIdentifier
         guard !taskHost.isRunning(app: app, identifier: task.request.identifier) else { return }
         guard let connection = taskHost.handler(app: app, identifier: task.request.identifier),
             let session = sessions[connection]
         else {
-            if !ignoringLaunch { await launchAppInBackground(app) }
+            await launchAppInBackground(app)
             return
         }
-        _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
+        // Started before the first suspension: a runner that interleaves here sees the task running,
+        // so it neither launches it twice nor forgets to wake for its expiration.
         let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
         let running = taskHost.start(task.request, app: app, connection: connection, now: .now, limit: limit)
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
         session.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
+        _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
+        if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: clock.deviceTime(at: .now)) }
     }
 
     /// Asks running tasks near their limit to expire, and ends those past it.
@@ -190,7 +200,9 @@ extension BackgroundAssetsService {
 
     /// Starts the app in the background so it can register its handlers; its tasks run once it has.
     private func launchAppInBackground(_ app: String) async {
-        guard backgroundLaunches[app] == nil, let installed = try? await registry.app(app) else { return }
+        guard let installed = try? await registry.app(app) else { return }
+        // Checked after the suspension above and set before the next one: one launch per app.
+        guard backgroundLaunches[app] == nil else { return }
         var environment = ProcessInfo.processInfo.environment
         environment["BA_DEVICE_ROOT"] = paths.root.path
         environment["BA_BUNDLE_IDENTIFIER"] = app

@@ -23,9 +23,10 @@ public enum TaskEligibility: Sendable, Equatable {
     ///   - task: The pending task.
     ///   - settings: The device settings.
     ///   - isLaunchable: Whether the app is installed and not installing.
+    ///   - usage: For a refresh task, how the app's use spaces its refreshes; `nil` for no spacing.
     ///   - now: The device time.
     public static func of(
-        _ task: PendingTask, settings: DeviceSettings, isLaunchable: Bool, now: Date
+        _ task: PendingTask, settings: DeviceSettings, isLaunchable: Bool, usage: RefreshUsage? = nil, now: Date
     ) -> TaskEligibility {
         guard isLaunchable else { return .blocked("the app is not launchable (not installed, or still installing)") }
         if settings.lowPowerMode { return .blocked("Low Power Mode is on") }
@@ -40,8 +41,14 @@ public enum TaskEligibility: Sendable, Equatable {
                 return .blocked("it requires the network and the network is not reachable")
             }
         }
-        if let begin = task.request.earliestBeginDate, begin > now { return .waiting(until: begin) }
-        return .ready
+        var notBefore = task.request.earliestBeginDate ?? .distantPast
+        if task.request.kind == .appRefresh, let usage {
+            guard let spacing = usage.spacing else {
+                return .blocked("the app has not been launched for 28 days; its refresh waits for the next launch")
+            }
+            if let last = usage.lastRefresh { notBefore = max(notBefore, last.addingTimeInterval(spacing)) }
+        }
+        return notBefore > now ? .waiting(until: notBefore) : .ready
     }
 
     /// A short sentence for `status` and `tasks`.
@@ -51,5 +58,26 @@ public enum TaskEligibility: Sendable, Equatable {
         case let .waiting(date): "may run from \(date.formatted(.iso8601)) (device time)"
         case let .blocked(reason): "waits: \(reason)"
         }
+    }
+}
+
+/// How often an app's refresh tasks may run, from how much it is used, like periodic checks.
+///
+/// Apple says refresh tasks follow app usage. Here the spacing is a quarter of the periodic-check
+/// interval of the app's usage tier: 3 hours for an app launched often, 6 for one launched in the last
+/// 2 days, 18 for the last week, 42 for the last 4 weeks, and none at all after that.
+public struct RefreshUsage: Sendable, Equatable {
+    /// The least time between two refresh tasks of the app, or `nil` when the app is unused.
+    public var spacing: TimeInterval?
+    /// When the app's last refresh task ran (device time), if one has.
+    public var lastRefresh: Date?
+
+    /// Creates the usage of an app.
+    /// - Parameters:
+    ///   - periodicInterval: The app's periodic-check interval (``PeriodicSchedule/interval(launches:installDate:now:)``).
+    ///   - lastRefresh: When its last refresh task ran.
+    public init(periodicInterval: TimeInterval?, lastRefresh: Date?) {
+        spacing = periodicInterval.map { $0 / 4 }
+        self.lastRefresh = lastRefresh
     }
 }

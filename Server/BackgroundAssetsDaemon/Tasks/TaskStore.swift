@@ -36,6 +36,20 @@ public actor TaskStore {
                 PRIMARY KEY (app, identifier)
             )
             """)
+        try database.execute(
+            "CREATE TABLE IF NOT EXISTS refresh_runs (app TEXT PRIMARY KEY, last_run REAL NOT NULL)")
+    }
+
+    /// Records that an app's refresh task ran, which spaces out the next one.
+    public func recordRefresh(app: String, at date: Date) throws {
+        try database.prepare("INSERT OR REPLACE INTO refresh_runs (app, last_run) VALUES (?, ?)")
+            .bind([.text(app), .real(date.timeIntervalSince1970)]).run()
+    }
+
+    /// When the app's last refresh task ran, if one has.
+    public func lastRefresh(app: String) throws -> Date? {
+        try database.prepare("SELECT last_run FROM refresh_runs WHERE app = ?").bind([.text(app)])
+            .rows { Date(timeIntervalSince1970: $0.double(0)) }.first
     }
 
     /// Stores a request, replacing the app's pending one with the same identifier.

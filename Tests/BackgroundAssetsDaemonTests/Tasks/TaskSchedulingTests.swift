@@ -34,6 +34,25 @@ struct TaskSchedulingTests {
         #expect(TaskEligibility.of(task, settings: DeviceSettings(), isLaunchable: true, now: later) == .ready)
     }
 
+    @Test("Refresh tasks are spaced by how much the app is used; an app unused for 28 days gets none")
+    func usageSpacing() {
+        let task = Self.pending()
+        let settings = DeviceSettings()
+        let often = RefreshUsage(periodicInterval: PeriodicSchedule.day / 2, lastRefresh: Self.now.addingTimeInterval(-3600))
+        #expect(TaskEligibility.of(task, settings: settings, isLaunchable: true, usage: often, now: Self.now)
+            == .waiting(until: Self.now.addingTimeInterval(2 * 3600)))
+        let first = RefreshUsage(periodicInterval: PeriodicSchedule.day, lastRefresh: nil)
+        #expect(TaskEligibility.of(task, settings: settings, isLaunchable: true, usage: first, now: Self.now) == .ready)
+        let unused = RefreshUsage(periodicInterval: nil, lastRefresh: nil)
+        guard case .blocked = TaskEligibility.of(task, settings: settings, isLaunchable: true, usage: unused, now: Self.now)
+        else {
+            Issue.record("an unused app's refresh was not held")
+            return
+        }
+        let processing = Self.pending("cleanup", kind: .processing)
+        #expect(TaskEligibility.of(processing, settings: settings, isLaunchable: true, usage: unused, now: Self.now) == .ready)
+    }
+
     @Test("No task runs in Low Power Mode, with refresh off for the device or the app, or before the app is launchable")
     func settingsGate() {
         var settings = DeviceSettings()
