@@ -52,7 +52,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions",
-            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "SessionKit", "SystemLogging"],
             path: "App",
             exclude: ["Info.plist"]
         ),

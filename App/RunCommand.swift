@@ -80,6 +80,8 @@ struct RunCommand {
         let manager = SessionManager.shared
         await manager.refreshManifest(from: options.manifestURL)
         manager.startDownloads()
+        // Keep the sessions current after this run, too: the system refreshes them in the background.
+        BackgroundRefresh.scheduleAppRefresh()
         return await watch(manager, on: display)
     }
 

@@ -46,6 +46,37 @@ extension SessionManager {
         }
     }
 
+    /// Schedules background downloads of the sessions not on the device, as the extension does.
+    ///
+    /// The background refresh uses it: the system fits background downloads around the device's use,
+    /// and a finished one reaches the app's delegate or, when the app isn't running, the extension.
+    func scheduleBackgroundDownloads() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            // Under exclusive control, the extension can't schedule the same sessions meanwhile.
+            BADownloadManager.shared.withExclusiveControl { [self] acquired, error in
+                defer { continuation.resume() }
+                guard acquired else {
+                    Logger.app.error("Failed to schedule downloads: \(error?.localizedDescription ?? "no exclusive control")")
+                    return
+                }
+                let current = Set(((try? BADownloadManager.shared.fetchCurrentDownloads()) ?? []).map(\.identifier))
+                for local in remoteSessionsNow() where !current.contains(local.session.downloadIdentifier) {
+                    let session = local.session
+                    let download = BAURLDownload(
+                        identifier: session.downloadIdentifier, request: URLRequest(url: session.url), essential: false,
+                        fileSize: session.fileSize, applicationGroupIdentifier: settings.appGroupIdentifier,
+                        priority: .default)
+                    do {
+                        try BADownloadManager.shared.scheduleDownload(download)
+                        Logger.app.info("Scheduled the background download of session \(session.id).")
+                    } catch {
+                        Logger.app.error("Failed to schedule session \(session.id): \(error.localizedDescription)")
+                    }
+                }
+            }
+        }
+    }
+
     /// The sessions of the manifest that are not on the device, as the disk says now.
     private func remoteSessionsNow() -> [LocalSession] {
         state.withLock { $0.manifest }?.remoteSessions(settings: settings) ?? []

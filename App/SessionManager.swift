@@ -86,10 +86,12 @@ final class SessionManager: Sendable {
     /// On failure the local copy stays in use: the extension may have saved a newer one during the
     /// install, and the next launch tries again.
     /// - Parameter manifestURL: The manifest's URL.
+    /// - Returns: Whether the manifest was fetched and saved.
     /// - Note: On Apple platforms the URL is the app's `BAManifestURL`, read from its Info.plist with
     ///   `Bundle.main`; the app here is a plain executable, so it comes from the command line or
     ///   the environment (see ``SharedSettings/manifestURL(environment:)``).
-    func refreshManifest(from manifestURL: URL) async {
+    @discardableResult
+    func refreshManifest(from manifestURL: URL) async -> Bool {
         state.withLock { $0.manifestURL = manifestURL }
         do {
             let request = URLRequest(
@@ -116,9 +118,15 @@ final class SessionManager: Sendable {
             }
             Logger.app.error(reason)
             eventContinuation.yield(.manifestUnavailable(reason))
-            return
+            return false
         }
         loadLocalManifest(isRefreshed: true)
+        return true
+    }
+
+    /// The URL the manifest was last refreshed from.
+    var manifestURL: URL {
+        state.withLock { $0.manifestURL }
     }
 
     /// Loads the local copy of the manifest, saved by the app or by the extension.

@@ -3,6 +3,7 @@ Abstract:
 The app's entry point: parses the command line and runs the app, or one of its commands.
 */
 
+import BackgroundTasks
 import Foundation
 
 @main
@@ -24,6 +25,9 @@ struct WWDCSessionsApp {
         case let .delete(sessionID):
             exit(DeleteCommand(sessionID: sessionID).run())
         case .run:
+            // Every background task's handler is registered before the app finishes launching.
+            BackgroundRefresh.register()
+            if BGTaskScheduler.isBackgroundLaunch { await BackgroundRefresh.serveTasks() }
             exit(await RunCommand(options: options).run())
         }
     }

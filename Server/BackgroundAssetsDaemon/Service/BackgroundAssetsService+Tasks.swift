@@ -122,6 +122,10 @@ extension BackgroundAssetsService {
             await expireRunningTasks(now: now)
             var wakeUp: [Date] = []
             for task in (try? await taskStore.all()) ?? [] {
+                if taskHost.isForced(app: task.bundleIdentifier, identifier: task.request.identifier) {
+                    await launch(task)
+                    continue
+                }
                 switch await eligibility(of: task) {
                 case .ready:
                     await launch(task)
@@ -208,6 +212,8 @@ extension BackgroundAssetsService {
         environment["BA_BUNDLE_IDENTIFIER"] = app
         environment["BA_PROCESS_ROLE"] = Hello.Role.app.rawValue
         environment[Self.backgroundLaunchVariable] = "1"
+        // Stands in for the app reading its Info.plist, as the extension's launch does.
+        environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
         do {
             let process = try ExtensionProcess.launch(executable: installed.appExecutable, environment: environment) {
                 [weak self] exit in
@@ -262,6 +268,7 @@ extension BackgroundAssetsService {
                 return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugDescription); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
+            taskHost.force(app: app, identifier: identifier)
             await launch(task)
         case .expire:
             guard let task = taskHost.runningTask(app: app, identifier: identifier) else {

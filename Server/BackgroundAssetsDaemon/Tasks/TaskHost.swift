@@ -36,6 +36,8 @@ public struct TaskHost: Sendable {
     private var handlers: [String: [String: UInt64]] = [:]
     private var running: [UInt64: RunningTask] = [:]
     private var nextTaskID: UInt64 = 1
+    /// Requests `simulate --launch-task` asked for, by app and identifier: they run as soon as a handler is there.
+    private var forced: Set<[String]> = []
 
     /// Creates an empty host.
     public init() {}
@@ -55,6 +57,16 @@ public struct TaskHost: Sendable {
         running.values.contains { $0.bundleIdentifier == app && $0.request.identifier == identifier }
     }
 
+    /// Marks a pending request to run as soon as its handler is registered, whatever its gates.
+    public mutating func force(app: String, identifier: String) {
+        forced.insert([app, identifier])
+    }
+
+    /// Whether a pending request was forced to run.
+    public func isForced(app: String, identifier: String) -> Bool {
+        forced.contains([app, identifier])
+    }
+
     /// Starts a task in a connection.
     /// - Parameters:
     ///   - request: The request.
@@ -68,6 +80,7 @@ public struct TaskHost: Sendable {
     ) -> RunningTask {
         let taskID = nextTaskID
         nextTaskID += 1
+        forced.remove([app, request.identifier])
         let warning = max(limit * 0.8, limit - 5)
         let task = RunningTask(
             taskID: taskID, bundleIdentifier: app, request: request, connection: connection, started: now,

@@ -1,0 +1,48 @@
+/*
+Abstract:
+End-to-end: the sample's background refresh lands a session added after the first launch, with the app closed.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension SampleTests {
+    @Suite("Refresh in the background with BGTaskScheduler")
+    struct SampleBackgroundRefreshTests {
+        static let refresh = "com.example.apple-samplecode.WWDC-Sessions.refresh"
+
+        @Test("The app's refresh task, run in the background, downloads a session added after its launch")
+        func refreshLandsNewSession() async throws {
+            try await withSampleDevice { device in
+                try await device.install()
+                let app = try await device.runApp()
+                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
+                let original = try device.catalog()
+                try await device.waitUntilVerified(original)
+
+                // Each run submits a refresh for 15 minutes later; it waits for that.
+                let pending = try await device.tool(["tasks"]).standardOutput
+                #expect(pending.contains(Self.refresh) && pending.contains("refresh, pending"), "\(pending)")
+
+                let added = try await addSession(id: "wwdc23-10260", size: 19_000, to: device.server.catalogURL)
+                let traceBefore = device.trace().count
+                try await device.tool(["simulate", "--launch-task", Self.refresh])
+                try await device.waitUntilVerified([added])
+
+                // The system launched the app for the task; the task fetched the manifest and completed.
+                let trace = Array(device.trace().dropFirst(traceBefore))
+                for event in ["launchInBackground", "launchTask", "scheduleDownload", "taskCompleted"] {
+                    #expect(trace.contains { $0.event == event }, "no \(event) in \(trace.map(\.event))")
+                }
+                #expect(trace.contains { $0.event == "taskCompleted" && $0.detail?.hasSuffix("success true") == true })
+                // The refresh submitted the next one before it ended.
+                let next = try await device.tool(["tasks"]).standardOutput
+                #expect(next.contains(Self.refresh), "\(next)")
+                let listed = try await device.listedSessions()
+                #expect(listed.map(\.id) == original.map(\.id) + [added.id])
+            }
+        }
+    }
+}
