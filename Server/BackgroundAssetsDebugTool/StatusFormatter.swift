@@ -33,21 +33,23 @@ struct StatusFormatter {
     }
 
     /// The service's line, the settings' line (`settings low-power=off ...`), then one `key=value` line
-    /// per app (starting `bundle-id=`) and per download (starting `app=`), stable for `grep` and `awk`.
+    /// per app (starting `bundle-id=`) and per download (starting `app=`), stable for `grep` and `awk`,
+    /// and last one line per Background Tasks request (starting `task `).
     func lines() -> String {
         let rows = status.downloads.map { download in
             fields(download).map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
         let settings = SettingsFormatter(settings: status.settings).pairs()
         let tasks = TaskFormatter(tasks: status.tasks ?? []).lines().map { "task " + $0 }
-        return ([summary, settings] + appLines() + tasks + rows).joined(separator: "\n")
+        return ([summary, settings] + appLines() + rows + tasks).joined(separator: "\n")
     }
 
     /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
     func table() -> String {
-        var head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
-        if let tasks = TaskFormatter(tasks: status.tasks ?? []).section() { head += [tasks, ""] }
-        return (head + [downloadTable()]).joined(separator: "\n")
+        let head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
+        // Background Tasks come last, and only when there are any, so the rest reads the same without them.
+        let tasks = TaskFormatter(tasks: status.tasks ?? []).section().map { ["", $0] } ?? []
+        return (head + [downloadTable()] + tasks).joined(separator: "\n")
     }
 
     /// The downloads as an aligned table with a header row.
