@@ -90,6 +90,15 @@ final class ExtensionProcess: Sendable {
     var peakResidentBytes: Int64 { peak.withLock { $0 } }
 
     /// Reads a process's resident set size from `/proc/PID/statm` (its second field, in pages).
+    /// The most resident memory the process has used so far (`VmHWM`), or `nil` once it has ended.
+    var highWaterResidentBytes: Int64? {
+        guard let text = try? String(contentsOfFile: "/proc/\(processIdentifier)/status", encoding: .utf8),
+            let line = text.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+            let kilobytes = Int64(line.split(separator: " ").dropFirst().first ?? "")
+        else { return nil }
+        return kilobytes * 1024
+    }
+
     static func residentBytes(of pid: Int32) -> Int64? {
         guard let text = try? String(contentsOfFile: "/proc/\(pid)/statm", encoding: .utf8) else { return nil }
         let fields = text.split(separator: " ")

@@ -241,7 +241,8 @@ extension BackgroundAssetsService {
         guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }),
             let process = backgroundLaunches.removeValue(forKey: app)
         else { return }
-        trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)"))
+        let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
+        trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
         process.terminate()
     }
 
