@@ -30,6 +30,9 @@ extension StatusFormatter {
             if let termination = app.lastExtensionTermination {
                 lines.append("    last forced termination: \(termination)")
             }
+            if let ending = app.lastTaskEnding {
+                lines.append("    last background task ended: \(ending)")
+            }
         }
         return lines.joined(separator: "\n")
     }

@@ -39,13 +39,15 @@ public struct AppStatus: Codable, Sendable, Equatable {
     public var lastExtensionTermination: String?
     /// One paragraph on the last install or update: what was downloaded and what failed.
     public var installSummary: String?
+    /// Why the app's last Background Tasks task ended without completing (its runtime limit, a crash), if one did.
+    public var lastTaskEnding: String?
 
     /// Creates an app status.
     public init(
         bundleIdentifier: String, version: String, appGroup: String, state: InstallState, progress: InstallProgress,
         hasLaunched: Bool, nextPeriodicCheck: Date? = nil, periodicCheckSuspendedBecause: String? = nil,
         runtimeBudgetLeft: Double, extensionProcessIdentifier: Int32? = nil, lastExtensionTermination: String? = nil,
-        installSummary: String? = nil
+        installSummary: String? = nil, lastTaskEnding: String? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version
@@ -59,6 +61,7 @@ public struct AppStatus: Codable, Sendable, Equatable {
         self.extensionProcessIdentifier = extensionProcessIdentifier
         self.lastExtensionTermination = lastExtensionTermination
         self.installSummary = installSummary
+        self.lastTaskEnding = lastTaskEnding
     }
 }
 

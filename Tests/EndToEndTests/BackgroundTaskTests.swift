@@ -141,6 +141,8 @@ struct BackgroundTaskTests {
             let trace = scenario.trace()
             #expect(trace.contains { $0.event == "expireTask" })
             #expect(trace.contains { $0.event == "taskKilled" && ($0.detail ?? "").contains("runtime limit") })
+            let app = try #require(try await scenario.appStatus())
+            #expect((app["lastTaskEnding"] as? String)?.contains("ran past its 2 s runtime limit") == true, "\(app)")
         }
     }
 

@@ -25,7 +25,8 @@ extension BackgroundAssetsService {
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
             runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
-            lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary)
+            lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary,
+            lastTaskEnding: lastTaskEnding[id])
     }
 }
 
