@@ -29,7 +29,14 @@ extension SampleTests {
                 let added = try await addSession(id: "wwdc23-10260", size: 19_000, to: device.server.catalogURL)
                 let traceBefore = device.trace().count
                 try await device.tool(["simulate", "--launch-task", Self.refresh])
-                try await device.waitUntilVerified([added])
+                do {
+                    try await device.waitUntilVerified([added])
+                } catch {
+                    let events = device.trace().dropFirst(traceBefore).map { "\($0.event) \($0.detail ?? "")" }
+                    let log = (try? String(contentsOf: device.scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)) ?? ""
+                    Issue.record("trace: \(events)\nlog: \(log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
+                    throw error
+                }
 
                 // The system launched the app for the task; the task fetched the manifest and completed.
                 let trace = Array(device.trace().dropFirst(traceBefore))
