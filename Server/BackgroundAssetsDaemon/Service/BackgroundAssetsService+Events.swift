@@ -99,6 +99,17 @@ extension BackgroundAssetsService {
     }
 
     /// Deletes a delivered file once every delegate's callback returned, unless one moved it.
+    /// Hands an unacknowledged delivery's file to the app's extension, or deletes it when there is none.
+    func handOverToExtension(_ deliveryID: UInt64) async {
+        guard let delivery = deliveries[deliveryID] else { return }
+        guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
+            let row = try? store.download(id: delivery.rowID)
+        else { return finishDelivery(deliveryID) }
+        deliveries[deliveryID] = nil
+        traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
+        await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
+    }
+
     func finishDelivery(_ deliveryID: UInt64) {
         guard let delivery = deliveries.removeValue(forKey: deliveryID) else { return }
         unlink(delivery.file.path)

@@ -52,6 +52,7 @@ extension BackgroundAssetsService {
             case let .acknowledgeDelivery(deliveryID):
                 if var delivery = deliveries[deliveryID] {
                     delivery.pending.remove(connection)
+                    delivery.isAcknowledged = true
                     deliveries[deliveryID] = delivery
                     if delivery.pending.isEmpty { finishDelivery(deliveryID) }
                 }

@@ -162,7 +162,7 @@ extension BackgroundAssetsService {
         let app = task.bundleIdentifier
         guard !taskHost.isRunning(app: app, identifier: task.request.identifier) else { return }
         guard let connection = taskHost.handler(app: app, identifier: task.request.identifier),
-            let session = sessions[connection]
+            let session = sessions[connection], ProcessLiveness.isRunning(session.connection.peer.processIdentifier)
         else {
             await launchAppInBackground(app)
             return
@@ -241,6 +241,10 @@ extension BackgroundAssetsService {
         guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }),
             let process = backgroundLaunches.removeValue(forKey: app)
         else { return }
+        // From now on its downloads' events go to the extension, not to a process about to end.
+        for (id, session) in sessions where session.connection.peer.processIdentifier == process.processIdentifier {
+            sessions[id]?.hasDelegate = false
+        }
         let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
         process.terminate()

@@ -26,6 +26,8 @@ public actor BackgroundAssetsService {
         var rowID: Int64
         var app: String
         var pending: Set<UInt64>
+        /// Whether a delegate's callback returned; until one does, the file's fate is undecided.
+        var isAcknowledged = false
     }
 
     let paths: DevicePaths
@@ -177,7 +179,14 @@ public actor BackgroundAssetsService {
         for (deliveryID, var delivery) in deliveries where delivery.pending.contains(id) {
             delivery.pending.remove(id)
             deliveries[deliveryID] = delivery
-            if delivery.pending.isEmpty { finishDelivery(deliveryID) }
+            guard delivery.pending.isEmpty else { continue }
+            if delivery.isAcknowledged {
+                finishDelivery(deliveryID)
+            } else {
+                // Every delegate it was sent to went away before its callback returned (an app that
+                // exited or crashed): the file goes to the extension, as if no delegate had been there.
+                Task { await handOverToExtension(deliveryID) }
+            }
         }
         for app in launchWaiters.keys {
             launchWaiters[app]?.removeAll { $0.connection == id }
