@@ -130,6 +130,18 @@ let package = Package(
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(
+            name: "AppleAPITests",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/AppleAPITests"
+        ),
+        // The same file as AppleAPITests (a symlink), compiled in Swift 5 language mode.
+        .testTarget(
+            name: "AppleAPISwift5Tests",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/AppleAPISwift5Tests",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
             name: "BackgroundAssetsIPCTests",
             dependencies: ["BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsIPCTests"

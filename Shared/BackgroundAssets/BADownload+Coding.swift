@@ -31,7 +31,10 @@ extension BADownload {
 
     /// Reads the wire form ``encode(with:)`` archived, for `init?(coder:)`.
     static func decodeDescriptor(from coder: NSCoder) -> DownloadDescriptor? {
-        guard let data = coder.decodeObject(of: NSData.self, forKey: descriptorKey) else { return nil }
+        // Asking a secure unarchiver for a missing key is a decoding failure on Linux, so check first.
+        guard coder.containsValue(forKey: descriptorKey),
+            let data = coder.decodeObject(of: NSData.self, forKey: descriptorKey)
+        else { return nil }
         return try? JSONDecoder().decode(DownloadDescriptor.self, from: Data(data))
     }
 }

@@ -48,10 +48,16 @@ public final class BAAppExtensionInfo: NSObject, NSSecureCoding, Sendable {
     /// Creates the information an archive describes.
     /// - Parameter coder: A keyed coder, such as `NSKeyedUnarchiver`.
     public init?(coder: NSCoder) {
-        restrictedDownloadSizeRemaining = coder.decodeObject(of: NSNumber.self, forKey: Self.downloadKey)?.intValue
-        restrictedEssentialDownloadSizeRemaining =
-            coder.decodeObject(of: NSNumber.self, forKey: Self.essentialKey)?.intValue
+        restrictedDownloadSizeRemaining = Self.decodeSize(from: coder, forKey: Self.downloadKey)
+        restrictedEssentialDownloadSizeRemaining = Self.decodeSize(from: coder, forKey: Self.essentialKey)
         super.init()
+    }
+
+    /// Reads one allowance; an absent key is a lifted restriction, not an error.
+    private static func decodeSize(from coder: NSCoder, forKey key: String) -> Int? {
+        // Asking a secure unarchiver for a missing key is a decoding failure on Linux, so check first.
+        guard coder.containsValue(forKey: key) else { return nil }
+        return coder.decodeObject(of: NSNumber.self, forKey: key)?.intValue
     }
 
     /// Whether an object is a `BAAppExtensionInfo` that reports the same remaining allowances.
