@@ -33,6 +33,11 @@ let package = Package(
             path: "Shared/SystemLogging"
         ),
         .target(
+            name: "OSLog",
+            dependencies: ["SystemLogging"],
+            path: "Shared/OSLog"
+        ),
+        .target(
             name: "BackgroundAssets",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/BackgroundAssets"
@@ -47,7 +52,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions",
-            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "OSLog", "SessionKit"],
             path: "App",
             exclude: ["Info.plist"]
         ),
@@ -56,7 +61,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions-extension",
-            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "OSLog", "SessionKit"],
             path: "Extension",
             exclude: ["Info.plist"]
         ),
@@ -131,15 +136,20 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleAPITests",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["BackgroundAssets", "OSLog"],
             path: "Tests/AppleAPITests"
         ),
         // The same file as AppleAPITests (a symlink), compiled in Swift 5 language mode.
         .testTarget(
             name: "AppleAPISwift5Tests",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["BackgroundAssets", "OSLog"],
             path: "Tests/AppleAPISwift5Tests",
             swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "OSLogTests",
+            dependencies: ["OSLog", "SystemLogging"],
+            path: "Tests/OSLogTests"
         ),
         .testTarget(
             name: "BackgroundAssetsIPCTests",

@@ -6,7 +6,7 @@ The display for a terminal: a table of the sessions redrawn in place, with the l
 import BackgroundAssets
 import Foundation
 import Synchronization
-import SystemLogging
+import OSLog
 
 /// Draws the sessions as a live table on the terminal.
 ///

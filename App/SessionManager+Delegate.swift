@@ -9,7 +9,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SessionKit
-import SystemLogging
+import OSLog
 
 // MARK: BADownloadManagerDelegate
 

@@ -9,7 +9,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SessionKit
-import SystemLogging
+import OSLog
 
 extension SessionManager {
     /// Downloads, in the foreground, every session of the manifest that is not on the device.

@@ -10,7 +10,7 @@ import FoundationNetworking
 #endif
 import SessionKit
 import Synchronization
-import SystemLogging
+import OSLog
 
 /// The app's model of the sessions: the manifest, and how each session's download is doing.
 ///
@@ -114,7 +114,7 @@ final class SessionManager: Sendable {
                 AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: error.localizedDescription)
                     .description
             }
-            Logger.app.error(reason)
+            Logger.app.error("\(reason)")
             eventContinuation.yield(.manifestUnavailable(reason))
             return
         }

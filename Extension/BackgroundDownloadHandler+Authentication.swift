@@ -9,7 +9,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SessionKit
-import SystemLogging
+import OSLog
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(
@@ -35,9 +35,10 @@ extension BackgroundDownloadHandler {
                 user: credentials.user, password: credentials.password, persistence: .forSession)
             return (.useCredential, credential)
         } catch {
-            Logger.ext.error(
-                "Failed to load what answers the challenge for download \(download.identifier). "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Failed to load what answers the challenge for download \(download.identifier). \
+                \(error.localizedDescription)
+                """)
             return (.performDefaultHandling, nil)
         }
     }

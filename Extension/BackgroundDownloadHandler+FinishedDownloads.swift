@@ -7,7 +7,7 @@ import BackgroundAssets
 import Dispatch
 import Foundation
 import SessionKit
-import SystemLogging
+import OSLog
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(_ finishedDownload: BADownload, finishedWithFileURL fileURL: URL) {
@@ -21,9 +21,10 @@ extension BackgroundDownloadHandler {
             try FileManager.default.createDirectory(at: settings.temporaryDirectory, withIntermediateDirectories: true)
             try FileManager.default.moveItem(at: fileURL, to: ephemeralFileLocation)
         } catch {
-            Logger.ext.error(
-                "Download \(finishedDownload.identifier) finished, but moving the file to a temporary location "
-                    + "failed. \(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(finishedDownload.identifier) finished, but moving the file to a temporary location \
+                failed. \(error.localizedDescription)
+                """)
             return
         }
         // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
@@ -36,9 +37,10 @@ extension BackgroundDownloadHandler {
         BADownloadManager.shared.withExclusiveControl { controlAcquired, error in
             defer { workDone.signal() }
             guard controlAcquired else {
-                Logger.ext.error(
-                    "Failed to acquire exclusive control for download \(finishedDownload.identifier). "
-                        + (error?.localizedDescription ?? "No reason was given."))
+                Logger.ext.error("""
+                    Failed to acquire exclusive control for download \(finishedDownload.identifier). \
+                    \(error?.localizedDescription ?? "No reason was given.")
+                    """)
                 return
             }
             moveIntoPlace(ephemeralFileLocation, from: finishedDownload, settings: settings)
@@ -63,9 +65,10 @@ extension BackgroundDownloadHandler {
             }
             manifest = localManifest
         } catch {
-            Logger.ext.error(
-                "Download \(download.identifier) finished, but the latest manifest failed to load. "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(download.identifier) finished, but the latest manifest failed to load. \
+                \(error.localizedDescription)
+                """)
             return
         }
 
@@ -82,9 +85,10 @@ extension BackgroundDownloadHandler {
         do {
             try localSession.moveDownloadedFile(from: file)
         } catch {
-            Logger.ext.error(
-                "Download \(download.identifier) finished, but it could not be moved into place. "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(download.identifier) finished, but it could not be moved into place. \
+                \(error.localizedDescription)
+                """)
             return
         }
 

@@ -9,7 +9,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import SessionKit
-import SystemLogging
+import OSLog
 
 /// The downloader extension the system launches to fetch sessions while the app isn't running.
 ///
@@ -58,9 +58,10 @@ struct BackgroundDownloadHandler: BADownloaderExtension {
             Logger.ext.info("Enqueued download: \(download.identifier)\(isEssential ? " (essential)" : "").")
             downloadsToSchedule.insert(download)
         }
-        Logger.ext.info(
-            "Asked for downloads (\(request)) with \(extensionInfo); returning \(downloadsToSchedule.count) "
-                + "of \(manifest.sessions.count) sessions.")
+        Logger.ext.info("""
+            Asked for downloads (\(request)) with \(extensionInfo); returning \(downloadsToSchedule.count) \
+            of \(manifest.sessions.count) sessions.
+            """)
         return downloadsToSchedule
     }
 }
