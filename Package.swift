@@ -38,8 +38,12 @@ let package = Package(
             path: "Shared/OSLog"
         ),
         .target(
+            name: "CInstalledBundleLaunch",
+            path: "Shared/CInstalledBundleLaunch"
+        ),
+        .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
             path: "Shared/BackgroundAssets"
         ),
         .target(
