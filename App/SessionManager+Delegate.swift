@@ -5,11 +5,8 @@ The download manager's callbacks: progress for the display, and finished videos 
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import SessionKit
 import OSLog
+import SessionKit
 
 // MARK: BADownloadManagerDelegate
 

@@ -5,12 +5,9 @@ Manages and downloads sessions: loads and refreshes the manifest, and keeps ever
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
 import Synchronization
-import OSLog
 
 /// The app's model of the sessions: the manifest, and how each session's download is doing.
 ///

@@ -5,11 +5,8 @@ How the extension answers the asset server's authentication challenge for protec
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import SessionKit
 import OSLog
+import SessionKit
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(

@@ -4,10 +4,9 @@ What the extension does when a download finishes: verify the video and move it i
 */
 
 import BackgroundAssets
-import Dispatch
 import Foundation
-import SessionKit
 import OSLog
+import SessionKit
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(_ finishedDownload: BADownload, finishedWithFileURL fileURL: URL) {
@@ -27,15 +26,13 @@ extension BackgroundDownloadHandler {
                 """)
             return
         }
-        // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
-        // once is better. After a successful move into place there is nothing left to remove.
-        defer { try? FileManager.default.removeItem(at: ephemeralFileLocation) }
-
         // Acquire exclusive control so the app doesn't replace the manifest, or move the same
-        // session into place, while the extension reads the manifest and moves the file.
-        let workDone = DispatchSemaphore(value: 0)
+        // session into place, while the extension reads the manifest and moves the file. This method
+        // returns at once; the system keeps the extension running until the handler has run.
         BADownloadManager.shared.withExclusiveControl { controlAcquired, error in
-            defer { workDone.signal() }
+            // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
+            // once is better. After a successful move into place there is nothing left to remove.
+            defer { try? FileManager.default.removeItem(at: ephemeralFileLocation) }
             guard controlAcquired else {
                 Logger.ext.error("""
                     Failed to acquire exclusive control for download \(finishedDownload.identifier). \
@@ -45,9 +42,6 @@ extension BackgroundDownloadHandler {
             }
             moveIntoPlace(ephemeralFileLocation, from: finishedDownload, settings: settings)
         }
-        // The system terminates the extension once its work is done, so the call returns only after
-        // the file is in place.
-        workDone.wait()
     }
 
     /// Verifies a finished download against the latest manifest and moves it to its session's file.

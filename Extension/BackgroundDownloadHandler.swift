@@ -5,11 +5,8 @@ The Background Assets app extension: the downloads to schedule when the system a
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
-import SessionKit
 import OSLog
+import SessionKit
 
 /// The downloader extension the system launches to fetch sessions while the app isn't running.
 ///
