@@ -4,6 +4,7 @@ Tests that the framework calls whichever challenge form a delegate implements.
 */
 
 @testable import BackgroundAssets
+import BackgroundAssetsIPC
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -70,5 +71,46 @@ struct ChallengeFormTests {
         #expect(asyncDisposition == .useCredential)
         #expect(credential?.user == "handler")
         #expect(delegate.challengeCount == 2)
+    }
+}
+
+@Suite("Challenge forms through the service")
+struct ChallengeFormServiceTests {
+    @Test("A delegate with only the async form answers the service's challenge with its credential")
+    func asyncFormThroughService() async throws {
+        let service = try FakeService()
+        let manager = BADownloadManagerTests.manager(for: service)
+        let delegate = ChallengeFormTests.AsyncFormDelegate()
+        manager.delegate = delegate
+        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        let challenge = ChallengeDescriptor(
+            host: "localhost", port: 8080, protocol: "http", realm: "protected",
+            authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
+        try service.push(
+            .didReceiveChallenge(
+                deliveryID: 7, download: SampleDescriptors.make("a", state: .downloading), challenge: challenge))
+        let answer = ClientRequest.answerChallenge(
+            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "async", password: "secret"))
+        #expect(await service.waitFor { $0.contains(answer) })
+        withExtendedLifetime(delegate) {}
+    }
+
+    @Test("A delegate that implements neither form gets default handling from the service's challenge")
+    func neitherFormThroughService() async throws {
+        let service = try FakeService()
+        let manager = BADownloadManagerTests.manager(for: service)
+        let delegate = BADownloadManagerDelegateTests.FinishedOnlyDelegate()
+        manager.delegate = delegate
+        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        let challenge = ChallengeDescriptor(
+            host: "localhost", port: 8080, protocol: "http", realm: "protected",
+            authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
+        try service.push(
+            .didReceiveChallenge(
+                deliveryID: 8, download: SampleDescriptors.make("a", state: .downloading), challenge: challenge))
+        let answer = ClientRequest.answerChallenge(
+            deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+        #expect(await service.waitFor { $0.contains(answer) })
+        withExtendedLifetime(delegate) {}
     }
 }
