@@ -33,8 +33,17 @@ let package = Package(
             path: "Shared/SystemLogging"
         ),
         .target(
+            name: "OSLog",
+            dependencies: ["SystemLogging"],
+            path: "Shared/OSLog"
+        ),
+        .target(
+            name: "CInstalledBundleLaunch",
+            path: "Shared/CInstalledBundleLaunch"
+        ),
+        .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
             path: "Shared/BackgroundAssets"
         ),
         .target(
@@ -52,7 +61,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions",
-            dependencies: ["BackgroundAssets", "BackgroundTasks", "SessionKit", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog", "SessionKit"],
             path: "App",
             exclude: ["Info.plist"]
         ),
@@ -61,7 +70,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions-extension",
-            dependencies: ["BackgroundAssets", "SessionKit", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "OSLog", "SessionKit"],
             path: "Extension",
             exclude: ["Info.plist"]
         ),
@@ -138,6 +147,23 @@ let package = Package(
             name: "BackgroundTasksTests",
             dependencies: ["BackgroundTasks", "BackgroundAssetsIPC"],
             path: "Tests/BackgroundTasksTests"
+        ),
+        .testTarget(
+            name: "AppleAPITests",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/AppleAPITests"
+        ),
+        // The same file as AppleAPITests (a symlink), compiled in Swift 5 language mode.
+        .testTarget(
+            name: "AppleAPISwift5Tests",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/AppleAPISwift5Tests",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .testTarget(
+            name: "OSLogTests",
+            dependencies: ["OSLog", "SystemLogging"],
+            path: "Tests/OSLogTests"
         ),
         .testTarget(
             name: "BackgroundAssetsIPCTests",

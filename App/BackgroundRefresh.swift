@@ -5,8 +5,8 @@ Refreshes the manifest in the background with BGTaskScheduler, and schedules the
 
 import BackgroundTasks
 import Foundation
+import OSLog
 import SessionKit
-import SystemLogging
 
 /// Keeps the sessions current while the app isn't running, as "Advances in App Background Execution"
 /// (WWDC19) shows: register the handler at launch, submit a request each time the app runs, and

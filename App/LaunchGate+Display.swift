@@ -4,7 +4,7 @@ Waits, at launch, while the system still installs the app, showing the install's
 */
 
 import BackgroundAssets
-import SystemLogging
+import OSLog
 
 extension BALaunchGate {
     /// Waits until the app is launchable, showing the install's progress on the display.

@@ -5,8 +5,8 @@ The display for a terminal: a table of the sessions redrawn in place, with the l
 
 import BackgroundAssets
 import Foundation
+import OSLog
 import Synchronization
-import SystemLogging
 
 /// Draws the sessions as a live table on the terminal.
 ///

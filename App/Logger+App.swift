@@ -3,7 +3,7 @@ Abstract:
 The app's log category.
 */
 
-import SystemLogging
+import OSLog
 
 extension Logger {
     /// Log lines from the app, in the `app` category.

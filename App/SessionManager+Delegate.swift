@@ -5,11 +5,8 @@ The download manager's callbacks: progress for the display, and finished videos 
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
-import SystemLogging
 
 // MARK: BADownloadManagerDelegate
 
@@ -77,27 +74,26 @@ extension SessionManager: BADownloadManagerDelegate {
         markFailed(session, reason: error.localizedDescription)
     }
 
-    func download(
-        _ download: BADownload, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
+    func download(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
         // The asset server protects the sessions under /protected/; the credentials for them are
         // kept in the app group, where the extension finds them too.
         guard challenge.previousFailureCount == 0, let session = trackedSession(for: download) else {
-            return completionHandler(.performDefaultHandling, nil)
+            return (.performDefaultHandling, nil)
         }
         let credentials: ServerCredentials?
         do {
             credentials = try settings.loadCredentials()
         } catch {
             Logger.app.error("Failed to load the server credentials: \(error.localizedDescription)")
-            return completionHandler(.performDefaultHandling, nil)
+            return (.performDefaultHandling, nil)
         }
         guard let credentials,
               credentials.answer(challengeFrom: challenge.protectionSpace.host, downloading: session.url)
-        else { return completionHandler(.performDefaultHandling, nil) }
+        else { return (.performDefaultHandling, nil) }
         let credential = URLCredential(user: credentials.user, password: credentials.password, persistence: .forSession)
-        completionHandler(.useCredential, credential)
+        return (.useCredential, credential)
     }
 
     // MARK: - Matching downloads to sessions

@@ -5,11 +5,8 @@ Starts the downloads of sessions that are not on the device, promoting those alr
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
-import SystemLogging
 
 extension SessionManager {
     /// Downloads, in the foreground, every session of the manifest that is not on the device.

@@ -5,12 +5,9 @@ Manages and downloads sessions: loads and refreshes the manifest, and keeps ever
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
 import Synchronization
-import SystemLogging
 
 /// The app's model of the sessions: the manifest, and how each session's download is doing.
 ///
@@ -116,7 +113,7 @@ final class SessionManager: Sendable {
                 AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: error.localizedDescription)
                     .description
             }
-            Logger.app.error(reason)
+            Logger.app.error("\(reason)")
             eventContinuation.yield(.manifestUnavailable(reason))
             return false
         }

@@ -5,11 +5,8 @@ How the extension answers the asset server's authentication challenge for protec
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
-import SystemLogging
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(
@@ -35,9 +32,10 @@ extension BackgroundDownloadHandler {
                 user: credentials.user, password: credentials.password, persistence: .forSession)
             return (.useCredential, credential)
         } catch {
-            Logger.ext.error(
-                "Failed to load what answers the challenge for download \(download.identifier). "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Failed to load what answers the challenge for download \(download.identifier). \
+                \(error.localizedDescription)
+                """)
             return (.performDefaultHandling, nil)
         }
     }

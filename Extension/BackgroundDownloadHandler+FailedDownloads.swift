@@ -5,7 +5,7 @@ What the extension does when a download fails: an essential one is rescheduled i
 
 import BackgroundAssets
 import Foundation
-import SystemLogging
+import OSLog
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(_ failedDownload: BADownload, failedWithError error: any Error) {

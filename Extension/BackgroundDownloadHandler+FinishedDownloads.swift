@@ -4,10 +4,9 @@ What the extension does when a download finishes: verify the video and move it i
 */
 
 import BackgroundAssets
-import Dispatch
 import Foundation
+import OSLog
 import SessionKit
-import SystemLogging
 
 extension BackgroundDownloadHandler {
     func backgroundDownload(_ finishedDownload: BADownload, finishedWithFileURL fileURL: URL) {
@@ -21,31 +20,28 @@ extension BackgroundDownloadHandler {
             try FileManager.default.createDirectory(at: settings.temporaryDirectory, withIntermediateDirectories: true)
             try FileManager.default.moveItem(at: fileURL, to: ephemeralFileLocation)
         } catch {
-            Logger.ext.error(
-                "Download \(finishedDownload.identifier) finished, but moving the file to a temporary location "
-                    + "failed. \(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(finishedDownload.identifier) finished, but moving the file to a temporary location \
+                failed. \(error.localizedDescription)
+                """)
             return
         }
-        // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
-        // once is better. After a successful move into place there is nothing left to remove.
-        defer { try? FileManager.default.removeItem(at: ephemeralFileLocation) }
-
         // Acquire exclusive control so the app doesn't replace the manifest, or move the same
-        // session into place, while the extension reads the manifest and moves the file.
-        let workDone = DispatchSemaphore(value: 0)
+        // session into place, while the extension reads the manifest and moves the file. This method
+        // returns at once; the system keeps the extension running until the handler has run.
         BADownloadManager.shared.withExclusiveControl { controlAcquired, error in
-            defer { workDone.signal() }
+            // Always remove the ephemeral file: it's in a caches folder anyway, but removing it at
+            // once is better. After a successful move into place there is nothing left to remove.
+            defer { try? FileManager.default.removeItem(at: ephemeralFileLocation) }
             guard controlAcquired else {
-                Logger.ext.error(
-                    "Failed to acquire exclusive control for download \(finishedDownload.identifier). "
-                        + (error?.localizedDescription ?? "No reason was given."))
+                Logger.ext.error("""
+                    Failed to acquire exclusive control for download \(finishedDownload.identifier). \
+                    \(error?.localizedDescription ?? "No reason was given.")
+                    """)
                 return
             }
             moveIntoPlace(ephemeralFileLocation, from: finishedDownload, settings: settings)
         }
-        // The system terminates the extension once its work is done, so the call returns only after
-        // the file is in place.
-        workDone.wait()
     }
 
     /// Verifies a finished download against the latest manifest and moves it to its session's file.
@@ -63,9 +59,10 @@ extension BackgroundDownloadHandler {
             }
             manifest = localManifest
         } catch {
-            Logger.ext.error(
-                "Download \(download.identifier) finished, but the latest manifest failed to load. "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(download.identifier) finished, but the latest manifest failed to load. \
+                \(error.localizedDescription)
+                """)
             return
         }
 
@@ -82,9 +79,10 @@ extension BackgroundDownloadHandler {
         do {
             try localSession.moveDownloadedFile(from: file)
         } catch {
-            Logger.ext.error(
-                "Download \(download.identifier) finished, but it could not be moved into place. "
-                    + "\(error.localizedDescription)")
+            Logger.ext.error("""
+                Download \(download.identifier) finished, but it could not be moved into place. \
+                \(error.localizedDescription)
+                """)
             return
         }
 

@@ -5,11 +5,8 @@ The Background Assets app extension: the downloads to schedule when the system a
 
 import BackgroundAssets
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import OSLog
 import SessionKit
-import SystemLogging
 
 /// The downloader extension the system launches to fetch sessions while the app isn't running.
 ///
@@ -58,9 +55,10 @@ struct BackgroundDownloadHandler: BADownloaderExtension {
             Logger.ext.info("Enqueued download: \(download.identifier)\(isEssential ? " (essential)" : "").")
             downloadsToSchedule.insert(download)
         }
-        Logger.ext.info(
-            "Asked for downloads (\(request)) with \(extensionInfo); returning \(downloadsToSchedule.count) "
-                + "of \(manifest.sessions.count) sessions.")
+        Logger.ext.info("""
+            Asked for downloads (\(request)) with \(extensionInfo); returning \(downloadsToSchedule.count) \
+            of \(manifest.sessions.count) sessions.
+            """)
         return downloadsToSchedule
     }
 }

@@ -3,7 +3,7 @@ Abstract:
 The extension's log category.
 */
 
-import SystemLogging
+import OSLog
 
 extension Logger {
     /// Log lines from the downloader extension, in the `ext` category.

@@ -18,8 +18,10 @@ import Foundation
 ///   conformance rests on, since the compiler cannot check a non-final class.
 /// - Note: Two downloads are equal when they have the same ``uniqueIdentifier``: a snapshot equals
 ///   the download it was taken from, and ``removingEssential()`` returns a download equal to its
-///   original. Apple's class inherits `NSObject` equality instead.
-public class BADownload: @unchecked Sendable, Hashable, CustomStringConvertible {
+///   original. Apple's class keeps `NSObject`'s identity equality instead.
+/// - Note: As in Apple's framework it is an `NSObject` that adopts `NSCopying` and `NSSecureCoding`:
+///   `copy()` returns an equal download of the same class, and `NSKeyedArchiver` archives it.
+public class BADownload: NSObject, NSCopying, NSSecureCoding, @unchecked Sendable {
     /// Everything the download is, in the form the service stores and sends.
     let descriptor: DownloadDescriptor
 
@@ -27,6 +29,14 @@ public class BADownload: @unchecked Sendable, Hashable, CustomStringConvertible 
     /// - Parameter descriptor: The download's identity, request, and state.
     required init(descriptor: DownloadDescriptor) {
         self.descriptor = descriptor
+        super.init()
+    }
+
+    /// Creates the download an archive describes, or `nil` when the archive holds no valid download.
+    /// - Parameter coder: A keyed coder, such as `NSKeyedUnarchiver`.
+    public required convenience init?(coder: NSCoder) {
+        guard let descriptor = Self.decodeDescriptor(from: coder) else { return nil }
+        self.init(descriptor: descriptor)
     }
 
     /// The app-specific string that uniquely identifies the downloadable asset.
@@ -61,18 +71,16 @@ public class BADownload: @unchecked Sendable, Hashable, CustomStringConvertible 
         return Self(descriptor: copy)
     }
 
-    /// Whether two objects stand for the same download (the same ``uniqueIdentifier``).
-    public static func == (lhs: BADownload, rhs: BADownload) -> Bool {
-        lhs.uniqueIdentifier == rhs.uniqueIdentifier
+    /// Whether an object stands for the same download (a `BADownload` with the same ``uniqueIdentifier``).
+    public override func isEqual(_ object: Any?) -> Bool {
+        (object as? BADownload)?.uniqueIdentifier == uniqueIdentifier
     }
 
-    /// Hashes the ``uniqueIdentifier``, consistently with `==`.
-    public func hash(into hasher: inout Hasher) {
-        hasher.combine(uniqueIdentifier)
-    }
+    /// A hash of the ``uniqueIdentifier``, consistent with `isEqual(_:)`.
+    public override var hash: Int { uniqueIdentifier.hashValue }
 
     /// The class, identifier, state, priority, and unique identifier, for logs.
-    public var description: String {
+    public override var description: String {
         "<\(type(of: self)) \(identifier.debugDescription) state=\(state) priority=\(priority.rawValue)"
             + "\(isEssential ? " essential" : "") uniqueIdentifier=\(uniqueIdentifier)>"
     }

@@ -14,8 +14,10 @@ extension BADownloadManager {
     /// first served; it is released when the handler returns (or when this process exits).
     /// - Parameter performHandler: Called on a background thread: `(true, nil)` while holding control,
     ///   or `(false, error)` when it could not be acquired.
-    public func withExclusiveControl(_ performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void) {
-        acquireExclusiveControl(deadline: nil, performHandler)
+    /// - Note: The handler need not be `@Sendable`, as in Apple's declaration, so Apple code that captures
+    ///   a non-`Sendable` object compiles in Swift 6 mode.
+    public func withExclusiveControl(_ performHandler: @escaping (Bool, (any Error)?) -> Void) {
+        acquireExclusiveControl(deadline: nil, UncheckedReference(performHandler))
     }
 
     /// Acquires exclusive control before a date, then calls a handler while holding it.
@@ -24,9 +26,9 @@ extension BADownloadManager {
     ///   - performHandler: Called on a background thread: `(true, nil)` while holding control, or
     ///     `(false, error)` when it was not acquired in time.
     public func withExclusiveControl(
-        beforeDate date: Date, perform performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+        beforeDate date: Date, perform performHandler: @escaping (Bool, (any Error)?) -> Void
     ) {
-        acquireExclusiveControl(deadline: date, performHandler)
+        acquireExclusiveControl(deadline: date, UncheckedReference(performHandler))
     }
 
     /// Acquires exclusive control, runs a closure while holding it, and releases it.
@@ -63,7 +65,7 @@ extension BADownloadManager {
     }
 
     private func acquireExclusiveControl(
-        deadline: Date?, _ performHandler: @escaping @Sendable (Bool, (any Error)?) -> Void
+        deadline: Date?, _ handler: UncheckedReference<(Bool, (any Error)?) -> Void>
     ) {
         connection.request(.acquireExclusiveControl(deadline: deadline)) { [self] result in
             // The handler may block (fetchCurrentDownloads() is a common first call), so it gets a thread
@@ -75,9 +77,9 @@ extension BADownloadManager {
                         throw Self.unexpected(response, for: "withExclusiveControl")
                     }
                 } catch {
-                    return performHandler(false, error)
+                    return handler.value(false, error)
                 }
-                performHandler(true, nil)
+                handler.value(true, nil)
                 self.releaseExclusiveControl()
             }.start()
         }

@@ -16,14 +16,20 @@ import Synchronization
 /// - Note: Apple's synchronous methods talk to the system over XPC; these talk to the service over
 ///   a Unix socket under the device root and block the calling thread the same way, so avoid
 ///   calling them from the main thread of an interactive app.
-public final class BADownloadManager: Sendable {
+/// - Note: As in Apple's framework it is an `NSObject`; use ``shared`` rather than creating one.
+public final class BADownloadManager: NSObject, Sendable {
     /// The download manager that the app and the extension share.
     public static let shared = BADownloadManager(
         paths: DevicePaths.current(), identity: ProcessIdentity.current(),
         launcher: ServiceLauncher.besideExecutable(paths: DevicePaths.current()))
 
     /// Holds the delegate weakly, as Apple's `weak var delegate` does.
-    private struct WeakDelegate {
+    ///
+    /// The delegate is not `Sendable` (Apple's protocol does not require it), yet it is stored here
+    /// and read from other threads, which is why this box is `@unchecked Sendable`. The framework
+    /// only ever calls the delegate from the callback thread, one call at a time, as Apple's calls it
+    /// on its own queue; what the app does with it elsewhere is the app's to synchronise.
+    private struct WeakDelegate: @unchecked Sendable {
         weak var value: (any BADownloadManagerDelegate)?
     }
 
@@ -54,6 +60,7 @@ public final class BADownloadManager: Sendable {
         connection = ServiceConnection(
             socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher,
             onEvent: { forwarder.forward($0) }, onDisconnect: { forwarder.forwardDisconnect(reason: $0) })
+        super.init()
         forwarder.attach(self)
     }
 
@@ -131,14 +138,15 @@ public final class BADownloadManager: Sendable {
 
     /// Fetches the app's downloads that are scheduled or in flight, then calls a handler.
     /// - Parameter completionHandler: Called once on a background thread, with the downloads or an error.
-    public func fetchCurrentDownloads(
-        completionHandler: @escaping @Sendable ([BADownload], (any Error)?) -> Void
-    ) {
+    /// - Note: The handler need not be `@Sendable`, so Apple code that captures a non-`Sendable`
+    ///   object compiles in Swift 6 mode; it is called once, on a thread of the framework.
+    public func fetchCurrentDownloads(completionHandler: @escaping ([BADownload], (any Error)?) -> Void) {
+        let handler = UncheckedReference(completionHandler)
         connection.request(.fetchCurrentDownloads) { result in
             do {
-                completionHandler(try Self.downloads(from: Self.unwrap(result)), nil)
+                handler.value(try Self.downloads(from: Self.unwrap(result)), nil)
             } catch {
-                completionHandler([], error)
+                handler.value([], error)
             }
         }
     }

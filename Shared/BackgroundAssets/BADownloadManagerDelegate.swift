@@ -11,12 +11,16 @@ import FoundationNetworking
 /// The methods the download manager calls as the app's downloads progress and end.
 ///
 /// Every method is optional: the protocol extension supplies a default that does nothing, except
-/// the challenge method, whose default answers `.performDefaultHandling`.
-/// - Note: Apple's protocol is an Objective-C protocol with `optional` methods. Here the
-///   requirements have defaults instead, and the protocol requires `Sendable` because callbacks
-///   arrive on a background thread: make the delegate an actor-free class that guards its state
-///   (for example with a `Mutex`), or hop to the main actor inside each method.
-public protocol BADownloadManagerDelegate: AnyObject, Sendable {
+/// for authentication challenges. Implement either challenge form, the completion handler or the
+/// `async` one, and the framework calls the one you implement; implement neither and challenges
+/// get `.performDefaultHandling`.
+///
+/// Callbacks arrive one at a time, in order, on a thread of the framework (never the main thread),
+/// as Apple's arrive on a background queue: guard state that other threads also touch.
+/// - Note: Apple's protocol is an Objective-C protocol with `optional` methods; here the
+///   requirements have defaults instead, and the protocol refines `AnyObject` rather than
+///   `NSObjectProtocol`, so any class can conform, an `NSObject` subclass included.
+public protocol BADownloadManagerDelegate: AnyObject {
     /// Tells the delegate that a download started transferring.
     /// - Parameter download: The download, in the ``BADownload/State/downloading`` state.
     func downloadDidBegin(_ download: BADownload)
@@ -45,6 +49,14 @@ public protocol BADownloadManagerDelegate: AnyObject, Sendable {
         _ download: BADownload, didReceive challenge: URLAuthenticationChallenge,
         completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void)
 
+    /// Asks the delegate to answer a server's request for authentication, the `async` form.
+    /// - Parameters:
+    ///   - download: The download that was challenged.
+    ///   - challenge: The server's challenge.
+    /// - Returns: A disposition and, for `.useCredential`, a credential.
+    func download(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+
     /// Tells the delegate that a download failed.
     /// - Parameters:
     ///   - download: The download, in the ``BADownload/State/failed`` state.
@@ -71,14 +83,6 @@ extension BADownloadManagerDelegate {
         _ download: BADownload, didWriteBytes bytesWritten: Int64, totalBytesWritten: Int64,
         totalBytesExpectedToWrite: Int64
     ) {}
-
-    /// Answers `.performDefaultHandling`: the download fails with the server's response.
-    public func download(
-        _ download: BADownload, didReceive challenge: URLAuthenticationChallenge,
-        completionHandler: @escaping @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void
-    ) {
-        completionHandler(.performDefaultHandling, nil)
-    }
 
     /// Does nothing; the file is deleted.
     public func download(_ download: BADownload, failedWithError error: any Error) {}

@@ -33,7 +33,7 @@ import FoundationNetworking
 ///   have default implementations, and the type must be `Sendable` because entry points run off
 ///   the main thread. Started by a person rather than the system, `main()` explains how to trigger
 ///   the extension (`backgroundassets-debug simulate --app-install`) and exits with status 64.
-public protocol BADownloaderExtension: Sendable {
+public protocol BADownloaderExtension: _BADownloaderExtensionTermination, Sendable {
     /// Creates the extension; the system creates one instance per launch.
     init()
 
@@ -74,7 +74,17 @@ public protocol BADownloaderExtension: Sendable {
 
     /// Tells the extension that the system is about to terminate it.
     ///
-    /// Deprecated by Apple (the system may terminate an extension without calling it); still called here.
+    /// Deprecated, as in Apple's framework since iOS 16.4 and macOS 13.3: the system may terminate an
+    /// extension without calling it, so don't rely on it. It is still called here when the extension
+    /// ends normally.
+    @available(*, deprecated, message: "The system may terminate the extension without calling this method.")
+    func extensionWillTerminate()
+}
+
+/// The framework's view of `extensionWillTerminate()`: the runner still calls the deprecated method,
+/// and reaching it through this protocol keeps that call free of a deprecation warning.
+public protocol _BADownloaderExtensionTermination {
+    /// Tells the extension that the system is about to terminate it.
     func extensionWillTerminate()
 }
 

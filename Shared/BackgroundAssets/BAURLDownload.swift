@@ -14,7 +14,7 @@ import FoundationNetworking
 /// - Note: Apple's initialisers trap on invalid input (an http URL, an essential download without
 ///   a size). Here they never trap: the download is checked when it is scheduled, and an invalid
 ///   one is refused with a `BAError` whose code is ``BAError/Code/downloadInvalid`` and whose
-///   message names the problem. Call ``validate()`` to check one yourself.
+///   message names the problem.
 public class BAURLDownload: BADownload, @unchecked Sendable {
     /// The request that fetches the asset; only its URL and header fields reach the service.
     package let request: URLRequest

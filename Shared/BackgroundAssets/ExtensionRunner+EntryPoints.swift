@@ -48,7 +48,7 @@ extension ExtensionRunner {
 
     /// Runs `extensionWillTerminate()`, answers, waits until the service has the answer, and ends the runner.
     func terminate(callID: UInt64) {
-        handler.extensionWillTerminate()
+        (handler as any _BADownloaderExtensionTermination).extensionWillTerminate()
         // Waiting for the acknowledgement proves the answer left this process before it exits.
         do {
             _ = try manager.connection.send(.extensionCallReturned(callID: callID, result: .done))

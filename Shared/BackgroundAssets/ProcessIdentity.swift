@@ -54,9 +54,17 @@ package struct ProcessIdentity: Sendable, Equatable {
 
     /// The bundle identifier of the installed app whose executable is `executable`, if one is.
     ///
-    /// `backgroundassets-debug install` records each app's executable in `apps/ID/app.json`, so
+    /// `backgroundassets-debug install` records each app's executables in `apps/ID/app.json`, so
     /// `swift run wwdc-sessions` presents the installed app's identifier without any setup.
     static func installedApp(runningAs executable: URL, in paths: DevicePaths) -> String? {
+        installedAppRecord(runningAs: executable, in: paths)?.bundleIdentifier
+    }
+
+    /// The installed app whose bundle executable, or built executable, is `executable`, if one is.
+    /// - Returns: The app's bundle identifier and the executable inside its installed bundle.
+    static func installedAppRecord(
+        runningAs executable: URL, in paths: DevicePaths
+    ) -> (bundleIdentifier: String, bundleExecutable: URL)? {
         let target = executable.resolvingSymlinksInPath().path
         let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.appsDirectory.path)) ?? []
         for name in names.sorted() {
@@ -65,7 +73,9 @@ package struct ProcessIdentity: Sendable, Equatable {
                 let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
                 let recorded = (object["appExecutable"] as? String).flatMap(URL.init(string:))
             else { continue }
-            if recorded.resolvingSymlinksInPath().path == target { return name }
+            let built = (object["builtAppExecutable"] as? String).flatMap(URL.init(string:))
+            let candidates = [recorded, built].compactMap { $0?.resolvingSymlinksInPath().path }
+            if candidates.contains(target) { return (name, recorded) }
         }
         return nil
     }

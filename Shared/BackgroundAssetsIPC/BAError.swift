@@ -19,43 +19,8 @@ public let BAErrorDomain = WireFailure.backgroundAssetsDomain
 ///   struct whose ``message`` names the download or value involved and the next step; it still
 ///   bridges to `NSError` with ``BAErrorDomain`` and Apple's codes.
 public struct BAError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// The codes of Background Assets errors, with Apple's raw values.
-    public enum Code: Int, Sendable, CaseIterable {
-        /// The download is not valid: a bad URL, an empty identifier, or an essential download without a size.
-        case downloadInvalid = 0
-        /// The call is not allowed from the downloader extension.
-        case callFromExtensionNotAllowed = 50
-        /// The call is not allowed from a process that is not active.
-        case callFromInactiveProcessNotAllowed = 51
-        /// The system service did not accept the caller's connection.
-        case callerConnectionNotAccepted = 55
-        /// The caller's connection to the system service is not valid.
-        case callerConnectionInvalid = 56
-        /// A download with the same identifier is already scheduled.
-        case downloadAlreadyScheduled = 100
-        /// The download is not scheduled.
-        case downloadNotScheduled = 101
-        /// The download could not start.
-        case downloadFailedToStart = 102
-        /// The download already failed.
-        case downloadAlreadyFailed = 103
-        /// Essential downloads are not permitted here.
-        case downloadEssentialDownloadNotPermitted = 109
-        /// Background activity is prohibited for the app.
-        case downloadBackgroundActivityProhibited = 111
-        /// The download would exceed the app's download allowance.
-        case downloadWouldExceedAllowance = 112
-        /// The download does not exist.
-        case downloadDoesNotExist = 113
-        /// The download's domain is not in the app's allow list.
-        case sessionDownloadDisallowedByDomain = 202
-        /// The download is not allowed by the app's allowance.
-        case sessionDownloadDisallowedByAllowance = 203
-        /// The app's download allowance is used up.
-        case sessionDownloadAllowanceExceeded = 204
-        /// The download is not permitted before the app first launches.
-        case sessionDownloadNotPermittedBeforeAppLaunch = 206
-    }
+    /// The codes of Background Assets errors: ``BAErrorCode``, Apple's enumeration and raw values.
+    public typealias Code = BAErrorCode
 
     /// The error's code.
     public let code: Code

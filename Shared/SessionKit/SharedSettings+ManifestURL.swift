@@ -17,18 +17,27 @@ extension SharedSettings {
     /// The manifest's session URLs may be relative to it (the asset server writes them that way so
     /// one catalog works behind any host and port), so both the app and the extension resolve them
     /// against this URL.
-    /// - Note: On Apple platforms this is the `BAManifestURL` of the app's Info.plist, read with
-    ///   `Bundle.main.object(forInfoDictionaryKey:)`. The app and extension here are plain
-    ///   executables without a bundle, so the value comes from `BA_MANIFEST_URL` when it is set,
-    ///   and otherwise is the one `App/Info.plist` declares.
-    /// - Parameter environment: The environment to read; the process's own by default.
-    /// - Returns: The manifest's URL.
+    ///
+    /// As on Apple platforms, it is the `BAManifestURL` of the app's Info.plist, read with
+    /// `Bundle.main.object(forInfoDictionaryKey:)`: the app runs from its installed bundle. The
+    /// extension's own Info.plist has no such key, so the system passes the app's value in
+    /// `BA_MANIFEST_URL`, which also overrides the Info.plist for a demo against another server.
+    /// - Parameters:
+    ///   - environment: The environment to read; the process's own by default.
+    ///   - bundle: The bundle whose Info.plist is read; the main bundle by default.
+    /// - Returns: The manifest's URL; for a process with neither, the one `App/Info.plist` declares.
     public static func manifestURL(
-        environment: [String: String] = ProcessInfo.processInfo.environment
+        environment: [String: String] = ProcessInfo.processInfo.environment, bundle: Bundle = .main
     ) -> URL {
-        guard let value = environment[manifestURLVariable], !value.isEmpty,
-              let url = URL(string: value), url.scheme != nil, url.host != nil
-        else { return defaultManifestURL }
+        if let value = environment[manifestURLVariable], let url = usableURL(value) { return url }
+        if let value = bundle.object(forInfoDictionaryKey: "BAManifestURL") as? String, let url = usableURL(value) {
+            return url
+        }
+        return defaultManifestURL
+    }
+
+    private static func usableURL(_ value: String) -> URL? {
+        guard !value.isEmpty, let url = URL(string: value), url.scheme != nil, url.host != nil else { return nil }
         return url
     }
 }

@@ -8,11 +8,13 @@ import Foundation
 extension SharedSettings {
     /// The locations of the sample's app group, ``appGroupIdentifier``, that the app and its extension share.
     ///
-    /// Unlike ``init(appGroupIdentifier:)`` this cannot fail: the sample's identifier is a constant
-    /// that names a valid container, so a failure would be a mistake in that constant.
+    /// The group comes from the process's Info.plist. A value that cannot name a container is a
+    /// mistake in that file, caught at install, so finding one here stops the process with the fix.
     public static var shared: SharedSettings {
         guard let settings = try? SharedSettings() else {
-            preconditionFailure("\(appGroupIdentifier) must be a valid app group identifier.")
+            preconditionFailure(
+                "The app group \(appGroupIdentifier.debugDescription) in Info.plist's \(applicationGroupsKey) is not a "
+                    + "valid app group identifier. Fix it and run backgroundassets-debug install again.")
         }
         return settings
     }

@@ -11,8 +11,23 @@ import Foundation
 /// Both processes must agree on these paths: the extension saves the manifest and moves
 /// finished videos here before the app is ever launched, and the app reads them.
 public struct SharedSettings: Sendable, Equatable {
-    /// The app group both `App/Info.plist` and `Extension/Info.plist` declare.
-    public static let appGroupIdentifier = "group.com.example.apple-samplecode.WWDC-Sessions"
+    /// The app group this process belongs to, read from its Info.plist as Apple's sample does.
+    ///
+    /// The app and the extension run from their installed bundles, so `Bundle.main` is
+    /// `App/Info.plist` or `Extension/Info.plist` and this is the first group they declare.
+    /// - Note: Apple's sample stops at a `fatalError` when the key is missing. A process without a
+    ///   bundle (a test, or the app run before `backgroundassets-debug install`) gets
+    ///   ``defaultAppGroupIdentifier`` instead, the group both Info.plists declare.
+    public static let appGroupIdentifier: String = {
+        let groups = Bundle.main.object(forInfoDictionaryKey: applicationGroupsKey) as? [String]
+        return groups?.first ?? defaultAppGroupIdentifier
+    }()
+
+    /// The Info.plist key that lists the app groups (an entitlement on Apple platforms).
+    public static let applicationGroupsKey = "com.apple.security.application-groups"
+
+    /// The app group both `App/Info.plist` and `Extension/Info.plist` declare, for a process without a bundle.
+    public static let defaultAppGroupIdentifier = "group.com.example.apple-samplecode.WWDC-Sessions"
 
     /// The app group these settings belong to.
     public let appGroupIdentifier: String

@@ -43,20 +43,29 @@ struct BADownloadManagerDelegateTests {
         #expect(delegate.finished.withLock { $0 } == [download.identifier])
     }
 
-    @Test("An unanswered challenge gets default handling")
-    func challengeDefault() {
+    /// A challenge from a local server, as the service presents one.
+    static func makeChallenge() -> URLAuthenticationChallenge {
         let space = URLProtectionSpace(
             host: "localhost", port: 8080, protocol: "http", realm: "sessions",
             authenticationMethod: NSURLAuthenticationMethodHTTPBasic)
-        let challenge = URLAuthenticationChallenge(
+        return URLAuthenticationChallenge(
             protectionSpace: space, proposedCredential: nil, previousFailureCount: 0, failureResponse: nil,
             error: nil, sender: ChallengeSender())
-        let answer = Mutex<URLSession.AuthChallengeDisposition?>(nil)
-        FinishedOnlyDelegate().download(BADownloadTests.makeDownload(), didReceive: challenge) {
-            disposition, credential in
-            #expect(credential == nil)
-            answer.withLock { $0 = disposition }
-        }
-        #expect(answer.withLock { $0 } == .performDefaultHandling)
+    }
+
+    @Test("An unanswered challenge gets default handling through the completion-handler form")
+    func challengeDefault() async {
+        let (disposition, credential) = await ChallengeFormTests.answerThroughCompletionHandler(
+            of: FinishedOnlyDelegate(), challenge: Self.makeChallenge())
+        #expect(disposition == .performDefaultHandling)
+        #expect(credential == nil)
+    }
+
+    @Test("An unanswered challenge gets default handling through the async form")
+    func challengeDefaultAsync() async {
+        let (disposition, credential) = await FinishedOnlyDelegate().download(
+            BADownloadTests.makeDownload(), didReceive: Self.makeChallenge())
+        #expect(disposition == .performDefaultHandling)
+        #expect(credential == nil)
     }
 }

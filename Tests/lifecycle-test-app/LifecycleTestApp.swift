@@ -57,7 +57,12 @@ struct LifecycleTestApp {
         options: AppOptions, log: LifecycleCallLog, filesFolder: URL
     ) async -> Int32 {
         let (finished, continuation) = AsyncStream<Void>.makeStream()
-        let delegate = RecordingDelegate(log: log, filesFolder: filesFolder) { continuation.yield() }
+        let credential = options.credential.map {
+            URLCredential(user: $0.user, password: $0.password, persistence: .forSession)
+        }
+        let delegate = RecordingDelegate(log: log, filesFolder: filesFolder, credential: credential) {
+            continuation.yield()
+        }
         BADownloadManager.shared.delegate = delegate
         // Setting the delegate is sent without waiting; a request on the same connection is answered
         // after it, so once this returns the service routes callbacks here.
@@ -68,6 +73,17 @@ struct LifecycleTestApp {
             return 1
         }
         log.append(LifecycleCallRecord("delegateConnected"))
+        if let url = options.foregroundURL {
+            let download = BAURLDownload(
+                identifier: "foreground", request: URLRequest(url: url), fileSize: options.foregroundSize,
+                applicationGroupIdentifier: LifecycleTestContainer.appGroupIdentifier)
+            do {
+                try BADownloadManager.shared.startForegroundDownload(download)
+            } catch {
+                FileHandle.standardError.write(Data("lifecycle-test-app: could not start \(url): \(error)\n".utf8))
+                return 1
+            }
+        }
         let arrived = await withTaskGroup(of: Bool.self) { group in
             group.addTask {
                 var count = 0

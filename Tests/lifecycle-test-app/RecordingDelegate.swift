@@ -12,16 +12,33 @@ final class RecordingDelegate: BADownloadManagerDelegate {
     private let log: LifecycleCallLog
     private let filesFolder: URL
     private let onFinished: @Sendable () -> Void
+    private let credential: URLCredential?
 
     /// Creates a delegate.
     /// - Parameters:
     ///   - log: Where callbacks are recorded.
     ///   - filesFolder: Where finished files are moved.
+    ///   - credential: What challenges are answered with, or `nil` for default handling.
     ///   - onFinished: Called after each finished download is recorded.
-    init(log: LifecycleCallLog, filesFolder: URL, onFinished: @escaping @Sendable () -> Void) {
+    init(
+        log: LifecycleCallLog, filesFolder: URL, credential: URLCredential? = nil,
+        onFinished: @escaping @Sendable () -> Void
+    ) {
         self.log = log
         self.filesFolder = filesFolder
+        self.credential = credential
         self.onFinished = onFinished
+    }
+
+    /// Answers a challenge in the async form only, as Apple's sample does.
+    func download(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
+        -> (URLSession.AuthChallengeDisposition, URLCredential?)
+    {
+        var record = LifecycleCallRecord("challenge")
+        record.download = download.identifier
+        log.append(record)
+        guard let credential, challenge.previousFailureCount == 0 else { return (.performDefaultHandling, nil) }
+        return (.useCredential, credential)
     }
 
     func downloadDidBegin(_ download: BADownload) {

@@ -23,10 +23,14 @@ public struct InstalledApp: Sendable, Equatable, Codable {
 
     /// The app's and its extension's validated Info.plists.
     public var bundle: AppBundleDescription
-    /// The app's executable, found beside the debug tool by `CFBundleExecutable`.
+    /// The app's executable: inside its installed bundle (see ``InstalledBundle``), through which
+    /// the app is launched so that `Bundle.main` is the installed Info.plist.
     public var appExecutable: URL
-    /// The extension's executable.
+    /// The extension's executable, inside the installed app bundle.
     public var extensionExecutable: URL
+    /// The built executable the app was installed from, found beside the debug tool by
+    /// `CFBundleExecutable`: started by a person, it moves itself into ``appExecutable``.
+    public var builtAppExecutable: URL?
     /// The install state.
     public var state: InstallState
     /// When the app was installed, or last updated.
@@ -48,10 +52,15 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - appExecutable: The app's executable.
     ///   - extensionExecutable: The extension's executable.
     ///   - installDate: The device time of the install.
-    public init(bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, installDate: Date) {
+    ///   - builtAppExecutable: The built executable the app was installed from, if not `appExecutable`.
+    public init(
+        bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, installDate: Date,
+        builtAppExecutable: URL? = nil
+    ) {
         self.bundle = bundle
         self.appExecutable = appExecutable
         self.extensionExecutable = extensionExecutable
+        self.builtAppExecutable = builtAppExecutable
         state = .installing
         self.installDate = installDate
         firstLaunchDate = nil
@@ -111,12 +120,15 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - appExecutable: The new app executable.
     ///   - extensionExecutable: The new extension executable.
     ///   - date: The device time of the update.
+    ///   - builtAppExecutable: The built executable the update was installed from, if not `appExecutable`.
     public mutating func update(
-        to bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, at date: Date
+        to bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, at date: Date,
+        builtAppExecutable: URL? = nil
     ) {
         self.bundle = bundle
         self.appExecutable = appExecutable
         self.extensionExecutable = extensionExecutable
+        self.builtAppExecutable = builtAppExecutable
         installDate = date
         state = .installing
         // An update of a launched app is unrestricted; one never launched keeps what it has left.

@@ -38,6 +38,19 @@ extension BackgroundAssetsService {
         if installs[app] != nil {
             return installRefusal("\(app) is still installing; wait for it (backgroundassets-debug install --wait) before installing it again.")
         }
+        // The app and its extension run from an installed bundle, so Bundle.main is their Info.plist.
+        guard let appDirectory = paths.appDirectory(forBundleIdentifier: app) else {
+            return installRefusal("The bundle identifier \(app.debugDescription) cannot name a folder; use letters, digits, dots and hyphens.")
+        }
+        let installedBundle = InstalledBundle(in: appDirectory, for: bundle)
+        do {
+            try installedBundle.write(
+                appPlist: URL(fileURLWithPath: request.appPlistPath),
+                extensionPlist: URL(fileURLWithPath: request.extensionPlistPath), version: request.version,
+                executables: executables)
+        } catch {
+            return installRefusal("The app bundle could not be written under \(appDirectory.path): \(error.localizedDescription). Check that the device root is writable.")
+        }
         let now = clock.deviceTime(at: .now)
         let kind: ContentRequestKind
         do {
@@ -47,12 +60,18 @@ extension BackgroundAssetsService {
                 }
                 kind = .update
                 try await registry.update(app) { installed in
-                    installed.update(to: bundle, appExecutable: executables.app, extensionExecutable: executables.extension, at: now)
+                    installed.update(
+                        to: bundle, appExecutable: installedBundle.appExecutable,
+                        extensionExecutable: installedBundle.extensionExecutable, at: now,
+                        builtAppExecutable: executables.app)
                 }
             } else {
                 kind = .install
                 try await registry.save(
-                    InstalledApp(bundle: bundle, appExecutable: executables.app, extensionExecutable: executables.extension, installDate: now))
+                    InstalledApp(
+                        bundle: bundle, appExecutable: installedBundle.appExecutable,
+                        extensionExecutable: installedBundle.extensionExecutable, installDate: now,
+                        builtAppExecutable: executables.app))
             }
         } catch {
             return installRefusal("The app could not be registered: \(error).")

@@ -1,0 +1,94 @@
+/*
+Abstract:
+An installed app's bundle under the device root: the layout Foundation reads Bundle.main from.
+*/
+
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// The bundle an install writes: `apps/ID/NAME.app/` with the app's Info.plist and executable, and
+/// the extension inside it at `Extensions/NAME.appex/`, as an app with an ExtensionKit extension is
+/// laid out on Apple platforms.
+///
+/// swift-corelibs-foundation finds a process's main bundle from its executable's path: an
+/// executable directly inside a folder that holds an `Info.plist` (a "flat" bundle, as on iOS) has
+/// that folder as `Bundle.main`, and `Bundle.main.infoDictionary` is that Info.plist. Launched
+/// through these folders, the app and the extension read their identity with Apple's code.
+public struct InstalledBundle: Sendable, Equatable {
+    /// `apps/ID/NAME.app`, named after the app's `CFBundleExecutable`.
+    public let appBundle: URL
+    /// The app's executable inside its bundle.
+    public let appExecutable: URL
+    /// `NAME.app/Extensions/NAME.appex`, named after the extension's `CFBundleExecutable`.
+    public let extensionBundle: URL
+    /// The extension's executable inside its bundle.
+    public let extensionExecutable: URL
+
+    /// The bundle of an app in its folder under `apps/`.
+    /// - Parameters:
+    ///   - appDirectory: `apps/ID/`.
+    ///   - bundle: The app's validated Info.plists.
+    public init(in appDirectory: URL, for bundle: AppBundleDescription) {
+        appBundle = appDirectory.appending(path: "\(bundle.app.executable).app", directoryHint: .isDirectory)
+        appExecutable = appBundle.appending(path: bundle.app.executable, directoryHint: .notDirectory)
+        extensionBundle = appBundle.appending(
+            path: "Extensions/\(bundle.extension.executable).appex", directoryHint: .isDirectory)
+        extensionExecutable = extensionBundle.appending(path: bundle.extension.executable, directoryHint: .notDirectory)
+    }
+
+    /// Writes the bundle, replacing the one a previous version installed.
+    /// - Parameters:
+    ///   - appPlist: The app's Info.plist as the developer wrote it.
+    ///   - extensionPlist: The extension's.
+    ///   - version: A `CFBundleVersion` that replaces both files' own, or `nil`.
+    ///   - executables: The built app and extension executables.
+    /// - Throws: An error naming the file that could not be written.
+    public func write(
+        appPlist: URL, extensionPlist: URL, version: String?, executables: (app: URL, extension: URL)
+    ) throws {
+        let fileManager = FileManager.default
+        // Built beside the old bundle and swapped in, so a failed install leaves the old one whole.
+        let staging = appBundle.deletingLastPathComponent().appending(
+            path: ".\(appBundle.lastPathComponent).new", directoryHint: .isDirectory)
+        try? fileManager.removeItem(at: staging)
+        let stagedExtension = staging.appending(
+            path: "Extensions/\(extensionBundle.lastPathComponent)", directoryHint: .isDirectory)
+        try fileManager.createDirectory(at: stagedExtension, withIntermediateDirectories: true)
+        try Self.writeInfoPlist(from: appPlist, version: version, to: staging.appending(path: "Info.plist"))
+        try Self.writeInfoPlist(
+            from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
+        try Self.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
+        try Self.place(executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+        try? fileManager.removeItem(at: appBundle)
+        try fileManager.moveItem(at: staging, to: appBundle)
+    }
+
+    /// Copies an Info.plist as XML, with `CFBundleVersion` replaced when an update names a version.
+    private static func writeInfoPlist(from source: URL, version: String?, to destination: URL) throws {
+        let data = try Data(contentsOf: source)
+        guard var plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
+            throw CocoaError(.propertyListReadCorrupt, userInfo: [NSFilePathErrorKey: source.path])
+        }
+        // The app's version is required; the extension's is optional and replaced only where written.
+        if let version, plist["CFBundleVersion"] != nil {
+            plist["CFBundleVersion"] = version
+        }
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: destination, options: .atomic)
+    }
+
+    /// Hard-links an executable into the bundle, or copies it when the device root is on another file system.
+    ///
+    /// A hard link rather than a symbolic one: Foundation resolves the running executable's path
+    /// through `/proc/self/exe`, which follows symbolic links back to the build folder.
+    private static func place(_ executable: URL, at destination: URL) throws {
+        if link(executable.path, destination.path) == 0 { return }
+        try FileManager.default.copyItem(at: executable, to: destination)
+        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination.path)
+    }
+}

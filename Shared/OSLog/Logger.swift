@@ -1,0 +1,84 @@
+/*
+Abstract:
+Apple's `Logger` on Linux: categorized messages to standard error and the device log.
+*/
+
+import SystemLogging
+
+/// An object that writes messages to the log, as Apple's `os.Logger` does.
+///
+/// Create one per subsystem and category and call ``info(_:)``, ``error(_:)`` and the other levels
+/// with a string interpolation; mark values with `privacy:` as you would on Apple platforms.
+/// Messages go to standard error and to `system/log` under the device root, one line each:
+/// `TIME [category] level: message`.
+/// - Note: Apple's messages go to the unified logging system (Console, `log stream`); here they go to
+///   the device log, where `backgroundassets-debug` and the tutorial read them. `BA_LOG_LEVEL=debug`
+///   shows debug messages, which are left out by default.
+public struct Logger: Sendable {
+    /// The line writer underneath, shared with the system service and the asset server.
+    private let sink: SystemLogging.Logger
+
+    /// Creates a logger for a subsystem and category.
+    /// - Parameters:
+    ///   - subsystem: The subsystem, usually the bundle identifier.
+    ///   - category: The category, shown in brackets on every line.
+    public init(subsystem: String, category: String) {
+        sink = SystemLogging.Logger(subsystem: subsystem, category: category)
+    }
+
+    /// Creates a logger with no subsystem or category.
+    public init() {
+        self.init(subsystem: "", category: "default")
+    }
+
+    /// The subsystem the logger was created with.
+    package var subsystem: String { sink.subsystem }
+    /// The category the logger was created with.
+    package var category: String { sink.category }
+
+    /// Logs a message at the default level.
+    public func log(_ message: OSLogMessage) { log(level: .default, message) }
+
+    /// Logs a message at a level.
+    /// - Parameters:
+    ///   - level: The level.
+    ///   - message: The message.
+    public func log(level: OSLogType, _ message: OSLogMessage) {
+        sink.log(level: Self.deviceLogLevel(for: level), message.text)
+    }
+
+    /// Logs a message useful only while tracing code, at the debug level.
+    public func trace(_ message: OSLogMessage) { log(level: .debug, message) }
+    /// Logs a message useful only while debugging.
+    public func debug(_ message: OSLogMessage) { log(level: .debug, message) }
+    /// Logs information that may help troubleshoot a problem.
+    public func info(_ message: OSLogMessage) { log(level: .info, message) }
+    /// Logs something notable that is not an error, at the default level.
+    public func notice(_ message: OSLogMessage) { log(level: .default, message) }
+    /// Logs a warning, at the error level.
+    public func warning(_ message: OSLogMessage) { log(level: .error, message) }
+    /// Logs an error the process recovered from.
+    public func error(_ message: OSLogMessage) { log(level: .error, message) }
+    /// Logs a critical failure, at the fault level.
+    public func critical(_ message: OSLogMessage) { log(level: .fault, message) }
+    /// Logs a bug or a failure the process could not recover from.
+    public func fault(_ message: OSLogMessage) { log(level: .fault, message) }
+
+    /// Points standard error at the device log, for a process whose terminal shows something else.
+    /// - Returns: Whether standard error now goes to the device log.
+    @discardableResult
+    package static func redirectStandardErrorToDeviceLog() -> Bool {
+        SystemLogging.Logger.redirectStandardErrorToDeviceLog()
+    }
+
+    /// The device log's level for an Apple level; unknown levels count as the default.
+    static func deviceLogLevel(for type: OSLogType) -> SystemLogging.Logger.Level {
+        switch type {
+        case .debug: .debug
+        case .info: .info
+        case .error: .error
+        case .fault: .fault
+        default: .notice
+        }
+    }
+}

@@ -1,0 +1,1 @@
+../AppleAPITests/AppleAPIUsage.swift
