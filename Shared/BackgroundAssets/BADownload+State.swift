@@ -19,26 +19,17 @@ extension BADownload {
         /// The download ended with its file.
         case finished = 3
 
-        /// Creates the state that matches a wire state; both use Apple's raw values.
+        // The wire's state and this one are the same idea with Apple's raw values; the raw value is
+        // the bridge (a test checks the two enums have the same cases and values).
+
+        /// Creates the state that matches a wire state.
         init(_ wire: DownloadDescriptor.State) {
-            switch wire {
-            case .failed: self = .failed
-            case .created: self = .created
-            case .waiting: self = .waiting
-            case .downloading: self = .downloading
-            case .finished: self = .finished
-            }
+            self = State(rawValue: wire.rawValue) ?? .failed
         }
 
         /// The wire form of the state.
         var wireState: DownloadDescriptor.State {
-            switch self {
-            case .failed: .failed
-            case .created: .created
-            case .waiting: .waiting
-            case .downloading: .downloading
-            case .finished: .finished
-            }
+            DownloadDescriptor.State(rawValue: rawValue) ?? .failed
         }
 
         /// The state's name, as in `BADownload.State.downloading`.
