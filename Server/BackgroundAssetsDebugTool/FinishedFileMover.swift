@@ -3,6 +3,7 @@ Abstract:
 Moves a finished download from the app group container to where the person asked for it.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// Moves the handed-over file to `--output`: a rename on the same file system, else copy then rename.
@@ -11,7 +12,7 @@ enum FinishedFileMover {
     /// - Throws: ``DebugToolError`` naming both paths.
     static func move(_ source: URL, to destination: URL) throws {
         if rename(source.path, destination.path) == 0 { return }
-        guard errno == EXDEV else { throw failure(source, destination, String(cString: strerror(errno))) }
+        guard errno == EXDEV else { throw failure(source, destination, errnoText()) }
         // Another file system: copy beside the destination first, so it appears whole or not at all.
         let temporary = destination.deletingLastPathComponent()
             .appending(path: ".\(destination.lastPathComponent).\(getpid()).partial")
@@ -23,7 +24,7 @@ enum FinishedFileMover {
             throw failure(source, destination, error.localizedDescription)
         }
         guard rename(temporary.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errnoText()
             unlink(temporary.path)
             throw failure(source, destination, reason)
         }

@@ -29,7 +29,7 @@ struct ServiceStopper {
         try FileManager.default.createDirectory(at: paths.runDirectory, withIntermediateDirectories: true)
         let descriptor = open(paths.serviceLockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else {
-            throw DebugToolError("Could not open \(paths.serviceLockFile.path) (\(String(cString: strerror(errno)))); "
+            throw DebugToolError("Could not open \(paths.serviceLockFile.path) (\(errnoText())); "
                 + "check that the device root is writable.")
         }
         let lock = HeldLock(descriptor: descriptor)

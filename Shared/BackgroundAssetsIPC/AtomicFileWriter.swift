@@ -33,11 +33,11 @@ public enum AtomicFileWriter {
         }
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { return errorText() }
+        guard descriptor >= 0 else { return errnoText() }
         var failure = data.withUnsafeBytes { writeFully(descriptor, $0) }
-        if failure == nil, fsync(descriptor) != 0 { failure = errorText() }
+        if failure == nil, fsync(descriptor) != 0 { failure = errnoText() }
         close(descriptor)
-        if failure == nil, rename(temporary, url.path) != 0 { failure = errorText() }
+        if failure == nil, rename(temporary, url.path) != 0 { failure = errnoText() }
         if failure != nil { unlink(temporary) }
         return failure
     }
@@ -49,12 +49,11 @@ public enum AtomicFileWriter {
             let count = Foundation.write(descriptor, base + written, buffer.count - written)
             if count < 0 {
                 if errno == EINTR { continue }
-                return errorText()
+                return errnoText()
             }
             written += count
         }
         return nil
     }
 
-    private static func errorText() -> String { String(cString: strerror(errno)) }
 }

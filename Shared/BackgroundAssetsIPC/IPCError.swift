@@ -48,7 +48,7 @@ public enum IPCError: Error, Sendable, Equatable, CustomStringConvertible {
             "The socket path \(path) is longer than the \(limit) bytes a Unix socket allows. "
                 + "Use a shorter device root (set BA_DEVICE_ROOT)."
         case let .socketFailed(operation, path, code):
-            "The socket call \(operation) on \(path) failed: \(String(cString: strerror(code))) (errno \(code)). "
+            "The socket call \(operation) on \(path) failed: \(errnoText(code)) (errno \(code)). "
                 + "Check that the device root is writable and the service is running."
         case let .peerNotAllowed(uid, expected):
             "A process of user \(uid) connected, but only user \(expected) may use this service; "

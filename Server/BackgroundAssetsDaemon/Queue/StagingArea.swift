@@ -36,7 +36,7 @@ struct StagingArea: Sendable {
         }
         guard rename(partFile(forRow: id).path, destination.path) == 0 else {
             let code = errno
-            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(String(cString: strerror(code)))")
+            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
         }
         return destination
     }

@@ -3,6 +3,7 @@ Abstract:
 A staging file (*.part) that a download writes into: truncated to its durable length, synced at checkpoints.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import HTTPCore
 
@@ -77,6 +78,6 @@ final class PartFile {
     private static func error(_ action: String, _ url: URL, _ code: Int32) -> TransferError {
         let hint = code == ENOSPC ? " The disk is full: free some space and the download will continue." : ""
         return TransferError(.local, .localFile(errno: code),
-                             "could not \(action) \(url.path): \(String(cString: strerror(code))).\(hint)")
+                             "could not \(action) \(url.path): \(errnoText(code)).\(hint)")
     }
 }

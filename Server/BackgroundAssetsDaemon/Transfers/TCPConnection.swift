@@ -3,6 +3,7 @@ Abstract:
 A client TCP connection on POSIX sockets with deadlines on connect, send and receive.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import HTTPCore
 
@@ -59,7 +60,7 @@ final class TCPConnection {
         _ = fcntl(descriptor, F_SETFL, flags | O_NONBLOCK)
         defer { _ = fcntl(descriptor, F_SETFL, flags) }
         if Glibc.connect(descriptor, address.ai_addr, address.ai_addrlen) == 0 { return nil }
-        guard errno == EINPROGRESS else { return String(cString: strerror(errno)) }
+        guard errno == EINPROGRESS else { return errnoText() }
         var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
         guard poll(&entry, 1, timeoutMilliseconds) == 1 else { return "timed out" }
         var error: Int32 = 0
