@@ -53,7 +53,13 @@ let package = Package(
         ),
         .target(
             name: "SessionKit",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CCrypto", "SystemLogging"],
+            // What SessionKit imports on Linux only: the stand-in for Foundation's app group
+            // containers, and libcrypto where CryptoKit does not exist. On Apple platforms it needs
+            // Foundation and CryptoKit alone, so it can be copied into an Xcode project as it is.
+            dependencies: [
+                .target(name: "BackgroundAssets", condition: .when(platforms: [.linux])),
+                .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+            ],
             path: "Shared/SessionKit"
         ),
 

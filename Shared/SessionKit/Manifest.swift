@@ -3,7 +3,6 @@ Abstract:
 The manifest: the list of session videos the server offers, loaded and validated, saved atomically.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// The list of sessions the asset server offers, as served at `manifest.json`.
@@ -89,7 +88,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// not starting with a dot, at most 128 characters. Identifiers name files, so nothing else
     /// is allowed.
     public static func isValidIdentifier(_ identifier: String) -> Bool {
-        identifier.utf8.count <= 128 && DevicePaths.isSafePathComponent(identifier)
+        guard !identifier.isEmpty, identifier.utf8.count <= 128, !identifier.hasPrefix(".") else { return false }
+        return identifier.unicodeScalars.allSatisfy { scalar in
+            switch scalar {
+            case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": true
+            default: false
+            }
+        }
     }
 
     private static func reason(for error: any Error) -> String {

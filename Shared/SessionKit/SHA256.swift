@@ -1,11 +1,16 @@
 /*
 Abstract:
-SHA-256 digests through libcrypto, incremental or streamed from a file in constant memory.
+SHA-256 digests, incremental or streamed from a file in constant memory: CryptoKit on Apple platforms, libcrypto elsewhere.
 */
 
-import CCrypto
 import Foundation
+#if canImport(CryptoKit)
+import CryptoKit
+#else
+import CCrypto
+#endif
 
+#if canImport(CryptoKit)
 /// An incremental SHA-256 digest.
 ///
 /// ```swift
@@ -13,7 +18,35 @@ import Foundation
 /// hash.update(data: chunk)
 /// let hex = hash.finalize()
 /// ```
-/// The value is non-copyable because it owns a libcrypto context that must be freed exactly once.
+/// The value is non-copyable on every platform, because on Linux it owns a libcrypto context that
+/// must be freed exactly once.
+public struct SHA256: ~Copyable {
+    private var hasher = CryptoKit.SHA256()
+
+    /// Starts a new digest.
+    public init() {}
+
+    /// Adds bytes to the digest.
+    public mutating func update(bytes: UnsafeRawBufferPointer) {
+        hasher.update(bufferPointer: bytes)
+    }
+
+    /// Adds the bytes of `data` to the digest.
+    public mutating func update(data: Data) {
+        hasher.update(data: data)
+    }
+
+    /// Finishes the digest.
+    /// - Returns: The digest as 64 lowercase hexadecimal characters.
+    public consuming func finalize() -> String {
+        hasher.finalize().map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+}
+#else
+/// An incremental SHA-256 digest through libcrypto; it owns a context that must be freed exactly once.
 public struct SHA256: ~Copyable {
     private let context: OpaquePointer
 
@@ -50,7 +83,10 @@ public struct SHA256: ~Copyable {
             return byte < 16 ? "0" + hex : hex
         }.joined()
     }
+}
+#endif
 
+extension SHA256 {
     /// Returns the SHA-256 of `data`.
     public static func hexDigest(of data: Data) -> String {
         var hash = SHA256()

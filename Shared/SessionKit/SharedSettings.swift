@@ -3,8 +3,12 @@ Abstract:
 Where the app and its extension keep shared data: the app group container and the paths inside it.
 */
 
-import BackgroundAssets
 import Foundation
+#if !canImport(Darwin)
+// FileManager.containerURL(forSecurityApplicationGroupIdentifier:) is Foundation's on Apple
+// platforms; on Linux the BackgroundAssets stand-in provides it.
+import BackgroundAssets
+#endif
 
 /// The locations the app and its downloader extension share through their app group.
 ///
