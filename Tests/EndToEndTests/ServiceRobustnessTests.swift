@@ -102,7 +102,11 @@ struct ServiceRobustnessTests {
     func deviceRootDeleted() async throws {
         let scenario = try Scenario()
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
-            try FileManager.default.removeItem(at: scenario.deviceRoot)
+            // The service may append its last log line while the folder is being removed; remove again then.
+            try await poll(until: {
+                (try? FileManager.default.removeItem(at: scenario.deviceRoot)) != nil
+                    || !FileManager.default.fileExists(atPath: scenario.deviceRoot.path)
+            }, timeout: .seconds(10), "the device root to be removed")
             let status = try await service.process.waitForExit(timeout: .seconds(10))
             #expect(status.isSuccess, "\(service.process.diagnostics())")
         }
