@@ -30,6 +30,8 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     ///   Info.plist key. Linux has no code signatures, so both Info.plists carry the entitlement's
     ///   key and value (an array of `group.` identifiers) directly.
     public var appGroups: [String]
+    /// `AppGroupIdentifier`, the key Apple's sample reads its app group from, when the file has one.
+    public var appGroupIdentifier: String?
 
     /// Reads and validates an app's Info.plist.
     /// - Parameters:
@@ -54,6 +56,7 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
         }
         (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)
         appGroups = try plist.appGroups()
+        appGroupIdentifier = try plist.appGroupIdentifier(among: appGroups)
     }
 
     /// `BAManifestURL`: absolute https, or http on a loopback host for local development.
