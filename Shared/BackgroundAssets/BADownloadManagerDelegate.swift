@@ -16,7 +16,8 @@ import FoundationNetworking
 /// get `.performDefaultHandling`.
 ///
 /// Callbacks arrive one at a time, in order, on a thread of the framework (never the main thread),
-/// as Apple's arrive on a background queue: guard state that other threads also touch.
+/// as Apple's arrive on a background queue: guard state that other threads also touch. The `async`
+/// challenge method runs in a task of its own, so it may overlap the callbacks that follow.
 /// - Note: Apple's protocol is an Objective-C protocol with `optional` methods; here the
 ///   requirements have defaults instead, and the protocol refines `AnyObject` rather than
 ///   `NSObjectProtocol`, so any class can conform, an `NSObject` subclass included.

@@ -48,6 +48,13 @@ public func _installedBundleExecutable() -> UnsafeMutablePointer<CChar>? {
         let installed = InstalledBundleLaunch.installedExecutable(
             environment: environment, executable: executable, paths: .current(environment: environment))
     else { return nil }
+    // A rebuild leaves the bundle's link on the old file; run what was just built.
+    do {
+        try InstalledExecutable.refresh(URL(fileURLWithPath: installed), from: URL(fileURLWithPath: executable))
+    } catch {
+        StandardError.write("The installed app at \(installed) could not be updated to this build (\(error)); "
+            + "running the installed one. Install the app again to replace it.")
+    }
     setenv(InstalledBundleLaunch.relaunchedFromVariable, executable, 1)
     return strdup(installed)
 }

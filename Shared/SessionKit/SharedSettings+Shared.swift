@@ -13,7 +13,7 @@ extension SharedSettings {
     public static var shared: SharedSettings {
         guard let settings = try? SharedSettings() else {
             preconditionFailure(
-                "The app group \(appGroupIdentifier.debugDescription) in Info.plist's \(applicationGroupsKey) is not a "
+                "The app group \(appGroupIdentifier.debugDescription) in Info.plist's \(appGroupIdentifierKey) is not a "
                     + "valid app group identifier. Fix it and run backgroundassets-debug install again.")
         }
         return settings

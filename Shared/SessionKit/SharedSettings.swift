@@ -15,17 +15,25 @@ import BackgroundAssets
 /// Both processes must agree on these paths: the extension saves the manifest and moves
 /// finished videos here before the app is ever launched, and the app reads them.
 public struct SharedSettings: Sendable, Equatable {
-    /// The app group this process belongs to, read from its Info.plist as Apple's sample does.
+    /// The app group this process belongs to, read from its Info.plist's `AppGroupIdentifier` as
+    /// Apple's sample does.
     ///
     /// The app and the extension run from their installed bundles, so `Bundle.main` is
-    /// `App/Info.plist` or `Extension/Info.plist` and this is the first group they declare.
+    /// `App/Info.plist` or `Extension/Info.plist`; `backgroundassets-debug install` checks that the
+    /// key names a group both declare in `com.apple.security.application-groups`.
     /// - Note: Apple's sample stops at a `fatalError` when the key is missing. A process without a
     ///   bundle (a test, or the app run before `backgroundassets-debug install`) gets
     ///   ``defaultAppGroupIdentifier`` instead, the group both Info.plists declare.
     public static let appGroupIdentifier: String = {
+        if let identifier = Bundle.main.object(forInfoDictionaryKey: appGroupIdentifierKey) as? String {
+            return identifier
+        }
         let groups = Bundle.main.object(forInfoDictionaryKey: applicationGroupsKey) as? [String]
         return groups?.first ?? defaultAppGroupIdentifier
     }()
+
+    /// The Info.plist key Apple's sample reads its app group from.
+    public static let appGroupIdentifierKey = "AppGroupIdentifier"
 
     /// The Info.plist key that lists the app groups (an entitlement on Apple platforms).
     public static let applicationGroupsKey = "com.apple.security.application-groups"

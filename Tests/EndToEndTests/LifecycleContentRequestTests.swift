@@ -30,6 +30,8 @@ extension LifecycleTests {
                 #expect(mode & 0o222 == 0, "the manifest copy must be read-only, its mode is \(String(mode, radix: 8))")
                 #expect(request.bundleIdentifier == life.bundle.bundleIdentifier)
                 #expect(request.role == "extension")
+                // The extension runs from its installed bundle, so Bundle.main is Extension/Info.plist's.
+                #expect(request.mainBundleIdentifier == life.bundle.extensionBundleIdentifier)
                 // Before the first launch the allowances are reported; the sample's values are untouched yet.
                 #expect(request.restrictedDownloadSizeRemaining == life.bundle.downloadAllowance)
                 #expect(request.restrictedEssentialDownloadSizeRemaining == life.bundle.essentialDownloadAllowance)

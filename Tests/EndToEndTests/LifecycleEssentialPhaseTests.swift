@@ -45,6 +45,8 @@ extension LifecycleTests {
                     }
                 }
                 let launchable = try #require(life.appCalls().calls("launchable").first)
+                // Started from the build folder, the app moved into its installed bundle before main.
+                #expect(launchable.mainBundleIdentifier == life.bundle.bundleIdentifier)
                 let gateOpened = launchable.date.timeIntervalSince(started)
                 #expect(gateOpened >= floor, "the gate opened \(gateOpened) s into the install, too soon for its files")
 

@@ -50,6 +50,8 @@ public struct LifecycleCallRecord: Codable, Sendable, Equatable {
     public var bundleIdentifier: String?
     /// `BA_PROCESS_ROLE` as the service set it, for `downloads`.
     public var role: String?
+    /// `Bundle.main.bundleIdentifier`, the installed Info.plist's, for `downloads` and `launchable`.
+    public var mainBundleIdentifier: String?
     /// The install's completed bytes, for `progress`.
     public var completedBytes: Int64?
     /// The install's total bytes, for `progress`.

@@ -45,7 +45,9 @@ struct LifecycleTestApp {
             FileHandle.standardError.write(Data("lifecycle-test-app: the launch gate failed: \(error)\n".utf8))
             exit(1)
         }
-        log.append(LifecycleCallRecord("launchable"))
+        var launchable = LifecycleCallRecord("launchable")
+        launchable.mainBundleIdentifier = Bundle.main.bundleIdentifier
+        log.append(launchable)
         guard options.setsDelegate else { exit(0) }
         let filesFolder = folder.appending(path: LifecycleTestContainer.filesFolderName)
         exit(await receiveDownloads(options: options, log: log, filesFolder: filesFolder))

@@ -51,6 +51,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
         let environment = ProcessInfo.processInfo.environment
         record.bundleIdentifier = environment["BA_BUNDLE_IDENTIFIER"]
         record.role = environment["BA_PROCESS_ROLE"]
+        record.mainBundleIdentifier = Bundle.main.bundleIdentifier
         log.append(record)
 
         if behaviour.misbehaves(for: request.rawValue) {

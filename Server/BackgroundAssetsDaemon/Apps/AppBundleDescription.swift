@@ -50,12 +50,21 @@ public struct AppBundleDescription: Sendable, Equatable, Codable {
                 remedy: "Give the app and the extension the same build version, or remove it from the extension."
             )
         }
-        guard let shared = app.appGroups.first(where: `extension`.appGroups.contains) else {
+        // The group the app's code opens (its AppGroupIdentifier) is the shared one, when it names one.
+        let candidates = app.appGroupIdentifier.map { [$0] } ?? app.appGroups
+        guard let shared = candidates.first(where: `extension`.appGroups.contains) else {
             throw AppBundleError(
                 file: extensionFile, key: "com.apple.security.application-groups",
                 value: PropertyListText.list(`extension`.appGroups),
                 problem: "it shares no app group with the app, which declares \(PropertyListText.list(app.appGroups))",
                 remedy: "Add the app's group to the extension so both can reach the downloaded files."
+            )
+        }
+        if let identifier = `extension`.appGroupIdentifier, identifier != shared {
+            throw AppBundleError(
+                file: extensionFile, key: PropertyListReader.appGroupIdentifierKey, value: PropertyListText.quote(identifier),
+                problem: "the app's code opens \(shared), so the extension would not see the app's files",
+                remedy: "Give the app and the extension the same AppGroupIdentifier."
             )
         }
         self.app = app

@@ -33,6 +33,8 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     /// `BGTaskSchedulerPermittedIdentifiers` and `UIBackgroundModes`: the Background Tasks the app
     /// may register and submit. `nil` in records written before the service knew the keys.
     public var taskPermission: TaskPermission?
+    /// `AppGroupIdentifier`, the key Apple's sample reads its app group from, when the file has one.
+    public var appGroupIdentifier: String?
 
     /// Reads and validates an app's Info.plist.
     /// - Parameters:
@@ -62,6 +64,7 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
                 ? try plist.strings(TaskPermission.permittedIdentifiersKey) : [],
             backgroundModes: plist.contains(TaskPermission.backgroundModesKey)
                 ? try plist.strings(TaskPermission.backgroundModesKey) : [])
+        appGroupIdentifier = try plist.appGroupIdentifier(among: appGroups)
     }
 
     /// `BAManifestURL`: absolute https, or http on a loopback host for local development.

@@ -18,6 +18,8 @@ public struct ExtensionInfoPlist: Sendable, Equatable, Codable {
     public var version: String?
     /// The app groups the extension belongs to.
     public var appGroups: [String]
+    /// `AppGroupIdentifier`, the key Apple's sample reads its app group from, when the file has one.
+    public var appGroupIdentifier: String?
 
     /// Reads and validates an extension's Info.plist.
     ///
@@ -35,6 +37,9 @@ public struct ExtensionInfoPlist: Sendable, Equatable, Codable {
         version = plist.contains("CFBundleVersion") ? try plist.bundleVersion("CFBundleVersion") : nil
         try Self.checkExtensionPoint(plist)
         appGroups = try plist.appGroups()
+        // Checked against the app's group in AppBundleDescription, where both files are known.
+        let key = PropertyListReader.appGroupIdentifierKey
+        appGroupIdentifier = plist.contains(key) ? try plist.string(key) : nil
     }
 
     private static func checkExtensionPoint(_ plist: PropertyListReader) throws {

@@ -31,6 +31,9 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     /// The built executable the app was installed from, found beside the debug tool by
     /// `CFBundleExecutable`: started by a person, it moves itself into ``appExecutable``.
     public var builtAppExecutable: URL?
+    /// The built executable the extension was installed from: the service links it into
+    /// ``extensionExecutable`` again before each launch, so a rebuild is enough to run new code.
+    public var builtExtensionExecutable: URL?
     /// The install state.
     public var state: InstallState
     /// When the app was installed, or last updated.
@@ -53,14 +56,16 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - extensionExecutable: The extension's executable.
     ///   - installDate: The device time of the install.
     ///   - builtAppExecutable: The built executable the app was installed from, if not `appExecutable`.
+    ///   - builtExtensionExecutable: The built executable the extension was installed from.
     public init(
         bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, installDate: Date,
-        builtAppExecutable: URL? = nil
+        builtAppExecutable: URL? = nil, builtExtensionExecutable: URL? = nil
     ) {
         self.bundle = bundle
         self.appExecutable = appExecutable
         self.extensionExecutable = extensionExecutable
         self.builtAppExecutable = builtAppExecutable
+        self.builtExtensionExecutable = builtExtensionExecutable
         state = .installing
         self.installDate = installDate
         firstLaunchDate = nil
@@ -121,14 +126,16 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - extensionExecutable: The new extension executable.
     ///   - date: The device time of the update.
     ///   - builtAppExecutable: The built executable the update was installed from, if not `appExecutable`.
+    ///   - builtExtensionExecutable: The built executable the extension was installed from.
     public mutating func update(
         to bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, at date: Date,
-        builtAppExecutable: URL? = nil
+        builtAppExecutable: URL? = nil, builtExtensionExecutable: URL? = nil
     ) {
         self.bundle = bundle
         self.appExecutable = appExecutable
         self.extensionExecutable = extensionExecutable
         self.builtAppExecutable = builtAppExecutable
+        self.builtExtensionExecutable = builtExtensionExecutable
         installDate = date
         state = .installing
         // An update of a launched app is unrestricted; one never launched keeps what it has left.

@@ -3,13 +3,8 @@ Abstract:
 An installed app's bundle under the device root: the layout Foundation reads Bundle.main from.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
 
 /// The bundle an install writes: `apps/ID/NAME.app/` with the app's Info.plist and executable, and
 /// the extension inside it at `Extensions/NAME.appex/`, as an app with an ExtensionKit extension is
@@ -62,8 +57,8 @@ public struct InstalledBundle: Sendable, Equatable {
         try Self.writeInfoPlist(from: appPlist, version: version, to: staging.appending(path: "Info.plist"))
         try Self.writeInfoPlist(
             from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
-        try Self.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
-        try Self.place(executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+        try InstalledExecutable.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
+        try InstalledExecutable.place(executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
         try? fileManager.removeItem(at: appBundle)
         try fileManager.moveItem(at: staging, to: appBundle)
     }
@@ -80,15 +75,5 @@ public struct InstalledBundle: Sendable, Equatable {
         }
         try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
             .write(to: destination, options: .atomic)
-    }
-
-    /// Hard-links an executable into the bundle, or copies it when the device root is on another file system.
-    ///
-    /// A hard link rather than a symbolic one: Foundation resolves the running executable's path
-    /// through `/proc/self/exe`, which follows symbolic links back to the build folder.
-    private static func place(_ executable: URL, at destination: URL) throws {
-        if link(executable.path, destination.path) == 0 { return }
-        try FileManager.default.copyItem(at: executable, to: destination)
-        try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: destination.path)
     }
 }

@@ -60,6 +60,27 @@ extension PropertyListReader {
     /// It stands in for the entitlement of the same name; ``AppInfoPlist/appGroups`` explains why.
     static let appGroupsKey = "com.apple.security.application-groups"
 
+    /// The key Apple's sample reads its app group from, through `Bundle.main.infoDictionary`.
+    static let appGroupIdentifierKey = "AppGroupIdentifier"
+
+    /// `AppGroupIdentifier`, when the file has one: it must be one of `groups`, so the container the
+    /// code opens is one the process belongs to.
+    /// - Parameter groups: The groups the file declares under ``appGroupsKey``.
+    /// - Returns: The identifier, or `nil` when the key is absent.
+    func appGroupIdentifier(among groups: [String]) throws -> String? {
+        let key = Self.appGroupIdentifierKey
+        guard contains(key) else { return nil }
+        let identifier = try string(key)
+        guard groups.contains(identifier) else {
+            throw AppBundleError(
+                file: file, key: keyPath(key), value: PropertyListText.quote(identifier),
+                problem: "it is not one of the groups in \(Self.appGroupsKey), \(PropertyListText.list(groups))",
+                remedy: "Set it to the app group the app and its extension share."
+            )
+        }
+        return identifier
+    }
+
     /// The app groups declared under ``appGroupsKey``: at least one, each a `group.` identifier usable as a folder.
     func appGroups() throws -> [String] {
         let key = Self.appGroupsKey

@@ -63,6 +63,10 @@ extension BackgroundAssetsService {
         environment["BA_PROCESS_ROLE"] = Hello.Role.extension.rawValue
         // Stands in for the extension reading its app's Info.plist, as it can on Apple platforms.
         environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
+        // The extension runs from its installed bundle, linked again to the latest build first.
+        if let built = installed.builtExtensionExecutable {
+            try InstalledExecutable.refresh(installed.extensionExecutable, from: built)
+        }
         let process = try ExtensionProcess.launch(executable: installed.extensionExecutable, environment: environment) {
             [weak self] exit in
             Task { await self?.extensionExited(app: app, exit) }

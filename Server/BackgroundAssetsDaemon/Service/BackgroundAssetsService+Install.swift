@@ -63,7 +63,7 @@ extension BackgroundAssetsService {
                     installed.update(
                         to: bundle, appExecutable: installedBundle.appExecutable,
                         extensionExecutable: installedBundle.extensionExecutable, at: now,
-                        builtAppExecutable: executables.app)
+                        builtAppExecutable: executables.app, builtExtensionExecutable: executables.extension)
                 }
             } else {
                 kind = .install
@@ -71,7 +71,7 @@ extension BackgroundAssetsService {
                     InstalledApp(
                         bundle: bundle, appExecutable: installedBundle.appExecutable,
                         extensionExecutable: installedBundle.extensionExecutable, installDate: now,
-                        builtAppExecutable: executables.app))
+                        builtAppExecutable: executables.app, builtExtensionExecutable: executables.extension))
             }
         } catch {
             return installRefusal("The app could not be registered: \(error).")

@@ -72,6 +72,8 @@ struct AppBundleRefusalTests {
         Case(path: [groups], value: [String](), key: groups),
         Case(path: [groups], value: ["com.example.MyApp"], key: groups + "[0]"),
         Case(path: [groups], value: ["group./etc"], key: groups + "[0]"),
+        Case(path: ["AppGroupIdentifier"], value: "group.com.example.other", key: "AppGroupIdentifier"),
+        Case(path: ["AppGroupIdentifier"], value: 7, key: "AppGroupIdentifier"),
     ]
 
     @Test("Each bad key of the app's Info.plist is refused with its name and value", arguments: appCases)
@@ -105,6 +107,7 @@ struct AppBundleRefusalTests {
         ),
         Case(path: [groups], value: ["group.com.example.other"], key: groups),
         Case(path: [groups], value: "group.com.example.apple-samplecode.WWDC-Sessions", key: groups),
+        Case(path: ["AppGroupIdentifier"], value: "group.com.example.other", key: "AppGroupIdentifier"),
     ]
 
     @Test("Each bad key of the extension's Info.plist is refused with its name", arguments: extensionCases)
