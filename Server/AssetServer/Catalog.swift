@@ -12,8 +12,9 @@ public struct Catalog: Sendable {
     public enum Origin: Sendable, Equatable {
         /// The folder already had a `manifest.json`; it was validated and left untouched.
         case existingManifest
-        /// The folder held media files and no manifest; one was built from the files.
-        case mediaFiles
+        /// The folder held files and no manifest: it is served as it is, nothing is written into it,
+        /// and ``Catalog/manifest`` is empty (``Catalog/manifestDescribingMedia(in:)`` builds one).
+        case servedAsIs
         /// The folder had neither; a synthetic catalog was generated.
         case generated
     }
@@ -32,8 +33,11 @@ public struct Catalog: Sendable {
     /// Where the catalog came from.
     public let origin: Origin
 
-    /// Makes `directory` servable: uses its manifest, or builds one from its media files, or generates a catalog.
+    /// Makes `directory` servable: uses its manifest, serves a folder of files as it is, or generates a
+    /// catalog into a missing or empty folder.
     ///
+    /// A folder that already holds files is never written into: without a `manifest.json` it is served
+    /// as it is, with an empty ``manifest``.
     /// Generation is deterministic: the same count and size give byte-identical files and manifest on every
     /// machine. Files are written to a hidden staging folder and renamed into place, and the manifest is written
     /// last, so an interrupted run never leaves a manifest describing missing or partial files; the next run
@@ -56,16 +60,27 @@ public struct Catalog: Sendable {
                 return Catalog(directory: directory, manifest: try Manifest.load(from: manifestURL),
                                origin: .existingManifest)
             }
-            if !FileManager.default.fileExists(atPath: stagingURL.path) {
-                let media = MediaCatalogBuilder.mediaFiles(in: directory)
-                if !media.isEmpty {
-                    let manifest = try MediaCatalogBuilder.manifest(for: media, in: directory)
-                    try manifest.save(to: manifestURL)
-                    return Catalog(directory: directory, manifest: manifest, origin: .mediaFiles)
-                }
+            // A leftover staging folder is this server's own interrupted generation: generate again.
+            let entries = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            if !entries.isEmpty, !FileManager.default.fileExists(atPath: stagingURL.path) {
+                return Catalog(directory: directory, manifest: Manifest(version: 1, sessions: []), origin: .servedAsIs)
             }
             let generator = CatalogGenerator(sessionCount: sessionCount, sessionSize: sessionSize)
             return Catalog(directory: directory, manifest: try generator.generate(in: directory), origin: .generated)
+        } catch let error as AssetServerError {
+            throw error
+        } catch {
+            throw AssetServerError.catalog(path: directory.path, reason: "\(error)")
+        }
+    }
+
+    /// A manifest listing the media files of a folder (audio and video, hidden files skipped), with
+    /// sizes and SHA-256 digests read from the files; nothing is written.
+    /// - Parameter directory: The folder.
+    /// - Throws: ``AssetServerError/catalog(path:reason:)`` when a file cannot be read.
+    public static func manifestDescribingMedia(in directory: URL) throws -> Manifest {
+        do {
+            return try MediaCatalogBuilder.manifest(for: MediaCatalogBuilder.mediaFiles(in: directory), in: directory)
         } catch let error as AssetServerError {
             throw error
         } catch {

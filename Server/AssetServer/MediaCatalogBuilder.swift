@@ -9,7 +9,7 @@ import SessionKit
 /// Describes a folder of existing media files with a manifest.
 enum MediaCatalogBuilder {
     /// The extensions treated as session videos.
-    static let mediaExtensions: Set<String> = ["mp4", "mov", "m4v"]
+    static let mediaExtensions: Set<String> = ["mp4", "mov", "m4v", "mp3", "m4a", "aac", "wav"]
 
     /// The media files under `directory`, as sorted relative paths; hidden files and folders and symlinks are skipped.
     static func mediaFiles(in directory: URL) -> [String] {

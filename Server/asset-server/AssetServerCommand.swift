@@ -22,12 +22,21 @@ struct AssetServerCommand {
             exit(0)
         }
         let configuration = options.configuration
+        if options.printManifest {
+            do {
+                let manifest = try Catalog.manifestDescribingMedia(in: configuration.catalogDirectory)
+                FileHandle.standardOutput.write(try manifest.encoded())
+                FileHandle.standardOutput.write(Data("\n".utf8))
+                exit(0)
+            } catch {
+                fail("asset-server: \(error)", code: 1)
+            }
+        }
         let server = AssetServer(configuration: configuration)
         do {
             let catalog = try Catalog.prepare(at: configuration.catalogDirectory, sessionCount: options.sessionCount,
                                               sessionSize: options.sessionSize)
-            FileHandle.standardError.write(Data(
-                "asset-server: catalog \(catalog.directory.path) (\(catalog.manifest.sessions.count) sessions)\n".utf8))
+            FileHandle.standardError.write(Data(Self.describe(catalog).utf8))
             let port = try server.start()
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             // Written straight to the descriptor, unbuffered: launchers wait for this exact line.
@@ -39,6 +48,18 @@ struct AssetServerCommand {
         stopSignals.wait()
         server.shutdown()
         exit(0)
+    }
+
+    /// The line about the catalog on standard error, saying what was done with the folder.
+    static func describe(_ catalog: Catalog) -> String {
+        let path = catalog.directory.path
+        return switch catalog.origin {
+        case .existingManifest, .generated:
+            "asset-server: catalog \(path) (\(catalog.manifest.sessions.count) sessions)\n"
+        case .servedAsIs:
+            "asset-server: serving \(path) as it is: it has no manifest.json, and nothing is written into it. "
+                + "To serve its media as sessions: asset-server --catalog \(path) --print-manifest > \(path)/manifest.json\n"
+        }
     }
 
     static func fail(_ message: String, code: Int32) -> Never {

@@ -11,7 +11,9 @@ struct Options {
     static let usage = """
         Usage: asset-server [options]
 
-        Serves a catalog of session videos over HTTP/1.1, generating a synthetic catalog on first run.
+        Serves a catalog over HTTP/1.1: a folder with a manifest.json and the files it lists. A missing or
+        empty folder gets a synthetic catalog of WWDC session videos; a folder that already holds files is
+        served as it is, and nothing is ever written into it (any path under it can be requested).
 
         Options:
           --host HOST                 Address to listen on (default 127.0.0.1).
@@ -26,6 +28,8 @@ struct Options {
           --corrupt PATH              Serve PATH with some bytes flipped, same length and validators (repeatable).
           --auth USER:PASSWORD        Require Basic authentication for paths under /protected/.
           --access-log FILE           Append one JSON line per response to FILE.
+          --print-manifest            Print a manifest of DIR's audio and video files (sizes, SHA-256) and
+                                      exit; save it as DIR/manifest.json to serve them as sessions.
           --help                      Show this help.
 
         The first line on standard output is "asset-server listening on http://HOST:PORT".
@@ -36,6 +40,7 @@ struct Options {
     var sessionCount = Catalog.defaultSessionCount
     var sessionSize = Catalog.defaultSessionSize
     var showHelp = false
+    var printManifest = false
 
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``AssetServerError`` naming the flag and value at fault.
@@ -44,6 +49,10 @@ struct Options {
         while let argument = remaining.popFirst() {
             if argument == "--help" || argument == "-h" {
                 showHelp = true
+                continue
+            }
+            if argument == "--print-manifest" {
+                printManifest = true
                 continue
             }
             let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)

@@ -73,23 +73,40 @@ struct CatalogUnitTests {
         #expect(again.manifest.sessions.count == 2)
     }
 
-    @Test("A folder of videos gets a manifest built from its files")
+    @Test("A folder of someone's files is served as it is; nothing is written into it")
+    func foldersAreServedAsTheyAre() throws {
+        let folder = temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for name in ["feeds", "audio"] {
+            try FileManager.default.createDirectory(at: folder.appending(path: name), withIntermediateDirectories: true)
+        }
+        try Data("{}".utf8).write(to: folder.appending(path: "feeds/episodes.json"))
+        try Data("mp3!".utf8).write(to: folder.appending(path: "audio/episode-1.mp3"))
+        let before = try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted()
+        let catalog = try Catalog.prepare(at: folder, sessionCount: 2, sessionSize: 64)
+        #expect(catalog.origin == .servedAsIs)
+        #expect(catalog.manifest.sessions.isEmpty)
+        #expect(try FileManager.default.subpathsOfDirectory(atPath: folder.path).sorted() == before)
+    }
+
+    @Test("--print-manifest describes a folder's audio and video files without writing")
     func mediaFiles() throws {
         let folder = temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         try FileManager.default.createDirectory(at: folder.appending(path: "talks"), withIntermediateDirectories: true)
         try Data("one".utf8).write(to: folder.appending(path: "talks/My Talk #1.mp4"))
         try Data("two!".utf8).write(to: folder.appending(path: "b.MOV"))
+        try Data("three".utf8).write(to: folder.appending(path: "c.mp3"))
         try Data("no".utf8).write(to: folder.appending(path: "notes.txt"))
         try Data("hidden".utf8).write(to: folder.appending(path: ".secret.mp4"))
-        let catalog = try Catalog.prepare(at: folder)
-        #expect(catalog.origin == .mediaFiles)
-        let sessions = catalog.manifest.sessions
-        #expect(sessions.map(\.id) == ["b", "My-Talk--1"])
-        #expect(sessions.map(\.url.relativeString) == ["b.MOV", "talks/My%20Talk%20%231.mp4"])
-        #expect(sessions.map(\.fileSize) == [4, 3])
-        #expect(sessions[1].sha256 == SHA256.hexDigest(of: Data("one".utf8)))
+        let manifest = try Catalog.manifestDescribingMedia(in: folder)
+        let sessions = manifest.sessions
+        #expect(sessions.map(\.id) == ["b", "c", "My-Talk--1"])
+        #expect(sessions.map(\.url.relativeString) == ["b.MOV", "c.mp3", "talks/My%20Talk%20%231.mp4"])
+        #expect(sessions.map(\.fileSize) == [4, 5, 3])
+        #expect(sessions[2].sha256 == SHA256.hexDigest(of: Data("one".utf8)))
         #expect(sessions.allSatisfy { Manifest.isValidIdentifier($0.id) })
+        #expect(!FileManager.default.fileExists(atPath: folder.appending(path: "manifest.json").path))
     }
 
     @Test("A leftover staging folder from an interrupted run makes the next run generate again")
