@@ -19,6 +19,8 @@ struct RunCommand {
         case noManifest
         /// The timeout passed first.
         case timedOut(Duration)
+        /// The app is not installed on the device, so it does not run.
+        case notInstalled
 
         var exitCode: Int32 {
             if case .complete = self { 0 } else { 1 }
@@ -34,6 +36,9 @@ struct RunCommand {
                     + "The next launch tries again; the log says why."
             case .noManifest:
                 "There is no manifest to download sessions from. Start the asset server, or pass --manifest-url."
+            case .notInstalled:
+                "WWDC Sessions is not installed on this device. Install it first: "
+                    + "swift run backgroundassets-debug install --wait"
             case let .timedOut(timeout):
                 "Not every session was on the device after \(timeout.components.seconds) seconds. "
                     + "Pass a longer --timeout, or check the asset server and the device log."
@@ -75,7 +80,7 @@ struct RunCommand {
     /// Launches the app as the system would: after the install, the session manager takes over.
     private func launch(_ display: any SessionDisplay) async -> Outcome? {
         // Like the home screen, the app can't be opened while the system still installs it.
-        await BALaunchGate.waitUntilLaunchable(showingProgressOn: display)
+        guard await BALaunchGate.waitUntilLaunchable(showingProgressOn: display) else { return .notInstalled }
 
         let manager = SessionManager.shared
         await manager.refreshManifest(from: options.manifestURL)
