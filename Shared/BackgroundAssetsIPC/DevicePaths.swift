@@ -8,7 +8,9 @@ import Foundation
 /// The folders and files of a device root, the stand-in for a device's file system.
 ///
 /// Every process (the system service, the app, its extension, the debug tool) finds the device
-/// root the same way: `$BA_DEVICE_ROOT` when set, otherwise `.device/` in the current directory.
+/// root the same way: `$BA_DEVICE_ROOT` when set, otherwise `.device/` in the package the current
+/// directory is in, found as SwiftPM finds `Package.swift`, so a command run from a subfolder uses
+/// the same device instead of starting a second one.
 public struct DevicePaths: Sendable, Equatable {
     /// The environment variable that names the device root.
     public static let environmentVariable = "BA_DEVICE_ROOT"
@@ -22,14 +24,36 @@ public struct DevicePaths: Sendable, Equatable {
         self.root = root.standardizedFileURL.absoluteURL
     }
 
-    /// The device root this process was started with: `$BA_DEVICE_ROOT`, or `.device/`.
+    /// The device root this process was started with: `$BA_DEVICE_ROOT`, or the package's `.device/`.
     /// - Parameter environment: The environment to read; the process's own by default.
     public static func current(
         environment: [String: String] = ProcessInfo.processInfo.environment
     ) -> DevicePaths {
-        let path = environment[environmentVariable].flatMap { $0.isEmpty ? nil : $0 } ?? ".device"
         let cwd = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
-        return DevicePaths(root: URL(fileURLWithPath: path, isDirectory: true, relativeTo: cwd))
+        if let path = environment[environmentVariable], !path.isEmpty {
+            return DevicePaths(root: URL(fileURLWithPath: path, isDirectory: true, relativeTo: cwd))
+        }
+        return DevicePaths(root: defaultRoot(from: cwd))
+    }
+
+    /// `.device/` in the nearest folder, from `directory` up, that has one or has a `Package.swift`;
+    /// `.device/` in `directory` itself when none does (outside any package).
+    /// - Parameter directory: Where the search starts, usually the current directory.
+    public static func defaultRoot(from directory: URL) -> URL {
+        let fileManager = FileManager.default
+        var folder = directory.standardizedFileURL
+        while true {
+            let device = folder.appending(path: ".device", directoryHint: .isDirectory)
+            if fileManager.fileExists(atPath: device.path)
+                || fileManager.fileExists(atPath: folder.appending(path: "Package.swift").path)
+            {
+                return device
+            }
+            let parent = folder.deletingLastPathComponent()
+            guard parent.path != folder.path else { break }
+            folder = parent
+        }
+        return directory.appending(path: ".device", directoryHint: .isDirectory)
     }
 
     /// `run/`: the service's socket, lock and pid files.
