@@ -27,6 +27,15 @@ public struct StopSignals: Sendable {
         return StopSignals(set: set)
     }
 
+    /// The stop signal waiting to be received, if one is: a Ctrl-C reaches a whole process group at
+    /// once, so a child may die of it before ``wait()`` has returned.
+    public func pending() -> Int32? {
+        var pending = sigset_t()
+        sigpending(&pending)
+        for signal in [SIGINT, SIGTERM] where sigismember(&pending, signal) == 1 { return signal }
+        return nil
+    }
+
     /// Blocks the calling thread until SIGINT or SIGTERM arrives.
     /// - Returns: The signal received.
     @discardableResult

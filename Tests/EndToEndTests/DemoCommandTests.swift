@@ -47,4 +47,42 @@ struct DemoCommandTests {
         let launched = try #require(trace.range(of: "\"event\":\"appLaunched\""))
         #expect(launchable.lowerBound < launched.lowerBound, "the app launched only once the install was done")
     }
+
+    @Test("Ctrl-C stops the demo with status 130, even when its children die of it first")
+    func interruptExits130() async throws {
+        let scenario = try Scenario()
+        let demo = try ChildProcess.launch(
+            executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
+            arguments: ["--port", "0", "--catalog", scenario.folder.appending("catalog").path, "--timeout", "120"],
+            environment: scenario.environment, currentDirectory: Self.repositoryRoot)
+        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+        _ = try await demo.waitForLine(timeout: .seconds(60)) { $0.contains("Install the app") }
+        // A terminal sends Ctrl-C to the whole foreground process group: the demo and what it started.
+        let pids = [demo.pid] + Self.descendants(of: demo.pid)
+        for pid in pids.reversed() { kill(pid, SIGINT) }
+        let status = try await demo.waitForExit(timeout: .seconds(30))
+        await ServiceProcess.killAll(in: scenario.deviceRoot)
+        #expect(status == .exited(130), "\(demo.diagnostics())")
+    }
+
+    /// The processes started, directly or not, by `pid`, from `/proc`.
+    static func descendants(of pid: Int32) -> [Int32] {
+        let all = ((try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []).compactMap(Int32.init)
+        var parents: [Int32: Int32] = [:]
+        for candidate in all {
+            guard let stat = try? String(contentsOfFile: "/proc/\(candidate)/stat", encoding: .utf8),
+                let end = stat.lastIndex(of: ")")
+            else { continue }
+            let fields = stat[stat.index(after: end)...].split(separator: " ")
+            if fields.count > 1, let parent = Int32(fields[1]) { parents[candidate] = parent }
+        }
+        var found: [Int32] = []
+        var frontier = [pid]
+        while let next = frontier.popLast() {
+            let children = parents.filter { $0.value == next }.map(\.key)
+            found += children
+            frontier += children
+        }
+        return found
+    }
 }
