@@ -20,7 +20,7 @@ enum AppError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
             "\(problem) Run wwdc-sessions --help for the usage."
         case let .manifestUnavailable(url, reason):
             "Could not download the manifest from \(url): \(reason). Start the asset server "
-                + "(swift run asset-server --port 8080) or pass --manifest-url."
+                + "(swift run asset-server --port \(URL(string: url)?.port ?? 80)) or pass --manifest-url."
         case let .unknownSession(identifier):
             "The manifest has no session \(identifier.debugDescription). wwdc-sessions list shows the sessions."
         }

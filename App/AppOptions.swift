@@ -34,7 +34,7 @@ struct AppOptions: Equatable {
                                 one has failed and nothing is left in flight (1).
           --timeout SECONDS     With --until-complete, give up after SECONDS (default 600) and exit 1.
           --manifest-url URL    Where to refresh the manifest from (default $BA_MANIFEST_URL, or the
-                                BAManifestURL of App/Info.plist, \(SharedSettings.defaultManifestURL.absoluteString)).
+                                BAManifestURL of the installed Info.plist, now \(SharedSettings.manifestURL().absoluteString)).
           --plain               Print one line per event even on a terminal, instead of a live table.
           --help                Show this help.
 

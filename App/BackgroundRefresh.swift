@@ -12,8 +12,10 @@ import SessionKit
 /// (WWDC19) shows: register the handler at launch, submit a request each time the app runs, and
 /// let each refresh submit the next one.
 enum BackgroundRefresh {
-    /// The identifier `App/Info.plist` lists in `BGTaskSchedulerPermittedIdentifiers`.
-    static let taskIdentifier = "com.example.apple-samplecode.WWDC-Sessions.refresh"
+    /// The identifier `App/Info.plist` lists in `BGTaskSchedulerPermittedIdentifiers`, read from the
+    /// installed Info.plist so that renaming the app there renames the task too.
+    static let taskIdentifier =
+        (Bundle.main.object(forInfoDictionaryKey: "BGTaskSchedulerPermittedIdentifiers") as? [String])?.first ?? ""
 
     /// Registers the refresh handler; call it before the app finishes launching.
     static func register() {

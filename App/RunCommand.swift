@@ -35,7 +35,8 @@ struct RunCommand {
                     + "(\(identifiers.joined(separator: ", "))). "
                     + "The next launch tries again; the log says why."
             case .noManifest:
-                "There is no manifest to download sessions from. Start the asset server, or pass --manifest-url."
+                "There is no manifest to download sessions from. Start the asset server that BAManifestURL "
+                    + "names, or pass --manifest-url."
             case .notInstalled:
                 "WWDC Sessions is not installed on this device. Install it first: "
                     + "swift run backgroundassets-debug install --wait"
