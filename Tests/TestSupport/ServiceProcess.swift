@@ -90,7 +90,7 @@ public struct ServiceProcess: Sendable {
     /// Whether something accepts connections on a Unix socket.
     /// - Parameter path: The socket's path.
     public static func canConnect(toUnixSocket path: String) -> Bool {
-        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0)
+        let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         var address = sockaddr_un()
