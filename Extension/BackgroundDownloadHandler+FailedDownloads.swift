@@ -14,7 +14,7 @@ extension BackgroundDownloadHandler {
         // type tells it apart.
         guard type(of: failedDownload) == BAURLDownload.self else {
             Logger.ext.error(
-                "Download of unsupported type failed: \(failedDownload.identifier). \(error.localizedDescription)")
+                "Failed to download the manifest, so no sessions were scheduled: \(error.localizedDescription)")
             return
         }
 

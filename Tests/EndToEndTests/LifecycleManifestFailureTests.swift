@@ -30,5 +30,17 @@ extension LifecycleTests {
                 _ = try await life.waitForAppStatus("the app launchable") { $0["state"] as? String == "launchable" }
             }
         }
+
+        @Test("install --wait says why the manifest could not be fetched, or what the extension logged about it")
+        func installExplainsManifestFailures() async throws {
+            try await withLifecycle(serverArguments: ["--fail", "/manifest.json=404"]) { life in
+                try life.write(life.behaviour())
+                let install = try await life.install()
+                #expect(install.status == .exited(0), "\(install.standardError)")
+                let output = install.standardOutput + install.standardError
+                #expect(output.contains("could not be fetched") && output.contains("404"), "\(output)")
+                #expect(output.contains("Check BAManifestURL"), "\(output)")
+            }
+        }
     }
 }

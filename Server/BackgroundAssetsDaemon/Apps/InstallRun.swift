@@ -26,6 +26,8 @@ struct InstallRun: Sendable {
     var phase: InstallProgress.Phase = .requestingContent
     /// The essential downloads, once the extension returned some.
     var essential: EssentialPhase?
+    /// When the extension was asked for downloads, so what it logged since can explain an empty answer.
+    var contentRequested: Date?
 
     /// Starts the run of an app.
     init(kind: ContentRequestKind, app: InstalledApp) {

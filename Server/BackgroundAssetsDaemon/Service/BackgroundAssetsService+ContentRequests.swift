@@ -17,6 +17,7 @@ extension BackgroundAssetsService {
             return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
+        installs[app]?.contentRequested = .now
         // In-app content off: nothing of the app's runs before its first launch.
         if !settings.inAppContent, !installed.hasLaunched {
             if kind != .periodic {
@@ -45,7 +46,7 @@ extension BackgroundAssetsService {
                 url: manifestURL.absoluteString, headers: [:], fileSize: 0,
                 applicationGroupIdentifier: installed.bundle.appGroup, priority: 0, isEssential: false, state: .failed)
             if kind != .periodic {
-                await markLaunchable(app, note: "The manifest could not be fetched, so the extension returned no downloads.")
+                await markLaunchable(app, note: "\(failure.message) The extension returned no downloads.")
             }
             await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
         }
@@ -85,7 +86,7 @@ extension BackgroundAssetsService {
         if installing {
             let essentialRows = rows.filter(\.descriptor.isEssential)
             if essentialRows.isEmpty {
-                await markLaunchable(app)
+                await markLaunchable(app, note: downloads.isEmpty ? emptyAnswerNote(of: app) : nil)
             } else {
                 installs[app]?.essential = EssentialPhase(rows: essentialRows.map { ($0.id, Int64($0.descriptor.fileSize)) })
                 installs[app]?.phase = .downloadingEssentialAssets
@@ -133,5 +134,13 @@ extension BackgroundAssetsService {
         DownloadAllowance.Request(
             identifier: download.identifier, url: URL(string: download.url) ?? URL(fileURLWithPath: "/"),
             fileSize: download.fileSize, isEssential: download.isEssential, inAppContentEnabled: settings.inAppContent)
+    }
+
+    /// Why the extension returned nothing, in its own words: the errors it logged during the request.
+    private func emptyAnswerNote(of app: String) -> String {
+        let since = installs[app]?.contentRequested ?? .now
+        let errors = DeviceLogExcerpt.errors(in: paths.logFile, category: "ext", since: since)
+        guard !errors.isEmpty else { return "The extension returned no downloads." }
+        return "The extension returned no downloads. It logged: " + errors.joined(separator: " / ")
     }
 }

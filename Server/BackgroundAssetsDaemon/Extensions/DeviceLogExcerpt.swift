@@ -1,0 +1,32 @@
+/*
+Abstract:
+The error lines one category wrote to the device log since a moment, to explain an install in its summary.
+*/
+
+import Foundation
+
+/// Reads back what a process logged, so the service can say why an extension returned nothing.
+enum DeviceLogExcerpt {
+    /// The last `limit` error and fault lines of `category` written at or after `since`, without their prefix.
+    ///
+    /// Lines start with an ISO 8601 UTC timestamp, so they compare as text; only the log's last 256 KiB
+    /// are read, which holds any one content request.
+    static func errors(in file: URL, category: String, since: Date, limit: Int = 5) -> [String] {
+        guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
+        defer { try? handle.close() }
+        let size = (try? handle.seekToEnd()) ?? 0
+        try? handle.seek(toOffset: size > 262_144 ? size - 262_144 : 0)
+        let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        let start = since.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        let marker = " [\(category)] "
+        let lines = text.split(separator: "\n").compactMap { line -> String? in
+            guard line.count > start.count, line.prefix(start.count) >= start, let range = line.range(of: marker) else {
+                return nil
+            }
+            let message = line[range.upperBound...]
+            guard message.hasPrefix("error: ") || message.hasPrefix("fault: ") else { return nil }
+            return String(message.dropFirst(7))
+        }
+        return Array(lines.suffix(limit))
+    }
+}
