@@ -137,12 +137,19 @@ package final class ServiceConnection: Sendable {
             return try UnixSocket.connect(to: socketPath)
         } catch let first {
             guard let launcher else { throw unreachable(first) }
-            try launcher.launch()
+            let launched = Date.now
+            let process = try launcher.launch()
             let deadline = ContinuousClock.now + launcher.startupTimeout
             while true {
                 do {
                     return try UnixSocket.connect(to: socketPath)
                 } catch {
+                    // A service that exits instead of listening (a bad config.json, another device's
+                    // lock) says why in the device log: pass its reason on, not "not reachable".
+                    // Exit status 0 is another instance's service, already serving: keep trying.
+                    if !process.isRunning, process.terminationStatus != 0 {
+                        throw launcher.exitedAtStart(process, launched: launched)
+                    }
                     guard ContinuousClock.now < deadline else { throw unreachable(error) }
                     Thread.sleep(forTimeInterval: 0.02)
                 }

@@ -53,8 +53,10 @@ package struct ServiceLauncher: Sendable {
     }
 
     /// Starts the service in the background; it outlives this process.
+    /// - Returns: The service's process, so a caller waiting for its socket can tell when it exited instead.
     /// - Throws: ``BAError`` with ``BAError/Code/callerConnectionInvalid`` when it cannot be started.
-    package func launch() throws {
+    @discardableResult
+    package func launch() throws -> Process {
         let process = Process()
         process.executableURL = executable
         var environment = ProcessInfo.processInfo.environment
@@ -76,6 +78,20 @@ package struct ServiceLauncher: Sendable {
                 message: "The Background Assets service at \(executable.path) could not be started (\(error)). "
                     + "Build the package so backgroundassetsd sits beside this executable.")
         }
+        return process
+    }
+
+    /// Why a service launched at `launched` exited before it listened, in its own words from the device log.
+    /// - Parameters:
+    ///   - process: The process ``launch()`` returned, which has exited.
+    ///   - launched: When it was launched.
+    /// - Returns: An error naming the exit status and the service's logged reason.
+    package func exitedAtStart(_ process: Process, launched: Date) -> BAError {
+        let reasons = DeviceLogExcerpt.errors(in: paths.logFile, category: "daemon", since: launched)
+        let reason = reasons.isEmpty ? "it logged no reason; see \(paths.logFile.path)" : reasons.joined(separator: " ")
+        return BAError(
+            .callerConnectionInvalid,
+            message: "The Background Assets service exited at start (status \(process.terminationStatus)): \(reason)")
     }
 
     /// The device log opened for appending, so the service's first words before it sets up its own

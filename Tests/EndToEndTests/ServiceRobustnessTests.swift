@@ -111,4 +111,18 @@ struct ServiceRobustnessTests {
             #expect(status.isSuccess, "\(service.process.diagnostics())")
         }
     }
+
+    @Test("A client that starts the service says why it refused to start, in the service's own words")
+    func startRefusalExplained() async throws {
+        let scenario = try Scenario()
+        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+        let system = scenario.deviceRoot.appending(path: "system")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        try Data(#"{ "timeScal": 60 }"#.utf8).write(to: system.appending(path: "config.json"))
+        let result = try await scenario.runTool(["status"])
+        #expect(!result.status.isSuccess)
+        #expect(result.standardError.contains("exited at start (status 78)"), "\(result.standardError)")
+        #expect(result.standardError.contains("timeScal") && result.standardError.contains("not a known setting"),
+                "\(result.standardError)")
+    }
 }

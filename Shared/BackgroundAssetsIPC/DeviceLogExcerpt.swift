@@ -1,17 +1,24 @@
 /*
 Abstract:
-The error lines one category wrote to the device log since a moment, to explain an install in its summary.
+The error lines one category wrote to the device log since a moment, to explain a failure where the user looks.
 */
 
 import Foundation
 
-/// Reads back what a process logged, so the service can say why an extension returned nothing.
-enum DeviceLogExcerpt {
+/// Reads back what a process logged, so the service can say why an extension returned nothing and a
+/// client why the service would not start.
+public enum DeviceLogExcerpt {
     /// The last `limit` error and fault lines of `category` written at or after `since`, without their prefix.
     ///
     /// Lines start with an ISO 8601 UTC timestamp, so they compare as text; only the log's last 256 KiB
     /// are read, which holds any one content request.
-    static func errors(in file: URL, category: String, since: Date, limit: Int = 5) -> [String] {
+    /// - Parameters:
+    ///   - file: The device log, ``DevicePaths/logFile``.
+    ///   - category: The category, such as `ext` or `daemon`.
+    ///   - since: The earliest time of a line to return.
+    ///   - limit: The most lines returned, the latest ones.
+    /// - Returns: The messages, oldest first.
+    public static func errors(in file: URL, category: String, since: Date, limit: Int = 5) -> [String] {
         guard let handle = try? FileHandle(forReadingFrom: file) else { return [] }
         defer { try? handle.close() }
         let size = (try? handle.seekToEnd()) ?? 0
