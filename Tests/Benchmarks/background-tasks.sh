@@ -36,14 +36,8 @@ sed "s#http://127.0.0.1:8080/manifest.json#$BASE_URL/manifest.json#" "$PACKAGE_R
 BA_MANIFEST_URL="$BASE_URL/manifest.json" "$BIN/wwdc-sessions" --plain --until-complete > "$WORK/app.out"
 TRACE="$BA_DEVICE_ROOT/system/trace.jsonl"
 
-done_count() { grep -c '"event":"backgroundLaunchDone"' "$TRACE" || true; }
 for run in $(seq "$COUNT"); do
-    before="$(done_count)"
-    "$BIN/backgroundassets-debug" simulate --launch-task "$TASK" > /dev/null
-    for _ in $(seq 1000); do
-        [ "$(done_count)" -gt "$before" ] && break
-        sleep 0.01
-    done
+    run_and_wait_for_trace backgroundLaunchDone "$BIN/backgroundassets-debug" simulate --launch-task "$TASK"
     log "refresh $run of $COUNT done"
 done
 

@@ -55,3 +55,19 @@ start_service() {  # start_service CONFIG-JSON: backgroundassetsd in $WORK/devic
         sleep 0.05
     done
 }
+
+trace_count() {  # trace_count EVENT: how many times the service's trace has recorded EVENT so far.
+    grep -c "\"event\":\"$1\"" "$BA_DEVICE_ROOT/system/trace.jsonl" || true
+}
+
+run_and_wait_for_trace() {  # run_and_wait_for_trace EVENT COMMAND...: runs COMMAND, then waits (10 s at most) for one more EVENT.
+    local event="$1" before
+    shift
+    before="$(trace_count "$event")"
+    "$@" > /dev/null
+    for _ in $(seq 1000); do
+        [ "$(trace_count "$event")" -gt "$before" ] && return 0
+        sleep 0.01
+    done
+    log "no $event in the trace 10 s after: $*"
+}

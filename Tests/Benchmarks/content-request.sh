@@ -45,12 +45,7 @@ for _ in $(seq 3000); do
     sleep 0.01
 done
 for run in $(seq "$COUNT"); do
-    before="$(exits)"
-    "$BIN/backgroundassets-debug" simulate --periodic-check > /dev/null
-    for _ in $(seq 600); do
-        [ "$(exits)" -gt "$before" ] && break
-        sleep 0.01
-    done
+    run_and_wait_for_trace extensionExited "$BIN/backgroundassets-debug" simulate --periodic-check
     log "content request $run of $COUNT done"
 done
 
