@@ -124,7 +124,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
-            dependencies: ["BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
             path: "Server/wwdc-sessions-demo"
         ),
 

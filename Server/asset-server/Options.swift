@@ -17,7 +17,8 @@ struct Options {
 
         Options:
           --host HOST                 Address to listen on (default 127.0.0.1).
-          --port PORT                 TCP port; 0 picks a free one (default 8080).
+          --port PORT                 TCP port; 0 picks a free one (default: the port of BAManifestURL in
+                                      the package's App/Info.plist, else 8080).
           --catalog DIR               Catalog folder (default .catalog in the current directory).
           --sessions N                Sessions to generate when DIR has no manifest (default 12).
           --session-size BYTES        Nominal size of each generated session (default 8388608).
@@ -45,6 +46,8 @@ struct Options {
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``AssetServerError`` naming the flag and value at fault.
     init(arguments: [String]) throws {
+        configuration.port = SamplePort.fromAppInfoPlist(
+            searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
         var remaining = arguments[...]
         while let argument = remaining.popFirst() {
             if argument == "--help" || argument == "-h" {

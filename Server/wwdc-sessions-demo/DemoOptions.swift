@@ -3,6 +3,7 @@ Abstract:
 The demo's command line.
 */
 
+import AssetServer
 import Foundation
 
 /// What one run of the demo was asked to do.
@@ -17,7 +18,8 @@ struct DemoOptions {
 
         Options:
           --step              Pause before each step with a paragraph on what is about to happen.
-          --port PORT         The asset server's port (default 8080; 0 starts one on a free port).
+          --port PORT         The asset server's port (default: the port of BAManifestURL in
+                              App/Info.plist, 8080 as shipped; 0 starts one on a free port).
           --catalog DIR       The catalog a started asset server serves or generates (default .catalog).
           --timeout SECONDS   How long the app may take to download every session (default 600).
 
@@ -25,7 +27,8 @@ struct DemoOptions {
         """
 
     var step = false
-    var port = 8080
+    var port = SamplePort.fromAppInfoPlist(
+        searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
     var timeout = 600
     var catalog: String?
     var showHelp = false

@@ -13,7 +13,14 @@ struct DemoScript {
     let narrator: Narrator
     let paths: DevicePaths
 
-    static let appBundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
+    /// The app's `CFBundleIdentifier`, read from App/Info.plist like everything else about the app.
+    private var appBundleIdentifier: String? {
+        let file = options.repository.appending(path: "App/Info.plist")
+        guard let data = FileManager.default.contents(atPath: file.path),
+            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+        else { return nil }
+        return plist["CFBundleIdentifier"] as? String
+    }
 
     func run() async throws {
         narrator.step(1, "Start the asset server", """
@@ -64,11 +71,11 @@ struct DemoScript {
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.
     private func uninstallPreviousCopy() async throws {
-        guard let record = paths.appRecordFile(forBundleIdentifier: Self.appBundleIdentifier),
+        guard let app = appBundleIdentifier, let record = paths.appRecordFile(forBundleIdentifier: app),
             FileManager.default.fileExists(atPath: record.path)
         else { return }
         narrator.note("Removing the copy installed by an earlier run.")
-        try await expectSuccess("backgroundassets-debug", ["uninstall", "--app-bundle-id", Self.appBundleIdentifier])
+        try await expectSuccess("backgroundassets-debug", ["uninstall", "--app-bundle-id", app])
     }
 
     /// App/Info.plist, or a copy under the device root whose BAManifestURL names this run's server.
