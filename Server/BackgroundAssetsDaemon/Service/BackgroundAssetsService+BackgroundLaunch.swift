@@ -1,0 +1,57 @@
+/*
+Abstract:
+Background Tasks on the service: the app launched in the background for its tasks, and ended when they are done.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Starts the app in the background so it can register its handlers; its tasks run once it has.
+    func launchAppInBackground(_ app: String) async {
+        guard let installed = try? await registry.app(app) else { return }
+        // Checked after the suspension above and set before the next one: one launch per app.
+        guard backgroundLaunches[app] == nil else { return }
+        var environment = ProcessInfo.processInfo.environment
+        environment["BA_DEVICE_ROOT"] = paths.root.path
+        environment["BA_BUNDLE_IDENTIFIER"] = app
+        environment["BA_PROCESS_ROLE"] = Hello.Role.app.rawValue
+        environment[Self.backgroundLaunchVariable] = "1"
+        // Stands in for the app reading its Info.plist, as the extension's launch does.
+        environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
+        do {
+            let process = try ExtensionProcess.launch(executable: installed.appExecutable, environment: environment) {
+                [weak self] exit in
+                Task { await self?.backgroundLaunchExited(app: app, exit) }
+            }
+            backgroundLaunches[app] = process
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier)"))
+        } catch {
+            logger.error("Could not launch \(app) in the background for its tasks: \(error)")
+            lastTaskEnding[app] = "the app could not be launched in the background: \(error)"
+        }
+    }
+
+    /// The environment variable that tells an app the service launched it for background tasks.
+    static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
+
+    func backgroundLaunchExited(app: String, _ exit: ExtensionProcess.Exit) {
+        guard backgroundLaunches[app]?.processIdentifier == exit.processIdentifier else { return }
+        backgroundLaunches[app] = nil
+        trace.append(.init(from: "app", to: "backgroundassetsd", event: "backgroundLaunchEnded", app: app, detail: "\(exit)"))
+    }
+
+    /// Ends an app the service launched only for its tasks once none of them is running.
+    func endBackgroundLaunchIfIdle(app: String) {
+        guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }),
+            let process = backgroundLaunches.removeValue(forKey: app)
+        else { return }
+        // From now on its downloads' events go to the extension, not to a process about to end.
+        for (id, session) in sessions where session.connection.peer.processIdentifier == process.processIdentifier {
+            sessions[id]?.hasDelegate = false
+        }
+        let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
+        trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
+        process.terminate()
+    }
+}

@@ -1,0 +1,108 @@
+/*
+Abstract:
+Background Tasks on the service: the runner that hands ready tasks to their apps, expires them and ends them.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Re-evaluates the pending tasks after anything that may change when they run.
+    func scheduleTasks() {
+        taskTimer?.cancel()
+        taskTimer = Task { [weak self] in await self?.runTasks() }
+    }
+
+    /// Hands every ready task to its app, expires and ends running ones, then sleeps until the next change.
+    func runTasks() async {
+        while !Task.isCancelled {
+            let now = Date.now
+            await expireRunningTasks(now: now)
+            var wakeUp: [Date] = []
+            for task in (try? await taskStore.all()) ?? [] {
+                if taskHost.isForced(app: task.bundleIdentifier, identifier: task.request.identifier) {
+                    await launch(task)
+                    continue
+                }
+                switch await eligibility(of: task) {
+                case .ready:
+                    await launch(task)
+                case let .waiting(until):
+                    wakeUp.append(clock.realTime(at: until))
+                case .blocked:
+                    continue
+                }
+            }
+            // Tasks launched just now are running too: their expiration and deadline wake the loop.
+            wakeUp += taskHost.runningTasks.map { $0.hasExpired ? $0.deadline : $0.expiresAt }
+            guard let next = wakeUp.min() else { return }
+            let delay = min(max(next.timeIntervalSinceNow, 0.001), 3600)
+            try? await Task.sleep(for: .seconds(fractional: delay))
+        }
+    }
+
+    /// Whether a pending task may run now, as `status` and the runner see it.
+    func eligibility(of task: PendingTask) async -> TaskEligibility {
+        let installed = try? await registry.app(task.bundleIdentifier)
+        let launchable = installed?.state == .launchable && installs[task.bundleIdentifier] == nil
+        let now = clock.deviceTime(at: .now)
+        var usage: RefreshUsage?
+        if let app = installed {
+            usage = RefreshUsage(
+                periodicInterval: periodicSchedule.interval(launches: app.launchHistory, installDate: app.installDate, now: now),
+                lastRefresh: try? await taskStore.lastRefresh(app: app.bundleIdentifier))
+        }
+        return TaskEligibility.of(task, settings: settings, isLaunchable: launchable, usage: usage, now: now)
+    }
+
+    /// Runs one ready task in the connection that registered its handler, or launches the app for it.
+    func launch(_ task: PendingTask) async {
+        let app = task.bundleIdentifier
+        guard !taskHost.isRunning(app: app, identifier: task.request.identifier) else { return }
+        guard let connection = taskHost.handler(app: app, identifier: task.request.identifier),
+            let session = sessions[connection], ProcessLiveness.isRunning(session.connection.peer.processIdentifier)
+        else {
+            await launchAppInBackground(app)
+            return
+        }
+        // Started before the first suspension: a runner that interleaves here sees the task running,
+        // so it neither launches it twice nor forgets to wake for its expiration.
+        let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
+        let running = taskHost.start(task.request, app: app, connection: connection, now: .now, limit: limit)
+        trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
+        session.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
+        _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
+        if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: clock.deviceTime(at: .now)) }
+    }
+
+    /// Asks running tasks near their limit to expire, and ends those past it.
+    func expireRunningTasks(now: Date) async {
+        for task in taskHost.runningTasks {
+            if task.deadline <= now {
+                _ = taskHost.removeTask(task.taskID)
+                let killed = backgroundLaunches[task.bundleIdentifier] != nil
+                let reason = "\(task.request.identifier) ran past its \(task.limit.formatted()) s runtime limit"
+                trace.append(.init(from: "backgroundassetsd", to: "app", event: killed ? "taskKilled" : "taskEnded", app: task.bundleIdentifier, detail: reason))
+                logger.error("The task \(reason) of \(task.bundleIdentifier); \(killed ? "its app was killed" : "it no longer counts as running").")
+                lastTaskEnding[task.bundleIdentifier] = reason
+                if killed { backgroundLaunches.removeValue(forKey: task.bundleIdentifier)?.kill() }
+            } else if !task.hasExpired, task.expiresAt <= now {
+                sendExpiration(task.taskID)
+            }
+        }
+    }
+
+    func sendExpiration(_ taskID: UInt64) {
+        guard let task = taskHost.expire(taskID: taskID), let session = sessions[task.connection] else { return }
+        trace.append(.init(from: "backgroundassetsd", to: "app", event: "expireTask", app: task.bundleIdentifier, detail: task.request.identifier))
+        session.connection.send(.event(.expireTask(taskID: taskID)))
+    }
+
+    /// Ends the tasks of a closed connection: a crash of the app ends its tasks unsuccessfully.
+    func tasksConnectionClosed(_ connection: UInt64) {
+        for task in taskHost.connectionClosed(connection) {
+            trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
+            lastTaskEnding[task.bundleIdentifier] = "\(task.request.identifier) ended when the app's connection closed while it ran"
+        }
+    }
+}
