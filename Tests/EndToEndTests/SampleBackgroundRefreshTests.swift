@@ -16,11 +16,7 @@ extension SampleTests {
         @Test("The app's refresh task, run in the background, downloads a session added after its launch")
         func refreshLandsNewSession() async throws {
             try await withSampleDevice { device in
-                try await device.install()
-                let app = try await device.runApp()
-                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
-                let original = try device.catalog()
-                try await device.waitUntilVerified(original)
+                let original = try await device.installAndRunToCompletion()
 
                 // Each run submits a refresh for 15 minutes later; it waits for that.
                 let pending = try await device.tool(["tasks"]).standardOutput

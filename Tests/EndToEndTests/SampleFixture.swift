@@ -72,6 +72,16 @@ struct SampleDevice: Sendable {
         try CatalogSession.all(in: server.catalogURL)
     }
 
+    /// Installs the app, runs it until every session is on the device, and returns the catalog it verified.
+    func installAndRunToCompletion() async throws -> [CatalogSession] {
+        try await install()
+        let app = try await runApp()
+        #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
+        let sessions = try catalog()
+        try await waitUntilVerified(sessions)
+        return sessions
+    }
+
     /// Where a session's video belongs in the app group: its identifier and its URL's extension.
     func fileURL(of session: CatalogSession) -> URL {
         let pathExtension = URL(fileURLWithPath: session.path).pathExtension

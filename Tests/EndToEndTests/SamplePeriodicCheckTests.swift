@@ -14,11 +14,7 @@ extension SampleTests {
         @Test("A periodic check downloads only the session added to the catalog, through the extension")
         func periodicCheckFetchesOnlyTheNewSession() async throws {
             try await withSampleDevice { device in
-                try await device.install()
-                let app = try await device.runApp()
-                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
-                let original = try device.catalog()
-                try await device.waitUntilVerified(original)
+                let original = try await device.installAndRunToCompletion()
 
                 // The asset server opens manifest.json and every file on each request, so a changed
                 // catalog is served at once.
