@@ -38,7 +38,23 @@ package struct ServiceLauncher: Sendable {
         // started through PATH and argv[0] is a bare name.
         let executable = (Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]))
             .resolvingSymlinksInPath()
-        return beside(executable, paths: paths)
+        if let launcher = beside(executable, paths: paths) { return launcher }
+        // An app or extension running from its installed bundle: the service is beside the build
+        // the app was installed from, which the app's record names.
+        return installedBuild(of: executable, paths: paths).flatMap { beside($0, paths: paths) }
+    }
+
+    /// The built app executable an installed bundle's executable was installed from, if it is one.
+    static func installedBuild(of executable: URL, paths: DevicePaths) -> URL? {
+        let apps = paths.appsDirectory.resolvingSymlinksInPath().path + "/"
+        guard executable.path.hasPrefix(apps),
+            let app = executable.path.dropFirst(apps.count).split(separator: "/").first,
+            let record = paths.appRecordFile(forBundleIdentifier: String(app)),
+            let data = try? Data(contentsOf: record), data.count <= 1 << 20,
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
+            let built = (object["appExecutable"] as? String).flatMap(URL.init(string:))
+        else { return nil }
+        return built
     }
 
     /// The launcher for `backgroundassetsd` in the same folder as an executable.

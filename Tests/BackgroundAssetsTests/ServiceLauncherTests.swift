@@ -37,6 +37,23 @@ struct ServiceLauncherTests {
         var stderrTarget: URL { folder.appending(path: "stderr") }
     }
 
+    @Test("An app running from its installed bundle finds the service beside the build it was installed from")
+    func installedBundleFindsBuild() throws {
+        let products = try Products(withService: true)
+        let root = URL(fileURLWithPath: NSTemporaryDirectory()).appending(path: "ba-device-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: root) }
+        let paths = DevicePaths(root: root)
+        let bundle = paths.appsDirectory.appending(path: "com.example.app/App.app")
+        try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
+        let record = try #require(paths.appRecordFile(forBundleIdentifier: "com.example.app"))
+        try JSONSerialization.data(withJSONObject: ["appExecutable": products.app.absoluteString])
+            .write(to: record)
+        let installed = bundle.appending(path: "app")
+        #expect(ServiceLauncher.beside(installed, paths: paths) == nil, "no service inside the bundle")
+        #expect(ServiceLauncher.installedBuild(of: installed, paths: paths)?.path == products.app.path)
+        #expect(ServiceLauncher.installedBuild(of: products.app, paths: paths) == nil, "a build is not a bundle")
+    }
+
     @Test("The service is found beside the app's executable, or not at all")
     func findsServiceBesideExecutable() throws {
         let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/device"))
