@@ -23,7 +23,7 @@ extension DownloadQueue {
         let request = TransferRequest(
             url: url, partFile: staging.partFile(forRow: row.id),
             expectedLength: descriptor.fileSize > 0 ? Int64(descriptor.fileSize) : nil,
-            durableLength: row.bytesDurable, validator: validator, credential: credentials[row.id],
+            durableLength: try resumeLength(row), validator: validator, credential: credentials[row.id],
             headers: descriptor.headers,
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
@@ -39,6 +39,29 @@ extension DownloadQueue {
             let result = Result { () throws(TransferError) in try transfer.run() }
             Task { await self?.transferEnded(id: row.id, control: control, result: result) }
         }
+    }
+
+    /// How much of a download's staging file the next attempt keeps.
+    ///
+    /// Within the boot that wrote it, the whole file: a crash of the service loses nothing the
+    /// kernel accepted, so after `kill -9` nothing is fetched twice. After a reboot, only the
+    /// synced length the store recorded; the file is cut back to it here, before this boot is
+    /// recorded as its writer, so its unsynced tail is never trusted later.
+    private func resumeLength(_ row: DownloadRow) throws -> Int64 {
+        let path = staging.partFile(forRow: row.id).path
+        var status = stat()
+        let fileLength: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        var length = min(fileLength, row.bytesDurable)
+        if try store.writtenBoot(id: row.id) == bootIdentity {
+            length = fileLength
+        } else if fileLength > length {
+            truncate(path, off_t(length))
+        }
+        try store.recordWrittenBoot(id: row.id, boot: bootIdentity)
+        if length > row.bytesDurable {
+            logger.info("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) resumes from the \(length) bytes received before the service stopped (\(row.bytesDurable) were synced).")
+        }
+        return length
     }
 
     /// Records the outcome of a transfer, unless the download was cancelled meanwhile.

@@ -32,6 +32,8 @@ public actor DownloadQueue {
     /// When each download's current run of connectivity failures began.
     var offlineSince: [Int64: Date] = [:]
     var random = SystemRandomNumberGenerator()
+    /// The machine's current boot, which decides whether unsynced staging bytes can be trusted.
+    let bootIdentity = BootIdentity.current()
     /// Apps in their essential phase: only their essential downloads may start.
     var heldApps: Set<String> = []
     /// The hosts each not-yet-launched app's downloads may be redirected to.
