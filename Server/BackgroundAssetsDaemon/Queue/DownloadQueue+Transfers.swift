@@ -31,13 +31,15 @@ extension DownloadQueue {
             allowedHosts: allowedHosts[row.bundleIdentifier])
         let control = TransferControl()
         running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
+        if waitingSince[row.id] == nil { waitingSince[row.id] = .now }
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, store: store, observer: observer, logger: logger)
         Thread.detachNewThread { [weak self] in
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
-            Task { await self?.transferEnded(id: row.id, control: control, result: result) }
+            let restart = recorder.restartReason
+            Task { await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart) }
         }
     }
 
@@ -65,7 +67,9 @@ extension DownloadQueue {
     }
 
     /// Records the outcome of a transfer, unless the download was cancelled meanwhile.
-    func transferEnded(id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>) {
+    func transferEnded(
+        id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>, restartedBecause restart: String? = nil
+    ) {
         guard running[id]?.control === control else { return }
         running[id] = nil
         defer { pump() }
@@ -75,7 +79,7 @@ extension DownloadQueue {
             case let .success(transferred):
                 let file = try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
                 credentials[id] = nil
-                offlineSince[id] = nil
+                forgetFailures(of: id)
                 let finished = try store.update(id: id, at: .now) { row in
                     row.state = .finished
                     row.bytesDurable = transferred.length
@@ -83,7 +87,7 @@ extension DownloadQueue {
                 }
                 observer(.finished(finished, file: file))
             case let .failure(error):
-                try handleFailure(row, error)
+                try handleFailure(row, error, restartedBecause: restart)
             }
         } catch let error as TransferError {
             if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
@@ -93,7 +97,7 @@ extension DownloadQueue {
     }
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
-    private func handleFailure(_ row: DownloadRow, _ error: TransferError) throws {
+    private func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
         let now = Date.now
         let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         if case let .authenticationRequired(realm) = error.kind {
@@ -101,18 +105,29 @@ extension DownloadQueue {
             return
         }
         let lastProgress = row.lastProgressAt ?? row.createdAt
+        let run = noteFailure(of: row, restartedBecause: restart, lastProgress: lastProgress)
+        if error.isRetryable, let wait = boundedWait(of: row) {
+            // Someone is waiting: the clock runs from the later of the last progress and the
+            // moment this service started waiting on the download (or it was promoted).
+            let waited = now.timeIntervalSince(max(lastProgress, waitingSince[row.id] ?? now))
+            if waited >= wait {
+                fail(row, noProgressFailure(row, error, run: run, waited: waited))
+                return
+            }
+            if let retryAfter = error.retryAfter, waited + retryAfter.seconds > wait {
+                fail(row, TransferError(error.context, error.kind,
+                    "\(error.message) and asked to retry after \(Int(retryAfter.seconds)) s, longer than the \(Int(wait)) s "
+                    + "this \(row.descriptor.isEssential ? "essential" : "foreground") download may wait").wireFailure)
+                return
+            }
+        }
         guard error.isConnectivityFailure else {
-            offlineSince[row.id] = nil
             try retryOrFail(row, error, lastProgress: lastProgress, now: now)
             return
         }
-        // The wait is measured from the first failure of this run, so a download that waited in
-        // the queue before its first attempt still gets the whole wait.
-        let since = offlineSince[row.id] ?? now
-        offlineSince[row.id] = since
-        let waitedTooLong = row.descriptor.isEssential
-            && now.timeIntervalSince(since) > configuration.essentialConnectivityWait
-        guard !row.isForeground, !waitedTooLong, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
+        // With no foreground wait, a foreground download fails at once without connectivity.
+        let failsAtOnce = row.isForeground && !row.descriptor.isEssential && configuration.foregroundWait == 0
+        guard !failsAtOnce, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
             fail(row, error.wireFailure)
             return
         }
@@ -164,7 +179,7 @@ extension DownloadQueue {
         staging.discard(rowID: row.id)
         credentials[row.id] = nil
         awaitingChallenge[row.id] = nil
-        offlineSince[row.id] = nil
+        forgetFailures(of: row.id)
         do {
             let failed = try store.update(id: row.id, at: .now) { row in
                 row.state = .failed

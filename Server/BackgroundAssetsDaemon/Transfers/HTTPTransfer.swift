@@ -79,7 +79,13 @@ struct HTTPTransfer {
                 continue
             case 200:
                 if offset > 0 {
-                    try restart(part, &offset, &validator, reason: "the server sent the whole file instead of the rest")
+                    let answered = ResumeValidator(of: head)
+                    let reason = if let validator, let answered, answered != validator {
+                        "the file's version changed (\(validator.ifRangeValue) became \(answered.ifRangeValue))"
+                    } else {
+                        "the server ignored Range and sent the whole file instead of the rest"
+                    }
+                    try restart(part, &offset, &validator, reason: reason)
                 }
                 validator = ResumeValidator(of: head)
                 let length = head.isChunked ? nil : try head.contentLength()
