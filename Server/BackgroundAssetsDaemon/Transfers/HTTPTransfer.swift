@@ -111,13 +111,18 @@ struct HTTPTransfer {
         }
     }
 
-    private var stallMilliseconds: Int32 { Int32(clamping: request.stallTimeout.components.seconds * 1000 + 1) }
+    // Fractions count: a stall timeout of 0.5 s is 500 ms, not the 1 ms its whole seconds would give.
+    private var stallMilliseconds: Int32 { Self.milliseconds(request.stallTimeout) }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
+    }
 
     private func connect(to url: URL) throws(TransferError) -> TCPConnection {
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http URL this engine can fetch")
         }
-        let timeout = Int32(clamping: request.connectTimeout.components.seconds * 1000 + 1)
+        let timeout = Self.milliseconds(request.connectTimeout)
         return try TCPConnection(host: host, port: url.port ?? 80, timeoutMilliseconds: timeout)
     }
 
