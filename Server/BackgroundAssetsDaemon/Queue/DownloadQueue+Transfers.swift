@@ -77,7 +77,16 @@ extension DownloadQueue {
             guard let row = try store.download(id: id) else { return }
             switch result {
             case let .success(transferred):
-                let file = try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+                let handOver = Result { () throws(TransferError) in
+                    try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+                }
+                if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
+                    // Something deleted the staging file while the transfer wrote into it (the
+                    // bytes went to an unlinked file): fetch the file again rather than fail.
+                    try startOver(row, because: "its staging file was deleted during the transfer")
+                    return
+                }
+                let file = try handOver.get()
                 credentials[id] = nil
                 forgetFailures(of: id)
                 let finished = try store.update(id: id, at: .now) { row in
@@ -94,6 +103,20 @@ extension DownloadQueue {
         } catch {
             logger.error("Recording the end of download \(id) failed: \(error). The service will retry it after a restart.")
         }
+    }
+
+    /// Puts a download back in line to be fetched from zero.
+    private func startOver(_ row: DownloadRow, because reason: String) throws {
+        staging.discard(rowID: row.id)
+        let waiting = try store.update(id: row.id, at: .now) { row in
+            row.state = .waiting
+            row.bytesDurable = 0
+            row.entityTag = nil
+            row.lastModified = nil
+            row.nextAttemptAt = .now
+        }
+        logger.notice("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) starts over: \(reason).")
+        observer(.paused(waiting))
     }
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
