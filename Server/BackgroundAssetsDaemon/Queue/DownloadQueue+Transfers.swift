@@ -137,10 +137,11 @@ extension DownloadQueue {
                 fail(row, noProgressFailure(row, error, run: run, waited: waited))
                 return
             }
-            if let retryAfter = error.retryAfter, waited + retryAfter.seconds > wait {
+            // The delay the policy would actually wait: Retry-After clamped to retryMaxDelay.
+            if let retryAfter = error.retryAfter, waited + policy.clamped(retryAfter: retryAfter).seconds > wait {
                 fail(row, TransferError(error.context, error.kind,
                     "\(error.message) and asked to retry after \(Int(retryAfter.seconds)) s, longer than the \(Int(wait)) s "
-                    + "this \(row.descriptor.isEssential ? "essential" : "foreground") download may wait").wireFailure)
+                    + "this \(row.descriptor.isEssential ? "essential" : "foreground") download may wait without progress").wireFailure)
                 return
             }
         }

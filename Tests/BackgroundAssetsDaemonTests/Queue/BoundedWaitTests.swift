@@ -48,11 +48,14 @@ struct BoundedWaitTests {
         #expect(failure.message.contains("essential download made no progress"), "\(failure.message)")
     }
 
-    @Test("A Retry-After longer than what is left of the wait fails at once, quoting the server")
+    @Test("A Retry-After longer than what is left of the wait (within retryMaxDelay) fails at once, quoting the server")
     func longRetryAfterFailsAtOnce() async throws {
         let server = try ScriptedHTTPServer { _, _ in .response("503 Service Unavailable", ["Retry-After: 120"]) }
         defer { server.stop() }
-        let harness = try QueueHarness { $0.foregroundWait = 30 }
+        let harness = try QueueHarness {
+            $0.foregroundWait = 30
+            $0.retryMaxDelay = 300
+        }
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
         guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(5)) else {
