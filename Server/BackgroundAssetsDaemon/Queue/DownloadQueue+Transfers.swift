@@ -31,7 +31,6 @@ extension DownloadQueue {
             allowedHosts: allowedHosts[row.bundleIdentifier])
         let control = TransferControl()
         running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
-        if waitingSince[row.id] == nil { waitingSince[row.id] = .now }
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, store: store, observer: observer, logger: logger)
@@ -131,8 +130,11 @@ extension DownloadQueue {
         let run = noteFailure(of: row, restartedBecause: restart, lastProgress: lastProgress)
         if error.isRetryable, let wait = boundedWait(of: row) {
             // Someone is waiting: the clock runs from the later of the last progress and the
-            // moment this service started waiting on the download (or it was promoted).
-            let waited = now.timeIntervalSince(max(lastProgress, waitingSince[row.id] ?? now))
+            // first failure this service saw (or the promotion), so every download gets at
+            // least one retry, however long its first attempt took.
+            let since = waitingSince[row.id] ?? now
+            waitingSince[row.id] = since
+            let waited = now.timeIntervalSince(max(lastProgress, since))
             if waited >= wait {
                 fail(row, noProgressFailure(row, error, run: run, waited: waited))
                 return

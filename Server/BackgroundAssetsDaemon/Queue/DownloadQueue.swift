@@ -29,8 +29,8 @@ public actor DownloadQueue {
     var running: [Int64: RunningTransfer] = [:]
     var credentials: [Int64: BasicCredential] = [:]
     var awaitingChallenge: [Int64: ChallengeDescriptor] = [:]
-    /// When this service started waiting on each download (its first attempt here, or its
-    /// promotion): a bounded wait never counts time before it.
+    /// When this service started counting a download's bounded wait (its first failure here, or
+    /// its promotion): the wait never counts time before it.
     var waitingSince: [Int64: Date] = [:]
     /// Each download's attempts since its last progress, for the message of a bounded wait.
     var failureRuns: [Int64: FailureRun] = [:]
