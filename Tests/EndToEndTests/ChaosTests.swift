@@ -47,69 +47,96 @@ extension SampleTests {
             }
         }
 
-        /// The scenario: install, kill, two app runs with a kill each, then runs until everything is in place.
+        /// The scenario: install, then three kills, each of a service that a client started again and
+        /// that is moving bytes (the first after the install, the others while the app runs), then
+        /// runs of the app until everything is in place.
         static func run(_ device: SampleDevice, seed: UInt64, random: inout SeededRandom) async throws {
-            do {
-                let root = device.scenario.deviceRoot
-                let catalog = try device.catalog()
-                try await device.install()
+            let root = device.scenario.deviceRoot
+            let catalog = try device.catalog()
+            try await device.install()
 
-                // Kill 1: while the background downloads the install scheduled are running.
-                var kills = try await Self.killMidTransfer(root, at: Double.random(in: 0.1...0.8, using: &random)) ? 1 : 0
-                // Kills 2 and 3: while the app runs and follows the downloads; each run may end early.
-                for _ in 0..<2 {
-                    let app = try ChildProcess.launch(
-                        executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
-                        arguments: device.appArguments(timeout: 10), environment: device.scenario.environment)
-                    // Not runScoped: an app whose service died under it may end with an error, which
-                    // is not what this test is about; the final runs below must complete.
-                    do {
-                        if try await Self.killMidTransfer(root, at: Double.random(in: 0.1...0.8, using: &random)) { kills += 1 }
-                        _ = try await app.waitForExit(timeout: .seconds(25))
-                    } catch {
-                        await app.terminate()
-                        throw error
-                    }
-                    await app.terminate()
-                }
-                // Then the app runs until every session is settled.
-                for _ in 0..<3 where try await device.verifiedSessions(of: catalog).count < catalog.count {
-                    _ = try await device.runApp(timeout: 20)
-                }
-
-                #expect(kills >= 2, "seed \(seed): the kills must land mid-transfer, only \(kills) did")
-                let verified = try await device.verifiedSessions(of: catalog)
-                #expect(verified == Set(catalog.map(\.id)), "seed \(seed): verified \(verified.sorted())")
-                let unfinished = try await statusDownloads(device.scenario).filter { download in
-                    let state = (download["download"] as? [String: Any])?["state"] as? Int
-                    return state != DownloadDescriptor.State.finished.rawValue
-                }
-                #expect(unfinished.isEmpty, "seed \(seed): stuck downloads \(unfinished)")
-                let paths = Set(catalog.map(\.path))
-                let served = try device.accessLog().filter { paths.contains($0.path) }.reduce(0) { $0 + $1.bytes }
-                let total = catalog.reduce(0) { $0 + Int64($1.size) }
-                let ratio = Double(served) / Double(total)
-                print("chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)")
-                #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
+            var killed: [pid_t] = []
+            if let pid = try await killMidTransfer(root, after: nil, growth: Double.random(in: 0.1...0.8, using: &random)) {
+                killed.append(pid)
             }
+            // The app starts the service again on demand; each of its runs may end early when the
+            // service dies under it, which is not what this test is about: the final runs must complete.
+            for _ in 0..<2 where killed.count < 3 {
+                let app = try ChildProcess.launch(
+                    executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
+                    arguments: device.appArguments(timeout: 10), environment: device.scenario.environment)
+                do {
+                    while killed.count < 3,
+                          let pid = try await killMidTransfer(root, after: killed.last, growth: Double.random(in: 0.1...0.8, using: &random)) {
+                        killed.append(pid)
+                    }
+                    _ = try await app.waitForExit(timeout: .seconds(25))
+                } catch {
+                    await app.terminate()
+                    throw error
+                }
+                await app.terminate()
+            }
+            for _ in 0..<3 where try await device.verifiedSessions(of: catalog).count < catalog.count {
+                _ = try await device.runApp(timeout: 20)
+            }
+
+            let kills = killed.count
+            #expect(kills == 3, "seed \(seed): the kills must land mid-transfer, only \(kills) did")
+            let verified = try await device.verifiedSessions(of: catalog)
+            #expect(verified == Set(catalog.map(\.id)), "seed \(seed): verified \(verified.sorted())")
+            let unfinished = try await statusDownloads(device.scenario).filter { download in
+                let state = (download["download"] as? [String: Any])?["state"] as? Int
+                return state != DownloadDescriptor.State.finished.rawValue
+            }
+            #expect(unfinished.isEmpty, "seed \(seed): stuck downloads \(unfinished)")
+            let paths = Set(catalog.map(\.path))
+            let served = try device.accessLog().filter { paths.contains($0.path) }.reduce(0) { $0 + $1.bytes }
+            let total = catalog.reduce(0) { $0 + Int64($1.size) }
+            let ratio = Double(served) / Double(total)
+            print("chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)")
+            #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
         }
 
-        /// Waits until some staging file holds `fraction` of a session, then kills the service with
-        /// SIGKILL. Returns false when no transfer got that far (everything had finished).
-        static func killMidTransfer(_ root: URL, at fraction: Double) async throws -> Bool {
+        /// Waits for a running service other than `previous`, then until one of its transfers has
+        /// grown by `growth` MiB, and kills it with SIGKILL. Returns its pid, or nil when no new
+        /// service came or none of its transfers moved (everything had finished).
+        static func killMidTransfer(_ root: URL, after previous: pid_t?, growth: Double) async throws -> pid_t? {
+            guard let pid = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a new service", produce: {
+                servicePID(root).flatMap { $0 == previous ? nil : $0 }
+            }) else { return nil }
             let staging = root.appendingPathComponent("staging", isDirectory: true)
-            let threshold = Int64(Double(sessionSize) * fraction)
-            let reached = try? await poll(timeout: .seconds(20), interval: .milliseconds(10), "a transfer at \(threshold) bytes") {
-                let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-                return names.contains { name in
-                    var status = stat()
-                    guard name.hasSuffix(".part"), stat(staging.appendingPathComponent(name).path, &status) == 0 else { return false }
-                    return Int64(status.st_size) >= threshold && Int64(status.st_size) < Int64(sessionSize)
-                } ? true : nil
+            let before = partSizes(staging)
+            let threshold = Int64(growth * 1_048_576)
+            let moved = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a transfer to move \(threshold) bytes") {
+                partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold } ? true : nil
             }
-            guard reached == true else { return false }
-            await ServiceProcess.killAll(in: root)
-            return true
+            guard moved == true, servicePID(root) == pid else { return nil }
+            kill(pid, SIGKILL)
+            try await poll(until: { servicePID(root) != pid }, timeout: .seconds(10), "pid \(pid) to end")
+            return pid
+        }
+
+        /// The pid of the live service the device root's pid file names, if any.
+        static func servicePID(_ root: URL) -> pid_t? {
+            let file = root.appendingPathComponent("run/backgroundassetsd.pid")
+            guard let text = try? String(contentsOf: file, encoding: .utf8),
+                  let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  stat.contains("(backgroundasset"), !stat.contains(") Z ")
+            else { return nil }
+            return pid
+        }
+
+        /// The sizes of the staging files, by name.
+        static func partSizes(_ staging: URL) -> [String: Int64] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+            return names.reduce(into: [:]) { sizes, name in
+                var status = stat()
+                if name.hasSuffix(".part"), stat(staging.appendingPathComponent(name).path, &status) == 0 {
+                    sizes[name] = Int64(status.st_size)
+                }
+            }
         }
     }
 }
