@@ -141,9 +141,12 @@ extension DownloadQueue {
             }
             // The delay the policy would actually wait: Retry-After clamped to retryMaxDelay.
             if let retryAfter = error.retryAfter, waited + policy.clamped(retryAfter: retryAfter).seconds > wait {
+                let retry = policy.clamped(retryAfter: retryAfter).seconds
+                let kind = row.descriptor.isEssential ? "essential" : "foreground"
                 fail(row, TransferError(error.context, error.kind,
-                    "\(error.message) and asked to retry after \(Int(retryAfter.seconds)) s, longer than the \(Int(wait)) s "
-                    + "this \(row.descriptor.isEssential ? "essential" : "foreground") download may wait without progress").wireFailure)
+                    "\(error.message) with Retry-After \(Int(retryAfter.seconds)); a retry in \(String(format: "%.1f", retry)) s "
+                    + "would come after the \(String(format: "%.1f", wait)) s this \(kind) download may go without progress "
+                    + "(\(String(format: "%.1f", waited)) s have passed)").wireFailure)
                 return
             }
         }

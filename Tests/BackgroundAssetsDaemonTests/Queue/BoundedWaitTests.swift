@@ -62,7 +62,7 @@ struct BoundedWaitTests {
             Issue.record("Must fail"); return
         }
         #expect(server.requests.count == 1)
-        #expect(failure.message.contains("retry after 120 s"), "\(failure.message)")
+        #expect(failure.message.contains("answered 503 with Retry-After 120"), "\(failure.message)")
     }
 
     @Test("Bytes fetched again after a restart from zero are not progress: a server whose ETag changes on every cut attempt ends in a failure that says so")
