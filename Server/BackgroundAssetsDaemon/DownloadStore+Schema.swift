@@ -57,6 +57,14 @@ extension DownloadStore {
         """
         CREATE INDEX downloads_next_attempt ON downloads (next_attempt_at) WHERE state = 1;
         """,
+        // Version 3: progress is the durable length passing its high-water mark (bytes fetched again
+        // after a restart from zero are not progress), and the boot that last wrote the staging file
+        // (its unsynced bytes are trusted only within that boot).
+        """
+        ALTER TABLE downloads ADD COLUMN high_water INTEGER NOT NULL DEFAULT 0;
+        ALTER TABLE downloads ADD COLUMN written_boot TEXT;
+        UPDATE downloads SET high_water = bytes_durable;
+        """,
     ]
 
     /// Brings the store up to ``schemaVersion``, one migration per transaction.

@@ -130,19 +130,42 @@ public final class DownloadStore: Sendable {
 
     /// Records a progress checkpoint: bytes that are synced to the staging file.
     ///
-    /// The hot path of a transfer, so it writes three columns rather than the whole row.
+    /// The hot path of a transfer, so it writes a few columns rather than the whole row. Only a
+    /// length past the download's high-water mark counts as progress (`last_progress_at`):
+    /// bytes fetched again after a restart from zero do not keep a failing download alive.
     /// - Parameters:
     ///   - id: The row id.
     ///   - bytesDurable: The synced length of the staging file.
-    ///   - now: The time of the checkpoint, which also counts as progress.
+    ///   - now: The time of the checkpoint.
     /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a SQLite error.
     public func recordCheckpoint(id: Int64, bytesDurable: Int64, at now: Date) throws {
         try withDatabase { database in
             let milliseconds = Self.milliseconds(now)
-            try database.prepare(
-                "UPDATE downloads SET bytes_durable = ?, last_progress_at = ?, updated_at = ? WHERE id = ?"
-            ).bind([.integer(bytesDurable), .integer(milliseconds), .integer(milliseconds), .integer(id)]).run()
+            try database.prepare("""
+                UPDATE downloads SET bytes_durable = ?1, updated_at = ?2,
+                    last_progress_at = CASE WHEN ?1 > high_water THEN ?2 ELSE last_progress_at END,
+                    high_water = MAX(high_water, ?1)
+                WHERE id = ?3
+                """
+            ).bind([.integer(bytesDurable), .integer(milliseconds), .integer(id)]).run()
             guard database.changedRowCount == 1 else { throw DaemonError.downloadNotFound(key: "row \(id)") }
+        }
+    }
+
+    /// The boot that last wrote a download's staging file, if any did.
+    /// - Throws: A SQLite error.
+    public func writtenBoot(id: Int64) throws -> String? {
+        try withDatabase { database in
+            try database.prepare("SELECT written_boot FROM downloads WHERE id = ?").bind([.integer(id)])
+                .rows { $0.optionalText(0) }.first ?? nil
+        }
+    }
+
+    /// Records the boot about to write a download's staging file.
+    /// - Throws: A SQLite error.
+    public func recordWrittenBoot(id: Int64, boot: String) throws {
+        try withDatabase { database in
+            try database.prepare("UPDATE downloads SET written_boot = ? WHERE id = ?").bind([.text(boot), .integer(id)]).run()
         }
     }
 

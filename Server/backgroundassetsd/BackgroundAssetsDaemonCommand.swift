@@ -29,6 +29,8 @@ struct BackgroundAssetsDaemonCommand {
         // start later and inherit the mask): only the wait below receives them.
         let stopSignals = StopSignals.blockInEveryThread()
         signal(SIGPIPE, SIG_IGN)
+        // Everything the service creates (queue, log, trace, staging, containers) is the owner's only.
+        umask(DeviceRootPrivacy.fileCreationMask)
 
         var foreground = false
         for argument in CommandLine.arguments.dropFirst() {

@@ -52,7 +52,7 @@ package struct ServiceLauncher: Sendable {
             let record = paths.appRecordFile(forBundleIdentifier: String(app)),
             let data = try? Data(contentsOf: record), data.count <= 1 << 20,
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-            let built = (object["appExecutable"] as? String).flatMap(URL.init(string:))
+            let built = ((object["builtAppExecutable"] ?? object["appExecutable"]) as? String).flatMap(URL.init(string:))
         else { return nil }
         return built
     }

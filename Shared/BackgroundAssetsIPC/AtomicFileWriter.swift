@@ -32,7 +32,8 @@ public enum AtomicFileWriter {
             return "its folder cannot be created (\(error.localizedDescription))"
         }
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
+        // Owner only: these are the service's records and an app's files, private as on Apple's platforms.
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return errnoText() }
         var failure = data.withUnsafeBytes { writeFully(descriptor, $0) }
         if failure == nil, fsync(descriptor) != 0 { failure = errnoText() }

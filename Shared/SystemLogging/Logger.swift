@@ -54,7 +54,9 @@ public struct Logger: Sendable {
     /// Logs a message at the given level.
     public func log(level: Level, _ message: @autoclosure () -> String) {
         guard level >= LogSink.shared.minimumLevel else { return }
-        let line = "\(Self.timestamp()) [\(category)] \(level == .info ? "" : "\(level.rawValue): ")\(message())\n"
+        // Tokens in URL queries never reach the log: a log is read by people debugging, not the app.
+        let text = SecretRedaction.redacting(text: message())
+        let line = "\(Self.timestamp()) [\(category)] \(level == .info ? "" : "\(level.rawValue): ")\(text)\n"
         LogSink.shared.append(line, toDeviceLog: writesToDeviceLog)
     }
 

@@ -45,9 +45,10 @@ struct ServiceLauncherTests {
         let paths = DevicePaths(root: root)
         let bundle = paths.appsDirectory.appending(path: "com.example.app/App.app")
         try FileManager.default.createDirectory(at: bundle, withIntermediateDirectories: true)
-        let record = try #require(paths.appRecordFile(forBundleIdentifier: "com.example.app"))
-        try JSONSerialization.data(withJSONObject: ["appExecutable": products.app.absoluteString])
-            .write(to: record)
+        let recordFile = try #require(paths.appRecordFile(forBundleIdentifier: "com.example.app"))
+        // The record names the bundle's executable and the build it came from, as install writes it.
+        let record = ["appExecutable": bundle.appending(path: "app").absoluteString, "builtAppExecutable": products.app.absoluteString]
+        try JSONSerialization.data(withJSONObject: record).write(to: recordFile)
         let installed = bundle.appending(path: "app")
         #expect(ServiceLauncher.beside(installed, paths: paths) == nil, "no service inside the bundle")
         #expect(ServiceLauncher.installedBuild(of: installed, paths: paths)?.path == products.app.path)

@@ -9,17 +9,40 @@ import TestSupport
 
 @Suite("Download while the server is down", .serialized, .timeLimit(.minutes(2)))
 struct ConnectivityTests {
-    @Test("A foreground download fails fast when nothing listens")
+    @Test("A foreground download fails after foregroundWait when nothing listens")
     func foregroundFailsFast() async throws {
         let scenario = try Scenario()
         let url = "http://127.0.0.1:\(try FreePort.allocate())/sessions/missing.mp4"
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+        var configuration = quickConfiguration
+        configuration["foregroundWait"] = 1
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
             let output = scenario.outputFolder.appendingPathComponent("offline.mp4")
             let started = ContinuousClock.now
             let result = try await scenario.runTool(["download", url, "--output", output.path, "--foreground"])
             #expect(result.status == .exited(1))
+            #expect(ContinuousClock.now - started >= .seconds(1), "it waits out foregroundWait")
             #expect(ContinuousClock.now - started < .seconds(10))
             #expect(result.standardError.contains("failed"), "\(result.standardError)")
+            #expect(result.standardError.contains("no progress"), "\(result.standardError)")
+        }
+    }
+
+    @Test("A foreground download against a server answering 503 for ever fails after foregroundWait")
+    func foregroundFailsAgainst503() async throws {
+        let scenario = try Scenario()
+        let arguments = ["--fail", "/sessions/unavailable.mp4=503", "--access-log", scenario.accessLog.path]
+        try await withAssetServer(sessionSize: 4096, arguments: arguments) { server in
+            var configuration = quickConfiguration
+            configuration["foregroundWait"] = 1
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
+                let output = scenario.outputFolder.appendingPathComponent("unavailable.mp4")
+                let started = ContinuousClock.now
+                let url = server.url("/sessions/unavailable.mp4").absoluteString
+                let result = try await scenario.runTool(["download", url, "--output", output.path, "--foreground"])
+                #expect(result.status == .exited(1))
+                #expect(ContinuousClock.now - started < .seconds(10))
+                #expect(result.standardError.contains("503"), "\(result.standardError)")
+            }
         }
     }
 

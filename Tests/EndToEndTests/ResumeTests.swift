@@ -36,12 +36,14 @@ struct ResumeTests {
         }
     }
 
-    @Test("Killing the service mid-transfer re-fetches at most one checkpoint")
+    @Test("Killing the service mid-transfer, with the default checkpoints, re-fetches at most 256 KiB")
     func resumeAfterServiceKill() async throws {
         let scenario = try Scenario()
+        // The default checkpoints (64 MiB or 1 s): the bytes received since the last one survive
+        // a crash of the service in the kernel, and the restart resumes from them.
         var configuration = quickConfiguration
-        configuration["checkpointBytes"] = 65_536
-        configuration["checkpointInterval"] = 0.1
+        configuration["checkpointBytes"] = nil
+        configuration["checkpointInterval"] = nil
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
         try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
@@ -49,7 +51,8 @@ struct ResumeTests {
                 let output = scenario.outputFolder.appendingPathComponent("killed.mp4")
                 let tool = try scenario.launchTool(["download", server.url(file.path).absoluteString, "--output", output.path])
                 try await tool.runScoped { tool in
-                    try await waitForDurableBytes(scenario, atLeast: 300_000)
+                    try await waitForDurableBytes(scenario, atLeast: 200_000)
+                    try await waitForStagingBytes(scenario, beyondDurable: 50_000)
                     try service.process.signal(SIGKILL)
                     try await service.process.waitForExit(timeout: .seconds(10))
                     // The tool notices the lost service, starts it again on demand, and the download resumes.
@@ -61,8 +64,48 @@ struct ResumeTests {
                 let served = entries.reduce(0) { $0 + $1.bytes }
                 #expect(entries.count >= 2)
                 #expect(entries.last?.status == 206)
-                #expect(served - Int64(file.size) <= 65_536, "re-fetched \(served - Int64(file.size)) bytes")
+                #expect(served - Int64(file.size) <= 262_144, "re-fetched \(served - Int64(file.size)) bytes")
             }
+        }
+    }
+
+    @Test("After a reboot only the synced bytes are trusted: an unsynced tail is fetched again")
+    func resumeAfterReboot() async throws {
+        let scenario = try Scenario()
+        var configuration = quickConfiguration
+        configuration["checkpointBytes"] = nil
+        configuration["checkpointInterval"] = nil
+        let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+        try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+            let file = try CatalogFile.all(in: server.catalogURL)[0]
+            let url = server.url(file.path).absoluteString
+            let output = scenario.outputFolder.appendingPathComponent("rebooted.mp4")
+            let staging = scenario.deviceRoot.appendingPathComponent("staging", isDirectory: true)
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration,
+                                  extraEnvironment: ["BA_BOOT_ID": "boot-1"]) { service in
+                let tool = try scenario.launchTool(["download", url, "--output", output.path])
+                try await tool.runScoped { tool in
+                    try await waitForDurableBytes(scenario, atLeast: 200_000)
+                    try tool.signal(SIGKILL)
+                    try service.process.signal(SIGKILL)
+                    try await service.process.waitForExit(timeout: .seconds(10))
+                }
+            }
+            // What a power loss leaves past the last sync: bytes that were never the file's.
+            let part = try #require(try FileManager.default.contentsOfDirectory(atPath: staging.path).first)
+            let handle = try FileHandle(forWritingTo: staging.appendingPathComponent(part))
+            try handle.seekToEnd()
+            try handle.write(contentsOf: Data(repeating: 0xEE, count: 8192))
+            try handle.close()
+
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration,
+                                  extraEnvironment: ["BA_BOOT_ID": "boot-2"]) { _ in
+                let result = try await scenario.runTool(["download", url, "--output", output.path])
+                #expect(result.status == .exited(0), "\(result.standardError)")
+            }
+            #expect(try await sha256(of: output) == file.sha256)
+            let last = try #require(try scenario.accessEntries(for: file.path).last)
+            #expect(last.status == 206, "the synced bytes are kept")
         }
     }
 
@@ -103,6 +146,17 @@ struct ResumeTests {
             #expect(last.bytes == Int64(file.size))
         }
     }
+}
+
+/// Waits until the scenario's only staging file holds at least `bytes` more than `status` reports as synced.
+func waitForStagingBytes(_ scenario: Scenario, beyondDurable bytes: Int64) async throws {
+    let staging = scenario.deviceRoot.appendingPathComponent("staging", isDirectory: true)
+    try await poll(until: {
+        let durable = try await statusDownloads(scenario).first?["bytesWritten"] as? Int64 ?? 0
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: staging.path).first else { return false }
+        let size = try FileManager.default.attributesOfItem(atPath: staging.appendingPathComponent(name).path)[.size] as? Int64 ?? 0
+        return size - durable >= bytes
+    }, timeout: .seconds(30), interval: .milliseconds(20), "\(bytes) unsynced bytes in the staging file")
 }
 
 /// Waits until the scenario's only download has at least `bytes` durably written, as `status` reports it.

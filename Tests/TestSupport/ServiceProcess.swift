@@ -41,15 +41,17 @@ public struct ServiceProcess: Sendable {
     ///   - deviceRoot: The device root to serve; created when missing.
     ///   - configuration: Knobs written to `system/config.json` first, or `nil` to keep the file as it is.
     ///   - readinessTimeout: How long the service may take to listen.
+    ///   - extraEnvironment: More variables, such as `BA_BOOT_ID` to simulate a reboot.
     /// - Returns: The running service.
     /// - Throws: `TestSupportError` when the binary is missing or never listens.
     public static func launch(
-        deviceRoot: URL, configuration: [String: Double]? = nil, readinessTimeout: Duration = .seconds(15)
+        deviceRoot: URL, configuration: [String: Double]? = nil, readinessTimeout: Duration = .seconds(15),
+        extraEnvironment: [String: String] = [:]
     ) async throws -> ServiceProcess {
         if let configuration { try writeConfiguration(configuration, in: deviceRoot) }
         let process = try ChildProcess.launch(
             executableURL: try ProductsDirectory.executable(named: "backgroundassetsd"),
-            arguments: ["--foreground"], environment: environment(for: deviceRoot))
+            arguments: ["--foreground"], environment: environment(for: deviceRoot).merging(extraEnvironment) { $1 })
         let socket = deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path
         let pidFile = deviceRoot.appendingPathComponent("run/backgroundassetsd.pid")
         do {
@@ -114,17 +116,20 @@ public struct ServiceProcess: Sendable {
 /// - Parameters:
 ///   - deviceRoot: The device root.
 ///   - configuration: Knobs for `system/config.json`.
+///   - extraEnvironment: More variables for the service, such as `BA_BOOT_ID`.
 ///   - body: The work to do while the service runs.
 /// - Returns: What `body` returns.
 /// - Throws: What `body` throws, or `TestSupportError` when the service cannot be started.
 public func withService<T>(
     deviceRoot: URL,
     configuration: [String: Double],
+    extraEnvironment: [String: String] = [:],
     isolation: isolated (any Actor)? = #isolation,
     _ body: (ServiceProcess) async throws -> T
 ) async throws -> T {
     do {
-        let service = try await ServiceProcess.launch(deviceRoot: deviceRoot, configuration: configuration)
+        let service = try await ServiceProcess.launch(
+            deviceRoot: deviceRoot, configuration: configuration, extraEnvironment: extraEnvironment)
         let result = try await service.process.runScoped { _ in try await body(service) }
         await ServiceProcess.killAll(in: deviceRoot)
         return result

@@ -23,7 +23,7 @@ extension DownloadQueue {
         let request = TransferRequest(
             url: url, partFile: staging.partFile(forRow: row.id),
             expectedLength: descriptor.fileSize > 0 ? Int64(descriptor.fileSize) : nil,
-            durableLength: row.bytesDurable, validator: validator, credential: credentials[row.id],
+            durableLength: try resumeLength(row), validator: validator, credential: credentials[row.id],
             headers: descriptor.headers,
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
@@ -37,12 +37,38 @@ extension DownloadQueue {
         Thread.detachNewThread { [weak self] in
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
-            Task { await self?.transferEnded(id: row.id, control: control, result: result) }
+            let restart = recorder.restartReason
+            Task { await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart) }
         }
     }
 
+    /// How much of a download's staging file the next attempt keeps.
+    ///
+    /// Within the boot that wrote it, the whole file: a crash of the service loses nothing the
+    /// kernel accepted, so after `kill -9` nothing is fetched twice. After a reboot, only the
+    /// synced length the store recorded; the file is cut back to it here, before this boot is
+    /// recorded as its writer, so its unsynced tail is never trusted later.
+    private func resumeLength(_ row: DownloadRow) throws -> Int64 {
+        let path = staging.partFile(forRow: row.id).path
+        var status = stat()
+        let fileLength: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        var length = min(fileLength, row.bytesDurable)
+        if try store.writtenBoot(id: row.id) == bootIdentity {
+            length = fileLength
+        } else if fileLength > length {
+            truncate(path, off_t(length))
+        }
+        try store.recordWrittenBoot(id: row.id, boot: bootIdentity)
+        if length > row.bytesDurable {
+            logger.info("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) resumes from the \(length) bytes received before the service stopped (\(row.bytesDurable) were synced).")
+        }
+        return length
+    }
+
     /// Records the outcome of a transfer, unless the download was cancelled meanwhile.
-    func transferEnded(id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>) {
+    func transferEnded(
+        id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>, restartedBecause restart: String? = nil
+    ) {
         guard running[id]?.control === control else { return }
         running[id] = nil
         defer { pump() }
@@ -50,9 +76,18 @@ extension DownloadQueue {
             guard let row = try store.download(id: id) else { return }
             switch result {
             case let .success(transferred):
-                let file = try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+                let handOver = Result { () throws(TransferError) in
+                    try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+                }
+                if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
+                    // Something deleted the staging file while the transfer wrote into it (the
+                    // bytes went to an unlinked file): fetch the file again rather than fail.
+                    try startOver(row, because: "its staging file was deleted during the transfer")
+                    return
+                }
+                let file = try handOver.get()
                 credentials[id] = nil
-                offlineSince[id] = nil
+                forgetFailures(of: id)
                 let finished = try store.update(id: id, at: .now) { row in
                     row.state = .finished
                     row.bytesDurable = transferred.length
@@ -60,7 +95,7 @@ extension DownloadQueue {
                 }
                 observer(.finished(finished, file: file))
             case let .failure(error):
-                try handleFailure(row, error)
+                try handleFailure(row, error, restartedBecause: restart)
             }
         } catch let error as TransferError {
             if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
@@ -69,8 +104,22 @@ extension DownloadQueue {
         }
     }
 
+    /// Puts a download back in line to be fetched from zero.
+    private func startOver(_ row: DownloadRow, because reason: String) throws {
+        staging.discard(rowID: row.id)
+        let waiting = try store.update(id: row.id, at: .now) { row in
+            row.state = .waiting
+            row.bytesDurable = 0
+            row.entityTag = nil
+            row.lastModified = nil
+            row.nextAttemptAt = .now
+        }
+        logger.notice("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) starts over: \(reason).")
+        observer(.paused(waiting))
+    }
+
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
-    private func handleFailure(_ row: DownloadRow, _ error: TransferError) throws {
+    private func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
         let now = Date.now
         let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         if case let .authenticationRequired(realm) = error.kind {
@@ -78,18 +127,36 @@ extension DownloadQueue {
             return
         }
         let lastProgress = row.lastProgressAt ?? row.createdAt
+        let run = noteFailure(of: row, restartedBecause: restart, lastProgress: lastProgress)
+        if error.isRetryable, let wait = boundedWait(of: row) {
+            // Someone is waiting: the clock runs from the later of the last progress and the
+            // first failure this service saw (or the promotion), so every download gets at
+            // least one retry, however long its first attempt took.
+            let since = waitingSince[row.id] ?? now
+            waitingSince[row.id] = since
+            let waited = now.timeIntervalSince(max(lastProgress, since))
+            if waited >= wait {
+                fail(row, noProgressFailure(row, error, run: run, waited: waited))
+                return
+            }
+            // The delay the policy would actually wait: Retry-After clamped to retryMaxDelay.
+            if let retryAfter = error.retryAfter, waited + policy.clamped(retryAfter: retryAfter).seconds > wait {
+                let retry = policy.clamped(retryAfter: retryAfter).seconds
+                let kind = row.descriptor.isEssential ? "essential" : "foreground"
+                fail(row, TransferError(error.context, error.kind,
+                    "\(error.message) with Retry-After \(Int(retryAfter.seconds)); a retry in \(String(format: "%.1f", retry)) s "
+                    + "would come after the \(String(format: "%.1f", wait)) s this \(kind) download may go without progress "
+                    + "(\(String(format: "%.1f", waited)) s have passed)").wireFailure)
+                return
+            }
+        }
         guard error.isConnectivityFailure else {
-            offlineSince[row.id] = nil
             try retryOrFail(row, error, lastProgress: lastProgress, now: now)
             return
         }
-        // The wait is measured from the first failure of this run, so a download that waited in
-        // the queue before its first attempt still gets the whole wait.
-        let since = offlineSince[row.id] ?? now
-        offlineSince[row.id] = since
-        let waitedTooLong = row.descriptor.isEssential
-            && now.timeIntervalSince(since) > configuration.essentialConnectivityWait
-        guard !row.isForeground, !waitedTooLong, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
+        // With no foreground wait, a foreground download fails at once without connectivity.
+        let failsAtOnce = row.isForeground && !row.descriptor.isEssential && configuration.foregroundWait == 0
+        guard !failsAtOnce, !policy.hasExpired(lastProgress: lastProgress, now: now) else {
             fail(row, error.wireFailure)
             return
         }
@@ -141,7 +208,7 @@ extension DownloadQueue {
         staging.discard(rowID: row.id)
         credentials[row.id] = nil
         awaitingChallenge[row.id] = nil
-        offlineSince[row.id] = nil
+        forgetFailures(of: row.id)
         do {
             let failed = try store.update(id: row.id, at: .now) { row in
                 row.state = .failed

@@ -29,9 +29,14 @@ public actor DownloadQueue {
     var running: [Int64: RunningTransfer] = [:]
     var credentials: [Int64: BasicCredential] = [:]
     var awaitingChallenge: [Int64: ChallengeDescriptor] = [:]
-    /// When each download's current run of connectivity failures began.
-    var offlineSince: [Int64: Date] = [:]
+    /// When this service started counting a download's bounded wait (its first failure here, or
+    /// its promotion): the wait never counts time before it.
+    var waitingSince: [Int64: Date] = [:]
+    /// Each download's attempts since its last progress, for the message of a bounded wait.
+    var failureRuns: [Int64: FailureRun] = [:]
     var random = SystemRandomNumberGenerator()
+    /// The machine's current boot, which decides whether unsynced staging bytes can be trusted.
+    let bootIdentity = BootIdentity.current()
     /// Apps in their essential phase: only their essential downloads may start.
     var heldApps: Set<String> = []
     /// The hosts each not-yet-launched app's downloads may be redirected to.
@@ -94,6 +99,8 @@ public actor DownloadQueue {
             row.isForeground = true
             if row.state == .waiting { row.nextAttemptAt = now }
         }
+        // A person starts waiting now: the foreground wait counts from here.
+        waitingSince[id] = now
         if var transfer = running[id], !transfer.isForeground {
             observer(.paused(row))
             transfer.isForeground = true
@@ -112,7 +119,7 @@ public actor DownloadQueue {
         guard try store.delete(id: id) else { throw DaemonError.downloadNotFound(key: "row \(id)") }
         running.removeValue(forKey: id)?.control.cancel()
         credentials[id] = nil
-        offlineSince[id] = nil
+        forgetFailures(of: id)
         awaitingChallenge[id] = nil
         staging.discard(rowID: id)
         rebalanceBandwidth()

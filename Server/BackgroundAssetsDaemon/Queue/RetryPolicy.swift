@@ -29,14 +29,17 @@ struct RetryPolicy: Sendable, Equatable {
     ///   - retryAfter: What the server asked for, if it did.
     ///   - random: The source of jitter; tests pass a seeded one.
     func delay(afterFailures failures: Int, retryAfter: Duration?, using random: inout some RandomNumberGenerator) -> Duration {
-        if let retryAfter {
-            return min(max(retryAfter, initialDelay), maximumDelay)
-        }
+        if let retryAfter { return clamped(retryAfter: retryAfter) }
         let exponent = min(max(failures - 1, 0), 30)
         let backoff = min(initialDelay * (1 << exponent), maximumDelay)
         let half = backoff / 2
         let jitter = Double.random(in: 0...1, using: &random)
         return half + half * jitter
+    }
+
+    /// A server's `Retry-After`, within the policy's bounds.
+    func clamped(retryAfter: Duration) -> Duration {
+        min(max(retryAfter, initialDelay), maximumDelay)
     }
 
     /// Whether a download whose last progress (or creation) was at `lastProgress` should give up.

@@ -29,8 +29,14 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var retryMaxDelay: Double = 300
     /// A background download that makes no progress for this long fails, in seconds.
     public var maxDownloadAge: Double = 7 * 24 * 3600
-    /// How long an essential download waits for connectivity before it fails, in seconds.
-    public var essentialConnectivityWait: Double = 5
+    /// How long an essential download may go without progress, whatever the cause (no
+    /// connectivity, 5xx, stalls, restarts from zero), before it fails, in seconds, so an install
+    /// always ends. The old name `essentialConnectivityWait` is still accepted.
+    public var essentialWait: Double = 30
+    /// How long a foreground download, which a person is waiting for, may go without progress
+    /// before it fails, in seconds; 0 keeps the older rule (no connectivity fails at once, other
+    /// failures are retried like background ones).
+    public var foregroundWait: Double = 60
     /// How often a download waiting for connectivity tries again, in seconds.
     public var connectivityProbeInterval: Double = 5
     /// A connection that delivers nothing for this long is dropped and retried, in seconds.
@@ -71,6 +77,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         } catch {
             throw ConfigurationError(path: url.path, key: nil, reason: "it is not a JSON object of settings")
         }
+        if values["essentialWait"] != nil, values["essentialConnectivityWait"] != nil {
+            throw ConfigurationError(path: url.path, key: "essentialConnectivityWait",
+                                     reason: "it is the old name of essentialWait, which is also set; keep only essentialWait")
+        }
         var configuration = ServiceConfiguration()
         for (key, value) in values.sorted(by: { $0.key < $1.key }) {
             guard let knob = knobs[key] else {
@@ -101,7 +111,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "retryInitialDelay": Knob(minimum: 0.01) { $0.retryInitialDelay = $1 },
         "retryMaxDelay": Knob(minimum: 0.01) { $0.retryMaxDelay = $1 },
         "maxDownloadAge": Knob(minimum: 1) { $0.maxDownloadAge = $1 },
-        "essentialConnectivityWait": Knob(minimum: 0) { $0.essentialConnectivityWait = $1 },
+        "essentialWait": Knob(minimum: 0) { $0.essentialWait = $1 },
+        // The old name of essentialWait, from when only connectivity failures were bounded.
+        "essentialConnectivityWait": Knob(minimum: 0) { $0.essentialWait = $1 },
+        "foregroundWait": Knob(minimum: 0) { $0.foregroundWait = $1 },
         "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
         "stallTimeout": Knob(minimum: 0.1) { $0.stallTimeout = $1 },
         "idleExitAfter": Knob(minimum: 0.1) { $0.idleExitAfter = $1 },

@@ -16,6 +16,7 @@ final class TransferRecorder: Sendable {
     private struct State {
         var validator: ResumeValidator?
         var lastTotal: Int64
+        var restartReason: String?
     }
 
     private let row: DownloadRow
@@ -30,8 +31,11 @@ final class TransferRecorder: Sendable {
         self.observer = observer
         self.logger = logger
         let validator: ResumeValidator? = row.entityTag.map { .entityTag($0) } ?? row.lastModified.map { .lastModified($0) }
-        state = Mutex(State(validator: validator, lastTotal: row.bytesDurable))
+        state = Mutex(State(validator: validator, lastTotal: row.bytesDurable, restartReason: nil))
     }
+
+    /// Why the attempt threw the bytes on disk away and started from zero, if it did.
+    var restartReason: String? { state.withLock { $0.restartReason } }
 
     func record(_ event: TransferEvent) {
         do {
@@ -64,7 +68,10 @@ final class TransferRecorder: Sendable {
             case let .movedPermanently(url):
                 try store.update(id: row.id, at: .now) { $0.descriptor.url = url.absoluteString }
             case let .restartedFromZero(reason):
-                state.withLock { $0.lastTotal = 0 }
+                state.withLock { state in
+                    state.lastTotal = 0
+                    state.restartReason = reason
+                }
                 logger.notice("Download \(row.descriptor.identifier) starts over: \(reason).")
             case let .began(_, expectedLength?) where expectedLength != row.expectedLength:
                 // The server's length, for status, when the download declared none.

@@ -12,6 +12,8 @@ extension BackgroundAssetsService {
 
     /// Validates an app bundle, registers it, and starts its install or update content request.
     func install(_ request: InstallRequest) async -> ServerResponse {
+        // Installing is when folders appear that clients may have created with a looser mode.
+        defer { DeviceRootPrivacy.restrict(paths) }
         let bundle: AppBundleDescription
         let executables: (app: URL, extension: URL)
         do {

@@ -38,10 +38,10 @@ public struct ServiceRunner: Sendable {
     /// - Returns: The exit code.
     public func run(stopRequested: @escaping @Sendable () -> Bool) async -> ExitCode {
         do {
-            for folder in [paths.runDirectory, paths.systemDirectory] {
+            for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
-            chmod(paths.runDirectory.path, 0o700)
+            DeviceRootPrivacy.restrict(paths)
         } catch {
             logger.error("The device root \(paths.root.path) is not writable: \(error). Choose another with BA_DEVICE_ROOT.")
             return .failure

@@ -34,7 +34,9 @@ public final class ServiceTrace: Sendable {
             try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) + "Z")
         }
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard var line = try? encoder.encode(entry) else { return }
+        guard let encoded = try? encoder.encode(entry) else { return }
+        // Tokens in URL queries never reach the trace.
+        var line = Data(SecretRedaction.redacting(text: String(decoding: encoded, as: UTF8.self)).utf8)
         line.append(UInt8(ascii: "\n"))
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }

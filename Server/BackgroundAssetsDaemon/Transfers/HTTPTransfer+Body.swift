@@ -19,6 +19,10 @@ extension HTTPTransfer {
     ) throws(TransferError) -> TransferResult {
         if let total { try checkLength(total) }
         events(.began(offset: offset, expectedLength: total))
+        // A new version's validator is recorded before its first byte lands: after a crash of the
+        // service the queue trusts the staging file's length, which must never pair the bytes
+        // of one version with the validator of another.
+        if offset == 0, validator != nil { events(.checkpoint(length: 0, validator: validator)) }
         if let total { try part.reserve(totalLength: total) }
 
         var pacer = Pacer(control: control)

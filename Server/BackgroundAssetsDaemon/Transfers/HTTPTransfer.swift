@@ -79,7 +79,13 @@ struct HTTPTransfer {
                 continue
             case 200:
                 if offset > 0 {
-                    try restart(part, &offset, &validator, reason: "the server sent the whole file instead of the rest")
+                    let answered = ResumeValidator(of: head)
+                    let reason = if let validator, let answered, answered != validator {
+                        "the file's version changed (\(validator.ifRangeValue) became \(answered.ifRangeValue))"
+                    } else {
+                        "the server ignored Range and sent the whole file instead of the rest"
+                    }
+                    try restart(part, &offset, &validator, reason: reason)
                 }
                 validator = ResumeValidator(of: head)
                 let length = head.isChunked ? nil : try head.contentLength()
@@ -105,13 +111,18 @@ struct HTTPTransfer {
         }
     }
 
-    private var stallMilliseconds: Int32 { Int32(clamping: request.stallTimeout.components.seconds * 1000 + 1) }
+    // Fractions count: a stall timeout of 0.5 s is 500 ms, not the 1 ms its whole seconds would give.
+    private var stallMilliseconds: Int32 { Self.milliseconds(request.stallTimeout) }
+
+    private static func milliseconds(_ duration: Duration) -> Int32 {
+        Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
+    }
 
     private func connect(to url: URL) throws(TransferError) -> TCPConnection {
         guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
             throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http URL this engine can fetch")
         }
-        let timeout = Int32(clamping: request.connectTimeout.components.seconds * 1000 + 1)
+        let timeout = Self.milliseconds(request.connectTimeout)
         return try TCPConnection(host: host, port: url.port ?? 80, timeoutMilliseconds: timeout)
     }
 

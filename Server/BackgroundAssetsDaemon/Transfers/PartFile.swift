@@ -9,14 +9,15 @@ import HTTPCore
 
 /// The partial file of one download in `staging/`.
 ///
-/// Only bytes that were synced to disk count: on open the file is cut back to the length the
-/// store last recorded, because anything after it may be garbage left by a crash.
+/// The file's length is always the number of bytes received: space is reserved without growing
+/// it. Bytes handed to the kernel survive a crash of the service, so within the same boot the
+/// queue resumes from the file's length; after a reboot only the synced length the store
+/// recorded is trusted, and the file is cut back to it on open.
 final class PartFile {
     let url: URL
     private let descriptor: Int32
 
-    /// Opens (creating if needed) the staging file and cuts it to `durableLength`, dropping any
-    /// space reserved past it.
+    /// Opens (creating if needed) the staging file and cuts it to `durableLength` if it is longer.
     /// - Throws: A local ``TransferError``.
     init(url: URL, durableLength: Int64) throws(TransferError) {
         self.url = url
@@ -44,13 +45,19 @@ final class PartFile {
     /// - Throws: A local ``TransferError`` (`ENOSPC` when the disk is full).
     func reserve(totalLength: Int64) throws(TransferError) {
         guard totalLength > length else { return }
-        // The file's length then no longer says how much was received; the durable length the
-        // store records does, and reopening cuts the file back to it.
-        let result = posix_fallocate(descriptor, 0, off_t(totalLength))
-        guard result == 0 || result == EOPNOTSUPP || result == EINVAL else {
-            throw Self.error("reserve space for", url, result)
-        }
+        // FALLOC_FL_KEEP_SIZE: the blocks are reserved but the length stays the received length,
+        // which is what a restart after a crash of the service resumes from.
+        guard let reserve = Self.fallocate, reserve(descriptor, 0x01, 0, off_t(totalLength)) != 0 else { return }
+        let code = errno
+        guard code != EOPNOTSUPP, code != EINVAL, code != ENOSYS else { return }
+        throw Self.error("reserve space for", url, code)
     }
+
+    /// Linux's `fallocate(2)`, which Glibc's Swift overlay does not export (it needs _GNU_SOURCE).
+    private static let fallocate: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "fallocate") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32).self)
+    }()
 
     /// Discards everything, for a restart from zero.
     func truncateToZero() throws(TransferError) {

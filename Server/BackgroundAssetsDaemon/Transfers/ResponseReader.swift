@@ -3,6 +3,8 @@ Abstract:
 Reads a response from a connection: the head up to its blank line, then the body in bounded pieces.
 */
 
+import HTTPCore
+
 /// Buffers a connection's bytes: first the response head, then body pieces handed out in place.
 ///
 /// Every wait is bounded by the stall timeout and sliced to notice cancellation quickly.
@@ -28,7 +30,19 @@ final class ResponseReader {
     var capacity: Int { buffer.count }
 
     /// Reads and parses the response head, keeping any body bytes that came with it.
+    ///
+    /// Interim responses (`100 Continue`, `103 Early Hints`) are skipped. The whole head must
+    /// arrive within the stall timeout: a server that drips it a byte at a time never stalls, yet
+    /// would hold the attempt for hours.
     func readHead() throws(TransferError) -> HTTPResponseHead {
+        let deadline = MonotonicClock.now() + UInt64(stallMilliseconds) * 1_000_000
+        while true {
+            let head = try readOneHead(deadline: deadline)
+            guard (100..<200).contains(head.status), head.status != 101 else { return head }
+        }
+    }
+
+    private func readOneHead(deadline: UInt64) throws(TransferError) -> HTTPResponseHead {
         var head: [UInt8] = []
         while true {
             guard let piece = try receive(maximum: buffer.count) else {
@@ -44,6 +58,9 @@ final class ResponseReader {
             }
             guard head.count <= Self.maximumHeadLength else {
                 throw TransferError(.remote, .malformedResponse, "the response head is longer than \(Self.maximumHeadLength) bytes")
+            }
+            guard MonotonicClock.now() < deadline else {
+                throw TransferError(.transport, .stalled, "the response head took longer than \(Double(stallMilliseconds) / 1000) s to arrive")
             }
         }
     }
@@ -64,7 +81,7 @@ final class ResponseReader {
                 case .timedOut:
                     waited += slice
                     guard waited < stallMilliseconds else {
-                        throw TransferError(.transport, .stalled, "no data arrived for \(stallMilliseconds / 1000) seconds")
+                        throw TransferError(.transport, .stalled, "no data arrived for \(Double(stallMilliseconds) / 1000) s")
                     }
                     continue
                 }

@@ -83,10 +83,10 @@ struct DownloadQueueTests {
         guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish once the server is up"); return }
     }
 
-    @Test("A foreground download fails at once when the server cannot be reached")
+    @Test("With foregroundWait 0, a foreground download fails at once when the server cannot be reached")
     func foregroundFailsFast() async throws {
         let port = try FreePort.allocate()
-        let harness = try QueueHarness()
+        let harness = try QueueHarness { $0.foregroundWait = 0 }
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, foreground: true)
         guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(5)) else {
@@ -99,7 +99,7 @@ struct DownloadQueueTests {
     @Test("An essential download waits for connectivity only briefly")
     func essentialWaitsBriefly() async throws {
         let port = try FreePort.allocate()
-        let harness = try QueueHarness { $0.essentialConnectivityWait = 0.3 }
+        let harness = try QueueHarness { $0.essentialWait = 0.3 }
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, essential: true)
         guard case .failed = try await harness.end(of: row.id, timeout: .seconds(10)) else { Issue.record("Must fail"); return }

@@ -33,6 +33,13 @@ struct ServiceConfigurationTests {
         #expect(configuration.idleExitAfter == ServiceConfiguration().idleExitAfter)
     }
 
+    @Test("essentialConnectivityWait is still accepted as the old name of essentialWait")
+    func oldNameOfEssentialWait() throws {
+        #expect(try Self.load(#"{"essentialConnectivityWait": 7}"#).essentialWait == 7)
+        #expect(try Self.load(#"{"essentialWait": 3, "foregroundWait": 0}"#).essentialWait == 3)
+        #expect(try Self.load(#"{"foregroundWait": 0}"#).foregroundWait == 0)
+    }
+
     @Test("A misspelled, mistyped or out-of-range knob is refused by name")
     func refusesBadKnobs() throws {
         for (json, key) in [
@@ -50,6 +57,7 @@ struct ServiceConfigurationTests {
             }
         }
         #expect(throws: ConfigurationError.self) { try Self.load("[1, 2]") }
+        #expect(throws: ConfigurationError.self) { try Self.load(#"{"essentialWait": 2, "essentialConnectivityWait": 3}"#) }
         #expect(throws: ConfigurationError.self) { try Self.load("{not json") }
     }
 }

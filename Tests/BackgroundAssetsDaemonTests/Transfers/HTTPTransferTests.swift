@@ -52,6 +52,44 @@ struct HTTPTransferTests {
                          body: Array(file[start...]))
     }
 
+    @Test("Interim responses (100 Continue, 103 Early Hints) are skipped")
+    func skipsInterimResponses() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            let interim = Array("HTTP/1.1 100 Continue\r\n\r\nHTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\n\r\n".utf8)
+            return ScriptedHTTPServer.Reply(interim + ScriptedHTTPServer.Reply.response("200 OK", ["ETag: \(Self.etag)"], body: Self.file).bytes)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let request = try Self.request(server.url("/a.mp4"), in: folder.url)
+        let (result, _) = await Self.transfer(request)
+        #expect(try result.get().length == Int64(Self.file.count))
+        #expect(try Self.bytesOnDisk(request) == Self.file)
+    }
+
+    @Test("A response head dripped a byte at a time is dropped after the stall timeout, not hours later")
+    func dripHeadIsBounded() async throws {
+        let server = try ScriptedHTTPServer { _, _ in
+            var reply = ScriptedHTTPServer.Reply.response(
+                "200 OK", ["ETag: \(Self.etag)", "X-Padding: " + String(repeating: "x", count: 200)], body: Self.file)
+            reply.dripMilliseconds = 20
+            return reply
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        var request = try Self.request(server.url("/a.mp4"), in: folder.url)
+        request.stallTimeout = .milliseconds(800)
+        let started = ContinuousClock.now
+        let (result, _) = await Self.transfer(request)
+        #expect(throws: TransferError.self) { try result.get() }
+        if case let .failure(error) = result {
+            #expect(error.kind == .stalled, "\(error)")
+            #expect(error.isRetryable)
+        }
+        let elapsed = ContinuousClock.now - started
+        #expect(elapsed >= .milliseconds(800), "every byte arrives within the stall timeout: only the head's deadline ends it")
+        #expect(elapsed < .seconds(3), "the head alone would take about 5 s")
+    }
+
     @Test("A fresh download writes the file and records its validator")
     func downloadsFromScratch() async throws {
         let server = try ScriptedHTTPServer(script: Self.fullResponse)

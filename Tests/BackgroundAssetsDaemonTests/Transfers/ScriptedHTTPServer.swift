@@ -15,6 +15,8 @@ final class ScriptedHTTPServer: Sendable {
         var bytes: [UInt8]
         /// Keep the connection open and silent afterwards, to simulate a stalled server.
         var stallAfterwards = false
+        /// Send one byte every this many milliseconds, to simulate a server that drips its answer.
+        var dripMilliseconds: UInt32?
 
         init(_ bytes: [UInt8], stallAfterwards: Bool = false) {
             self.bytes = bytes
@@ -110,9 +112,11 @@ final class ScriptedHTTPServer: Sendable {
         let reply = script(text, index)
         var sent = 0
         while sent < reply.bytes.count {
-            let count = reply.bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let chunk = reply.dripMilliseconds == nil ? reply.bytes.count - sent : 1
+            let count = reply.bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, chunk, Int32(MSG_NOSIGNAL)) }
             guard count > 0 else { break }
             sent += count
+            if let drip = reply.dripMilliseconds { usleep(drip * 1000) }
         }
         if reply.stallAfterwards {
             state.withLock { $0.stalled.append(client) }

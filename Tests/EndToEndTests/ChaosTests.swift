@@ -1,0 +1,157 @@
+/*
+Abstract:
+End-to-end chaos: the service is killed with SIGKILL three times during the sample's downloads and the app's runs.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension SampleTests {
+    @Suite("Survive a crashing service")
+    struct ChaosTests {
+        /// Six sessions of about 4 MiB through a server throttled to 1 MiB/s per connection: slow
+        /// enough that every kill lands in the middle of transfers, fast enough for a short test.
+        /// Each kill costs what the server had sent but the service had not read yet (about 0.1 s
+        /// of throttled bytes per connection, up to six connections); larger files keep that within
+        /// the 10% the test allows.
+        static let sessionSize = 4 << 20
+
+        @Test("Three kills of the service mid-transfer: every file byte-exact, nothing stuck, at most 1.10x the catalog served")
+        func threeKills() async throws {
+            // CHAOS_SEED replays a run; the seed is printed with every failure.
+            let seed = ProcessInfo.processInfo.environment["CHAOS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1 << 48)
+            var random = SeededRandom(seed: seed)
+            // The default checkpoints (64 MiB or 1 s): a kill must not cost what was received since the last one.
+            let configuration = sampleConfiguration.merging(["checkpointBytes": 67_108_864, "checkpointInterval": 1]) { $1 }
+            let scenario = try Scenario()
+            let root = scenario.deviceRoot
+            try ServiceProcess.writeConfiguration(configuration, in: root)
+            // No service started by the test: every one is started on demand by a client, as on a
+            // device, so each kill is of a service the test does not own.
+            try await withAssetServer(
+                sessions: 6, sessionSize: Self.sessionSize,
+                arguments: ["--access-log", scenario.accessLog.path, "--throttle", "1048576"]
+            ) { server in
+                let device = SampleDevice(scenario: scenario, server: server)
+                do {
+                    try await Self.run(device, seed: seed, random: &random)
+                } catch {
+                    await ServiceProcess.killAll(in: root)
+                    killExtensions(of: root)
+                    throw error
+                }
+                await ServiceProcess.killAll(in: root)
+                killExtensions(of: root)
+            }
+        }
+
+        /// The scenario: install, then three kills, each of a service that a client started again and
+        /// that is moving bytes (the first after the install, the others while the app runs), then
+        /// runs of the app until everything is in place.
+        static func run(_ device: SampleDevice, seed: UInt64, random: inout SeededRandom) async throws {
+            let root = device.scenario.deviceRoot
+            let catalog = try device.catalog()
+            try await device.install()
+
+            var killed: [pid_t] = []
+            if let pid = try await killMidTransfer(root, after: nil, growth: Double.random(in: 0.1...0.8, using: &random)) {
+                killed.append(pid)
+            }
+            // The app starts the service again on demand; each of its runs may end early when the
+            // service dies under it, which is not what this test is about: the final runs must complete.
+            for _ in 0..<2 where killed.count < 3 {
+                let app = try ChildProcess.launch(
+                    executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
+                    arguments: device.appArguments(timeout: 10), environment: device.scenario.environment)
+                do {
+                    while killed.count < 3,
+                          let pid = try await killMidTransfer(root, after: killed.last, growth: Double.random(in: 0.1...0.8, using: &random)) {
+                        killed.append(pid)
+                    }
+                    _ = try await app.waitForExit(timeout: .seconds(25))
+                } catch {
+                    await app.terminate()
+                    throw error
+                }
+                await app.terminate()
+            }
+            for _ in 0..<3 where try await device.verifiedSessions(of: catalog).count < catalog.count {
+                _ = try await device.runApp(timeout: 20)
+            }
+
+            let kills = killed.count
+            #expect(kills == 3, "seed \(seed): the kills must land mid-transfer, only \(kills) did")
+            let verified = try await device.verifiedSessions(of: catalog)
+            #expect(verified == Set(catalog.map(\.id)), "seed \(seed): verified \(verified.sorted())")
+            let unfinished = try await statusDownloads(device.scenario).filter { download in
+                let state = (download["download"] as? [String: Any])?["state"] as? Int
+                return state != DownloadDescriptor.State.finished.rawValue
+            }
+            #expect(unfinished.isEmpty, "seed \(seed): stuck downloads \(unfinished)")
+            let paths = Set(catalog.map(\.path))
+            let served = try device.accessLog().filter { paths.contains($0.path) }.reduce(0) { $0 + $1.bytes }
+            let total = catalog.reduce(0) { $0 + Int64($1.size) }
+            let ratio = Double(served) / Double(total)
+            print("chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)")
+            #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
+        }
+
+        /// Waits for a running service other than `previous`, then until one of its transfers has
+        /// grown by `growth` MiB, and kills it with SIGKILL. Returns its pid, or nil when no new
+        /// service came or none of its transfers moved (everything had finished).
+        static func killMidTransfer(_ root: URL, after previous: pid_t?, growth: Double) async throws -> pid_t? {
+            guard let pid = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a new service", produce: {
+                servicePID(root).flatMap { $0 == previous ? nil : $0 }
+            }) else { return nil }
+            let staging = root.appendingPathComponent("staging", isDirectory: true)
+            let before = partSizes(staging)
+            let threshold = Int64(growth * 1_048_576)
+            let moved = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a transfer to move \(threshold) bytes") {
+                partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold } ? true : nil
+            }
+            guard moved == true, servicePID(root) == pid else { return nil }
+            kill(pid, SIGKILL)
+            try await poll(until: { servicePID(root) != pid }, timeout: .seconds(10), "pid \(pid) to end")
+            return pid
+        }
+
+        /// The pid of the live service the device root's pid file names, if any.
+        static func servicePID(_ root: URL) -> pid_t? {
+            let file = root.appendingPathComponent("run/backgroundassetsd.pid")
+            guard let text = try? String(contentsOf: file, encoding: .utf8),
+                  let pid = pid_t(text.trimmingCharacters(in: .whitespacesAndNewlines)),
+                  let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+                  stat.contains("(backgroundasset"), !stat.contains(") Z ")
+            else { return nil }
+            return pid
+        }
+
+        /// The sizes of the staging files, by name.
+        static func partSizes(_ staging: URL) -> [String: Int64] {
+            let names = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+            return names.reduce(into: [:]) { sizes, name in
+                var status = stat()
+                if name.hasSuffix(".part"), stat(staging.appendingPathComponent(name).path, &status) == 0 {
+                    sizes[name] = Int64(status.st_size)
+                }
+            }
+        }
+    }
+}
+
+/// SplitMix64: a small seeded generator, so a chaos run can be replayed from its seed.
+struct SeededRandom: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var value = state
+        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
+        return value ^ (value >> 31)
+    }
+}
