@@ -23,6 +23,16 @@ let package = Package(
             path: "Shared/CCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Shared/COpenSSL",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(
+            name: "TLS",
+            dependencies: ["COpenSSL"],
+            path: "Shared/TLS"
+        ),
         .target(
             name: "BackgroundAssetsIPC",
             path: "Shared/BackgroundAssetsIPC"
@@ -84,7 +94,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
             path: "Server/BackgroundAssetsDaemon"
         ),
         .executableTarget(
@@ -135,8 +145,13 @@ let package = Package(
             path: "Tests/BackgroundAssetsIPCTests"
         ),
         .testTarget(
+            name: "TLSTests",
+            dependencies: ["TLS", "TestSupport"],
+            path: "Tests/TLSTests"
+        ),
+        .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(
