@@ -104,7 +104,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
             path: "Server/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
@@ -156,7 +156,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDebugToolTests",
-            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDebugToolTests"
         ),
         .executableTarget(

@@ -12,6 +12,7 @@ public enum DebugTool {
     public static let subcommands: [any DebugSubcommand.Type] = [
         StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
+        TrustCommand.self,
     ]
 
     /// The whole help text.
