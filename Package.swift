@@ -79,12 +79,12 @@ let package = Package(
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["HTTPCore", "SessionKit", "SystemLogging"],
+            dependencies: ["HTTPCore", "SessionKit", "SystemLogging", "TLS"],
             path: "Server/AssetServer"
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["AssetServer", "HTTPCore"],
+            dependencies: ["AssetServer", "HTTPCore", "TLS"],
             path: "Server/asset-server"
         ),
         .systemLibrary(
@@ -131,7 +131,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport"],
+            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
