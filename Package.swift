@@ -49,7 +49,7 @@ let package = Package(
         ),
         .target(
             name: "SessionKit",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CCrypto", "SystemLogging"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "CCrypto", "SystemLogging", "TLS"],
             path: "Shared/SessionKit"
         ),
 

@@ -84,3 +84,9 @@ public struct TLSError: Error, Sendable, Equatable, CustomStringConvertible {
         return text
     }
 }
+
+import Foundation
+
+extension TLSError: LocalizedError {
+    public var errorDescription: String? { message }
+}
