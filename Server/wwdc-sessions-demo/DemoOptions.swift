@@ -8,7 +8,7 @@ import Foundation
 /// What one run of the demo was asked to do.
 struct DemoOptions {
     static let usage = """
-        Usage: wwdc-sessions-demo [--step] [--port PORT] [--catalog DIR] [--timeout SECONDS]
+        Usage: wwdc-sessions-demo [--step] [--https] [--port PORT] [--catalog DIR] [--timeout SECONDS]
 
         Runs the WWDC Sessions sample end to end: starts (or reuses) the asset server, installs the app
         with backgroundassets-debug (the extension runs and the essential sessions download), launches
@@ -17,6 +17,7 @@ struct DemoOptions {
 
         Options:
           --step              Pause before each step with a paragraph on what is about to happen.
+          --https             Serve over https with a local CA (in .tls/) that the device is told to trust.
           --port PORT         The asset server's port (default 8080; 0 starts one on a free port).
           --catalog DIR       The catalog a started asset server serves or generates (default .catalog).
           --timeout SECONDS   How long the app may take to download every session (default 600).
@@ -25,6 +26,7 @@ struct DemoOptions {
         """
 
     var step = false
+    var https = false
     var port = 8080
     var timeout = 600
     var catalog: String?
@@ -43,6 +45,7 @@ struct DemoOptions {
             }
             switch argument {
             case "--step": step = true
+            case "--https": https = true
             case "--port": port = try number(0...65_535)
             case "--timeout": timeout = try number(1...86_400)
             case "--catalog":
