@@ -44,3 +44,7 @@ static inline void copenssl_ignore_unexpected_eof(SSL_CTX *context) {
 static inline EVP_PKEY *copenssl_generate_p256_key(void) {
     return EVP_EC_gen("P-256");
 }
+
+static inline void copenssl_set_read_ahead(SSL_CTX *context) {
+    SSL_CTX_set_read_ahead(context, 1);
+}

@@ -46,6 +46,8 @@ public final class TLSClientContext: @unchecked Sendable {
         let protocols: [UInt8] = [8] + Array("http/1.1".utf8)
         _ = SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count))
         _ = copenssl_set_session_cache_client(context)
+        // Read ahead: one recv(2) can bring several records instead of one call per record header and body.
+        copenssl_set_read_ahead(context)
     }
 
     deinit {

@@ -150,7 +150,7 @@ public final class TLSStream {
         while true {
             ERR_clear_error()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
-            if count > 0 { return .bytes(Int(count)) }
+            if count > 0 { return .bytes(fill(buffer, from: Int(count))) }
             let error = SSL_get_error(ssl, count)
             switch error {
             case SSL_ERROR_ZERO_RETURN:
@@ -165,6 +165,23 @@ public final class TLSStream {
                 throw TLSError(.connectionLost, "the TLS connection broke: \(reason.isEmpty ? String(cString: strerror(errno)) : reason)")
             }
         }
+    }
+
+    /// Reads more records into the rest of `buffer` while they are already here, without waiting:
+    /// one record is at most 16 KiB, and a caller that writes each read to disk is faster with fewer,
+    /// larger pieces.
+    private func fill(_ buffer: UnsafeMutableRawBufferPointer, from start: Int) -> Int {
+        var filled = start
+        while filled < buffer.count {
+            let count = SSL_read(ssl, buffer.baseAddress! + filled, Int32(clamping: buffer.count - filled))
+            guard count > 0 else {
+                // WANT_READ: nothing more yet. An end or an error is seen again by the next read.
+                ERR_clear_error()
+                break
+            }
+            filled += Int(count)
+        }
+        return filled
     }
 
     /// Writes every byte of `buffer`.
