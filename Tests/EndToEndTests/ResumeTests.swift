@@ -36,14 +36,21 @@ struct ResumeTests {
         }
     }
 
-    @Test("Killing the service mid-transfer re-fetches at most one checkpoint")
-    func resumeAfterServiceKill() async throws {
+    @Test("Killing the service mid-transfer re-fetches at most one checkpoint, over http and over https",
+          arguments: [false, true])
+    func resumeAfterServiceKill(https: Bool) async throws {
         let scenario = try Scenario()
         var configuration = quickConfiguration
         configuration["checkpointBytes"] = 65_536
         configuration["checkpointInterval"] = 0.1
+        let tls = try TemporaryDirectory(prefix: "e2e-tls")
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+            + (https ? ["--tls", "--tls-dir", tls.url.path] : [])
         try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+            if https {
+                let trusted = try await scenario.runTool(["trust", "add", tls.url.appending(path: "ca.pem").path])
+                #expect(trusted.status == .exited(0), "\(trusted.standardError)")
+            }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
                 let file = try CatalogFile.all(in: server.catalogURL)[0]
                 let output = scenario.outputFolder.appendingPathComponent("killed.mp4")
