@@ -23,6 +23,16 @@ let package = Package(
             path: "Shared/CCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
+        .systemLibrary(
+            name: "COpenSSL",
+            path: "Shared/COpenSSL",
+            providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
+        ),
+        .target(
+            name: "TLS",
+            dependencies: ["COpenSSL"],
+            path: "Shared/TLS"
+        ),
         .target(
             name: "BackgroundAssetsIPC",
             path: "Shared/BackgroundAssetsIPC"
@@ -54,11 +64,13 @@ let package = Package(
         .target(
             name: "SessionKit",
             // What SessionKit imports on Linux only: the stand-in for Foundation's app group
-            // containers, and libcrypto where CryptoKit does not exist. On Apple platforms it needs
+            // containers, libcrypto where CryptoKit does not exist, and TLS for the device's CAs. On Apple platforms it needs
             // Foundation and CryptoKit alone, so it can be copied into an Xcode project as it is.
             dependencies: [
                 .target(name: "BackgroundAssets", condition: .when(platforms: [.linux])),
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
+                .target(name: "BackgroundAssetsIPC", condition: .when(platforms: [.linux])),
+                .target(name: "TLS", condition: .when(platforms: [.linux])),
             ],
             path: "Shared/SessionKit"
         ),
@@ -89,12 +101,12 @@ let package = Package(
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["HTTPCore", "SessionKit", "SystemLogging"],
+            dependencies: ["HTTPCore", "SessionKit", "SystemLogging", "TLS"],
             path: "Server/AssetServer"
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["AssetServer", "HTTPCore"],
+            dependencies: ["AssetServer", "HTTPCore", "TLS"],
             path: "Server/asset-server"
         ),
         .systemLibrary(
@@ -104,7 +116,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
             path: "Server/BackgroundAssetsDaemon"
         ),
         .executableTarget(
@@ -114,7 +126,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
             path: "Server/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
@@ -141,7 +153,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport"],
+            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
@@ -178,13 +190,18 @@ let package = Package(
             exclude: ["GoldenFrames"]
         ),
         .testTarget(
+            name: "TLSTests",
+            dependencies: ["TLS", "TestSupport"],
+            path: "Tests/TLSTests"
+        ),
+        .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(
             name: "BackgroundAssetsDebugToolTests",
-            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDebugToolTests"
         ),
         .executableTarget(

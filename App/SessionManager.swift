@@ -93,8 +93,21 @@ final class SessionManager: Sendable {
         do {
             let request = URLRequest(
                 url: manifestURL, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 15)
-            let (data, response) = try await URLSession.shared.data(for: request)
-            let status = (response as? HTTPURLResponse)?.statusCode
+            let data: Data
+            let status: Int?
+            #if !canImport(Darwin)
+            if manifestURL.scheme == "https" {
+                // Linux only: URLSession here cannot trust the CAs installed on the device (see
+                // Docs/AppleAPIMapping.md); on Apple platforms the URLSession call below does.
+                (data, status) = try await DeviceTrustedFetch.data(from: manifestURL)
+            } else {
+                let (body, response) = try await URLSession.shared.data(for: request)
+                (data, status) = (body, (response as? HTTPURLResponse)?.statusCode)
+            }
+            #else
+            let (body, response) = try await URLSession.shared.data(for: request)
+            (data, status) = (body, (response as? HTTPURLResponse)?.statusCode)
+            #endif
             guard status == 200 else {
                 let answer = status.map { "the server answered \($0)" } ?? "the answer was not HTTP"
                 throw AppError.manifestUnavailable(url: manifestURL.absoluteString, reason: answer)

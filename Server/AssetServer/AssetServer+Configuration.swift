@@ -22,6 +22,8 @@ extension AssetServer {
         public var faults: Faults
         /// Where to append one JSON line per response, or `nil` for no access log.
         public var accessLogURL: URL?
+        /// The certificate and key to serve https with, or `nil` for plain http.
+        public var tls: TLSFiles?
 
         /// Creates a configuration.
         /// - Parameters:

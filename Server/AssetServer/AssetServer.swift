@@ -5,6 +5,7 @@ The asset server: a small HTTP/1.1 file server for a catalog folder, started and
 
 import Dispatch
 import Foundation
+import TLS
 import HTTPCore
 import Synchronization
 import SystemLogging
@@ -64,6 +65,14 @@ public final class AssetServer: Sendable {
             // A client that disconnects mid-response must surface as EPIPE, not kill the process.
             signal(SIGPIPE, SIG_IGN)
             let resolver = try CatalogFileResolver(root: configuration.catalogDirectory)
+            var tls: TLSServerContext?
+            if let files = configuration.tls {
+                do {
+                    tls = try TLSServerContext(certificateChain: files.certificateChain, privateKey: files.privateKey)
+                } catch {
+                    throw AssetServerError.tls((error as? TLSError)?.message ?? "\(error)")
+                }
+            }
             let accessLog = try configuration.accessLogURL.map(AccessLog.init(url:))
             var pipeEnds: [Int32] = [-1, -1]
             guard pipe(&pipeEnds) == 0 else {
@@ -85,7 +94,7 @@ public final class AssetServer: Sendable {
                 throw error
             }
             let context = ServingContext(configuration: configuration, resolver: resolver, accessLog: accessLog,
-                                         logger: logger, shutdownDescriptor: pipeEnds[0])
+                                         logger: logger, shutdownDescriptor: pipeEnds[0], tls: tls)
             let running = Running(context: context, listener: listener, wakeWriteDescriptor: pipeEnds[1],
                                   acceptLoopFinished: DispatchSemaphore(value: 0))
             guard DetachedThread.start({ Self.acceptConnections(running) }) else {

@@ -21,6 +21,8 @@ public enum AssetServerError: Error, Sendable, Equatable, CustomStringConvertibl
     case catalog(path: String, reason: String)
     /// The server was asked to start twice, or after it was shut down.
     case alreadyStarted
+    /// The TLS certificate or key could not be used.
+    case tls(String)
 
     public var description: String {
         switch self {
@@ -34,6 +36,8 @@ public enum AssetServerError: Error, Sendable, Equatable, CustomStringConvertibl
             "Cannot listen on \(host):\(port) (\(reason)); choose another --host or --port, or pass --port 0."
         case let .catalog(path, reason):
             "The catalog at \(path) cannot be used (\(reason)); fix or delete the folder and start again."
+        case let .tls(reason):
+            "TLS cannot be set up: \(reason). Pass --tls alone to use a local CA, or check --tls-cert and --tls-key."
         case .alreadyStarted:
             "The asset server was already started; create a new AssetServer to serve again."
         }

@@ -18,7 +18,7 @@ final class Connection {
         case abort
     }
 
-    let stream: SocketStream
+    private(set) var stream: SocketStream
     let context: ServingContext
     private let capacity: Int
     private let buffer: UnsafeMutableRawBufferPointer
@@ -38,11 +38,22 @@ final class Connection {
 
     /// Serves requests until the connection ends, then unregisters and closes the socket.
     func run() {
+        if let tls = context.tls {
+            guard let accepted = acceptTLS(tls) else {
+                context.registry.remove(andClose: stream.descriptor)
+                return
+            }
+            stream.tls = accepted
+        }
+        defer { stream.tls = nil }
         var disposition = Disposition.keepAlive
         while disposition == .keepAlive, !(context.isStopping && filled == 0) {
             disposition = serveNextRequest()
         }
-        if disposition == .close { lingerBeforeClosing() }
+        if disposition == .close {
+            stream.tls?.shutdown()
+            lingerBeforeClosing()
+        }
         context.registry.remove(andClose: stream.descriptor)
     }
 

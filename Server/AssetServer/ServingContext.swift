@@ -5,6 +5,7 @@ The state every connection of one running server shares: configuration, resolver
 
 import Synchronization
 import SystemLogging
+import TLS
 
 /// Shared, thread-safe state handed to each connection thread.
 final class ServingContext: Sendable {
@@ -17,6 +18,8 @@ final class ServingContext: Sendable {
     let logger: Logger
     /// The read end of the shutdown pipe; it becomes readable, and stays so, when shutdown begins.
     let shutdownDescriptor: Int32
+    /// The TLS every connection speaks, or `nil` for plain http.
+    let tls: TLSServerContext?
 
     let idleTimeout: UInt64
     let requestHeadTimeout: UInt64
@@ -26,7 +29,8 @@ final class ServingContext: Sendable {
     private let forced = Atomic<Bool>(false)
 
     init(configuration: AssetServer.Configuration, resolver: CatalogFileResolver, accessLog: AccessLog?,
-         logger: Logger, shutdownDescriptor: Int32) {
+         logger: Logger, shutdownDescriptor: Int32, tls: TLSServerContext? = nil) {
+        self.tls = tls
         self.configuration = configuration
         parser = HTTPRequestParser(limits: configuration.limits)
         self.resolver = resolver

@@ -38,6 +38,10 @@ struct StatusCommand: DebugSubcommand {
         } else {
             context.console.output(formatter.lines())
         }
+        if !json, let trusted = try? TrustStore(directory: context.paths.trustDirectory).list(), !trusted.isEmpty {
+            let names = trusted.map { "\($0.summary.subject) (SHA-256 \($0.summary.sha256.prefix(16))…)" }
+            context.console.output("Trusted CAs on this device: \(names.joined(separator: ", "))")
+        }
         return .success
     }
 }

@@ -6,6 +6,7 @@ The asset-server executable: parses options, prepares the catalog, serves until 
 import AssetServer
 import Foundation
 import HTTPCore
+import TLS
 
 @main
 struct AssetServerCommand {
@@ -21,7 +22,21 @@ struct AssetServerCommand {
             print(Options.usage)
             exit(0)
         }
-        let configuration = options.configuration
+        var configuration = options.configuration
+        var caCertificate: URL?
+        if options.tls {
+            if let certificate = options.tlsCertificate, let key = options.tlsKey {
+                configuration.tls = .init(certificateChain: certificate, privateKey: key)
+            } else {
+                do {
+                    let authority = try LocalCertificateAuthority(directory: options.tlsDirectory)
+                    configuration.tls = .init(certificateChain: authority.serverCertificate, privateKey: authority.serverKey)
+                    caCertificate = authority.caCertificate
+                } catch {
+                    fail("asset-server: the local CA in \(options.tlsDirectory.path) cannot be used: \(error.message)", code: 1)
+                }
+            }
+        }
         if options.printManifest {
             do {
                 let manifest = try Catalog.manifestDescribingMedia(in: configuration.catalogDirectory)
@@ -40,7 +55,11 @@ struct AssetServerCommand {
             let port = try server.start()
             let host = configuration.host.contains(":") ? "[\(configuration.host)]" : configuration.host
             // Written straight to the descriptor, unbuffered: launchers wait for this exact line.
-            FileHandle.standardOutput.write(Data("asset-server listening on http://\(host):\(port)\n".utf8))
+            let scheme = configuration.tls == nil ? "http" : "https"
+            FileHandle.standardOutput.write(Data("asset-server listening on \(scheme)://\(host):\(port)\n".utf8))
+            if let caCertificate {
+                FileHandle.standardOutput.write(Data("asset-server CA certificate: \(caCertificate.standardizedFileURL.path)\n".utf8))
+            }
         } catch {
             fail("asset-server: \(error)", code: 1)
         }

@@ -29,11 +29,17 @@ struct Options {
           --corrupt PATH              Serve PATH with some bytes flipped, same length and validators (repeatable).
           --auth USER:PASSWORD        Require Basic authentication for paths under /protected/.
           --access-log FILE           Append one JSON line per response to FILE.
+          --tls                       Serve https. Alone, it creates once (and then reuses) a local CA and a
+                                      certificate for localhost, 127.0.0.1 and ::1 in the TLS folder.
+          --tls-dir DIR               The TLS folder (default .tls in the current directory).
+          --tls-cert PEM --tls-key PEM  Serve https with this certificate chain and key instead.
           --print-manifest            Print a manifest of DIR's audio and video files (sizes, SHA-256) and
                                       exit; save it as DIR/manifest.json to serve them as sessions.
           --help                      Show this help.
 
-        The first line on standard output is "asset-server listening on http://HOST:PORT".
+        The first line on standard output is "asset-server listening on http://HOST:PORT" (https with --tls);
+        with a local CA, a later line is "asset-server CA certificate: PATH", the file a device trusts
+        with backgroundassets-debug trust add PATH.
         Exit codes: 0 after SIGINT or SIGTERM, 1 when the catalog or address cannot be used, 64 for bad options.
         """
 
@@ -41,6 +47,10 @@ struct Options {
     var sessionCount = Catalog.defaultSessionCount
     var sessionSize = Catalog.defaultSessionSize
     var showHelp = false
+    var tls = false
+    var tlsDirectory = URL(fileURLWithPath: ".tls", isDirectory: true)
+    var tlsCertificate: URL?
+    var tlsKey: URL?
     var printManifest = false
 
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
@@ -91,9 +101,18 @@ struct Options {
                 faults.corruptedPaths.insert(path)
             case "--auth": faults.credentials = try BasicCredentials(parsing: value())
             case "--access-log": configuration.accessLogURL = URL(fileURLWithPath: try value())
+            case "--tls": tls = true
+            case "--tls-dir": tlsDirectory = URL(fileURLWithPath: try value(), isDirectory: true)
+            case "--tls-cert": tlsCertificate = URL(fileURLWithPath: try value())
+            case "--tls-key": tlsKey = URL(fileURLWithPath: try value())
             default: throw AssetServerError.unknownOption(argument)
             }
             configuration.faults = faults
         }
+        if (tlsCertificate == nil) != (tlsKey == nil) {
+            throw AssetServerError.invalidOption(flag: tlsCertificate == nil ? "--tls-key" : "--tls-cert",
+                                                 value: (tlsCertificate ?? tlsKey)!.path, expected: "--tls-cert and --tls-key together")
+        }
+        if tlsCertificate != nil { tls = true }
     }
 }

@@ -12,8 +12,13 @@ enum AssetServerLauncher {
     ///   - port: The port to use; 0 always starts a new server on a free port.
     ///   - catalog: The catalog folder of a started server, or `nil` for its default.
     ///   - processes: Where the demo's processes are started.
-    /// - Returns: The base URL and whether the demo started the server.
-    static func prepare(port: Int, catalog: String?, processes: DemoProcesses) throws -> (url: URL, started: Bool) {
+    ///   - https: Start a server with `--tls`, whose local CA the device must trust.
+    /// - Returns: The base URL, whether the demo started the server, and the CA of an https server.
+    static func prepare(port: Int, catalog: String?, https: Bool = false,
+                        processes: DemoProcesses) throws -> (url: URL, started: Bool, caCertificate: String?) {
+        if https, port != 0, manifestAnswer(port: port) != nil {
+            throw DemoError("Port \(port) is in use; the https demo starts its own asset server. Stop it, or pass --port 0.")
+        }
         if port != 0, let answer = manifestAnswer(port: port) {
             guard answer.hasPrefix("HTTP/1.1 200") else {
                 throw DemoError("""
@@ -21,11 +26,26 @@ enum AssetServerLauncher {
                     (it answered \(answer.debugDescription)). Stop it, or run the demo with --port 0 for a free port.
                     """)
             }
-            return (URL(string: "http://127.0.0.1:\(port)")!, false)
+            return (URL(string: "http://127.0.0.1:\(port)")!, false, nil)
         }
         let output = Pipe()
-        try processes.start("asset-server", ["--port", String(port)] + (catalog.map { ["--catalog", $0] } ?? []), output: output)
+        try processes.start("asset-server", ["--port", String(port)] + (catalog.map { ["--catalog", $0] } ?? []) + (https ? ["--tls"] : []),
+                            output: output)
         // The server's first line on stdout is its address; read it byte by byte, unbuffered.
+        let text = try readLine(output)
+        guard let address = text.split(separator: " ").last, let url = URL(string: String(address)) else {
+            throw DemoError("asset-server printed \(text.debugDescription) instead of its address.")
+        }
+        guard https else { return (url, true, nil) }
+        let caLine = try readLine(output)
+        let prefix = "asset-server CA certificate: "
+        guard caLine.hasPrefix(prefix) else {
+            throw DemoError("asset-server printed \(caLine.debugDescription) instead of its CA certificate's path.")
+        }
+        return (url, true, String(caLine.dropFirst(prefix.count)))
+    }
+
+    private static func readLine(_ output: Pipe) throws -> String {
         var line = Data()
         while true {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
@@ -35,11 +55,7 @@ enum AssetServerLauncher {
             if first == UInt8(ascii: "\n") { break }
             line.append(first)
         }
-        let text = String(decoding: line, as: UTF8.self)
-        guard let address = text.split(separator: " ").last, let url = URL(string: String(address)) else {
-            throw DemoError("asset-server printed \(text.debugDescription) instead of its address.")
-        }
-        return (url, true)
+        return String(decoding: line, as: UTF8.self)
     }
 
     /// The status line something listening on the loopback port gives to `HEAD /manifest.json`,

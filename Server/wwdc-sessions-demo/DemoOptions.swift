@@ -9,7 +9,7 @@ import Foundation
 /// What one run of the demo was asked to do.
 struct DemoOptions {
     static let usage = """
-        Usage: wwdc-sessions-demo [--step] [--port PORT] [--catalog DIR] [--timeout SECONDS]
+        Usage: wwdc-sessions-demo [--step] [--https] [--port PORT] [--catalog DIR] [--timeout SECONDS]
 
         Runs the WWDC Sessions sample end to end: starts (or reuses) the asset server, installs the app
         with backgroundassets-debug (the extension runs and the essential sessions download), launches
@@ -18,6 +18,7 @@ struct DemoOptions {
 
         Options:
           --step              Pause before each step with a paragraph on what is about to happen.
+          --https             Serve over https with a local CA (in .tls/) that the device is told to trust.
           --port PORT         The asset server's port (default: the port of BAManifestURL in
                               App/Info.plist, 8080 as shipped; 0 starts one on a free port).
           --catalog DIR       The catalog a started asset server serves or generates (default .catalog).
@@ -27,6 +28,7 @@ struct DemoOptions {
         """
 
     var step = false
+    var https = false
     var port = SamplePort.fromAppInfoPlist(
         searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
     var timeout = 600
@@ -46,6 +48,7 @@ struct DemoOptions {
             }
             switch argument {
             case "--step": step = true
+            case "--https": https = true
             case "--port": port = try number(0...65_535)
             case "--timeout": timeout = try number(1...86_400)
             case "--catalog":

@@ -28,11 +28,23 @@ struct DemoScript {
             videos it lists, with byte ranges so interrupted downloads resume. An asset server already \
             listening on the port is reused; otherwise one starts with a generated catalog in .catalog/.
             """)
-        let server = try AssetServerLauncher.prepare(port: options.port, catalog: options.catalog, processes: processes)
+        let server = try AssetServerLauncher.prepare(port: options.port, catalog: options.catalog, https: options.https,
+                                                     processes: processes)
         let manifestURL = server.url.appending(path: "manifest.json")
         narrator.note("\(server.started ? "Started" : "Reusing") the asset server at \(server.url.absoluteString).")
+        var number = 2
+        if let caCertificate = server.caCertificate {
+            narrator.step(number, "Trust the local CA on the device", """
+                The asset server made a local CA in .tls/ and a certificate for localhost signed by it. A real \
+                device trusts such a CA once a profile with it is installed; here backgroundassets-debug trust \
+                add puts it in the device root, where the service, the app and the extension trust it. The \
+                machine's own trust store is not touched.
+                """)
+            try await expectSuccess("backgroundassets-debug", ["trust", "add", caCertificate])
+            number += 1
+        }
 
-        narrator.step(2, "Install the app", """
+        narrator.step(number, "Install the app", """
             backgroundassets-debug install plays the App Store. The system service, backgroundassetsd, \
             checks the Background Assets keys of App/Info.plist, fetches the manifest at BAManifestURL, and \
             launches the extension (wwdc-sessions-extension), whose downloads(for:manifestURL:extensionInfo:) \
@@ -46,7 +58,8 @@ struct DemoScript {
             "--wait",
         ])
 
-        narrator.step(3, "Launch the app", """
+        number += 1
+        narrator.step(number, "Launch the app", """
             Opening the app runs its launch gate, then SessionManager: inside withExclusiveControl it \
             promotes every session still downloading in the background to the foreground (you see \
             downloadDidPause, then the download carries on from the same byte, faster), and starts the \
@@ -57,7 +70,8 @@ struct DemoScript {
         if !narrator.isInteractive { appArguments.append("--plain") }
         try await expectSuccess("wwdc-sessions", appArguments)
 
-        narrator.step(4, "Look back", """
+        number += 1
+        narrator.step(number, "Look back", """
             Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
             as a sequence diagram, and status shows the app and its downloads.
             """)

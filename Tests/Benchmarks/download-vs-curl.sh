@@ -7,7 +7,8 @@
 #
 # Usage: Tests/Benchmarks/download-vs-curl.sh          (from anywhere inside the package)
 # Environment: RUNS (default 5), SIZE in bytes (default 1073741824), SKIP_BUILD=1 to reuse the release build,
-#              SCRATCH_PATH (default .build-bench) for the build folder.
+#              SCRATCH_PATH (default .build-bench) for the build folder, HTTPS=1 to serve over TLS with a local
+#              CA that the device trusts (backgroundassets-debug trust add) and curl is given (--cacert).
 set -euo pipefail
 
 RUNS="${RUNS:-5}"
@@ -29,13 +30,22 @@ BIN="$SCRATCH/release"
 
 # --- Server and service ----------------------------------------------------------------------------------------
 log "Generating a catalog with one file of about $SIZE bytes..."
-start_asset_server --sessions 1 --session-size "$SIZE"
+TLS_ARGS=()
+CURL_TLS=()
+if [ "${HTTPS:-0}" = 1 ]; then
+    TLS_ARGS=(--tls --tls-dir "$WORK/tls")
+    CURL_TLS=(--cacert "$WORK/tls/ca.pem")
+fi
+start_asset_server --sessions 1 --session-size "$SIZE" "${TLS_ARGS[@]}"
 FILE_PATH="$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["sessions"][0]["url"])' "$WORK/catalog/manifest.json")"
 FILE_SIZE="$(stat -c %s "$WORK/catalog/$FILE_PATH")"
 URL="$BASE_URL/$FILE_PATH"
 
 mkdir -p "$WORK/out"
 start_service "${SERVICE_CONFIG:-{\"idleExitAfter\": 600\}}"
+if [ "${HTTPS:-0}" = 1 ]; then
+    "$BIN/backgroundassets-debug" trust add "$WORK/tls/ca.pem" >&2
+fi
 
 # --- Runs ------------------------------------------------------------------------------------------------------
 now() { date +%s.%N; }
@@ -57,7 +67,7 @@ for run in $(seq "$RUNS"); do
     rm -f "$WORK/out/curl.bin"
     sync
     start=$(now)
-    curl -s -o "$WORK/out/curl.bin" "$URL"
+    curl -s "${CURL_TLS[@]}" -o "$WORK/out/curl.bin" "$URL"
     curl_seconds=$(python3 -c "print($(now) - $start)")
     [ "$(stat -c %s "$WORK/out/curl.bin")" = "$FILE_SIZE" ] || { log "curl's file has the wrong size."; exit 1; }
     rm -f "$WORK/out/curl.bin"

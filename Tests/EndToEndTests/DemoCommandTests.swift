@@ -13,13 +13,14 @@ struct DemoCommandTests {
     static let repositoryRoot = URL(fileURLWithPath: #filePath)
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
 
-    @Test("wwdc-sessions-demo installs the app, launches it, and ends with every session verified")
-    func demoEndsWithEverySessionVerified() async throws {
+    @Test("wwdc-sessions-demo installs the app, launches it, and ends with every session verified; also over https",
+          arguments: [false, true])
+    func demoEndsWithEverySessionVerified(https: Bool) async throws {
         let scenario = try Scenario()
         let catalog = scenario.folder.appending("catalog")
         let demo = try ChildProcess.launch(
             executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
-            arguments: ["--port", "0", "--catalog", catalog.path, "--timeout", "120"],
+            arguments: ["--port", "0", "--catalog", catalog.path, "--timeout", "120"] + (https ? ["--https"] : []),
             environment: scenario.environment, currentDirectory: Self.repositoryRoot)
         let status: TestSupport.ExitStatus
         do {
@@ -33,6 +34,10 @@ struct DemoCommandTests {
         #expect(status.isSuccess, "\(demo.diagnostics())")
         let output = demo.standardOutput()
         #expect(output.contains("Done: every session is on the device and verified."))
+        if https {
+            #expect(output.contains("Trust the local CA on the device"))
+            #expect(output.contains("https://127.0.0.1:"))
+        }
 
         // Every file in the app group matches the catalog's bytes, and the essential ones came first.
         let sessions = scenario.deviceRoot.appending(path: "containers/group.com.example.apple-samplecode.WWDC-Sessions/Library/Caches/Sessions")

@@ -9,13 +9,20 @@ import TestSupport
 
 @Suite("Promote a background download", .serialized, .timeLimit(.minutes(2)))
 struct PromotionTests {
-    @Test("Re-running a throttled background download with --foreground promotes it on the same transfer")
-    func foregroundPromotes() async throws {
+    @Test("Re-running a throttled background download with --foreground promotes it on the same transfer, also over https",
+          arguments: [false, true])
+    func foregroundPromotes(https: Bool) async throws {
         let scenario = try Scenario()
+        let tls = try TemporaryDirectory(prefix: "e2e-tls")
         var configuration = quickConfiguration
         // Background transfers share 128 KiB/s, so the 1 MiB file would take about 8 s without promotion.
         configuration["backgroundBandwidthLimit"] = 131_072
-        try await withAssetServer(sessionSize: 1_048_576, arguments: ["--access-log", scenario.accessLog.path]) { server in
+        let serverArguments = ["--access-log", scenario.accessLog.path] + (https ? ["--tls", "--tls-dir", tls.url.path] : [])
+        try await withAssetServer(sessionSize: 1_048_576, arguments: serverArguments) { server in
+            if https {
+                let trusted = try await scenario.runTool(["trust", "add", tls.url.appending(path: "ca.pem").path])
+                #expect(trusted.status == .exited(0), "\(trusted.standardError)")
+            }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
                 let file = try CatalogFile.all(in: server.catalogURL)[0]
                 let arguments = ["download", server.url(file.path).absoluteString, "--output",

@@ -36,16 +36,23 @@ struct ResumeTests {
         }
     }
 
-    @Test("Killing the service mid-transfer, with the default checkpoints, re-fetches at most 256 KiB")
-    func resumeAfterServiceKill() async throws {
+    @Test("Killing the service mid-transfer, with the default checkpoints, re-fetches at most 256 KiB, over http and over https",
+          arguments: [false, true])
+    func resumeAfterServiceKill(https: Bool) async throws {
         let scenario = try Scenario()
         // The default checkpoints (64 MiB or 1 s): the bytes received since the last one survive
         // a crash of the service in the kernel, and the restart resumes from them.
         var configuration = quickConfiguration
         configuration["checkpointBytes"] = nil
         configuration["checkpointInterval"] = nil
+        let tls = try TemporaryDirectory(prefix: "e2e-tls")
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+            + (https ? ["--tls", "--tls-dir", tls.url.path] : [])
         try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+            if https {
+                let trusted = try await scenario.runTool(["trust", "add", tls.url.appending(path: "ca.pem").path])
+                #expect(trusted.status == .exited(0), "\(trusted.standardError)")
+            }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
                 let file = try CatalogFile.all(in: server.catalogURL)[0]
                 let output = scenario.outputFolder.appendingPathComponent("killed.mp4")

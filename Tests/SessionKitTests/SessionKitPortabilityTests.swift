@@ -11,6 +11,8 @@ struct SessionKitPortabilityTests {
     /// The Linux-only imports, each allowed only inside the `#if` that keeps it off Apple platforms.
     static let linuxOnly: [String: String] = [
         "BackgroundAssets": "#if !canImport(Darwin)",
+        "BackgroundAssetsIPC": "#if !canImport(Darwin)",
+        "TLS": "#if !canImport(Darwin)",
         "CCrypto": "#else",  // of `#if canImport(CryptoKit)`
     ]
 

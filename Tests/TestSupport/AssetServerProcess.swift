@@ -69,7 +69,7 @@ public struct AssetServerProcess: Sendable {
     public static func parseReadinessLine(_ line: String) -> (URL, Int)? {
         guard line.hasPrefix(readinessPrefix) else { return nil }
         let text = line.dropFirst(readinessPrefix.count).trimmingCharacters(in: .whitespaces)
-        guard let components = URLComponents(string: text), components.scheme == "http",
+        guard let components = URLComponents(string: text), components.scheme == "http" || components.scheme == "https",
               components.host?.isEmpty == false, let port = components.port, port > 0,
               let url = components.url
         else { return nil }

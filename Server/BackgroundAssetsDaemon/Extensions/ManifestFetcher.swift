@@ -18,6 +18,8 @@ struct ManifestFetcher: Sendable {
     let folder: URL
     /// Give up on a server that sends nothing for this long.
     let stallTimeout: Double
+    /// The CAs an https manifest server may chain to: the system's and the device's.
+    var trust: TrustedCertificates?
 
     /// Fetches a manifest into a new read-only file.
     /// - Parameters:
@@ -35,7 +37,7 @@ struct ManifestFetcher: Sendable {
         let control = TransferControl()
         let request = TransferRequest(
             url: url, partFile: file, checkpointBytes: Self.maximumSize,
-            stallTimeout: .seconds(fractional: stallTimeout))
+            stallTimeout: .seconds(fractional: stallTimeout), trust: trust)
         let transfer = HTTPTransfer(request: request, control: control) { event in
             // A server that sends more than a manifest could be is cut off rather than filling the disk.
             if case let .progress(written, expected) = event, max(written, expected ?? 0) > Self.maximumSize {

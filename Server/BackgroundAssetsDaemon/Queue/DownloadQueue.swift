@@ -23,6 +23,8 @@ public actor DownloadQueue {
     let staging: StagingArea
     let configuration: ServiceConfiguration
     let policy: RetryPolicy
+    /// The CAs https downloads trust: the system's and the device's.
+    let trust: TrustedCertificates
     let observer: @Sendable (QueueEvent) -> Void
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
 
@@ -57,6 +59,7 @@ public actor DownloadQueue {
         self.staging = StagingArea(paths: paths)
         self.configuration = configuration
         self.policy = RetryPolicy(configuration: configuration)
+        self.trust = TrustedCertificates(directory: paths.trustDirectory)
         self.observer = observer
     }
 

@@ -28,7 +28,8 @@ extension BackgroundAssetsService {
         let manifestURL = installed.bundle.app.manifestURL
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
-            stallTimeout: configuration.stallTimeout)
+            stallTimeout: configuration.stallTimeout,
+            trust: TrustedCertificates(directory: paths.trustDirectory))
         let result = await fetcher.fetch(manifestURL, name: "\(app)-\(allocateIdentifier()).json")
         switch result {
         case let .success(file):

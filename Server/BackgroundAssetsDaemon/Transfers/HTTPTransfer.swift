@@ -1,10 +1,11 @@
 /*
 Abstract:
-One transfer attempt over HTTP/1.1: resume with Range and If-Range, decide from the answer, stream the body.
+One transfer attempt over HTTP/1.1, plain or inside TLS: resume with Range and If-Range, decide from the answer, stream the body.
 */
 
 import Foundation
 import HTTPCore
+import TLS
 
 /// Fetches one file into its staging file, resuming from the bytes already there when the server
 /// proves they belong to the same version.
@@ -58,6 +59,9 @@ struct HTTPTransfer {
                 }
                 if let allowed = request.allowedHosts, let host = next.host(), !allowed.allows(host: host) {
                     throw TransferError(.remote, .disallowedHost(host), "\(url.absoluteString) redirected to \(host), which BADownloadDomainAllowList does not allow before the app's first launch; add the host to the list in the app's Info.plist")
+                }
+                if url.scheme?.lowercased() == "https", next.scheme?.lowercased() != "https", !Self.isLoopback(next) {
+                    throw TransferError(.remote, .insecureRedirect, "\(url.absoluteString) redirected to \(next.absoluteString), which leaves https for plain http; the server must redirect to an https URL")
                 }
                 if head.status == 301 || head.status == 308 { events(.movedPermanently(to: next)) }
                 url = next
@@ -119,11 +123,25 @@ struct HTTPTransfer {
     }
 
     private func connect(to url: URL) throws(TransferError) -> TCPConnection {
-        guard url.scheme?.lowercased() == "http", let host = url.host, !host.isEmpty else {
-            throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http URL this engine can fetch")
+        let scheme = url.scheme?.lowercased()
+        guard scheme == "http" || scheme == "https", let host = url.host(), !host.isEmpty else {
+            throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http or https URL this engine can fetch")
         }
         let timeout = Self.milliseconds(request.connectTimeout)
-        return try TCPConnection(host: host, port: url.port ?? 80, timeoutMilliseconds: timeout)
+        let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
+        let port = url.port ?? (scheme == "https" ? 443 : 80)
+        let connection = try TCPConnection(host: name, port: port, timeoutMilliseconds: timeout)
+        if scheme == "https" {
+            let context = if let trust = request.trust { try trust.context() } else { try TrustedCertificates.systemOnly() }
+            try connection.startTLS(context: context, host: name, port: port, timeoutMilliseconds: timeout)
+        }
+        return connection
+    }
+
+    /// Whether a URL names this machine, where plain http cannot be intercepted on the way.
+    static func isLoopback(_ url: URL) -> Bool {
+        guard let host = url.host()?.lowercased() else { return false }
+        return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
     }
 
     private func requestBytes(url: URL, offset: Int64, validator: ResumeValidator?) -> [UInt8] {

@@ -1,11 +1,12 @@
 /*
 Abstract:
-A client TCP connection on POSIX sockets with deadlines on connect, send and receive.
+A client TCP connection on POSIX sockets with deadlines on connect, send and receive, optionally inside TLS.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 import HTTPCore
+import TLS
 
 /// One outgoing TCP connection, used by a single transfer on a single thread.
 ///
@@ -19,6 +20,8 @@ final class TCPConnection {
     }
 
     private let descriptor: Int32
+    /// The TLS layer, once ``startTLS(context:host:port:timeoutMilliseconds:)`` succeeded.
+    private var tls: TLSStream?
 
     /// Connects to `host:port`, trying each address the name resolves to.
     /// - Throws: ``TransferError`` of kind `.connectionFailed` when no address accepts in time.
@@ -52,7 +55,27 @@ final class TCPConnection {
         throw TransferError(.transport, .connectionFailed, "could not connect to \(host):\(port): \(lastError)")
     }
 
-    deinit { close(descriptor) }
+    deinit {
+        tls = nil
+        close(descriptor)
+    }
+
+    /// Performs the TLS handshake; from then on every send and receive is encrypted.
+    /// - Throws: ``TransferError``: `.certificate` (never retried) when the server's certificate is
+    ///   refused, `.stalled` when the handshake misses its deadline.
+    func startTLS(context: TLSClientContext, host: String, port: Int, timeoutMilliseconds: Int32) throws(TransferError) {
+        do {
+            tls = try TLSStream.connect(descriptor: descriptor, context: context, host: host, port: port,
+                                        timeoutMilliseconds: timeoutMilliseconds)
+        } catch {
+            throw switch error.kind {
+            case let .certificate(problem): TransferError(.transport, .certificate(problem), error.message)
+            case .timedOut: TransferError(.transport, .stalled, error.message)
+            case .connectionLost: TransferError(.transport, .connectionLost, error.message)
+            case .handshakeFailed, .configuration: TransferError(.transport, .secureConnectionFailed, error.message)
+            }
+        }
+    }
 
     /// Connects without blocking past the timeout; returns the failure's text, or `nil` on success.
     private static func connect(_ descriptor: Int32, _ address: addrinfo, timeoutMilliseconds: Int32) -> String? {
@@ -71,6 +94,15 @@ final class TCPConnection {
 
     /// Sends every byte, or throws when the peer goes away or stops reading past the timeout.
     func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) throws(TransferError) {
+        if let tls {
+            let written = bytes.withUnsafeBytes { buffer in
+                Result { () throws(TLSError) in try tls.write(buffer, timeoutMilliseconds: timeoutMilliseconds) }
+            }
+            if case let .failure(error) = written {
+                throw TransferError(.transport, error.kind == .timedOut ? .stalled : .connectionLost, "sending the request failed: \(error.message)")
+            }
+            return
+        }
         var sent = 0
         while sent < bytes.count {
             var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
@@ -88,6 +120,17 @@ final class TCPConnection {
 
     /// Receives what is available into `buffer`, waiting at most `timeoutMilliseconds`.
     func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(TransferError) -> Received {
+        if let tls {
+            do {
+                switch try tls.read(into: buffer, timeoutMilliseconds: timeoutMilliseconds) {
+                case let .bytes(count): return .bytes(count)
+                case .closed: return .closed
+                case .timedOut: return .timedOut
+                }
+            } catch {
+                throw TransferError(.transport, .connectionLost, error.message)
+            }
+        }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         let ready = poll(&entry, 1, timeoutMilliseconds)
         if ready == 0 || (ready < 0 && errno == EINTR) { return .timedOut }

@@ -3,6 +3,8 @@ Abstract:
 Why a transfer attempt failed, where (local file, remote server, transport), and whether to retry.
 */
 
+import TLS
+
 /// The failure of one transfer attempt.
 ///
 /// Like BITS' error contexts, every error says where it arose, so the queue can tell a full disk
@@ -45,6 +47,12 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case localFile(errno: Int32)
         /// The attempt was stopped on purpose.
         case cancelled
+        /// The server's certificate was refused: untrusted issuer, expired, wrong name, self-signed.
+        case certificate(TLSError.CertificateProblem)
+        /// The TLS handshake failed for a reason other than the certificate (versions, ciphers, not TLS).
+        case secureConnectionFailed
+        /// A redirect would have left https for plain http on a host that is not this machine.
+        case insecureRedirect
     }
 
     var context: Context
@@ -66,7 +74,7 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case .connectionFailed, .connectionLost, .stalled: true
         case let .httpStatus(status): status == 408 || status == 429 || status >= 500
         case .malformedResponse, .unsupportedURL, .authenticationRequired, .sizeMismatch, .tooManyRedirects,
-             .disallowedHost, .localFile, .cancelled: false
+             .disallowedHost, .localFile, .cancelled, .certificate, .secureConnectionFailed, .insecureRedirect: false
         }
     }
 

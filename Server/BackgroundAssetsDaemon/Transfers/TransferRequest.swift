@@ -8,7 +8,7 @@ import HTTPCore
 
 /// The input of one transfer attempt: where to fetch from and what is already on disk.
 struct TransferRequest: Sendable {
-    /// The file to fetch (http; https is not handled by this engine).
+    /// The file to fetch, http or https.
     var url: URL
     /// The staging file the bytes go to.
     var partFile: URL
@@ -35,6 +35,8 @@ struct TransferRequest: Sendable {
     var maximumRedirects = 5
     /// The hosts a redirect may lead to, before the app's first launch; `nil` allows any.
     var allowedHosts: DomainAllowList?
+    /// The CAs an https server's certificate may chain to; `nil` trusts the system's store only.
+    var trust: TrustedCertificates?
 }
 
 /// A user name and password for HTTP Basic authentication.

@@ -5,6 +5,7 @@ A loopback HTTP server for transfer tests that answers each request with exactly
 
 import Foundation
 import Synchronization
+import TLS
 
 /// Accepts connections on 127.0.0.1 and answers each request with the bytes a script returns, so
 /// a test can send what no well-behaved server would: wrong ranges, short bodies, silence.
@@ -35,7 +36,16 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     let port: Int
+    /// The TLS the server speaks, if any: then its URLs are https.
+    let tls: TLSServerContext?
     private let listener: Int32
+    private let openStreams = Mutex<[StreamBox]>([])
+
+    /// Keeps a stalled TLS connection's stream alive until ``stop()``.
+    private final class StreamBox: @unchecked Sendable {
+        let stream: TLSStream
+        init(_ stream: TLSStream) { self.stream = stream }
+    }
     private let script: @Sendable (_ requestHead: String, _ index: Int) -> Reply
     private let state = Mutex<(requests: [String], stopped: Bool, stalled: [Int32])>(([], false, []))
 
@@ -43,8 +53,10 @@ final class ScriptedHTTPServer: Sendable {
     /// - Parameters:
     ///   - port: The port, or 0 for a free one.
     ///   - script: Returns the reply to the `index`th request (from 0), given its head.
-    init(port: Int = 0, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+    ///   - tls: Speak TLS with this context; the server's URLs are then https.
+    init(port: Int = 0, tls: TLSServerContext? = nil, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
         self.script = script
+        self.tls = tls
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         var one: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
@@ -73,7 +85,7 @@ final class ScriptedHTTPServer: Sendable {
     var requests: [String] { state.withLock { $0.requests } }
 
     /// The URL of a path on this server.
-    func url(_ path: String) -> URL { URL(string: "http://127.0.0.1:\(port)\(path)")! }
+    func url(_ path: String) -> URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)\(path)")! }
 
     /// Stops accepting and closes stalled connections.
     func stop() {
@@ -82,6 +94,7 @@ final class ScriptedHTTPServer: Sendable {
             return state.stalled
         }
         shutdown(listener, Int32(SHUT_RDWR))
+        openStreams.withLock { $0.removeAll() }
         for descriptor in stalled { close(descriptor) }
     }
 
@@ -98,10 +111,23 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     private func serve(_ client: Int32) {
+        var stream: TLSStream?
+        if let tls {
+            guard let accepted = try? TLSStream.accept(descriptor: client, context: tls, timeoutMilliseconds: 5000) else {
+                close(client)
+                return
+            }
+            stream = accepted
+        }
         var head: [UInt8] = []
         var byte: UInt8 = 0
         while !head.suffix(4).elementsEqual([13, 10, 13, 10]) {
-            guard recv(client, &byte, 1, 0) == 1 else { close(client); return }
+            if let stream {
+                let read = withUnsafeMutableBytes(of: &byte) { try? stream.read(into: $0, timeoutMilliseconds: 5000) }
+                guard read == .bytes(1) else { close(client); return }
+            } else {
+                guard recv(client, &byte, 1, 0) == 1 else { close(client); return }
+            }
             head.append(byte)
         }
         let text = String(decoding: head, as: UTF8.self)
@@ -110,6 +136,18 @@ final class ScriptedHTTPServer: Sendable {
             return state.requests.count - 1
         }
         let reply = script(text, index)
+        if let stream {
+            _ = reply.bytes.withUnsafeBytes { try? stream.write($0, timeoutMilliseconds: 5000) }
+            if reply.stallAfterwards {
+                openStreams.withLock { $0.append(StreamBox(stream)) }
+                state.withLock { $0.stalled.append(client) }
+            } else {
+                stream.shutdown()
+                shutdown(client, Int32(SHUT_WR))
+                close(client)
+            }
+            return
+        }
         var sent = 0
         while sent < reply.bytes.count {
             let chunk = reply.dripMilliseconds == nil ? reply.bytes.count - sent : 1

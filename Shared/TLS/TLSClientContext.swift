@@ -1,0 +1,130 @@
+/*
+Abstract:
+The client side of TLS: which CAs are trusted, which versions are spoken, and the sessions kept for resumption.
+*/
+
+import COpenSSL
+import Foundation
+import Synchronization
+
+/// A configured OpenSSL client context, shared by every connection that trusts the same CAs.
+///
+/// Trust is the system's default verify paths (OpenSSL's store, never modified) plus the PEM
+/// files given, such as the CAs a device trusts. TLS 1.2 and 1.3 only; ALPN offers `http/1.1`.
+/// Sessions are kept per host and port so a second connection to a server skips the full handshake.
+public final class TLSClientContext: @unchecked Sendable {
+    // SSL_CTX is safe to share between threads once configured; it is configured in init only.
+    let context: OpaquePointer
+    private let sessions = Mutex<[String: Session]>([:])
+
+    /// An SSL_SESSION reference; OpenSSL counts references to sessions atomically.
+    private struct Session: @unchecked Sendable { let pointer: OpaquePointer }
+
+    /// The CA files this context trusts beyond the system's store.
+    public let extraCAFiles: [URL]
+
+    /// Creates a client context.
+    /// - Parameter extraCAFiles: PEM files of CAs to trust beyond the system's store.
+    /// - Throws: ``TLSError`` of kind `.configuration` naming a CA file that cannot be read.
+    public init(extraCAFiles: [URL] = []) throws(TLSError) {
+        guard let context = SSL_CTX_new(TLS_client_method()) else {
+            throw TLSError(.configuration, "OpenSSL could not create a TLS context: \(TLSError.drainQueue())")
+        }
+        self.context = context
+        self.extraCAFiles = extraCAFiles
+        ignoreBrokenPipes
+        _ = copenssl_set_min_version(context, TLS1_2_VERSION)
+        _ = copenssl_set_modes(context)
+        copenssl_ignore_unexpected_eof(context)
+        SSL_CTX_set_default_verify_paths(context)
+        for file in extraCAFiles where SSL_CTX_load_verify_locations(context, file.path, nil) != 1 {
+            let reason = TLSError.drainQueue()
+            // deinit frees the context: every stored property is set by now.
+            throw TLSError(.configuration, "the CA certificate \(file.path) could not be loaded (\(reason)); check that it is a PEM certificate")
+        }
+        SSL_CTX_set_verify(context, SSL_VERIFY_PEER, nil)
+        let protocols: [UInt8] = [8] + Array("http/1.1".utf8)
+        _ = SSL_CTX_set_alpn_protos(context, protocols, UInt32(protocols.count))
+        _ = copenssl_set_session_cache_client(context)
+        // Read ahead: one recv(2) can bring several records instead of one call per record header and body.
+        copenssl_set_read_ahead(context)
+    }
+
+    deinit {
+        sessions.withLock { sessions in
+            for session in sessions.values { SSL_SESSION_free(session.pointer) }
+        }
+        SSL_CTX_free(context)
+    }
+
+    /// Takes a reference to the session kept for `key`, if any; the caller frees it.
+    func session(for key: String) -> OpaquePointer? {
+        let session: Session? = sessions.withLock { sessions in
+            guard let session = sessions[key] else { return nil }
+            SSL_SESSION_up_ref(session.pointer)
+            return session
+        }
+        return session?.pointer
+    }
+
+    /// Keeps `session` (a reference the context now owns) for the next connection to `key`.
+    func keep(_ session: OpaquePointer, for key: String) {
+        let kept = Session(pointer: session)
+        let previous = sessions.withLock { sessions in
+            defer { sessions[key] = kept }
+            return sessions[key]
+        }
+        if let previous { SSL_SESSION_free(previous.pointer) }
+    }
+}
+
+/// A configured OpenSSL server context: one certificate chain and its key.
+public final class TLSServerContext: @unchecked Sendable {
+    let context: OpaquePointer
+
+    /// Creates a server context.
+    /// - Parameters:
+    ///   - certificateChain: A PEM file with the server's certificate first, then any intermediates.
+    ///   - privateKey: The PEM file of the certificate's private key.
+    /// - Throws: ``TLSError`` of kind `.configuration` naming the file that is wrong.
+    public init(certificateChain: URL, privateKey: URL) throws(TLSError) {
+        guard let context = SSL_CTX_new(TLS_server_method()) else {
+            throw TLSError(.configuration, "OpenSSL could not create a TLS context: \(TLSError.drainQueue())")
+        }
+        self.context = context
+        ignoreBrokenPipes
+        _ = copenssl_set_min_version(context, TLS1_2_VERSION)
+        _ = copenssl_set_modes(context)
+        copenssl_ignore_unexpected_eof(context)
+        guard SSL_CTX_use_certificate_chain_file(context, certificateChain.path) == 1 else {
+            let reason = TLSError.drainQueue()
+            // deinit frees the context: every stored property is set by now.
+            throw TLSError(.configuration, "the certificate \(certificateChain.path) could not be loaded (\(reason)); give a PEM certificate chain")
+        }
+        guard SSL_CTX_use_PrivateKey_file(context, privateKey.path, SSL_FILETYPE_PEM) == 1,
+              SSL_CTX_check_private_key(context) == 1 else {
+            let reason = TLSError.drainQueue()
+            // deinit frees the context: every stored property is set by now.
+            throw TLSError(.configuration, "the private key \(privateKey.path) could not be loaded or does not match the certificate (\(reason))")
+        }
+    }
+
+    /// Limits the versions this server speaks; tests use it to play an old server.
+    public func limitVersions(maximum: Int32) {
+        SSL_CTX_set_security_level(context, 0)
+        _ = copenssl_set_min_version(context, TLS1_VERSION)
+        _ = copenssl_set_max_version(context, maximum)
+    }
+
+    deinit { SSL_CTX_free(context) }
+}
+
+/// Protocol version numbers, for ``TLSServerContext/limitVersions(maximum:)``.
+public enum TLSVersion {
+    public static let tls11 = TLS1_1_VERSION
+    public static let tls12 = TLS1_2_VERSION
+}
+
+/// OpenSSL writes to sockets with write(2), which raises SIGPIPE when the peer has gone; the
+/// error is reported as a broken connection instead, as `send(MSG_NOSIGNAL)` does for plain sockets.
+private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN); return () }()
