@@ -78,11 +78,12 @@ extension DownloadDescriptor {
 }
 
 extension String {
-    /// The string quoted for a message, cut short so a hostile 4 KB identifier cannot flood a log.
-    var debugSummary: String {
-        let limit = 80
-        let escaped = debugDescription
-        guard escaped.count > limit else { return escaped }
-        return String(escaped.prefix(limit)) + "…\" (\(utf8.count) bytes)"
+    /// The string quoted for a message, cut short so a hostile 16 MB identifier cannot flood a log
+    /// or come back whole in an error answer: at most 64 characters, then the whole size.
+    public var debugSummary: String {
+        let limit = 64
+        // Only the head is looked at, so a huge string costs no more than a short one.
+        guard prefix(limit + 1).count > limit else { return debugDescription }
+        return String(String(prefix(limit)).debugDescription.dropLast()) + "…\" (\(utf8.count) bytes)"
     }
 }

@@ -43,6 +43,24 @@ struct ServiceRobustnessTests {
         }
     }
 
+    @Test("A refusal quotes at most 64 characters of a huge identifier, with its size, never the whole of it")
+    func refusalsQuoteBriefly() async throws {
+        let scenario = try Scenario()
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+            let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.hostile")
+            let huge = String(repeating: "A", count: 1_000_000)
+            let descriptor = DownloadDescriptor(
+                identifier: huge, uniqueIdentifier: UUID().uuidString, url: "http://127.0.0.1:1/x", headers: [:],
+                fileSize: 1, applicationGroupIdentifier: "group.com.example.hostile", priority: 0, isEssential: false)
+            guard case let .failure(failure) = try client.send(.cancel(download: descriptor)) else {
+                Issue.record("cancelling an unknown download with a 1 MB identifier was not refused")
+                return
+            }
+            #expect(failure.message.utf8.count < 400, "\(failure.message.utf8.count) bytes")
+            #expect(failure.message.contains("(1000000 bytes)"), "\(failure.message.prefix(300))")
+        }
+    }
+
     @Test("Hostile identifiers and app groups are refused or stored harmlessly, and nothing escapes the device root")
     func hostileIdentifiers() async throws {
         let scenario = try Scenario()

@@ -109,13 +109,13 @@ extension BackgroundAssetsService {
         func refuse(_ code: BAError.Code, _ message: String) -> WireFailure {
             .backgroundAssets(code: code.rawValue, message: message)
         }
-        let name = download.identifier.debugDescription
+        let name = download.identifier.debugSummary
         if let problem = download.validationProblem() { return refuse(.downloadInvalid, problem) }
         if seen.contains(download.identifier) {
             return refuse(.downloadAlreadyScheduled, "The extension returned two downloads with the identifier \(name); give each download its own identifier.")
         }
         if download.applicationGroupIdentifier != app.bundle.appGroup {
-            return refuse(.downloadInvalid, "The download \(name) names the app group \(download.applicationGroupIdentifier.debugDescription), which the app is not in; use \(app.bundle.appGroup.debugDescription).")
+            return refuse(.downloadInvalid, "The download \(name) names the app group \(download.applicationGroupIdentifier.debugSummary), which the app is not in; use \(app.bundle.appGroup.debugSummary).")
         }
         if download.isEssential, !kind.permitsEssentialDownloads {
             return refuse(.downloadEssentialDownloadNotPermitted, "The download \(name) is essential, but essential downloads are only accepted for install and update requests, not \(kind) ones. Return download.removingEssential() instead.")

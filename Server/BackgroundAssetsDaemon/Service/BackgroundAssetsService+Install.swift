@@ -22,7 +22,7 @@ extension BackgroundAssetsService {
                 extensionPlistAt: URL(fileURLWithPath: request.extensionPlistPath))
             if let version = request.version {
                 guard BundleVersion(version) != nil else {
-                    return installRefusal("--version \(version.debugDescription) is not a bundle version; use numbers separated by dots, such as 2 or 1.1.")
+                    return installRefusal("--version \(version.debugSummary) is not a bundle version; use numbers separated by dots, such as 2 or 1.1.")
                 }
                 described.app.version = version
                 if described.extension.version != nil { described.extension.version = version }
@@ -42,7 +42,7 @@ extension BackgroundAssetsService {
         }
         // The app and its extension run from an installed bundle, so Bundle.main is their Info.plist.
         guard let appDirectory = paths.appDirectory(forBundleIdentifier: app) else {
-            return installRefusal("The bundle identifier \(app.debugDescription) cannot name a folder; use letters, digits, dots and hyphens.")
+            return installRefusal("The bundle identifier \(app.debugSummary) cannot name a folder; use letters, digits, dots and hyphens.")
         }
         let installedBundle = InstalledBundle(in: appDirectory, for: bundle)
         do {
@@ -136,7 +136,7 @@ extension BackgroundAssetsService {
     func resolveApp(_ bundleIdentifier: String?) async -> Result<InstalledApp, ResponseFailure> {
         if let bundleIdentifier {
             guard DevicePaths.isSafePathComponent(bundleIdentifier), let app = try? await registry.app(bundleIdentifier) else {
-                return .failure(ResponseFailure(failure(.callerConnectionNotAccepted, "No app \(bundleIdentifier.debugDescription) is installed; see backgroundassets-debug status for the installed apps.")))
+                return .failure(ResponseFailure(failure(.callerConnectionNotAccepted, "No app \(bundleIdentifier.debugSummary) is installed; see backgroundassets-debug status for the installed apps.")))
             }
             return .success(app)
         }

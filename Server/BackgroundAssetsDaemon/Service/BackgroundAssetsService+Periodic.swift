@@ -80,7 +80,7 @@ extension BackgroundAssetsService {
         if let value = change.backgroundAppRefresh {
             if let app = change.app {
                 guard DevicePaths.isSafePathComponent(app) else {
-                    return failure(.downloadInvalid, "\(app.debugDescription) is not a bundle identifier.")
+                    return failure(.downloadInvalid, "\(app.debugSummary) is not a bundle identifier.")
                 }
                 changed.backgroundAppRefreshByApp[app] = value
             } else {

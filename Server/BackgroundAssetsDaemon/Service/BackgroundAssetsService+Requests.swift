@@ -28,7 +28,7 @@ extension BackgroundAssetsService {
                 return try await startForeground(download, app: app, session: session)
             case let .cancel(download):
                 guard let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) else {
-                    return failure(.downloadNotScheduled, "The download \(download.identifier.debugDescription) is not scheduled; it may have finished, failed or been cancelled already.")
+                    return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) is not scheduled; it may have finished, failed or been cancelled already.")
                 }
                 try await queue.cancel(id: row.id)
                 record(from: session, event: "cancel", app: app, download: download.identifier)
@@ -83,7 +83,7 @@ extension BackgroundAssetsService {
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
-                return failure(.downloadAlreadyScheduled, "The download \(identifier.debugDescription) is already scheduled; promote or cancel it instead of scheduling it again.")
+                return failure(.downloadAlreadyScheduled, "The download \(identifier.debugSummary) is already scheduled; promote or cancel it instead of scheduling it again.")
             }
             return failure(.downloadDoesNotExist, error.description)
         } catch {
@@ -97,7 +97,7 @@ extension BackgroundAssetsService {
         }
         guard !hello.bundleIdentifier.isEmpty, hello.bundleIdentifier.utf8.count <= 255,
               DevicePaths.isSafePathComponent(hello.bundleIdentifier) else {
-            return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugDescription) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
+            return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugSummary) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
         }
         sessions[session.connection.id]?.hello = hello
         record(from: sessions[session.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
@@ -107,7 +107,7 @@ extension BackgroundAssetsService {
     private func schedule(_ download: DownloadDescriptor, app: String, session: Session) async throws -> ServerResponse {
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {
-            return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugDescription) with removingEssential() instead.")
+            return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugSummary) with removingEssential() instead.")
         }
         if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
         record(from: session, event: "scheduleDownload", app: app, download: download.identifier)
@@ -134,7 +134,7 @@ extension BackgroundAssetsService {
         }
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {
-            return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugDescription) with removingEssential().")
+            return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugSummary) with removingEssential().")
         }
         if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
         record(from: session, event: "startForegroundDownload", app: app, download: download.identifier)
@@ -155,14 +155,14 @@ extension BackgroundAssetsService {
     private func installedAppRefusal(of download: DownloadDescriptor, app: String, session: Session) async -> ServerResponse? {
         guard installedApps.contains(app) else { return nil }
         if session.hello?.role == .extension, contentRequestsRunning.contains(app) {
-            return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugDescription) from that method instead.")
+            return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugSummary) from that method instead.")
         }
         let request = allowanceRequest(for: download)
         let group = download.applicationGroupIdentifier
         do {
             try await registry.update(app) { installed in
                 guard group == installed.bundle.appGroup else {
-                    throw BAError(.downloadInvalid, message: "The download \(download.identifier.debugDescription) names the app group \(group.debugDescription), which the app is not in; use \(installed.bundle.appGroup.debugDescription).")
+                    throw BAError(.downloadInvalid, message: "The download \(download.identifier.debugSummary) names the app group \(group.debugSummary), which the app is not in; use \(installed.bundle.appGroup.debugSummary).")
                 }
                 try installed.allowance.admit(request)
             }

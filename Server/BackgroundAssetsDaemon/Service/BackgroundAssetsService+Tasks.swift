@@ -119,14 +119,14 @@ extension BackgroundAssetsService {
         switch action {
         case .launch:
             guard let task = ((try? await taskStore.all()) ?? []).first(where: { $0.bundleIdentifier == app && $0.request.identifier == identifier }) else {
-                return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugDescription); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
+                return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugSummary); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
             taskHost.force(app: app, identifier: identifier)
             await launch(task)
         case .expire:
             guard let task = taskHost.runningTask(app: app, identifier: identifier) else {
-                return failure(.downloadDoesNotExist, "No task \(identifier.debugDescription) of \(app) is running; launch it first with backgroundassets-debug simulate --launch-task \(identifier).")
+                return failure(.downloadDoesNotExist, "No task \(identifier.debugSummary) of \(app) is running; launch it first with backgroundassets-debug simulate --launch-task \(identifier).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateExpireTask", app: app, detail: identifier))
             sendExpiration(task.taskID)
