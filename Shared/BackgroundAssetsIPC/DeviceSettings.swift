@@ -43,38 +43,45 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// - Parameter url: The settings file, usually ``DevicePaths/deviceSettingsFile``.
     /// - Throws: ``DeviceSettingsError`` naming the file and the key at fault.
     public static func load(from url: URL) throws -> DeviceSettings {
-        guard FileManager.default.fileExists(atPath: url.path) else { return DeviceSettings() }
-        let data: Data
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            guard (size?.intValue ?? 0) <= 1 << 20 else {
-                throw DeviceSettingsError(path: url.path, key: nil, reason: "it is larger than 1 MiB")
+            return try SettingsFile.load(url, defaults: DeviceSettings(), table: keys)
+        } catch {
+            throw DeviceSettingsError(path: url.path, key: error.key, reason: error.reason)
+        }
+    }
+
+    /// Every key of `settings.json` and how its value is applied.
+    private static let keys: [String: SettingsFile.Setter<DeviceSettings>] = [
+        "lowPowerMode": { settings, value throws(SettingsFile.Failure) in settings.lowPowerMode = try flag(value) },
+        "backgroundAppRefresh": { settings, value throws(SettingsFile.Failure) in settings.backgroundAppRefresh = try flag(value) },
+        "inAppContent": { settings, value throws(SettingsFile.Failure) in settings.inAppContent = try flag(value) },
+        "externalPower": { settings, value throws(SettingsFile.Failure) in settings.externalPower = try flag(value) },
+        "networkReachable": { settings, value throws(SettingsFile.Failure) in settings.networkReachable = try flag(value) },
+        "backgroundAppRefreshByApp": { settings, value throws(SettingsFile.Failure) in
+            guard case let .flags(flags) = value else {
+                throw SettingsFile.Failure(
+                    key: "backgroundAppRefreshByApp", reason: "\(value) is not an object of app identifiers to true or false")
             }
-            data = try Data(contentsOf: url)
-        } catch let error as DeviceSettingsError {
-            throw error
-        } catch {
-            throw DeviceSettingsError(
-                path: url.path, key: nil, reason: "it cannot be read (\(error.localizedDescription))")
+            if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
+                throw SettingsFile.Failure(
+                    key: "backgroundAppRefreshByApp", reason: "\(DeviceSettingsError.quote(bad)) is not a bundle identifier")
+            }
+            settings.backgroundAppRefreshByApp = flags
+        },
+    ]
+
+    private static func flag(_ value: SettingsFile.Value) throws(SettingsFile.Failure) -> Bool {
+        guard case let .flag(flag) = value else {
+            throw SettingsFile.Failure(key: nil, reason: "\(value) is not true or false")
         }
-        let values: [String: SettingsValue]
-        do {
-            values = try JSONDecoder().decode([String: SettingsValue].self, from: data)
-        } catch {
-            throw DeviceSettingsError(path: url.path, key: nil, reason: "it is not a JSON object of settings")
-        }
-        var settings = DeviceSettings()
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            try settings.apply(key: key, value: value, path: url.path)
-        }
-        return settings
+        return flag
     }
 
     /// Saves the settings atomically, creating the folder if needed.
     /// - Parameter url: The settings file, usually ``DevicePaths/deviceSettingsFile``.
     /// - Throws: ``DeviceSettingsError`` when the file cannot be written.
     public func save(to url: URL) throws {
-        var object: [String: SettingsValue] = [
+        var object: [String: SettingsFile.Value] = [
             "lowPowerMode": .flag(lowPowerMode),
             "backgroundAppRefresh": .flag(backgroundAppRefresh),
             "inAppContent": .flag(inAppContent),
@@ -92,36 +99,6 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         }
         if let reason = AtomicFileWriter.write(data, to: url) {
             throw DeviceSettingsError(path: url.path, key: nil, reason: "it cannot be written (\(reason))")
-        }
-    }
-
-    private mutating func apply(key: String, value: SettingsValue, path: String) throws {
-        func flag() throws -> Bool {
-            guard case let .flag(flag) = value else {
-                throw DeviceSettingsError(path: path, key: key, reason: "\(value) is not true or false")
-            }
-            return flag
-        }
-        switch key {
-        case "lowPowerMode": lowPowerMode = try flag()
-        case "backgroundAppRefresh": backgroundAppRefresh = try flag()
-        case "inAppContent": inAppContent = try flag()
-        case "externalPower": externalPower = try flag()
-        case "networkReachable": networkReachable = try flag()
-        case "backgroundAppRefreshByApp":
-            guard case let .flags(flags) = value else {
-                throw DeviceSettingsError(
-                    path: path, key: key, reason: "\(value) is not an object of app identifiers to true or false")
-            }
-            if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
-                throw DeviceSettingsError(
-                    path: path, key: key, reason: "\(DeviceSettingsError.quote(bad)) is not a bundle identifier")
-            }
-            backgroundAppRefreshByApp = flags
-        default:
-            let known =
-                "backgroundAppRefresh, backgroundAppRefreshByApp, externalPower, inAppContent, lowPowerMode, networkReachable"
-            throw DeviceSettingsError(path: path, key: key, reason: "it is not a known setting (known: \(known))")
         }
     }
 }

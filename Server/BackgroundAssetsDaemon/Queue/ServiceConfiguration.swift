@@ -3,6 +3,7 @@ Abstract:
 The service's policy knobs, read from system/config.json: every one optional, with a documented default.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// The policy of the download service, as `system/config.json` sets it.
@@ -64,43 +65,33 @@ public struct ServiceConfiguration: Sendable, Equatable {
     /// - Parameter url: The configuration file, usually `system/config.json`.
     /// - Throws: ``ConfigurationError`` naming the file and the key at fault.
     public static func load(from url: URL) throws -> ServiceConfiguration {
-        guard FileManager.default.fileExists(atPath: url.path) else { return ServiceConfiguration() }
-        let data: Data
+        let table = knobs.mapValues(\.setter)
         do {
-            data = try Data(contentsOf: url)
+            return try SettingsFile.load(
+                url, defaults: ServiceConfiguration(), table: table,
+                // The old name of essentialWait, from when only connectivity failures were bounded.
+                oldNames: ["essentialConnectivityWait": "essentialWait"])
         } catch {
-            throw ConfigurationError(path: url.path, key: nil, reason: "it cannot be read (\(error.localizedDescription))")
+            throw ConfigurationError(path: url.path, key: error.key, reason: error.reason)
         }
-        let values: [String: JSONScalar]
-        do {
-            values = try JSONDecoder().decode([String: JSONScalar].self, from: data)
-        } catch {
-            throw ConfigurationError(path: url.path, key: nil, reason: "it is not a JSON object of settings")
-        }
-        if values["essentialWait"] != nil, values["essentialConnectivityWait"] != nil {
-            throw ConfigurationError(path: url.path, key: "essentialConnectivityWait",
-                                     reason: "it is the old name of essentialWait, which is also set; keep only essentialWait")
-        }
-        var configuration = ServiceConfiguration()
-        for (key, value) in values.sorted(by: { $0.key < $1.key }) {
-            guard let knob = knobs[key] else {
-                let known = knobs.keys.sorted().joined(separator: ", ")
-                throw ConfigurationError(path: url.path, key: key, reason: "it is not a known setting (known: \(known))")
-            }
-            guard case let .number(number) = value, number.isFinite else {
-                throw ConfigurationError(path: url.path, key: key, reason: "\(value) is not a number")
-            }
-            guard number >= knob.minimum else {
-                throw ConfigurationError(path: url.path, key: key, reason: "\(number) is below the minimum \(knob.minimum)")
-            }
-            knob.set(&configuration, number)
-        }
-        return configuration
     }
 
     private struct Knob: Sendable {
         var minimum: Double
         var set: @Sendable (inout ServiceConfiguration, Double) -> Void
+
+        /// Every knob is a finite number no smaller than its minimum.
+        var setter: SettingsFile.Setter<ServiceConfiguration> {
+            { [minimum, set] configuration, value throws(SettingsFile.Failure) in
+                guard case let .number(number) = value, number.isFinite else {
+                    throw SettingsFile.Failure(key: nil, reason: "\(value) is not a number")
+                }
+                guard number >= minimum else {
+                    throw SettingsFile.Failure(key: nil, reason: "\(number) is below the minimum \(minimum)")
+                }
+                set(&configuration, number)
+            }
+        }
     }
 
     private static let knobs: [String: Knob] = [
@@ -112,7 +103,6 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "retryMaxDelay": Knob(minimum: 0.01) { $0.retryMaxDelay = $1 },
         "maxDownloadAge": Knob(minimum: 1) { $0.maxDownloadAge = $1 },
         "essentialWait": Knob(minimum: 0) { $0.essentialWait = $1 },
-        // The old name of essentialWait, from when only connectivity failures were bounded.
         "essentialConnectivityWait": Knob(minimum: 0) { $0.essentialWait = $1 },
         "foregroundWait": Knob(minimum: 0) { $0.foregroundWait = $1 },
         "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
@@ -125,33 +115,6 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "appRefreshRuntimeLimit": Knob(minimum: 0.1) { $0.appRefreshRuntimeLimit = $1 },
         "processingRuntimeLimit": Knob(minimum: 0.1) { $0.processingRuntimeLimit = $1 },
     ]
-}
-
-/// One value of `config.json`: settings are numbers, and anything else is reported by kind.
-private enum JSONScalar: Decodable, CustomStringConvertible {
-    case number(Double)
-    case other(String)
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.singleValueContainer()
-        // Booleans first: a JSON `true` must not pass for the number 1.
-        if let flag = try? container.decode(Bool.self) {
-            self = .other(String(flag))
-        } else if let number = try? container.decode(Double.self) {
-            self = .number(number)
-        } else if let text = try? container.decode(String.self) {
-            self = .other("\"\(text)\"")
-        } else {
-            self = .other("a list or object")
-        }
-    }
-
-    var description: String {
-        switch self {
-        case let .number(number): "\(number)"
-        case let .other(text): text
-        }
-    }
 }
 
 /// A `config.json` that cannot be used.
