@@ -12,7 +12,7 @@ import Foundation
 
 /// A listening Unix-domain socket that hands out connections from processes of the same user.
 public final class UnixSocketListener: Sendable {
-    private let socket: UnixSocket
+    let socket: UnixSocket
     /// The socket's path.
     public var path: String { socket.path }
 

@@ -1,75 +1,160 @@
 /*
 Abstract:
-One client's connection to the service: a reader thread that decodes frames, and serialized sends.
+One client's connection to the service: requests decoded by the connection loop, answers queued without blocking.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
+import SystemLogging
 
 /// A connected client (an app, an extension, or the debug tool) as the service sees it.
 ///
-/// A dedicated thread reads the socket and yields each decoded request, in order, to an
-/// `AsyncStream` the service consumes; sends from any task are serialized by the socket's writer
-/// lock. A malformed or oversized frame ends this connection only.
+/// The ``ConnectionLoop`` reads the socket and yields each decoded request, in order, to an
+/// `AsyncStream` the service consumes. ``send(_:)`` never blocks its caller: what the socket does
+/// not take at once waits in a bounded queue the loop writes out as the client reads. A client that
+/// falls ``maximumBacklog`` bytes behind is disconnected, so a hung app cannot stall the service,
+/// and a malformed or oversized frame ends this connection only.
 final class ClientConnection: Sendable {
+    /// The unsent bytes a client may leave behind before it is disconnected; one frame of any size
+    /// is always taken while less than this is waiting.
+    static let maximumBacklog = 4 * 1024 * 1024
+
     /// The service-wide number of this connection.
     let id: UInt64
     /// The peer process, from `SO_PEERCRED`.
     let peer: PeerCredentials
-    private let socket: UnixSocket
-    private let sendLock = Mutex(())
+    let socket: UnixSocket
+    private let incoming: AsyncThrowingStream<ClientMessage, any Error>
+    private let continuation: AsyncThrowingStream<ClientMessage, any Error>.Continuation
+    private let inbound = Mutex(FrameDecoder())
+    private let outbound = Mutex(Outbound())
+    /// Tells the loop that there are bytes to write out.
+    private let wakeLoop: @Sendable () -> Void
+    private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "connections")
 
-    init(id: UInt64, socket: UnixSocket, peer: PeerCredentials) {
+    private struct Outbound {
+        var pending: [UInt8] = []
+        /// Where the unsent bytes of `pending` start.
+        var sent = 0
+        var unsent: Int { pending.count - sent }
+    }
+
+    init(id: UInt64, socket: UnixSocket, peer: PeerCredentials, wakeLoop: @escaping @Sendable () -> Void) {
         self.id = id
         self.socket = socket
         self.peer = peer
+        self.wakeLoop = wakeLoop
+        (incoming, continuation) = AsyncThrowingStream<ClientMessage, any Error>.makeStream()
     }
 
     /// The client's requests, in order; the stream ends when the connection closes, or with the
     /// error that made the service close it.
     func requests() -> AsyncThrowingStream<ClientMessage, any Error> {
-        let (stream, continuation) = AsyncThrowingStream<ClientMessage, any Error>.makeStream()
-        let socket = socket
-        Thread.detachNewThread {
-            var decoder = FrameDecoder()
-            do {
-                while true {
-                    let bytes = try socket.receive()
-                    if bytes.isEmpty {
-                        try decoder.finish()
-                        continuation.finish()
-                        return
+        incoming
+    }
+
+    /// Queues a message and writes what the socket takes now; never waits for the client.
+    func send(_ message: ServerMessage) {
+        guard let frame = try? MessageCodec.frame(message) else {
+            close()
+            return
+        }
+        let backlog: Int? = outbound.withLock { outbound in
+            if outbound.unsent > 0 {
+                guard outbound.unsent < Self.maximumBacklog else { return outbound.unsent }
+                outbound.pending.append(contentsOf: frame)
+                return nil
+            }
+            let written = frame.withUnsafeBytes { (try? socket.sendAvailable($0)) ?? -1 }
+            if written < 0 {
+                socket.close()
+            } else if written < frame.count {
+                outbound.pending = Array(frame[written...])
+                outbound.sent = 0
+            }
+            return nil
+        }
+        if let backlog {
+            logger.error(
+                "Disconnected process \(peer.processIdentifier): it left \(backlog) bytes of answers unread, more than \(Self.maximumBacklog).")
+            close()
+        } else if hasUnsentBytes {
+            wakeLoop()
+        }
+    }
+
+    /// Closes the connection; the loop finishes the request stream.
+    func close() {
+        socket.close()
+        wakeLoop()
+    }
+
+    // MARK: - Called by the connection loop
+
+    /// Whether answers are waiting for the client to read them.
+    var hasUnsentBytes: Bool {
+        outbound.withLock { $0.unsent > 0 }
+    }
+
+    /// Writes queued answers while the socket takes them.
+    func writeQueued() {
+        outbound.withLock { outbound in
+            while outbound.unsent > 0 {
+                let written = outbound.pending[outbound.sent...].withUnsafeBytes { (try? socket.sendAvailable($0)) ?? -1 }
+                if written < 0 {
+                    socket.close()
+                    return
+                }
+                if written == 0 { return }
+                outbound.sent += written
+            }
+            outbound.pending = []
+            outbound.sent = 0
+        }
+    }
+
+    /// Reads what has arrived and yields each whole request.
+    /// - Parameter budget: The most bytes to read this turn, so one busy client cannot starve the rest.
+    /// - Returns: `false` once the connection has ended and the stream is finished.
+    func readAvailable(budget: Int = 256 * 1024) -> Bool {
+        var read = 0
+        do {
+            while read < budget {
+                switch try socket.receiveAvailable() {
+                case .wouldBlock:
+                    return true
+                case .end:
+                    try inbound.withLock { try $0.finish() }
+                    finish(throwing: nil)
+                    return false
+                case let .bytes(bytes):
+                    read += bytes.count
+                    let frames = try inbound.withLock { decoder in
+                        decoder.append(bytes)
+                        var frames: [[UInt8]] = []
+                        while let frame = try decoder.nextFrame() { frames.append(frame) }
+                        return frames
                     }
-                    decoder.append(bytes)
-                    while let frame = try decoder.nextFrame() {
+                    for frame in frames {
                         continuation.yield(try MessageCodec.decode(ClientMessage.self, from: frame))
                     }
                 }
-            } catch IPCError.socketFailed(_, _, let code) where code == ECONNRESET {
-                // A client that exits with unread data resets the connection: an ordinary goodbye.
-                socket.close()
-                continuation.finish()
-            } catch {
-                socket.close()
-                continuation.finish(throwing: error)
             }
-        }
-        return stream
-    }
-
-    /// Sends a message; a client that cannot be written to is disconnected.
-    func send(_ message: ServerMessage) {
-        do {
-            let frame = try MessageCodec.frame(message)
-            try sendLock.withLock { _ in try socket.send(frame) }
+            return true
+        } catch IPCError.socketFailed(_, _, let code) where code == ECONNRESET {
+            // A client that exits with unread data resets the connection: an ordinary goodbye.
+            finish(throwing: nil)
+            return false
         } catch {
-            socket.close()
+            finish(throwing: error)
+            return false
         }
     }
 
-    /// Closes the connection; the reader thread ends and the request stream finishes.
-    func close() {
+    /// Ends the request stream and closes the socket.
+    func finish(throwing error: (any Error)?) {
         socket.close()
+        continuation.finish(throwing: error)
     }
 }

@@ -74,7 +74,10 @@ public struct ServiceRunner: Sendable {
             try await service.start()
             let listener = try UnixSocketListener(path: paths.serviceSocket.path)
             logger.info("backgroundassetsd \(getpid()) serves the device root \(paths.root.path)")
-            acceptConnections(on: listener, for: service)
+            let connections = try ConnectionLoop(listener: listener) { connection in
+                Task { await service.serve(connection) }
+            }
+            connections.start()
             while !stopRequested() {
                 if await service.isIdle() {
                     logger.info("Idle for \(Int(configuration.idleExitAfter)) s with nothing queued: exiting.")
@@ -88,6 +91,7 @@ public struct ServiceRunner: Sendable {
                 try? await Task.sleep(for: .milliseconds(200))
             }
             // Stop taking connections first, so no client reaches a service that is going away.
+            connections.stop()
             listener.close()
             unlink(paths.serviceSocket.path)
             await service.stop()
@@ -96,32 +100,6 @@ public struct ServiceRunner: Sendable {
         } catch {
             logger.error("backgroundassetsd could not start: \(error)")
             return .failure
-        }
-    }
-
-    private func acceptConnections(on listener: UnixSocketListener, for service: BackgroundAssetsService) {
-        let logger = logger
-        Thread.detachNewThread {
-            var nextID: UInt64 = 1
-            while true {
-                let accepted: (connection: UnixSocket, peer: PeerCredentials)
-                do {
-                    accepted = try listener.accept()
-                } catch {
-                    // The listener was closed for shutdown.
-                    return
-                }
-                do {
-                    try accepted.peer.requireUser()
-                } catch {
-                    logger.error("Refused a connection: \(error)")
-                    accepted.connection.close()
-                    continue
-                }
-                let connection = ClientConnection(id: nextID, socket: accepted.connection, peer: accepted.peer)
-                nextID += 1
-                Task { await service.serve(connection) }
-            }
         }
     }
 }

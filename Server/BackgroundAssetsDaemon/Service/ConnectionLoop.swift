@@ -1,0 +1,151 @@
+/*
+Abstract:
+Serves the listening socket and every client connection from one thread with poll(2).
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Synchronization
+import SystemLogging
+
+/// Accepts clients and moves their bytes, for any number of connections, on one thread.
+///
+/// An idle connection costs a descriptor and a few bytes, not a thread. Reads feed each
+/// connection's request stream; writes go out as clients read, so no send ever waits for a client
+/// (see ``ClientConnection/send(_:)``). Anything that changes what the loop must watch (a new
+/// queued answer, a closed connection, ``stop()``) wakes it through a pipe.
+final class ConnectionLoop: Sendable {
+    private let listener: UnixSocketListener
+    private let onConnection: @Sendable (ClientConnection) -> Void
+    private let wakePipe: (read: Int32, write: Int32)
+    private let connections = Mutex<[ClientConnection]>([])
+    private let isStopped = Atomic(false)
+    private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "connections")
+
+    /// Creates a loop; nothing happens until ``start()``.
+    /// - Parameters:
+    ///   - listener: The service's socket.
+    ///   - onConnection: Called on the loop's thread for each accepted client of the same user.
+    init(listener: UnixSocketListener, onConnection: @escaping @Sendable (ClientConnection) -> Void) throws {
+        var descriptors: [Int32] = [0, 0]
+        guard pipe(&descriptors) == 0 else {
+            throw IPCError.socketFailed(operation: "pipe", path: listener.path, errno: errno)
+        }
+        for descriptor in descriptors {
+            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
+            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
+        }
+        wakePipe = (descriptors[0], descriptors[1])
+        try listener.setNonBlocking()
+        self.listener = listener
+        self.onConnection = onConnection
+    }
+
+    deinit {
+        _ = Glibc.close(wakePipe.read)
+        _ = Glibc.close(wakePipe.write)
+    }
+
+    /// The number of open client connections.
+    var connectionCount: Int {
+        connections.withLock { $0.count }
+    }
+
+    /// Starts the loop's thread.
+    func start() {
+        Thread.detachNewThread { [self] in
+            run()
+        }
+    }
+
+    /// Stops accepting and ends the loop; connections are closed by their owner.
+    func stop() {
+        isStopped.store(true, ordering: .sequentiallyConsistent)
+        wake()
+    }
+
+    /// Makes the loop look again at what it should watch.
+    func wake() {
+        var byte: UInt8 = 1
+        // A full pipe already holds a wake-up, so a failed write loses nothing.
+        _ = Glibc.write(wakePipe.write, &byte, 1)
+    }
+
+    private func run() {
+        var nextID: UInt64 = 1
+        while !isStopped.load(ordering: .sequentiallyConsistent) {
+            let watched = connections.withLock { $0 }
+            var entries = [
+                pollfd(fd: wakePipe.read, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: listener.descriptor ?? -1, events: Int16(POLLIN), revents: 0),
+            ]
+            var closed: [ClientConnection] = []
+            var polled: [ClientConnection] = []
+            for connection in watched {
+                guard let descriptor = connection.socket.descriptor else {
+                    closed.append(connection)
+                    continue
+                }
+                let events = Int16(POLLIN) | (connection.hasUnsentBytes ? Int16(POLLOUT) : 0)
+                entries.append(pollfd(fd: descriptor, events: events, revents: 0))
+                polled.append(connection)
+            }
+            // A connection closed by the service is finished now, which ends its request stream.
+            for connection in closed { connection.finish(throwing: nil) }
+            if !closed.isEmpty { remove(closed) }
+
+            let ready = poll(&entries, nfds_t(entries.count), closed.isEmpty ? -1 : 0)
+            if ready < 0, errno != EINTR {
+                logger.error("The connection loop stopped: poll failed (\(errnoText(errno))).")
+                return
+            }
+            guard ready > 0 else { continue }
+            if entries[0].revents != 0 { drainWakePipe() }
+            if entries[1].revents != 0 { acceptWaiting(nextID: &nextID) }
+            var ended: [ClientConnection] = []
+            for (connection, entry) in zip(polled, entries.dropFirst(2)) where entry.revents != 0 {
+                if entry.revents & Int16(POLLOUT) != 0 { connection.writeQueued() }
+                if entry.revents & Int16(POLLIN | POLLHUP | POLLERR) != 0, !connection.readAvailable() {
+                    ended.append(connection)
+                }
+            }
+            if !ended.isEmpty { remove(ended) }
+        }
+    }
+
+    private func acceptWaiting(nextID: inout UInt64) {
+        while true {
+            let accepted: (connection: UnixSocket, peer: PeerCredentials)
+            do {
+                guard let waiting = try listener.acceptPending() else { return }
+                accepted = waiting
+            } catch {
+                // Closed for shutdown, or out of descriptors: try again on the next turn.
+                return
+            }
+            do {
+                try accepted.peer.requireUser()
+                try accepted.connection.setNonBlocking()
+            } catch {
+                logger.error("Refused a connection: \(error)")
+                accepted.connection.close()
+                continue
+            }
+            let connection = ClientConnection(
+                id: nextID, socket: accepted.connection, peer: accepted.peer, wakeLoop: { [weak self] in self?.wake() })
+            nextID += 1
+            connections.withLock { $0.append(connection) }
+            onConnection(connection)
+        }
+    }
+
+    private func remove(_ ended: [ClientConnection]) {
+        let identifiers = Set(ended.map(\.id))
+        connections.withLock { $0.removeAll { identifiers.contains($0.id) } }
+    }
+
+    private func drainWakePipe() {
+        var buffer = [UInt8](repeating: 0, count: 256)
+        while Glibc.read(wakePipe.read, &buffer, buffer.count) > 0 {}
+    }
+}

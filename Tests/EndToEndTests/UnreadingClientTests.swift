@@ -1,0 +1,60 @@
+/*
+Abstract:
+End-to-end: a client that sends requests but never reads its answers cannot stall anyone else.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("A client that never reads", .serialized, .timeLimit(.minutes(2)))
+struct UnreadingClientTests {
+    @Test("Others are served while one client leaves its answers unread, and that client is then disconnected")
+    func othersKeepGoing() async throws {
+        let scenario = try Scenario()
+        try await withAssetServer(sessionSize: 262_144) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+                let hung = try UnixSocket.connect(to: scenario.deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
+                let hello = Hello(bundleIdentifier: "com.example.hung", role: .tool, processIdentifier: getpid())
+                try hung.send(MessageCodec.frame(ClientMessage(id: 1, request: .hello(hello))))
+                // About a megabyte of answers: far more than the socket's buffers hold, less than
+                // the backlog that gets a client disconnected.
+                let sample = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.sample")
+                let answer = try MessageCodec.frame(ServerMessage.response(id: 2, response: sample.send(.fetchStatus)))
+                let unanswered = (1 << 20) / answer.count
+                for id in 2..<UInt64(2 + unanswered) {
+                    try hung.send(MessageCodec.frame(ClientMessage(id: id, request: .fetchStatus)))
+                }
+
+                let status = try await scenario.runTool(["status"])
+                #expect(status.status == .exited(0), "\(status.standardError)")
+                let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let output = scenario.outputFolder.appendingPathComponent("while-hung.mp4")
+                let download = try await scenario.runTool(["download", server.url(file.path).absoluteString, "--output", output.path])
+                #expect(download.status == .exited(0), "\(download.standardError)")
+                #expect(try await sha256(of: output) == file.sha256)
+
+                // Now past the backlog: the service lets the client go and says why.
+                let disconnected = try await poll(timeout: .seconds(30), interval: .milliseconds(1), "the hung client to be disconnected") {
+                    () -> Bool? in
+                    do {
+                        try hung.send(MessageCodec.frame(ClientMessage(id: 0, request: .fetchStatus)))
+                        return nil
+                    } catch {
+                        return true
+                    }
+                }
+                #expect(disconnected)
+                hung.close()
+                #expect(service.process.isRunning)
+                let log = try await poll(timeout: .seconds(10), "the disconnection in the log") { () -> String? in
+                    let text = (try? String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)) ?? ""
+                    return text.contains("of answers unread") ? text : nil
+                }
+                #expect(log.contains("Disconnected process \(getpid())"))
+                #expect(try await scenario.runTool(["status"]).status == .exited(0))
+            }
+        }
+    }
+}
