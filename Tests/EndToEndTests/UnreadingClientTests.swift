@@ -54,6 +54,8 @@ struct UnreadingClientTests {
                 }
                 #expect(log.contains("Disconnected process \(getpid())"))
                 #expect(try await scenario.runTool(["status"]).status == .exited(0))
+                let final = try String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)
+                #expect(final.components(separatedBy: "of answers unread").count == 2, "disconnected once, said once")
             }
         }
     }

@@ -130,6 +130,7 @@ public actor BackgroundAssetsService {
         lastActivity = .now
         do {
             for try await message in connection.requests() {
+                guard connection.isOpen else { break }
                 lastActivity = .now
                 if let response = await handle(message.request, id: message.id, from: connection.id) {
                     connection.send(.response(id: message.id, response: response))

@@ -54,8 +54,14 @@ final class ClientConnection: Sendable {
         incoming
     }
 
+    /// Whether the connection is still open; requests read before it closed are not worth answering.
+    var isOpen: Bool {
+        socket.descriptor != nil
+    }
+
     /// Queues a message and writes what the socket takes now; never waits for the client.
     func send(_ message: ServerMessage) {
+        guard isOpen else { return }
         guard let frame = try? MessageCodec.frame(message) else {
             close()
             return
