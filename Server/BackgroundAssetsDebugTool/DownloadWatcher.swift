@@ -82,7 +82,7 @@ struct DownloadWatcher {
         case let .finished(deliveryID, download, filePath) where isOurs(download):
             progress.finishLine()
             defer { connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in } }
-            try FinishedFileMover.move(URL(fileURLWithPath: filePath), to: request.output)
+            try FinishedFilePlacer.place(URL(fileURLWithPath: filePath), at: request.output)
             let size = (try? FileManager.default.attributesOfItem(atPath: request.output.path)[.size] as? Int) ?? 0
             progress.note("Downloaded \(request.url) to \(request.output.path) (\(size) bytes).")
             return true

@@ -1,0 +1,43 @@
+/*
+Abstract:
+End-to-end: several runs of `download` following the same download each end with the file in place.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Follow one download from several runs", .serialized, .timeLimit(.minutes(2)))
+struct SharedDownloadTests {
+    @Test("A second run of the same command follows the first's download; both end with the file, fetched once")
+    func twoRunsOneDownload() async throws {
+        let scenario = try Scenario()
+        try await withAssetServer(
+            sessions: 1, sessionSize: 1_048_576, arguments: ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+        ) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+                let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let output = scenario.outputFolder.appendingPathComponent("shared.mp4")
+                let arguments = ["download", server.url(file.path).absoluteString, "--output", output.path]
+                let first = try scenario.launchTool(arguments)
+                _ = try await poll(timeout: .seconds(20), "the first run to start the download") {
+                    first.standardError().contains("Started download-") ? true : nil
+                }
+                let second = try scenario.launchTool(arguments)
+                let statuses = try await (first.waitForExit(timeout: .seconds(60)), second.waitForExit(timeout: .seconds(60)))
+                #expect(statuses.0 == .exited(0), "\(first.diagnostics())")
+                #expect(statuses.1 == .exited(0), "\(second.diagnostics())")
+                #expect(second.standardError().contains("from an earlier run"), "\(second.diagnostics())")
+                for run in [first, second] {
+                    #expect(run.standardError().contains("Downloaded \(server.url(file.path).absoluteString) to \(output.path)"))
+                }
+                #expect(try await sha256(of: output) == file.sha256)
+                let served = try scenario.accessEntries(for: file.path).map(\.bytes).reduce(0, +)
+                #expect(served == Int64(file.size), "the file was fetched once")
+                // The handed-over name is gone once both runs took the file; only the output is left.
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: scenario.outputFolder.path)
+                #expect(leftovers == ["shared.mp4"])
+            }
+        }
+    }
+}
