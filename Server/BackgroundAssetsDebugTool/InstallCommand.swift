@@ -77,10 +77,13 @@ struct InstallCommand: DebugSubcommand {
                 + "Run `backgroundassets-debug status` to follow it."
         }
         // The answer goes through the same stream as the events, so it cannot overtake the last of them.
-        connection.request(.awaitLaunchable(bundleIdentifier: app.bundleIdentifier, recordLaunch: false)) {
-            continuation.yield(.answer($0))
+        let awaitLaunchable = {
+            connection.request(.awaitLaunchable(bundleIdentifier: app.bundleIdentifier, recordLaunch: false)) {
+                continuation.yield(.answer($0))
+            }
         }
-        var waiter = InstallWaiter(console: context.console, bundleIdentifier: app.bundleIdentifier)
+        awaitLaunchable()
+        var waiter = InstallWaiter(console: context.console, bundleIdentifier: app.bundleIdentifier, askAgain: awaitLaunchable)
         let launchable = try await waiter.wait(for: signals)
         context.console.output(InstallSummary.paragraph(for: launchable))
         return .success

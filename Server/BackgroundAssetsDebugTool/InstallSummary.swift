@@ -8,8 +8,8 @@ import Foundation
 
 /// The words `install` prints before and after an install.
 enum InstallSummary {
-    /// `Installed com.example.App version 1`, `Updated com.example.App from version 1 to 2`, or
-    /// `Reinstalled com.example.App version 1`.
+    /// `Installed com.example.App version 1`, `Updated com.example.App from version 1 to 2`,
+    /// `Reinstalled com.example.App version 1`, or `com.example.App version 1 is already installing`.
     ///
     /// The service alone decides between an install and an update; the tool tells them apart by
     /// whether the app was installed before, and at which version.
@@ -21,6 +21,9 @@ enum InstallSummary {
         let name = StatusFormatter.shortened(app.bundleIdentifier)
         guard let previous = before?.first(where: { $0.bundleIdentifier == app.bundleIdentifier }) else {
             return "Installed \(name) version \(app.version)"
+        }
+        if previous.state == .installing, previous.version == app.version {
+            return "\(name) version \(app.version) is already installing"
         }
         guard previous.version != app.version else { return "Reinstalled \(name) version \(app.version)" }
         return "Updated \(name) from version \(previous.version) to \(app.version)"

@@ -15,11 +15,20 @@ struct InstallWaiter {
         case answer(Result<ServerResponse, any Error>)
     }
 
-    private let bundleIdentifier: String
-    private var reporter: InstallProgressReporter
+    /// How many times in a row the waiter follows the install again after losing the service.
+    static let maximumReconnections = 5
 
-    init(console: Console, bundleIdentifier: String) {
+    private let bundleIdentifier: String
+    private let console: Console
+    private var reporter: InstallProgressReporter
+    /// Asks the service again for the answer; the connection starts the service if it is not running.
+    private let askAgain: () -> Void
+    private var reconnections = 0
+
+    init(console: Console, bundleIdentifier: String, askAgain: @escaping () -> Void) {
         self.bundleIdentifier = bundleIdentifier
+        self.console = console
+        self.askAgain = askAgain
         reporter = InstallProgressReporter(console: console, bundleIdentifier: bundleIdentifier)
     }
 
@@ -32,7 +41,14 @@ struct InstallWaiter {
             switch signal {
             case let .progress(app):
                 guard app.bundleIdentifier == bundleIdentifier else { continue }
+                reconnections = 0
                 reporter.update(app.progress)
+            case let .answer(.failure(error)) where reconnections < Self.maximumReconnections:
+                // The service went away (a crash, a kill); the install resumes when it starts again.
+                reconnections += 1
+                reporter.finishLine()
+                console.error("Lost the service (\(DebugTool.describe(error))); starting it again to follow the install.")
+                askAgain()
             case let .answer(result):
                 defer { reporter.finishLine() }
                 let app = try launchable(from: result)

@@ -13,7 +13,11 @@ import Synchronization
 /// Requests are numbered and their responses matched by id; events go to `onEvent`. A reader
 /// thread owns the socket's input, so a blocking request never waits on its own thread. When the
 /// connection drops, every pending request fails with ``BAError/Code/callerConnectionInvalid``
-/// and the next request connects again (sending `hello`, and `setDelegate` when events are wanted).
+/// and the next request connects again (sending `hello`, `setDelegate` when events are wanted, and
+/// every registration kept with ``replayOnReconnect(_:)``). An app or a tool that waits for events
+/// or holds registrations does not wait for its next request: it connects again at once, starting
+/// the service if it has to, so a crashed service costs it nothing but the time to start again.
+/// An extension does not: it belongs to the service that launched it, and ends with it.
 package final class ServiceConnection: Sendable {
     /// Receives the outcome of one request.
     package typealias Reply = @Sendable (Result<ServerResponse, any Error>) -> Void
@@ -23,7 +27,14 @@ package final class ServiceConnection: Sendable {
         var nextID: UInt64 = 1
         var pending: [UInt64: Reply] = [:]
         var wantsEvents = false
+        /// Registrations sent again on every new connection, in order.
+        var replays: [ClientRequest] = []
+        /// Set by ``disconnect()`` until the next request: a connection closed on purpose stays closed.
+        var closedByClient = false
     }
+
+    /// How many times in a row a lost connection is retried before waiting for the next request.
+    static let maximumReconnectAttempts = 20
 
     private let state = Mutex(State())
     /// Connects and sends, one request at a time: requests reach the service in the order they were
@@ -66,6 +77,7 @@ package final class ServiceConnection: Sendable {
     ///   - request: The request.
     ///   - reply: Called once, on some background thread.
     package func request(_ request: ClientRequest, reply: @escaping Reply) {
+        state.withLock { $0.closedByClient = false }
         sender.async { [self] in
             do {
                 let socket = try connectIfNeeded()
@@ -101,9 +113,20 @@ package final class ServiceConnection: Sendable {
         state.withLock { $0.wantsEvents = wantsEvents }
     }
 
+    /// Keeps a registration (such as a task handler) across reconnections: it is sent again, after
+    /// `hello`, on every new connection to the service.
+    /// - Parameter request: A request whose effect the service forgets when the connection ends.
+    package func replayOnReconnect(_ request: ClientRequest) {
+        state.withLock { $0.replays.append(request) }
+    }
+
     /// Closes the connection; pending requests fail, and the next request reconnects.
     package func disconnect() {
-        if let socket = state.withLock({ $0.socket }) { drop(socket, reason: "the connection was closed") }
+        let socket = state.withLock { state in
+            state.closedByClient = true
+            return state.socket
+        }
+        if let socket { drop(socket, reason: "the connection was closed") }
     }
 
     // MARK: - Connecting
@@ -122,12 +145,17 @@ package final class ServiceConnection: Sendable {
                     message: "The Background Assets service answered hello with \(reply), not protocol version "
                         + "\(WireProtocol.version); rebuild the app and the service from the same sources.")
             }
-            if state.withLock({ $0.wantsEvents }) {
+            let (wantsEvents, replays) = state.withLock { ($0.wantsEvents, $0.replays) }
+            if wantsEvents {
                 _ = try Self.unwrap(Self.wait { self.send(.setDelegate(isSet: true), on: socket, reply: $0) })
+            }
+            for request in replays {
+                _ = try Self.unwrap(Self.wait { self.send(request, on: socket, reply: $0) })
             }
             return socket
         } catch {
-            drop(socket, reason: "the service refused the connection: \(error)")
+            // The caller retries, or not: a refusal must not start a second round of reconnecting.
+            drop(socket, reason: "the service refused the connection: \(error)", reconnecting: false)
             throw error
         }
     }
@@ -217,7 +245,7 @@ package final class ServiceConnection: Sendable {
     }
 
     /// Forgets a socket and fails every request still waiting on it.
-    private func drop(_ socket: UnixSocket, reason: String) {
+    private func drop(_ socket: UnixSocket, reason: String, reconnecting: Bool = true) {
         let orphans = state.withLock { state -> [Reply]? in
             guard state.socket === socket else { return nil }
             state.socket = nil
@@ -230,6 +258,29 @@ package final class ServiceConnection: Sendable {
         let error = BAError(.callerConnectionInvalid, message: Self.lostMessage(reason))
         for reply in orphans { reply(.failure(error)) }
         onDisconnect(reason)
+        if reconnecting { reconnect(attempt: 1) }
+    }
+
+    /// Whether a lost connection is opened again without waiting for a request.
+    private var keepsConnected: Bool {
+        guard hello.role != .extension else { return false }
+        return state.withLock { !$0.closedByClient && $0.socket == nil && ($0.wantsEvents || !$0.replays.isEmpty) }
+    }
+
+    /// Connects again on the sender, backing off from 50 ms to 2 s while the service cannot be reached.
+    private func reconnect(attempt: Int) {
+        guard keepsConnected, attempt <= Self.maximumReconnectAttempts else { return }
+        sender.async { [weak self] in
+            guard let self, keepsConnected else { return }
+            do {
+                _ = try connectIfNeeded()
+            } catch {
+                let delay = min(0.05 * Double(1 << min(attempt, 6)), 2)
+                DispatchQueue.global().asyncAfter(deadline: .now() + delay) { [weak self] in
+                    self?.reconnect(attempt: attempt + 1)
+                }
+            }
+        }
     }
 
     private static func lostMessage(_ reason: String) -> String {

@@ -52,6 +52,8 @@ final class ServiceTaskTransport: TaskSchedulerTransport {
     func registerHandler(for identifier: String) throws {
         do {
             _ = try connection.send(.registerTaskHandler(identifier: identifier))
+            // A service that restarts knows no handlers: the connection registers this one again.
+            connection.replayOnReconnect(.registerTaskHandler(identifier: identifier))
         } catch {
             throw Self.schedulerError(error)
         }

@@ -37,8 +37,15 @@ extension BackgroundAssetsService {
             return installRefusal("The app bundle could not be read: \(error).")
         }
         let app = bundle.app.bundleIdentifier
-        if installs[app] != nil {
-            return installRefusal("\(app) is still installing; wait for it (backgroundassets-debug install --wait) before installing it again.")
+        if let running = installs[app] {
+            // The same install asked for again (a re-run after Ctrl-C or after the service restarted)
+            // joins the one in progress, so `install --wait` can follow it to its end.
+            guard running.version == bundle.app.version, let installed = try? await registry.app(app) else {
+                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(bundle.app.version).")
+            }
+            trace.append(.init(from: "tool", to: "backgroundassetsd", event: "install", app: app,
+                               detail: "version \(running.version), already installing"))
+            return .app(appStatus(installed))
         }
         // The app and its extension run from an installed bundle, so Bundle.main is their Info.plist.
         guard let appDirectory = paths.appDirectory(forBundleIdentifier: app) else {

@@ -1,0 +1,76 @@
+/*
+Abstract:
+End-to-end: install --wait and the app carry on through a crash of the service, starting it again themselves.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension SampleTests {
+    @Suite("Clients outlive the service")
+    struct ClientsOutliveServiceTests {
+        /// Six sessions of 2 MiB through a server throttled to 1 MiB/s per connection: each kill
+        /// lands while bytes move, and the whole test stays short.
+        static let sessionSize = 2 << 20
+
+        @Test("install --wait and the app each lose the service once and still end with every session in place")
+        func installAndAppSurviveKills() async throws {
+            let scenario = try Scenario()
+            let root = scenario.deviceRoot
+            try ServiceProcess.writeConfiguration(sampleConfiguration, in: root)
+            // No service started by the test: the clients start it, and start it again.
+            try await withAssetServer(
+                sessions: 6, sessionSize: Self.sessionSize,
+                arguments: ["--access-log", scenario.accessLog.path, "--throttle", "1048576"]
+            ) { server in
+                let device = SampleDevice(scenario: scenario, server: server)
+                defer {
+                    killExtensions(of: root)
+                }
+                do {
+                    try await Self.run(device)
+                } catch {
+                    await ServiceProcess.killAll(in: root)
+                    throw error
+                }
+                await ServiceProcess.killAll(in: root)
+            }
+        }
+
+        static func run(_ device: SampleDevice) async throws {
+            let root = device.scenario.deviceRoot
+            let install = try device.scenario.launchTool(try device.installArguments())
+            let app: ChildProcess
+            do {
+                // The essential phase is under way: kill its service, then ask for the same install again.
+                let first = try #require(try await ChaosTests.killMidTransfer(root, after: nil, growth: 0.3))
+                let again = try device.scenario.launchTool(try device.installArguments())
+                #expect(try await again.waitForExit(timeout: .seconds(60)) == .exited(0), "\(again.diagnostics())")
+                #expect(again.standardOutput().contains("is already installing; waiting until it is launchable"),
+                        "\(again.standardOutput())")
+                #expect(try await install.waitForExit(timeout: .seconds(60)) == .exited(0), "\(install.diagnostics())")
+                #expect(install.standardError().contains("Lost the service"), "\(install.diagnostics())")
+
+                // The app's run: its delegate's connection comes back by itself after a kill.
+                app = try ChildProcess.launch(
+                    executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
+                    arguments: device.appArguments(timeout: 40), environment: device.scenario.environment)
+                let second = try await ChaosTests.killMidTransfer(root, after: first, growth: 0.3)
+                #expect(second != nil, "the app's downloads were over before the kill")
+            } catch {
+                await install.terminate()
+                throw error
+            }
+            do {
+                #expect(try await app.waitForExit(timeout: .seconds(60)) == .exited(0), "\(app.diagnostics())")
+            } catch {
+                await app.terminate()
+                throw error
+            }
+            let catalog = try device.catalog()
+            try await device.waitUntilVerified(catalog)
+        }
+    }
+}
