@@ -40,4 +40,57 @@ struct SharedDownloadTests {
             }
         }
     }
+
+    @Test("A file handed over just before the service died is handed over again by the next one, not fetched again")
+    func handOverSurvivesKill() async throws {
+        let scenario = try Scenario()
+        let root = scenario.deviceRoot
+        try ServiceProcess.writeConfiguration(quickConfiguration, in: root)
+        try await withAssetServer(
+            sessions: 1, sessionSize: 524_288, arguments: ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+        ) { server in
+            do {
+                try await Self.handOverAfterKill(scenario, server)
+            } catch {
+                await ServiceProcess.killAll(in: root)
+                throw error
+            }
+            await ServiceProcess.killAll(in: root)
+        }
+    }
+
+    static func handOverAfterKill(_ scenario: Scenario, _ server: AssetServerProcess) async throws {
+        let root = scenario.deviceRoot
+        let file = try CatalogFile.all(in: server.catalogURL)[0]
+        let output = scenario.outputFolder.appendingPathComponent("handed-over.mp4")
+        let arguments = ["download", server.url(file.path).absoluteString, "--output", output.path]
+        // The first run starts the service and the download, then freezes: the file is handed
+        // over to a delegate that never takes it, and the service dies before anyone does.
+        let frozen = try scenario.launchTool(arguments)
+        try await frozen.runScoped { frozen in
+            _ = try await poll(timeout: .seconds(20), "the download to start") {
+                frozen.standardError().contains("Started download-") ? true : nil
+            }
+            try frozen.signal(SIGSTOP)
+            let handOver = root.appendingPathComponent(
+                "containers/group.com.example.backgroundassets-debug/Library/Caches/com.apple.BackgroundAssets")
+            _ = try await poll(timeout: .seconds(20), "the finished file in the hand-over folder") {
+                ((try? FileManager.default.contentsOfDirectory(atPath: handOver.path)) ?? []).isEmpty ? nil : true
+            }
+            let pid = try #require(SampleTests.ChaosTests.servicePID(root))
+            kill(pid, SIGKILL)
+            try await poll(until: { SampleTests.ChaosTests.servicePID(root) != pid }, timeout: .seconds(10), "the service to end")
+            try frozen.signal(SIGKILL)
+            _ = try await frozen.waitForExit(timeout: .seconds(10))
+        }
+
+        let again = try await scenario.runTool(arguments)
+        #expect(again.status == .exited(0), "\(again.standardError)")
+        #expect(again.standardError.contains("from an earlier run"), "\(again.standardError)")
+        #expect(try await sha256(of: output) == file.sha256)
+        let served = try scenario.accessEntries(for: file.path).map(\.bytes).reduce(0, +)
+        #expect(served == Int64(file.size), "the file was fetched once")
+        let log = try String(contentsOf: root.appending(path: "system/log"), encoding: .utf8)
+        #expect(log.contains("again: the service stopped before its file was taken"))
+    }
 }

@@ -27,8 +27,8 @@ struct StagingArea: Sendable {
         guard let container = paths.container(forAppGroup: group) else {
             throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
         }
-        let folder = container.appending(path: "Library/Caches/com.apple.BackgroundAssets", directoryHint: .isDirectory)
-        let destination = folder.appending(path: "BAFile-\(UUID().uuidString).tmp", directoryHint: .notDirectory)
+        let folder = container.appending(path: Self.handOverFolder, directoryHint: .isDirectory)
+        let destination = folder.appending(path: Self.handOverName(rowID: id), directoryHint: .notDirectory)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
@@ -39,6 +39,23 @@ struct StagingArea: Sendable {
             throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
         }
         return destination
+    }
+
+    /// The folder of an app group's container where finished files are handed over.
+    static let handOverFolder = "Library/Caches/com.apple.BackgroundAssets"
+
+    /// `BAFile-<row>-<uuid>.tmp`: unique, and naming its download, so a service that stopped before
+    /// the file was taken can tell whose it is when it starts again.
+    static func handOverName(rowID id: Int64) -> String {
+        "BAFile-\(id)-\(UUID().uuidString).tmp"
+    }
+
+    /// The download a hand-over file belongs to, from its name; `nil` for any other file.
+    static func rowID(ofHandOverFile name: String) -> Int64? {
+        guard name.hasPrefix("BAFile-"), name.hasSuffix(".tmp") else { return nil }
+        let parts = name.dropFirst("BAFile-".count).split(separator: "-", maxSplits: 1)
+        guard parts.count == 2 else { return nil }
+        return Int64(parts[0])
     }
 
     /// Deletes a download's staging file, if any.

@@ -110,6 +110,30 @@ extension BackgroundAssetsService {
         await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
     }
 
+    /// Finds the files an earlier run of the service handed over that nobody took, and hands them
+    /// over again: to a delegate of their app as soon as one is set, else after a grace period.
+    func redeliverUndeliveredFiles() {
+        undelivered = UndeliveredFiles.scan(paths: paths, store: store)
+        guard !undelivered.isEmpty else { return }
+        Task { [weak self] in
+            // Time for an app that lost the old service to connect again and take its files itself.
+            try? await Task.sleep(for: .seconds(2))
+            await self?.deliverUndelivered(app: nil)
+        }
+    }
+
+    /// Hands over again the undelivered files of one app, or of every app.
+    func deliverUndelivered(app: String?) async {
+        let files = app.map { undelivered.take(app: $0) } ?? undelivered.takeAll()
+        for file in files {
+            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? store.download(id: file.rowID),
+                row.state == .finished
+            else { continue }
+            logger.info("Handing over \(row.bundleIdentifier)/\(row.descriptor.identifier) again: the service stopped before its file was taken.")
+            await route(.finished(row, file: file.url))
+        }
+    }
+
     func finishDelivery(_ deliveryID: UInt64) {
         guard let delivery = deliveries.removeValue(forKey: deliveryID) else { return }
         unlink(delivery.file.path)
@@ -150,6 +174,7 @@ extension BackgroundAssetsService {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
+        handingOver.formUnion(undelivered.rowIDs(of: app))
         for rowID in handingOver.sorted() {
             if let row = try store.download(id: rowID) { rows.append(row) }
         }

@@ -21,6 +21,8 @@ extension BackgroundAssetsService {
                 return nil
             case let .setDelegate(isSet):
                 sessions[connection]?.hasDelegate = isSet
+                // A delegate set after a restart of the service is handed what the old one could not deliver.
+                if isSet { await deliverUndelivered(app: app) }
                 return .done
             case let .schedule(download):
                 return try await schedule(download, app: app, session: session)

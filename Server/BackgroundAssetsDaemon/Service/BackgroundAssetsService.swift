@@ -40,6 +40,8 @@ public actor BackgroundAssetsService {
     var sessions: [UInt64: Session] = [:]
     var arbiter = ExclusiveControlArbiter()
     var deliveries: [UInt64: Delivery] = [:]
+    /// Files an earlier run handed over that nobody took, until they are handed over again.
+    var undelivered = UndeliveredFiles()
     var challenges: [UInt64: Int64] = [:]
     var nextIdentifier: UInt64 = 1
     var lastActivity = Date.now
@@ -120,6 +122,7 @@ public actor BackgroundAssetsService {
         }
         try await queue.start()
         await resumeInstalls()
+        redeliverUndeliveredFiles()
         schedulePeriodicChecks()
         scheduleTasks()
     }

@@ -1,0 +1,72 @@
+/*
+Abstract:
+Finished files an earlier run of the service handed over but nobody took, found again when it starts.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The hand-overs a stopped service left behind, by app, until they are delivered again.
+///
+/// A download that finished just before the service died (a crash, a kill) has its file in the app
+/// group's hand-over folder and its row finished, but no delegate or extension took the file. The
+/// next service finds such files by their names, which carry their download's row, and hands each
+/// over once more: to the app's first delegate that connects, or, after a short grace period, the
+/// way any finished download goes (to the extension when no delegate is connected).
+struct UndeliveredFiles {
+    /// One file waiting to be handed over again.
+    struct File: Equatable {
+        var rowID: Int64
+        var url: URL
+    }
+
+    private var byApp: [String: [File]] = [:]
+
+    /// Whether nothing is waiting.
+    var isEmpty: Bool { byApp.isEmpty }
+
+    /// The rows of every file waiting for an app.
+    func rowIDs(of app: String) -> [Int64] {
+        byApp[app]?.map(\.rowID) ?? []
+    }
+
+    /// Looks through every app group container for hand-over files whose download finished.
+    ///
+    /// A file whose row no longer exists (the app was uninstalled, the queue reset) is deleted: the
+    /// hand-over folder is the service's own, and nobody could ever be given that file.
+    /// - Parameters:
+    ///   - paths: The device root.
+    ///   - store: The download store, read once per file.
+    /// - Returns: The files found, by app.
+    static func scan(paths: DevicePaths, store: DownloadStore) -> UndeliveredFiles {
+        var found = UndeliveredFiles()
+        let manager = FileManager.default
+        let groups = (try? manager.contentsOfDirectory(atPath: paths.containersDirectory.path)) ?? []
+        for group in groups.sorted() {
+            guard let container = paths.container(forAppGroup: group) else { continue }
+            let folder = container.appending(path: StagingArea.handOverFolder, directoryHint: .isDirectory)
+            for name in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
+                guard let rowID = StagingArea.rowID(ofHandOverFile: name) else { continue }
+                let file = folder.appending(path: name, directoryHint: .notDirectory)
+                guard let row = try? store.download(id: rowID) else {
+                    unlink(file.path)
+                    continue
+                }
+                guard row.state == .finished, row.descriptor.applicationGroupIdentifier == group else { continue }
+                found.byApp[row.bundleIdentifier, default: []].append(File(rowID: rowID, url: file))
+            }
+        }
+        return found
+    }
+
+    /// Removes and returns the files waiting for one app.
+    mutating func take(app: String) -> [File] {
+        byApp.removeValue(forKey: app) ?? []
+    }
+
+    /// Removes and returns every file still waiting.
+    mutating func takeAll() -> [File] {
+        defer { byApp = [:] }
+        return byApp.keys.sorted().flatMap { byApp[$0] ?? [] }
+    }
+}
