@@ -196,7 +196,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "TestSupport", "TLS"],
+            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(

@@ -5,6 +5,7 @@ Unit tests for what a transfer reads from a server: Content-Range, response head
 
 @testable import BackgroundAssetsDaemon
 import Foundation
+import HTTPCore
 import Testing
 
 @Suite("Reading server responses")

@@ -1,32 +1,12 @@
 /*
 Abstract:
-The status line and header fields of an HTTP/1.1 response, parsed strictly and within size limits.
+Reading a received response head strictly: its status line, its fields, and the body length it declares.
 */
 
 import Foundation
 import HTTPCore
 
-/// The head of an HTTP response: status and header fields (names compared case-insensitively).
-struct HTTPResponseHead: Sendable, Equatable {
-    /// The status code, such as 200 or 206.
-    var status: Int
-    /// The header fields in the order received, names as sent.
-    var fields: [(name: String, value: String)]
-
-    static func == (lhs: HTTPResponseHead, rhs: HTTPResponseHead) -> Bool {
-        lhs.status == rhs.status && lhs.fields.elementsEqual(rhs.fields) { $0 == $1 }
-    }
-
-    /// The value of the first field with this name, or `nil`.
-    subscript(name: String) -> String? {
-        fields.first { $0.name.caseInsensitiveCompare(name) == .orderedSame }?.value
-    }
-
-    /// All values of the fields with this name, for fields that may repeat.
-    func values(_ name: String) -> [String] {
-        fields.filter { $0.name.caseInsensitiveCompare(name) == .orderedSame }.map(\.value)
-    }
-
+extension HTTPResponseHead {
     /// The declared body length, `nil` when absent; throws when malformed or contradictory,
     /// because a response whose length is in doubt cannot be trusted to be complete.
     func contentLength() throws(TransferError) -> Int64? {
@@ -48,6 +28,7 @@ struct HTTPResponseHead: Sendable, Equatable {
     /// Parses a response head (everything before the blank line, without it).
     /// - Throws: ``TransferError`` naming what was malformed.
     init(parsing bytes: some Collection<UInt8>) throws(TransferError) {
+        self.init(status: 0)
         guard let text = String(validating: Array(bytes), as: UTF8.self) ?? String(bytes: Array(bytes), encoding: .isoLatin1) else {
             throw TransferError(.remote, .malformedResponse, "the response head is not text")
         }
@@ -60,7 +41,6 @@ struct HTTPResponseHead: Sendable, Equatable {
             throw TransferError(.remote, .malformedResponse, "the status line \"\(statusLine.prefix(100))\" is not HTTP/1.x")
         }
         self.status = status
-        fields = []
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
                   !line[..<colon].contains(where: { $0 == " " || $0 == "\t" }) else {
