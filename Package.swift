@@ -34,6 +34,10 @@ let package = Package(
             path: "Shared/TLS"
         ),
         .target(
+            name: "ArgumentParsing",
+            path: "Shared/ArgumentParsing"
+        ),
+        .target(
             name: "BackgroundAssetsIPC",
             path: "Shared/BackgroundAssetsIPC"
         ),
@@ -79,7 +83,7 @@ let package = Package(
 
         .executableTarget(
             name: "wwdc-sessions",
-            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog", "SessionKit"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundTasks", "OSLog", "SessionKit"],
             path: "App",
             exclude: ["Info.plist"]
         ),
@@ -106,7 +110,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["AssetServer", "HTTPCore", "TLS"],
+            dependencies: ["ArgumentParsing", "AssetServer", "HTTPCore", "TLS"],
             path: "Server/asset-server"
         ),
         .systemLibrary(
@@ -121,12 +125,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "backgroundassetsd",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
             path: "Server/backgroundassetsd"
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
             path: "Server/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
@@ -136,7 +140,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
-            dependencies: ["AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
             path: "Server/wwdc-sessions-demo"
         ),
 

@@ -3,6 +3,7 @@ Abstract:
 The app's command line, parsed into one small struct.
 */
 
+import ArgumentParsing
 import Foundation
 import SessionKit
 
@@ -58,57 +59,41 @@ struct AppOptions: Equatable {
     var plain = false
 
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
-    /// - Throws: ``AppError/usage(_:)`` naming the argument at fault.
-    init(arguments: [String]) throws {
-        var remaining = arguments[...]
-        var json = false
-        var positional: [String] = []
-        while let argument = remaining.popFirst() {
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let flag = parts[0]
-            func value() throws -> String {
-                if parts.count == 2 { return parts[1] }
-                guard let next = remaining.popFirst() else { throw AppError.usage("\(flag) needs a value.") }
-                return next
-            }
-            switch flag {
-            case "--help", "-h": command = .help
-            case "--until-complete": untilComplete = true
-            case "--plain": plain = true
-            case "--json": json = true
-            case "--timeout":
-                let text = try value()
-                guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-                    throw AppError.usage("--timeout \(text) is not a positive number of seconds.")
-                }
-                timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
-            case "--manifest-url":
-                let text = try value()
-                guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
-                      scheme == "http" || scheme == "https", url.host?.isEmpty == false
-                else { throw AppError.usage("--manifest-url \(text) is not an http or https URL.") }
-                manifestURL = url
-            default:
-                guard !flag.hasPrefix("-") else { throw AppError.usage("\(flag) is not an option.") }
-                positional.append(argument)
-            }
+    /// - Throws: ``UsageError`` naming the argument at fault.
+    init(arguments: [String]) throws(UsageError) {
+        var arguments = CommandLineArguments(arguments, command: "wwdc-sessions")
+        if arguments.flag("--help", "-h") {
+            command = .help
+            return
         }
-        guard command != .help else { return }
-        try parseCommand(positional, json: json)
-    }
-
-    private mutating func parseCommand(_ positional: [String], json: Bool) throws {
-        switch positional.first {
+        untilComplete = arguments.flag("--until-complete")
+        plain = arguments.flag("--plain")
+        let json = arguments.flag("--json")
+        if let text = try arguments.option("--timeout") {
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("--timeout \(text) is not a positive number of seconds.")
+            }
+            timeout = .milliseconds(Int64((seconds * 1000).rounded(.up)))
+        }
+        if let text = try arguments.option("--manifest-url") {
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", url.host?.isEmpty == false
+            else { throw UsageError("--manifest-url \(text) is not an http or https URL.") }
+            manifestURL = url
+        }
+        switch arguments.optionalPositional() {
         case nil:
-            guard !json else { throw AppError.usage("--json goes with the list command: wwdc-sessions list --json.") }
+            guard !json else { throw UsageError("--json goes with the list command: wwdc-sessions list --json.") }
         case "list":
-            guard positional.count == 1 else { throw AppError.usage("list takes no arguments.") }
             command = .list(json: json)
         case "delete":
-            guard positional.count == 2 else { throw AppError.usage("delete takes one session identifier.") }
-            command = .delete(sessionID: positional[1])
+            guard let session = arguments.optionalPositional() else {
+                throw UsageError("delete takes one session identifier.")
+            }
+            command = .delete(sessionID: session)
         case let other?:
-            throw AppError.usage("\(other) is not a command; the commands are list and delete.")
+            throw UsageError("\(other) is not a command; the commands are list and delete.")
         }
+        try arguments.finish()
     }
 }

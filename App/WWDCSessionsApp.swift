@@ -3,6 +3,7 @@ Abstract:
 The app's entry point: parses the command line and runs the app, or one of its commands.
 */
 
+import ArgumentParsing
 import BackgroundTasks
 import Foundation
 
@@ -13,13 +14,12 @@ struct WWDCSessionsApp {
         do {
             options = try AppOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            Terminal.write("\(error.localizedDescription)\n", to: STDERR_FILENO)
-            exit(64)
+            CommandLineExit.usageError(error.message, command: "wwdc-sessions", usage: AppOptions.usage)
         }
 
         switch options.command {
         case .help:
-            Terminal.write(AppOptions.usage + "\n")
+            CommandLineExit.help(AppOptions.usage)
         case let .list(json):
             exit(ListCommand(json: json).run())
         case let .delete(sessionID):

@@ -11,10 +11,6 @@ import Foundation
 public enum AssetServerError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A command-line flag was given a value it cannot use.
     case invalidOption(flag: String, value: String, expected: String)
-    /// A command-line flag is not one the server knows.
-    case unknownOption(String)
-    /// A command-line flag that needs a value came last.
-    case missingValue(flag: String)
     /// The listening socket could not be created, bound or put into listening state.
     case cannotListen(host: String, port: Int, reason: String)
     /// The catalog folder could not be read, generated or described by a manifest.
@@ -28,10 +24,6 @@ public enum AssetServerError: Error, Sendable, Equatable, CustomStringConvertibl
         switch self {
         case let .invalidOption(flag, value, expected):
             "The value '\(value)' for \(flag) is not valid; pass \(expected)."
-        case let .unknownOption(flag):
-            "The option '\(flag)' is not known; run asset-server --help to see the options."
-        case let .missingValue(flag):
-            "The option \(flag) needs a value; run asset-server --help to see its form."
         case let .cannotListen(host, port, reason):
             "Cannot listen on \(host):\(port) (\(reason)); choose another --host or --port, or pass --port 0."
         case let .catalog(path, reason):

@@ -18,7 +18,7 @@ struct CancelCommand: DebugSubcommand {
     var identifier: String
     var bundleIdentifier: String
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         bundleIdentifier = try arguments.option("--app") ?? ToolContext.bundleIdentifier
         identifier = try arguments.positional("the ID of the download to cancel (see status)")
     }

@@ -22,7 +22,7 @@ public protocol DebugSubcommand: Sendable {
     /// Reads the subcommand's arguments.
     /// - Parameter arguments: The arguments after the subcommand's name; take what you need, then call `finish()`.
     /// - Throws: A usage ``DebugToolError`` naming the argument at fault.
-    init(parsing arguments: inout CommandLineArguments) throws
+    init(parsing arguments: inout SubcommandArguments) throws
 
     /// Does the work.
     /// - Parameter context: Where to print, which device root, and how to reach the service.

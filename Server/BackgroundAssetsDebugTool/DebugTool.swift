@@ -94,7 +94,7 @@ public enum DebugTool {
     private static func parseAndRun<Command: DebugSubcommand>(
         _ type: Command.Type, _ arguments: [String], name: String, context: ToolContext
     ) async throws -> DebugExitCode {
-        var parsed = CommandLineArguments(arguments, subcommand: name)
+        var parsed = SubcommandArguments(arguments, subcommand: name)
         let command = try Command(parsing: &parsed)
         try parsed.finish()
         return try await command.run(in: context)

@@ -26,7 +26,7 @@ struct DownloadCommand: DebugSubcommand {
 
     var request: DownloadRequest
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         request = try DownloadRequest(parsing: &arguments)
     }
 

@@ -35,7 +35,7 @@ struct DownloadRequest: Sendable {
     }
 
     /// Reads and checks the arguments, so mistakes are reported before anything is queued.
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         let outputPath = try arguments.option("--output")
         let sizeText = try arguments.option("--size")
         let credentialText = try arguments.option("--credential")

@@ -30,7 +30,7 @@ struct InstallCommand: DebugSubcommand {
     var version: String?
     var wait: Bool
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         // Relative paths are taken from the current folder now, because the service runs elsewhere.
         appPlist = URL(fileURLWithPath: try arguments.option("--app-plist") ?? "App/Info.plist").standardizedFileURL
         extensionPlist = URL(fileURLWithPath: try arguments.option("--extension-plist") ?? "Extension/Info.plist")

@@ -25,7 +25,7 @@ struct PurgeCommand: DebugSubcommand {
     var appGroup: String?
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         appGroup = try arguments.option("--app-group")
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
         if appGroup != nil, bundleIdentifier != nil {

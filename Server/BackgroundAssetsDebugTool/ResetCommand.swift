@@ -19,7 +19,7 @@ struct ResetCommand: DebugSubcommand {
 
     var assumeYes: Bool
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         assumeYes = arguments.flag("--yes")
     }
 

@@ -30,7 +30,7 @@ struct SettingsCommand: DebugSubcommand {
 
     var change: SettingsChange
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         change = SettingsChange(
             lowPowerMode: try arguments.switchOption("--low-power"),
             backgroundAppRefresh: try arguments.switchOption("--background-refresh"),

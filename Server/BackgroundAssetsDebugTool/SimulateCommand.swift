@@ -47,7 +47,7 @@ struct SimulateCommand: DebugSubcommand {
     }
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         var given: [(flag: String, event: Event)] = Self.events.filter { arguments.flag($0.flag) }
             .map { ($0.flag, .contentRequest($0.kind)) }
         if let identifier = try arguments.option("--launch-task") {

@@ -22,7 +22,7 @@ struct StatusCommand: DebugSubcommand {
 
     var json: Bool
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         json = arguments.flag("--json")
     }
 

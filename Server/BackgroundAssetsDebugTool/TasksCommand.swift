@@ -23,7 +23,7 @@ struct TasksCommand: DebugSubcommand {
     var json: Bool
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         json = arguments.flag("--json")
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
     }

@@ -30,7 +30,7 @@ struct TraceCommand: DebugSubcommand {
     var download: String?
     var last: Int?
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         mermaid = arguments.flag("--mermaid")
         follow = arguments.flag("--follow")
         if mermaid, follow {

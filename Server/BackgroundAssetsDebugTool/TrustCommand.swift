@@ -30,7 +30,7 @@ struct TrustCommand: DebugSubcommand {
 
     var action: Action
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         let verb = try arguments.positional("add, list or remove")
         switch verb {
         case "add": action = .add(try arguments.positional("PEM"))

@@ -19,7 +19,7 @@ struct UninstallCommand: DebugSubcommand {
 
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout CommandLineArguments) throws(DebugToolError) {
+    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
     }
 

@@ -3,6 +3,7 @@ Abstract:
 The asset-server executable: parses options, prepares the catalog, serves until SIGINT or SIGTERM.
 */
 
+import ArgumentParsing
 import AssetServer
 import Foundation
 import HTTPCore
@@ -16,12 +17,9 @@ struct AssetServerCommand {
         do {
             options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            fail("asset-server: \(error)", code: 64)  // EX_USAGE
+            CommandLineExit.usageError(error.message, command: "asset-server", usage: Options.usage)
         }
-        if options.showHelp {
-            print(Options.usage)
-            exit(0)
-        }
+        if options.showHelp { CommandLineExit.help(Options.usage) }
         var configuration = options.configuration
         var caCertificate: URL?
         if options.tls {

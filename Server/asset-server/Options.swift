@@ -3,6 +3,7 @@ Abstract:
 The asset-server command line, parsed into one small struct.
 */
 
+import ArgumentParsing
 import AssetServer
 import Foundation
 
@@ -54,65 +55,57 @@ struct Options {
     var printManifest = false
 
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
-    /// - Throws: ``AssetServerError`` naming the flag and value at fault.
-    init(arguments: [String]) throws {
+    /// - Throws: ``UsageError`` naming the flag and value at fault.
+    init(arguments: [String]) throws(UsageError) {
         configuration.port = SamplePort.fromAppInfoPlist(
             searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            if argument == "--help" || argument == "-h" {
-                showHelp = true
-                continue
-            }
-            if argument == "--print-manifest" {
-                printManifest = true
-                continue
-            }
-            let parts = argument.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
-            let flag = parts[0]
-            func value() throws -> String {
-                if parts.count == 2 { return parts[1] }
-                guard let next = remaining.popFirst() else { throw AssetServerError.missingValue(flag: flag) }
-                return next
-            }
-            func number(_ range: ClosedRange<Int64>, _ expected: String) throws -> Int64 {
-                let text = try value()
-                guard let number = Int64(text), range.contains(number) else {
-                    throw AssetServerError.invalidOption(flag: flag, value: text, expected: expected)
-                }
-                return number
-            }
-            var faults = configuration.faults
-            switch flag {
-            case "--host": configuration.host = try value()
-            case "--port": configuration.port = Int(try number(0...65535, "a port from 0 to 65535"))
-            case "--catalog": configuration.catalogDirectory = URL(fileURLWithPath: try value(), isDirectory: true)
-            case "--sessions": sessionCount = Int(try number(1...10_000, "a session count from 1 to 10000"))
-            case "--session-size": sessionSize = try number(0...(1 << 40), "a size in bytes from 0 to 1 TiB")
-            case "--throttle": faults.throttleBytesPerSecond = try number(1...Int64.max, "a positive byte rate")
-            case "--drop-after": faults.dropAfterBytes = try number(0...Int64.max, "a byte count of 0 or more")
-            case "--fail": faults.failures.append(try FailureRule(parsing: value()))
-            case "--latency": faults.latency = .milliseconds(try number(0...600_000, "milliseconds from 0 to 600000"))
-            case "--corrupt":
-                let path = try value()
-                guard path.hasPrefix("/") else {
-                    throw AssetServerError.invalidOption(flag: flag, value: path, expected: "a request path starting with /")
-                }
-                faults.corruptedPaths.insert(path)
-            case "--auth": faults.credentials = try BasicCredentials(parsing: value())
-            case "--access-log": configuration.accessLogURL = URL(fileURLWithPath: try value())
-            case "--tls": tls = true
-            case "--tls-dir": tlsDirectory = URL(fileURLWithPath: try value(), isDirectory: true)
-            case "--tls-cert": tlsCertificate = URL(fileURLWithPath: try value())
-            case "--tls-key": tlsKey = URL(fileURLWithPath: try value())
-            default: throw AssetServerError.unknownOption(argument)
-            }
-            configuration.faults = faults
+        var arguments = CommandLineArguments(arguments, command: "asset-server")
+        showHelp = arguments.flag("--help", "-h")
+        printManifest = arguments.flag("--print-manifest")
+        tls = arguments.flag("--tls")
+        do {
+            try parseServing(&arguments)
+            try parseFaults(&arguments)
+        } catch let error as UsageError {
+            throw error
+        } catch {
+            // The fault rules and the access log name their own flag and value.
+            throw UsageError("\(error)")
         }
+        try arguments.finish()
         if (tlsCertificate == nil) != (tlsKey == nil) {
-            throw AssetServerError.invalidOption(flag: tlsCertificate == nil ? "--tls-key" : "--tls-cert",
-                                                 value: (tlsCertificate ?? tlsKey)!.path, expected: "--tls-cert and --tls-key together")
+            throw UsageError("--tls-cert and --tls-key go together; pass both, or --tls alone for a local CA.")
         }
         if tlsCertificate != nil { tls = true }
+    }
+
+    private mutating func parseServing(_ arguments: inout CommandLineArguments<UsageError>) throws {
+        configuration.host = try arguments.option("--host") ?? configuration.host
+        configuration.port = try arguments.number("--port", in: 0...65535, expected: "a port from 0 to 65535") ?? configuration.port
+        if let folder = try arguments.option("--catalog") { configuration.catalogDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
+        sessionCount = try arguments.number("--sessions", in: 1...10_000, expected: "a session count from 1 to 10000") ?? sessionCount
+        sessionSize = try arguments.number("--session-size", in: 0...(1 << 40), expected: "a size in bytes from 0 to 1 TiB") ?? sessionSize
+        if let file = try arguments.option("--access-log") { configuration.accessLogURL = URL(fileURLWithPath: file) }
+        if let folder = try arguments.option("--tls-dir") { tlsDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
+        tlsCertificate = try arguments.option("--tls-cert").map { URL(fileURLWithPath: $0) }
+        tlsKey = try arguments.option("--tls-key").map { URL(fileURLWithPath: $0) }
+    }
+
+    private mutating func parseFaults(_ arguments: inout CommandLineArguments<UsageError>) throws {
+        var faults = configuration.faults
+        faults.throttleBytesPerSecond = try arguments.number("--throttle", in: 1...Int64.max, expected: "a positive byte rate")
+            ?? faults.throttleBytesPerSecond
+        faults.dropAfterBytes = try arguments.number("--drop-after", in: 0...Int64.max, expected: "a byte count of 0 or more")
+            ?? faults.dropAfterBytes
+        faults.failures += try arguments.options("--fail").map { try FailureRule(parsing: $0) }
+        if let latency = try arguments.number("--latency", in: 0...600_000, expected: "milliseconds from 0 to 600000") {
+            faults.latency = .milliseconds(latency)
+        }
+        for path in try arguments.options("--corrupt") {
+            guard path.hasPrefix("/") else { throw UsageError("--corrupt takes a request path starting with /, not \(path.debugDescription).") }
+            faults.corruptedPaths.insert(path)
+        }
+        if let credentials = try arguments.option("--auth") { faults.credentials = try BasicCredentials(parsing: credentials) }
+        configuration.faults = faults
     }
 }

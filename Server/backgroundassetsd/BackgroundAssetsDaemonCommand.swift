@@ -3,6 +3,7 @@ Abstract:
 The backgroundassetsd executable: the Background Assets system service for one device root.
 */
 
+import ArgumentParsing
 import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
@@ -32,17 +33,13 @@ struct BackgroundAssetsDaemonCommand {
         // Everything the service creates (queue, log, trace, staging, containers) is the owner's only.
         umask(DeviceRootPrivacy.fileCreationMask)
 
-        var foreground = false
-        for argument in CommandLine.arguments.dropFirst() {
-            switch argument {
-            case "--foreground": foreground = true
-            case "--help", "-h":
-                print(usage)
-                exit(0)
-            default:
-                FileHandle.standardError.write(Data("backgroundassetsd: unknown option \(argument)\n\(usage)\n".utf8))
-                exit(64)
-            }
+        var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()), command: "backgroundassetsd")
+        if arguments.flag("--help", "-h") { CommandLineExit.help(usage) }
+        let foreground = arguments.flag("--foreground")
+        do {
+            try arguments.finish()
+        } catch {
+            CommandLineExit.usageError(error.message, command: "backgroundassetsd", usage: usage)
         }
 
         let paths = DevicePaths.current()

@@ -3,6 +3,7 @@ Abstract:
 The one-command demo: runs the asset server, the install, and the app, and stops them on Ctrl-C.
 */
 
+import ArgumentParsing
 import BackgroundAssetsIPC
 import Foundation
 import HTTPCore
@@ -16,13 +17,9 @@ struct DemoCommand {
         do {
             options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
-            exit(64)
+            CommandLineExit.usageError(error.message, command: "wwdc-sessions-demo", usage: DemoOptions.usage)
         }
-        if options.showHelp {
-            say(DemoOptions.usage)
-            exit(0)
-        }
+        if options.showHelp { CommandLineExit.help(DemoOptions.usage) }
         let paths = DevicePaths.current()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         var environment = ProcessInfo.processInfo.environment

@@ -3,6 +3,7 @@ Abstract:
 The demo's command line.
 */
 
+import ArgumentParsing
 import AssetServer
 import Foundation
 
@@ -37,26 +38,16 @@ struct DemoOptions {
     /// The repository's root: the current directory, where App/ and Extension/ are.
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
-    init(arguments: [String]) throws {
-        var remaining = arguments[...]
-        while let argument = remaining.popFirst() {
-            func number(_ range: ClosedRange<Int>) throws -> Int {
-                guard let text = remaining.popFirst(), let value = Int(text), range.contains(value) else {
-                    throw DemoError("\(argument) needs a number from \(range.lowerBound) to \(range.upperBound).\n\n\(Self.usage)")
-                }
-                return value
-            }
-            switch argument {
-            case "--step": step = true
-            case "--https": https = true
-            case "--port": port = try number(0...65_535)
-            case "--timeout": timeout = try number(1...86_400)
-            case "--catalog":
-                guard let folder = remaining.popFirst() else { throw DemoError("--catalog needs a folder.\n\n\(Self.usage)") }
-                catalog = folder
-            case "--help", "-h": showHelp = true
-            default: throw DemoError("Unknown argument \(argument.debugDescription).\n\n\(Self.usage)")
-            }
-        }
+    /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
+    /// - Throws: ``UsageError`` naming the argument at fault.
+    init(arguments: [String]) throws(UsageError) {
+        var arguments = CommandLineArguments(arguments, command: "wwdc-sessions-demo")
+        showHelp = arguments.flag("--help", "-h")
+        step = arguments.flag("--step")
+        https = arguments.flag("--https")
+        port = try arguments.number("--port", in: 0...65_535, expected: "a port from 0 to 65535") ?? port
+        timeout = try arguments.number("--timeout", in: 1...86_400, expected: "seconds from 1 to 86400") ?? timeout
+        catalog = try arguments.option("--catalog")
+        try arguments.finish()
     }
 }

@@ -14,7 +14,7 @@ import Testing
 struct AppCommandLineTests {
     /// Parses a subcommand the way the dispatcher does: its own parsing, then the leftover check.
     static func parse<Command: DebugSubcommand>(_ type: Command.Type, _ line: [String]) throws -> Command {
-        var arguments = CommandLineArguments(line, subcommand: type.name)
+        var arguments = SubcommandArguments(line, subcommand: type.name)
         let command = try Command(parsing: &arguments)
         try arguments.finish()
         return command

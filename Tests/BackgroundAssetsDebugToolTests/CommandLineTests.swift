@@ -12,7 +12,7 @@ import Testing
 struct CommandLineTests {
     @Test("Options take a value in either form; unknown arguments are reported")
     func optionsAndLeftovers() throws {
-        var arguments = CommandLineArguments(["--output=a", "--size", "5", "URL", "--json"], subcommand: "test")
+        var arguments = SubcommandArguments(["--output=a", "--size", "5", "URL", "--json"], subcommand: "test")
         #expect(try arguments.option("--output") == "a")
         #expect(try arguments.option("--size") == "5")
         let first = arguments.flag("--json")
@@ -21,14 +21,14 @@ struct CommandLineTests {
         #expect(try arguments.positional("URL") == "URL")
         try arguments.finish()
 
-        var missing = CommandLineArguments(["--output"], subcommand: "test")
+        var missing = SubcommandArguments(["--output"], subcommand: "test")
         do {
             _ = try missing.option("--output")
             Issue.record("An option without a value was accepted.")
         } catch {
             #expect(error.exitCode == .usage)
         }
-        let extra = CommandLineArguments(["--bogus"], subcommand: "test")
+        let extra = SubcommandArguments(["--bogus"], subcommand: "test")
         #expect { try extra.finish() } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
     }
 
@@ -36,7 +36,7 @@ struct CommandLineTests {
     func stableIdentifier() throws {
         let folder = FileManager.default.temporaryDirectory.path
         func request(_ output: String, extra: [String] = []) throws -> DownloadRequest {
-            var arguments = CommandLineArguments(
+            var arguments = SubcommandArguments(
                 ["http://127.0.0.1:8080/a.mp4", "--output", "\(folder)/\(output)"] + extra, subcommand: "download")
             return try DownloadRequest(parsing: &arguments)
         }
@@ -59,7 +59,7 @@ struct CommandLineTests {
             (["http://127.0.0.1/a"], "--output"),
         ]
         for (line, expected) in cases {
-            var arguments = CommandLineArguments(line, subcommand: "download")
+            var arguments = SubcommandArguments(line, subcommand: "download")
             do {
                 _ = try DownloadRequest(parsing: &arguments)
                 Issue.record("\(line) was accepted.")

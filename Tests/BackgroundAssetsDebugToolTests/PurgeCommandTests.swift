@@ -30,7 +30,7 @@ struct PurgeCommandTests {
         let kept = try #require(paths.container(forAppGroup: group)).appending(path: "Library/Preferences/settings.plist")
         try Self.write(3, to: kept)
 
-        var arguments = CommandLineArguments([], subcommand: "purge")
+        var arguments = SubcommandArguments([], subcommand: "purge")
         let command = try PurgeCommand(parsing: &arguments)
         #expect(try await command.run(in: ToolContext(paths: paths)) == .success)
 
@@ -45,7 +45,7 @@ struct PurgeCommandTests {
     func refusesUnknownGroups() async throws {
         let root = try TemporaryDeviceRoot()
         for group in ["group.missing", "../../etc"] {
-            var arguments = CommandLineArguments(["--app-group", group], subcommand: "purge")
+            var arguments = SubcommandArguments(["--app-group", group], subcommand: "purge")
             let command = try PurgeCommand(parsing: &arguments)
             await #expect {
                 try await command.run(in: ToolContext(paths: DevicePaths(root: root.url)))

@@ -15,13 +15,13 @@ import Testing
 struct TraceCommandTests {
     @Test("Filters and the diagram switch are read; a bad --last is a usage error")
     func parsesOptions() throws {
-        var arguments = CommandLineArguments(["--mermaid", "--app", "com.example.app", "--last", "5"], subcommand: "trace")
+        var arguments = SubcommandArguments(["--mermaid", "--app", "com.example.app", "--last", "5"], subcommand: "trace")
         let command = try TraceCommand(parsing: &arguments)
         #expect(command.mermaid)
         #expect(command.app == "com.example.app")
         #expect(command.last == 5)
         for bad in ["0", "x", "-3"] {
-            var arguments = CommandLineArguments(["--last", bad], subcommand: "trace")
+            var arguments = SubcommandArguments(["--last", bad], subcommand: "trace")
             #expect { try TraceCommand(parsing: &arguments) } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
         }
     }
@@ -38,10 +38,10 @@ struct TraceCommandTests {
 
     @Test("--follow is read, and refused with --mermaid as a usage error naming both")
     func parsesFollow() throws {
-        var arguments = CommandLineArguments(["--follow", "--app", "com.example.app"], subcommand: "trace")
+        var arguments = SubcommandArguments(["--follow", "--app", "com.example.app"], subcommand: "trace")
         let command = try TraceCommand(parsing: &arguments)
         #expect(command.follow && !command.mermaid)
-        var both = CommandLineArguments(["--mermaid", "--follow"], subcommand: "trace")
+        var both = SubcommandArguments(["--mermaid", "--follow"], subcommand: "trace")
         #expect { try TraceCommand(parsing: &both) } throws: { error in
             let error = error as? DebugToolError
             return error?.exitCode == .usage && error?.message.contains("--follow") == true
@@ -89,7 +89,7 @@ struct TraceCommandTests {
         let file = folder.appending("trace.jsonl")
         try Data((Self.line("old") + Self.line("recent") + Self.line("other", app: "com.example.other")).utf8)
             .write(to: file)
-        var arguments = CommandLineArguments(["--follow", "--app", "com.example.app", "--last", "1"], subcommand: "trace")
+        var arguments = SubcommandArguments(["--follow", "--app", "com.example.app", "--last", "1"], subcommand: "trace")
         let command = try TraceCommand(parsing: &arguments)
         let printed = Mutex<[String]>([])
         let console = Console(inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false)

@@ -14,7 +14,7 @@ import TLS
 @Suite("Trusting CA certificates on a device")
 struct TrustCommandTests {
     static func run(_ words: [String], _ paths: DevicePaths) async throws -> DebugExitCode {
-        var arguments = CommandLineArguments(Array(words.dropFirst()), subcommand: "trust")
+        var arguments = SubcommandArguments(Array(words.dropFirst()), subcommand: "trust")
         let command = try TrustCommand(parsing: &arguments)
         return try await command.run(in: ToolContext(paths: paths))
     }
@@ -65,7 +65,7 @@ struct TrustCommandTests {
 
     @Test("trust without a known verb is a usage error")
     func usage() {
-        var arguments = CommandLineArguments(["trust-me"], subcommand: "trust")
+        var arguments = SubcommandArguments(["trust-me"], subcommand: "trust")
         #expect(throws: DebugToolError.self) { try TrustCommand(parsing: &arguments) }
     }
 }

@@ -1,0 +1,46 @@
+/*
+Abstract:
+End-to-end: every executable answers --help and a mistake on its command line the same way.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Command lines")
+struct CommandLineContractTests {
+    static let executables = ["asset-server", "backgroundassetsd", "backgroundassets-debug", "wwdc-sessions", "wwdc-sessions-demo"]
+
+    @Test("--help prints the usage on standard output and exits 0", arguments: executables)
+    func help(_ executable: String) async throws {
+        let scenario = try Scenario()
+        let result = try await runCommand(
+            try ProductsDirectory.executable(named: executable).path, arguments: ["--help"], environment: scenario.environment)
+        #expect(result.status == .exited(0), "\(result.standardError)")
+        #expect(result.standardOutput.hasPrefix("Usage: \(executable)"), "\(result.standardOutput.prefix(200))")
+        #expect(result.standardError.isEmpty, "\(result.standardError)")
+    }
+
+    @Test("An unknown argument is named on standard error, with exit code 64", arguments: executables)
+    func unknownArgument(_ executable: String) async throws {
+        let scenario = try Scenario()
+        let result = try await runCommand(
+            try ProductsDirectory.executable(named: executable).path, arguments: ["--bogus"], environment: scenario.environment)
+        #expect(result.status == .exited(64), "\(result.standardError)")
+        #expect(result.standardError.hasPrefix("\(executable): "), "\(result.standardError.prefix(200))")
+        #expect(result.standardError.contains("--bogus"), "\(result.standardError.prefix(200))")
+        #expect(result.standardOutput.isEmpty, "\(result.standardOutput.prefix(200))")
+    }
+
+    @Test("An option without its value is named, with exit code 64", arguments: [
+        ("asset-server", ["--port"]), ("wwdc-sessions-demo", ["--port"]), ("wwdc-sessions", ["--timeout"]),
+        ("backgroundassets-debug", ["trace", "--last"]),
+    ])
+    func missingValue(_ executable: String, _ arguments: [String]) async throws {
+        let scenario = try Scenario()
+        let result = try await runCommand(
+            try ProductsDirectory.executable(named: executable).path, arguments: arguments, environment: scenario.environment)
+        #expect(result.status == .exited(64), "\(result.standardError)")
+        #expect(result.standardError.contains("The option \(arguments.last!) needs a value."), "\(result.standardError.prefix(300))")
+    }
+}
