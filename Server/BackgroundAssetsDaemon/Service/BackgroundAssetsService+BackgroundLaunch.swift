@@ -47,8 +47,8 @@ extension BackgroundAssetsService {
             let process = backgroundLaunches.removeValue(forKey: app)
         else { return }
         // From now on its downloads' events go to the extension, not to a process about to end.
-        for (id, session) in sessions where session.connection.peer.processIdentifier == process.processIdentifier {
-            sessions[id]?.hasDelegate = false
+        for (id, client) in clients where client.connection.peer.processIdentifier == process.processIdentifier {
+            clients[id]?.hasDelegate = false
         }
         let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))

@@ -8,8 +8,8 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// The connections of an app that set a delegate.
-    func delegates(of app: String) -> [Session] {
-        sessions.values.filter { $0.hasDelegate && $0.hello?.bundleIdentifier == app }
+    func delegates(of app: String) -> [Client] {
+        clients.values.filter { $0.hasDelegate && $0.hello?.bundleIdentifier == app }
             .sorted { $0.connection.id < $1.connection.id }
     }
 
@@ -52,8 +52,8 @@ extension BackgroundAssetsService {
             }
             let deliveryID = allocateIdentifier()
             deliveries[deliveryID] = Delivery(file: file, rowID: row.id, app: row.bundleIdentifier, pending: Set(receivers.map(\.connection.id)))
-            for session in receivers {
-                session.connection.send(.event(.finished(deliveryID: deliveryID, download: row.descriptor, filePath: file.path)))
+            for client in receivers {
+                client.connection.send(.event(.finished(deliveryID: deliveryID, download: row.descriptor, filePath: file.path)))
             }
             traceEvent("finishedWithFileURL", row: row, receivers: receivers)
             if receivers.isEmpty {
@@ -68,8 +68,8 @@ extension BackgroundAssetsService {
             }
             let deliveryID = allocateIdentifier()
             challenges[deliveryID] = row.id
-            for session in receivers {
-                session.connection.send(.event(.didReceiveChallenge(deliveryID: deliveryID, download: row.descriptor, challenge: challenge)))
+            for client in receivers {
+                client.connection.send(.event(.didReceiveChallenge(deliveryID: deliveryID, download: row.descriptor, challenge: challenge)))
             }
             traceEvent("didReceiveChallenge", row: row, receivers: receivers)
             if receivers.isEmpty {
@@ -140,14 +140,14 @@ extension BackgroundAssetsService {
     }
 
     @discardableResult
-    private func broadcast(_ event: ServerEvent, to row: DownloadRow, traced name: String?, detail: String? = nil) -> [Session] {
+    private func broadcast(_ event: ServerEvent, to row: DownloadRow, traced name: String?, detail: String? = nil) -> [Client] {
         let receivers = delegates(of: row.bundleIdentifier)
-        for session in receivers { session.connection.send(.event(event)) }
+        for client in receivers { client.connection.send(.event(event)) }
         if let name { traceEvent(name, row: row, receivers: receivers, detail: detail) }
         return receivers
     }
 
-    private func traceEvent(_ name: String, row: DownloadRow, receivers: [Session], detail: String? = nil) {
+    private func traceEvent(_ name: String, row: DownloadRow, receivers: [Client], detail: String? = nil) {
         let roles = Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted()
         traceEvent(name, row: row, to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), detail: detail)
     }
@@ -163,7 +163,7 @@ extension BackgroundAssetsService {
     /// being handed over (to a delegate or to the extension).
     ///
     /// Listing the second kind (in the finished state) closes a race: an app that lists its current
-    /// downloads and the sessions missing from disk would otherwise see a download that just
+    /// downloads and the WWDC sessions missing from disk would otherwise see a download that just
     /// finished in neither list, and start it again.
     func currentDownloads(of app: String) throws -> [DownloadRow] {
         var rows = try store.currentDownloads(bundleIdentifier: app)

@@ -11,7 +11,7 @@ extension BackgroundAssetsService {
         let waiter = ExclusiveControlArbiter.Waiter(connection: connection, requestID: requestID, deadline: deadline)
         switch arbiter.acquire(app: app, waiter, now: .now) {
         case .granted:
-            record(from: sessions[connection], event: "acquireExclusiveControl", app: app)
+            record(from: clients[connection], event: "acquireExclusiveControl", app: app)
             return .exclusiveControlGranted
         case .queued:
             scheduleExpiry()
@@ -23,9 +23,9 @@ extension BackgroundAssetsService {
 
     /// Tells a waiter it now holds control.
     func grant(_ waiter: ExclusiveControlArbiter.Waiter) {
-        guard let session = sessions[waiter.connection] else { return }
-        session.connection.send(.response(id: waiter.requestID, response: .exclusiveControlGranted))
-        record(from: session, event: "acquireExclusiveControl", app: session.hello?.bundleIdentifier)
+        guard let client = clients[waiter.connection] else { return }
+        client.connection.send(.response(id: waiter.requestID, response: .exclusiveControlGranted))
+        record(from: client, event: "acquireExclusiveControl", app: client.hello?.bundleIdentifier)
     }
 
     private func scheduleExpiry() {
@@ -40,7 +40,7 @@ extension BackgroundAssetsService {
 
     private func expireWaiters() {
         for waiter in arbiter.expire(now: .now) {
-            sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .failure(Self.timeout(waiter.deadline))))
+            clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .failure(Self.timeout(waiter.deadline))))
         }
         scheduleExpiry()
     }

@@ -18,14 +18,14 @@ extension BackgroundAssetsService {
     }
 
     private func terminateIfIdle(_ app: String) {
-        guard let session = extensions[app], !session.hasWork, !session.isTerminating, session.ending == nil,
-            let connectionID = session.connectionID
+        guard let run = extensions[app], !run.hasWork, !run.isTerminating, run.ending == nil,
+            let connectionID = run.connectionID
         else { return }
         // The async exclusive-control handler keeps the extension alive until it returns, but
         // no longer than an entry point may run: holding the lock is work like any other.
         if arbiter.involves(connectionID, app: app) {
             let limit = runtimePolicy.entryPointLimit
-            let pid = session.process.processIdentifier
+            let pid = run.process.processIdentifier
             extensions[app]?.idleTimer = Task { [weak self] in
                 try? await Task.sleep(for: .seconds(fractional: limit))
                 guard !Task.isCancelled else { return }
@@ -42,7 +42,7 @@ extension BackgroundAssetsService {
 
     /// An extension's exclusive control ended: it may now be idle.
     func extensionReleasedExclusiveControl(app: String, connection: UInt64) {
-        guard let session = extensions[app], session.connectionID == connection, !session.hasWork else { return }
+        guard let run = extensions[app], run.connectionID == connection, !run.hasWork else { return }
         scheduleTermination(of: app)
     }
 
@@ -55,53 +55,53 @@ extension BackgroundAssetsService {
     }
 
     private func forceExit(of app: String, pid: Int32) {
-        guard let session = extensions[app], session.process.processIdentifier == pid else { return }
-        session.process.kill()
+        guard let run = extensions[app], run.process.processIdentifier == pid else { return }
+        run.process.kill()
     }
 
     /// A call ran past its limit: the extension is killed, as the system does.
     func callOverran(of app: String, callID: UInt64, limit: (seconds: Double, isBudget: Bool)) {
-        guard let session = extensions[app], let running = session.running, running.id == callID else { return }
+        guard let run = extensions[app], let running = run.running, running.id == callID else { return }
         let entryPoint = running.record.call.entryPoint
         let reason = limit.isBudget
             ? "daily budget: \(entryPoint) ran past the \(runtimePolicy.dailyBudget.formatted()) s extensionDailyBudget"
             : "runtime limit: \(entryPoint) ran longer than the \(limit.seconds.formatted()) s extensionRuntimeLimit"
-        killExtension(of: app, pid: session.process.processIdentifier, reason: reason)
+        killExtension(of: app, pid: run.process.processIdentifier, reason: reason)
     }
 
     /// Kills an extension over a limit and records why.
     func killExtension(of app: String, pid: Int32, reason: String) {
-        guard let session = extensions[app], session.process.processIdentifier == pid, session.ending == nil else { return }
+        guard let run = extensions[app], run.process.processIdentifier == pid, run.ending == nil else { return }
         extensions[app]?.ending = .killed(reason)
         lastTerminations[app] = reason
         logger.error("Killed the extension of \(app) (pid \(pid)): \(reason).")
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionKilled", app: app, detail: reason))
-        session.process.kill()
+        run.process.kill()
     }
 
     /// The extension's connection closed: an extension that is not terminating has crashed or quit.
     func extensionDisconnected(connection: UInt64, app: String) {
-        guard let session = extensions[app], session.connectionID == connection else { return }
-        if session.ending == nil, !session.isTerminating {
-            killExtension(of: app, pid: session.process.processIdentifier, reason: "crash: it closed its connection to the service")
+        guard let run = extensions[app], run.connectionID == connection else { return }
+        if run.ending == nil, !run.isTerminating {
+            killExtension(of: app, pid: run.process.processIdentifier, reason: "crash: it closed its connection to the service")
         }
     }
 
     /// The process ended: calls it owed are abandoned, and calls that waited for it get a fresh launch.
     func extensionExited(app: String, _ exit: ExtensionProcess.Exit) async {
-        guard let session = extensions[app], session.process.processIdentifier == exit.processIdentifier else { return }
+        guard let run = extensions[app], run.process.processIdentifier == exit.processIdentifier else { return }
         extensions[app] = nil
-        session.deadline?.cancel()
-        session.memoryWatch?.cancel()
-        session.idleTimer?.cancel()
-        if let connectionID = session.connectionID { sessions[connectionID]?.connection.close() }
-        var owed = session.pending
-        if let running = session.running {
+        run.deadline?.cancel()
+        run.memoryWatch?.cancel()
+        run.idleTimer?.cancel()
+        if let connectionID = run.connectionID { clients[connectionID]?.connection.close() }
+        var owed = run.pending
+        if let running = run.running {
             owed.insert(running.record, at: 0)
             await chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
         }
         let reason: String
-        switch session.ending {
+        switch run.ending {
         case let .killed(why):
             reason = why
         case .finished:
@@ -112,7 +112,7 @@ extension BackgroundAssetsService {
             logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
         }
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
-                           detail: "\(exit); \(reason); peak memory \(session.process.peakResidentBytes >> 20) MiB"))
+                           detail: "\(exit); \(reason); peak memory \(run.process.peakResidentBytes >> 20) MiB"))
         await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
         if let waiting = deferredCalls.removeValue(forKey: app) {
             await callExtension(of: app, waiting)

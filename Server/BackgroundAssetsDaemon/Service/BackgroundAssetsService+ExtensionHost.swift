@@ -21,7 +21,7 @@ extension BackgroundAssetsService {
     /// not start) are abandoned: their files are deleted and an install they serve completes.
     func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
         guard !records.isEmpty else { return }
-        if let session = extensions[app], session.ending == nil, !session.isTerminating {
+        if let run = extensions[app], run.ending == nil, !run.isTerminating {
             extensions[app]?.pending += records
             extensions[app]?.idleTimer?.cancel()
             sendNextCall(of: app)
@@ -71,10 +71,10 @@ extension BackgroundAssetsService {
             [weak self] exit in
             Task { await self?.extensionExited(app: app, exit) }
         }
-        var session = ExtensionSession(process: process)
+        var run = ExtensionRun(process: process)
         let limit = configuration.extensionMemoryLimit
         let pid = process.processIdentifier
-        session.memoryWatch = Task { [weak self] in
+        run.memoryWatch = Task { [weak self] in
             while !Task.isCancelled {
                 guard let resident = process.residentBytes else { return }
                 if resident > limit {
@@ -85,16 +85,16 @@ extension BackgroundAssetsService {
                 try? await Task.sleep(for: Self.memorySampleInterval)
             }
         }
-        extensions[app] = session
+        extensions[app] = run
         lastActivity = .now
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionLaunched", app: app, detail: "pid \(pid)"))
     }
 
     /// The extension the service launched introduced itself: calls can flow.
-    func extensionCheckIn(connection: UInt64, session: Session) -> ServerResponse {
-        guard let hello = session.hello, hello.role == .extension,
+    func extensionCheckIn(connection: UInt64, client: Client) -> ServerResponse {
+        guard let hello = client.hello, hello.role == .extension,
             let running = extensions[hello.bundleIdentifier],
-            running.process.processIdentifier == session.connection.peer.processIdentifier, running.connectionID == nil
+            running.process.processIdentifier == client.connection.peer.processIdentifier, running.connectionID == nil
         else {
             return failure(.callerConnectionNotAccepted, "Only the extension process the service launched can check in; the system launches extensions (try backgroundassets-debug simulate --app-install).")
         }
@@ -110,24 +110,24 @@ extension BackgroundAssetsService {
 
     /// Sends the next queued call, or lets an idle extension go.
     func sendNextCall(of app: String) {
-        guard var session = extensions[app], let connectionID = session.connectionID, session.running == nil,
-            session.ending == nil, let client = sessions[connectionID]
+        guard var run = extensions[app], let connectionID = run.connectionID, run.running == nil,
+            run.ending == nil, let client = clients[connectionID]
         else { return }
-        guard !session.pending.isEmpty else {
-            if !session.isTerminating { scheduleTermination(of: app) }
+        guard !run.pending.isEmpty else {
+            if !run.isTerminating { scheduleTermination(of: app) }
             return
         }
-        let record = session.pending.removeFirst()
+        let record = run.pending.removeFirst()
         let id = allocateIdentifier()
-        session.running = (id, record, .now)
-        session.idleTimer?.cancel()
+        run.running = (id, record, .now)
+        run.idleTimer?.cancel()
         let limit = runtimeLimit(for: app, record: record)
-        session.deadline = Task { [weak self] in
+        run.deadline = Task { [weak self] in
             try? await Task.sleep(for: .seconds(fractional: limit.seconds))
             guard !Task.isCancelled else { return }
             await self?.callOverran(of: app, callID: id, limit: limit)
         }
-        extensions[app] = session
+        extensions[app] = run
         if case .contentRequest = record.purpose { contentRequestsRunning.insert(app) }
         client.connection.send(.event(.extensionCall(callID: id, call: record.call)))
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
@@ -143,12 +143,12 @@ extension BackgroundAssetsService {
 
     /// An entry point returned: account its runtime, act on its result, send the next call.
     func extensionCallReturned(callID: UInt64, result: ExtensionCallResult, connection: UInt64) async -> ServerResponse {
-        guard let (app, session) = extensions.first(where: { $0.value.connectionID == connection }).map({ ($0.key, $0.value) }),
-            let running = session.running, running.id == callID
+        guard let (app, run) = extensions.first(where: { $0.value.connectionID == connection }).map({ ($0.key, $0.value) }),
+            let running = run.running, running.id == callID
         else {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
         }
-        session.deadline?.cancel()
+        run.deadline?.cancel()
         extensions[app]?.running = nil
         extensions[app]?.deadline = nil
         let elapsed = ContinuousClock.now - running.sentAt
@@ -159,7 +159,7 @@ extension BackgroundAssetsService {
         await complete(running.record, with: result, of: app)
         if case .willTerminate = running.record.call {
             extensions[app]?.ending = .finished
-            scheduleForcedExit(of: app, pid: session.process.processIdentifier)
+            scheduleForcedExit(of: app, pid: run.process.processIdentifier)
         } else {
             sendNextCall(of: app)
         }

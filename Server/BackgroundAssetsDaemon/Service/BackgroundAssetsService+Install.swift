@@ -111,11 +111,11 @@ extension BackgroundAssetsService {
         }
         let id = app.bundleIdentifier
         let status = appStatus(app)
-        if let session = extensions[id] { killExtension(of: id, pid: session.process.processIdentifier, reason: "the app was uninstalled") }
+        if let client = extensions[id] { killExtension(of: id, pid: client.process.processIdentifier, reason: "the app was uninstalled") }
         installs[id] = nil
         await queue.release(app: id)
         for waiter in launchWaiters.removeValue(forKey: id) ?? [] {
-            sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(id) was uninstalled while it was installing.")))
+            clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(id) was uninstalled while it was installing.")))
         }
         for row in (try? store.currentDownloads(bundleIdentifier: id)) ?? [] { try? await queue.cancel(id: row.id) }
         // An uninstalled app leaves no history: its ended downloads go too.

@@ -9,7 +9,7 @@ import Foundation
 extension BackgroundAssetsService {
     /// Answers at once when the app is launchable, else when it becomes launchable; records a launch if asked.
     func awaitLaunchable(_ bundleIdentifier: String?, recordLaunch: Bool, requestID: UInt64, connection: UInt64) async -> ServerResponse? {
-        guard let caller = sessions[connection]?.hello else { return nil }
+        guard let caller = clients[connection]?.hello else { return nil }
         let id = bundleIdentifier ?? caller.bundleIdentifier
         guard installedApps.contains(id), let app = try? await registry.app(id) else {
             return failure(.callerConnectionNotAccepted, "\(id) is not installed on this device; install it with backgroundassets-debug install, then launch it.")
@@ -18,7 +18,7 @@ extension BackgroundAssetsService {
             return .app(recordLaunch ? await self.recordLaunch(of: id) ?? appStatus(app) : appStatus(app))
         }
         launchWaiters[id, default: []].append(LaunchWaiter(connection: connection, requestID: requestID, recordLaunch: recordLaunch))
-        sessions[connection]?.connection.send(.event(.installProgress(appStatus(app))))
+        clients[connection]?.connection.send(.event(.installProgress(appStatus(app))))
         return nil
     }
 
@@ -57,7 +57,7 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
         for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
             let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
-            sessions[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
+            clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
         schedulePeriodicChecks()
     }
@@ -66,7 +66,7 @@ extension BackgroundAssetsService {
     func pushInstallProgress(of app: String) async {
         guard let waiters = launchWaiters[app], !waiters.isEmpty, let installed = try? await registry.app(app) else { return }
         let status = appStatus(installed)
-        for waiter in waiters { sessions[waiter.connection]?.connection.send(.event(.installProgress(status))) }
+        for waiter in waiters { clients[waiter.connection]?.connection.send(.event(.installProgress(status))) }
     }
 
     /// Picks up installs the service was running when it stopped: their essential downloads are still queued.

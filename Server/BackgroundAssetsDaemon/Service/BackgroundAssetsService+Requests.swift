@@ -9,9 +9,9 @@ import Foundation
 extension BackgroundAssetsService {
     /// Answers a request, or returns `nil` when the answer comes later (exclusive control).
     func handle(_ request: ClientRequest, id: UInt64, from connection: UInt64) async -> ServerResponse? {
-        guard let session = sessions[connection] else { return nil }
-        if case let .hello(hello) = request { return greet(hello, session: session) }
-        guard let hello = session.hello else {
+        guard let client = clients[connection] else { return nil }
+        if case let .hello(hello) = request { return greet(hello, client: client) }
+        guard let hello = client.hello else {
             return failure(.callerConnectionInvalid, "The first request on a connection must be hello; reconnect and introduce the process.")
         }
         let app = hello.bundleIdentifier
@@ -20,20 +20,20 @@ extension BackgroundAssetsService {
             case .hello:
                 return nil
             case let .setDelegate(isSet):
-                sessions[connection]?.hasDelegate = isSet
+                clients[connection]?.hasDelegate = isSet
                 // A delegate set after a restart of the service is handed what the old one could not deliver.
                 if isSet { await deliverUndelivered(app: app) }
                 return .done
             case let .schedule(download):
-                return try await schedule(download, app: app, session: session)
+                return try await schedule(download, app: app, client: client)
             case let .startForeground(download):
-                return try await startForeground(download, app: app, session: session)
+                return try await startForeground(download, app: app, client: client)
             case let .cancel(download):
                 guard let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) else {
                     return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) is not scheduled; it may have finished, failed or been cancelled already.")
                 }
                 try await queue.cancel(id: row.id)
-                record(from: session, event: "cancel", app: app, download: download.identifier)
+                record(from: client, event: "cancel", app: app, download: download.identifier)
                 return .done
             case .fetchCurrentDownloads:
                 return .downloads(try currentDownloads(of: app).map(\.descriptor))
@@ -41,7 +41,7 @@ extension BackgroundAssetsService {
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
-                record(from: session, event: "releaseExclusiveControl", app: app)
+                record(from: client, event: "releaseExclusiveControl", app: app)
                 extensionReleasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
@@ -49,7 +49,7 @@ extension BackgroundAssetsService {
                     return failure(.downloadDoesNotExist, "No challenge \(deliveryID) is waiting: another delegate answered it, or its download ended.")
                 }
                 try await queue.answerChallenge(id: rowID, answer: answer)
-                record(from: session, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
+                record(from: client, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
                 return .done
             case let .acknowledgeDelivery(deliveryID):
                 if var delivery = deliveries[deliveryID] {
@@ -76,7 +76,7 @@ extension BackgroundAssetsService {
             case let .awaitLaunchable(bundleIdentifier, recordLaunch):
                 return await awaitLaunchable(bundleIdentifier, recordLaunch: recordLaunch && hello.role == .app, requestID: id, connection: connection)
             case .extensionCheckIn:
-                return extensionCheckIn(connection: connection, session: session)
+                return extensionCheckIn(connection: connection, client: client)
             case let .extensionCallReturned(callID, result):
                 return await extensionCallReturned(callID: callID, result: result, connection: connection)
             case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
@@ -93,7 +93,7 @@ extension BackgroundAssetsService {
         }
     }
 
-    private func greet(_ hello: Hello, session: Session) -> ServerResponse {
+    private func greet(_ hello: Hello, client: Client) -> ServerResponse {
         guard hello.protocolVersion == WireProtocol.version else {
             return failure(.callerConnectionNotAccepted, "This client speaks protocol \(hello.protocolVersion) but the service speaks \(WireProtocol.version); rebuild the package so both match.")
         }
@@ -101,31 +101,31 @@ extension BackgroundAssetsService {
               DevicePaths.isSafePathComponent(hello.bundleIdentifier) else {
             return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugSummary) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
         }
-        sessions[session.connection.id]?.hello = hello
-        record(from: sessions[session.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
+        clients[client.connection.id]?.hello = hello
+        record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }
 
-    private func schedule(_ download: DownloadDescriptor, app: String, session: Session) async throws -> ServerResponse {
+    private func schedule(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "Essential downloads can only be returned from downloads(for:manifestURL:extensionInfo:) during an install or update; schedule \(download.identifier.debugSummary) with removingEssential() instead.")
         }
-        if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
-        record(from: session, event: "scheduleDownload", app: app, download: download.identifier)
+        if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
+        record(from: client, event: "scheduleDownload", app: app, download: download.identifier)
         let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
         return .download(rows[0].descriptor)
     }
 
-    private func startForeground(_ download: DownloadDescriptor, app: String, session: Session) async throws -> ServerResponse {
-        guard session.hello?.role != .extension else {
+    private func startForeground(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
+        guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
         if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }
             // Recorded first: the promotion's own events (pause, then begin) follow the request.
-            record(from: session, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
+            record(from: client, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
             return .download(try await queue.promote(id: row.id).descriptor)
         }
         // A download that ended a moment ago (its file may still be on its way to a delegate or the
@@ -138,15 +138,15 @@ extension BackgroundAssetsService {
         if download.isEssential {
             return failure(.downloadEssentialDownloadNotPermitted, "A foreground download cannot be essential; start \(download.identifier.debugSummary) with removingEssential().")
         }
-        if let refusal = await installedAppRefusal(of: download, app: app, session: session) { return refusal }
-        record(from: session, event: "startForegroundDownload", app: app, download: download.identifier)
+        if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
+        record(from: client, event: "startForegroundDownload", app: app, download: download.identifier)
         let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
         return .download(rows[0].descriptor)
     }
 
     private func status() async throws -> ServiceStatus {
         ServiceStatus(
-            processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: sessions.count,
+            processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
             downloads: try store.allDownloads().map(\.status), apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
     }
@@ -154,9 +154,9 @@ extension BackgroundAssetsService {
     /// The rules an installed app's downloads follow: scheduling is refused inside
     /// `downloads(for:...)`, the app group must be the app's, and the allowances apply until the
     /// first launch. Apps that were never installed (the debug tool's own downloads) have none.
-    private func installedAppRefusal(of download: DownloadDescriptor, app: String, session: Session) async -> ServerResponse? {
+    private func installedAppRefusal(of download: DownloadDescriptor, app: String, client: Client) async -> ServerResponse? {
         guard installedApps.contains(app) else { return nil }
-        if session.hello?.role == .extension, contentRequestsRunning.contains(app) {
+        if client.hello?.role == .extension, contentRequestsRunning.contains(app) {
             return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugSummary) from that method instead.")
         }
         let request = allowanceRequest(for: download)

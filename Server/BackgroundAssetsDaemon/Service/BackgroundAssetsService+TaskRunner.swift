@@ -60,7 +60,7 @@ extension BackgroundAssetsService {
         let app = task.bundleIdentifier
         guard !taskHost.isRunning(app: app, identifier: task.request.identifier) else { return }
         guard let connection = taskHost.handler(app: app, identifier: task.request.identifier),
-            let session = sessions[connection], ProcessLiveness.isRunning(session.connection.peer.processIdentifier)
+            let client = clients[connection], ProcessLiveness.isRunning(client.connection.peer.processIdentifier)
         else {
             await launchAppInBackground(app)
             return
@@ -70,7 +70,7 @@ extension BackgroundAssetsService {
         let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
         let running = taskHost.start(task.request, app: app, connection: connection, now: .now, limit: limit)
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
-        session.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
+        client.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
         _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
         if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: clock.deviceTime(at: .now)) }
     }
@@ -93,9 +93,9 @@ extension BackgroundAssetsService {
     }
 
     func sendExpiration(_ taskID: UInt64) {
-        guard let task = taskHost.expire(taskID: taskID), let session = sessions[task.connection] else { return }
+        guard let task = taskHost.expire(taskID: taskID), let client = clients[task.connection] else { return }
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "expireTask", app: task.bundleIdentifier, detail: task.request.identifier))
-        session.connection.send(.event(.expireTask(taskID: taskID)))
+        client.connection.send(.event(.expireTask(taskID: taskID)))
     }
 
     /// Ends the tasks of a closed connection: a crash of the app ends its tasks unsuccessfully.

@@ -1,6 +1,6 @@
 /*
 Abstract:
-The system service's brain: client sessions, their requests, and the routing of download events.
+The system service's brain: its clients, their requests, and the routing of download events.
 */
 
 import BackgroundAssetsIPC
@@ -13,7 +13,7 @@ import SystemLogging
 /// download's events to the app's connected delegates, arbitrates exclusive control, and hands
 /// finished files over until every delegate has acknowledged them.
 public actor BackgroundAssetsService {
-    struct Session {
+    struct Client {
         let connection: ClientConnection
         var hello: Hello?
         var hasDelegate = false
@@ -37,7 +37,7 @@ public actor BackgroundAssetsService {
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     private(set) var queue: DownloadQueue!
 
-    var sessions: [UInt64: Session] = [:]
+    var clients: [UInt64: Client] = [:]
     var arbiter = ExclusiveControlArbiter()
     var deliveries: [UInt64: Delivery] = [:]
     /// Files an earlier run handed over that nobody took, until they are handed over again.
@@ -55,7 +55,7 @@ public actor BackgroundAssetsService {
     let periodicSchedule = PeriodicSchedule()
     var settings: DeviceSettings
     /// Each app's running extension.
-    var extensions: [String: ExtensionSession] = [:]
+    var extensions: [String: ExtensionRun] = [:]
     /// Each app's install or update until it is launchable.
     var installs: [String: InstallRun] = [:]
     /// Connections waiting in `awaitLaunchable`, by app.
@@ -129,7 +129,7 @@ public actor BackgroundAssetsService {
 
     /// Serves one client until it disconnects.
     func serve(_ connection: ClientConnection) async {
-        sessions[connection.id] = Session(connection: connection)
+        clients[connection.id] = Client(connection: connection)
         lastActivity = .now
         do {
             for try await message in connection.requests() {
@@ -139,11 +139,11 @@ public actor BackgroundAssetsService {
                     connection.send(.response(id: message.id, response: response))
                 }
                 // A connection that has not introduced itself acceptably gets its answer, then is closed.
-                if sessions[connection.id]?.hello == nil { break }
+                if clients[connection.id]?.hello == nil { break }
             }
         } catch {
             logger.error("Closed the connection of process \(connection.peer.processIdentifier): \(error)")
-            record(from: sessions[connection.id], event: "connectionRejected", detail: "\(error)")
+            record(from: clients[connection.id], event: "connectionRejected", detail: "\(error)")
         }
         disconnect(connection.id)
     }
@@ -151,7 +151,7 @@ public actor BackgroundAssetsService {
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle(now: Date = .now) async -> Bool {
-        guard sessions.isEmpty, extensions.isEmpty, installs.isEmpty, backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensions.isEmpty, installs.isEmpty, backgroundLaunches.isEmpty,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -166,7 +166,7 @@ public actor BackgroundAssetsService {
         for process in backgroundLaunches.values { process.kill() }
         for app in extensions.keys { extensions[app]?.process.kill() }
         await queue.stop()
-        for session in sessions.values { session.connection.close() }
+        for client in clients.values { client.connection.close() }
     }
 
     func allocateIdentifier() -> UInt64 {
@@ -176,9 +176,9 @@ public actor BackgroundAssetsService {
 
     /// Forgets a connection: its exclusive control passes on, and its pending deliveries are released.
     func disconnect(_ id: UInt64) {
-        guard let session = sessions.removeValue(forKey: id) else { return }
+        guard let client = clients.removeValue(forKey: id) else { return }
         lastActivity = .now
-        session.connection.close()
+        client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
         for (deliveryID, var delivery) in deliveries where delivery.pending.contains(id) {
             delivery.pending.remove(id)
@@ -196,15 +196,15 @@ public actor BackgroundAssetsService {
             launchWaiters[app]?.removeAll { $0.connection == id }
         }
         tasksConnectionClosed(id)
-        if let hello = session.hello {
-            record(from: session, event: "disconnected", app: hello.bundleIdentifier)
+        if let hello = client.hello {
+            record(from: client, event: "disconnected", app: hello.bundleIdentifier)
             extensionDisconnected(connection: id, app: hello.bundleIdentifier)
         }
     }
 
     /// Appends a trace entry for something a client did.
-    func record(from session: Session?, event: String, app: String? = nil, download: String? = nil, detail: String? = nil) {
-        let role = session?.hello?.role.rawValue ?? "client"
+    func record(from client: Client?, event: String, app: String? = nil, download: String? = nil, detail: String? = nil) {
+        let role = client?.hello?.role.rawValue ?? "client"
         trace.append(.init(from: role, to: "backgroundassetsd", event: event, app: app, download: download, detail: detail))
     }
 }

@@ -29,7 +29,7 @@ struct ExtensionCallRecord: Sendable {
 }
 
 /// One app's extension process as the host tracks it.
-struct ExtensionSession: Sendable {
+struct ExtensionRun: Sendable {
     /// Why the extension is being stopped, when the host decided to stop it.
     enum Ending: Sendable, Equatable {
         /// It was asked to terminate after its work.
