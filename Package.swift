@@ -105,7 +105,7 @@ let package = Package(
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["HTTPCore", "SessionKit", "SystemLogging", "TLS"],
+            dependencies: ["BackgroundAssetsIPC", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
             path: "Server/AssetServer"
         ),
         .executableTarget(

@@ -3,6 +3,7 @@ Abstract:
 The access log: one JSON object per response, appended whole even when many connections finish at once.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 
@@ -54,7 +55,7 @@ final class AccessLog: Sendable {
         guard opened >= 0 else {
             throw AssetServerError.invalidOption(
                 flag: "--access-log", value: url.path,
-                expected: "a file path that can be created or appended to (\(errnoDescription()))")
+                expected: "a file path that can be created or appended to (\(errnoText()))")
         }
         descriptor = Mutex(opened)
     }

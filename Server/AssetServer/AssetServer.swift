@@ -3,6 +3,7 @@ Abstract:
 The asset server: a small HTTP/1.1 file server for a catalog folder, started and stopped in-process.
 */
 
+import BackgroundAssetsIPC
 import Dispatch
 import Foundation
 import TLS
@@ -78,7 +79,7 @@ public final class AssetServer: Sendable {
             guard pipe(&pipeEnds) == 0 else {
                 accessLog?.close()
                 throw AssetServerError.cannotListen(host: configuration.host, port: configuration.port,
-                                                    reason: errnoDescription())
+                                                    reason: errnoText())
             }
             for end in pipeEnds {
                 _ = fcntl(end, F_SETFD, FD_CLOEXEC)
@@ -166,7 +167,7 @@ public final class AssetServer: Sendable {
             }
             if errno == EMFILE || errno == ENFILE {
                 // Out of descriptors: back off briefly rather than spin on a listener that stays readable.
-                context.logger.error("Cannot accept connections: \(errnoDescription()); retrying shortly.")
+                context.logger.error("Cannot accept connections: \(errnoText()); retrying shortly.")
                 MonotonicClock.sleep(nanoseconds: 100_000_000) { context.isStopping }
             }
         }

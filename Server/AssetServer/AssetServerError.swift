@@ -39,8 +39,3 @@ public enum AssetServerError: Error, Sendable, Equatable, CustomStringConvertibl
 extension AssetServerError: LocalizedError {
     public var errorDescription: String? { description }
 }
-
-/// Describes the current `errno` value as text, for error messages.
-func errnoDescription(_ code: Int32 = errno) -> String {
-    String(cString: strerror(code))
-}

@@ -3,6 +3,7 @@ Abstract:
 Opens the file a decoded request path names, refusing directories and anything whose real path leaves the catalog.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// An open regular file of the catalog and the metadata its validators come from.
@@ -35,7 +36,7 @@ struct CatalogFileResolver: Sendable {
     /// - Throws: ``AssetServerError/catalog(path:reason:)`` when the folder cannot be resolved.
     init(root: URL) throws {
         guard let resolved = realpath(root.path, nil) else {
-            throw AssetServerError.catalog(path: root.path, reason: errnoDescription())
+            throw AssetServerError.catalog(path: root.path, reason: errnoText())
         }
         defer { free(resolved) }
         rootPath = String(cString: resolved)

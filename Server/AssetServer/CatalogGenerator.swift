@@ -3,6 +3,7 @@ Abstract:
 Generates the synthetic catalog: WWDC23-named sessions with deterministic bytes, sizes and checksums.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import SessionKit
 
@@ -48,7 +49,7 @@ struct CatalogGenerator {
         for session in sessions {
             let name = "\(session.id).mp4"
             guard rename(staging.appending(path: name).path, sessionsFolder.appending(path: name).path) == 0 else {
-                throw AssetServerError.catalog(path: sessionsFolder.appending(path: name).path, reason: errnoDescription())
+                throw AssetServerError.catalog(path: sessionsFolder.appending(path: name).path, reason: errnoText())
             }
         }
         let manifest = Manifest(version: 1, sessions: sessions)
@@ -61,7 +62,7 @@ struct CatalogGenerator {
     static func writeContent(for identifier: String, size: Int64, to url: URL,
                              buffer: UnsafeMutableRawBufferPointer) throws -> String {
         let descriptor = open(url.path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-        guard descriptor >= 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+        guard descriptor >= 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoText()) }
         defer { close(descriptor) }
         var content = SyntheticContent(identifier: identifier)
         var hash = SHA256()
@@ -74,13 +75,13 @@ struct CatalogGenerator {
             while written < chunk.count {
                 let count = write(descriptor, chunk.baseAddress! + written, chunk.count - written)
                 if count < 0 && errno == EINTR { continue }
-                guard count > 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+                guard count > 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoText()) }
                 written += count
             }
             remaining -= Int64(chunk.count)
         }
         // Synced before the rename and the manifest, so even a power cut cannot pair a manifest with lost data.
-        guard fsync(descriptor) == 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoDescription()) }
+        guard fsync(descriptor) == 0 else { throw AssetServerError.catalog(path: url.path, reason: errnoText()) }
         return hash.finalize()
     }
 }

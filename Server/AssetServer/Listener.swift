@@ -3,6 +3,7 @@ Abstract:
 The listening socket: resolves the host, binds (port 0 picks a free port), and accepts without ever blocking on a client.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// A bound, listening TCP socket.
@@ -29,13 +30,13 @@ struct Listener: Sendable {
 
         let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
         let descriptor = socket(first.pointee.ai_family, type, 0)
-        guard descriptor >= 0 else { throw failure(errnoDescription()) }
+        guard descriptor >= 0 else { throw failure(errnoText()) }
         var one: Int32 = 1
         // SO_REUSEADDR lets a restarted server bind while old connections sit in TIME_WAIT.
         setsockopt(descriptor, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
         guard bind(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0,
               listen(descriptor, SOMAXCONN) == 0 else {
-            let reason = errnoDescription()
+            let reason = errnoText()
             close(descriptor)
             throw failure(reason)
         }

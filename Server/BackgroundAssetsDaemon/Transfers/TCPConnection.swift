@@ -89,7 +89,7 @@ final class TCPConnection {
         var error: Int32 = 0
         var length = socklen_t(MemoryLayout<Int32>.size)
         getsockopt(descriptor, SOL_SOCKET, SO_ERROR, &error, &length)
-        return error == 0 ? nil : String(cString: strerror(error))
+        return error == 0 ? nil : errnoText(error)
     }
 
     /// Sends every byte, or throws when the peer goes away or stops reading past the timeout.
@@ -112,7 +112,7 @@ final class TCPConnection {
             let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw TransferError(.transport, .connectionLost, "sending the request failed: \(String(cString: strerror(errno)))")
+                throw TransferError(.transport, .connectionLost, "sending the request failed: \(errnoText(errno))")
             }
             sent += count
         }
@@ -138,6 +138,6 @@ final class TCPConnection {
         if count > 0 { return .bytes(count) }
         if count == 0 { return .closed }
         if errno == EINTR || errno == EAGAIN { return .timedOut }
-        throw TransferError(.transport, .connectionLost, "the connection broke: \(String(cString: strerror(errno)))")
+        throw TransferError(.transport, .connectionLost, "the connection broke: \(errnoText(errno))")
     }
 }
