@@ -51,7 +51,7 @@ extension BackgroundAssetsService {
                 return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: file.path), purpose: .delivery(file: file, rowID: row.id))])
             }
             let deliveryID = allocateIdentifier()
-            deliveries[deliveryID] = Delivery(file: file, rowID: row.id, app: row.bundleIdentifier, pending: Set(receivers.map(\.connection.id)))
+            handOvers.offer(deliveryID, file: file, rowID: row.id, app: row.bundleIdentifier, to: Set(receivers.map(\.connection.id)))
             for client in receivers {
                 client.connection.send(.event(.finished(deliveryID: deliveryID, download: row.descriptor, filePath: file.path)))
             }
@@ -67,15 +67,15 @@ extension BackgroundAssetsService {
                 return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .challenge(download: row.descriptor, challenge: challenge), purpose: .challenge(rowID: row.id))])
             }
             let deliveryID = allocateIdentifier()
-            challenges[deliveryID] = row.id
+            handOvers.ask(deliveryID, rowID: row.id)
             for client in receivers {
                 client.connection.send(.event(.didReceiveChallenge(deliveryID: deliveryID, download: row.descriptor, challenge: challenge)))
             }
             traceEvent("didReceiveChallenge", row: row, receivers: receivers)
             if receivers.isEmpty {
                 // Nobody can answer: what URLSession does without a delegate.
-                challenges[deliveryID] = nil
-                let queue = queue!
+                _ = handOvers.answer(deliveryID)
+                let queue = queue
                 Task { try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling)) }
             }
         }
@@ -101,11 +101,11 @@ extension BackgroundAssetsService {
     /// Deletes a delivered file once every delegate's callback returned, unless one moved it.
     /// Hands an unacknowledged delivery's file to the app's extension, or deletes it when there is none.
     func handOverToExtension(_ deliveryID: UInt64) async {
-        guard let delivery = deliveries[deliveryID] else { return }
+        guard let delivery = handOvers.delivery(deliveryID) else { return }
         guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
             let row = try? store.download(id: delivery.rowID)
         else { return finishDelivery(deliveryID) }
-        deliveries[deliveryID] = nil
+        _ = handOvers.remove(deliveryID)
         traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
         await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
     }
@@ -113,8 +113,8 @@ extension BackgroundAssetsService {
     /// Finds the files an earlier run of the service handed over that nobody took, and hands them
     /// over again: to a delegate of their app as soon as one is set, else after a grace period.
     func redeliverUndeliveredFiles() {
-        undelivered = UndeliveredFiles.scan(paths: paths, store: store)
-        guard !undelivered.isEmpty else { return }
+        handOvers.keepUndelivered(UndeliveredFiles.scan(paths: paths, store: store))
+        guard handOvers.hasUndelivered else { return }
         Task { [weak self] in
             // Time for an app that lost the old service to connect again and take its files itself.
             try? await Task.sleep(for: .seconds(2))
@@ -124,7 +124,7 @@ extension BackgroundAssetsService {
 
     /// Hands over again the undelivered files of one app, or of every app.
     func deliverUndelivered(app: String?) async {
-        let files = app.map { undelivered.take(app: $0) } ?? undelivered.takeAll()
+        let files = handOvers.takeUndelivered(app: app)
         for file in files {
             guard FileManager.default.fileExists(atPath: file.url.path), let row = try? store.download(id: file.rowID),
                 row.state == .finished
@@ -135,7 +135,7 @@ extension BackgroundAssetsService {
     }
 
     func finishDelivery(_ deliveryID: UInt64) {
-        guard let delivery = deliveries.removeValue(forKey: deliveryID) else { return }
+        guard let delivery = handOvers.remove(deliveryID) else { return }
         unlink(delivery.file.path)
     }
 
@@ -167,14 +167,13 @@ extension BackgroundAssetsService {
     /// finished in neither list, and start it again.
     func currentDownloads(of app: String) throws -> [DownloadRow] {
         var rows = try store.currentDownloads(bundleIdentifier: app)
-        var handingOver = Set(deliveries.values.filter { $0.app == app }.map(\.rowID))
+        var handingOver = handOvers.rowsBeingHandedOver(app: app)
         let records = (extensions[app].map { $0.pending + [$0.running?.record].compactMap { $0 } } ?? [])
             + (deferredCalls[app] ?? [])
         for record in records {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
-        handingOver.formUnion(undelivered.rowIDs(of: app))
         for rowID in handingOver.sorted() {
             if let row = try store.download(id: rowID) { rows.append(row) }
         }

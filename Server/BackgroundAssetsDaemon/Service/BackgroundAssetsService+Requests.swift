@@ -45,19 +45,14 @@ extension BackgroundAssetsService {
                 extensionReleasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
-                guard let rowID = challenges.removeValue(forKey: deliveryID) else {
+                guard let rowID = handOvers.answer(deliveryID) else {
                     return failure(.downloadDoesNotExist, "No challenge \(deliveryID) is waiting: another delegate answered it, or its download ended.")
                 }
                 try await queue.answerChallenge(id: rowID, answer: answer)
                 record(from: client, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
                 return .done
             case let .acknowledgeDelivery(deliveryID):
-                if var delivery = deliveries[deliveryID] {
-                    delivery.pending.remove(connection)
-                    delivery.isAcknowledged = true
-                    deliveries[deliveryID] = delivery
-                    if delivery.pending.isEmpty { finishDelivery(deliveryID) }
-                }
+                if let delivered = handOvers.acknowledge(deliveryID, from: connection) { unlink(delivered.file.path) }
                 return .done
             case .fetchStatus:
                 return .status(try await status())

@@ -19,30 +19,19 @@ public actor BackgroundAssetsService {
         var hasDelegate = false
     }
 
-    /// A finished file waiting for the delegates it was sent to.
-    struct Delivery {
-        var file: URL
-        /// The finished download's row, listed by `fetchCurrentDownloads` until the hand-over ends.
-        var rowID: Int64
-        var app: String
-        var pending: Set<UInt64>
-        /// Whether a delegate's callback returned; until one does, the file's fate is undecided.
-        var isAcknowledged = false
-    }
-
     let paths: DevicePaths
     let store: DownloadStore
     let configuration: ServiceConfiguration
     let trace: ServiceTrace
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
-    private(set) var queue: DownloadQueue!
+    let queue: DownloadQueue
+    /// The queue's events, routed in order from ``start()`` on.
+    private let queueEvents: AsyncStream<QueueEvent>
 
     var clients: [UInt64: Client] = [:]
     var arbiter = ExclusiveControlArbiter()
-    var deliveries: [UInt64: Delivery] = [:]
-    /// Files an earlier run handed over that nobody took, until they are handed over again.
-    var undelivered = UndeliveredFiles()
-    var challenges: [UInt64: Int64] = [:]
+    /// Finished files and challenges sent to delegates, until they are answered.
+    var handOvers = HandOverDesk()
     var nextIdentifier: UInt64 = 1
     var lastActivity = Date.now
     var expiryTimer: Task<Void, Never>?
@@ -111,12 +100,14 @@ public actor BackgroundAssetsService {
         runtimePolicy = ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget)
         settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
+        let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
+        queueEvents = events
+        queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { continuation.yield($0) }
     }
 
     /// Starts the queue; its events are routed in the order they happen.
     public func start() async throws {
-        let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
-        queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { continuation.yield($0) }
+        let events = queueEvents
         Task { [weak self] in
             for await event in events { await self?.route(event) }
         }
@@ -180,13 +171,11 @@ public actor BackgroundAssetsService {
         lastActivity = .now
         client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
-        for (deliveryID, var delivery) in deliveries where delivery.pending.contains(id) {
-            delivery.pending.remove(id)
-            deliveries[deliveryID] = delivery
-            guard delivery.pending.isEmpty else { continue }
-            if delivery.isAcknowledged {
-                finishDelivery(deliveryID)
-            } else {
+        for (deliveryID, ending) in handOvers.connectionClosed(id) {
+            switch ending {
+            case let .delivered(delivery):
+                unlink(delivery.file.path)
+            case .orphaned:
                 // Every delegate it was sent to went away before its callback returned (an app that
                 // exited or crashed): the file goes to the extension, as if no delegate had been there.
                 Task { await handOverToExtension(deliveryID) }
