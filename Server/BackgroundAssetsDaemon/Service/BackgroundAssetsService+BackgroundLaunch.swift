@@ -47,9 +47,7 @@ extension BackgroundAssetsService {
             let process = backgroundLaunches.removeValue(forKey: app)
         else { return }
         // From now on its downloads' events go to the extension, not to a process about to end.
-        for (id, client) in clients where client.connection.peer.processIdentifier == process.processIdentifier {
-            clients[id]?.hasDelegate = false
-        }
+        clients.withdrawDelegates(ofProcess: process.processIdentifier)
         let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
         process.terminate()

@@ -9,8 +9,7 @@ import Foundation
 extension BackgroundAssetsService {
     /// The connections of an app that set a delegate.
     func delegates(of app: String) -> [Client] {
-        clients.values.filter { $0.hasDelegate && $0.hello?.bundleIdentifier == app }
-            .sorted { $0.connection.id < $1.connection.id }
+        clients.delegates(of: app)
     }
 
     func route(_ event: QueueEvent) async {

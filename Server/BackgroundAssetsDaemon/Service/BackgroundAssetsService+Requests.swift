@@ -20,7 +20,7 @@ extension BackgroundAssetsService {
             case .hello:
                 return nil
             case let .setDelegate(isSet):
-                clients[connection]?.hasDelegate = isSet
+                clients.setDelegate(connection, isSet)
                 // A delegate set after a restart of the service is handed what the old one could not deliver.
                 if isSet { await deliverUndelivered(app: app) }
                 return .done
@@ -96,7 +96,7 @@ extension BackgroundAssetsService {
               DevicePaths.isSafePathComponent(hello.bundleIdentifier) else {
             return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugSummary) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
         }
-        clients[client.connection.id]?.hello = hello
+        clients.introduce(client.connection.id, as: hello)
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }

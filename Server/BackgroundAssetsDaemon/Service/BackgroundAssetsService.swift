@@ -13,11 +13,7 @@ import SystemLogging
 /// download's events to the app's connected delegates, arbitrates exclusive control, and hands
 /// finished files over until every delegate has acknowledged them.
 public actor BackgroundAssetsService {
-    struct Client {
-        let connection: ClientConnection
-        var hello: Hello?
-        var hasDelegate = false
-    }
+    typealias Client = ClientRegistry.Client
 
     let paths: DevicePaths
     let store: DownloadStore
@@ -28,7 +24,7 @@ public actor BackgroundAssetsService {
     /// The queue's events, routed in order from ``start()`` on.
     private let queueEvents: AsyncStream<QueueEvent>
 
-    var clients: [UInt64: Client] = [:]
+    var clients = ClientRegistry()
     var arbiter = ExclusiveControlArbiter()
     /// Finished files and challenges sent to delegates, until they are answered.
     var handOvers = HandOverDesk()
@@ -120,7 +116,7 @@ public actor BackgroundAssetsService {
 
     /// Serves one client until it disconnects.
     func serve(_ connection: ClientConnection) async {
-        clients[connection.id] = Client(connection: connection)
+        clients.add(connection)
         lastActivity = .now
         do {
             for try await message in connection.requests() {
@@ -157,7 +153,7 @@ public actor BackgroundAssetsService {
         for process in backgroundLaunches.values { process.kill() }
         for app in extensions.keys { extensions[app]?.process.kill() }
         await queue.stop()
-        for client in clients.values { client.connection.close() }
+        for client in clients.all { client.connection.close() }
     }
 
     func allocateIdentifier() -> UInt64 {
@@ -167,7 +163,7 @@ public actor BackgroundAssetsService {
 
     /// Forgets a connection: its exclusive control passes on, and its pending deliveries are released.
     func disconnect(_ id: UInt64) {
-        guard let client = clients.removeValue(forKey: id) else { return }
+        guard let client = clients.remove(id) else { return }
         lastActivity = .now
         client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
