@@ -18,14 +18,14 @@ extension BackgroundAssetsService {
         case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
         }
         let run = installs[id]
-        let progress = run?.progress ?? installOutcomes[id]?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
+        let progress = run?.progress ?? installs.outcome(of: id)?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
         return AppStatus(
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
             runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
-            lastExtensionTermination: lastTerminations[id], installSummary: installOutcomes[id]?.summary,
+            lastExtensionTermination: lastTerminations[id], installSummary: installs.outcome(of: id)?.summary,
             lastTaskEnding: lastTaskEnding[id])
     }
 }

@@ -90,8 +90,7 @@ extension BackgroundAssetsService {
         }
         installedApps.insert(app)
         await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
-        installs[app] = InstallRun(kind: kind, app: installed)
-        installOutcomes[app] = nil
+        installs.begin(InstallRun(kind: kind, app: installed), for: app)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
         Task { await self.requestContent(kind, for: app) }
@@ -111,10 +110,10 @@ extension BackgroundAssetsService {
         }
         let id = app.bundleIdentifier
         let status = appStatus(app)
-        if let client = extensions[id] { killExtension(of: id, pid: client.process.processIdentifier, reason: "the app was uninstalled") }
-        installs[id] = nil
+        if let run = extensions[id] { killExtension(of: id, pid: run.process.processIdentifier, reason: "the app was uninstalled") }
+        let waiters = installs.cancel(id)
         await queue.release(app: id)
-        for waiter in launchWaiters.removeValue(forKey: id) ?? [] {
+        for waiter in waiters {
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(id) was uninstalled while it was installing.")))
         }
         for row in (try? store.currentDownloads(bundleIdentifier: id)) ?? [] { try? await queue.cancel(id: row.id) }

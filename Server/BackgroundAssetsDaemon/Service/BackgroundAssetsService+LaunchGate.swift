@@ -17,7 +17,7 @@ extension BackgroundAssetsService {
         guard installs[id] != nil else {
             return .app(recordLaunch ? await self.recordLaunch(of: id) ?? appStatus(app) : appStatus(app))
         }
-        launchWaiters[id, default: []].append(LaunchWaiter(connection: connection, requestID: requestID, recordLaunch: recordLaunch))
+        installs.wait(InstallTracker.LaunchWaiter(connection: connection, requestID: requestID, recordLaunch: recordLaunch), for: id)
         clients[connection]?.connection.send(.event(.installProgress(appStatus(app))))
         return nil
     }
@@ -41,13 +41,9 @@ extension BackgroundAssetsService {
     ///   - app: The app.
     ///   - note: A sentence for the summary, when the install did not end the ordinary way.
     func markLaunchable(_ app: String, note: String? = nil) async {
-        guard let run = installs.removeValue(forKey: app) else { return }
         // Recorded before anything suspends: a launch gate asking meanwhile finds the app
         // launchable, and must find how its install ended too.
-        var progress = run.progress
-        progress.phase = .complete
-        progress.completedBytes = progress.totalBytes
-        installOutcomes[app] = (run.summary(note: note), progress)
+        guard installs.finish(app, note: note) != nil else { return }
         await queue.release(app: app)
         guard let installed = try? await registry.update(app, { installed -> InstalledApp in
             installed.state = .launchable
@@ -55,7 +51,7 @@ extension BackgroundAssetsService {
         }) else { return }
         // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
-        for waiter in launchWaiters.removeValue(forKey: app) ?? [] {
+        for waiter in installs.takeWaiters(of: app) {
             let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
@@ -64,7 +60,8 @@ extension BackgroundAssetsService {
 
     /// Sends the install's progress to everyone waiting for it.
     func pushInstallProgress(of app: String) async {
-        guard let waiters = launchWaiters[app], !waiters.isEmpty, let installed = try? await registry.app(app) else { return }
+        let waiters = installs.waiters(of: app)
+        guard !waiters.isEmpty, let installed = try? await registry.app(app) else { return }
         let status = appStatus(installed)
         for waiter in waiters { clients[waiter.connection]?.connection.send(.event(.installProgress(status))) }
     }

@@ -63,7 +63,7 @@ extension BackgroundAssetsService {
             return installed
         }
         runtimeUsedToday[id] = 0
-        if kind != .periodic { installs[id] = InstallRun(kind: kind, app: updated ?? app) }
+        if kind != .periodic { installs.begin(InstallRun(kind: kind, app: updated ?? app), for: id) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         Task { await self.requestContent(kind, for: id) }
         schedulePeriodicChecks()

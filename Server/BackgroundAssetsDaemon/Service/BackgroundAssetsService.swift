@@ -42,9 +42,7 @@ public actor BackgroundAssetsService {
     /// Each app's running extension.
     var extensions: [String: ExtensionRun] = [:]
     /// Each app's install or update until it is launchable.
-    var installs: [String: InstallRun] = [:]
-    /// Connections waiting in `awaitLaunchable`, by app.
-    var launchWaiters: [String: [LaunchWaiter]] = [:]
+    var installs = InstallTracker()
     /// Why each app's extension was last stopped by force.
     var lastTerminations: [String: String] = [:]
     /// Apps whose `downloads(for:...)` call is running: scheduling is refused meanwhile.
@@ -55,8 +53,6 @@ public actor BackgroundAssetsService {
     var runtimeUsedToday: [String: Double] = [:]
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
-    /// How each app's last install or update ended: its summary and its final progress.
-    var installOutcomes: [String: (summary: String, progress: InstallProgress)] = [:]
     var periodicTimer: Task<Void, Never>?
 
     // Background Tasks.
@@ -70,12 +66,6 @@ public actor BackgroundAssetsService {
     /// Why each app's last task ended by force.
     var lastTaskEnding: [String: String] = [:]
 
-    /// A connection waiting for an app to become launchable.
-    struct LaunchWaiter {
-        var connection: UInt64
-        var requestID: UInt64
-        var recordLaunch: Bool
-    }
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
@@ -177,9 +167,7 @@ public actor BackgroundAssetsService {
                 Task { await handOverToExtension(deliveryID) }
             }
         }
-        for app in launchWaiters.keys {
-            launchWaiters[app]?.removeAll { $0.connection == id }
-        }
+        installs.connectionClosed(id)
         tasksConnectionClosed(id)
         if let hello = client.hello {
             record(from: client, event: "disconnected", app: hello.bundleIdentifier)

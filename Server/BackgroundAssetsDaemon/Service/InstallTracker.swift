@@ -1,0 +1,93 @@
+/*
+Abstract:
+Installs in progress, the connections waiting at each app's launch gate, and how each app's last install ended.
+*/
+
+import BackgroundAssetsIPC
+
+/// Each app's install or update from its start until the app is launchable, and who waits for it.
+///
+/// An app is launchable exactly when no run is recorded for it. The last run's summary and final
+/// progress are kept after it ends, so a launch gate that asks later still learns how it went.
+struct InstallTracker {
+    /// A connection waiting in `awaitLaunchable`, and the request to answer.
+    struct LaunchWaiter: Equatable {
+        var connection: UInt64
+        var requestID: UInt64
+        var recordLaunch: Bool
+    }
+
+    /// How an install ended: the summary `install --wait` prints, and the progress at the end.
+    struct Outcome: Equatable {
+        var summary: String
+        var progress: InstallProgress
+    }
+
+    private var runs: [String: InstallRun] = [:]
+    private var waiters: [String: [LaunchWaiter]] = [:]
+    private var outcomes: [String: Outcome] = [:]
+
+    /// Whether no install is running.
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// The running install of an app, changed in place as it advances.
+    subscript(app: String) -> InstallRun? {
+        get { runs[app] }
+        set { runs[app] = newValue }
+    }
+
+    /// Starts an app's install or update; the previous one's outcome is forgotten.
+    mutating func begin(_ run: InstallRun, for app: String) {
+        runs[app] = run
+        outcomes[app] = nil
+    }
+
+    /// Ends an app's install: the app is launchable from now on.
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - note: A sentence for the summary, when the install did not end the ordinary way.
+    /// - Returns: The run that ended, or `nil` when none was running.
+    mutating func finish(_ app: String, note: String?) -> InstallRun? {
+        guard let run = runs.removeValue(forKey: app) else { return nil }
+        var progress = run.progress
+        progress.phase = .complete
+        progress.completedBytes = progress.totalBytes
+        outcomes[app] = Outcome(summary: run.summary(note: note), progress: progress)
+        return run
+    }
+
+    /// Forgets an app's install, as when it is uninstalled meanwhile.
+    /// - Returns: The connections that were waiting for it, to be told.
+    mutating func cancel(_ app: String) -> [LaunchWaiter] {
+        runs[app] = nil
+        outcomes[app] = nil
+        return waiters.removeValue(forKey: app) ?? []
+    }
+
+    /// How an app's last install ended, once it has.
+    func outcome(of app: String) -> Outcome? {
+        outcomes[app]
+    }
+
+    /// Adds a connection to those waiting for an app to become launchable.
+    mutating func wait(_ waiter: LaunchWaiter, for app: String) {
+        waiters[app, default: []].append(waiter)
+    }
+
+    /// The connections waiting for an app, in the order they asked.
+    func waiters(of app: String) -> [LaunchWaiter] {
+        waiters[app] ?? []
+    }
+
+    /// Removes and returns the connections waiting for an app, to answer them.
+    mutating func takeWaiters(of app: String) -> [LaunchWaiter] {
+        waiters.removeValue(forKey: app) ?? []
+    }
+
+    /// Forgets a connection that closed, wherever it waited.
+    mutating func connectionClosed(_ connection: UInt64) {
+        for app in waiters.keys {
+            waiters[app]?.removeAll { $0.connection == connection }
+        }
+    }
+}
