@@ -9,8 +9,9 @@ Reassembles frames from a byte stream that arrives in chunks of any size.
 /// returns `nil`. A stream has no way to resynchronise after a bad length, so the first error is
 /// final: every later call throws it again and the caller closes the connection.
 public struct FrameDecoder: Sendable {
-    /// The largest payload accepted.
-    public let maximumFrameSize: Int
+    /// The largest payload accepted; a peer may be allowed more once it is trusted (the service
+    /// lifts its limit after a client's `hello`).
+    public var maximumFrameSize: Int
 
     private var buffer: [UInt8] = []
     /// Where the unread bytes of `buffer` start; consumed bytes are dropped in batches, not one frame at a time.

@@ -77,6 +77,10 @@ public enum WireProtocol {
     /// JSON), small enough that one misbehaving peer cannot make the other allocate without bound.
     public static let maximumFrameSize = 16 * 1024 * 1024
 
+    /// The largest frame the service reads from a client that has not said `hello` yet: a hello is
+    /// a few hundred bytes, and a stranger must not make the service allocate 16 MiB.
+    public static let maximumHelloFrameSize = 64 * 1024
+
     /// The number of bytes in front of every payload that give its length.
     public static let frameHeaderSize = 4
 }

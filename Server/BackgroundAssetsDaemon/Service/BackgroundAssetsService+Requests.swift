@@ -97,6 +97,7 @@ extension BackgroundAssetsService {
             return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugSummary) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
         }
         clients.introduce(client.connection.id, as: hello)
+        client.connection.liftFrameLimit()
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }

@@ -27,7 +27,7 @@ final class ClientConnection: Sendable {
     let socket: UnixSocket
     private let incoming: AsyncThrowingStream<ClientMessage, any Error>
     private let continuation: AsyncThrowingStream<ClientMessage, any Error>.Continuation
-    private let inbound = Mutex(FrameDecoder())
+    private let inbound = Mutex(FrameDecoder(maximumFrameSize: WireProtocol.maximumHelloFrameSize))
     private let outbound = Mutex(Outbound())
     /// Tells the loop that there are bytes to write out.
     private let wakeLoop: @Sendable () -> Void
@@ -88,6 +88,11 @@ final class ClientConnection: Sendable {
         } else if hasUnsentBytes {
             wakeLoop()
         }
+    }
+
+    /// Accepts frames up to the protocol's full size, once the client's `hello` was accepted.
+    func liftFrameLimit() {
+        inbound.withLock { $0.maximumFrameSize = WireProtocol.maximumFrameSize }
     }
 
     /// Closes the connection; the loop finishes the request stream.
