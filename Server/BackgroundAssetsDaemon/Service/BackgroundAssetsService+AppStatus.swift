@@ -25,7 +25,7 @@ extension BackgroundAssetsService {
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
             runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
-            lastExtensionTermination: lastTerminations[id], installSummary: installs.outcome(of: id)?.summary,
+            lastExtensionTermination: extensions.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
             lastTaskEnding: lastTaskEnding[id])
     }
 }

@@ -167,9 +167,7 @@ extension BackgroundAssetsService {
     func currentDownloads(of app: String) throws -> [DownloadRow] {
         var rows = try store.currentDownloads(bundleIdentifier: app)
         var handingOver = handOvers.rowsBeingHandedOver(app: app)
-        let records = (extensions[app].map { $0.pending + [$0.running?.record].compactMap { $0 } } ?? [])
-            + (deferredCalls[app] ?? [])
-        for record in records {
+        for record in extensions.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }

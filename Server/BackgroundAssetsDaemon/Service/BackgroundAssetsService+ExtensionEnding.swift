@@ -73,7 +73,7 @@ extension BackgroundAssetsService {
     func killExtension(of app: String, pid: Int32, reason: String) {
         guard let run = extensions[app], run.process.processIdentifier == pid, run.ending == nil else { return }
         extensions[app]?.ending = .killed(reason)
-        lastTerminations[app] = reason
+        extensions.recordTermination(of: app, reason: reason)
         logger.error("Killed the extension of \(app) (pid \(pid)): \(reason).")
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionKilled", app: app, detail: reason))
         run.process.kill()
@@ -108,13 +108,14 @@ extension BackgroundAssetsService {
             reason = "terminated after its work"
         case nil:
             reason = "crash: it \(exit) without being asked to"
-            lastTerminations[app] = reason
+            extensions.recordTermination(of: app, reason: reason)
             logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
         }
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
                            detail: "\(exit); \(reason); peak memory \(run.process.peakResidentBytes >> 20) MiB"))
         await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
-        if let waiting = deferredCalls.removeValue(forKey: app) {
+        let waiting = extensions.takeDeferred(of: app)
+        if !waiting.isEmpty {
             await callExtension(of: app, waiting)
         }
     }

@@ -21,23 +21,23 @@ extension BackgroundAssetsService {
     /// not start) are abandoned: their files are deleted and an install they serve completes.
     func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
         guard !records.isEmpty else { return }
-        if let run = extensions[app], run.ending == nil, !run.isTerminating {
-            extensions[app]?.pending += records
+        switch extensions.queue(records, for: app) {
+        case .toRunning:
             extensions[app]?.idleTimer?.cancel()
             sendNextCall(of: app)
             return
-        }
-        if extensions[app] != nil {
+        case .deferred:
             // The running process is on its way out; the calls wait for a fresh launch.
-            deferredCalls[app, default: []] += records
             return
+        case .needsLaunch:
+            break
         }
         guard let installed = try? await registry.app(app) else {
             return await abandon(records, of: app, reason: "the app is not installed")
         }
         // Another call may have launched it while the registry was read.
         if extensions[app] != nil { return await callExtension(of: app, records) }
-        runtimeUsedToday[app] = installed.extensionRuntimeUsed(on: clock.deviceTime(at: .now))
+        extensions.setRuntimeUsedToday(installed.extensionRuntimeUsed(on: clock.deviceTime(at: .now)), for: app)
         if case let .budgetExhausted(used) = runtimePolicy.grant(for: installed, at: clock.deviceTime(at: .now)) {
             let reason = "its daily runtime budget is spent (\(used.formatted()) of \(runtimePolicy.dailyBudget.formatted()) s)"
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
@@ -128,7 +128,7 @@ extension BackgroundAssetsService {
             await self?.callOverran(of: app, callID: id, limit: limit)
         }
         extensions[app] = run
-        if case .contentRequest = record.purpose { contentRequestsRunning.insert(app) }
+        if case .contentRequest = record.purpose { extensions.contentRequestStarted(app) }
         client.connection.send(.event(.extensionCall(callID: id, call: record.call)))
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
                            download: record.call.downloadIdentifier, detail: record.call.traceDetail))
@@ -137,13 +137,13 @@ extension BackgroundAssetsService {
     /// The limit of the next call: the per-call limit, cut to what is left of today's budget.
     private func runtimeLimit(for app: String, record: ExtensionCallRecord) -> (seconds: Double, isBudget: Bool) {
         if case .willTerminate = record.call { return (Self.terminationGrace, false) }
-        let left = max(0, runtimePolicy.dailyBudget - (runtimeUsedToday[app] ?? 0))
+        let left = max(0, runtimePolicy.dailyBudget - (extensions.runtimeUsedToday(app) ?? 0))
         return left < runtimePolicy.entryPointLimit ? (left, true) : (runtimePolicy.entryPointLimit, false)
     }
 
     /// An entry point returned: account its runtime, act on its result, send the next call.
     func extensionCallReturned(callID: UInt64, result: ExtensionCallResult, connection: UInt64) async -> ServerResponse {
-        guard let (app, run) = extensions.first(where: { $0.value.connectionID == connection }).map({ ($0.key, $0.value) }),
+        guard let (app, run) = extensions.run(onConnection: connection),
             let running = run.running, running.id == callID
         else {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
@@ -171,7 +171,7 @@ extension BackgroundAssetsService {
         switch record.purpose {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
-            contentRequestsRunning.remove(app)
+            extensions.contentRequestEnded(app)
             var downloads: [DownloadDescriptor] = []
             if case let .downloads(returned) = result { downloads = returned }
             await acceptReturnedDownloads(downloads, for: kind, of: app)
@@ -197,7 +197,7 @@ extension BackgroundAssetsService {
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)
-                contentRequestsRunning.remove(app)
+                extensions.contentRequestEnded(app)
                 if kind != .periodic, installs[app] != nil {
                     await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
                 }
@@ -219,7 +219,7 @@ extension BackgroundAssetsService {
             installed.recordExtensionRuntime(seconds, at: now)
             return installed.extensionRuntimeUsed(on: now)
         }) {
-            runtimeUsedToday[app] = used
+            extensions.setRuntimeUsedToday(used, for: app)
         }
     }
 }

@@ -127,7 +127,7 @@ extension BackgroundAssetsService {
         }
         installedApps.remove(id)
         await queue.restrictRedirects(of: id, to: nil)
-        runtimeUsedToday[id] = nil
+        extensions.setRuntimeUsedToday(nil, for: id)
         let others = await registry.apps().apps
         if !others.contains(where: { $0.bundle.appGroup == app.bundle.appGroup }),
             let container = paths.container(forAppGroup: app.bundle.appGroup) {

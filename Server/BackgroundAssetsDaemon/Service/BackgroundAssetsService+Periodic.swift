@@ -62,7 +62,7 @@ extension BackgroundAssetsService {
             if kind == .periodic { installed.lastPeriodicCheck = device } else { installed.state = .installing }
             return installed
         }
-        runtimeUsedToday[id] = 0
+        extensions.setRuntimeUsedToday(0, for: id)
         if kind != .periodic { installs.begin(InstallRun(kind: kind, app: updated ?? app), for: id) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         Task { await self.requestContent(kind, for: id) }

@@ -152,7 +152,7 @@ extension BackgroundAssetsService {
     /// first launch. Apps that were never installed (the debug tool's own downloads) have none.
     private func installedAppRefusal(of download: DownloadDescriptor, app: String, client: Client) async -> ServerResponse? {
         guard installedApps.contains(app) else { return nil }
-        if client.hello?.role == .extension, contentRequestsRunning.contains(app) {
+        if client.hello?.role == .extension, extensions.isAnsweringContentRequest(app) {
             return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugSummary) from that method instead.")
         }
         let request = allowanceRequest(for: download)

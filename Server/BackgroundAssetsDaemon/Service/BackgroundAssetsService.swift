@@ -40,17 +40,9 @@ public actor BackgroundAssetsService {
     let periodicSchedule = PeriodicSchedule()
     var settings: DeviceSettings
     /// Each app's running extension.
-    var extensions: [String: ExtensionRun] = [:]
+    var extensions = ExtensionRuns()
     /// Each app's install or update until it is launchable.
     var installs = InstallTracker()
-    /// Why each app's extension was last stopped by force.
-    var lastTerminations: [String: String] = [:]
-    /// Apps whose `downloads(for:...)` call is running: scheduling is refused meanwhile.
-    var contentRequestsRunning: Set<String> = []
-    /// Calls that arrived while an app's extension was terminating: they get a fresh launch.
-    var deferredCalls: [String: [ExtensionCallRecord]] = [:]
-    /// Each app's extension runtime today, in seconds, as last read from or written to its record.
-    var runtimeUsedToday: [String: Double] = [:]
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
     var periodicTimer: Task<Void, Never>?
@@ -141,7 +133,7 @@ public actor BackgroundAssetsService {
         periodicTimer?.cancel()
         taskTimer?.cancel()
         for process in backgroundLaunches.values { process.kill() }
-        for app in extensions.keys { extensions[app]?.process.kill() }
+        for app in extensions.apps { extensions[app]?.process.kill() }
         await queue.stop()
         for client in clients.all { client.connection.close() }
     }

@@ -1,0 +1,100 @@
+/*
+Abstract:
+Each app's running extension, the calls waiting for it, and what the host remembers between launches.
+*/
+
+/// The extension host's state: at most one running extension per app, the calls queued for it,
+/// calls that wait for a fresh launch because the running one is on its way out, why each app's
+/// extension was last stopped by force, whose content request is being answered, and each app's
+/// extension runtime today.
+struct ExtensionRuns {
+    /// Where calls queued for an app's extension went.
+    enum Queued: Equatable {
+        /// Onto the running extension's queue: send the next call.
+        case toRunning
+        /// The running extension is ending: they wait for a fresh launch.
+        case deferred
+        /// No extension runs: launch one, then hand it the calls.
+        case needsLaunch
+    }
+
+    private var runs: [String: ExtensionRun] = [:]
+    private var deferred: [String: [ExtensionCallRecord]] = [:]
+    private var terminations: [String: String] = [:]
+    private var answeringContentRequest: Set<String> = []
+    private var runtimeToday: [String: Double] = [:]
+
+    /// Whether no extension runs.
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// The apps whose extension runs.
+    var apps: [String] { runs.keys.sorted() }
+
+    /// The running extension of an app, changed in place as its calls advance.
+    subscript(app: String) -> ExtensionRun? {
+        get { runs[app] }
+        set { runs[app] = newValue }
+    }
+
+    /// Queues calls for an app's extension.
+    mutating func queue(_ records: [ExtensionCallRecord], for app: String) -> Queued {
+        guard let run = runs[app] else { return .needsLaunch }
+        guard run.ending == nil, !run.isTerminating else {
+            deferred[app, default: []] += records
+            return .deferred
+        }
+        runs[app]?.pending += records
+        return .toRunning
+    }
+
+    /// Removes and returns the calls that waited for the app's next launch.
+    mutating func takeDeferred(of app: String) -> [ExtensionCallRecord] {
+        deferred.removeValue(forKey: app) ?? []
+    }
+
+    /// Every call the app's extension still owes or will be sent: queued, running, or deferred.
+    func callsOwed(to app: String) -> [ExtensionCallRecord] {
+        let run = runs[app].map { $0.pending + [$0.running?.record].compactMap { $0 } } ?? []
+        return run + (deferred[app] ?? [])
+    }
+
+    /// The extension that checked in on a connection, and its app.
+    func run(onConnection connection: UInt64) -> (app: String, run: ExtensionRun)? {
+        runs.first { $0.value.connectionID == connection }.map { ($0.key, $0.value) }
+    }
+
+    /// Remembers why an app's extension was stopped by force, for `status`.
+    mutating func recordTermination(of app: String, reason: String) {
+        terminations[app] = reason
+    }
+
+    /// Why an app's extension was last stopped by force, if it ever was.
+    func lastTermination(of app: String) -> String? {
+        terminations[app]
+    }
+
+    /// Records that an app's extension runs `downloads(for:...)`: scheduling is refused meanwhile.
+    mutating func contentRequestStarted(_ app: String) {
+        answeringContentRequest.insert(app)
+    }
+
+    /// Records that an app's `downloads(for:...)` returned or will not.
+    mutating func contentRequestEnded(_ app: String) {
+        answeringContentRequest.remove(app)
+    }
+
+    /// Whether an app's extension is answering a content request now.
+    func isAnsweringContentRequest(_ app: String) -> Bool {
+        answeringContentRequest.contains(app)
+    }
+
+    /// An app's extension runtime today, in seconds, as last read from or written to its record.
+    func runtimeUsedToday(_ app: String) -> Double? {
+        runtimeToday[app]
+    }
+
+    /// Updates an app's extension runtime today; `nil` forgets it.
+    mutating func setRuntimeUsedToday(_ seconds: Double?, for app: String) {
+        runtimeToday[app] = seconds
+    }
+}
