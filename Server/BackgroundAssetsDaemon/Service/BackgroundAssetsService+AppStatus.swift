@@ -26,7 +26,7 @@ extension BackgroundAssetsService {
             runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
             lastExtensionTermination: extensions.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
-            lastTaskEnding: lastTaskEnding[id])
+            lastTaskEnding: taskHost.lastEnding(of: id))
     }
 }
 

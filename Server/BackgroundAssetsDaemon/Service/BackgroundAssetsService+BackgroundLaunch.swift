@@ -11,7 +11,7 @@ extension BackgroundAssetsService {
     func launchAppInBackground(_ app: String) async {
         guard let installed = try? await registry.app(app) else { return }
         // Checked after the suspension above and set before the next one: one launch per app.
-        guard backgroundLaunches[app] == nil else { return }
+        guard taskHost.backgroundLaunch(of: app) == nil else { return }
         var environment = ProcessInfo.processInfo.environment
         environment["BA_DEVICE_ROOT"] = paths.root.path
         environment["BA_BUNDLE_IDENTIFIER"] = app
@@ -24,11 +24,11 @@ extension BackgroundAssetsService {
                 [weak self] exit in
                 Task { await self?.backgroundLaunchExited(app: app, exit) }
             }
-            backgroundLaunches[app] = process
+            taskHost.recordBackgroundLaunch(process, of: app)
             trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier)"))
         } catch {
             logger.error("Could not launch \(app) in the background for its tasks: \(error)")
-            lastTaskEnding[app] = "the app could not be launched in the background: \(error)"
+            taskHost.recordEnding(of: app, reason: "the app could not be launched in the background: \(error)")
         }
     }
 
@@ -36,15 +36,15 @@ extension BackgroundAssetsService {
     static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
 
     func backgroundLaunchExited(app: String, _ exit: ExtensionProcess.Exit) {
-        guard backgroundLaunches[app]?.processIdentifier == exit.processIdentifier else { return }
-        backgroundLaunches[app] = nil
+        guard taskHost.backgroundLaunch(of: app)?.processIdentifier == exit.processIdentifier else { return }
+        _ = taskHost.removeBackgroundLaunch(of: app)
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "backgroundLaunchEnded", app: app, detail: "\(exit)"))
     }
 
     /// Ends an app the service launched only for its tasks once none of them is running.
     func endBackgroundLaunchIfIdle(app: String) {
         guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }),
-            let process = backgroundLaunches.removeValue(forKey: app)
+            let process = taskHost.removeBackgroundLaunch(of: app)
         else { return }
         // From now on its downloads' events go to the extension, not to a process about to end.
         clients.withdrawDelegates(ofProcess: process.processIdentifier)

@@ -80,12 +80,12 @@ extension BackgroundAssetsService {
         for task in taskHost.runningTasks {
             if task.deadline <= now {
                 _ = taskHost.removeTask(task.taskID)
-                let killed = backgroundLaunches[task.bundleIdentifier] != nil
+                let killed = taskHost.backgroundLaunch(of: task.bundleIdentifier) != nil
                 let reason = "\(task.request.identifier) ran past its \(task.limit.formatted()) s runtime limit"
                 trace.append(.init(from: "backgroundassetsd", to: "app", event: killed ? "taskKilled" : "taskEnded", app: task.bundleIdentifier, detail: reason))
                 logger.error("The task \(reason) of \(task.bundleIdentifier); \(killed ? "its app was killed" : "it no longer counts as running").")
-                lastTaskEnding[task.bundleIdentifier] = reason
-                if killed { backgroundLaunches.removeValue(forKey: task.bundleIdentifier)?.kill() }
+                taskHost.recordEnding(of: task.bundleIdentifier, reason: reason)
+                if killed { taskHost.removeBackgroundLaunch(of: task.bundleIdentifier)?.kill() }
             } else if !task.hasExpired, task.expiresAt <= now {
                 sendExpiration(task.taskID)
             }
@@ -102,7 +102,7 @@ extension BackgroundAssetsService {
     func tasksConnectionClosed(_ connection: UInt64) {
         for task in taskHost.connectionClosed(connection) {
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
-            lastTaskEnding[task.bundleIdentifier] = "\(task.request.identifier) ended when the app's connection closed while it ran"
+            taskHost.recordEnding(of: task.bundleIdentifier, reason: "\(task.request.identifier) ended when the app's connection closed while it ran")
         }
     }
 }

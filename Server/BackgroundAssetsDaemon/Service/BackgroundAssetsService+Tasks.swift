@@ -154,7 +154,7 @@ extension BackgroundAssetsService {
         for task in (try? await taskStore.all()) ?? [] {
             var summary = await eligibility(of: task).summary
             if summary == TaskEligibility.ready.summary, taskHost.handler(app: task.bundleIdentifier, identifier: task.request.identifier) == nil {
-                summary = backgroundLaunches[task.bundleIdentifier] == nil
+                summary = taskHost.backgroundLaunch(of: task.bundleIdentifier) == nil
                     ? "may run now; the app will be launched in the background"
                     : "may run now; waiting for the app to register its launch handler"
             }

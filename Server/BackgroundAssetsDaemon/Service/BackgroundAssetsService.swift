@@ -53,10 +53,6 @@ public actor BackgroundAssetsService {
     /// The registered launch handlers and the running tasks.
     var taskHost = TaskHost()
     var taskTimer: Task<Void, Never>?
-    /// Apps the service launched only for their tasks, by bundle identifier.
-    var backgroundLaunches: [String: ExtensionProcess] = [:]
-    /// Why each app's last task ended by force.
-    var lastTaskEnding: [String: String] = [:]
 
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
@@ -120,7 +116,7 @@ public actor BackgroundAssetsService {
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle(now: Date = .now) async -> Bool {
-        guard clients.isEmpty, extensions.isEmpty, installs.isEmpty, backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensions.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -132,7 +128,7 @@ public actor BackgroundAssetsService {
     public func stop() async {
         periodicTimer?.cancel()
         taskTimer?.cancel()
-        for process in backgroundLaunches.values { process.kill() }
+        for process in taskHost.backgroundLaunches { process.kill() }
         for app in extensions.apps { extensions[app]?.process.kill() }
         await queue.stop()
         for client in clients.all { client.connection.close() }

@@ -36,6 +36,10 @@ public struct TaskHost: Sendable {
     private var handlers: [String: [String: UInt64]] = [:]
     private var running: [UInt64: RunningTask] = [:]
     private var nextTaskID: UInt64 = 1
+    /// Apps the service launched only for their tasks, by bundle identifier.
+    private var launches: [String: ExtensionProcess] = [:]
+    /// Why each app's last task ended by force.
+    private var endings: [String: String] = [:]
     /// Requests `simulate --launch-task` asked for, by app and identifier: they run as soon as a handler is there.
     private var forced: Set<[String]> = []
 
@@ -125,5 +129,37 @@ public struct TaskHost: Sendable {
     /// The running task of an app with this identifier, if any.
     public func runningTask(app: String, identifier: String) -> RunningTask? {
         running.values.first { $0.bundleIdentifier == app && $0.request.identifier == identifier }
+    }
+
+    // MARK: - Background launches
+
+    /// The app's process the service launched in the background for its tasks, if it runs.
+    func backgroundLaunch(of app: String) -> ExtensionProcess? {
+        launches[app]
+    }
+
+    /// Every process launched in the background for tasks.
+    var backgroundLaunches: [ExtensionProcess] {
+        launches.keys.sorted().compactMap { launches[$0] }
+    }
+
+    /// Records an app launched in the background for its tasks.
+    mutating func recordBackgroundLaunch(_ process: ExtensionProcess, of app: String) {
+        launches[app] = process
+    }
+
+    /// Forgets an app's background launch, which ended or is being ended.
+    mutating func removeBackgroundLaunch(of app: String) -> ExtensionProcess? {
+        launches.removeValue(forKey: app)
+    }
+
+    /// Remembers why an app's last task ended by force, for `status`.
+    public mutating func recordEnding(of app: String, reason: String) {
+        endings[app] = reason
+    }
+
+    /// Why an app's last task ended by force, if one did.
+    public func lastEnding(of app: String) -> String? {
+        endings[app]
     }
 }
