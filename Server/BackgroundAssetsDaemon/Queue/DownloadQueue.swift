@@ -146,6 +146,14 @@ public actor DownloadQueue {
     }
 
     /// Whether anything is transferring or waiting: the service stays up while there is.
+    /// Reads the store on the queue's executor: a caller on another actor suspends while SQLite
+    /// works, instead of blocking the actor that serves clients.
+    /// - Parameter body: The read; it runs alone on the queue.
+    /// - Returns: What `body` returns.
+    public func withStore<Result: Sendable>(_ body: @Sendable (DownloadStore) throws -> Result) throws -> Result {
+        try body(store)
+    }
+
     public func hasWork() throws -> Bool {
         try !running.isEmpty || store.hasUnfinishedDownloads()
     }

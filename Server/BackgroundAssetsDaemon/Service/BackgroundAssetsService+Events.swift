@@ -102,7 +102,7 @@ extension BackgroundAssetsService {
     func handOverToExtension(_ deliveryID: UInt64) async {
         guard let delivery = handOvers.delivery(deliveryID) else { return }
         guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
-            let row = try? store.download(id: delivery.rowID)
+            let row = try? await queue.withStore({ try $0.download(id: delivery.rowID) })
         else { return finishDelivery(deliveryID) }
         _ = handOvers.remove(deliveryID)
         traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
@@ -111,8 +111,9 @@ extension BackgroundAssetsService {
 
     /// Finds the files an earlier run of the service handed over that nobody took, and hands them
     /// over again: to a delegate of their app as soon as one is set, else after a grace period.
-    func redeliverUndeliveredFiles() {
-        handOvers.keepUndelivered(UndeliveredFiles.scan(paths: paths, store: store))
+    func redeliverUndeliveredFiles() async {
+        let paths = paths
+        handOvers.keepUndelivered((try? await queue.withStore { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
         guard handOvers.hasUndelivered else { return }
         Task { [weak self] in
             // Time for an app that lost the old service to connect again and take its files itself.
@@ -125,7 +126,7 @@ extension BackgroundAssetsService {
     func deliverUndelivered(app: String?) async {
         let files = handOvers.takeUndelivered(app: app)
         for file in files {
-            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? store.download(id: file.rowID),
+            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? await queue.withStore({ try $0.download(id: file.rowID) }),
                 row.state == .finished
             else { continue }
             logger.info("Handing over \(row.bundleIdentifier)/\(row.descriptor.identifier) again: the service stopped before its file was taken.")
@@ -164,16 +165,15 @@ extension BackgroundAssetsService {
     /// Listing the second kind (in the finished state) closes a race: an app that lists its current
     /// downloads and the WWDC sessions missing from disk would otherwise see a download that just
     /// finished in neither list, and start it again.
-    func currentDownloads(of app: String) throws -> [DownloadRow] {
-        var rows = try store.currentDownloads(bundleIdentifier: app)
+    func currentDownloads(of app: String) async throws -> [DownloadRow] {
+        var rows = try await queue.withStore { try $0.currentDownloads(bundleIdentifier: app) }
         var handingOver = handOvers.rowsBeingHandedOver(app: app)
         for record in extensions.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
-        for rowID in handingOver.sorted() {
-            if let row = try store.download(id: rowID) { rows.append(row) }
-        }
+        let listed = handingOver.sorted()
+        rows += try await queue.withStore { store in try listed.compactMap { try store.download(id: $0) } }
         return rows
     }
 }

@@ -29,14 +29,14 @@ extension BackgroundAssetsService {
             case let .startForeground(download):
                 return try await startForeground(download, app: app, client: client)
             case let .cancel(download):
-                guard let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) else {
+                guard let row = try await queue.withStore({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) else {
                     return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) is not scheduled; it may have finished, failed or been cancelled already.")
                 }
                 try await queue.cancel(id: row.id)
                 record(from: client, event: "cancel", app: app, download: download.identifier)
                 return .done
             case .fetchCurrentDownloads:
-                return .downloads(try currentDownloads(of: app).map(\.descriptor))
+                return .downloads(try await currentDownloads(of: app).map(\.descriptor))
             case let .acquireExclusiveControl(deadline):
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
@@ -117,7 +117,7 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
-        if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) {
+        if let row = try await queue.withStore({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }
             // Recorded first: the promotion's own events (pause, then begin) follow the request.
@@ -126,7 +126,7 @@ extension BackgroundAssetsService {
         }
         // A download that ended a moment ago (its file may still be on its way to a delegate or the
         // extension) is not started again: the app learns of its end through its callbacks.
-        if let ended = try store.download(uniqueIdentifier: download.uniqueIdentifier), ended.bundleIdentifier == app,
+        if let ended = try await queue.withStore({ try $0.download(uniqueIdentifier: download.uniqueIdentifier) }), ended.bundleIdentifier == app,
             ended.state.isTerminal {
             return .download(ended.descriptor)
         }
@@ -143,7 +143,7 @@ extension BackgroundAssetsService {
     private func status() async throws -> ServiceStatus {
         ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
-            downloads: try store.allDownloads().map(\.status), apps: await registry.apps().apps.map(appStatus),
+            downloads: try await queue.withStore { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
     }
 

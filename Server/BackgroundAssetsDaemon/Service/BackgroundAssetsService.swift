@@ -16,7 +16,6 @@ public actor BackgroundAssetsService {
     typealias Client = ClientRegistry.Client
 
     let paths: DevicePaths
-    let store: DownloadStore
     let configuration: ServiceConfiguration
     let trace: ServiceTrace
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
@@ -66,7 +65,7 @@ public actor BackgroundAssetsService {
         }
         self.paths = paths
         self.configuration = configuration
-        store = try DownloadStore(url: paths.queueDatabase)
+        let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
@@ -87,7 +86,7 @@ public actor BackgroundAssetsService {
         }
         try await queue.start()
         await resumeInstalls()
-        redeliverUndeliveredFiles()
+        await redeliverUndeliveredFiles()
         schedulePeriodicChecks()
         scheduleTasks()
     }
