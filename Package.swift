@@ -230,7 +230,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport"],
             path: "Tests/EndToEndTests"
         ),
     ],
