@@ -13,14 +13,18 @@ struct DemoScript {
     let narrator: Narrator
     let paths: DevicePaths
 
-    /// The app's `CFBundleIdentifier`, read from App/Info.plist like everything else about the app.
-    private var appBundleIdentifier: String? {
+    /// App/Info.plist, where the demo reads everything about the app, or nil when it cannot be read.
+    private var appInfo: [String: Any]? {
         let file = options.repository.appending(path: "App/Info.plist")
-        guard let data = FileManager.default.contents(atPath: file.path),
-            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        else { return nil }
-        return plist["CFBundleIdentifier"] as? String
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
     }
+
+    /// The app's `CFBundleIdentifier`.
+    private var appBundleIdentifier: String? { appInfo?["CFBundleIdentifier"] as? String }
+
+    /// The app's `CFBundleExecutable`: the product the demo runs and `install` copies into the bundle.
+    private var appExecutable: String { appInfo?["CFBundleExecutable"] as? String ?? "wwdc-sessions" }
 
     func run() async throws {
         narrator.step(1, "Start the asset server", """
@@ -47,7 +51,7 @@ struct DemoScript {
         narrator.step(number, "Install the app", """
             backgroundassets-debug install plays the App Store. The system service, backgroundassetsd, \
             checks the Background Assets keys of App/Info.plist, fetches the manifest at BAManifestURL, and \
-            launches the extension (wwdc-sessions-extension), whose downloads(for:manifestURL:extensionInfo:) \
+            launches the app's extension, whose downloads(for:manifestURL:extensionInfo:) \
             returns a download for each session: essential ones for the sessions the manifest marks \
             essential. The app cannot be opened until those finish; the bar shows the install's progress.
             """)
@@ -68,18 +72,18 @@ struct DemoScript {
             """)
         var appArguments = ["--until-complete", "--timeout", String(options.timeout), "--manifest-url", manifestURL.absoluteString]
         if !narrator.isInteractive { appArguments.append("--plain") }
-        try await expectSuccess("wwdc-sessions", appArguments)
+        try await expectSuccess(appExecutable, appArguments)
 
         number += 1
         narrator.step(number, "Look back", """
             Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
             as a sequence diagram, and status shows the app and its downloads.
             """)
-        _ = try await processes.run("wwdc-sessions", ["list"])
+        _ = try await processes.run(appExecutable, ["list"])
         narrator.note("""
             The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
             Try next: `swift run backgroundassets-debug simulate --periodic-check`, `... purge`, then launch the app again \
-            with `swift run wwdc-sessions`.
+            with `swift run \(appExecutable)`.
             """)
     }
 

@@ -10,8 +10,7 @@ import Testing
 @Suite("Demo command")
 struct DemoCommandTests {
     /// The repository's root, where the demo finds App/Info.plist and Extension/Info.plist.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var repositoryRoot: URL { SampleIdentity.repositoryRoot }
 
     @Test("wwdc-sessions-demo installs the app, launches it, and ends with every session verified; also over https",
           arguments: [false, true])
@@ -40,7 +39,7 @@ struct DemoCommandTests {
         }
 
         // Every file in the app group matches the catalog's bytes, and the essential ones came first.
-        let sessions = scenario.deviceRoot.appending(path: "containers/group.com.example.apple-samplecode.WWDC-Sessions/Library/Caches/Sessions")
+        let sessions = scenario.deviceRoot.appending(path: "containers/\(SampleDevice.appGroupIdentifier)/Library/Caches/Sessions")
         let files = try CatalogFile.all(in: catalog)
         #expect(!files.isEmpty)
         for file in files {
