@@ -3,6 +3,7 @@ Abstract:
 The demo's steps, in order, each with the paragraph --step shows before it runs.
 */
 
+import AssetServer
 import BackgroundAssetsIPC
 import Foundation
 
@@ -80,11 +81,26 @@ struct DemoScript {
             as a sequence diagram, and status shows the app and its downloads.
             """)
         _ = try await processes.run(appExecutable, ["list"])
+        // The demo stops the server it started when it ends, and each hint below needs one.
+        let restart = server.started
+            ? "start the asset server again in another terminal with `swift run \(restartCommand(for: server.url))`, then "
+            : ""
         narrator.note("""
             The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
-            Try next: `swift run backgroundassets-debug simulate --periodic-check`, `... purge`, then launch the app again \
-            with `swift run \(appExecutable)`.
+            Try next: \(restart)send a periodic check with `swift run backgroundassets-debug simulate --periodic-check`, \
+            empty the caches with `swift run backgroundassets-debug purge`, and launch the app again with \
+            `swift run \(appExecutable)`.
             """)
+    }
+
+    /// The `asset-server` command that serves what this run served, where the installed app looks for it.
+    private func restartCommand(for url: URL) -> String {
+        var command = "asset-server"
+        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: options.repository)
+        if let port = url.port, port != shipped { command += " --port \(port)" }
+        if let catalog = options.catalog { command += " --catalog \(catalog)" }
+        if options.https { command += " --tls" }
+        return command
     }
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.

@@ -33,6 +33,10 @@ struct DemoCommandTests {
         #expect(status.isSuccess, "\(demo.diagnostics())")
         let output = demo.standardOutput()
         #expect(output.contains("Done: every session is on the device and verified."))
+        // The demo stopped the server it started, so its hints start one where the installed app looks.
+        let port = try #require(output.firstMatch(of: /Started the asset server at https?:\/\/127\.0\.0\.1:(\d+)/)?.1)
+        #expect(output.contains("`swift run asset-server --port \(port) --catalog \(catalog.path)\(https ? " --tls" : "")`"),
+                "\(output)")
         if https {
             #expect(output.contains("Trust the local CA on the device"))
             #expect(output.contains("https://127.0.0.1:"))
