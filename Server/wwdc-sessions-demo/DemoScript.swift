@@ -25,9 +25,15 @@ struct DemoScript {
     private var appBundleIdentifier: String? { appInfo?["CFBundleIdentifier"] as? String }
 
     /// The app's `CFBundleExecutable`: the product the demo runs and `install` copies into the bundle.
-    private var appExecutable: String { appInfo?["CFBundleExecutable"] as? String ?? "wwdc-sessions" }
+    private func readAppExecutable() throws -> String {
+        guard let name = appInfo?["CFBundleExecutable"] as? String, !name.isEmpty else {
+            throw DemoError("App/Info.plist has no CFBundleExecutable; the demo runs the app by that name.")
+        }
+        return name
+    }
 
     func run() async throws {
+        let appExecutable = try readAppExecutable()
         narrator.step(1, "Start the asset server", """
             The asset server plays the content delivery network: it serves manifest.json and the session \
             videos it lists, with byte ranges so interrupted downloads resume. An asset server already \

@@ -105,7 +105,7 @@ note "What still names the sample, as the page's grep finds it (outside Docs/ an
 grep -rlE 'apple-samplecode|"wwdc-sessions(-extension)?"' App Extension Shared Server Tests Package.swift \
     --exclude-dir=BackgroundAssetsDaemonTests --exclude-dir=BackgroundAssetsIPCTests \
     --exclude-dir=BackgroundAssetsDebugToolTests --exclude-dir=BackgroundAssetsTests --exclude-dir=AppleAPITests \
-    --exclude-dir=AppleAPISwift5Tests --exclude-dir=OSLogTests | sed 's/^/     /' || note "  nothing"
+    --exclude-dir=AppleAPISwift5Tests --exclude-dir=OSLogTests --exclude-dir=Templates | sed 's/^/     /' || note "  nothing"
 
 step "3. Build the renamed package"
 swift build > "$WORK/build.out" 2>&1 || fail "swift build failed: $(tail -n 20 "$WORK/build.out")"
@@ -167,7 +167,7 @@ unset BA_DEVICE_ROOT
 
 if [[ "$FULL" == 1 ]]; then
     step "8. swift test in the renamed copy"
-    swift test > "$WORK/test.out" 2>&1 || fail "swift test failed: $(grep -E 'recorded an issue|failed' "$WORK/test.out" | tail -n 20)"
+    swift test > "$WORK/test.out" 2>&1 || fail "swift test failed: $(grep '^✘' "$WORK/test.out" | tail -n 20)"
     tail -n 1 "$WORK/test.out" | sed 's/^/   /'
 fi
 
