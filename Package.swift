@@ -234,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport"],
             path: "Tests/EndToEndTests"
         ),
     ],

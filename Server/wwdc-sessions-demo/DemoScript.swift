@@ -3,6 +3,7 @@ Abstract:
 The demo's steps, in order, each with the paragraph --step shows before it runs.
 */
 
+import AssetServer
 import BackgroundAssetsIPC
 import Foundation
 
@@ -13,16 +14,26 @@ struct DemoScript {
     let narrator: Narrator
     let paths: DevicePaths
 
-    /// The app's `CFBundleIdentifier`, read from App/Info.plist like everything else about the app.
-    private var appBundleIdentifier: String? {
+    /// App/Info.plist, where the demo reads everything about the app, or nil when it cannot be read.
+    private var appInfo: [String: Any]? {
         let file = options.repository.appending(path: "App/Info.plist")
-        guard let data = FileManager.default.contents(atPath: file.path),
-            let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-        else { return nil }
-        return plist["CFBundleIdentifier"] as? String
+        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
+        return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
+    }
+
+    /// The app's `CFBundleIdentifier`.
+    private var appBundleIdentifier: String? { appInfo?["CFBundleIdentifier"] as? String }
+
+    /// The app's `CFBundleExecutable`: the product the demo runs and `install` copies into the bundle.
+    private func readAppExecutable() throws -> String {
+        guard let name = appInfo?["CFBundleExecutable"] as? String, !name.isEmpty else {
+            throw DemoError("App/Info.plist has no CFBundleExecutable; the demo runs the app by that name.")
+        }
+        return name
     }
 
     func run() async throws {
+        let appExecutable = try readAppExecutable()
         narrator.step(1, "Start the asset server", """
             The asset server plays the content delivery network: it serves manifest.json and the session \
             videos it lists, with byte ranges so interrupted downloads resume. An asset server already \
@@ -47,7 +58,7 @@ struct DemoScript {
         narrator.step(number, "Install the app", """
             backgroundassets-debug install plays the App Store. The system service, backgroundassetsd, \
             checks the Background Assets keys of App/Info.plist, fetches the manifest at BAManifestURL, and \
-            launches the extension (wwdc-sessions-extension), whose downloads(for:manifestURL:extensionInfo:) \
+            launches the app's extension, whose downloads(for:manifestURL:extensionInfo:) \
             returns a download for each session: essential ones for the sessions the manifest marks \
             essential. The app cannot be opened until those finish; the bar shows the install's progress.
             """)
@@ -68,19 +79,34 @@ struct DemoScript {
             """)
         var appArguments = ["--until-complete", "--timeout", String(options.timeout), "--manifest-url", manifestURL.absoluteString]
         if !narrator.isInteractive { appArguments.append("--plain") }
-        try await expectSuccess("wwdc-sessions", appArguments)
+        try await expectSuccess(appExecutable, appArguments)
 
         number += 1
         narrator.step(number, "Look back", """
             Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
             as a sequence diagram, and status shows the app and its downloads.
             """)
-        _ = try await processes.run("wwdc-sessions", ["list"])
+        _ = try await processes.run(appExecutable, ["list"])
+        // The demo stops the server it started when it ends, and each hint below needs one.
+        let restart = server.started
+            ? "start the asset server again in another terminal with `swift run \(restartCommand(for: server.url))`, then "
+            : ""
         narrator.note("""
             The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
-            Try next: `swift run backgroundassets-debug simulate --periodic-check`, `... purge`, then launch the app again \
-            with `swift run wwdc-sessions`.
+            Try next: \(restart)send a periodic check with `swift run backgroundassets-debug simulate --periodic-check`, \
+            empty the caches with `swift run backgroundassets-debug purge`, and launch the app again with \
+            `swift run \(appExecutable)`.
             """)
+    }
+
+    /// The `asset-server` command that serves what this run served, where the installed app looks for it.
+    private func restartCommand(for url: URL) -> String {
+        var command = "asset-server"
+        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: options.repository)
+        if let port = url.port, port != shipped { command += " --port \(port)" }
+        if let catalog = options.catalog { command += " --catalog \(catalog)" }
+        if options.https { command += " --tls" }
+        return command
     }
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.

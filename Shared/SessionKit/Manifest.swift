@@ -17,6 +17,11 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// The sessions, in display order.
     public var sessions: [Session]
 
+    /// The manifest's top-level field names, written only here; a session's are ``Session``'s.
+    enum CodingKeys: String, CodingKey {
+        case version, sessions
+    }
+
     /// Creates a manifest.
     public init(version: Int, sessions: [Session]) {
         self.version = version

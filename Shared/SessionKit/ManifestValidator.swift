@@ -6,7 +6,8 @@ Checks a decoded manifest field by field, so every error names the session and t
 import Foundation
 
 /// The manifest as JSON gives it, before validation: every field optional so a missing one can be
-/// reported by name rather than as a generic decoding failure.
+/// reported by name rather than as a generic decoding failure. It reads the same keys as
+/// ``Manifest`` and ``Session``, so the field names are written in one place.
 struct RawManifest: Decodable {
     struct RawSession: Decodable {
         var id: String?
@@ -16,10 +17,27 @@ struct RawManifest: Decodable {
         var sha256: String?
         var essential: Bool?
         var thumbnailURL: String?
+
+        init(from decoder: any Decoder) throws {
+            let container = try decoder.container(keyedBy: Session.CodingKeys.self)
+            id = try container.decodeIfPresent(String.self, forKey: .id)
+            title = try container.decodeIfPresent(String.self, forKey: .title)
+            url = try container.decodeIfPresent(String.self, forKey: .url)
+            fileSize = try container.decodeIfPresent(Int.self, forKey: .fileSize)
+            sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
+            essential = try container.decodeIfPresent(Bool.self, forKey: .essential)
+            thumbnailURL = try container.decodeIfPresent(String.self, forKey: .thumbnailURL)
+        }
     }
 
     var version: Int?
     var sessions: [RawSession]?
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: Manifest.CodingKeys.self)
+        version = try container.decodeIfPresent(Int.self, forKey: .version)
+        sessions = try container.decodeIfPresent([RawSession].self, forKey: .sessions)
+    }
 }
 
 /// Turns a ``RawManifest`` into a ``Manifest`` or an error that names what is wrong.
@@ -28,9 +46,9 @@ struct ManifestValidator {
     let baseURL: URL?
 
     func validate(_ raw: RawManifest) throws -> Manifest {
-        guard let version = raw.version else { throw invalid(nil, "version", "it is missing") }
-        guard version >= 0 else { throw invalid(nil, "version", "\(version) is negative") }
-        guard let rawSessions = raw.sessions else { throw invalid(nil, "sessions", "it is missing") }
+        guard let version = raw.version else { throw invalid(nil, Manifest.CodingKeys.version, "it is missing") }
+        guard version >= 0 else { throw invalid(nil, Manifest.CodingKeys.version, "\(version) is negative") }
+        guard let rawSessions = raw.sessions else { throw invalid(nil, Manifest.CodingKeys.sessions, "it is missing") }
 
         var seen = Set<String>()
         var sessions: [Session] = []
@@ -46,20 +64,21 @@ struct ManifestValidator {
 
     private func validate(_ raw: RawManifest.RawSession, index: Int) throws -> Session {
         let name = raw.id.map { "\"\($0)\"" } ?? "#\(index + 1)"
-        guard let id = raw.id, !id.isEmpty else { throw invalid(name, "id", "it is missing or empty") }
+        guard let id = raw.id, !id.isEmpty else { throw invalid(name, Session.CodingKeys.id, "it is missing or empty") }
         guard Manifest.isValidIdentifier(id) else {
-            throw invalid(name, "id", "it may contain only letters, digits, '.', '-' and '_', and not start with '.'")
+            throw invalid(
+                name, Session.CodingKeys.id, "it may contain only letters, digits, '.', '-' and '_', and not start with '.'")
         }
-        guard let title = raw.title else { throw invalid(name, "title", "it is missing") }
-        guard let urlString = raw.url else { throw invalid(name, "url", "it is missing") }
-        let url = try resolve(urlString, session: name, field: "url")
-        guard let fileSize = raw.fileSize else { throw invalid(name, "fileSize", "it is missing") }
-        guard fileSize >= 0 else { throw invalid(name, "fileSize", "\(fileSize) is negative") }
-        guard let sha256 = raw.sha256 else { throw invalid(name, "sha256", "it is missing") }
+        guard let title = raw.title else { throw invalid(name, Session.CodingKeys.title, "it is missing") }
+        guard let urlString = raw.url else { throw invalid(name, Session.CodingKeys.url, "it is missing") }
+        let url = try resolve(urlString, session: name, field: .url)
+        guard let fileSize = raw.fileSize else { throw invalid(name, Session.CodingKeys.fileSize, "it is missing") }
+        guard fileSize >= 0 else { throw invalid(name, Session.CodingKeys.fileSize, "\(fileSize) is negative") }
+        guard let sha256 = raw.sha256 else { throw invalid(name, Session.CodingKeys.sha256, "it is missing") }
         guard sha256.utf8.count == 64, sha256.allSatisfy(\.isHexDigit) else {
-            throw invalid(name, "sha256", "\"\(sha256.prefix(80))\" is not 64 hexadecimal characters")
+            throw invalid(name, Session.CodingKeys.sha256, "\"\(sha256.prefix(80))\" is not 64 hexadecimal characters")
         }
-        let thumbnailURL = try raw.thumbnailURL.map { try resolve($0, session: name, field: "thumbnailURL") }
+        let thumbnailURL = try raw.thumbnailURL.map { try resolve($0, session: name, field: .thumbnailURL) }
         return Session(
             id: id, title: title, url: url, fileSize: fileSize, sha256: sha256.lowercased(),
             essential: raw.essential ?? false, thumbnailURL: thumbnailURL
@@ -67,7 +86,7 @@ struct ManifestValidator {
     }
 
     /// Parses a URL that is either absolute (http or https) or relative to the manifest's URL.
-    private func resolve(_ string: String, session: String, field: String) throws -> URL {
+    private func resolve(_ string: String, session: String, field: Session.CodingKeys) throws -> URL {
         guard !string.isEmpty, let url = URL(string: string) else {
             throw invalid(session, field, "\"\(string.prefix(200))\" is not a URL")
         }
@@ -85,8 +104,8 @@ struct ManifestValidator {
         return resolved
     }
 
-    private func invalid(_ session: String?, _ field: String, _ reason: String) -> SessionKitError {
-        .invalidField(path: source, session: session, field: field, reason: reason)
+    private func invalid(_ session: String?, _ field: some CodingKey, _ reason: String) -> SessionKitError {
+        .invalidField(path: source, session: session, field: field.stringValue, reason: reason)
     }
 }
 

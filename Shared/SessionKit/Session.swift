@@ -48,7 +48,9 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
         return pathExtension.isEmpty ? id : "\(id).\(pathExtension)"
     }
 
-    private enum CodingKeys: String, CodingKey {
+    /// The manifest's field names for a session, written only here: encoding, decoding and the
+    /// validator's messages all go through these keys.
+    enum CodingKeys: String, CodingKey {
         case id, title, url, fileSize, sha256, essential, thumbnailURL
     }
 

@@ -82,4 +82,34 @@ struct LiveHarnessTests {
             #expect(error.description.contains("swift build"))
         }
     }
+
+    @Test("The folders of a test process that no longer exists are removed, and no others")
+    func staleFoldersOfGoneProcessesAreRemoved() async throws {
+        let finished = try ChildProcess.launch(executableURL: try locateExecutable("true"), arguments: [])
+        #expect(try await finished.waitForExit(timeout: .seconds(10)) == .exited(0))
+        try await withTemporaryDirectory(prefix: "stale") { folder in
+            let names = [
+                "gone": "wwdc-device-t\(finished.pid).Ab12Cd", "mine": "wwdc-device-t\(getpid()).Ab12Cd",
+                "init": "e2e-t1.Ab12Cd", "unmarked": "wwdc-device.Ab12Cd", "other": "notes-t\(finished.pid).txt",
+            ]
+            for name in names.values {
+                try FileManager.default.createDirectory(
+                    at: folder.appendingPathComponent(name), withIntermediateDirectories: false)
+            }
+            #expect(StaleTemporaryFolders.owner(ofFolderNamed: names["gone"]!) == finished.pid)
+            #expect(StaleTemporaryFolders.owner(ofFolderNamed: names["unmarked"]!) == nil)
+
+            StaleTemporaryFolders.removeStale(in: folder)
+
+            let left = Set(try FileManager.default.contentsOfDirectory(atPath: folder.path))
+            #expect(left == Set(names.filter { $0.key != "gone" }.values))
+        }
+    }
+
+    @Test("A temporary folder's name records the process that made it")
+    func temporaryFolderNameRecordsOwner() throws {
+        let directory = try TemporaryDirectory(prefix: "harness")
+        defer { directory.remove() }
+        #expect(StaleTemporaryFolders.owner(ofFolderNamed: directory.url.lastPathComponent) == getpid())
+    }
 }

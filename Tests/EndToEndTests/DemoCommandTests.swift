@@ -10,8 +10,7 @@ import Testing
 @Suite("Demo command")
 struct DemoCommandTests {
     /// The repository's root, where the demo finds App/Info.plist and Extension/Info.plist.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var repositoryRoot: URL { SampleIdentity.repositoryRoot }
 
     @Test("wwdc-sessions-demo installs the app, launches it, and ends with every session verified; also over https",
           arguments: [false, true])
@@ -34,13 +33,17 @@ struct DemoCommandTests {
         #expect(status.isSuccess, "\(demo.diagnostics())")
         let output = demo.standardOutput()
         #expect(output.contains("Done: every session is on the device and verified."))
+        // The demo stopped the server it started, so its hints start one where the installed app looks.
+        let port = try #require(output.firstMatch(of: /Started the asset server at https?:\/\/127\.0\.0\.1:(\d+)/)?.1)
+        #expect(output.contains("`swift run asset-server --port \(port) --catalog \(catalog.path)\(https ? " --tls" : "")`"),
+                "\(output)")
         if https {
             #expect(output.contains("Trust the local CA on the device"))
             #expect(output.contains("https://127.0.0.1:"))
         }
 
         // Every file in the app group matches the catalog's bytes, and the essential ones came first.
-        let sessions = scenario.deviceRoot.appending(path: "containers/group.com.example.apple-samplecode.WWDC-Sessions/Library/Caches/Sessions")
+        let sessions = scenario.deviceRoot.appending(path: "containers/\(SampleDevice.appGroupIdentifier)/Library/Caches/Sessions")
         let files = try CatalogFile.all(in: catalog)
         #expect(!files.isEmpty)
         for file in files {

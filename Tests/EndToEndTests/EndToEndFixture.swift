@@ -4,6 +4,7 @@ What every end-to-end test shares: a device root, the debug tool as a client pro
 */
 
 import Foundation
+import SessionKit
 import Synchronization
 import TestSupport
 
@@ -71,15 +72,13 @@ struct CatalogFile: Sendable {
     var sha256: String
     var file: URL
 
-    /// The files listed in a catalog folder's manifest.json, in order.
+    /// The files listed in a catalog folder's manifest.json, in order, read with SessionKit's `Manifest`.
     static func all(in catalog: URL) throws -> [CatalogFile] {
-        let data = try Data(contentsOf: catalog.appendingPathComponent("manifest.json"))
-        let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let sessions = manifest?["sessions"] as? [[String: Any]] ?? []
-        return sessions.compactMap { session in
-            guard let url = session["url"] as? String, let size = session["fileSize"] as? Int,
-                  let sha = session["sha256"] as? String else { return nil }
-            return CatalogFile(path: "/" + url, size: size, sha256: sha, file: catalog.appendingPathComponent(url))
+        try Manifest.load(from: catalog.appendingPathComponent("manifest.json")).sessions.map { session in
+            // Without a base URL a relative session URL stays relative: the path inside the catalog.
+            let path = session.url.relativeString
+            return CatalogFile(path: "/" + path, size: session.fileSize, sha256: session.sha256,
+                               file: catalog.appendingPathComponent(path))
         }
     }
 }

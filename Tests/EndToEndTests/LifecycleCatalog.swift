@@ -4,6 +4,7 @@ The generated catalog's sessions as the lifecycle tests see them: identifier, pa
 */
 
 import Foundation
+import SessionKit
 
 /// One session of the asset server's generated catalog.
 struct CatalogSession: Sendable, Equatable {
@@ -22,19 +23,14 @@ struct CatalogSession: Sendable, Equatable {
     /// before the server has generated the catalog, which is the same on every machine.
     static let firstEssentialPath = "/sessions/wwdc23-10108.mp4"
 
-    /// The sessions of a catalog folder's manifest.json, in order.
+    /// The sessions of a catalog folder's manifest.json, in order, read with SessionKit's `Manifest`.
     /// - Parameter catalog: The folder the asset server serves.
-    /// - Throws: `TestSupportError` when the manifest cannot be read.
+    /// - Throws: `SessionKitError` naming the file, and the field at fault, when the manifest cannot be read.
     static func all(in catalog: URL) throws -> [CatalogSession] {
-        let data = try Data(contentsOf: catalog.appendingPathComponent("manifest.json"))
-        let manifest = try JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let sessions = manifest?["sessions"] as? [[String: Any]] ?? []
-        return sessions.compactMap { session in
-            guard let id = session["id"] as? String, let url = session["url"] as? String,
-                  let size = session["fileSize"] as? Int, let sha = session["sha256"] as? String
-            else { return nil }
-            return CatalogSession(id: id, path: "/" + url, size: size, sha256: sha,
-                                  essential: session["essential"] as? Bool ?? false)
+        try Manifest.load(from: catalog.appendingPathComponent("manifest.json")).sessions.map { session in
+            // Without a base URL a relative session URL stays relative: the path inside the catalog.
+            CatalogSession(id: session.id, path: "/" + session.url.relativeString, size: session.fileSize,
+                           sha256: session.sha256, essential: session.essential)
         }
     }
 }

@@ -11,7 +11,8 @@ import TestSupport
 extension SampleTests {
     @Suite("Refresh in the background with BGTaskScheduler")
     struct SampleBackgroundRefreshTests {
-        static let refresh = "com.example.apple-samplecode.WWDC-Sessions.refresh"
+        /// The refresh task App/Info.plist permits.
+        static var refresh: String { SampleIdentity.sample.refreshTaskIdentifier }
 
         @Test("The app's refresh task, run in the background, downloads a session added after its launch")
         func refreshLandsNewSession() async throws {

@@ -14,16 +14,17 @@ extension SampleTests {
         func installWritesBundle() async throws {
             try await withSampleDevice { device in
                 try await device.install()
+                let app = SampleDevice.appExecutable, appExtension = SampleDevice.extensionExecutable
                 let bundle = device.scenario.deviceRoot.appendingPathComponent(
-                    "apps/\(SampleDevice.bundleIdentifier)/wwdc-sessions.app", isDirectory: true)
+                    "apps/\(SampleDevice.bundleIdentifier)/\(app).app", isDirectory: true)
                 let info = try Self.infoDictionary(at: bundle.appendingPathComponent("Info.plist"))
                 #expect(info["CFBundleIdentifier"] as? String == SampleDevice.bundleIdentifier)
                 #expect(info["BAManifestURL"] as? String == device.manifestURL.absoluteString)
-                let appex = bundle.appendingPathComponent("Extensions/wwdc-sessions-extension.appex", isDirectory: true)
+                let appex = bundle.appendingPathComponent("Extensions/\(appExtension).appex", isDirectory: true)
                 let extensionInfo = try Self.infoDictionary(at: appex.appendingPathComponent("Info.plist"))
-                #expect(extensionInfo["CFBundleExecutable"] as? String == "wwdc-sessions-extension")
+                #expect(extensionInfo["CFBundleExecutable"] as? String == appExtension)
                 for executable in [
-                    bundle.appendingPathComponent("wwdc-sessions"), appex.appendingPathComponent("wwdc-sessions-extension"),
+                    bundle.appendingPathComponent(app), appex.appendingPathComponent(appExtension),
                 ] {
                     #expect(FileManager.default.isExecutableFile(atPath: executable.path), "\(executable.path)")
                 }
@@ -31,7 +32,7 @@ extension SampleTests {
                 let record = try Self.infoDictionary(
                     json: device.scenario.deviceRoot.appendingPathComponent(
                         "apps/\(SampleDevice.bundleIdentifier)/app.json"))
-                #expect((record["extensionExecutable"] as? String)?.contains("wwdc-sessions.app/Extensions/") == true)
+                #expect((record["extensionExecutable"] as? String)?.contains("\(app).app/Extensions/") == true)
             }
         }
 
@@ -45,13 +46,16 @@ extension SampleTests {
                 var environment = device.scenario.environment
                 environment["BA_MANIFEST_URL"] = nil
                 let app = try await runCommand(
-                    try ProductsDirectory.executable(named: "wwdc-sessions").path,
+                    try ProductsDirectory.executable(named: SampleDevice.appExecutable).path,
                     arguments: ["--until-complete", "--timeout", "30", "--plain"], environment: environment,
                     timeout: .seconds(45))
                 #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
                 #expect(app.standardOutput.contains("All \(sessions.count) sessions are on the device."),
                         "\(app.standardOutput)\n\(app.standardError)")
-                #expect(!app.standardError.contains("127.0.0.1:8080"), "\(app.standardError)")
+                // The port App/Info.plist ships with is not this test's server's.
+                let shipped = try #require(SampleIdentity.sample.manifestURL.port)
+                #expect(shipped != device.server.port)
+                #expect(!app.standardError.contains("127.0.0.1:\(shipped)/"), "\(app.standardError)")
             }
         }
 

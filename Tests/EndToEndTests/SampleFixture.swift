@@ -12,8 +12,9 @@ import TestSupport
 import Glibc
 #endif
 
-/// The sample's scenarios, end to end: `backgroundassets-debug install` installs `wwdc-sessions`, the
-/// service launches `wwdc-sessions-extension`, and the app runs with `--until-complete`.
+/// The sample's scenarios, end to end: `backgroundassets-debug install` installs the app (`wwdc-sessions`
+/// as shipped), the service launches its extension, and the app runs with `--until-complete`. Every
+/// name of the app comes from its Info.plists (``SampleIdentity``).
 ///
 /// The nested suites (one file each, `Sample*Tests.swift`) run one test at a time: several throttle
 /// the asset server so that downloads are in flight at a chosen moment, and must not compete for the
@@ -38,12 +39,15 @@ struct ListedSession: Decodable, Sendable, Equatable {
 /// The sample app installed on a test's device root, with its asset server.
 struct SampleDevice: Sendable {
     /// The app's `CFBundleIdentifier`, as App/Info.plist declares it.
-    static let bundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
+    static var bundleIdentifier: String { SampleIdentity.sample.bundleIdentifier }
     /// The app group App/Info.plist and Extension/Info.plist share.
-    static let appGroupIdentifier = "group.com.example.apple-samplecode.WWDC-Sessions"
+    static var appGroupIdentifier: String { SampleIdentity.sample.appGroupIdentifier }
+    /// The app's executable, as App/Info.plist names it.
+    static var appExecutable: String { SampleIdentity.sample.appExecutable }
+    /// The extension's executable, as Extension/Info.plist names it.
+    static var extensionExecutable: String { SampleIdentity.sample.extensionExecutable }
     /// The repository's root, where App/Info.plist and Extension/Info.plist are.
-    static let repositoryRoot = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+    static var repositoryRoot: URL { SampleIdentity.repositoryRoot }
 
     /// The device root, access log and private folder.
     let scenario: Scenario
@@ -128,7 +132,7 @@ struct SampleDevice: Sendable {
     /// - Parameter timeout: The app's own `--timeout`; the process is killed a little after it.
     func runApp(timeout: Int = 30) async throws -> CommandResult {
         try await runCommand(
-            try ProductsDirectory.executable(named: "wwdc-sessions").path, arguments: appArguments(timeout: timeout),
+            try ProductsDirectory.executable(named: Self.appExecutable).path, arguments: appArguments(timeout: timeout),
             environment: scenario.environment, timeout: .seconds(timeout + 15))
     }
 
@@ -148,10 +152,10 @@ struct SampleDevice: Sendable {
     /// The sessions as `wwdc-sessions list --json` reports them; it reads the app group only, and is no launch.
     func listedSessions() async throws -> [ListedSession] {
         let result = try await runCommand(
-            try ProductsDirectory.executable(named: "wwdc-sessions").path, arguments: ["list", "--json"],
+            try ProductsDirectory.executable(named: Self.appExecutable).path, arguments: ["list", "--json"],
             environment: scenario.environment)
         guard result.status.isSuccess else {
-            throw TestSupportError("wwdc-sessions list --json ended with \(result.status): \(result.standardError)")
+            throw TestSupportError("\(Self.appExecutable) list --json ended with \(result.status): \(result.standardError)")
         }
         return try JSONDecoder().decode([ListedSession].self, from: Data(result.standardOutput.utf8))
     }
@@ -272,7 +276,7 @@ func withSampleDevice<T>(
     }
 }
 
-/// Sends SIGKILL to every `wwdc-sessions-extension` the service of this device root launched.
+/// Sends SIGKILL to every extension of the sample (Extension/Info.plist's executable) the service of this device root launched.
 ///
 /// The service launches the extension, so it is not the test's child; once the service is gone, an
 /// extension still at work must not outlive the test. Only processes whose environment names this
@@ -283,7 +287,7 @@ func killExtensions(of deviceRoot: URL) {
     for pid in pids {
         // The kernel keeps the first 15 characters of a command's name.
         guard let name = try? String(contentsOfFile: "/proc/\(pid)/comm", encoding: .utf8),
-              name.trimmingCharacters(in: .whitespacesAndNewlines) == String("wwdc-sessions-extension".prefix(15)),
+              name.trimmingCharacters(in: .whitespacesAndNewlines) == String(SampleDevice.extensionExecutable.prefix(15)),
               let environment = FileManager.default.contents(atPath: "/proc/\(pid)/environ")
         else { continue }
         let variables = environment.split(separator: 0).map(Array.init)

@@ -5,6 +5,7 @@ End-to-end: a periodic check after the catalog gained a session downloads that s
 
 import BackgroundAssetsIPC
 import Foundation
+import SessionKit
 import Testing
 import TestSupport
 
@@ -65,18 +66,14 @@ func addSession(id: String, size: Int, to catalog: URL) async throws -> CatalogS
     try bytes.write(to: file)
 
     let manifestURL = catalog.appendingPathComponent("manifest.json")
-    guard var manifest = try JSONSerialization.jsonObject(with: Data(contentsOf: manifestURL)) as? [String: Any],
-          let version = manifest["version"] as? Int, var sessions = manifest["sessions"] as? [[String: Any]]
-    else { throw TestSupportError("\(manifestURL.path) is not a manifest with a version and sessions.") }
+    var manifest = try Manifest.load(from: manifestURL)
     let digest = try await sha256(of: file)
-    sessions.append([
-        "id": id, "title": "Added after the install", "url": relativePath, "fileSize": size, "sha256": digest,
-        "essential": false,
-    ])
-    manifest["version"] = version + 1
-    manifest["sessions"] = sessions
+    manifest.sessions.append(Session(
+        id: id, title: "Added after the install", url: URL(string: relativePath)!, fileSize: size, sha256: digest,
+        essential: false))
+    manifest.version += 1
     let staged = catalog.appendingPathComponent(".manifest.json.new")
-    try JSONSerialization.data(withJSONObject: manifest, options: [.prettyPrinted, .sortedKeys]).write(to: staged)
+    try manifest.encoded().write(to: staged)
     guard rename(staged.path, manifestURL.path) == 0 else {
         throw TestSupportError("Could not replace \(manifestURL.path): errno \(errno).")
     }

@@ -8,6 +8,9 @@ import Foundation
 /// A unique, empty folder under the system's temporary directory, removed on `remove()` or deinit.
 ///
 /// Keep the instance alive for as long as the folder is in use, or prefer `withTemporaryDirectory`.
+/// A test process that crashes or is killed runs no deinit, so each folder's name carries the id of
+/// the process that made it (`PREFIX-tPID.XXXXXX`), and the first folder a test process makes
+/// removes the folders of test processes that no longer exist (``StaleTemporaryFolders``).
 public final class TemporaryDirectory: Sendable {
     /// The folder's location.
     public let url: URL
@@ -16,8 +19,9 @@ public final class TemporaryDirectory: Sendable {
     /// - Parameter prefix: The start of the folder's name, to recognise it when debugging.
     /// - Throws: `TestSupportError` when the folder cannot be created.
     public init(prefix: String = "wwdc-tests") throws {
+        StaleTemporaryFolders.removeOnce()
         let template = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
-            .appendingPathComponent("\(prefix).XXXXXX").path
+            .appendingPathComponent(StaleTemporaryFolders.name(prefix: prefix)).path
         var bytes = Array(template.utf8CString)
         guard let created = mkdtemp(&bytes) else {
             throw TestSupportError("Could not create a temporary folder from \(template): errno \(errno).")

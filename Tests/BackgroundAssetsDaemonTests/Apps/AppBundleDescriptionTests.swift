@@ -13,15 +13,20 @@ struct AppBundleDescriptionTests {
     @Test("The sample's App/Info.plist and Extension/Info.plist validate")
     func sampleValidates() throws {
         let bundle = try SampleBundle.description()
-        #expect(bundle.app.bundleIdentifier == "com.example.apple-samplecode.WWDC-Sessions")
-        #expect(bundle.app.executable == "wwdc-sessions")
-        #expect(bundle.app.manifestURL.absoluteString == "http://127.0.0.1:8080/manifest.json")
+        let app = try SampleBundle.appDictionary(), appExtension = try SampleBundle.extensionDictionary()
+        // What the install learns is what the files say, whatever identity a copy of the sample gives itself.
+        #expect(bundle.app.bundleIdentifier == app["CFBundleIdentifier"] as? String)
+        #expect(bundle.app.executable == app["CFBundleExecutable"] as? String)
+        #expect(bundle.app.manifestURL.absoluteString == app["BAManifestURL"] as? String)
+        #expect(bundle.app.manifestURL.scheme == "http" && bundle.app.manifestURL.host == "127.0.0.1")
         #expect(bundle.app.restrictions.domainAllowList.allows(host: "127.0.0.1"))
         #expect(bundle.app.restrictions.domainAllowList.allows(host: "localhost"))
-        #expect(
-            bundle.extension.bundleIdentifier == "com.example.apple-samplecode.WWDC-Sessions.BackgroundDownloadHandler")
-        #expect(bundle.extension.executable == "wwdc-sessions-extension")
-        #expect(bundle.appGroup == "group.com.example.apple-samplecode.WWDC-Sessions")
+        #expect(bundle.extension.bundleIdentifier == appExtension["CFBundleIdentifier"] as? String)
+        #expect(bundle.extension.bundleIdentifier.hasPrefix(bundle.app.bundleIdentifier + "."))
+        #expect(bundle.extension.executable == appExtension["CFBundleExecutable"] as? String)
+        #expect(bundle.extension.executable != bundle.app.executable)
+        #expect(bundle.appGroup == app["AppGroupIdentifier"] as? String)
+        #expect(bundle.appGroup == appExtension["AppGroupIdentifier"] as? String)
     }
 
     @Test("The sample's allowances fit the default catalog: 12 sessions of 8 MiB ± 25 %, two essential")

@@ -18,32 +18,34 @@ struct AppExecutablesTests {
     @Test("Both executables are found by their CFBundleExecutable names")
     func found() throws {
         let folder = try TemporaryDirectory()
-        try Self.makeFile(folder.appending("wwdc-sessions"), permissions: 0o755)
-        try Self.makeFile(folder.appending("wwdc-sessions-extension"), permissions: 0o755)
-        let executables = try SampleBundle.description().executables(in: folder.url)
-        #expect(executables.app.lastPathComponent == "wwdc-sessions")
-        #expect(executables.extension.lastPathComponent == "wwdc-sessions-extension")
+        let bundle = try SampleBundle.description()
+        try Self.makeFile(folder.appending(bundle.app.executable), permissions: 0o755)
+        try Self.makeFile(folder.appending(bundle.extension.executable), permissions: 0o755)
+        let executables = try bundle.executables(in: folder.url)
+        #expect(executables.app.lastPathComponent == bundle.app.executable)
+        #expect(executables.extension.lastPathComponent == bundle.extension.executable)
     }
 
     @Test("A missing, non-executable or folder executable is refused, naming the Info.plist and CFBundleExecutable")
     func refused() throws {
         let folder = try TemporaryDirectory()
-        try Self.makeFile(folder.appending("wwdc-sessions"), permissions: 0o755)
         let bundle = try SampleBundle.description()
+        let extensionExecutable = bundle.extension.executable
+        try Self.makeFile(folder.appending(bundle.app.executable), permissions: 0o755)
         #expect(throws: AppBundleError.self) { try bundle.executables(in: folder.url) }
         do {
             _ = try bundle.executables(in: folder.url)
         } catch let error as AppBundleError {
             #expect(error.file == "Extension/Info.plist")
             #expect(error.key == "CFBundleExecutable")
-            #expect(error.description.contains("wwdc-sessions-extension"))
+            #expect(error.description.contains(extensionExecutable))
         }
         // access(2) grants even root execution only when some execute bit is set, so 0644 is refused for everyone.
-        try Self.makeFile(folder.appending("wwdc-sessions-extension"), permissions: 0o644)
+        try Self.makeFile(folder.appending(extensionExecutable), permissions: 0o644)
         #expect(throws: AppBundleError.self) { try bundle.executables(in: folder.url) }
-        try FileManager.default.removeItem(at: folder.appending("wwdc-sessions-extension"))
+        try FileManager.default.removeItem(at: folder.appending(extensionExecutable))
         try FileManager.default.createDirectory(
-            at: folder.appending("wwdc-sessions-extension"), withIntermediateDirectories: false)
+            at: folder.appending(extensionExecutable), withIntermediateDirectories: false)
         #expect(throws: AppBundleError.self) { try bundle.executables(in: folder.url) }
     }
 }
