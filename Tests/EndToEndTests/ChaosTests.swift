@@ -63,7 +63,7 @@ extension SampleTests {
             // service dies under it, which is not what this test is about: the final runs must complete.
             for _ in 0..<2 where killed.count < 3 {
                 let app = try ChildProcess.launch(
-                    executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
+                    executableURL: try ProductsDirectory.executable(named: SampleDevice.appExecutable),
                     arguments: device.appArguments(timeout: 10), environment: device.scenario.environment)
                 do {
                     while killed.count < 3,

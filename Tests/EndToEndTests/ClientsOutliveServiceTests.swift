@@ -55,7 +55,7 @@ extension SampleTests {
 
                 // The app's run: its delegate's connection comes back by itself after a kill.
                 app = try ChildProcess.launch(
-                    executableURL: try ProductsDirectory.executable(named: "wwdc-sessions"),
+                    executableURL: try ProductsDirectory.executable(named: SampleDevice.appExecutable),
                     arguments: device.appArguments(timeout: 40), environment: device.scenario.environment)
                 let second = try await ChaosTests.killMidTransfer(root, after: first, growth: 0.3)
                 #expect(second != nil, "the app's downloads were over before the kill")

@@ -96,8 +96,6 @@ sed -i -E "s/com\.example\.apple-samplecode\.WWDC-Sessions/$APP_ID/" App/Logger+
 sed -i -E -e "s/\"wwdc-sessions\"/\"$APP_EXECUTABLE\"/g" -e "s/\"wwdc-sessions-extension\"/\"$EXTENSION_EXECUTABLE\"/g" \
     Package.swift
 grep -q "\"$APP_EXECUTABLE\"" Package.swift || fail "Package.swift has no product $APP_EXECUTABLE after the rename."
-# The one test that runs the app by name rather than through SampleIdentity.
-sed -i -E "s/\"wwdc-sessions\"/\"$APP_EXECUTABLE\"/" Tests/EndToEndTests/ChaosTests.swift
 for file in App/Info.plist Extension/Info.plist; do
     grep -q "apple-samplecode\|<string>wwdc-sessions" "$file" && fail "$file still names the sample after the rename."
 done
