@@ -13,6 +13,9 @@ import Foundation
 /// A listening Unix-domain socket that hands out connections from processes of the same user.
 public final class UnixSocketListener: Sendable {
     let socket: UnixSocket
+    /// The device and inode of the socket file this listener created, so that closing removes
+    /// that file only, never one a newer service bound at the same path.
+    private let boundFile: (device: UInt64, inode: UInt64)?
     /// The socket's path.
     public var path: String { socket.path }
 
@@ -53,6 +56,13 @@ public final class UnixSocketListener: Sendable {
             throw IPCError.socketFailed(operation: "listen", path: path, errno: errno)
         }
         socket = listening
+        boundFile = Self.identity(ofFileAt: path)
+    }
+
+    private static func identity(ofFileAt path: String) -> (device: UInt64, inode: UInt64)? {
+        var info = stat()
+        guard lstat(path, &info) == 0 else { return nil }
+        return (UInt64(info.st_dev), UInt64(info.st_ino))
     }
 
     /// Waits for the next connection.
@@ -74,9 +84,14 @@ public final class UnixSocketListener: Sendable {
         }
     }
 
-    /// Stops listening and removes the socket file; a thread blocked in ``accept()`` returns an error.
+    /// Stops listening and removes the socket file, if it is still this listener's; a thread blocked
+    /// in ``accept()`` returns an error.
     public func close() {
         socket.close()
-        unlink(path)
+        // A device root deleted and recreated under a stopping service holds a newer service's
+        // socket at the same path: removing it would leave that service unreachable.
+        if let boundFile, let current = Self.identity(ofFileAt: path), current == boundFile {
+            unlink(path)
+        }
     }
 }

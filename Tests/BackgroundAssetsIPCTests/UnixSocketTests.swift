@@ -80,6 +80,21 @@ struct UnixSocketTests {
         }
     }
 
+    @Test("A stopping listener removes its own socket file, never a newer one at the same path")
+    func closeRemovesOnlyItsOwnFile() throws {
+        let directory = try TemporaryDirectory(prefix: "ba-sock")
+        let path = directory.appending("run/backgroundassetsd.sock").path
+        let old = try UnixSocketListener(path: path)
+        // The device root deleted and a new service started under the old one.
+        unlink(path)
+        let new = try UnixSocketListener(path: path)
+        old.close()
+        #expect(FileManager.default.fileExists(atPath: path), "the newer service's socket is still there")
+        _ = try UnixSocket.connect(to: path)
+        new.close()
+        #expect(!FileManager.default.fileExists(atPath: path))
+    }
+
     @Test("Connecting where no service listens fails with a socket error")
     func nobodyListening() throws {
         let directory = try TemporaryDirectory(prefix: "ba-sock")

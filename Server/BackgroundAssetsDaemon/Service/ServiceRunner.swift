@@ -93,7 +93,6 @@ public struct ServiceRunner: Sendable {
             // Stop taking connections first, so no client reaches a service that is going away.
             connections.stop()
             listener.close()
-            unlink(paths.serviceSocket.path)
             await service.stop()
             withExtendedLifetime(lock) {}
             return .success
