@@ -20,50 +20,50 @@ let package = Package(
 
         .systemLibrary(
             name: "CCrypto",
-            path: "Shared/CCrypto",
+            path: "Shared/Platform/CCrypto",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .systemLibrary(
             name: "COpenSSL",
-            path: "Shared/COpenSSL",
+            path: "Shared/Platform/COpenSSL",
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(
             name: "TLS",
             dependencies: ["COpenSSL"],
-            path: "Shared/TLS"
+            path: "Shared/Platform/TLS"
         ),
         .target(
             name: "ArgumentParsing",
-            path: "Shared/ArgumentParsing"
+            path: "Shared/Platform/ArgumentParsing"
         ),
         .target(
             name: "BackgroundAssetsIPC",
-            path: "Shared/BackgroundAssetsIPC"
+            path: "Shared/Platform/BackgroundAssetsIPC"
         ),
         .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
-            path: "Shared/SystemLogging"
+            path: "Shared/Platform/SystemLogging"
         ),
         .target(
             name: "OSLog",
             dependencies: ["SystemLogging"],
-            path: "Shared/OSLog"
+            path: "Shared/Frameworks/OSLog"
         ),
         .target(
             name: "CInstalledBundleLaunch",
-            path: "Shared/CInstalledBundleLaunch"
+            path: "Shared/Frameworks/CInstalledBundleLaunch"
         ),
         .target(
             name: "BackgroundAssets",
             dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
-            path: "Shared/BackgroundAssets"
+            path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
             name: "BackgroundTasks",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
-            path: "Shared/BackgroundTasks"
+            path: "Shared/Frameworks/BackgroundTasks"
         ),
         .target(
             name: "SessionKit",
@@ -106,42 +106,42 @@ let package = Package(
         .target(
             name: "AssetServer",
             dependencies: ["BackgroundAssetsIPC", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
-            path: "Server/AssetServer"
+            path: "Server/CDN/AssetServer"
         ),
         .executableTarget(
             name: "asset-server",
             dependencies: ["ArgumentParsing", "AssetServer", "HTTPCore", "TLS"],
-            path: "Server/asset-server"
+            path: "Server/CDN/asset-server"
         ),
         .systemLibrary(
             name: "CSQLite",
-            path: "Server/CSQLite",
+            path: "Server/System/CSQLite",
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
             name: "BackgroundAssetsDaemon",
             dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
-            path: "Server/BackgroundAssetsDaemon"
+            path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(
             name: "backgroundassetsd",
             dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
-            path: "Server/backgroundassetsd"
+            path: "Server/System/backgroundassetsd"
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
             dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
-            path: "Server/BackgroundAssetsDebugTool"
+            path: "Server/System/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
             name: "backgroundassets-debug",
             dependencies: ["BackgroundAssetsDebugTool"],
-            path: "Server/backgroundassets-debug"
+            path: "Server/System/backgroundassets-debug"
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
             dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
-            path: "Server/wwdc-sessions-demo"
+            path: "Server/Demo/wwdc-sessions-demo"
         ),
 
         // MARK: - Tests

@@ -97,7 +97,7 @@ struct GoldenFrameTests {
     func tableListsEveryCase() throws {
         let source = try String(
             contentsOf: URL(filePath: #filePath).deletingLastPathComponent()
-                .appending(path: "../../Shared/BackgroundAssetsIPC/WireProtocol.swift").standardized,
+                .appending(path: "../../Shared/Platform/BackgroundAssetsIPC/WireProtocol.swift").standardized,
             encoding: .utf8)
         let rows = source.split(separator: "\n").filter { $0.hasPrefix("/// | `") }.map { row in
             row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) }
