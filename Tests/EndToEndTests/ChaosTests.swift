@@ -25,25 +25,10 @@ extension SampleTests {
             var random = SeededRandom(seed: seed)
             // The default checkpoints (64 MiB or 1 s): a kill must not cost what was received since the last one.
             let configuration = sampleConfiguration.merging(["checkpointBytes": 67_108_864, "checkpointInterval": 1]) { $1 }
-            let scenario = try Scenario()
-            let root = scenario.deviceRoot
-            try ServiceProcess.writeConfiguration(configuration, in: root)
-            // No service started by the test: every one is started on demand by a client, as on a
-            // device, so each kill is of a service the test does not own.
-            try await withAssetServer(
-                sessions: 6, sessionSize: Self.sessionSize,
-                arguments: ["--access-log", scenario.accessLog.path, "--throttle", "1048576"]
-            ) { server in
-                let device = SampleDevice(scenario: scenario, server: server)
-                do {
-                    try await Self.run(device, seed: seed, random: &random)
-                } catch {
-                    await ServiceProcess.killAll(in: root)
-                    killExtensions(of: root)
-                    throw error
-                }
-                await ServiceProcess.killAll(in: root)
-                killExtensions(of: root)
+            try await withServiceOnDemand(
+                configuration: configuration, sessions: 6, sessionSize: Self.sessionSize, throttle: 1_048_576
+            ) { device in
+                try await Self.run(device, seed: seed, random: &random)
             }
         }
 

@@ -17,25 +17,11 @@ extension SampleTests {
 
         @Test("install --wait and the app each lose the service once and still end with every session in place")
         func installAndAppSurviveKills() async throws {
-            let scenario = try Scenario()
-            let root = scenario.deviceRoot
-            try ServiceProcess.writeConfiguration(sampleConfiguration, in: root)
             // No service started by the test: the clients start it, and start it again.
-            try await withAssetServer(
-                sessions: 6, sessionSize: Self.sessionSize,
-                arguments: ["--access-log", scenario.accessLog.path, "--throttle", "1048576"]
-            ) { server in
-                let device = SampleDevice(scenario: scenario, server: server)
-                defer {
-                    killExtensions(of: root)
-                }
-                do {
-                    try await Self.run(device)
-                } catch {
-                    await ServiceProcess.killAll(in: root)
-                    throw error
-                }
-                await ServiceProcess.killAll(in: root)
+            try await withServiceOnDemand(
+                configuration: sampleConfiguration, sessions: 6, sessionSize: Self.sessionSize, throttle: 1_048_576
+            ) { device in
+                try await Self.run(device)
             }
         }
 
