@@ -28,7 +28,7 @@ extension DownloadQueue {
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
-            allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust)
+            allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections)
         let control = TransferControl()
         running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
         observer(.began(row))

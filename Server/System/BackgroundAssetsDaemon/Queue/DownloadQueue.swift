@@ -25,6 +25,8 @@ public actor DownloadQueue {
     let policy: RetryPolicy
     /// The CAs https downloads trust: the system's and the device's.
     let trust: TrustedCertificates
+    /// Kept-alive connections, shared by every transfer of the queue.
+    let connections = ConnectionPool()
     let observer: @Sendable (QueueEvent) -> Void
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
 

@@ -43,10 +43,8 @@ struct HTTPTransfer {
         var redirects = 0
         var restarts = 0
         while true {
-            let connection = try connect(to: url)
-            try connection.send(requestBytes(url: url, offset: offset, validator: validator), timeoutMilliseconds: stallMilliseconds)
-            var reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
-            let head = try reader.readHead()
+            let (connection, head, firstReader) = try exchange(url: url, offset: offset, validator: validator)
+            var reader = firstReader
 
             switch head.status {
             case 301, 302, 303, 307, 308:
@@ -93,8 +91,10 @@ struct HTTPTransfer {
                 }
                 validator = ResumeValidator(of: head)
                 let length = head.isChunked ? nil : try head.contentLength()
-                return try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                       total: length, validator: validator, url: url)
+                let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                             total: length, validator: validator, url: url)
+                keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, url: url)
+                return result
             case 206:
                 let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
                 guard offset > 0, let contentRange, let range = contentRange.range,
@@ -107,8 +107,10 @@ struct HTTPTransfer {
                     try restart(part, &offset, &validator, reason: "the partial response does not continue the bytes on disk")
                     continue
                 }
-                return try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                       total: total, validator: validator, url: url)
+                let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                             total: total, validator: validator, url: url)
+                keepAlive(connection, after: head, reader: reader, delimited: true, url: url)
+                return result
             default:
                 throw Self.status(head, url)
             }
@@ -120,6 +122,37 @@ struct HTTPTransfer {
 
     private static func milliseconds(_ duration: Duration) -> Int32 {
         Int32(clamping: duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000 + 1)
+    }
+
+    /// Sends the request and reads the response's head, on a kept-alive connection when the pool
+    /// has one: a connection the server closed while it idled fails before any answer, and the
+    /// request is sent once more on a new connection.
+    private func exchange(
+        url: URL, offset: Int64, validator: ResumeValidator?
+    ) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
+        let bytes = requestBytes(url: url, offset: offset, validator: validator)
+        if let kept = request.connections?.take(origin: ConnectionPool.origin(of: url)) {
+            do throws(TransferError) {
+                try kept.send(bytes, timeoutMilliseconds: stallMilliseconds)
+                let reader = ResponseReader(connection: kept, control: control, stallMilliseconds: stallMilliseconds)
+                return (kept, try reader.readHead(), reader)
+            } catch {
+                guard case .connectionLost = error.kind else { throw error }
+            }
+        }
+        let connection = try connect(to: url)
+        try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
+        let reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
+        return (connection, try reader.readHead(), reader)
+    }
+
+    /// Returns a connection to the pool when its response ended cleanly at a message boundary and
+    /// the server did not ask to close it.
+    private func keepAlive(_ connection: TCPConnection, after head: HTTPResponseHead, reader: ResponseReader, delimited: Bool, url: URL) {
+        guard let pool = request.connections, delimited, !reader.hasBufferedBytes,
+            !(head["Connection"]?.lowercased().contains("close") ?? false)
+        else { return }
+        pool.put(connection, origin: ConnectionPool.origin(of: url))
     }
 
     private func connect(to url: URL) throws(TransferError) -> TCPConnection {
@@ -150,7 +183,7 @@ struct HTTPTransfer {
         if let query = url.query(percentEncoded: true) { target += "?" + query }
         let hostField = url.port.map { "\(url.host!):\($0)" } ?? url.host!
         var head = "GET \(target) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: backgroundassetsd/1.0\r\n"
-            + "Accept-Encoding: identity\r\nConnection: close\r\n"
+            + "Accept-Encoding: identity\r\n" + (request.connections == nil ? "Connection: close\r\n" : "")
         if offset > 0, let validator {
             head += "Range: bytes=\(offset)-\r\nIf-Range: \(validator.ifRangeValue)\r\n"
         }

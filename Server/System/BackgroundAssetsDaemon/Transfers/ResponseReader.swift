@@ -29,6 +29,10 @@ final class ResponseReader {
     /// The largest piece ``receive(maximum:)`` can return.
     var capacity: Int { buffer.count }
 
+    /// Whether bytes were read past what was consumed: a connection with such bytes cannot carry
+    /// another response.
+    var hasBufferedBytes: Bool { !pending.isEmpty }
+
     /// Reads and parses the response head, keeping any body bytes that came with it.
     ///
     /// Interim responses (`100 Continue`, `103 Early Hints`) are skipped. The whole head must

@@ -10,8 +10,10 @@ import TLS
 
 /// One outgoing TCP connection, used by a single transfer on a single thread.
 ///
-/// Every wait is a `poll(2)` with a timeout, so a silent server can never hang a transfer.
-final class TCPConnection {
+/// Every wait is a `poll(2)` with a timeout, so a silent server can never hang a transfer. Kept
+/// alive, it waits in a ``ConnectionPool`` for the next transfer to the same server; the pool hands
+/// it to one transfer at a time, which is why it may cross threads.
+final class TCPConnection: @unchecked Sendable {
     /// What a receive produced.
     enum Received: Equatable {
         case bytes(Int)
@@ -116,6 +118,13 @@ final class TCPConnection {
             }
             sent += count
         }
+    }
+
+    /// Whether an idle connection can carry another request: the server has neither closed it nor
+    /// sent anything unasked (a readable idle socket is an end or a protocol error).
+    var isOpenAndQuiet: Bool {
+        var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) == 0
     }
 
     /// Receives what is available into `buffer`, waiting at most `timeoutMilliseconds`.

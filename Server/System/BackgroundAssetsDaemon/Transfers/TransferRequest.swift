@@ -37,6 +37,8 @@ struct TransferRequest: Sendable {
     var allowedHosts: DomainAllowList?
     /// The CAs an https server's certificate may chain to; `nil` trusts the system's store only.
     var trust: TrustedCertificates?
+    /// Where kept-alive connections wait between transfers; `nil` closes each after its response.
+    var connections: ConnectionPool?
 }
 
 /// A user name and password for HTTP Basic authentication.

@@ -1,0 +1,60 @@
+/*
+Abstract:
+Idle keep-alive connections by origin, so the next transfer to the same server skips the TCP and TLS handshakes.
+*/
+
+import Foundation
+import HTTPCore
+import Synchronization
+
+/// Connections that finished a response cleanly, kept for the next request to the same origin.
+///
+/// A connection goes back only after a response whose body ended at its declared length (or its
+/// last chunk) with nothing more read, and which did not ask to close; one that the server closed
+/// meanwhile, or that idled too long, is dropped when it is taken. Over https this saves a TLS
+/// handshake per download on top of the TCP one.
+final class ConnectionPool: Sendable {
+    /// The idle connections kept per origin; the oldest goes first.
+    static let maximumIdlePerOrigin = 8
+    /// How long an idle connection is kept; servers close theirs after a similar time.
+    static let idleLifetime: Duration = .seconds(15)
+
+    private struct Idle: Sendable {
+        let connection: TCPConnection
+        let since: UInt64
+    }
+
+    private let idle = Mutex<[String: [Idle]]>([:])
+
+    /// The pool key of a URL: its scheme, host and port.
+    static func origin(of url: URL) -> String {
+        let scheme = url.scheme?.lowercased() ?? ""
+        return "\(scheme)://\(url.host()?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+    }
+
+    /// The most recently used idle connection to an origin that is still open, if any.
+    func take(origin: String) -> TCPConnection? {
+        let now = MonotonicClock.now()
+        let lifetime = UInt64(Self.idleLifetime.components.seconds) * 1_000_000_000
+        while let candidate = idle.withLock({ $0[origin]?.popLast() }) {
+            if now - candidate.since < lifetime, candidate.connection.isOpenAndQuiet { return candidate.connection }
+        }
+        return nil
+    }
+
+    /// Keeps a connection whose last response ended cleanly.
+    func put(_ connection: TCPConnection, origin: String) {
+        let entry = Idle(connection: connection, since: MonotonicClock.now())
+        idle.withLock { idle in
+            var list = idle[origin, default: []]
+            list.append(entry)
+            if list.count > Self.maximumIdlePerOrigin { list.removeFirst() }
+            idle[origin] = list
+        }
+    }
+
+    /// The number of idle connections kept, for tests and status.
+    var idleCount: Int {
+        idle.withLock { $0.values.reduce(0) { $0 + $1.count } }
+    }
+}

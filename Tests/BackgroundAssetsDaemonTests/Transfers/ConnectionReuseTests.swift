@@ -1,0 +1,69 @@
+/*
+Abstract:
+Tests that transfers to one server reuse a kept-alive connection, and never one the server closed or asked to close.
+*/
+
+@testable import BackgroundAssetsDaemon
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Reusing connections", .timeLimit(.minutes(1)))
+struct ConnectionReuseTests {
+    static func request(_ url: URL, in folder: URL, name: String, pool: ConnectionPool) -> TransferRequest {
+        TransferRequest(url: url, partFile: folder.appending(path: name), stallTimeout: .seconds(5), connections: pool)
+    }
+
+    @Test("A second download from the asset server goes over the first one's connection, and both arrive whole")
+    func reusesKeptAliveConnection() async throws {
+        try await withAssetServer(sessions: 2, sessionSize: 65_536) { server in
+            let files = try FileManager.default.contentsOfDirectory(atPath: server.catalogURL.appending(path: "sessions").path)
+                .sorted().map { "/sessions/" + $0 }
+            #expect(files.count == 2)
+            let folder = try TemporaryDirectory()
+            let pool = ConnectionPool()
+            let origin = ConnectionPool.origin(of: server.url(files[0]))
+
+            let first = Self.request(server.url(files[0]), in: folder.url, name: "a.part", pool: pool)
+            _ = try await HTTPTransferTests.transfer(first).result.get()
+            let kept = try #require(pool.take(origin: origin), "the first response left its connection in the pool")
+            pool.put(kept, origin: origin)
+
+            let second = Self.request(server.url(files[1]), in: folder.url, name: "b.part", pool: pool)
+            _ = try await HTTPTransferTests.transfer(second).result.get()
+            #expect(pool.take(origin: origin) === kept, "the second transfer used the kept connection and gave it back")
+            for (name, path) in zip(["a.part", "b.part"], files) {
+                let received = try Data(contentsOf: folder.url.appending(path: name))
+                #expect(received == (try Data(contentsOf: server.catalogURL.appending(path: String(path.dropFirst())))))
+            }
+        }
+    }
+
+    @Test("A response that asks to close leaves nothing in the pool")
+    func closeIsHonoured() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let pool = ConnectionPool()
+        _ = try await HTTPTransferTests.transfer(Self.request(server.url("/a.mp4"), in: folder.url, name: "a.part", pool: pool)).result.get()
+        #expect(pool.idleCount == 0)
+    }
+
+    @Test("A kept connection the server closed meanwhile is dropped, and the next transfer connects again")
+    func closedWhileIdle() async throws {
+        // A clean response without "Connection: close", after which the server hangs up anyway.
+        let server = try ScriptedHTTPServer { _, _ in
+            let head = "HTTP/1.1 200 OK\r\nContent-Length: \(HTTPTransferTests.file.count)\r\nETag: \(HTTPTransferTests.etag)\r\n\r\n"
+            return ScriptedHTTPServer.Reply(Array(head.utf8) + HTTPTransferTests.file)
+        }
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        let pool = ConnectionPool()
+        _ = try await HTTPTransferTests.transfer(Self.request(server.url("/a.mp4"), in: folder.url, name: "a.part", pool: pool)).result.get()
+        #expect(pool.idleCount == 1, "kept: it looked reusable when the response ended")
+        let second = Self.request(server.url("/b.mp4"), in: folder.url, name: "b.part", pool: pool)
+        let result = try await HTTPTransferTests.transfer(second).result.get()
+        #expect(result.length == Int64(HTTPTransferTests.file.count))
+        #expect(try Data(contentsOf: second.partFile) == Data(HTTPTransferTests.file))
+    }
+}
