@@ -234,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/EndToEndTests"
         ),
     ],
