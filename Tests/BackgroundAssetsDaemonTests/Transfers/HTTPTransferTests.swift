@@ -70,7 +70,7 @@ struct HTTPTransferTests {
     func dripHeadIsBounded() async throws {
         let server = try ScriptedHTTPServer { _, _ in
             var reply = ScriptedHTTPServer.Reply.response(
-                "200 OK", ["ETag: \(Self.etag)", "X-Padding: " + String(repeating: "x", count: 200)], body: Self.file)
+                "200 OK", ["ETag: \(Self.etag)", "X-Padding: " + String(repeating: "x", count: 1000)], body: Self.file)
             reply.dripMilliseconds = 20
             return reply
         }
@@ -87,7 +87,8 @@ struct HTTPTransferTests {
         }
         let elapsed = ContinuousClock.now - started
         #expect(elapsed >= .milliseconds(800), "every byte arrives within the stall timeout: only the head's deadline ends it")
-        #expect(elapsed < .seconds(3), "the head alone would take about 5 s")
+        // Far below the head's own time, with room for a machine busy with the rest of the suite.
+        #expect(elapsed < .seconds(10), "the head alone would take about 25 s")
     }
 
     @Test("A fresh download writes the file and records its validator")
