@@ -12,7 +12,10 @@ struct ConnectivityTests {
     @Test("A foreground download fails after foregroundWait when nothing listens")
     func foregroundFailsFast() async throws {
         let scenario = try Scenario()
-        let url = "http://127.0.0.1:\(try FreePort.allocate())/sessions/missing.mp4"
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let url = "http://127.0.0.1:\(nobody.port)/sessions/missing.mp4"
         var configuration = quickConfiguration
         configuration["foregroundWait"] = 1
         try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
@@ -49,7 +52,10 @@ struct ConnectivityTests {
     @Test("A background download waits for the server, status shows it waiting, and cancel removes it")
     func backgroundWaits() async throws {
         let scenario = try Scenario()
-        let url = "http://127.0.0.1:\(try FreePort.allocate())/sessions/later.mp4"
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let url = "http://127.0.0.1:\(nobody.port)/sessions/later.mp4"
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
             let output = scenario.outputFolder.appendingPathComponent("later.mp4")
             let tool = try scenario.launchTool(["download", url, "--output", output.path])

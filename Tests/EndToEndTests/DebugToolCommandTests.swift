@@ -12,7 +12,10 @@ struct DebugToolCommandTests {
     @Test("status --json parses and lists every download; plain status prints one line each")
     func statusListsDownloads() async throws {
         let scenario = try Scenario()
-        let port = try FreePort.allocate()
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
             // Two background downloads that wait for a server that is not there, so they stay queued.
             for name in ["one", "two"] {
@@ -44,7 +47,10 @@ struct DebugToolCommandTests {
     @Test("reset --yes stops the service and leaves an empty queue")
     func resetEmptiesQueue() async throws {
         let scenario = try Scenario()
-        let port = try FreePort.allocate()
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
             let tool = try scenario.launchTool([
                 "download", "http://127.0.0.1:\(port)/queued.mp4", "--output", scenario.outputFolder.appendingPathComponent("q").path,

@@ -39,6 +39,42 @@ public enum FreePort {
     }
 }
 
+/// A loopback port that refuses every connection for as long as this value lives.
+///
+/// Its socket is bound but never listens: a connection gets a reset (`ECONNREFUSED`), and no
+/// other test's server can take the port meanwhile, which a port from ``FreePort`` cannot promise.
+public final class RefusingPort: Sendable {
+    /// The port number.
+    public let port: Int
+    private let descriptor: Int32
+
+    /// Binds a loopback port without listening on it.
+    /// - Throws: `TestSupportError` when no socket can be bound.
+    public init() throws {
+        let socketDescriptor = try SocketAddress.loopbackSocket()
+        var address = SocketAddress.loopback(port: 0)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        guard bound == 0 else {
+            close(socketDescriptor)
+            throw TestSupportError("Could not bind a socket to 127.0.0.1:0: errno \(errno).")
+        }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                _ = getsockname(socketDescriptor, $0, &length)
+            }
+        }
+        descriptor = socketDescriptor
+        port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    deinit { close(descriptor) }
+}
+
 /// Small helpers for IPv4 loopback sockets.
 enum SocketAddress {
     static func loopback(port: Int) -> sockaddr_in {

@@ -85,7 +85,10 @@ struct DownloadQueueTests {
 
     @Test("With foregroundWait 0, a foreground download fails at once when the server cannot be reached")
     func foregroundFailsFast() async throws {
-        let port = try FreePort.allocate()
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
         let harness = try QueueHarness { $0.foregroundWait = 0 }
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, foreground: true)
@@ -98,7 +101,10 @@ struct DownloadQueueTests {
 
     @Test("An essential download waits for connectivity only briefly")
     func essentialWaitsBriefly() async throws {
-        let port = try FreePort.allocate()
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
         let harness = try QueueHarness { $0.essentialWait = 0.3 }
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, essential: true)

@@ -333,7 +333,10 @@ struct HTTPTransferTests {
 
     @Test("Nobody listening is a connectivity failure")
     func reportsConnectionRefused() async throws {
-        let port = try FreePort.allocate()
+        let nobody = try RefusingPort()
+        // Held to the end of the test, so no other test's server takes the port meanwhile.
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
         let folder = try TemporaryDirectory()
         let (result, _) = await Self.transfer(try Self.request(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, in: folder.url))
         guard case let .failure(error) = result else { Issue.record("A refused connection must fail"); return }
