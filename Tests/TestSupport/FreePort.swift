@@ -18,24 +18,8 @@ public enum FreePort {
     /// - Returns: The port number.
     /// - Throws: `TestSupportError` when no socket can be bound.
     public static func allocate() throws -> Int {
-        let socketDescriptor = try SocketAddress.loopbackSocket()
-        defer { close(socketDescriptor) }
-        var address = SocketAddress.loopback(port: 0)
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                bind(socketDescriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard bound == 0 else {
-            throw TestSupportError("Could not bind a socket to 127.0.0.1:0: errno \(errno).")
-        }
-        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        withUnsafeMutablePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                _ = getsockname(socketDescriptor, $0, &length)
-            }
-        }
-        return Int(UInt16(bigEndian: address.sin_port))
+        // Released when this returns: the port is free again, for the caller's server to bind.
+        try RefusingPort().port
     }
 }
 

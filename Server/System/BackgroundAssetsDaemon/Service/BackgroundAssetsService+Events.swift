@@ -7,11 +7,6 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// The connections of an app that set a delegate.
-    func delegates(of app: String) -> [Client] {
-        clients.delegates(of: app)
-    }
-
     func route(_ event: QueueEvent) async {
         switch event {
         case let .began(row):
@@ -43,7 +38,7 @@ extension BackgroundAssetsService {
                 traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "essential; held for the extension")
                 return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
             }
-            let receivers = delegates(of: row.bundleIdentifier)
+            let receivers = clients.delegates(of: row.bundleIdentifier)
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
                 // No app to tell: the extension is launched to handle it.
                 traceEvent("finishedWithFileURL", row: row, receivers: receivers, detail: "no delegate connected: launching the extension")
@@ -60,7 +55,7 @@ extension BackgroundAssetsService {
                 finishDelivery(deliveryID)
             }
         case let .challenge(row, challenge):
-            let receivers = delegates(of: row.bundleIdentifier)
+            let receivers = clients.delegates(of: row.bundleIdentifier)
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
                 traceEvent("didReceiveChallenge", row: row, receivers: receivers, detail: "no delegate connected: asking the extension")
                 return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .challenge(download: row.descriptor, challenge: challenge), purpose: .challenge(rowID: row.id))])
@@ -141,7 +136,7 @@ extension BackgroundAssetsService {
 
     @discardableResult
     private func broadcast(_ event: ServerEvent, to row: DownloadRow, traced name: String?, detail: String? = nil) -> [Client] {
-        let receivers = delegates(of: row.bundleIdentifier)
+        let receivers = clients.delegates(of: row.bundleIdentifier)
         for client in receivers { client.connection.send(.event(event)) }
         if let name { traceEvent(name, row: row, receivers: receivers, detail: detail) }
         return receivers

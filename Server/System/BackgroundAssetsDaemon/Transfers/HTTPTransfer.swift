@@ -131,19 +131,19 @@ struct HTTPTransfer {
         url: URL, offset: Int64, validator: ResumeValidator?
     ) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
         let bytes = requestBytes(url: url, offset: offset, validator: validator)
+        func ask(_ connection: TCPConnection) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
+            try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
+            let reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
+            return (connection, try reader.readHead(), reader)
+        }
         if let kept = request.connections?.take(origin: ConnectionPool.origin(of: url)) {
             do throws(TransferError) {
-                try kept.send(bytes, timeoutMilliseconds: stallMilliseconds)
-                let reader = ResponseReader(connection: kept, control: control, stallMilliseconds: stallMilliseconds)
-                return (kept, try reader.readHead(), reader)
+                return try ask(kept)
             } catch {
                 guard case .connectionLost = error.kind else { throw error }
             }
         }
-        let connection = try connect(to: url)
-        try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
-        let reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
-        return (connection, try reader.readHead(), reader)
+        return try ask(try connect(to: url))
     }
 
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
