@@ -5,6 +5,7 @@ Tests that transfers to one server reuse a kept-alive connection, and never one 
 
 @testable import BackgroundAssetsDaemon
 import Foundation
+import HTTPCore
 import Testing
 import TestSupport
 
@@ -36,6 +37,21 @@ struct ConnectionReuseTests {
                 let received = try Data(contentsOf: folder.url.appending(path: name))
                 #expect(received == (try Data(contentsOf: server.catalogURL.appending(path: String(path.dropFirst())))))
             }
+        }
+    }
+
+    @Test("A connection put back after the taker read the clock is taken, not a crash")
+    func putBackAfterTheClockWasRead() async throws {
+        try await withAssetServer(sessions: 1, sessionSize: 4_096) { server in
+            let files = try FileManager.default.contentsOfDirectory(atPath: server.catalogURL.appending(path: "sessions").path)
+            let url = server.url("/sessions/" + files[0])
+            let folder = try TemporaryDirectory()
+            let pool = ConnectionPool()
+            let origin = ConnectionPool.origin(of: url)
+            // A transfer on another thread reads the clock, then a second one puts its connection back.
+            let clockReadEarlier = MonotonicClock.now()
+            _ = try await HTTPTransferTests.transfer(Self.request(url, in: folder.url, name: "a.part", pool: pool)).result.get()
+            #expect(pool.take(origin: origin, now: clockReadEarlier) != nil, "a connection put back just now is fresh")
         }
     }
 

@@ -33,11 +33,15 @@ final class ConnectionPool: Sendable {
     }
 
     /// The most recently used idle connection to an origin that is still open, if any.
-    func take(origin: String) -> TCPConnection? {
-        let now = MonotonicClock.now()
+    /// - Parameter now: The monotonic time to measure idleness against; a connection another
+    ///   transfer put back after this time counts as fresh.
+    func take(origin: String, now: UInt64 = MonotonicClock.now()) -> TCPConnection? {
         let lifetime = UInt64(Self.idleLifetime.components.seconds) * 1_000_000_000
         while let candidate = idle.withLock({ $0[origin]?.popLast() }) {
-            if now - candidate.since < lifetime, candidate.connection.isOpenAndQuiet { return candidate.connection }
+            // Transfers on other threads put connections back while this one takes: `since` can
+            // be later than `now`, and a plain subtraction would trap.
+            let idleFor = now > candidate.since ? now - candidate.since : 0
+            if idleFor < lifetime, candidate.connection.isOpenAndQuiet { return candidate.connection }
         }
         return nil
     }
