@@ -71,6 +71,22 @@ final class SessionManager: Sendable {
         }
     }
 
+    /// Whether a download this app watches is still on its way: asked for or transferring, and its
+    /// video not on disk yet.
+    ///
+    /// It answers what ``statuses`` would, for much less: it reads the disk only for sessions in
+    /// flight, and stops at the first one still missing. The app asks after every event, and with a
+    /// thousand sessions reading every one each time would cost more than the downloads.
+    var hasDownloadsInFlight: Bool {
+        let (manifest, transfers) = state.withLock { ($0.manifest, $0.transfers) }
+        guard let manifest else { return false }
+        for (id, transfer) in transfers where !transfer.phase.isSettled {
+            guard let session = manifest.session(withID: id) else { continue }
+            if LocalSession(session: session, settings: settings).state != .downloaded { return true }
+        }
+        return false
+    }
+
     /// Whether a manifest is loaded, from the server or from the app group.
     var hasManifest: Bool {
         state.withLock { $0.manifest != nil }
