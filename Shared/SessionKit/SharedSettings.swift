@@ -79,10 +79,11 @@ public struct SharedSettings: Sendable, Equatable {
     }
 
     /// Loads the local copy of the manifest, or returns `nil` when there is none yet.
+    ///
+    /// The file is decoded again only when a save replaced it since the last call in this process.
     /// - Throws: ``SessionKitError`` when the file exists but is not a valid manifest.
     public func loadLocalManifest() throws -> Manifest? {
-        guard FileManager.default.fileExists(atPath: localManifestURL.path) else { return nil }
-        return try Manifest.load(from: localManifestURL)
+        try LocalManifestCache.shared.manifest(at: localManifestURL)
     }
 
     /// Saves a manifest as the local copy, atomically.

@@ -1,0 +1,65 @@
+/*
+Abstract:
+The last manifest read from the app group, kept while its file stays the same.
+*/
+
+import Foundation
+
+/// Remembers the manifest last loaded from a file, and loads it again only when the file changed.
+///
+/// The extension matches every finished download against the saved manifest; with a thousand
+/// sessions, decoding and validating it for each download took longer than the download itself.
+/// Manifests are saved by renaming a new file over the old one, so a save always changes the
+/// file's inode, and an edit in place its size or modification date: any of those reloads it.
+final class LocalManifestCache: @unchecked Sendable {
+    /// The cache of this process.
+    static let shared = LocalManifestCache()
+
+    /// What tells one version of a file from another without reading it.
+    private struct FileVersion: Equatable {
+        let device: Int?
+        let inode: Int?
+        let size: Int?
+        let modificationDate: Date?
+
+        init(_ attributes: [FileAttributeKey: Any]) {
+            device = (attributes[.systemNumber] as? NSNumber)?.intValue
+            inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
+            size = (attributes[.size] as? NSNumber)?.intValue
+            modificationDate = attributes[.modificationDate] as? Date
+        }
+    }
+
+    private struct Entry {
+        let version: FileVersion
+        let manifest: Manifest
+    }
+
+    /// A process reads one app group's manifest; a few more paths are kept for tools and tests.
+    private static let maximumEntries = 8
+
+    // Foundation's lock rather than Synchronization's Mutex: SessionKit imports Foundation only,
+    // so it copies into an Xcode project unchanged. It guards `entries`, hence the unchecked Sendable.
+    private let lock = NSLock()
+    private var entries: [String: Entry] = [:]
+
+    /// The manifest in a file, decoded and validated, or the one decoded last time if the file is the same.
+    /// - Parameter url: The manifest file.
+    /// - Returns: The manifest, or `nil` when there is no such file.
+    /// - Throws: ``SessionKitError`` when the file can't be read or is not a valid manifest.
+    func manifest(at url: URL) throws -> Manifest? {
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        // The version is read before the bytes: if a save replaces the file in between, the new
+        // bytes are kept under the old version, and the next call sees a version it doesn't have.
+        let version = FileVersion((try? FileManager.default.attributesOfItem(atPath: url.path)) ?? [:])
+        if let cached = lock.withLock({ entries[url.path] }), cached.version == version, version.inode != nil {
+            return cached.manifest
+        }
+        let manifest = try Manifest.load(from: url)
+        lock.withLock {
+            if entries.count >= Self.maximumEntries { entries.removeAll() }
+            entries[url.path] = Entry(version: version, manifest: manifest)
+        }
+        return manifest
+    }
+}
