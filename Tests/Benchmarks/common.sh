@@ -29,7 +29,7 @@ build_release() {  # build_release SCRATCH PRODUCT...: release-builds the produc
 stop_service_and_server() {  # The EXIT trap of the scripts that run backgroundassetsd behind asset-server.
     [ -n "${SERVICE_PID:-}" ] && stop "$SERVICE_PID" backgroundassetsd
     [ -n "${ASSET_PID:-}" ] && stop "$ASSET_PID" asset-server
-    rm -rf "$WORK"
+    if [ "${KEEP_WORK:-0}" = 1 ]; then log "kept: $WORK"; else rm -rf "$WORK"; fi
 }
 
 start_asset_server() {  # start_asset_server ARGS...: asset-server on a free port in $WORK; sets ASSET_PID and BASE_URL.

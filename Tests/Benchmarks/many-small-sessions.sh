@@ -40,6 +40,8 @@ fi
 sed -E "s#http://127.0.0.1:[0-9]+/manifest.json#$BASE_URL/manifest.json#" "$PACKAGE_ROOT/App/Info.plist" > "$WORK/App-Info.plist"
 
 log "Installing the app and running it until $COUNT sessions of $SIZE bytes are on the device..."
+# Each side starts with no dirty pages queued for the disk, so neither pays for the other's writeback.
+sync
 started=$(date +%s.%N)
 "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
     --extension-plist "$PACKAGE_ROOT/Extension/Info.plist" --wait > "$WORK/install.out" 2> "$WORK/install.err"
@@ -57,6 +59,7 @@ for index, session in enumerate(json.load(open(manifest))["sessions"]):
     print(f'url = "{base}/{session["url"]}"\noutput = "{folder}/{index}"')
 PY
 mkdir -p "$WORK/curl"
+sync
 curl_started=$(date +%s.%N)
 curl -s "${curl_flags[@]}" --config "$WORK/curl.config"
 curl_finished=$(date +%s.%N)
