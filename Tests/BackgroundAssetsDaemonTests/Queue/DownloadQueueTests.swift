@@ -34,6 +34,25 @@ struct DownloadQueueTests {
         #expect(try await !harness.queue.hasWork())
     }
 
+    @Test("A small download costs four writes of its row: scheduled, started, its validator's checkpoint, ended")
+    func fewCommitsPerDownload() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        try await harness.queue.start()
+        let writesBefore = harness.store.rowWrites
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        guard case .finished = try await harness.end(of: row.id) else {
+            Issue.record("The download failed: \(harness.events)"); return
+        }
+        // Each write is a commit and a sync of the disk. The validator's checkpoint also records
+        // the boot writing the staging file; the end records the final length.
+        #expect(harness.store.rowWrites - writesBefore == 4)
+        let stored = try #require(try harness.store.download(id: row.id))
+        #expect(stored.entityTag == Self.etag)
+        #expect(try harness.store.writtenBoot(id: row.id) == BootIdentity.current())
+    }
+
     @Test("A 503 with Retry-After is retried, then succeeds")
     func retriesServerErrors() async throws {
         let server = try ScriptedHTTPServer { head, index in

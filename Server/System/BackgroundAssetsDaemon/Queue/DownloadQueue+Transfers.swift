@@ -33,7 +33,7 @@ extension DownloadQueue {
         running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
         observer(.began(row))
 
-        let recorder = TransferRecorder(row: row, store: store, observer: observer, logger: logger)
+        let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, observer: observer, logger: logger)
         Thread.detachNewThread { [weak self] in
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
@@ -45,9 +45,10 @@ extension DownloadQueue {
     /// How much of a download's staging file the next attempt keeps.
     ///
     /// Within the boot that wrote it, the whole file: a crash of the service loses nothing the
-    /// kernel accepted, so after `kill -9` nothing is fetched twice. After a reboot, only the
-    /// synced length the store recorded; the file is cut back to it here, before this boot is
-    /// recorded as its writer, so its unsynced tail is never trusted later.
+    /// kernel accepted, so after `kill -9` nothing is fetched twice. After a reboot (or before any
+    /// boot was recorded), only the synced length the store recorded; the file is cut back to it
+    /// here, and this boot is recorded as its writer with the transfer's first checkpoint, so its
+    /// unsynced tail is never trusted later.
     private func resumeLength(_ row: DownloadRow) throws -> Int64 {
         let path = staging.partFile(forRow: row.id).path
         var status = stat()
@@ -58,7 +59,6 @@ extension DownloadQueue {
         } else if fileLength > length {
             truncate(path, off_t(length))
         }
-        try store.recordWrittenBoot(id: row.id, boot: bootIdentity)
         if length > row.bytesDurable {
             logger.info("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) resumes from the \(length) bytes received before the service stopped (\(row.bytesDurable) were synced).")
         }
@@ -91,6 +91,7 @@ extension DownloadQueue {
                 let finished = try store.update(id: id, at: .now) { row in
                     row.state = .finished
                     row.bytesDurable = transferred.length
+                    row.expectedLength = transferred.length
                     row.lastError = nil
                 }
                 observer(.finished(finished, file: file))

@@ -17,16 +17,21 @@ final class TransferRecorder: Sendable {
         var validator: ResumeValidator?
         var lastTotal: Int64
         var restartReason: String?
+        /// The file's whole length, once the response gave it.
+        var completeLength: Int64?
     }
 
     private let row: DownloadRow
+    /// The boot writing the staging file, recorded with the first checkpoint.
+    private let boot: String
     private let store: DownloadStore
     private let observer: @Sendable (QueueEvent) -> Void
     private let logger: Logger
     private let state: Mutex<State>
 
-    init(row: DownloadRow, store: DownloadStore, observer: @escaping @Sendable (QueueEvent) -> Void, logger: Logger) {
+    init(row: DownloadRow, boot: String, store: DownloadStore, observer: @escaping @Sendable (QueueEvent) -> Void, logger: Logger) {
         self.row = row
+        self.boot = boot
         self.store = store
         self.observer = observer
         self.logger = logger
@@ -41,23 +46,17 @@ final class TransferRecorder: Sendable {
         do {
             switch event {
             case let .checkpoint(length, validator):
-                let changed = state.withLock { state in
+                let (changed, completeLength) = state.withLock { state in
                     defer { state.validator = validator }
-                    return state.validator != validator
+                    return (state.validator != validator, state.completeLength)
                 }
-                if changed {
-                    try store.update(id: row.id, at: .now) { row in
-                        row.entityTag = nil
-                        row.lastModified = nil
-                        switch validator {
-                        case let .entityTag(tag): row.entityTag = tag
-                        case let .lastModified(date): row.lastModified = date
-                        case nil: break
-                        }
-                        row.bytesDurable = length
-                    }
-                }
-                try store.recordCheckpoint(id: row.id, bytesDurable: length, at: .now)
+                // The last checkpoint of a whole file is recorded by the download's end, in the
+                // commit that marks it finished. A crash in between leaves the whole file on disk,
+                // which the next attempt's 416 confirms, or, after a reboot, the last checkpoint.
+                if !changed, length == completeLength { break }
+                try store.recordCheckpoint(
+                    id: row.id, bytesDurable: length, boot: boot,
+                    validator: changed ? DownloadStore.Validator(validator) : nil, at: .now)
             case let .progress(total, expected):
                 let written = state.withLock { state in
                     defer { state.lastTotal = total }
@@ -73,15 +72,28 @@ final class TransferRecorder: Sendable {
                     state.restartReason = reason
                 }
                 logger.notice("Download \(row.descriptor.identifier) starts over: \(reason).")
-            case let .began(_, expectedLength?) where expectedLength != row.expectedLength:
-                // The server's length, for status, when the download declared none.
-                try store.update(id: row.id, at: .now) { $0.expectedLength = expectedLength }
-            case .began:
-                break
+            case let .began(_, expectedLength):
+                state.withLock { $0.completeLength = expectedLength }
+                // The server's length, for status, when the download declared none. (A declared
+                // size is enforced: the transfer fails if the server's differs.)
+                if let expectedLength, row.descriptor.fileSize <= 0, expectedLength != row.expectedLength {
+                    try store.update(id: row.id, at: .now) { $0.expectedLength = expectedLength }
+                }
             }
         } catch {
             // The row is gone (cancelled) or the store failed; the transfer's outcome decides.
             logger.debug("Download \(row.id) could not record \(event): \(error)")
+        }
+    }
+}
+
+extension DownloadStore.Validator {
+    /// The columns of a response's validator: one of the two, or neither.
+    init(_ validator: ResumeValidator?) {
+        switch validator {
+        case let .entityTag(tag): self.init(entityTag: tag, lastModified: nil)
+        case let .lastModified(date): self.init(entityTag: nil, lastModified: date)
+        case nil: self.init(entityTag: nil, lastModified: nil)
         }
     }
 }

@@ -59,6 +59,12 @@ public final class DownloadStore: Sendable {
         }
     }
 
+    /// The row writes since the queue opened: each is a commit, and a sync of the disk, so tests
+    /// keep the number per download in check.
+    var rowWrites: Int {
+        (try? withDatabase { $0.totalChangedRowCount }) ?? 0
+    }
+
     // MARK: - Adding
 
     /// Adds a download to the queue in the waiting state.
@@ -128,26 +134,52 @@ public final class DownloadStore: Sendable {
         }
     }
 
+    /// What lets a later request resume a download: the response's entity tag or Last-Modified date.
+    public struct Validator: Sendable, Equatable {
+        /// The strong entity tag, quotes included.
+        public var entityTag: String?
+        /// The Last-Modified date, as the server sent it.
+        public var lastModified: String?
+
+        public init(entityTag: String?, lastModified: String?) {
+            self.entityTag = entityTag
+            self.lastModified = lastModified
+        }
+    }
+
     /// Records a progress checkpoint: bytes that are synced to the staging file.
     ///
-    /// The hot path of a transfer, so it writes a few columns rather than the whole row. Only a
-    /// length past the download's high-water mark counts as progress (`last_progress_at`):
-    /// bytes fetched again after a restart from zero do not keep a failing download alive.
+    /// The hot path of a transfer, so it writes a few columns rather than the whole row, in one
+    /// commit with what changed along with the bytes: the boot writing the staging file, and a new
+    /// validator. Only a length past the download's high-water mark counts as progress
+    /// (`last_progress_at`): bytes fetched again after a restart from zero do not keep a failing
+    /// download alive.
     /// - Parameters:
     ///   - id: The row id.
     ///   - bytesDurable: The synced length of the staging file.
+    ///   - boot: The boot writing the staging file, or `nil` to leave the recorded one.
+    ///   - validator: The validator the bytes belong to when it changed, or `nil` to leave it.
     ///   - now: The time of the checkpoint.
     /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a SQLite error.
-    public func recordCheckpoint(id: Int64, bytesDurable: Int64, at now: Date) throws {
+    public func recordCheckpoint(
+        id: Int64, bytesDurable: Int64, boot: String? = nil, validator: Validator? = nil, at now: Date
+    ) throws {
         try withDatabase { database in
-            let milliseconds = Self.milliseconds(now)
+            var values: [SQLiteValue?] = [
+                .integer(bytesDurable), .integer(Self.milliseconds(now)), .integer(id), boot.map { .text($0) },
+            ]
+            var validatorColumns = ""
+            if let validator {
+                validatorColumns = ", etag = ?5, last_modified = ?6"
+                values += [validator.entityTag.map { .text($0) }, validator.lastModified.map { .text($0) }]
+            }
             try database.prepare("""
                 UPDATE downloads SET bytes_durable = ?1, updated_at = ?2,
                     last_progress_at = CASE WHEN ?1 > high_water THEN ?2 ELSE last_progress_at END,
-                    high_water = MAX(high_water, ?1)
+                    high_water = MAX(high_water, ?1), written_boot = COALESCE(?4, written_boot)\(validatorColumns)
                 WHERE id = ?3
                 """
-            ).bind([.integer(bytesDurable), .integer(milliseconds), .integer(id)]).run()
+            ).bind(values).run()
             guard database.changedRowCount == 1 else { throw DaemonError.downloadNotFound(key: "row \(id)") }
         }
     }
@@ -158,14 +190,6 @@ public final class DownloadStore: Sendable {
         try withDatabase { database in
             try database.prepare("SELECT written_boot FROM downloads WHERE id = ?").bind([.integer(id)])
                 .rows { $0.optionalText(0) }.first ?? nil
-        }
-    }
-
-    /// Records the boot about to write a download's staging file.
-    /// - Throws: A SQLite error.
-    public func recordWrittenBoot(id: Int64, boot: String) throws {
-        try withDatabase { database in
-            try database.prepare("UPDATE downloads SET written_boot = ? WHERE id = ?").bind([.text(boot), .integer(id)]).run()
         }
     }
 

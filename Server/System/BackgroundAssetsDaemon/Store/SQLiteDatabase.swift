@@ -103,6 +103,9 @@ final class SQLiteDatabase {
     /// The number of rows the last statement changed.
     var changedRowCount: Int { handle.map { Int(sqlite3_changes($0)) } ?? 0 }
 
+    /// The rows inserted, updated or deleted through this connection since it opened.
+    var totalChangedRowCount: Int { handle.map { Int(sqlite3_total_changes($0)) } ?? 0 }
+
     /// Throws the connection's error for a result code other than OK, ROW or DONE.
     func check(_ result: Int32, _ context: @autoclosure () -> String) throws {
         guard result != SQLITE_OK, result != SQLITE_ROW, result != SQLITE_DONE else { return }
