@@ -3,15 +3,18 @@
 #   1. throughput: one client (curl) downloads the same 1 GiB file, 5 runs each, interleaved; median MiB/s;
 #   2. concurrency: 100 clients fetch the same 1 MiB file for 10 s (wrk, or parallel curl); requests/s.
 # Prints each figure and the ratio asset-server / nginx. Not a test: run it by hand on a quiet machine.
+# With TLS=1 both serve https with the same certificate (asset-server's local CA issues it), and the
+# clients trust that CA.
 #
 # Usage: Tests/Benchmarks/server-vs-nginx.sh            (from anywhere inside the package)
 # Environment: RUNS (default 5), DURATION seconds for the concurrency run (default 10),
-#              CONNECTIONS (default 100), SKIP_BUILD=1 to reuse .build-release.
+#              CONNECTIONS (default 100), TLS=1 for https, SKIP_BUILD=1 to reuse .build-release.
 set -euo pipefail
 
 RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10}"
 CONNECTIONS="${CONNECTIONS:-100}"
+TLS="${TLS:-0}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=common.sh
 source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
@@ -76,7 +79,9 @@ wait_for() {  # wait_for URL: until it answers 200, at most 120 s (asset-server 
 }
 
 # --- asset-server ----------------------------------------------------------------------------------------------
-"$SERVER" --host 127.0.0.1 --port 0 --catalog "$WWW" >"$WORK/asset-server.out" 2>"$WORK/asset-server.err" &
+tls_flags=()
+[ "$TLS" = 1 ] && tls_flags=(--tls --tls-dir "$WORK/tls")
+"$SERVER" --host 127.0.0.1 --port 0 --catalog "$WWW" "${tls_flags[@]}" >"$WORK/asset-server.out" 2>"$WORK/asset-server.err" &
 ASSET_PID=$!
 deadline=$((SECONDS + 120))
 until grep -q '^asset-server listening on ' "$WORK/asset-server.out" 2>/dev/null; do
@@ -84,11 +89,21 @@ until grep -q '^asset-server listening on ' "$WORK/asset-server.out" 2>/dev/null
     sleep 0.2
 done
 ASSET_URL="$(sed -n 's/^asset-server listening on //p' "$WORK/asset-server.out" | head -n 1)"
+# Every curl of the script trusts the local CA when TLS=1 (curl reads CURL_CA_BUNDLE).
+[ "$TLS" = 1 ] && export CURL_CA_BUNDLE="$WORK/tls/ca.pem"
 
 # --- nginx -----------------------------------------------------------------------------------------------------
 NGINX_PORT="$(free_port)"
 mkdir -p "$WORK/nginx/logs"
 USER_LINE=""
+NGINX_LISTEN_TLS=""
+NGINX_TLS_LINES=""
+NGINX_SCHEME="http"
+if [ "$TLS" = 1 ]; then
+    NGINX_LISTEN_TLS=" ssl"
+    NGINX_TLS_LINES="ssl_certificate $WORK/tls/server.pem; ssl_certificate_key $WORK/tls/server-key.pem; ssl_protocols TLSv1.2 TLSv1.3;"
+    NGINX_SCHEME="https"
+fi
 [ "$(id -u)" -eq 0 ] && USER_LINE="user root;"
 cat >"$WORK/nginx/nginx.conf" <<CONF
 $USER_LINE
@@ -104,19 +119,21 @@ http {
     default_type application/octet-stream;
     client_body_temp_path $WORK/nginx/body;
     server {
-        listen 127.0.0.1:$NGINX_PORT;
+        listen 127.0.0.1:$NGINX_PORT$NGINX_LISTEN_TLS;
+        $NGINX_TLS_LINES
         root $WWW;
     }
 }
 CONF
 "$NGINX" -p "$WORK/nginx" -c "$WORK/nginx/nginx.conf" -g 'daemon off;' >"$WORK/nginx/stdout.log" 2>"$WORK/nginx/stderr.log" &
 NGINX_PID=$!
-NGINX_URL="http://127.0.0.1:$NGINX_PORT"
+NGINX_URL="$NGINX_SCHEME://127.0.0.1:$NGINX_PORT"
 
 wait_for "$ASSET_URL/small.mp4"
 wait_for "$NGINX_URL/small.mp4"
 for url in "$ASSET_URL" "$NGINX_URL"; do
     curl -s --max-time 10 "$url/small.mp4" | cmp -s - "$WWW/small.mp4" || { log "$url serves different bytes."; exit 1; }
+    [ "$TLS" = 1 ] && log "$url: $(curl -sv -o /dev/null "$url/small.mp4" 2>&1 | grep -o 'SSL connection using .*')"
 done
 
 # --- 1. Single-client throughput -------------------------------------------------------------------------------
@@ -176,8 +193,8 @@ nginx_rps="$(requests_per_second "$NGINX_URL")"
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
 
-printf '\nasset-server vs nginx on %s (%s cores, kernel %s), %s, load average %s\n' \
-    "$(hostname)" "$(nproc)" "$(uname -r)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(cut -d' ' -f1-3 /proc/loadavg)"
+printf '\nasset-server vs nginx over %s on %s (%s cores, kernel %s), %s, load average %s\n' \
+    "$([ "$TLS" = 1 ] && echo https || echo http)" "$(hostname)" "$(nproc)" "$(uname -r)" "$(date -u '+%Y-%m-%d %H:%M UTC')" "$(cut -d' ' -f1-3 /proc/loadavg)"
 printf '%-44s %14s %14s %8s\n' "measurement" "asset-server" "nginx" "ratio"
 printf '%-44s %14s %14s %8s\n' "1 GiB download, median of $RUNS (MiB/s)" \
     "$(mib "$asset_median")" "$(mib "$nginx_median")" "$(ratio "$asset_median" "$nginx_median")"
