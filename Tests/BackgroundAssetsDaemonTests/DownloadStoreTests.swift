@@ -156,6 +156,23 @@ struct DownloadStoreTests {
         }
     }
 
+    @Test("Progress commits without waiting for the disk; every other change still waits for it")
+    func progressDoesNotWaitForTheDisk() throws {
+        let fixture = try StoreFixture()
+        let synchronous = { try fixture.store.withDatabase { try $0.prepare("PRAGMA synchronous").rows { $0.int(0) }.first } }
+        let full = 2
+        #expect(try synchronous() == full)
+        let row = try fixture.store.insert(StoreFixture.download("a"), at: StoreFixture.epoch)
+        try fixture.store.recordCheckpoint(id: row.id, bytesDurable: 4096, at: StoreFixture.epoch)
+        try fixture.store.update(id: row.id, at: StoreFixture.epoch, waitsForDisk: false) { $0.state = .downloading }
+        #expect(try synchronous() == full, "a relaxed commit sets the connection back for the next change")
+        #expect(throws: DaemonError.self) {
+            try fixture.store.update(id: row.id, at: StoreFixture.epoch, waitsForDisk: false) { _ in throw DaemonError.downloadNotFound(key: "x") }
+        }
+        #expect(try synchronous() == full, "also when the change throws")
+        #expect(try fixture.reopen().download(id: row.id)?.bytesDurable == 4096, "committed all the same")
+    }
+
     @Test("Ended downloads leave the current list and are pruned after a while")
     func endedDownloads() throws {
         let fixture = try StoreFixture()

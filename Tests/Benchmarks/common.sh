@@ -44,8 +44,8 @@ start_asset_server() {  # start_asset_server ARGS...: asset-server on a free por
     BASE_URL="$(head -1 "$WORK/asset-server.out" | awk '{print $4}')"
 }
 
-start_service() {  # start_service CONFIG-JSON: backgroundassetsd in $WORK/device; sets SERVICE_PID and BA_DEVICE_ROOT.
-    export BA_DEVICE_ROOT="$WORK/device"
+start_service() {  # start_service CONFIG-JSON: backgroundassetsd in $DEVICE_ROOT (default $WORK/device); sets SERVICE_PID and BA_DEVICE_ROOT.
+    export BA_DEVICE_ROOT="${DEVICE_ROOT:-$WORK/device}"
     mkdir -p "$BA_DEVICE_ROOT/system"
     echo "$1" > "$BA_DEVICE_ROOT/system/config.json"
     "$BIN/backgroundassetsd" 2> "$WORK/backgroundassetsd.err" &

@@ -2,15 +2,22 @@
 # Benchmarks the cost per download: COUNT sessions of SIZE bytes (default 1,000 of 100 KB) over https,
 # installed with backgroundassets-debug install --wait, then the app run until every session is on the
 # device and verified, against curl fetching the same COUNT URLs in one process (one connection, as
-# curl reuses it). Prints both times and their ratio. Not a test: run it by hand on a quiet machine.
+# curl reuses it). RUNS rounds, each on a new device with a new service, the order of the two sides
+# alternating; prints each round, the medians and their ratio. Not a test: run it on a quiet machine.
+#
+# Nothing is deleted until every round has run: ext4 avoids reusing inodes freed in the last minutes,
+# and creating files right after deleting thousands costs up to a millisecond each, which would
+# charge one side for the cleanup of the round before.
 #
 # Usage: Tests/Benchmarks/many-small-sessions.sh     (from anywhere inside the package)
-# Environment: COUNT (default 1000), SIZE (default 102400), HTTPS=0 for plain http,
-#              SKIP_BUILD=1 to reuse the release build, SCRATCH_PATH (default .build-bench).
+# Environment: COUNT (default 1000), SIZE (default 102400), RUNS (default 3), HTTPS=0 for plain http,
+#              SKIP_BUILD=1 to reuse the release build, SCRATCH_PATH (default .build-bench),
+#              KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards.
 set -euo pipefail
 
 COUNT="${COUNT:-1000}"
 SIZE="${SIZE:-102400}"
+RUNS="${RUNS:-3}"
 HTTPS="${HTTPS:-1}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=common.sh
@@ -27,49 +34,79 @@ BIN="$SCRATCH/release"
 server_flags=(--sessions "$COUNT" --session-size "$SIZE")
 [ "$HTTPS" = 1 ] && server_flags+=(--tls --tls-dir "$WORK/tls")
 start_asset_server "${server_flags[@]}"
-start_service '{"idleExitAfter": 600}'
 curl_flags=()
 if [ "$HTTPS" = 1 ]; then
     for _ in $(seq 100); do grep -q "CA certificate:" "$WORK/asset-server.out" && break; sleep 0.05; done
     CA="$(grep "CA certificate:" "$WORK/asset-server.out" | awk '{print $4}')"
-    "$BIN/backgroundassets-debug" trust add "$CA" > /dev/null
     curl_flags=(--cacert "$CA")
 fi
 
 # The sample's Info.plist, pointed at this run's server.
 sed -E "s#http://127.0.0.1:[0-9]+/manifest.json#$BASE_URL/manifest.json#" "$PACKAGE_ROOT/App/Info.plist" > "$WORK/App-Info.plist"
 
-log "Installing the app and running it until $COUNT sessions of $SIZE bytes are on the device..."
-# Each side starts with no dirty pages queued for the disk, so neither pays for the other's writeback.
-sync
-started=$(date +%s.%N)
-"$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
-    --extension-plist "$PACKAGE_ROOT/Extension/Info.plist" --wait > "$WORK/install.out" 2> "$WORK/install.err"
-installed=$(date +%s.%N)
-"$BIN/wwdc-sessions" --until-complete --timeout 900 --manifest-url "$BASE_URL/manifest.json" --plain \
-    > "$WORK/app.out" 2> "$WORK/app.err" || { log "the app failed: $(tail -3 "$WORK/app.out")"; exit 1; }
-finished=$(date +%s.%N)
-tail -1 "$WORK/app.out" >&2
+now() { date +%s.%N; }
+calc() { awk "BEGIN { print $* }"; }
+
+measure_service() {  # measure_service ROUND: a new device and service; prints "install app" in seconds.
+    DEVICE_ROOT="$WORK/device-$1"
+    start_service '{"idleExitAfter": 600}'
+    [ "$HTTPS" = 1 ] && "$BIN/backgroundassets-debug" trust add "$CA" > /dev/null
+    # No dirty pages queued for the disk at the start, so neither side pays for the other's writeback.
+    sync
+    local started installed finished
+    started=$(now)
+    "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
+        --extension-plist "$PACKAGE_ROOT/Extension/Info.plist" --wait > "$WORK/install-$1.out" 2> "$WORK/install-$1.err"
+    installed=$(now)
+    "$BIN/wwdc-sessions" --until-complete --timeout 900 --manifest-url "$BASE_URL/manifest.json" --plain \
+        > "$WORK/app-$1.out" 2> "$WORK/app-$1.err" || { log "the app failed: $(tail -3 "$WORK/app-$1.out")"; exit 1; }
+    finished=$(now)
+    grep -q "All $COUNT sessions are on the device." "$WORK/app-$1.out" || { log "round $1: not every session arrived"; exit 1; }
+    stop "$SERVICE_PID" backgroundassetsd
+    SERVICE_PID=""
+    echo "$(calc "$installed - $started") $(calc "$finished - $installed")"
+}
 
 # curl: the same URLs, one process, written to disk like the service's.
-python3 - "$WORK/catalog/manifest.json" "$BASE_URL" "$WORK/curl" > "$WORK/curl.config" <<'PY'
+python3 - "$WORK/catalog/manifest.json" "$BASE_URL" > "$WORK/urls" <<'PY'
 import json, sys
-manifest, base, folder = sys.argv[1], sys.argv[2], sys.argv[3]
-for index, session in enumerate(json.load(open(manifest))["sessions"]):
-    print(f'url = "{base}/{session["url"]}"\noutput = "{folder}/{index}"')
+manifest, base = sys.argv[1], sys.argv[2]
+for session in json.load(open(manifest))["sessions"]:
+    print(f'{base}/{session["url"]}')
 PY
-mkdir -p "$WORK/curl"
-sync
-curl_started=$(date +%s.%N)
-curl -s "${curl_flags[@]}" --config "$WORK/curl.config"
-curl_finished=$(date +%s.%N)
+measure_curl() {  # measure_curl ROUND: prints seconds.
+    local folder="$WORK/curl-$1" started
+    mkdir -p "$folder"
+    awk -v folder="$folder" '{ printf "url = \"%s\"\noutput = \"%s/%d\"\n", $0, folder, NR }' "$WORK/urls" > "$WORK/curl-$1.config"
+    sync
+    started=$(now)
+    curl -s "${curl_flags[@]}" --config "$WORK/curl-$1.config"
+    calc "$(now) - $started"
+}
 
-python3 - "$started" "$installed" "$finished" "$curl_started" "$curl_finished" "$COUNT" "$SIZE" "$HTTPS" <<'PY'
-import sys
-started, installed, finished, curl_started, curl_finished = map(float, sys.argv[1:6])
-count, size, https = sys.argv[6], sys.argv[7], sys.argv[8] == "1"
-service, curl = finished - started, curl_finished - curl_started
-print(f"{count} sessions of {size} bytes over {'https' if https else 'http'}: install {installed - started:.2f} s, "
-      f"app until verified {finished - installed:.2f} s, in all {service:.2f} s; curl {curl:.2f} s; ratio {service / curl:.1f}x")
-PY
+log "$RUNS rounds: the app until $COUNT sessions of $SIZE bytes are on a new device, and curl, alternating..."
+service_times=()
+curl_times=()
+for round in $(seq "$RUNS"); do
+    if [ $((round % 2)) = 1 ]; then
+        service="$(measure_service "$round")"
+        curl_time="$(measure_curl "$round")"
+    else
+        curl_time="$(measure_curl "$round")"
+        service="$(measure_service "$round")"
+    fi
+    read -r install app <<< "$service"
+    total="$(calc "$install + $app")"
+    service_times+=("$total")
+    curl_times+=("$curl_time")
+    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx\n' \
+        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")"
+done
+
+median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
+service_median="$(median "${service_times[@]}")"
+curl_median="$(median "${curl_times[@]}")"
+printf '%s sessions of %s bytes over %s, median of %d: service %.2f s, curl %.2f s, ratio %.1fx\n' \
+    "$COUNT" "$SIZE" "$([ "$HTTPS" = 1 ] && echo https || echo http)" "$RUNS" \
+    "$service_median" "$curl_median" "$(calc "$service_median / $curl_median")"
 log "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ)"

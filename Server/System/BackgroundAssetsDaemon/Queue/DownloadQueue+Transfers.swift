@@ -9,7 +9,8 @@ import Foundation
 extension DownloadQueue {
     /// Marks a download as transferring and starts its transfer on a new thread.
     func launch(_ stored: DownloadRow) throws {
-        let row = try store.update(id: stored.id, at: .now) { row in
+        // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
+        let row = try store.update(id: stored.id, at: .now, waitsForDisk: false) { row in
             row.state = .downloading
             row.attempts += 1
         }
@@ -88,7 +89,9 @@ extension DownloadQueue {
                 let file = try handOver.get()
                 credentials[id] = nil
                 forgetFailures(of: id)
-                let finished = try store.update(id: id, at: .now) { row in
+                // The staging file was synced before the transfer returned. A power cut may take
+                // back this commit (not a crash of the service): the next boot fetches the file again.
+                let finished = try store.update(id: id, at: .now, waitsForDisk: false) { row in
                     row.state = .finished
                     row.bytesDurable = transferred.length
                     row.expectedLength = transferred.length

@@ -100,7 +100,8 @@ public actor DownloadQueue {
     @discardableResult
     public func promote(id: Int64) throws -> DownloadRow {
         let now = Date.now
-        let row = try store.update(id: id, at: now) { row in
+        // A power cut may take it back; the app promotes again when it is next opened.
+        let row = try store.update(id: id, at: now, waitsForDisk: false) { row in
             row.isForeground = true
             if row.state == .waiting { row.nextAttemptAt = now }
         }

@@ -33,7 +33,8 @@ struct UndeliveredFiles {
     /// Looks through every app group container for hand-over files whose download finished.
     ///
     /// A file whose row no longer exists (the app was uninstalled, the queue reset) is deleted: the
-    /// hand-over folder is the service's own, and nobody could ever be given that file.
+    /// hand-over folder is the service's own, and nobody could ever be given that file. So is one
+    /// whose download has not finished, which will hand over a file of its own.
     /// - Parameters:
     ///   - paths: The device root.
     ///   - store: The download store, read once per file.
@@ -52,7 +53,13 @@ struct UndeliveredFiles {
                     unlink(file.path)
                     continue
                 }
-                guard row.state == .finished, row.descriptor.applicationGroupIdentifier == group else { continue }
+                guard row.descriptor.applicationGroupIdentifier == group else { continue }
+                guard row.state == .finished else {
+                    // The service stopped (or the machine lost power) between the hand-over and the
+                    // record of the download's end: the download runs again and hands over a new file.
+                    unlink(file.path)
+                    continue
+                }
                 found.byApp[row.bundleIdentifier, default: []].append(File(rowID: rowID, url: file))
             }
         }

@@ -12,8 +12,14 @@ import Synchronization
 ///
 /// Every change is one transaction, committed before the method returns: when `insert` returns,
 /// the download survives `kill -9` of the service and a power cut, so the service can acknowledge
-/// the schedule. Calls block on disk I/O; they are serialised by a lock, so call them from a
-/// context that may block (not from an actor that must stay responsive).
+/// the schedule. What happens to a download afterwards as it runs (an attempt starting, a
+/// checkpoint, a promotion, its end) is committed without waiting for the disk: it survives
+/// `kill -9`, and a power cut can only take back the last of it, which the next boot redoes (the
+/// download is fetched again from an earlier checkpoint, cut back to match, and handed over again;
+/// see ``recordCheckpoint(id:bytesDurable:boot:validator:at:)``). Waiting for the disk there cost
+/// a sync per step, most of the time of a small download.
+/// Calls block on disk I/O; they are serialised by a lock, so call them from a context that may
+/// block (not from an actor that must stay responsive).
 public final class DownloadStore: Sendable {
     /// The connection, or nil once closed. SQLite's own mutex is off; this lock is the only guard.
     private let database: Mutex<SQLiteDatabase?>
@@ -50,11 +56,21 @@ public final class DownloadStore: Sendable {
     }
 
     /// Runs `body` with the open connection while holding the lock.
-    func withDatabase<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+    /// - Parameters:
+    ///   - waitsForDisk: Whether the commits of `body` wait until the write-ahead log is on disk
+    ///     (`synchronous=FULL`), or only until the kernel has it (`NORMAL`): enough to survive a
+    ///     crash of the service, not a power cut. A later commit that waits makes both durable.
+    ///   - body: The work, given the connection.
+    func withDatabase<Result: Sendable>(
+        waitsForDisk: Bool = true, _ body: (SQLiteDatabase) throws -> Result
+    ) throws -> Result {
         try database.withLock { connection throws -> Result in
             guard let connection else {
                 throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "using \(path)")
             }
+            guard !waitsForDisk else { return try body(connection) }
+            try connection.execute("PRAGMA synchronous = NORMAL")
+            defer { try? connection.execute("PRAGMA synchronous = FULL") }
             return try body(connection)
         }
     }
@@ -110,14 +126,16 @@ public final class DownloadStore: Sendable {
     /// - Parameters:
     ///   - id: The row id.
     ///   - now: The time of the change.
+    ///   - waitsForDisk: `false` for a change a power cut may take back without harm, because the
+    ///     next boot redoes it (a download's progress and end); see ``withDatabase(waitsForDisk:_:)``.
     ///   - change: Edits the row; throwing rolls the transaction back and leaves the row as it was.
     /// - Returns: The row as stored.
     /// - Throws: ``DaemonError/downloadNotFound(key:)``, what `change` throws, or a SQLite error.
     @discardableResult
     public func update(
-        id: Int64, at now: Date, _ change: (inout DownloadRow) throws -> Void
+        id: Int64, at now: Date, waitsForDisk: Bool = true, _ change: (inout DownloadRow) throws -> Void
     ) throws -> DownloadRow {
-        try withDatabase { database in
+        try withDatabase(waitsForDisk: waitsForDisk) { database in
             try database.transaction {
                 guard var row = try Self.fetchRow(id: id, in: database) else {
                     throw DaemonError.downloadNotFound(key: "row \(id)")
@@ -154,6 +172,10 @@ public final class DownloadStore: Sendable {
     /// validator. Only a length past the download's high-water mark counts as progress
     /// (`last_progress_at`): bytes fetched again after a restart from zero do not keep a failing
     /// download alive.
+    ///
+    /// The commit does not wait for the disk. A crash of the service keeps it (the kernel has it);
+    /// a power cut may lose it, and then the next boot resumes from an earlier checkpoint, or from
+    /// zero, with the file cut back to match: never bytes of one version under another's validator.
     /// - Parameters:
     ///   - id: The row id.
     ///   - bytesDurable: The synced length of the staging file.
@@ -164,7 +186,7 @@ public final class DownloadStore: Sendable {
     public func recordCheckpoint(
         id: Int64, bytesDurable: Int64, boot: String? = nil, validator: Validator? = nil, at now: Date
     ) throws {
-        try withDatabase { database in
+        try withDatabase(waitsForDisk: false) { database in
             var values: [SQLiteValue?] = [
                 .integer(bytesDurable), .integer(Self.milliseconds(now)), .integer(id), boot.map { .text($0) },
             ]
