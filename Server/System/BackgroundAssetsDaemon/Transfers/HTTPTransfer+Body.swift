@@ -12,7 +12,8 @@ extension HTTPTransfer {
     ///
     /// Whatever happens, the bytes written so far are synced and reported as a checkpoint before
     /// returning or throwing, so the next attempt resumes from them instead of from the last
-    /// periodic checkpoint.
+    /// periodic checkpoint. Periodic checkpoints are synced by a ``CheckpointSyncer`` while the
+    /// body keeps arriving.
     func receiveBody(
         reader: inout ResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
@@ -31,6 +32,8 @@ extension HTTPTransfer {
         let checkpointNanoseconds = UInt64(request.checkpointInterval.components.seconds) * 1_000_000_000
             + UInt64(request.checkpointInterval.components.attoseconds / 1_000_000_000)
         var lastProgress = checkpoint.time
+        // Started at the first checkpoint: a small file is done before one is due.
+        var syncer: CheckpointSyncer?
 
         do throws(TransferError) {
             while true {
@@ -59,9 +62,9 @@ extension HTTPTransfer {
 
                 let now = MonotonicClock.now()
                 if offset - checkpoint.length >= request.checkpointBytes || now - checkpoint.time >= checkpointNanoseconds {
-                    try part.sync()
+                    if syncer == nil { syncer = CheckpointSyncer(part: part, validator: validator, events: events) }
+                    try syncer?.checkpoint(length: offset)
                     checkpoint = (offset, now)
-                    events(.checkpoint(length: offset, validator: validator))
                 }
                 if now - lastProgress >= 50_000_000 {
                     lastProgress = now
@@ -69,6 +72,8 @@ extension HTTPTransfer {
                 }
             }
         } catch {
+            // The checkpoints asked for are reported before the last one, never after it.
+            try? syncer?.finish()
             if case .localFile = error.kind { throw error }
             if (try? part.sync()) != nil, offset != checkpoint.length {
                 events(.checkpoint(length: offset, validator: validator))
@@ -76,6 +81,7 @@ extension HTTPTransfer {
             throw error
         }
 
+        try syncer?.finish()
         try part.sync()
         events(.checkpoint(length: offset, validator: validator))
         events(.progress(totalWritten: offset, expectedLength: total))

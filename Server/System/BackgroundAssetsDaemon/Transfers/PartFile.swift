@@ -15,7 +15,8 @@ import HTTPCore
 /// recorded is trusted, and the file is cut back to it on open.
 final class PartFile {
     let url: URL
-    private let descriptor: Int32
+    /// The open file; ``CheckpointSyncer`` syncs it from its own thread while the transfer writes.
+    let descriptor: Int32
 
     /// Opens (creating if needed) the staging file and cuts it to `durableLength` if it is longer.
     /// - Throws: A local ``TransferError``.
@@ -79,7 +80,12 @@ final class PartFile {
 
     /// Flushes the written bytes to disk, so the length can be recorded as durable.
     func sync() throws(TransferError) {
-        guard fdatasync(descriptor) == 0 else { throw Self.error("sync", url, errno) }
+        try Self.sync(descriptor: descriptor, url: url)
+    }
+
+    /// Flushes an open staging file to disk; safe from any thread while the file stays open.
+    static func sync(descriptor: Int32, url: URL) throws(TransferError) {
+        guard fdatasync(descriptor) == 0 else { throw error("sync", url, errno) }
     }
 
     private static func error(_ action: String, _ url: URL, _ code: Int32) -> TransferError {

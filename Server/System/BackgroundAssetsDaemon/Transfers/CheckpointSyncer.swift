@@ -1,0 +1,92 @@
+/*
+Abstract:
+Syncs a staging file at checkpoints on a thread of its own, so a transfer keeps receiving while the disk catches up.
+*/
+
+import Foundation
+
+/// Takes the checkpoints of one response body off the transfer's thread.
+///
+/// A checkpoint is still reported only once its bytes are on disk; what changes is that the
+/// transfer no longer stops receiving while `fdatasync` writes out the last 64 MiB. Waiting there
+/// turned a download into receive, then write, then receive: the disk and the network took turns.
+/// Now the disk writes one checkpoint's bytes while the next ones arrive, and the end of the
+/// transfer only waits for what came after the last checkpoint.
+///
+/// Requests made while a sync runs are merged: the next sync covers the latest length asked for.
+final class CheckpointSyncer: @unchecked Sendable {
+    // `condition` guards every stored var below; hence the unchecked Sendable.
+    private let condition = NSCondition()
+    private var requestedLength: Int64?
+    private var isSyncing = false
+    private var isFinishing = false
+    private var failure: TransferError?
+
+    private let descriptor: Int32
+    private let url: URL
+    private let validator: ResumeValidator?
+    private let events: @Sendable (TransferEvent) -> Void
+
+    /// Starts the syncing thread for a staging file, which must stay open until ``finish()`` returns.
+    init(part: PartFile, validator: ResumeValidator?, events: @escaping @Sendable (TransferEvent) -> Void) {
+        descriptor = part.descriptor
+        url = part.url
+        self.validator = validator
+        self.events = events
+        let thread = Thread { [self] in run() }
+        thread.name = "checkpoint sync"
+        thread.start()
+    }
+
+    /// Asks for the file to be synced up to `length` and reported as a checkpoint; returns at once.
+    /// - Throws: The error of an earlier sync: the transfer stops, as it would have then.
+    func checkpoint(length: Int64) throws(TransferError) {
+        condition.lock()
+        defer { condition.unlock() }
+        if let failure { throw failure }
+        requestedLength = length
+        condition.signal()
+    }
+
+    /// Waits until every checkpoint asked for is synced and reported, then stops the thread.
+    /// - Throws: The error of a sync that failed.
+    func finish() throws(TransferError) {
+        condition.lock()
+        defer { condition.unlock() }
+        isFinishing = true
+        condition.broadcast()
+        while isSyncing || requestedLength != nil { condition.wait() }
+        if let failure { throw failure }
+    }
+
+    private func run() {
+        while true {
+            condition.lock()
+            while requestedLength == nil, !isFinishing { condition.wait() }
+            guard let length = requestedLength, failure == nil else {
+                requestedLength = nil
+                condition.broadcast()
+                condition.unlock()
+                return
+            }
+            requestedLength = nil
+            isSyncing = true
+            condition.unlock()
+
+            var error: TransferError?
+            do throws(TransferError) {
+                try PartFile.sync(descriptor: descriptor, url: url)
+                // Reported before the sync counts as done, so finish() returns after the event.
+                events(.checkpoint(length: length, validator: validator))
+            } catch let failed {
+                error = failed
+            }
+
+            condition.lock()
+            isSyncing = false
+            if let error { failure = error }
+            condition.broadcast()
+            condition.unlock()
+        }
+    }
+}
