@@ -69,8 +69,8 @@ public final class DownloadStore: Sendable {
                 throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "using \(path)")
             }
             guard !waitsForDisk else { return try body(connection) }
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            defer { try? connection.execute("PRAGMA synchronous = FULL") }
+            try connection.runCompiled("PRAGMA synchronous = NORMAL")
+            defer { try? connection.runCompiled("PRAGMA synchronous = FULL") }
             return try body(connection)
         }
     }

@@ -82,16 +82,23 @@ final class SQLiteDatabase {
     /// - Returns: What `body` returns.
     /// - Throws: What `body` throws, or ``DaemonError/sqlite(code:message:context:)``.
     func transaction<Result>(_ body: () throws -> Result) throws -> Result {
-        try execute("BEGIN IMMEDIATE")
+        try runCompiled("BEGIN IMMEDIATE")
         do {
             let result = try body()
-            try execute("COMMIT")
+            try runCompiled("COMMIT")
             return result
         } catch {
             // A failed COMMIT may already have rolled back; a second rollback error adds nothing.
-            try? execute("ROLLBACK")
+            try? runCompiled("ROLLBACK")
             throw error
         }
+    }
+
+    /// Runs one statement that returns no rows, compiled the first time only: for the statements
+    /// every change runs (a transaction's BEGIN and COMMIT), which `execute(_:)` would compile each time.
+    /// - Throws: ``DaemonError/sqlite(code:message:context:)``.
+    func runCompiled(_ sql: String) throws {
+        try prepare(sql).run()
     }
 
     /// `SQLITE_CONSTRAINT_UNIQUE`, an extended result code the C macro builds and Swift cannot import.
