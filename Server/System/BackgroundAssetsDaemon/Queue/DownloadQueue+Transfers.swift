@@ -7,7 +7,7 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension DownloadQueue {
-    /// Marks a download as transferring and starts its transfer on a new thread.
+    /// Marks a download as transferring and starts its transfer on a thread of its own.
     func launch(_ stored: DownloadRow) throws {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
         let row = try store.update(id: stored.id, at: .now, waitsForDisk: false) { row in
@@ -35,7 +35,7 @@ extension DownloadQueue {
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, observer: observer, logger: logger)
-        Thread.detachNewThread { [weak self] in
+        TransferThreads.shared.run { [weak self] in
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
             let restart = recorder.restartReason
