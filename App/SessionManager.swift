@@ -31,7 +31,15 @@ final class SessionManager: Sendable {
         /// The manifest's own URL, against which its relative session URLs resolve.
         var manifestURL = SharedSettings.manifestURL()
         /// Sessions the app has seen downloads of, by identifier; the others are remote or on disk.
-        var transfers: [Session.ID: Transfer] = [:]
+        private(set) var transfers: [Session.ID: Transfer] = [:]
+        /// The sessions among `transfers` whose download has not settled yet.
+        private(set) var unsettled: Set<Session.ID> = []
+
+        /// Changes a session's transfer, keeping track of the ones not settled.
+        mutating func changeTransfer(of id: Session.ID, _ change: (inout Transfer) -> Void) {
+            change(&transfers[id, default: Transfer()])
+            if transfers[id]?.phase.isSettled == true { unsettled.remove(id) } else { unsettled.insert(id) }
+        }
     }
 
     /// The app group the app shares with its extension.
@@ -78,13 +86,16 @@ final class SessionManager: Sendable {
     /// flight, and stops at the first one still missing. The app asks after every event, and with a
     /// thousand sessions reading every one each time would cost more than the downloads.
     var hasDownloadsInFlight: Bool {
-        let (manifest, transfers) = state.withLock { ($0.manifest, $0.transfers) }
+        // A few first: a session in flight is usually still missing from disk, so one look answers.
+        let (manifest, firstFew, count) = state.withLock { ($0.manifest, Array($0.unsettled.prefix(8)), $0.unsettled.count) }
         guard let manifest else { return false }
-        for (id, transfer) in transfers where !transfer.phase.isSettled {
-            guard let session = manifest.session(withID: id) else { continue }
-            if LocalSession(session: session, settings: settings).state != .downloaded { return true }
+        let isMissing = { (id: Session.ID) -> Bool in
+            guard let session = manifest.session(withID: id) else { return false }
+            return LocalSession(session: session, settings: self.settings).state != .downloaded
         }
-        return false
+        if firstFew.contains(where: isMissing) { return true }
+        guard count > firstFew.count else { return false }
+        return state.withLock { Array($0.unsettled) }.contains(where: isMissing)
     }
 
     /// Whether a manifest is loaded, from the server or from the app group.
@@ -186,7 +197,7 @@ final class SessionManager: Sendable {
 
     /// Changes a session's transfer, then reports an event.
     func update(_ id: Session.ID, reporting event: SessionEvent, _ change: (inout Transfer) -> Void) {
-        state.withLock { change(&$0.transfers[id, default: Transfer()]) }
+        state.withLock { $0.changeTransfer(of: id, change) }
         eventContinuation.yield(event)
     }
 }
