@@ -45,8 +45,8 @@ struct DownloadQueueTests {
         guard case .finished = try await harness.end(of: row.id) else {
             Issue.record("The download failed: \(harness.events)"); return
         }
-        // Each write is a commit and a sync of the disk. The validator's checkpoint also records
-        // the boot writing the staging file; the end records the final length.
+        // Each write is a commit. The validator's checkpoint also records the boot writing the
+        // staging file; the end records the final length.
         #expect(harness.store.rowWrites - writesBefore == 4)
         let stored = try #require(try harness.store.download(id: row.id))
         #expect(stored.entityTag == Self.etag)

@@ -75,8 +75,8 @@ public final class DownloadStore: Sendable {
         }
     }
 
-    /// The row writes since the queue opened: each is a commit, and a sync of the disk, so tests
-    /// keep the number per download in check.
+    /// The row writes since the queue opened. Each is a commit (and a schedule's, a sync of the
+    /// disk), so tests keep the number per download in check.
     var rowWrites: Int {
         (try? withDatabase { $0.totalChangedRowCount }) ?? 0
     }
