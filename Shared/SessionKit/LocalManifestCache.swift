@@ -15,23 +15,8 @@ final class LocalManifestCache: @unchecked Sendable {
     /// The cache of this process.
     static let shared = LocalManifestCache()
 
-    /// What tells one version of a file from another without reading it.
-    private struct FileVersion: Equatable {
-        let device: Int?
-        let inode: Int?
-        let size: Int?
-        let modificationDate: Date?
-
-        init(_ attributes: [FileAttributeKey: Any]) {
-            device = (attributes[.systemNumber] as? NSNumber)?.intValue
-            inode = (attributes[.systemFileNumber] as? NSNumber)?.intValue
-            size = (attributes[.size] as? NSNumber)?.intValue
-            modificationDate = attributes[.modificationDate] as? Date
-        }
-    }
-
     private struct Entry {
-        let version: FileVersion
+        let version: FileStatus
         let manifest: Manifest
     }
 
@@ -48,11 +33,13 @@ final class LocalManifestCache: @unchecked Sendable {
     /// - Returns: The manifest, or `nil` when there is no such file.
     /// - Throws: ``SessionKitError`` when the file can't be read or is not a valid manifest.
     func manifest(at url: URL) throws -> Manifest? {
-        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
         // The version is read before the bytes: if a save replaces the file in between, the new
         // bytes are kept under the old version, and the next call sees a version it doesn't have.
-        let version = FileVersion((try? FileManager.default.attributesOfItem(atPath: url.path)) ?? [:])
-        if let cached = lock.withLock({ entries[url.path] }), cached.version == version, version.inode != nil {
+        guard let version = FileStatus(path: url.path) else {
+            // No such file, or one it can't look at: then loading it says why.
+            return FileManager.default.fileExists(atPath: url.path) ? try Manifest.load(from: url) : nil
+        }
+        if let cached = lock.withLock({ entries[url.path] }), cached.version == version {
             return cached.manifest
         }
         let manifest = try Manifest.load(from: url)

@@ -33,9 +33,7 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
 
     /// `.downloaded` when the video is on disk with exactly the manifest's size, else `.remote`.
     public var state: State {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: fileURL.path)
-        let size = (attributes?[.size] as? NSNumber)?.intValue
-        return size == session.fileSize ? .downloaded : .remote
+        FileStatus(path: fileURL.path)?.size == Int64(session.fileSize) ? .downloaded : .remote
     }
 
     /// Checks a finished download against the manifest, then moves it into place.
@@ -47,9 +45,8 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
     /// - Throws: ``SessionKitError/verificationFailed(session:reason:)`` when the file is not the
     ///   session's video, or a file error when it can't be read or moved.
     public func moveDownloadedFile(from downloadedFile: URL) throws {
-        let attributes = try? FileManager.default.attributesOfItem(atPath: downloadedFile.path)
-        let size = (attributes?[.size] as? NSNumber)?.intValue ?? -1
-        guard size == session.fileSize else {
+        let size = FileStatus(path: downloadedFile.path)?.size ?? -1
+        guard size == Int64(session.fileSize) else {
             throw SessionKitError.verificationFailed(
                 session: session.id, reason: "it is \(size) bytes, the manifest says \(session.fileSize)")
         }
