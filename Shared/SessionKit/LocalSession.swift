@@ -55,15 +55,20 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
             throw SessionKitError.verificationFailed(
                 session: session.id, reason: "its SHA-256 is \(digest), the manifest says \(session.sha256)")
         }
+        // rename(2) replaces an older copy atomically: a reader sees the old video or the new
+        // one, never a missing file. (FileManager.replaceItemAt does the same on Apple
+        // platforms but fails on Linux's Foundation when the destination exists.) The folder is
+        // created the first time only, when the rename finds it missing.
+        if rename(downloadedFile.path, fileURL.path) == 0 { return }
+        guard errno == ENOENT, FileManager.default.fileExists(atPath: downloadedFile.path) else {
+            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
+        }
         do {
             try FileManager.default.createDirectory(
                 at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
         } catch {
             throw SessionKitError.fileUnwritable(path: fileURL.path, reason: error.localizedDescription)
         }
-        // rename(2) replaces an older copy atomically: a reader sees the old video or the new
-        // one, never a missing file. (FileManager.replaceItemAt does the same on Apple
-        // platforms but fails on Linux's Foundation when the destination exists.)
         guard rename(downloadedFile.path, fileURL.path) == 0 else {
             throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
         }

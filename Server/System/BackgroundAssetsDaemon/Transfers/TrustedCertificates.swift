@@ -23,13 +23,16 @@ final class TrustedCertificates: Sendable {
     /// The client context for the folder's current contents.
     /// - Throws: ``TransferError`` of kind `.secureConnectionFailed` naming a trusted file that cannot be read.
     func context() throws(TransferError) -> TLSClientContext {
-        let files = ((try? FileManager.default.contentsOfDirectory(at: directory, includingPropertiesForKeys: nil)) ?? [])
-            .filter { $0.pathExtension == "pem" }
-            .sorted { $0.lastPathComponent < $1.lastPathComponent }
-        let signature = files.map { file in
-            let attributes = try? FileManager.default.attributesOfItem(atPath: file.path)
-            let modified = (attributes?[.modificationDate] as? Date)?.timeIntervalSince1970 ?? 0
-            return "\(file.lastPathComponent)@\(modified)"
+        // Asked before every https transfer, so the folder is listed by name and each file looked
+        // at with one stat: attributesOfItem would also read extended attributes and owner names.
+        let names = ((try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? [])
+            .filter { $0.hasSuffix(".pem") && !$0.hasPrefix(".") }
+            .sorted()
+        let files = names.map { directory.appending(path: $0, directoryHint: .notDirectory) }
+        let signature = zip(names, files).map { name, file in
+            var status = stat()
+            guard stat(file.path, &status) == 0 else { return "\(name)@-" }
+            return "\(name)@\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
         }.joined(separator: "|")
         if let context = cache.withLock({ $0.signature == signature ? $0.context : nil }) { return context }
         do {
