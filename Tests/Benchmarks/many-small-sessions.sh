@@ -7,7 +7,8 @@
 #
 # Nothing is deleted until every round has run: ext4 avoids reusing inodes freed in the last minutes,
 # and creating files right after deleting thousands costs up to a millisecond each, which would
-# charge one side for the cleanup of the round before.
+# charge one side for the cleanup of the round before. For the same reason, leave five minutes
+# between two invocations: the first one's cleanup slows the start of the second.
 #
 # Usage: Tests/Benchmarks/many-small-sessions.sh     (from anywhere inside the package)
 # Environment: COUNT (default 1000), SIZE (default 102400), RUNS (default 3), HTTPS=0 for plain http,
