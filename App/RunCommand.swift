@@ -124,7 +124,7 @@ struct RunCommand {
     /// The run's outcome, once every session is on the device or nothing is left in flight.
     private func outcome(of manager: SessionManager, after event: SessionEvent) -> Outcome? {
         if case .manifestUnavailable = event, !manager.hasManifest { return .noManifest }
-        guard !manager.hasDownloadsInFlight else { return nil }
+        guard manager.mayBeSettled else { return nil }
         let statuses = manager.statuses
         guard manager.hasManifest, statuses.allSatisfy(\.phase.isSettled) else { return nil }
         let failed = statuses.filter { $0.phase != .downloaded }.map(\.id)

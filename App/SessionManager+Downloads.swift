@@ -123,7 +123,7 @@ extension SessionManager {
     /// Watches the disk for a session whose download finished but whose file this app's delegate,
     /// or the extension, is still moving into place; the extension's move sends the app no callback.
     private func watchForHandOver(of session: Session) {
-        state.withLock { $0.changeTransfer(of: session.id) { $0.phase = .waiting } }
+        state.withLock { $0.transfers[session.id, default: Transfer()].phase = .waiting }
         let local = LocalSession(session: session, settings: settings)
         Task {
             let deadline = ContinuousClock.now + .seconds(60)

@@ -31,15 +31,11 @@ final class SessionManager: Sendable {
         /// The manifest's own URL, against which its relative session URLs resolve.
         var manifestURL = SharedSettings.manifestURL()
         /// Sessions the app has seen downloads of, by identifier; the others are remote or on disk.
-        private(set) var transfers: [Session.ID: Transfer] = [:]
-        /// The sessions among `transfers` whose download has not settled yet.
-        private(set) var unsettled: Set<Session.ID> = []
-
-        /// Changes a session's transfer, keeping track of the ones not settled.
-        mutating func changeTransfer(of id: Session.ID, _ change: (inout Transfer) -> Void) {
-            change(&transfers[id, default: Transfer()])
-            if transfers[id]?.phase.isSettled == true { unsettled.remove(id) } else { unsettled.insert(id) }
-        }
+        var transfers: [Session.ID: Transfer] = [:]
+        /// How many sessions, from the start of the manifest, were settled when the app last looked.
+        var settledPrefix = 0
+        /// Counts the manifests loaded, so a count of settled sessions is kept only for its own manifest.
+        var manifestGeneration = 0
     }
 
     /// The app group the app shares with its extension.
@@ -79,23 +75,25 @@ final class SessionManager: Sendable {
         }
     }
 
-    /// Whether a download this app watches is still on its way: asked for or transferring, and its
-    /// video not on disk yet.
+    /// Whether every session may be settled: on disk, or its download failed.
     ///
-    /// It answers what ``statuses`` would, for much less: it reads the disk only for sessions in
-    /// flight, and stops at the first one still missing. The app asks after every event, and with a
-    /// thousand sessions reading every one each time would cost more than the downloads.
-    var hasDownloadsInFlight: Bool {
-        // A few first: a session in flight is usually still missing from disk, so one look answers.
-        let (manifest, firstFew, count) = state.withLock { ($0.manifest, Array($0.unsettled.prefix(8)), $0.unsettled.count) }
+    /// It answers as ``statuses`` would when that is no, for much less: sessions found settled are
+    /// not looked at again, so each is read from disk about once per run. The app asks after every
+    /// event, and reading a thousand sessions each time would cost more than the downloads.
+    var mayBeSettled: Bool {
+        let (manifest, start, generation) = state.withLock { ($0.manifest, $0.settledPrefix, $0.manifestGeneration) }
         guard let manifest else { return false }
-        let isMissing = { (id: Session.ID) -> Bool in
-            guard let session = manifest.session(withID: id) else { return false }
-            return LocalSession(session: session, settings: self.settings).state != .downloaded
+        var index = start
+        while index < manifest.sessions.count {
+            let session = manifest.sessions[index]
+            let failedOrDone = state.withLock { $0.transfers[session.id]?.phase.isSettled ?? false }
+            guard failedOrDone || LocalSession(session: session, settings: settings).state == .downloaded else { break }
+            index += 1
         }
-        if firstFew.contains(where: isMissing) { return true }
-        guard count > firstFew.count else { return false }
-        return state.withLock { Array($0.unsettled) }.contains(where: isMissing)
+        state.withLock { state in
+            if state.manifestGeneration == generation { state.settledPrefix = max(state.settledPrefix, index) }
+        }
+        return index == manifest.sessions.count
     }
 
     /// Whether a manifest is loaded, from the server or from the app group.
@@ -181,7 +179,11 @@ final class SessionManager: Sendable {
             Logger.app.error("Failed to load the local manifest: \(error.localizedDescription)")
             return
         }
-        state.withLock { $0.manifest = manifest }
+        state.withLock { state in
+            state.manifest = manifest
+            state.settledPrefix = 0
+            state.manifestGeneration += 1
+        }
         let remote = manifest.remoteSessions(settings: settings).count
         let event = SessionEvent.manifestLoaded(
             version: manifest.version, sessions: manifest.sessions.count, remote: remote, isRefreshed: isRefreshed)
@@ -197,7 +199,7 @@ final class SessionManager: Sendable {
 
     /// Changes a session's transfer, then reports an event.
     func update(_ id: Session.ID, reporting event: SessionEvent, _ change: (inout Transfer) -> Void) {
-        state.withLock { $0.changeTransfer(of: id, change) }
+        state.withLock { change(&$0.transfers[id, default: Transfer()]) }
         eventContinuation.yield(event)
     }
 }
