@@ -114,6 +114,13 @@ extension DownloadStore {
 }
 
 extension DownloadRow {
+    /// Cuts the times a change may set to whole milliseconds, as the store writes them.
+    mutating func roundTimesToStoredPrecision() {
+        updatedAt = DownloadStore.date(DownloadStore.milliseconds(updatedAt))
+        nextAttemptAt = DownloadStore.date(DownloadStore.milliseconds(nextAttemptAt))
+        lastProgressAt = lastProgressAt.map { DownloadStore.date(DownloadStore.milliseconds($0)) }
+    }
+
     /// The same row with the id the database assigned.
     func with(id: Int64) -> DownloadRow {
         DownloadRow(

@@ -135,20 +135,18 @@ public final class DownloadStore: Sendable {
     public func update(
         id: Int64, at now: Date, waitsForDisk: Bool = true, _ change: (inout DownloadRow) throws -> Void
     ) throws -> DownloadRow {
+        // One statement writes the row, so it commits alone; and the lock keeps every other use of
+        // the connection out between the read and the write. A `change` that throws writes nothing.
         try withDatabase(waitsForDisk: waitsForDisk) { database in
-            try database.transaction {
-                guard var row = try Self.fetchRow(id: id, in: database) else {
-                    throw DaemonError.downloadNotFound(key: "row \(id)")
-                }
-                try change(&row)
-                row.updatedAt = now
-                try database.prepare(Self.updateSQL).bind(Self.updateValues(row)).run()
-                // Read back, so the caller sees times at the store's millisecond precision.
-                guard let stored = try Self.fetchRow(id: id, in: database) else {
-                    throw DaemonError.downloadNotFound(key: "row \(id)")
-                }
-                return stored
+            guard var row = try Self.fetchRow(id: id, in: database) else {
+                throw DaemonError.downloadNotFound(key: "row \(id)")
             }
+            try change(&row)
+            row.updatedAt = now
+            // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
+            row.roundTimesToStoredPrecision()
+            try database.prepare(Self.updateSQL).bind(Self.updateValues(row)).run()
+            return row
         }
     }
 
