@@ -31,7 +31,7 @@ extension DownloadQueue {
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections)
         let control = TransferControl()
-        running[row.id] = RunningTransfer(control: control, isForeground: row.isForeground)
+        running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, observer: observer, logger: logger)
@@ -70,20 +70,22 @@ extension DownloadQueue {
     func transferEnded(
         id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>, restartedBecause restart: String? = nil
     ) {
-        guard running[id]?.control === control else { return }
+        guard let transfer = running[id], transfer.control === control else { return }
         running[id] = nil
         defer { pump() }
         do {
-            guard let row = try store.download(id: id) else { return }
             switch result {
             case let .success(transferred):
+                // The row as launched names the app group and the download; what changed since
+                // (its state, its URL after a redirect) does not matter to the hand-over.
+                let launched = transfer.row
                 let handOver = Result { () throws(TransferError) in
-                    try staging.handOver(rowID: id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+                    try staging.handOver(rowID: id, toAppGroup: launched.descriptor.applicationGroupIdentifier)
                 }
                 if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
                     // Something deleted the staging file while the transfer wrote into it (the
                     // bytes went to an unlinked file): fetch the file again rather than fail.
-                    try startOver(row, because: "its staging file was deleted during the transfer")
+                    try startOver(launched, because: "its staging file was deleted during the transfer")
                     return
                 }
                 let file = try handOver.get()
@@ -99,6 +101,7 @@ extension DownloadQueue {
                 }
                 observer(.finished(finished, file: file))
             case let .failure(error):
+                guard let row = try store.download(id: id) else { return }
                 try handleFailure(row, error, restartedBecause: restart)
             }
         } catch let error as TransferError {

@@ -15,6 +15,8 @@ import SystemLogging
 /// which is the only place that changes a download's state.
 public actor DownloadQueue {
     struct RunningTransfer {
+        /// The download as it was when the transfer started.
+        let row: DownloadRow
         let control: TransferControl
         var isForeground: Bool
     }
