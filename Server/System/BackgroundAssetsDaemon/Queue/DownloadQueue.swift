@@ -73,6 +73,7 @@ public actor DownloadQueue {
     public func start() throws {
         // Once here rather than before every launch: pump runs after every change to the queue.
         try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        try finishHandedOverDownloads()
         let requeued = try store.requeueInterruptedDownloads(at: .now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()

@@ -41,6 +41,15 @@ struct StagingArea: Sendable {
         return destination
     }
 
+    /// The file a download handed over into its app group, if one is there.
+    func handedOverFile(ofRow id: Int64, appGroup group: String) -> URL? {
+        guard let container = paths.container(forAppGroup: group) else { return nil }
+        let folder = container.appending(path: Self.handOverFolder, directoryHint: .isDirectory)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+        return names.first { Self.rowID(ofHandOverFile: $0) == id }
+            .map { folder.appending(path: $0, directoryHint: .notDirectory) }
+    }
+
     /// The folder of an app group's container where finished files are handed over.
     static let handOverFolder = "Library/Caches/com.apple.BackgroundAssets"
 

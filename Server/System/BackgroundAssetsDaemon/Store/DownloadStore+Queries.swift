@@ -61,6 +61,14 @@ extension DownloadStore {
         }
     }
 
+    /// The downloads that were transferring when the service stopped, oldest first.
+    /// - Returns: The rows still marked as downloading.
+    public func interruptedDownloads() throws -> [DownloadRow] {
+        try withDatabase { database in
+            try database.prepare("SELECT \(Self.columns) FROM downloads WHERE state = 2 ORDER BY id").rows(Self.readRow)
+        }
+    }
+
     /// The waiting downloads whose next attempt is due, in run order.
     ///
     /// Essential downloads come first, then foreground ones, then higher priority, then the oldest.
