@@ -24,10 +24,9 @@ struct StagingArea: Sendable {
     /// - Returns: The file's new location.
     /// - Throws: A local ``TransferError`` when the app group is invalid or the move fails.
     func handOver(rowID id: Int64, toAppGroup group: String) throws(TransferError) -> URL {
-        guard let container = paths.container(forAppGroup: group) else {
+        guard let folder = handOverFolder(ofAppGroup: group) else {
             throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
         }
-        let folder = container.appending(path: Self.handOverFolder, directoryHint: .isDirectory)
         let destination = folder.appending(path: Self.handOverName(rowID: id), directoryHint: .notDirectory)
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
@@ -43,8 +42,7 @@ struct StagingArea: Sendable {
 
     /// The file a download handed over into its app group, if one is there.
     func handedOverFile(ofRow id: Int64, appGroup group: String) -> URL? {
-        guard let container = paths.container(forAppGroup: group) else { return nil }
-        let folder = container.appending(path: Self.handOverFolder, directoryHint: .isDirectory)
+        guard let folder = handOverFolder(ofAppGroup: group) else { return nil }
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.first { Self.rowID(ofHandOverFile: $0) == id }
             .map { folder.appending(path: $0, directoryHint: .notDirectory) }
@@ -52,6 +50,11 @@ struct StagingArea: Sendable {
 
     /// The folder of an app group's container where finished files are handed over.
     static let handOverFolder = "Library/Caches/com.apple.BackgroundAssets"
+
+    /// The hand-over folder of an app group, or `nil` for a group that cannot have a container.
+    func handOverFolder(ofAppGroup group: String) -> URL? {
+        paths.container(forAppGroup: group)?.appending(path: Self.handOverFolder, directoryHint: .isDirectory)
+    }
 
     /// `BAFile-<row>-<uuid>.tmp`: unique, and naming its download, so a service that stopped before
     /// the file was taken can tell whose it is when it starts again.

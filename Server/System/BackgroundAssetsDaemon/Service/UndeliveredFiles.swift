@@ -42,10 +42,10 @@ struct UndeliveredFiles {
     static func scan(paths: DevicePaths, store: DownloadStore) -> UndeliveredFiles {
         var found = UndeliveredFiles()
         let manager = FileManager.default
+        let staging = StagingArea(paths: paths)
         let groups = (try? manager.contentsOfDirectory(atPath: paths.containersDirectory.path)) ?? []
         for group in groups.sorted() {
-            guard let container = paths.container(forAppGroup: group) else { continue }
-            let folder = container.appending(path: StagingArea.handOverFolder, directoryHint: .isDirectory)
+            guard let folder = staging.handOverFolder(ofAppGroup: group) else { continue }
             for name in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
                 guard let rowID = StagingArea.rowID(ofHandOverFile: name) else { continue }
                 let file = folder.appending(path: name, directoryHint: .notDirectory)
