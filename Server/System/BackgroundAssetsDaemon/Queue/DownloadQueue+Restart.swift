@@ -17,12 +17,7 @@ extension DownloadQueue {
             guard stat(file.path, &status) == 0 else { continue }
             let length = Int64(status.st_size)
             guard row.descriptor.fileSize <= 0 || length == Int64(row.descriptor.fileSize) else { continue }
-            try store.update(id: row.id, at: .now) { row in
-                row.state = .finished
-                row.bytesDurable = length
-                row.expectedLength = length
-                row.lastError = nil
-            }
+            try recordFinished(id: row.id, length: length)
             logger.info("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) had handed over its file when the service stopped; it is finished.")
         }
     }

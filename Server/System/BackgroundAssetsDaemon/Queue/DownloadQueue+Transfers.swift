@@ -91,15 +91,7 @@ extension DownloadQueue {
                 let file = try handOver.get()
                 credentials[id] = nil
                 forgetFailures(of: id)
-                // The staging file was synced before the transfer returned. A power cut may take
-                // back this commit (not a crash of the service): the next boot fetches the file again.
-                let finished = try store.update(id: id, at: .now, waitsForDisk: false) { row in
-                    row.state = .finished
-                    row.bytesDurable = transferred.length
-                    row.expectedLength = transferred.length
-                    row.lastError = nil
-                }
-                observer(.finished(finished, file: file))
+                observer(.finished(try recordFinished(id: id, length: transferred.length), file: file))
             case let .failure(error):
                 guard let row = try store.download(id: id) else { return }
                 try handleFailure(row, error, restartedBecause: restart)
@@ -108,6 +100,21 @@ extension DownloadQueue {
             if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
         } catch {
             logger.error("Recording the end of download \(id) failed: \(error). The service will retry it after a restart.")
+        }
+    }
+
+    /// Records that a download's whole file, of `length` bytes, was handed over.
+    ///
+    /// The file was synced before it was handed over. A power cut may take back this commit (not a
+    /// crash of the service): the next boot then finishes the download again from its file.
+    /// - Returns: The download as stored.
+    @discardableResult
+    func recordFinished(id: Int64, length: Int64) throws -> DownloadRow {
+        try store.update(id: id, at: .now, waitsForDisk: false) { row in
+            row.state = .finished
+            row.bytesDurable = length
+            row.expectedLength = length
+            row.lastError = nil
         }
     }
 
