@@ -19,12 +19,10 @@ extension DownloadQueue {
             fail(row, TransferError(.remote, .unsupportedURL, "\(descriptor.url) is not a URL").wireFailure)
             return
         }
-        var validator: ResumeValidator?
-        if let tag = row.entityTag { validator = .entityTag(tag) } else if let date = row.lastModified { validator = .lastModified(date) }
         let request = TransferRequest(
             url: url, partFile: staging.partFile(forRow: row.id),
             expectedLength: descriptor.fileSize > 0 ? Int64(descriptor.fileSize) : nil,
-            durableLength: try resumeLength(row), validator: validator, credential: credentials[row.id],
+            durableLength: try resumeLength(row), validator: row.resumeValidator, credential: credentials[row.id],
             headers: descriptor.headers,
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),

@@ -35,8 +35,7 @@ final class TransferRecorder: Sendable {
         self.store = store
         self.observer = observer
         self.logger = logger
-        let validator: ResumeValidator? = row.entityTag.map { .entityTag($0) } ?? row.lastModified.map { .lastModified($0) }
-        state = Mutex(State(validator: validator, lastTotal: row.bytesDurable, restartReason: nil))
+        state = Mutex(State(validator: row.resumeValidator, lastTotal: row.bytesDurable, restartReason: nil))
     }
 
     /// Why the attempt threw the bytes on disk away and started from zero, if it did.
@@ -83,17 +82,6 @@ final class TransferRecorder: Sendable {
         } catch {
             // The row is gone (cancelled) or the store failed; the transfer's outcome decides.
             logger.debug("Download \(row.id) could not record \(event): \(error)")
-        }
-    }
-}
-
-extension DownloadStore.Validator {
-    /// The columns of a response's validator: one of the two, or neither.
-    init(_ validator: ResumeValidator?) {
-        switch validator {
-        case let .entityTag(tag): self.init(entityTag: tag, lastModified: nil)
-        case let .lastModified(date): self.init(entityTag: nil, lastModified: date)
-        case nil: self.init(entityTag: nil, lastModified: nil)
         }
     }
 }
