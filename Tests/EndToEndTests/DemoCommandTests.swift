@@ -59,18 +59,23 @@ struct DemoCommandTests {
     @Test("Ctrl-C stops the demo with status 130, even when its children die of it first")
     func interruptExits130() async throws {
         let scenario = try Scenario()
-        let demo = try ChildProcess.launch(
-            executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
-            arguments: ["--port", "0", "--catalog", scenario.folder.appending("catalog").path, "--timeout", "120"],
-            environment: scenario.environment, currentDirectory: Self.repositoryRoot)
-        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
-        _ = try await demo.waitForLine(timeout: .seconds(60)) { $0.contains("Install the app") }
-        // A terminal sends Ctrl-C to the whole foreground process group: the demo and what it started.
-        let pids = [demo.pid] + Self.descendants(of: demo.pid)
-        for pid in pids.reversed() { kill(pid, SIGINT) }
-        let status = try await demo.waitForExit(timeout: .seconds(30))
-        await ServiceProcess.killAll(in: scenario.deviceRoot)
-        #expect(status == .exited(130), "\(demo.diagnostics())")
+        // The demo reuses a server already on its port. This one is throttled, so the install is
+        // still running when Ctrl-C comes, however late a busy machine lets the test send it: the
+        // demo's own server, unthrottled, let the whole demo end first.
+        try await withAssetServer(sessions: 4, sessionSize: 4 << 20, arguments: ["--throttle", "262144"]) { server in
+            let demo = try ChildProcess.launch(
+                executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
+                arguments: ["--port", String(server.port), "--timeout", "120"],
+                environment: scenario.environment, currentDirectory: Self.repositoryRoot)
+            defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+            _ = try await demo.waitForLine(timeout: .seconds(60)) { $0.contains("Install the app") }
+            // A terminal sends Ctrl-C to the whole foreground process group: the demo and what it started.
+            let pids = [demo.pid] + Self.descendants(of: demo.pid)
+            for pid in pids.reversed() { kill(pid, SIGINT) }
+            let status = try await demo.waitForExit(timeout: .seconds(30))
+            await ServiceProcess.killAll(in: scenario.deviceRoot)
+            #expect(status == .exited(130), "\(demo.diagnostics())")
+        }
     }
 
     /// The processes started, directly or not, by `pid`, from `/proc`.
