@@ -25,10 +25,11 @@ struct DownloadStoreOrderingTests {
         try add(StoreFixture.download("new-default"), after: 5)
 
         let now = StoreFixture.epoch.addingTimeInterval(10)
-        let order = try store.nextDownloadsToRun(limit: 10, at: now).map(\.descriptor.identifier)
+        let order = try identifiers(store.nextDownloadsToRun(limit: 10, at: now), in: store)
         #expect(order == ["essential", "foreground", "high", "old-default", "new-default", "old-low"])
         #expect(
-            try store.nextDownloadsToRun(limit: 2, at: now).map(\.descriptor.identifier) == ["essential", "foreground"])
+            try identifiers(store.nextDownloadsToRun(limit: 2, at: now), in: store) == ["essential", "foreground"])
+        #expect(try store.nextDownloadsToRun(limit: 10, at: now).map(\.isForeground) == [false, true, false, false, false, false])
         #expect(try store.currentDownloads(bundleIdentifier: StoreFixture.app).map(\.descriptor.identifier) == order)
     }
 
@@ -46,10 +47,10 @@ struct DownloadStoreOrderingTests {
             $0.nextAttemptAt = StoreFixture.epoch.addingTimeInterval(30)
         }
         let soon = StoreFixture.epoch.addingTimeInterval(10)
-        #expect(try store.nextDownloadsToRun(limit: 10, at: soon).map(\.descriptor.identifier) == ["due"])
+        #expect(try identifiers(store.nextDownloadsToRun(limit: 10, at: soon), in: store) == ["due"])
         let later = StoreFixture.epoch.addingTimeInterval(30)
         #expect(
-            try store.nextDownloadsToRun(limit: 10, at: later).map(\.descriptor.identifier) == ["backing-off", "due"])
+            try identifiers(store.nextDownloadsToRun(limit: 10, at: later), in: store) == ["backing-off", "due"])
     }
 
     @Test("The run order is served by an index, not by sorting the whole table")
@@ -83,6 +84,11 @@ struct DownloadStoreOrderingTests {
         #expect(current[firstDefault].descriptor.identifier == "session-1")
 
         let next = try fixture.store.nextDownloadsToRun(limit: 4, at: StoreFixture.epoch)
-        #expect(next.map(\.descriptor.identifier) == ["session-0", "session-7", "session-14", "session-21"])
+        #expect(try identifiers(next, in: fixture.store) == ["session-0", "session-7", "session-14", "session-21"])
+    }
+
+    /// The app-specific identifiers of due downloads, in the order given.
+    private func identifiers(_ due: [DownloadStore.DueDownload], in store: DownloadStore) throws -> [String] {
+        try due.map { try #require(try store.download(id: $0.id)).descriptor.identifier }
     }
 }

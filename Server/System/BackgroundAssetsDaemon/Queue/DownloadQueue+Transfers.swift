@@ -8,9 +8,9 @@ import Foundation
 
 extension DownloadQueue {
     /// Marks a download as transferring and starts its transfer on a thread of its own.
-    func launch(_ stored: DownloadRow) throws {
+    func launch(id: Int64) throws {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
-        let row = try store.update(id: stored.id, at: .now, waitsForDisk: false) { row in
+        let row = try store.update(id: id, at: .now, waitsForDisk: false) { row in
             row.state = .downloading
             row.attempts += 1
         }

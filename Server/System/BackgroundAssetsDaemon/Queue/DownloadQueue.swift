@@ -169,11 +169,11 @@ public actor DownloadQueue {
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
             let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now, holding: heldApps)
-            for row in due where running[row.id] == nil && awaitingChallenge[row.id] == nil {
-                if row.isForeground {
-                    try launch(row)
+            for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
+                if download.isForeground {
+                    try launch(id: download.id)
                 } else if freeSlots > 0 {
-                    try launch(row)
+                    try launch(id: download.id)
                     freeSlots -= 1
                 }
             }

@@ -69,23 +69,33 @@ extension DownloadStore {
         }
     }
 
+    /// A waiting download whose next attempt is due: what the queue needs to decide whether to start it.
+    public struct DueDownload: Sendable, Equatable {
+        /// The row id.
+        public let id: Int64
+        /// Whether it runs in the foreground, which starts it whatever the number of free slots.
+        public let isForeground: Bool
+    }
+
     /// The waiting downloads whose next attempt is due, in run order.
     ///
     /// Essential downloads come first, then foreground ones, then higher priority, then the oldest.
+    /// Only ids are read: the queue asks after every change and starts few of them, and reading
+    /// whole rows (their text decoded into strings) cost more than the rest of its bookkeeping.
     /// - Parameters:
-    ///   - limit: The most rows to return, usually the free transfer slots.
+    ///   - limit: The most downloads to return, usually the free transfer slots.
     ///   - now: The current time; downloads backing off until later are skipped.
     ///   - heldApps: Apps in their essential phase, whose other background downloads must wait.
-    /// - Returns: The rows, at most `limit`.
-    public func nextDownloadsToRun(limit: Int, at now: Date, holding heldApps: Set<String> = []) throws -> [DownloadRow] {
+    /// - Returns: The downloads, at most `limit`.
+    public func nextDownloadsToRun(limit: Int, at now: Date, holding heldApps: Set<String> = []) throws -> [DueDownload] {
         try withDatabase { database in
             let held = heldApps.sorted()
             let exclusion = Self.heldExclusion(count: held.count)
             let bindings: [SQLiteValue] = [.integer(Self.milliseconds(now))] + held.map { .text($0) } + [.int(limit)]
             return try database.prepare(
-                "SELECT \(Self.columns) FROM downloads WHERE state = 1 AND next_attempt_at <= ?\(exclusion) "
+                "SELECT id, foreground FROM downloads WHERE state = 1 AND next_attempt_at <= ?\(exclusion) "
                     + "ORDER BY \(Self.runOrder) LIMIT ?"
-            ).bind(bindings).rows(Self.readRow)
+            ).bind(bindings).rows { DueDownload(id: $0.int64(0), isForeground: $0.bool(1)) }
         }
     }
 

@@ -21,12 +21,23 @@ extension DownloadStore {
         next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)
         """
 
-    static let updateSQL = """
-        UPDATE downloads SET url = ?, request_headers = ?, file_size = ?, essential = ?, priority = ?, state = ?, \
-        foreground = ?, bytes_durable = ?, expected_length = ?, etag = ?, last_modified = ?, attempts = ?, \
-        last_error_domain = ?, last_error_code = ?, last_error_message = ?, updated_at = ?, next_attempt_at = ?, \
-        last_progress_at = ? WHERE id = ?
-        """
+    /// The columns a change may write, in the order ``updateValues(_:)`` gives their values.
+    static let updatableColumns = [
+        "url", "request_headers", "file_size", "essential", "priority", "state", "foreground", "bytes_durable",
+        "expected_length", "etag", "last_modified", "attempts", "last_error_domain", "last_error_code",
+        "last_error_message", "updated_at", "next_attempt_at", "last_progress_at",
+    ]
+
+    /// An update of the given columns of one row (by index into ``updatableColumns``), its last
+    /// parameter the row id.
+    ///
+    /// Only what changed is written: SQLite rewrites the entry of every index over a column the
+    /// statement sets, changed or not, and the run order, the per-app and the active-download
+    /// indexes all cover `state` or the columns next to it.
+    static func updateSQL(columns: [Int]) -> String {
+        let assignments = columns.map { "\(updatableColumns[$0]) = ?" }.joined(separator: ", ")
+        return "UPDATE downloads SET \(assignments) WHERE id = ?"
+    }
 
     /// The row a new download becomes: waiting, due now, no progress; its id is filled in after the insert.
     static func newRow(_ download: NewDownload, at now: Date) -> DownloadRow {
@@ -52,6 +63,7 @@ extension DownloadStore {
         ]
     }
 
+    /// The values of ``updatableColumns`` for a row.
     static func updateValues(_ row: DownloadRow) -> [SQLiteValue?] {
         let descriptor = row.descriptor
         return [
@@ -62,7 +74,6 @@ extension DownloadStore {
             row.lastError.map { .text($0.domain) }, row.lastError.map { .int($0.code) },
             row.lastError.map { .text($0.message) }, .integer(milliseconds(row.updatedAt)),
             .integer(milliseconds(row.nextAttemptAt)), row.lastProgressAt.map { .integer(milliseconds($0)) },
-            .integer(row.id),
         ]
     }
 

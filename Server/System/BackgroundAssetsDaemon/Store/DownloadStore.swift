@@ -138,14 +138,19 @@ public final class DownloadStore: Sendable {
         // One statement writes the row, so it commits alone; and the lock keeps every other use of
         // the connection out between the read and the write. A `change` that throws writes nothing.
         try withDatabase(waitsForDisk: waitsForDisk) { database in
-            guard var row = try Self.fetchRow(id: id, in: database) else {
+            guard let stored = try Self.fetchRow(id: id, in: database) else {
                 throw DaemonError.downloadNotFound(key: "row \(id)")
             }
+            var row = stored
             try change(&row)
             row.updatedAt = now
             // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
             row.roundTimesToStoredPrecision()
-            try database.prepare(Self.updateSQL).bind(Self.updateValues(row)).run()
+            let before = Self.updateValues(stored)
+            let after = Self.updateValues(row)
+            let changed = after.indices.filter { before[$0] != after[$0] }
+            guard !changed.isEmpty else { return row }
+            try database.prepare(Self.updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
             return row
         }
     }

@@ -84,7 +84,7 @@ final class SQLiteStatement {
 }
 
 /// A value bound to a statement parameter.
-enum SQLiteValue {
+enum SQLiteValue: Equatable {
     case integer(Int64)
     case real(Double)
     case text(String)
