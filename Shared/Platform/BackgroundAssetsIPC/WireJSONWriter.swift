@@ -1,0 +1,77 @@
+/*
+Abstract:
+Writes an encoded message's nodes out as JSON text, keys sorted, as Foundation's JSONEncoder does.
+*/
+
+/// Serialises ``WireJSONNode``s: object keys sorted by their UTF-8 bytes, strings escaped as
+/// `JSONEncoder` escapes them (quote, backslash and control characters; slashes and non-ASCII as they are).
+struct WireJSONWriter {
+    private(set) var bytes: [UInt8] = []
+
+    init() {
+        bytes.reserveCapacity(512)
+    }
+
+    mutating func write(_ node: WireJSONNode) {
+        switch node {
+        case var .literal(text):
+            text.withUTF8 { bytes.append(contentsOf: $0) }
+        case let .string(string):
+            write(string)
+        case let .object(object):
+            bytes.append(UInt8(ascii: "{"))
+            // Sorted stably, so of equal keys the last encoded comes last; JSONEncoder keeps that one.
+            let members = object.members.count < 2
+                ? object.members : object.members.sorted { $0.key.utf8.lexicographicallyPrecedes($1.key.utf8) }
+            var isFirst = true
+            for (index, member) in members.enumerated() {
+                if index + 1 < members.count, members[index + 1].key == member.key { continue }
+                if !isFirst { bytes.append(UInt8(ascii: ",")) }
+                isFirst = false
+                write(member.key)
+                bytes.append(UInt8(ascii: ":"))
+                write(member.value)
+            }
+            bytes.append(UInt8(ascii: "}"))
+        case let .array(array):
+            bytes.append(UInt8(ascii: "["))
+            for (index, element) in array.elements.enumerated() {
+                if index > 0 { bytes.append(UInt8(ascii: ",")) }
+                write(element)
+            }
+            bytes.append(UInt8(ascii: "]"))
+        case let .pending(encoder):
+            write(encoder.node ?? .object(WireJSONObject()))
+        }
+    }
+
+    private mutating func write(_ string: String) {
+        bytes.append(UInt8(ascii: "\""))
+        var string = string
+        string.withUTF8 { utf8 in
+            var start = 0
+            for (index, byte) in utf8.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start..<index]))
+                appendEscaped(byte)
+                start = index + 1
+            }
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: utf8[start...]))
+        }
+        bytes.append(UInt8(ascii: "\""))
+    }
+
+    private mutating func appendEscaped(_ byte: UInt8) {
+        bytes.append(UInt8(ascii: "\\"))
+        switch byte {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"): bytes.append(byte)
+        case 0x08: bytes.append(UInt8(ascii: "b"))
+        case 0x0C: bytes.append(UInt8(ascii: "f"))
+        case 0x0A: bytes.append(UInt8(ascii: "n"))
+        case 0x0D: bytes.append(UInt8(ascii: "r"))
+        case 0x09: bytes.append(UInt8(ascii: "t"))
+        default:
+            let hex = Array("0123456789abcdef".utf8)
+            bytes.append(contentsOf: [UInt8(ascii: "u"), UInt8(ascii: "0"), UInt8(ascii: "0"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]])
+        }
+    }
+}
