@@ -25,6 +25,27 @@ struct TraceEntryTests {
         #expect(entries[0].time < entries[1].time, "milliseconds keep close events in order")
     }
 
+    @Test("An entry's line is the time to the millisecond in UTC and sorted keys, and reads back as the entry")
+    func writesLines() throws {
+        let times = [
+            (1_764_151_391.573_9, "2025-11-26T10:03:11.573Z"), (1_764_151_391, "2025-11-26T10:03:11.000Z"),
+            (951_782_400.001, "2000-02-29T00:00:00.001Z"), (4_102_444_799.999_9, "2099-12-31T23:59:59.999Z"),
+        ]
+        for (seconds, time) in times {
+            let entry = TraceEntry(
+                time: Date(timeIntervalSince1970: seconds), from: "backgroundassetsd", to: "app", event: "didBegin",
+                download: "wwdc23-\"10108\"", detail: "a\nb")
+            let line = String(decoding: entry.line, as: UTF8.self)
+            #expect(line == #"{"detail":"a\nb","download":"wwdc23-\"10108\"","event":"didBegin","from":"backgroundassetsd","time":"\#(time)","to":"app"}"# + "\n")
+            let milliseconds = (seconds * 1000).rounded(.down) / 1000
+            var expected = entry
+            expected.time = Date(timeIntervalSince1970: milliseconds)
+            let read = try #require(TraceEntry.entries(in: Data(line.utf8)).first)
+            #expect(abs(read.time.timeIntervalSince(expected.time)) < 0.000_5)
+            #expect(read.event == entry.event && read.download == entry.download && read.detail == entry.detail)
+        }
+    }
+
     @Test("The diagram has one arrow per receiver and a note for events nobody received")
     func drawsSequenceDiagram() {
         let diagram = TraceEntry.mermaidDiagram(of: TraceEntry.entries(in: Data(Self.lines.utf8)))

@@ -27,17 +27,8 @@ public final class ServiceTrace: Sendable {
 
     /// Appends one entry; a trace that cannot be written never stops the service.
     public func append(_ entry: Entry) {
-        let encoder = JSONEncoder()
-        // Milliseconds, so events a few milliseconds apart keep their order when sorted by time.
-        encoder.dateEncodingStrategy = .custom { date, encoder in
-            var container = encoder.singleValueContainer()
-            try container.encode(date.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true)) + "Z")
-        }
-        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
-        guard let encoded = try? encoder.encode(entry) else { return }
         // Tokens in URL queries never reach the trace.
-        var line = Data(SecretRedaction.redacting(text: String(decoding: encoded, as: UTF8.self)).utf8)
-        line.append(UInt8(ascii: "\n"))
+        let line = Array(SecretRedaction.redacting(text: String(decoding: entry.line, as: UTF8.self)).utf8)
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             // One write(2) with O_APPEND keeps each line whole.
