@@ -126,8 +126,13 @@ public actor AppRegistry {
     private static func decode(_ file: URL, expecting bundleIdentifier: String) throws -> InstalledApp {
         let data: Data
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: file.path)[.size] as? NSNumber
-            guard (size?.intValue ?? 0) <= maximumRecordSize else {
+            // stat(2), not attributesOfItem: that also reads /etc/passwd and /etc/group for the owner's
+            // names, and the service reads a record whenever an app takes exclusive control.
+            var status = stat()
+            guard stat(file.path, &status) == 0 else {
+                throw AppRegistryError.unreadableRecord(path: file.path, reason: errnoText(errno))
+            }
+            guard status.st_size <= maximumRecordSize else {
                 throw AppRegistryError.unreadableRecord(path: file.path, reason: "it is larger than 1 MiB")
             }
             data = try Data(contentsOf: file)
