@@ -17,6 +17,8 @@ final class SQLiteDatabase {
     let path: String
     /// Statements compiled once and reused, keyed by their SQL.
     private var statementCache: [String: SQLiteStatement] = [:]
+    /// How many times ``syncWriteAheadLog()`` synced the log, for tests that bound the syncs per change.
+    private(set) var writeAheadLogSyncs = 0
 
     /// Opens (creating if needed) a database file.
     /// - Parameters:
@@ -99,6 +101,18 @@ final class SQLiteDatabase {
     /// - Throws: ``DaemonError/sqlite(code:message:context:)``.
     func runCompiled(_ sql: String) throws {
         try prepare(sql).run()
+    }
+
+    /// Puts what the connection committed on disk: syncs the write-ahead log, as each commit does
+    /// under `synchronous=FULL`, so a connection kept at `NORMAL` can make chosen changes durable.
+    /// Nothing to do before the log exists (nothing committed).
+    /// - Throws: ``DaemonError/sqlite(code:message:context:)`` when the sync fails.
+    func syncWriteAheadLog() throws {
+        var log: UnsafeMutablePointer<sqlite3_file>?
+        let found = sqlite3_file_control(try connection(), "main", SQLITE_FCNTL_JOURNAL_POINTER, &log)
+        guard found == SQLITE_OK, let log, let sync = log.pointee.pMethods?.pointee.xSync else { return }
+        try check(sync(log, SQLITE_SYNC_NORMAL), "syncing the write-ahead log of \(path)")
+        writeAheadLogSyncs += 1
     }
 
     /// `SQLITE_CONSTRAINT_UNIQUE`, an extended result code the C macro builds and Swift cannot import.
