@@ -29,6 +29,18 @@ struct TransferParsingTests {
         #expect(ResumeValidator(of: head) == .entityTag("\"v1\""))
     }
 
+    @Test("Values are trimmed of spaces and tabs only, and a head that is not UTF-8 is read as Latin-1")
+    func readsFieldValues() throws {
+        let head = try HTTPResponseHead(parsing: Array("HTTP/1.0 200 \r\nX-A:\t  a b \t\r\nX-B:\r\nX-C:c:d".utf8))
+        #expect(head.status == 200)
+        #expect(head["X-A"] == "a b")
+        #expect(head["X-B"] == "")
+        #expect(head["X-C"] == "c:d")
+        let latin1 = try HTTPResponseHead(parsing: Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xE9])
+        #expect(latin1["X-Name"] == "café")
+        #expect(throws: TransferError.self) { try HTTPResponseHead(parsing: [UInt8]()) }
+    }
+
     @Test("Malformed heads and contradictory lengths are refused by name")
     func refusesMalformedHeads() throws {
         for text in ["HTTP/2 200 OK", "HTTP/1.1 20 OK", "SIP/2.0 200 OK", "HTTP/1.1 200 OK\r\nno colon here", "HTTP/1.1 200 OK\r\nBad Name: x"] {

@@ -26,28 +26,55 @@ extension HTTPResponseHead {
     }
 
     /// Parses a response head (everything before the blank line, without it).
+    ///
+    /// The bytes are split and trimmed as bytes, and only names and values become strings: every
+    /// download parses a head, and doing it on a `String` with Foundation's character sets cost
+    /// more than the rest of the exchange.
     /// - Throws: ``TransferError`` naming what was malformed.
     init(parsing bytes: some Collection<UInt8>) throws(TransferError) {
         self.init(status: 0)
-        guard let text = String(validating: Array(bytes), as: UTF8.self) ?? String(bytes: Array(bytes), encoding: .isoLatin1) else {
-            throw TransferError(.remote, .malformedResponse, "the response head is not text")
+        let head = Array(bytes)
+        // UTF-8 when it is, else Latin-1, which any bytes are.
+        let isUTF8 = String(validating: head, as: UTF8.self) != nil
+        func text(_ slice: ArraySlice<UInt8>) -> String {
+            isUTF8 ? String(decoding: slice, as: UTF8.self) : String(slice.map { Character(Unicode.Scalar($0)) })
         }
-        var lines = text.split(separator: "\r\n", omittingEmptySubsequences: false).map(String.init)
-        guard !lines.isEmpty else { throw TransferError(.remote, .malformedResponse, "the response is empty") }
+        var lines = Self.lines(of: head)
         let statusLine = lines.removeFirst()
-        let parts = statusLine.split(separator: " ", maxSplits: 2, omittingEmptySubsequences: false)
-        guard parts.count >= 2, parts[0].hasPrefix("HTTP/1."), parts[1].count == 3,
-              let status = Int(parts[1]), (100...599).contains(status) else {
-            throw TransferError(.remote, .malformedResponse, "the status line \"\(statusLine.prefix(100))\" is not HTTP/1.x")
+        let parts = statusLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
+        guard parts.count >= 2, parts[0].starts(with: "HTTP/1.".utf8), parts[1].count == 3,
+              let status = Int(text(parts[1])), (100...599).contains(status) else {
+            throw TransferError(.remote, .malformedResponse, "the status line \"\(text(statusLine).prefix(100))\" is not HTTP/1.x")
         }
         self.status = status
+        let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         for line in lines where !line.isEmpty {
-            guard let colon = line.firstIndex(of: ":"), colon != line.startIndex,
-                  !line[..<colon].contains(where: { $0 == " " || $0 == "\t" }) else {
-                throw TransferError(.remote, .malformedResponse, "the header line \"\(line.prefix(100))\" is malformed")
+            guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex,
+                  !line[..<colon].contains(where: isBlank) else {
+                throw TransferError(.remote, .malformedResponse, "the header line \"\(text(line).prefix(100))\" is malformed")
             }
-            let value = line[line.index(after: colon)...].trimmingCharacters(in: CharacterSet(charactersIn: " \t"))
-            fields.append((String(line[..<colon]), value))
+            var value = line[(colon + 1)...]
+            while let first = value.first, isBlank(first) { value.removeFirst() }
+            while let last = value.last, isBlank(last) { value.removeLast() }
+            fields.append((text(line[..<colon]), text(value)))
         }
+    }
+
+    /// The lines of a head, split at each CR LF.
+    private static func lines(of head: [UInt8]) -> [ArraySlice<UInt8>] {
+        var lines: [ArraySlice<UInt8>] = []
+        var start = head.startIndex
+        var index = head.startIndex
+        while index + 1 < head.endIndex {
+            if head[index] == UInt8(ascii: "\r"), head[index + 1] == UInt8(ascii: "\n") {
+                lines.append(head[start..<index])
+                index += 2
+                start = index
+            } else {
+                index += 1
+            }
+        }
+        lines.append(head[start...])
+        return lines
     }
 }
