@@ -83,6 +83,10 @@ extension SessionManager {
     private func startDownload(of local: LocalSession, currentDownloads: [BADownload]) {
         let session = local.session
 
+        // Downloads keep finishing while the app goes through the list: a video this app's delegate
+        // has moved into place since the list was made needs nothing more.
+        guard local.state != .downloaded else { return }
+
         // If this session is already being downloaded, promote it to the foreground.
         let existingDownload = currentDownloads.first { $0.identifier == session.downloadIdentifier }
         let download = existingDownload ?? BAURLDownload(
@@ -136,7 +140,8 @@ extension SessionManager {
                     }
                     return
                 }
-                try? await Task.sleep(for: .milliseconds(100))
+                // A look is one stat(2); looking often shows the video as soon as it is in place.
+                try? await Task.sleep(for: .milliseconds(20))
             }
             markFailed(session, reason: "its finished download was not moved into place within a minute; the next launch tries again")
         }
