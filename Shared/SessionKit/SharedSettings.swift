@@ -60,18 +60,17 @@ public struct SharedSettings: Sendable, Equatable {
     public init(appGroupIdentifier: String, containerURL: URL) {
         self.appGroupIdentifier = appGroupIdentifier
         self.containerURL = containerURL
+        // Built once: every session's file is found from here, and building a URL takes a parse.
+        cachesDirectory = containerURL.appending(path: "Library/Caches", directoryHint: .isDirectory)
+        sessionsDirectory = cachesDirectory.appending(path: "Sessions", directoryHint: .isDirectory)
     }
 
     /// `Library/Caches/` in the container: the system may empty it under storage pressure,
     /// so everything kept here must be re-creatable by downloading it again.
-    public var cachesDirectory: URL {
-        containerURL.appending(path: "Library/Caches", directoryHint: .isDirectory)
-    }
+    public let cachesDirectory: URL
 
     /// The folder that holds the downloaded session videos.
-    public var sessionsDirectory: URL {
-        cachesDirectory.appending(path: "Sessions", directoryHint: .isDirectory)
-    }
+    public let sessionsDirectory: URL
 
     /// The local copy of the manifest, saved by whichever process fetched it last.
     public var localManifestURL: URL {
