@@ -28,16 +28,20 @@ struct StagingArea: Sendable {
             throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
         }
         let destination = folder.appending(path: Self.handOverName(rowID: id), directoryHint: .notDirectory)
-        do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        } catch {
-            throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
+        let source = partFile(forRow: id).path
+        // The folder exists after the first hand-over; it is created only when the rename says it is missing.
+        if rename(source, destination.path) == 0 { return destination }
+        var code = errno
+        if code == ENOENT, access(source, F_OK) == 0 {
+            do {
+                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            } catch {
+                throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
+            }
+            if rename(source, destination.path) == 0 { return destination }
+            code = errno
         }
-        guard rename(partFile(forRow: id).path, destination.path) == 0 else {
-            let code = errno
-            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
-        }
-        return destination
+        throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
     }
 
     /// The file a download handed over into its app group, if one is there.
