@@ -46,6 +46,19 @@ struct TraceEntryTests {
         }
     }
 
+    @Test("Timestamps are UTC to the millisecond, cut rather than rounded")
+    func timestamps() {
+        let expected: [(Int64, String)] = [
+            (0, "1970-01-01T00:00:00.000"), (999, "1970-01-01T00:00:00.999"), (86_399_999, "1970-01-01T23:59:59.999"),
+            (951_782_400_001, "2000-02-29T00:00:00.001"), (1_764_151_391_573, "2025-11-26T10:03:11.573"),
+            (4_102_444_799_999, "2099-12-31T23:59:59.999"), (-1, "1969-12-31T23:59:59.999"),
+        ]
+        for (milliseconds, text) in expected {
+            #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: Double(milliseconds) / 1000)) == text)
+        }
+        #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: 1.999_9)) == "1970-01-01T00:00:01.999")
+    }
+
     @Test("The diagram has one arrow per receiver and a note for events nobody received")
     func drawsSequenceDiagram() {
         let diagram = TraceEntry.mermaidDiagram(of: TraceEntry.entries(in: Data(Self.lines.utf8)))

@@ -39,11 +39,9 @@ public struct TraceEntry: Codable, Sendable, Equatable {
     /// The entry as one line of `trace.jsonl`, newline included: keys sorted, the time in ISO 8601
     /// UTC to the millisecond, so events a few milliseconds apart keep their order when sorted by time.
     public var line: [UInt8] {
-        var fields = self
-        fields.time = Date(timeIntervalSince1970: (time.timeIntervalSince1970 * 1000).rounded(.down) / 1000)
         // The service writes a line for every event; Foundation's encoder and ISO 8601 formatter cost
         // more than the rest of the event's handling.
-        var line = (try? WireJSONEncoder.encode(Line(entry: fields))) ?? []
+        var line = (try? WireJSONEncoder.encode(Line(entry: self))) ?? []
         line.append(UInt8(ascii: "\n"))
         return line
     }
@@ -54,28 +52,13 @@ public struct TraceEntry: Codable, Sendable, Equatable {
 
         func encode(to encoder: any Encoder) throws {
             var container = encoder.container(keyedBy: CodingKeys.self)
-            try container.encode(Self.iso8601(entry.time), forKey: .time)
+            try container.encode(ISO8601Timestamp.string(for: entry.time) + "Z", forKey: .time)
             try container.encode(entry.from, forKey: .from)
             try container.encode(entry.to, forKey: .to)
             try container.encode(entry.event, forKey: .event)
             try container.encodeIfPresent(entry.app, forKey: .app)
             try container.encodeIfPresent(entry.download, forKey: .download)
             try container.encodeIfPresent(entry.detail, forKey: .detail)
-        }
-
-        /// `2026-11-26T10:43:11.573Z`.
-        static func iso8601(_ date: Date) -> String {
-            let milliseconds = Int64((date.timeIntervalSince1970 * 1000).rounded(.down))
-            var seconds = time_t(milliseconds / 1000)
-            var parts = tm()
-            gmtime_r(&seconds, &parts)
-            func padded(_ value: Int32, _ width: Int) -> String {
-                let digits = String(value)
-                return String(repeating: "0", count: max(0, width - digits.count)) + digits
-            }
-            return "\(padded(parts.tm_year + 1900, 4))-\(padded(parts.tm_mon + 1, 2))-\(padded(parts.tm_mday, 2))T"
-                + "\(padded(parts.tm_hour, 2)):\(padded(parts.tm_min, 2)):\(padded(parts.tm_sec, 2))."
-                + "\(padded(Int32(milliseconds % 1000), 3))Z"
         }
     }
 

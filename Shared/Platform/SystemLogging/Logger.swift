@@ -70,7 +70,7 @@ public struct Logger: Sendable {
     }
 
     private static func timestamp() -> String {
-        Date.now.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
+        ISO8601Timestamp.string(for: .now)
     }
 }
 
