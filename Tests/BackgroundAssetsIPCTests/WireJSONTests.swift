@@ -55,6 +55,25 @@ struct WireJSONTests {
         #expect(try MessageCodec.decode(ClientMessage.self, from: MessageCodec.encode(message)) == message)
     }
 
+    /// Foundation's special types, should a message ever carry them.
+    struct Special: Codable, Equatable {
+        var url: URL
+        var data: Data
+        var dates: [Date]
+        var optional: Date?
+    }
+
+    @Test("URLs, data and dates are written and read as JSONEncoder and JSONDecoder do")
+    func specialTypes() throws {
+        let value = Special(
+            url: URL(string: "https://cdn.example.com/a b?x=1")!, data: Data([0, 1, 2, 250, 251]),
+            dates: [Date(timeIntervalSince1970: 0.25), Date(timeIntervalSince1970: 1_764_151_391)], optional: nil)
+        let encoded = try MessageCodec.encode(value)
+        #expect(encoded == (try Self.foundationJSON(value)))
+        #expect(try MessageCodec.decode(Special.self, from: encoded) == value)
+        #expect(try Self.foundationDecode(Special.self, encoded) == value)
+    }
+
     @Test("JSON written another way decodes: spaces, escapes, keys in any order, a surrogate pair")
     func acceptsAnyValidJSON() throws {
         let payload = #"""

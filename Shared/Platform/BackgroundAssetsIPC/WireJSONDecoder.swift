@@ -35,8 +35,21 @@ private struct WireJSONValueDecoder: Decoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
 
     static func decode<Value: Decodable>(_ type: Value.Type, from value: WireJSONValue) throws -> Value {
-        // A comparison of types, not a cast, as in the encoder.
+        // Comparisons of types, not casts, as in the encoder, for the types it writes its own way.
         if Value.self == Date.self { return Date(timeIntervalSince1970: try WireJSONScalars.double(value)) as! Value }
+        if Value.self == URL.self {
+            let text = try WireJSONScalars.string(value)
+            guard let url = URL(string: text) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Invalid URL string."))
+            }
+            return url as! Value
+        }
+        if Value.self == Data.self {
+            guard let data = Data(base64Encoded: try WireJSONScalars.string(value)) else {
+                throw DecodingError.dataCorrupted(.init(codingPath: [], debugDescription: "Encountered Data is not valid Base64."))
+            }
+            return data as! Value
+        }
         return try Value(from: WireJSONValueDecoder(value: value))
     }
 

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Encodes messages to JSON: the bytes Foundation's JSONEncoder writes with the protocol's settings, in a fraction of the time.
+Encodes messages to JSON: the bytes Foundation's JSONEncoder writes with the protocol's settings, in half the time.
 */
 
 import Foundation
@@ -55,10 +55,13 @@ final class WireJSONNodeEncoder: Encoder {
     var userInfo: [CodingUserInfoKey: Any] { [:] }
     fileprivate(set) var node: WireJSONNode?
 
-    /// The node a value encodes to; dates become seconds since 1970, as the protocol sends them.
+    /// The node a value encodes to. The types JSONEncoder writes its own way are written the same:
+    /// dates as seconds since 1970 (the protocol's setting), URLs as their absolute string, data in base64.
     static func node<Value: Encodable>(for value: Value) throws -> WireJSONNode {
-        // A comparison of types, not a cast: asking every value whether it is a date cost more than encoding it.
+        // Comparisons of types, not casts: asking every value whether it is a date cost more than encoding it.
         if Value.self == Date.self { return try number((value as! Date).timeIntervalSince1970) }
+        if Value.self == URL.self { return .string((value as! URL).absoluteString) }
+        if Value.self == Data.self { return .string((value as! Data).base64EncodedString()) }
         let encoder = WireJSONNodeEncoder()
         try value.encode(to: encoder)
         // A value that encodes nothing is an empty object, as with JSONEncoder.
