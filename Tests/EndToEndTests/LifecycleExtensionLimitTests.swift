@@ -55,6 +55,23 @@ extension LifecycleTests {
             }
         }
 
+        @Test("The runtime an extension used is charged to its app's daily budget, and kept across a crash of the service")
+        func runtimeIsCharged() async throws {
+            try await withLifecycle(sessions: 2, configuration: ["extensionDailyBudget": 100]) { life in
+                var behaviour = life.behaviour()
+                behaviour.sleepSeconds = 1
+                behaviour.misbehaveFor = [1]
+                try life.write(behaviour)
+                try await life.installAndWait()
+                // `status` reads the budget from the app's record: the charge reached the disk.
+                let charged = { (status: [String: Any]) in (status["runtimeBudgetLeft"] as? Double).map { $0 <= 99 } ?? false }
+                _ = try await life.waitForAppStatus("at least a second of the budget used", until: charged)
+                try await life.scenario.service.kill()
+                let restarted = try #require(try await life.appStatus())
+                #expect(charged(restarted), "after a restart: \(restarted)")
+            }
+        }
+
         /// Installs, expects `install --wait` to return well before the extension's own sleep would
         /// end, and checks that the extension was killed for `reason` in the status and the trace.
         private func expectKilled(_ life: LifecycleScenario, because reason: String, within limit: Duration)

@@ -98,8 +98,10 @@ extension BackgroundAssetsService {
         var owed = run.pending
         if let running = run.running {
             owed.insert(running.record, at: 0)
-            await chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
+            chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
         }
+        // The run is over: its runtime goes into the record now rather than a second later.
+        await saveRuntime(of: app)
         let reason: String
         switch run.ending {
         case let .killed(why):

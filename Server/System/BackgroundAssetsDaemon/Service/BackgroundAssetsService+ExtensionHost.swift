@@ -32,6 +32,8 @@ extension BackgroundAssetsService {
         case .needsLaunch:
             break
         }
+        // The record read next holds every charge so far, also those of a run that just ended.
+        await saveRuntime(of: app)
         guard let installed = try? await registry.app(app) else {
             return await abandon(records, of: app, reason: "the app is not installed")
         }
@@ -155,7 +157,7 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "return", app: app,
                            download: running.record.call.downloadIdentifier,
                            detail: "\(running.record.call.entryPoint) in \(elapsed.milliseconds) ms"))
-        await chargeRuntime(elapsed, to: app)
+        chargeRuntime(elapsed, to: app)
         await complete(running.record, with: result, of: app)
         if case .willTerminate = running.record.call {
             extensions[app]?.ending = .finished
@@ -212,14 +214,28 @@ extension BackgroundAssetsService {
     }
 
     /// Adds an entry point's runtime to the app's budget for today.
-    func chargeRuntime(_ elapsed: Duration, to app: String) async {
+    ///
+    /// The budget counts it at once; the app's record is written within a second, with the charges
+    /// made meanwhile (see ``UnsavedRuntime``).
+    func chargeRuntime(_ elapsed: Duration, to app: String) {
         let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
-        let now = clock.deviceTime(at: .now)
-        if let used = try? await registry.update(app, { installed -> Double in
-            installed.recordExtensionRuntime(seconds, at: now)
-            return installed.extensionRuntimeUsed(on: now)
-        }) {
-            extensions.setRuntimeUsedToday(used, for: app)
+        let used = (extensions.runtimeUsedToday(app) ?? 0) + max(0, seconds)
+        extensions.setRuntimeUsedToday(used, for: app)
+        let charge = UnsavedRuntime.Charge(seconds: seconds, date: clock.deviceTime(at: .now))
+        guard unsavedRuntime.add(charge, for: app) else { return }
+        unsavedRuntime.scheduled(Task { [weak self] in
+            try? await Task.sleep(for: UnsavedRuntime.saveDelay)
+            guard !Task.isCancelled else { return }
+            await self?.saveRuntime(of: app)
+        }, for: app)
+    }
+
+    /// Writes the app's unsaved runtime charges to its record.
+    func saveRuntime(of app: String) async {
+        let charges = unsavedRuntime.take(for: app)
+        guard !charges.isEmpty else { return }
+        _ = try? await registry.update(app) { installed in
+            for charge in charges { installed.recordExtensionRuntime(charge.seconds, at: charge.date) }
         }
     }
 }

@@ -57,6 +57,8 @@ extension BackgroundAssetsService {
             return failure(.downloadFailedToStart, "\(id) is still installing; wait until it is launchable before simulating another \(kind).")
         }
         let device = clock.deviceTime(at: .now)
+        // Charges not yet written belong to the runtime being forgotten.
+        _ = unsavedRuntime.take(for: id)
         let updated = try? await registry.update(id) { installed -> InstalledApp in
             installed.resetExtensionRuntime()
             if kind == .periodic { installed.lastPeriodicCheck = device } else { installed.state = .installing }

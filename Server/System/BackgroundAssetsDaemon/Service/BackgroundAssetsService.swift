@@ -40,6 +40,8 @@ public actor BackgroundAssetsService {
     var settings: DeviceSettings
     /// Each app's running extension.
     var extensions = ExtensionRuns()
+    /// Extension runtime counted against the budget but not yet in the app's record.
+    var unsavedRuntime = UnsavedRuntime()
     /// Each app's install or update until it is launchable.
     var installs = InstallTracker()
     /// The installed apps' identifiers, so routing a download event needs no disk read.
@@ -129,6 +131,7 @@ public actor BackgroundAssetsService {
         taskTimer?.cancel()
         for process in taskHost.backgroundLaunches { process.kill() }
         for app in extensions.apps { extensions[app]?.process.kill() }
+        for app in unsavedRuntime.apps { await saveRuntime(of: app) }
         await queue.stop()
         for client in clients.all { client.connection.close() }
     }
