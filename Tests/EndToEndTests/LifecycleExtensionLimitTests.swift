@@ -63,9 +63,10 @@ extension LifecycleTests {
                 behaviour.misbehaveFor = [1]
                 try life.write(behaviour)
                 try await life.installAndWait()
-                // `status` reads the budget from the app's record: the charge reached the disk.
                 let charged = { (status: [String: Any]) in (status["runtimeBudgetLeft"] as? Double).map { $0 <= 99 } ?? false }
                 _ = try await life.waitForAppStatus("at least a second of the budget used", until: charged)
+                // Once the extension has exited, its runtime is in the app's record: a new service reads it there.
+                try await poll(until: { life.trace().contains { $0.event == "extensionExited" } }, timeout: .seconds(30), "the extension to exit")
                 try await life.scenario.service.kill()
                 let restarted = try #require(try await life.appStatus())
                 #expect(charged(restarted), "after a restart: \(restarted)")

@@ -23,7 +23,7 @@ extension BackgroundAssetsService {
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
-            runtimeBudgetLeft: runtimePolicy.budgetLeft(for: app, at: device),
+            runtimeBudgetLeft: max(0, runtimePolicy.budgetLeft(for: app, at: device) - unsavedRuntime.seconds(of: id)),
             extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
             lastExtensionTermination: extensions.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
             lastTaskEnding: taskHost.lastEnding(of: id))

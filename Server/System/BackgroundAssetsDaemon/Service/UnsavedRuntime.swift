@@ -42,6 +42,11 @@ struct UnsavedRuntime: Sendable {
         return charges.removeValue(forKey: app) ?? []
     }
 
+    /// The runtime charged to an app and not written yet, which the budget it reports must count.
+    func seconds(of app: String) -> Double {
+        (charges[app] ?? []).reduce(0) { $0 + max(0, $1.seconds) }
+    }
+
     /// The apps with charges to write.
     var apps: [String] { Array(charges.keys) }
 }
