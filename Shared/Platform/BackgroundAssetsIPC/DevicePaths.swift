@@ -22,6 +22,9 @@ public struct DevicePaths: Sendable, Equatable {
     /// - Parameter root: The device root; a relative path is resolved against the current directory.
     public init(root: URL) {
         self.root = root.standardizedFileURL.absoluteURL
+        // Built once: the service names a staging file and a container for every download.
+        stagingDirectory = self.root.appending(path: "staging", directoryHint: .isDirectory)
+        containersDirectory = self.root.appending(path: "containers", directoryHint: .isDirectory)
     }
 
     /// The device root this process was started with: `$BA_DEVICE_ROOT`, or the package's `.device/`.
@@ -66,10 +69,10 @@ public struct DevicePaths: Sendable, Equatable {
     public var appsDirectory: URL { root.appending(path: "apps", directoryHint: .isDirectory) }
 
     /// `staging/`: partial downloads.
-    public var stagingDirectory: URL { root.appending(path: "staging", directoryHint: .isDirectory) }
+    public let stagingDirectory: URL
 
     /// `containers/`: one app group container for each app group.
-    public var containersDirectory: URL { root.appending(path: "containers", directoryHint: .isDirectory) }
+    public let containersDirectory: URL
 
     /// The device log every process appends to.
     public var logFile: URL { systemDirectory.appending(path: "log", directoryHint: .notDirectory) }
