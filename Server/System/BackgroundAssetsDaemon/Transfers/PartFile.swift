@@ -42,10 +42,14 @@ final class PartFile {
         return fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0
     }
 
+    /// Files smaller than this are not reserved: a full disk found midway through one costs nothing
+    /// to speak of, and the reservation was a system call per download of many small files.
+    static let smallestReservation: Int64 = 1 << 20
+
     /// Reserves disk space for the whole file so a full disk is found now, not midway.
     /// - Throws: A local ``TransferError`` (`ENOSPC` when the disk is full).
     func reserve(totalLength: Int64) throws(TransferError) {
-        guard totalLength > length else { return }
+        guard totalLength >= Self.smallestReservation, totalLength > length else { return }
         // FALLOC_FL_KEEP_SIZE: the blocks are reserved but the length stays the received length,
         // which is what a restart after a crash of the service resumes from.
         guard let reserve = Self.fallocate, reserve(descriptor, 0x01, 0, off_t(totalLength)) != 0 else { return }
