@@ -28,7 +28,7 @@ enum WireJSONDecoder {
     }
 }
 
-/// The `Decoder` a value decodes itself from: one parsed value and where it sits in the message.
+/// The `Decoder` a value decodes itself from: one parsed value (its place in the message is added to an error on the way out).
 private struct WireJSONValueDecoder: Decoder {
     let value: WireJSONValue
     var codingPath: [any CodingKey] { [] }
