@@ -88,7 +88,8 @@ struct ExtensionRuns {
         answeringContentRequest.contains(app)
     }
 
-    /// An app's extension runtime today, in seconds, as last read from or written to its record.
+    /// An app's extension runtime today, in seconds: what its record held when the extension was
+    /// launched, plus every charge since (written to the record a moment later, see ``UnsavedRuntime``).
     func runtimeUsedToday(_ app: String) -> Double? {
         runtimeToday[app]
     }
