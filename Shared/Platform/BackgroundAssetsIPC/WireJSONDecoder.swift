@@ -116,10 +116,11 @@ private struct WireJSONKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProto
         return value
     }
 
-    /// Runs a decode one level down; an error leaves with this container's path and `key` in front.
-    private func at<Result>(_ key: Key, _ body: () throws -> Result) throws -> Result {
+    /// Decodes the value of `key` with `read`; an error leaves with this container's path and `key` in front.
+    private func decoded<Result>(_ key: Key, _ read: (WireJSONValue) throws -> Result) throws -> Result {
+        let value = try value(for: key)
         do {
-            return try body()
+            return try read(value)
         } catch let error as DecodingError {
             throw error.prefixingPath(with: path + [key])
         }
@@ -130,64 +131,32 @@ private struct WireJSONKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProto
         return false
     }
 
-    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.bool(value) }
-    }
-
-    func decode(_ type: String.Type, forKey key: Key) throws -> String {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.string(value) }
-    }
-
-    func decode(_ type: Double.Type, forKey key: Key) throws -> Double {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.double(value) }
-    }
-
-    func decode(_ type: Int.Type, forKey key: Key) throws -> Int {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.integer(value) }
-    }
-
-    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.integer(value) }
-    }
-
-    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.integer(value) }
-    }
-
-    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.integer(value) }
-    }
-
-    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONScalars.integer(value) }
-    }
+    func decode(_ type: Bool.Type, forKey key: Key) throws -> Bool { try decoded(key, WireJSONScalars.bool) }
+    func decode(_ type: String.Type, forKey key: Key) throws -> String { try decoded(key, WireJSONScalars.string) }
+    func decode(_ type: Double.Type, forKey key: Key) throws -> Double { try decoded(key, WireJSONScalars.double) }
+    func decode(_ type: Int.Type, forKey key: Key) throws -> Int { try decoded(key, WireJSONScalars.integer) }
+    func decode(_ type: Int32.Type, forKey key: Key) throws -> Int32 { try decoded(key, WireJSONScalars.integer) }
+    func decode(_ type: Int64.Type, forKey key: Key) throws -> Int64 { try decoded(key, WireJSONScalars.integer) }
+    func decode(_ type: UInt32.Type, forKey key: Key) throws -> UInt32 { try decoded(key, WireJSONScalars.integer) }
+    func decode(_ type: UInt64.Type, forKey key: Key) throws -> UInt64 { try decoded(key, WireJSONScalars.integer) }
 
     func decode<Value: Decodable>(_ type: Value.Type, forKey key: Key) throws -> Value {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONValueDecoder.decode(type, from: value) }
+        try decoded(key) { try WireJSONValueDecoder.decode(type, from: $0) }
     }
 
     func nestedContainer<NestedKey: CodingKey>(
         keyedBy type: NestedKey.Type, forKey key: Key
     ) throws -> KeyedDecodingContainer<NestedKey> {
-        guard case let .object(members) = try value(for: key) else {
-            throw WireJSONScalars.mismatch([String: Any].self, try value(for: key)).prefixingPath(with: path + [key])
+        let value = try value(for: key)
+        guard case let .object(members) = value else {
+            throw WireJSONScalars.mismatch([String: Any].self, value).prefixingPath(with: path + [key])
         }
         // An enum's case and its values sit in a nested container: its errors carry the keys above it.
         return KeyedDecodingContainer(WireJSONKeyedDecoder<NestedKey>(members: members, path: path + [key]))
     }
 
     func nestedUnkeyedContainer(forKey key: Key) throws -> any UnkeyedDecodingContainer {
-        let value = try value(for: key)
-        return try at(key) { try WireJSONValueDecoder(value: value).unkeyedContainer() }
+        try decoded(key) { try WireJSONValueDecoder(value: $0).unkeyedContainer() }
     }
 
     func superDecoder() throws -> any Decoder {
