@@ -99,12 +99,8 @@ struct WireJSONParser {
     private mutating func object(depth: Int) throws -> WireJSONValue {
         position += 1
         var members: [(key: String, value: WireJSONValue)] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            return .object(members)
-        }
-        while true {
+        if isEmpty(closedBy: "}") { return .object(members) }
+        repeat {
             skipWhitespace()
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else { throw error("expected a key") }
             let key = try string()
@@ -112,35 +108,36 @@ struct WireJSONParser {
             guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error("expected ':'") }
             position += 1
             members.append((key, try value(depth: depth + 1)))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of the payload") }
-            position += 1
-            switch bytes[position - 1] {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "}"): return .object(members)
-            default: position -= 1; throw error("expected ',' or '}'")
-            }
-        }
+        } while try hasMore(closedBy: "}")
+        return .object(members)
     }
 
     private mutating func array(depth: Int) throws -> WireJSONValue {
         position += 1
         var elements: [WireJSONValue] = []
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            return .array(elements)
-        }
-        while true {
+        if isEmpty(closedBy: "]") { return .array(elements) }
+        repeat {
             elements.append(try value(depth: depth + 1))
-            skipWhitespace()
-            guard position < bytes.count else { throw error("unexpected end of the payload") }
-            position += 1
-            switch bytes[position - 1] {
-            case UInt8(ascii: ","): continue
-            case UInt8(ascii: "]"): return .array(elements)
-            default: position -= 1; throw error("expected ',' or ']'")
-            }
+        } while try hasMore(closedBy: "]")
+        return .array(elements)
+    }
+
+    /// Whether an object or array closes right after its opening, consuming the closing character.
+    private mutating func isEmpty(closedBy closing: Unicode.Scalar) -> Bool {
+        skipWhitespace()
+        guard position < bytes.count, bytes[position] == UInt8(ascii: closing) else { return false }
+        position += 1
+        return true
+    }
+
+    /// After a member or element: `true` at a comma, `false` at the closing character, consuming either.
+    private mutating func hasMore(closedBy closing: Unicode.Scalar) throws -> Bool {
+        skipWhitespace()
+        guard position < bytes.count else { throw error("unexpected end of the payload") }
+        switch bytes[position] {
+        case UInt8(ascii: ","): position += 1; return true
+        case UInt8(ascii: closing): position += 1; return false
+        default: throw error("expected ',' or '\(closing)'")
         }
     }
 
