@@ -104,8 +104,12 @@ let package = Package(
             path: "Server/HTTPCore"
         ),
         .target(
+            name: "CConfinedOpen",
+            path: "Server/CDN/CConfinedOpen"
+        ),
+        .target(
             name: "AssetServer",
-            dependencies: ["BackgroundAssetsIPC", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
+            dependencies: ["BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
             path: "Server/CDN/AssetServer"
         ),
         .executableTarget(

@@ -14,6 +14,8 @@ struct PathConfinementUnitTests {
         #expect(try RequestPath.decode("/manifest.json#top") == "/manifest.json")
         #expect(try RequestPath.decode("http://host:80/manifest.json") == "/manifest.json")
         #expect(try RequestPath.decode("http://host") == "/")
+        #expect(try RequestPath.decode("HTTPS://host/a.mp4?x") == "/a.mp4")
+        #expect(try RequestPath.decode("/caf%C3%A9.mp4") == "/café.mp4")
     }
 
     @Test("Paths are normalised so one file has one spelling")
@@ -23,6 +25,20 @@ struct PathConfinementUnitTests {
         #expect(try RequestPath.decode("/%70rotected%2Fa.mp4") == "/protected/a.mp4")
         #expect(try RequestPath.decode("/sessions/") == "/sessions/")
         #expect(try RequestPath.decode("/") == "/")
+        #expect(try RequestPath.decode("//") == "/")
+        #expect(try RequestPath.decode("/./") == "/")
+        #expect(try RequestPath.decode("/a//b/./") == "/a/b/")
+        #expect(try RequestPath.decode("/a/.") == "/a")
+        #expect(try RequestPath.decode("/a/.b/..c") == "/a/.b/..c")
+    }
+
+    @Test("Each refusal names its reason, invalid UTF-8 before a `..` segment")
+    func refusalReasons() {
+        #expect(throws: RequestPath.Failure.notOriginForm) { try RequestPath.decode("a.mp4") }
+        #expect(throws: RequestPath.Failure.badPercentEncoding) { try RequestPath.decode("/a%2") }
+        #expect(throws: RequestPath.Failure.forbiddenCharacter) { try RequestPath.decode("/a%00b") }
+        #expect(throws: RequestPath.Failure.dotDotSegment) { try RequestPath.decode("/a/%2E./b") }
+        #expect(throws: RequestPath.Failure.notUTF8) { try RequestPath.decode("/%ff/../b") }
     }
 
     @Test("Traversal, NUL, backslashes and bad escapes are refused", arguments: [
@@ -52,11 +68,38 @@ struct PathConfinementUnitTests {
         let file = try resolver.openFile("/sessions/a.mp4")
         #expect(file.size == 5)
         #expect(try resolver.openFile("/alias.mp4").size == 5)
-        #expect(try resolver.openFile("/alias.mp4").realRelativePath == "/sessions/a.mp4")
+        #expect(resolver.realRelativePath(of: try resolver.openFile("/alias.mp4")) == "/sessions/a.mp4")
         #expect(throws: CatalogFileResolver.Failure.forbidden) { _ = try resolver.openFile("/escape/secret.txt") }
         #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions") }
         #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/sessions/") }
         #expect(throws: CatalogFileResolver.Failure.notFound) { _ = try resolver.openFile("/missing.mp4") }
+    }
+
+    @Test("Symlinks the kernel cannot judge alone are resolved in full: absolute ones in, `..` ones out")
+    func symlinksResolvedInFull() throws {
+        let root = FileManager.default.temporaryDirectory.appending(path: "asset-server-unit-\(UUID().uuidString)")
+        let catalog = root.appending(path: "catalog")
+        defer { try? FileManager.default.removeItem(at: root) }
+        try FileManager.default.createDirectory(at: catalog.appending(path: "sessions"), withIntermediateDirectories: true)
+        try Data("hello".utf8).write(to: catalog.appending(path: "sessions/a.mp4"))
+        try Data("secret".utf8).write(to: root.appending(path: "secret.txt"))
+        let links = [
+            ("absolute-in.mp4", catalog.appending(path: "sessions/a.mp4").path),
+            ("absolute-out.txt", root.appending(path: "secret.txt").path),
+            ("sessions/up-and-in.mp4", "../sessions/a.mp4"),
+            ("sessions/up-and-out.txt", "../../secret.txt"),
+        ]
+        for (name, destination) in links {
+            try FileManager.default.createSymbolicLink(atPath: catalog.appending(path: name).path,
+                                                       withDestinationPath: destination)
+        }
+
+        let resolver = try CatalogFileResolver(root: catalog)
+        #expect(try resolver.openFile("/absolute-in.mp4").size == 5)
+        #expect(resolver.realRelativePath(of: try resolver.openFile("/absolute-in.mp4")) == "/sessions/a.mp4")
+        #expect(try resolver.openFile("/sessions/up-and-in.mp4").size == 5)
+        #expect(throws: CatalogFileResolver.Failure.forbidden) { _ = try resolver.openFile("/absolute-out.txt") }
+        #expect(throws: CatalogFileResolver.Failure.forbidden) { _ = try resolver.openFile("/sessions/up-and-out.txt") }
     }
 
     @Test("Media types come from the extension")

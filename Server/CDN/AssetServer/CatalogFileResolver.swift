@@ -4,13 +4,12 @@ Opens the file a decoded request path names, refusing directories and anything w
 */
 
 import BackgroundAssetsIPC
+import CConfinedOpen
 import Foundation
 
 /// An open regular file of the catalog and the metadata its validators come from.
 struct OpenedFile: ~Copyable {
     let descriptor: Int32
-    /// The file's real path relative to the catalog, starting with `/`, symlinks resolved.
-    let realRelativePath: String
     let size: Int64
     let validators: Validators
 
@@ -20,7 +19,7 @@ struct OpenedFile: ~Copyable {
 }
 
 /// Maps decoded request paths to files inside one catalog folder.
-struct CatalogFileResolver: Sendable {
+final class CatalogFileResolver: Sendable {
     /// Why no file is served for a path.
     enum Failure: Error, Sendable, Equatable {
         /// Missing, a directory, or not a regular file: 404.
@@ -31,6 +30,8 @@ struct CatalogFileResolver: Sendable {
 
     /// The catalog's real path, symlinks resolved, without a trailing slash.
     let rootPath: String
+    /// The catalog folder, held open so files are opened relative to it and confined to it by the kernel.
+    private let rootDescriptor: Int32
 
     /// Creates a resolver for `root`, which must exist.
     /// - Throws: ``AssetServerError/catalog(path:reason:)`` when the folder cannot be resolved.
@@ -40,38 +41,66 @@ struct CatalogFileResolver: Sendable {
         }
         defer { free(resolved) }
         rootPath = String(cString: resolved)
+        rootDescriptor = open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard rootDescriptor >= 0 else { throw AssetServerError.catalog(path: rootPath, reason: errnoText()) }
     }
 
-    /// The real path of `decodedPath` if it is inside the catalog.
-    ///
-    /// `realpath(3)` resolves every symlink, so a link inside the catalog pointing outside it is caught here,
-    /// whatever the request looked like.
-    func confinedRealPath(of decodedPath: String) throws(Failure) -> String {
-        guard !decodedPath.hasSuffix("/") else { throw .notFound }
-        guard let resolved = realpath(rootPath + decodedPath, nil) else {
-            throw errno == EACCES ? .forbidden : .notFound
-        }
-        defer { free(resolved) }
-        let path = String(cString: resolved)
-        let prefix = rootPath == "/" ? "/" : rootPath + "/"
-        guard path.hasPrefix(prefix) else { throw .forbidden }
-        return path
+    deinit {
+        close(rootDescriptor)
     }
 
     /// Opens the regular file `decodedPath` names.
+    ///
+    /// The kernel resolves the path beneath the catalog in the same call that opens it (`openat2` with
+    /// `RESOLVE_BENEATH`), so a symlink inside the catalog pointing outside it is caught whatever the
+    /// request looked like, at the cost of one system call. What it cannot decide alone (an absolute symlink,
+    /// or a kernel without `openat2`) goes through `realpath(3)`, which resolves every component.
     /// - Throws: ``Failure`` for paths that must not be served.
     func openFile(_ decodedPath: String) throws(Failure) -> OpenedFile {
-        let path = try confinedRealPath(of: decodedPath)
-        // O_NONBLOCK keeps a FIFO planted in the catalog from hanging the connection in open(2).
-        let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NONBLOCK)
-        guard descriptor >= 0 else { throw errno == EACCES ? .forbidden : .notFound }
+        guard !decodedPath.hasSuffix("/") else { throw .notFound }
+        let flags = O_RDONLY | O_CLOEXEC | O_NONBLOCK  // O_NONBLOCK: a FIFO planted in the catalog cannot hang open(2)
+        // Relative to the catalog: past the path's leading `/`.
+        var descriptor = decodedPath.withCString { confined_open(rootDescriptor, $0 + 1, flags) }
+        if descriptor < 0 {
+            switch errno {
+            case EACCES: throw .forbidden
+            case ENOENT, ENOTDIR, ELOOP, ENAMETOOLONG: throw .notFound
+            default: descriptor = try openResolvingEveryComponent(decodedPath, flags: flags)
+            }
+        }
         var status = stat()
         guard fstat(descriptor, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             close(descriptor)
             throw .notFound
         }
-        return OpenedFile(descriptor: descriptor, realRelativePath: String(path.dropFirst(rootPath == "/" ? 0 : rootPath.count)),
-                          size: Int64(status.st_size), validators: Self.validators(of: status))
+        return OpenedFile(descriptor: descriptor, size: Int64(status.st_size), validators: Self.validators(of: status))
+    }
+
+    /// The real path of an open file relative to the catalog, starting with `/`, symlinks resolved: where a
+    /// rule keyed by path (Basic auth on /protected/) must look. `nil` when it cannot be told.
+    func realRelativePath(of file: borrowing OpenedFile) -> String? {
+        guard let path = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(file.descriptor)")
+        else { return nil }
+        return relativePath(ofRealPath: path)
+    }
+
+    /// Opens `decodedPath` after `realpath(3)` has shown that it stays inside the catalog.
+    private func openResolvingEveryComponent(_ decodedPath: String, flags: Int32) throws(Failure) -> Int32 {
+        guard let resolved = realpath(rootPath + decodedPath, nil) else {
+            throw errno == EACCES ? .forbidden : .notFound
+        }
+        defer { free(resolved) }
+        let path = String(cString: resolved)
+        guard relativePath(ofRealPath: path) != nil else { throw .forbidden }
+        let descriptor = open(path, flags)
+        guard descriptor >= 0 else { throw errno == EACCES ? .forbidden : .notFound }
+        return descriptor
+    }
+
+    private func relativePath(ofRealPath path: String) -> String? {
+        if rootPath == "/" { return path }
+        guard path.hasPrefix(rootPath + "/") else { return nil }
+        return String(path.dropFirst(rootPath.count))
     }
 
     /// A strong entity tag from size, modification time in nanoseconds and inode, as nginx and Go derive theirs:

@@ -36,8 +36,10 @@ extension Connection {
         } catch {
             return respond(to: request, withStatus: error == .forbidden ? 403 : 404, keepAlive: keepAlive)
         }
-        // Checked again on the real path, so a symlink elsewhere in the catalog cannot expose a protected file.
-        if isProtected(file.realRelativePath), !isAuthorized(request) {
+        // Checked again on the real path, so a symlink elsewhere in the catalog cannot expose a protected file;
+        // a file whose real path cannot be told counts as protected.
+        if context.configuration.faults.credentials != nil, !isAuthorized(request),
+           context.resolver.realRelativePath(of: file).map(isProtected) ?? true {
             return challenge(request, keepAlive: keepAlive)
         }
         return respond(to: request, path: path, file: file, keepAlive: keepAlive)
@@ -64,7 +66,7 @@ extension Connection {
         for (name, value) in fields { head.add(name, value) }
         let body = Array("\(status) \(HTTPResponseHead.reasonPhrase(for: status))\n".utf8)
         head.add("Content-Type", "text/plain; charset=utf-8")
-        head.add("Content-Length", "\(body.count)")
+        head.add("Content-Length", String(body.count))
         var bytes = head.serialized()
         if request.method != "HEAD" { bytes += body }
         var sent: Int64 = 0
@@ -77,7 +79,8 @@ extension Connection {
     /// The fields every response carries.
     func commonHead(status: Int, request: HTTPRequestHead, keepAlive: Bool) -> HTTPResponseHead {
         var head = HTTPResponseHead(status: status)
-        head.add("Date", HTTPDate.now())
+        head.fields.reserveCapacity(10)  // every field a response can carry, so adding them never reallocates
+        head.add("Date", dateField.now())
         head.add("Server", "asset-server")
         if !keepAlive {
             head.add("Connection", "close")
