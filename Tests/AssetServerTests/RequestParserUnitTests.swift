@@ -81,6 +81,20 @@ struct RequestParserUnitTests {
         #expect(failure("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5\r\nContent-Length: 6\r\n\r\n")?.status == 400)
         #expect(failure("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: -1\r\n\r\n")?.status == 400)
         #expect(failure("GET / HTTP/1.1\r\nHost: a\r\nTransfer-Encoding: chunked\r\n\r\n")?.status == 501)
+        // A list of one repeated value is that value; Transfer-Encoding wins over conflicting lengths.
+        #expect(try parse("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 5\r\nContent-length: 5\r\n\r\n")
+            .contentLength == 5)
+        #expect(failure("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 5, 6\r\n\r\n")?.status == 400)
+        #expect(failure("GET / HTTP/1.1\r\nHost: a\r\nContent-Length: 1\r\nContent-Length: 2\r\n"
+            + "Transfer-Encoding: chunked\r\n\r\n")?.status == 501)
+    }
+
+    @Test("Field names are lowercased and values trimmed, whatever the case and spacing sent")
+    func fieldNames() throws {
+        let head = try parse("GET / HTTP/1.1\r\nHOST: a\r\nX-Custom-Name:\t value with spaces \t\r\n\r\n")
+        #expect(head.headers.fields.map(\.name) == ["host", "x-custom-name"])
+        #expect(head.headers.singleValue(for: "x-custom-name") == "value with spaces")
+        #expect(head.headers.singleValue(for: "absent") == nil)
     }
 
     @Test("Versions other than HTTP/1.x answer 505")

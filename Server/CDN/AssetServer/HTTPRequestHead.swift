@@ -12,8 +12,18 @@ struct HTTPHeaders: Sendable, Equatable {
         for field in fields { append(name: field.name, value: field.value) }
     }
 
+    /// Empty fields with room for `capacity` of them.
+    init(capacity: Int) {
+        fields.reserveCapacity(capacity)
+    }
+
     mutating func append(name: String, value: String) {
         fields.append((name.lowercased(), value))
+    }
+
+    /// Appends a field whose name the caller has already lowercased.
+    mutating func append(lowercasedName name: String, value: String) {
+        fields.append((name, value))
     }
 
     /// Every value of the field `name`.
@@ -23,12 +33,17 @@ struct HTTPHeaders: Sendable, Equatable {
 
     /// The value of a field that must occur once; `nil` when it is absent or repeated.
     func singleValue(for name: String) -> String? {
-        let all = values(for: name)
-        return all.count == 1 ? all[0] : nil
+        var found: String?
+        for field in fields where field.name == name {
+            guard found == nil else { return nil }
+            found = field.value
+        }
+        return found
     }
 
     /// The values of a list-valued field joined with commas, as RFC 9110 section 5.3 allows; `nil` when absent.
     func combinedValue(for name: String) -> String? {
+        guard fields.contains(where: { $0.name == name }) else { return nil }
         let all = values(for: name)
         return all.isEmpty ? nil : all.joined(separator: ", ")
     }
@@ -60,6 +75,7 @@ struct HTTPRequestHead: Sendable, Equatable {
     ///
     /// HTTP/1.1 keeps connections open unless `Connection: close`; HTTP/1.0 closes them unless `keep-alive`.
     var wantsKeepAlive: Bool {
+        guard headers.fields.contains(where: { $0.name == "connection" }) else { return minorVersion >= 1 }
         let tokens = headers.tokens(for: "connection")
         if tokens.contains("close") { return false }
         return minorVersion >= 1 || tokens.contains("keep-alive")

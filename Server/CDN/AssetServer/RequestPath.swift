@@ -20,36 +20,93 @@ enum RequestPath {
     /// happens before the checks, so `%2e%2e`, `%2f` and `%00` cannot smuggle `..`, separators or NUL past them.
     /// - Throws: ``Failure`` for targets that must be refused.
     static func decode(_ target: String) throws(Failure) -> String {
-        var raw = Substring(target)
-        if let cut = raw.firstIndex(where: { $0 == "?" || $0 == "#" }) { raw = raw[..<cut] }
-        let lowered = raw.prefix(8).lowercased()
-        if lowered.hasPrefix("http://") || lowered.hasPrefix("https://") {
-            let afterScheme = raw[raw.index(raw.firstIndex(of: ":")!, offsetBy: 3)...]
-            raw = afterScheme.firstIndex(of: "/").map { afterScheme[$0...] } ?? "/"
-        }
-        guard raw.hasPrefix("/") else { throw .notOriginForm }
+        var target = target
+        // Every request goes through here, so it works on the target's bytes in one buffer, in place.
+        let result = target.withUTF8 { utf8 in Result { () throws(Failure) in try decode(utf8) } }
+        return try result.get()
+    }
 
+    private static func decode(_ target: UnsafeBufferPointer<UInt8>) throws(Failure) -> String {
+        let end = target.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? target.count
+        var start = 0
+        if let authority = authorityStart(of: target[0..<end]) {
+            start = target[authority..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+        }
+        let isBareAuthority = start == end && start > 0
+        guard isBareAuthority || (start < end && target[start] == UInt8(ascii: "/")) else { throw .notOriginForm }
+        if isBareAuthority { return "/" }
+
+        var bytes = try percentDecoded(target[start..<end])
+        guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { throw .forbiddenCharacter }
+        let containsDotDot = normalize(&bytes)
+        guard let path = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
+        guard !containsDotDot else { throw .dotDotSegment }
+        return path
+    }
+
+    /// Where the authority of an absolute-form target (`http://` or `https://`, any case) begins.
+    private static func authorityStart(of target: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
+        for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count {
+            if zip(target, scheme.utf8).allSatisfy({ asciiLowercased($0) == $1 }) { return target.startIndex + scheme.utf8.count }
+        }
+        return nil
+    }
+
+    private static func percentDecoded(_ raw: Slice<UnsafeBufferPointer<UInt8>>) throws(Failure) -> [UInt8] {
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(raw.utf8.count)
-        var iterator = raw.utf8.makeIterator()
-        while let byte = iterator.next() {
+        bytes.reserveCapacity(raw.count)
+        var index = raw.startIndex
+        while index < raw.endIndex {
+            let byte = raw[index]
+            index += 1
             guard byte == UInt8(ascii: "%") else {
                 bytes.append(byte)
                 continue
             }
-            guard let high = iterator.next().flatMap(hexValue), let low = iterator.next().flatMap(hexValue) else {
+            guard index + 1 < raw.endIndex, let high = hexValue(raw[index]), let low = hexValue(raw[index + 1]) else {
                 throw .badPercentEncoding
             }
             bytes.append(high << 4 | low)
+            index += 2
         }
-        guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { throw .forbiddenCharacter }
-        guard let path = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
-        let segments = path.split(separator: "/").filter { $0 != "." }
-        guard !segments.contains("..") else { throw .dotDotSegment }
-        // One spelling per file: `//a`, `/./a` and `/a` are the same path, so rules keyed by path
-        // (Basic auth on /protected/, --fail, --corrupt) cannot be sidestepped by respelling it.
-        let trailingSlash = path.hasSuffix("/") && !segments.isEmpty
-        return "/" + segments.joined(separator: "/") + (trailingSlash ? "/" : "")
+        return bytes
+    }
+
+    /// Rewrites `bytes` (a decoded path starting with `/`) to one spelling per file, in place: empty and `.`
+    /// segments go, so `//a`, `/./a` and `/a` are the same path and rules keyed by path (Basic auth on
+    /// /protected/, --fail, --corrupt) cannot be sidestepped by respelling it. A trailing slash stays.
+    /// - Returns: Whether a `..` segment was found (kept, for the caller to refuse).
+    private static func normalize(_ bytes: inout [UInt8]) -> Bool {
+        let endsWithSlash = bytes.last == UInt8(ascii: "/")
+        var containsDotDot = false
+        var written = 0
+        var segmentStart = 0
+        // The output is never longer than what has been read, so it overwrites bytes already read.
+        while segmentStart < bytes.count {
+            let segmentEnd = bytes[segmentStart...].firstIndex(of: UInt8(ascii: "/")) ?? bytes.count
+            let length = segmentEnd - segmentStart
+            let isDot = length == 1 && bytes[segmentStart] == UInt8(ascii: ".")
+            if length > 0, !isDot {
+                if length == 2, bytes[segmentStart] == UInt8(ascii: "."), bytes[segmentStart + 1] == UInt8(ascii: ".") {
+                    containsDotDot = true
+                }
+                bytes[written] = UInt8(ascii: "/")
+                written += 1
+                for offset in 0..<length { bytes[written + offset] = bytes[segmentStart + offset] }
+                written += length
+            }
+            segmentStart = segmentEnd + 1
+        }
+        if written == 0 || endsWithSlash {
+            bytes[written] = UInt8(ascii: "/")
+            written += 1
+        }
+        bytes.removeSubrange(written...)
+        return containsDotDot
+    }
+
+    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
+        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
