@@ -15,14 +15,67 @@ public enum HTTPDate {
         var seconds = time_t(secondsSince1970)
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func two(_ value: Int32) -> String { value < 10 ? "0\(value)" : "\(value)" }
-        return "\(weekdays[Int(parts.tm_wday)]), \(two(parts.tm_mday)) \(months[Int(parts.tm_mon)]) "
-            + "\(parts.tm_year + 1900) \(two(parts.tm_hour)):\(two(parts.tm_min)):\(two(parts.tm_sec)) GMT"
+        // Written byte by byte: servers send two of these with every response.
+        return String(unsafeUninitializedCapacity: 29) { buffer in
+            var index = 0
+            func put(_ text: String) {
+                for byte in text.utf8 {
+                    buffer[index] = byte
+                    index += 1
+                }
+            }
+            func put(_ value: Int32, digits: Int) {
+                var divisor: Int32 = digits == 4 ? 1000 : 10
+                while divisor > 0 {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(truncatingIfNeeded: value / divisor % 10)
+                    index += 1
+                    divisor /= 10
+                }
+            }
+            put(weekdays[Int(parts.tm_wday)])
+            put(", ")
+            put(parts.tm_mday, digits: 2)
+            put(" ")
+            put(months[Int(parts.tm_mon)])
+            put(" ")
+            put(min(max(parts.tm_year + 1900, 0), 9999), digits: 4)
+            put(" ")
+            put(parts.tm_hour, digits: 2)
+            put(":")
+            put(parts.tm_min, digits: 2)
+            put(":")
+            put(parts.tm_sec, digits: 2)
+            put(" GMT")
+            return index
+        }
     }
 
     /// The current time as an IMF-fixdate, for the `Date` header.
     public static func now() -> String {
         format(Int64(time(nil)))
+    }
+
+    /// The last date formatted, kept for the next one: a connection sends the same `Date` and
+    /// `Last-Modified` for every response within a second.
+    public struct Cache: Sendable {
+        private var seconds = Int64.min
+        private var text = ""
+
+        public init() {}
+
+        /// `secondsSince1970` as an IMF-fixdate.
+        public mutating func format(_ secondsSince1970: Int64) -> String {
+            if secondsSince1970 != seconds {
+                seconds = secondsSince1970
+                text = HTTPDate.format(secondsSince1970)
+            }
+            return text
+        }
+
+        /// The current time as an IMF-fixdate.
+        public mutating func now() -> String {
+            format(Int64(time(nil)))
+        }
     }
 
     /// Parses an IMF-fixdate, an obsolete RFC 850 date or an asctime date into seconds since 1970.

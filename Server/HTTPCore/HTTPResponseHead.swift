@@ -40,15 +40,21 @@ public struct HTTPResponseHead: Sendable, Equatable {
 
     /// The head as bytes, always with the HTTP/1.1 version: a server sends its own highest version.
     public func serialized() -> [UInt8] {
-        var text = "HTTP/1.1 \(status) \(Self.reasonPhrase(for: status))\r\n"
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(fields.reduce(32) { $0 + $1.name.utf8.count + $1.value.utf8.count + 4 })
+        bytes.append(contentsOf: "HTTP/1.1 ".utf8)
+        bytes.append(contentsOf: String(status).utf8)
+        bytes.append(UInt8(ascii: " "))
+        bytes.append(contentsOf: Self.reasonPhrase(for: status).utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
         for field in fields {
-            text += field.name
-            text += ": "
-            text += field.value
-            text += "\r\n"
+            bytes.append(contentsOf: field.name.utf8)
+            bytes.append(contentsOf: ": ".utf8)
+            bytes.append(contentsOf: field.value.utf8)
+            bytes.append(contentsOf: "\r\n".utf8)
         }
-        text += "\r\n"
-        return Array(text.utf8)
+        bytes.append(contentsOf: "\r\n".utf8)
+        return bytes
     }
 
     /// Field names are ASCII and compared without case (RFC 9110, section 5.1).

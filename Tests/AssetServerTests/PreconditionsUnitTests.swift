@@ -4,6 +4,7 @@ Unit tests for conditional requests, entity tags and HTTP dates.
 */
 
 @testable import AssetServer
+import Foundation
 import HTTPCore
 import Testing
 
@@ -75,6 +76,24 @@ struct PreconditionsUnitTests {
         #expect(HTTPDate.parse("Sun Nov  6 08:49:37 1994") == 784_111_777)
         #expect(HTTPDate.parse("Sun, 06 Nov 1994 25:49:37 GMT") == nil)
         #expect(HTTPDate.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.format(4_102_444_799) == "Thu, 31 Dec 2099 23:59:59 GMT")
+        // Every second of a day and every day of a leap year formats as Foundation's formatter does.
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_US_POSIX")
+        formatter.timeZone = TimeZone(identifier: "GMT")
+        formatter.dateFormat = "EEE, dd MMM yyyy HH:mm:ss 'GMT'"
+        for seconds in stride(from: Int64(1_709_164_800), to: 1_709_164_800 + 366 * 86_400, by: 86_400 + 3_607) {
+            #expect(HTTPDate.format(seconds) == formatter.string(from: Date(timeIntervalSince1970: Double(seconds))))
+        }
+    }
+
+    @Test("A date cache answers the current second's text and follows the clock")
+    func dateCache() {
+        var cache = HTTPDate.Cache()
+        #expect(cache.format(784_111_777) == lastModified)
+        #expect(cache.format(784_111_777) == lastModified)
+        #expect(cache.format(0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+        #expect(HTTPDate.parse(cache.now()).map { abs($0 - Int64(Date().timeIntervalSince1970)) <= 1 } == true)
     }
 
     @Test("Entity tags parse strictly and compare strongly or weakly")

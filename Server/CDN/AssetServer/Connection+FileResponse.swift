@@ -30,7 +30,7 @@ extension Connection {
         }
         var head = commonHead(status: status, request: request, keepAlive: keepAlive)
         head.add("ETag", validators.entityTag.headerValue)
-        head.add("Last-Modified", HTTPDate.format(validators.lastModified))
+        head.add("Last-Modified", lastModifiedField.format(validators.lastModified))
         if status == 304 {
             return finish(request, head: head, status: status, keepAlive: keepAlive)
         }
@@ -48,7 +48,7 @@ extension Connection {
             range = ByteRange(first: 0, last: file.size - 1)
         }
         head.add("Content-Type", ContentType.forPath(path))
-        head.add("Content-Length", "\(range.count)")
+        head.add("Content-Length", String(range.count))
         guard request.method == "GET", range.count > 0 else {
             return finish(request, head: head, status: status, keepAlive: keepAlive)
         }

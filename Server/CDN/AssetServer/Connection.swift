@@ -23,6 +23,9 @@ final class Connection {
     private let capacity: Int
     private let buffer: UnsafeMutableRawBufferPointer
     private var filled = 0
+    /// The `Date` and `Last-Modified` values of the previous response, reused while they still hold.
+    var dateField = HTTPDate.Cache()
+    var lastModifiedField = HTTPDate.Cache()
 
     init(descriptor: Int32, context: ServingContext) {
         stream = SocketStream(descriptor: descriptor, shutdownDescriptor: context.shutdownDescriptor)

@@ -39,8 +39,10 @@ enum ContentType {
 
     /// The media type for `path`, or `application/octet-stream` when the extension is unknown.
     static func forPath(_ path: String) -> String {
-        let name = path.split(separator: "/").last ?? ""
-        guard let dot = name.lastIndex(of: "."), dot != name.startIndex else { return "application/octet-stream" }
-        return byExtension[name[name.index(after: dot)...].lowercased()] ?? "application/octet-stream"
+        let name = path.utf8.lastIndex(of: UInt8(ascii: "/")).map { path[path.utf8.index(after: $0)...] } ?? path[...]
+        guard let dot = name.utf8.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex else {
+            return "application/octet-stream"
+        }
+        return byExtension[name[name.utf8.index(after: dot)...].lowercased()] ?? "application/octet-stream"
     }
 }

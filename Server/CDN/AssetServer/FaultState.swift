@@ -22,7 +22,7 @@ final class FaultState: Sendable {
 
     /// Returns the status to answer instead of serving `path`, consuming one failure when the rule has a count.
     func injectedStatus(for path: String) -> Int? {
-        guard let rule = rulesByPath[path] else { return nil }
+        guard !rulesByPath.isEmpty, let rule = rulesByPath[path] else { return nil }
         guard rule.count != nil else { return rule.status }
         return remaining.withLock { counts in
             guard let left = counts[path], left > 0 else { return nil }
@@ -33,7 +33,7 @@ final class FaultState: Sendable {
 
     /// Whether responses for `path` have bytes flipped.
     func corrupts(_ path: String) -> Bool {
-        faults.corruptedPaths.contains(path)
+        !faults.corruptedPaths.isEmpty && faults.corruptedPaths.contains(path)
     }
 }
 

@@ -18,7 +18,18 @@ public struct Logger: Sendable {
         case debug, info, notice, error, fault
 
         public static func < (lhs: Level, rhs: Level) -> Bool {
-            allCases.firstIndex(of: lhs)! < allCases.firstIndex(of: rhs)!
+            lhs.severity < rhs.severity
+        }
+
+        // Compared for every line, logged or not, so without building `allCases`.
+        private var severity: Int {
+            switch self {
+            case .debug: 0
+            case .info: 1
+            case .notice: 2
+            case .error: 3
+            case .fault: 4
+            }
         }
     }
 
