@@ -109,4 +109,20 @@ struct PathConfinementUnitTests {
         #expect(ContentType.forPath("/README") == "application/octet-stream")
         #expect(ContentType.forPath("/.hidden") == "application/octet-stream")
     }
+
+    @Test("The entity tag is size, modification time in nanoseconds and inode, in lowercase hex")
+    func entityTagFromStatus() {
+        var status = stat()
+        status.st_size = 0x1_0000
+        status.st_mtim = timespec(tv_sec: 1_700_000_000, tv_nsec: 123_456_789)
+        status.st_ino = 0xABCDEF
+        let nanoseconds = UInt64(1_700_000_000) * 1_000_000_000 + 123_456_789
+        let validators = CatalogFileResolver.validators(of: status)
+        #expect(validators.entityTag.opaque == "10000-\(String(nanoseconds, radix: 16))-abcdef")
+        #expect(validators.lastModified == 1_700_000_000)
+        status.st_size = 0
+        status.st_mtim = timespec(tv_sec: 0, tv_nsec: 0)
+        status.st_ino = .max
+        #expect(CatalogFileResolver.validators(of: status).entityTag.opaque == "0-0-ffffffffffffffff")
+    }
 }

@@ -108,8 +108,24 @@ final class CatalogFileResolver: Sendable {
     static func validators(of status: stat) -> Validators {
         let seconds = Int64(status.st_mtim.tv_sec)
         let nanoseconds = seconds &* 1_000_000_000 &+ Int64(status.st_mtim.tv_nsec)
-        let opaque = String(UInt64(status.st_size), radix: 16) + "-" + String(UInt64(bitPattern: nanoseconds), radix: 16)
-            + "-" + String(UInt64(status.st_ino), radix: 16)
+        let parts = [UInt64(status.st_size), UInt64(bitPattern: nanoseconds), UInt64(status.st_ino)]
+        // Written digit by digit into one string: every response carries it.
+        let opaque = String(unsafeUninitializedCapacity: 3 * 16 + 2) { buffer in
+            var index = 0
+            for (position, part) in parts.enumerated() {
+                if position > 0 {
+                    buffer[index] = UInt8(ascii: "-")
+                    index += 1
+                }
+                let digits = max(1, (64 - part.leadingZeroBitCount + 3) / 4)
+                for digit in (0..<digits).reversed() {
+                    let nibble = UInt8(truncatingIfNeeded: part >> (4 * UInt64(digit)) & 0xF)
+                    buffer[index] = nibble < 10 ? UInt8(ascii: "0") + nibble : UInt8(ascii: "a") + nibble - 10
+                    index += 1
+                }
+            }
+            return index
+        }
         return Validators(entityTag: EntityTag(opaque: opaque), lastModified: seconds)
     }
 }

@@ -39,7 +39,10 @@ enum RequestPath {
         var bytes = try percentDecoded(target[start..<end])
         guard !bytes.contains(0), !bytes.contains(UInt8(ascii: "\\")) else { throw .forbiddenCharacter }
         let containsDotDot = normalize(&bytes)
-        guard let path = String(validating: bytes, as: UTF8.self) else { throw .notUTF8 }
+        // An ASCII path is valid UTF-8 as it is; only others need the (generic, slower) validation.
+        let isASCII = bytes.allSatisfy { $0 < 0x80 }
+        guard let path = isASCII ? String(decoding: bytes, as: UTF8.self) : String(validating: bytes, as: UTF8.self)
+        else { throw .notUTF8 }
         guard !containsDotDot else { throw .dotDotSegment }
         return path
     }

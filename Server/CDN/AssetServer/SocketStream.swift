@@ -30,11 +30,14 @@ struct SocketStream {
     static let tlsFileChunk = 256 * 1024
 
     /// Reads what is available into `buffer`, waiting until `deadline` (monotonic nanoseconds) for data.
-    /// - Parameter interruptible: Whether a server shutdown ends the wait (true between requests).
+    /// - Parameters:
+    ///   - interruptible: Whether a server shutdown ends the wait (true between requests).
+    ///   - waitsFirst: Whether to wait for data before trying to read, when nothing is likely to be there yet.
     /// - Returns: The number of bytes read, at least 1.
-    func receive(into buffer: UnsafeMutableRawBufferPointer, deadline: UInt64,
-                 interruptible: Bool) throws(Failure) -> Int {
+    func receive(into buffer: UnsafeMutableRawBufferPointer, deadline: UInt64, interruptible: Bool,
+                 waitsFirst: Bool = false) throws(Failure) -> Int {
         if let tls { return try receiveTLS(tls, into: buffer, deadline: deadline, interruptible: interruptible) }
+        if waitsFirst { try wait(for: Int16(POLLIN), deadline: deadline, interruptible: interruptible) }
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return count }
