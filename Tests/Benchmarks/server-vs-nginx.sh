@@ -1,18 +1,20 @@
 #!/usr/bin/env bash
 # Benchmarks asset-server against nginx, side by side on loopback, in one run:
 #   1. throughput: one client (curl) downloads the same 1 GiB file, 5 runs each, interleaved; median MiB/s;
-#   2. concurrency: 100 clients fetch the same 1 MiB file for 10 s (wrk, or parallel curl); requests/s.
+#   2. concurrency: 100 clients fetch the same 1 MiB file (wrk, or parallel curl), 3 runs of 10 s each,
+#      interleaved; median requests/s, and the CPU time each server spent per request.
 # Prints each figure and the ratio asset-server / nginx. Not a test: run it by hand on a quiet machine.
 # With TLS=1 both serve https with the same certificate (asset-server's local CA issues it), and the
 # clients trust that CA.
 #
 # Usage: Tests/Benchmarks/server-vs-nginx.sh            (from anywhere inside the package)
-# Environment: RUNS (default 5), DURATION seconds for the concurrency run (default 10),
-#              CONNECTIONS (default 100), TLS=1 for https, SKIP_BUILD=1 to reuse .build-release.
+# Environment: RUNS (default 5), DURATION seconds of each concurrency run (default 10), CLIENT_RUNS
+#              (default 3), CONNECTIONS (default 100), TLS=1 for https, SKIP_BUILD=1 to reuse .build-release.
 set -euo pipefail
 
 RUNS="${RUNS:-5}"
 DURATION="${DURATION:-10}"
+CLIENT_RUNS="${CLIENT_RUNS:-3}"
 CONNECTIONS="${CONNECTIONS:-100}"
 TLS="${TLS:-0}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -181,13 +183,48 @@ requests_per_second() {  # requests_per_second URL
     fi
 }
 
+cpu_ticks() {  # cpu_ticks PID...: user + system time of the processes so far, in clock ticks
+    local total=0 pid
+    for pid in "$@"; do
+        total=$((total + $(awk '{ print $14 + $15 }' "/proc/$pid/stat")))
+    done
+    echo "$total"
+}
+
+measure_clients() {  # measure_clients URL PID...: requests/s, then CPU microseconds per request
+    local before after rps
+    before="$(cpu_ticks "${@:2}")"
+    rps="$(requests_per_second "$1")"
+    after="$(cpu_ticks "${@:2}")"
+    awk -v r="$rps" -v t="$((after - before))" -v hz="$(getconf CLK_TCK)" -v d="$DURATION" \
+        'BEGIN { printf "%s %.0f\n", r, (r > 0) ? t * 1e6 / hz / (r * d) : 0 }'
+}
+
+# Every nginx process serves (the master only when it is also the worker), so all of them are counted.
+NGINX_PIDS=("$NGINX_PID" $(pgrep -P "$NGINX_PID" || true))
 tool="wrk -t2 -c$CONNECTIONS -d${DURATION}s"
 [ "$HAVE_WRK" = 1 ] || tool="$CONNECTIONS parallel curl loops for ${DURATION}s"
-log "Fetching 1 MiB with $tool..."
-log "  asset-server:"
-asset_rps="$(requests_per_second "$ASSET_URL")"
-log "  nginx:"
-nginx_rps="$(requests_per_second "$NGINX_URL")"
+log "Fetching 1 MiB with $tool, $CLIENT_RUNS runs each, interleaved..."
+asset_rates=(); asset_costs=(); nginx_rates=(); nginx_costs=()
+for run in $(seq "$CLIENT_RUNS"); do
+    # Alternate which server goes first, so a drift in the machine's speed does not favour one of them.
+    for server in $([ $((run % 2)) = 1 ] && echo "asset nginx" || echo "nginx asset"); do
+        if [ "$server" = asset ]; then
+            log "  run $run, asset-server:"
+            read -r rate cost < <(measure_clients "$ASSET_URL" "$ASSET_PID")
+            asset_rates+=("$rate"); asset_costs+=("$cost")
+        else
+            log "  run $run, nginx:"
+            read -r rate cost < <(measure_clients "$NGINX_URL" "${NGINX_PIDS[@]}")
+            nginx_rates+=("$rate"); nginx_costs+=("$cost")
+        fi
+        log "    $rate requests/s, $cost µs of CPU per request"
+    done
+done
+asset_rps="$(printf '%s\n' "${asset_rates[@]}" | median)"
+nginx_rps="$(printf '%s\n' "${nginx_rates[@]}" | median)"
+asset_cpu="$(printf '%s\n' "${asset_costs[@]}" | median)"
+nginx_cpu="$(printf '%s\n' "${nginx_costs[@]}" | median)"
 
 # --- Report ----------------------------------------------------------------------------------------------------
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
@@ -198,5 +235,8 @@ printf '\nasset-server vs nginx over %s on %s (%s cores, kernel %s), %s, load av
 printf '%-44s %14s %14s %8s\n' "measurement" "asset-server" "nginx" "ratio"
 printf '%-44s %14s %14s %8s\n' "1 GiB download, median of $RUNS (MiB/s)" \
     "$(mib "$asset_median")" "$(mib "$nginx_median")" "$(ratio "$asset_median" "$nginx_median")"
-printf '%-44s %14s %14s %8s\n' "1 MiB, $CONNECTIONS clients (requests/s)" \
+printf '%-44s %14s %14s %8s\n' "1 MiB, $CONNECTIONS clients, median of $CLIENT_RUNS (requests/s)" \
     "$asset_rps" "$nginx_rps" "$(ratio "$asset_rps" "$nginx_rps")"
+# Inverted, so that here too a ratio above 1 means asset-server does better.
+printf '%-44s %14s %14s %8s\n' "  CPU per request, median (µs; ratio nginx/asset)" \
+    "$asset_cpu" "$nginx_cpu" "$(ratio "$nginx_cpu" "$asset_cpu")"
