@@ -2,7 +2,9 @@
 # Benchmarks asset-server against nginx, side by side on loopback, in one run:
 #   1. throughput: one client (curl) downloads the same 1 GiB file, 5 runs each, interleaved; median MiB/s;
 #   2. concurrency: 100 clients fetch the same 1 MiB file (wrk, or parallel curl), 3 runs of 10 s each,
-#      interleaved; median requests/s, and the CPU time each server spent per request.
+#      interleaved; median requests/s, and the CPU time each server spent per request;
+#   3. side by side (with wrk): both servers loaded at once, half the clients each, 3 runs; the CPU time
+#      each spent per request, which compares them at the same machine speed.
 # Prints each figure and the ratio asset-server / nginx. Not a test: run it by hand on a quiet machine.
 # With TLS=1 both serve https with the same certificate (asset-server's local CA issues it), and the
 # clients trust that CA.
@@ -226,6 +228,31 @@ nginx_rps="$(printf '%s\n' "${nginx_rates[@]}" | median)"
 asset_cpu="$(printf '%s\n' "${asset_costs[@]}" | median)"
 nginx_cpu="$(printf '%s\n' "${nginx_costs[@]}" | median)"
 
+# --- 3. Side by side -------------------------------------------------------------------------------------------
+# The machine's speed drifts between runs; loading both servers at once compares them under the same drift.
+side_ratios=()
+if [ "$HAVE_WRK" = 1 ]; then
+    half=$((CONNECTIONS / 2))
+    log "Fetching 1 MiB from both at once, $half clients each (wrk -t1 -c$half -d${DURATION}s), $CLIENT_RUNS runs..."
+    for run in $(seq "$CLIENT_RUNS"); do
+        asset_before="$(cpu_ticks "$ASSET_PID")"
+        nginx_before="$(cpu_ticks "${NGINX_PIDS[@]}")"
+        wrk -t1 -c"$half" -d"${DURATION}s" --timeout 5s "$ASSET_URL/small.mp4" >"$WORK/side-asset.txt" &
+        side_asset=$!
+        wrk -t1 -c"$half" -d"${DURATION}s" --timeout 5s "$NGINX_URL/small.mp4" >"$WORK/side-nginx.txt" &
+        wait "$side_asset" "$!"
+        asset_after="$(cpu_ticks "$ASSET_PID")"
+        nginx_after="$(cpu_ticks "${NGINX_PIDS[@]}")"
+        read -r asset_requests nginx_requests < <(awk '/requests in/ { printf "%s ", $1 } END { print "" }' \
+            "$WORK/side-asset.txt" "$WORK/side-nginx.txt")
+        side_ratios+=("$(awk -v a=$((asset_after - asset_before)) -v ar="$asset_requests" \
+            -v n=$((nginx_after - nginx_before)) -v nr="$nginx_requests" \
+            'BEGIN { printf "%.2f", (n / nr) / (a / ar) }')")
+        log "  run $run: asset-server $asset_requests requests, nginx $nginx_requests;" \
+            "CPU per request nginx/asset-server ${side_ratios[-1]}"
+    done
+fi
+
 # --- Report ----------------------------------------------------------------------------------------------------
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (b > 0) printf "%.2f", a / b; else print "n/a" }'; }
 mib() { awk -v b="$1" 'BEGIN { printf "%.0f", b / 1048576 }'; }
@@ -240,3 +267,7 @@ printf '%-44s %14s %14s %8s\n' "1 MiB, $CONNECTIONS clients, median of $CLIENT_R
 # Inverted, so that here too a ratio above 1 means asset-server does better.
 printf '%-44s %14s %14s %8s\n' "  CPU per request, median (µs; ratio nginx/asset)" \
     "$asset_cpu" "$nginx_cpu" "$(ratio "$nginx_cpu" "$asset_cpu")"
+if [ "${#side_ratios[@]}" -gt 0 ]; then
+    printf '%-44s %14s %14s %8s\n' "Side by side, CPU per request, median of $CLIENT_RUNS" "" "" \
+        "$(printf '%s\n' "${side_ratios[@]}" | median)"
+fi
