@@ -86,10 +86,11 @@ public actor DownloadQueue {
     }
 
     /// Adds downloads, all or none, and starts them when their turn comes.
+    /// - Parameter syncs: `false` to return before they are on disk (see ``DownloadStore/insert(_:at:syncs:)``).
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
-    public func enqueue(_ downloads: [NewDownload]) throws -> [DownloadRow] {
-        let rows = try store.insert(downloads, at: .now)
+    public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
+        let rows = try store.insert(downloads, at: .now, syncs: syncs)
         pump()
         return rows
     }

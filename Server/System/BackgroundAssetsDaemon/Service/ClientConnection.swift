@@ -37,6 +37,8 @@ final class ClientConnection: Sendable {
         var pending: [UInt8] = []
         /// Where the unsent bytes of `pending` start.
         var sent = 0
+        /// Frames that wait for changes to reach the disk, in order, each with the ticket it waits for.
+        var held: [(ticket: Int, frame: [UInt8])] = []
         var unsent: Int { pending.count - sent }
     }
 
@@ -61,24 +63,26 @@ final class ClientConnection: Sendable {
 
     /// Queues a message and writes what the socket takes now; never waits for the client.
     func send(_ message: ServerMessage) {
+        send(message, heldUntilDurable: nil)
+    }
+
+    /// Queues `message` to go out only once the changes up to `ticket` are on disk (``releaseHeld(through:)``),
+    /// or at once when `ticket` is `nil`. Whatever is sent after a held message waits behind it, so the
+    /// client reads everything in the order it was sent.
+    func send(_ message: ServerMessage, heldUntilDurable ticket: Int?) {
         guard isOpen else { return }
         guard let frame = try? MessageCodec.frame(message) else {
             close()
             return
         }
         let backlog: Int? = outbound.withLock { outbound in
-            if outbound.unsent > 0 {
-                guard outbound.unsent < Self.maximumBacklog else { return outbound.unsent }
-                outbound.pending.append(contentsOf: frame)
+            // Held frames do not count: the service holds them, not a client that stopped reading.
+            guard outbound.unsent < Self.maximumBacklog else { return outbound.unsent }
+            if ticket != nil || !outbound.held.isEmpty {
+                outbound.held.append((max(ticket ?? 0, outbound.held.last?.ticket ?? 0), frame))
                 return nil
             }
-            let written = frame.withUnsafeBytes { (try? socket.sendAvailable($0)) ?? -1 }
-            if written < 0 {
-                socket.close()
-            } else if written < frame.count {
-                outbound.pending = Array(frame[written...])
-                outbound.sent = 0
-            }
+            write(frame, with: &outbound)
             return nil
         }
         if let backlog {
@@ -91,6 +95,33 @@ final class ClientConnection: Sendable {
     }
 
     /// Accepts frames up to the protocol's full size, once the client's `hello` was accepted.
+    /// Sends the held messages whose changes, up to `ticket`, are now on disk.
+    func releaseHeld(through ticket: Int) {
+        let hasUnsent = outbound.withLock { outbound in
+            while let first = outbound.held.first, first.ticket <= ticket {
+                outbound.held.removeFirst()
+                if isOpen { write(first.frame, with: &outbound) }
+            }
+            return outbound.unsent > 0
+        }
+        if hasUnsent { wakeLoop() }
+    }
+
+    /// Writes what the socket takes of `frame` at once, behind anything unsent, and keeps the rest.
+    private func write(_ frame: [UInt8], with outbound: inout Outbound) {
+        if outbound.unsent > 0 {
+            outbound.pending.append(contentsOf: frame)
+            return
+        }
+        let written = frame.withUnsafeBytes { (try? socket.sendAvailable($0)) ?? -1 }
+        if written < 0 {
+            socket.close()
+        } else if written < frame.count {
+            outbound.pending = Array(frame[written...])
+            outbound.sent = 0
+        }
+    }
+
     func liftFrameLimit() {
         inbound.withLock { $0.maximumFrameSize = WireProtocol.maximumFrameSize }
     }

@@ -12,7 +12,8 @@ import Synchronization
 ///
 /// Every change is one transaction, committed before the method returns: when `insert` returns,
 /// the download survives `kill -9` of the service and a power cut, so the service can acknowledge
-/// the schedule. What happens to a download afterwards as it runs (an attempt starting, a
+/// the schedule (or, with `syncs: false`, once ``whenDurable(through:_:)`` says so, a sync shared
+/// with the inserts around it). What happens to a download afterwards as it runs (an attempt starting, a
 /// checkpoint, a promotion, its end) is committed without waiting for the disk: it survives
 /// `kill -9`, and a power cut can only take back the last of it, which the next boot redoes (the
 /// download is fetched again from an earlier checkpoint, cut back to match, and handed over again;
@@ -25,6 +26,8 @@ public final class DownloadStore: Sendable {
     private let database: Mutex<SQLiteDatabase?>
     /// The database file's path.
     public let path: String
+    /// Makes deferred changes durable, a sync for all the changes committed while the previous one ran.
+    private let syncer: WriteAheadLogSyncer
 
     /// Opens the queue at a path, creating and migrating it as needed.
     ///
@@ -48,10 +51,16 @@ public final class DownloadStore: Sendable {
         // every time (a third of the service's statements were recompiled).
         try connection.execute("PRAGMA synchronous = NORMAL")
         database = Mutex(connection)
+        syncer = WriteAheadLogSyncer(logPath: url.path + "-wal")
+    }
+
+    deinit {
+        syncer.stop()
     }
 
     /// Closes the queue; later calls throw.
     public func close() {
+        syncer.stop()
         database.withLock { connection in
             connection?.close()
             connection = nil
@@ -76,6 +85,7 @@ public final class DownloadStore: Sendable {
             let result = try body(connection)
             if waitsForDisk, connection.totalChangedRowCount != changesBefore {
                 try connection.syncWriteAheadLog()
+                syncer.synced(through: connection.totalChangedRowCount)
             }
             return result
         }
@@ -90,6 +100,31 @@ public final class DownloadStore: Sendable {
     /// The syncs of the write-ahead log since the queue opened: one per change that waits for the disk.
     var writeAheadLogSyncs: Int {
         (try? withDatabase { $0.writeAheadLogSyncs }) ?? 0
+    }
+
+    /// The changes committed with ``insert(_:at:syncs:)`` and `syncs: false`, not yet on disk: the
+    /// ticket to wait for with ``whenDurable(through:_:)``, or `nil` when everything such is on disk.
+    public var unsyncedTicket: Int? {
+        syncer.unsyncedTicket
+    }
+
+    /// Calls `completion` once the changes up to `ticket` are on disk; `false` when the sync failed or
+    /// the store closed. Returns at once: the changes of other callers keep committing meanwhile, and
+    /// one sync covers all of them.
+    public func whenDurable(through ticket: Int, _ completion: @escaping @Sendable (_ isDurable: Bool) -> Void) {
+        syncer.whenDurable(through: ticket, completion)
+    }
+
+    /// Returns once the changes up to `ticket` are on disk: `false` when the sync failed or the store closed.
+    public func durable(through ticket: Int) async -> Bool {
+        await withCheckedContinuation { continuation in
+            whenDurable(through: ticket) { continuation.resume(returning: $0) }
+        }
+    }
+
+    /// The syncs shared by deferred changes so far, for tests.
+    var sharedSyncs: Int {
+        syncer.syncCount
     }
 
     // MARK: - Adding
@@ -109,12 +144,15 @@ public final class DownloadStore: Sendable {
     /// - Parameters:
     ///   - downloads: The downloads to add.
     ///   - now: The time they are scheduled.
+    ///   - syncs: `false` to return once the downloads are committed, before they are on disk; the
+    ///     caller then waits for ``unsyncedTicket`` with ``whenDurable(through:_:)`` before it tells
+    ///     anyone the downloads are scheduled.
     /// - Returns: The stored rows, in the same order.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` for the first
     ///   duplicate; nothing is added.
-    public func insert(_ downloads: [NewDownload], at now: Date) throws -> [DownloadRow] {
-        try withDatabase { database in
-            try database.transaction {
+    public func insert(_ downloads: [NewDownload], at now: Date, syncs: Bool = true) throws -> [DownloadRow] {
+        try withDatabase(waitsForDisk: syncs) { database in
+            let rows = try database.transaction {
                 try downloads.map { download in
                     let row = Self.newRow(download, at: now)
                     do {
@@ -126,6 +164,8 @@ public final class DownloadStore: Sendable {
                     return row.with(id: database.lastInsertedRowID)
                 }
             }
+            if !syncs { syncer.committed(through: database.totalChangedRowCount) }
+            return rows
         }
     }
 
