@@ -109,7 +109,8 @@ extension BackgroundAssetsService {
         }
         if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "scheduleDownload", app: app, download: download.identifier)
-        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)])
+        // Committed without waiting for the disk: the answer waits for it instead (see `answer`).
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)], syncs: false)
         return .download(rows[0].descriptor)
     }
 

@@ -101,17 +101,46 @@ public actor BackgroundAssetsService {
             for try await message in connection.requests() {
                 guard connection.isOpen else { break }
                 lastActivity = .now
+                var heldTicket: Int?
                 if let response = await handle(message.request, id: message.id, from: connection.id) {
-                    connection.send(.response(id: message.id, response: response))
+                    heldTicket = answer(message.id, with: response, on: connection)
                 }
                 // A connection that has not introduced itself acceptably gets its answer, then is closed.
-                if clients[connection.id]?.hello == nil { break }
+                if clients[connection.id]?.hello == nil {
+                    if let heldTicket { _ = await queue.store.durable(through: heldTicket) }
+                    break
+                }
             }
         } catch {
             logger.error("Closed the connection of process \(connection.peer.processIdentifier): \(error)")
             record(from: clients[connection.id], event: "connectionRejected", detail: "\(error)")
         }
         disconnect(connection.id)
+    }
+
+    /// Sends an answer once what it tells of is on disk. A schedule commits without waiting for the
+    /// disk and its answer waits here instead, so the next requests keep committing while the log
+    /// syncs, and one sync covers all of them; later messages to the client queue behind it.
+    /// - Returns: The ticket the answer waits for, or `nil` when it went out at once.
+    @discardableResult
+    private func answer(_ id: UInt64, with response: ServerResponse, on connection: ClientConnection) -> Int? {
+        let store = queue.store
+        guard let ticket = store.unsyncedTicket else {
+            connection.send(.response(id: id, response: response))
+            return nil
+        }
+        connection.send(.response(id: id, response: response), heldUntilDurable: ticket)
+        store.whenDurable(through: ticket) { [logger] isDurable in
+            guard isDurable else {
+                // The client must not learn of a download a power cut could take back: it sees the
+                // connection close, and its call fail, instead.
+                logger.error("Closed the connection of process \(connection.peer.processIdentifier): the queue could not be synced to disk.")
+                connection.close()
+                return
+            }
+            connection.releaseHeld(through: ticket)
+        }
+        return ticket
     }
 
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
