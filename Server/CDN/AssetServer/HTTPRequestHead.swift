@@ -44,8 +44,7 @@ struct HTTPHeaders: Sendable, Equatable {
     /// The values of a list-valued field joined with commas, as RFC 9110 section 5.3 allows; `nil` when absent.
     func combinedValue(for name: String) -> String? {
         guard fields.contains(where: { $0.name == name }) else { return nil }
-        let all = values(for: name)
-        return all.isEmpty ? nil : all.joined(separator: ", ")
+        return values(for: name).joined(separator: ", ")
     }
 
     /// The comma-separated tokens of a list field, lowercased (for `Connection`).

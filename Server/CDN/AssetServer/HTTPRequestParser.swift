@@ -178,7 +178,7 @@ struct HTTPRequestParser: Sendable {
         // Token characters are ASCII, so lowercasing them byte by byte is exact.
         let name = String(unsafeUninitializedCapacity: colon - line.startIndex) { buffer in
             for (offset, byte) in line[line.startIndex..<colon].enumerated() {
-                buffer[offset] = (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
+                buffer[offset] = byte.asciiLowercased
             }
             return colon - line.startIndex
         }

@@ -50,7 +50,9 @@ enum RequestPath {
     /// Where the authority of an absolute-form target (`http://` or `https://`, any case) begins.
     private static func authorityStart(of target: Slice<UnsafeBufferPointer<UInt8>>) -> Int? {
         for scheme in ["http://", "https://"] where target.count >= scheme.utf8.count {
-            if zip(target, scheme.utf8).allSatisfy({ asciiLowercased($0) == $1 }) { return target.startIndex + scheme.utf8.count }
+            if zip(target, scheme.utf8).allSatisfy({ $0.asciiLowercased == $1 }) {
+                return target.startIndex + scheme.utf8.count
+            }
         }
         return nil
     }
@@ -106,10 +108,6 @@ enum RequestPath {
         }
         bytes.removeSubrange(written...)
         return containsDotDot
-    }
-
-    private static func asciiLowercased(_ byte: UInt8) -> UInt8 {
-        (UInt8(ascii: "A")...UInt8(ascii: "Z")).contains(byte) ? byte + 0x20 : byte
     }
 
     private static func hexValue(_ byte: UInt8) -> UInt8? {
