@@ -64,6 +64,33 @@ struct LiveTLSTests {
         }
     }
 
+    @Test("One TLS connection carries requests one after another and pipelined, in order")
+    func keepAliveAndPipelining() async throws {
+        let folder = try TemporaryDirectory()
+        let tlsFolder = folder.url.appending(path: "tls")
+        try await withAssetServer(arguments: ["--tls", "--tls-dir", tlsFolder.path]) { server in
+            _ = try await server.process.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("asset-server CA certificate: ") }
+            let (descriptor, stream) = try Self.connect(port: server.port, ca: tlsFolder.appending(path: "ca.pem"))
+            defer { close(descriptor) }
+            func request(_ range: String, close: Bool = false) -> String {
+                "GET /manifest.json HTTP/1.1\r\nHost: localhost\r\nRange: bytes=\(range)\r\n"
+                    + (close ? "Connection: close\r\n" : "") + "\r\n"
+            }
+            // The first answer is read before the second request goes out: the server waits for it.
+            try Array(request("0-0").utf8).withUnsafeBytes { try stream.write($0, timeoutMilliseconds: 5000) }
+            var first = [UInt8](repeating: 0, count: 65_536)
+            let read = try first.withUnsafeMutableBytes { try stream.read(into: $0, timeoutMilliseconds: 5000) }
+            guard case let .bytes(count) = read else { Issue.record("no first answer"); return }
+            #expect(String(decoding: first.prefix(count), as: UTF8.self).hasPrefix("HTTP/1.1 206"))
+            // Two more without waiting, each in a record of its own: both arrive before the first is answered.
+            try Array(request("1-1").utf8).withUnsafeBytes { try stream.write($0, timeoutMilliseconds: 5000) }
+            let rest = try Self.fetch(stream, request("2-2", close: true))
+            #expect(rest.components(separatedBy: "HTTP/1.1 206").count == 3, "both pipelined requests answered")
+            #expect(rest.contains("Content-Range: bytes 1-1/"))
+            #expect(rest.range(of: "bytes 1-1/")!.lowerBound < rest.range(of: "bytes 2-2/")!.lowerBound)
+        }
+    }
+
     @Test("A client that stalls in the handshake does not hold up others")
     func stalledHandshake() async throws {
         let folder = try TemporaryDirectory()

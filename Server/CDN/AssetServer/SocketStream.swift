@@ -36,8 +36,11 @@ struct SocketStream {
     /// - Returns: The number of bytes read, at least 1.
     func receive(into buffer: UnsafeMutableRawBufferPointer, deadline: UInt64, interruptible: Bool,
                  waitsFirst: Bool = false) throws(Failure) -> Int {
+        // Bytes already inside the TLS layer are invisible to poll: read those at once.
+        if waitsFirst, !(tls?.hasBufferedBytes ?? false) {
+            try wait(for: Int16(POLLIN), deadline: deadline, interruptible: interruptible)
+        }
         if let tls { return try receiveTLS(tls, into: buffer, deadline: deadline, interruptible: interruptible) }
-        if waitsFirst { try wait(for: Int16(POLLIN), deadline: deadline, interruptible: interruptible) }
         while true {
             let count = recv(descriptor, buffer.baseAddress, buffer.count, 0)
             if count > 0 { return count }

@@ -32,6 +32,9 @@ public final class TLSStream {
         return String(decoding: UnsafeBufferPointer(start: data, count: Int(length)), as: UTF8.self)
     }
 
+    /// Whether bytes already received wait inside the TLS layer, where polling the socket cannot see them.
+    public var hasBufferedBytes: Bool { SSL_has_pending(ssl) == 1 }
+
     /// Whether the connection resumed an earlier session instead of a full handshake.
     public var resumedSession: Bool { SSL_session_reused(ssl) == 1 }
 
