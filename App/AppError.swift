@@ -18,7 +18,7 @@ enum AppError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
             "Could not download the manifest from \(url): \(reason). Start the asset server "
                 + "(swift run asset-server --port \(URL(string: url)?.port ?? 80)) or pass --manifest-url."
         case let .unknownSession(identifier):
-            "The manifest has no session \(identifier.debugDescription). wwdc-sessions list shows the sessions."
+            "The manifest has no session \(identifier.debugDescription). \(AppOptions.command) list shows the sessions."
         }
     }
 }

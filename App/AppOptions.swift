@@ -7,8 +7,12 @@ import ArgumentParsing
 import Foundation
 import SessionKit
 
-/// What one run of `wwdc-sessions` was asked to do.
+/// What one run of the app was asked to do.
 struct AppOptions: Equatable {
+    /// The name that runs the app: its executable's, so a copy of the sample under a new name
+    /// (Docs/UsingAsTemplate.md) names itself in its help and its messages.
+    static let command = ProcessInfo.processInfo.processName
+
     /// The commands the app understands.
     enum Command: Equatable {
         /// Keep the sessions on the device, showing their downloads: what opening the app does.
@@ -22,9 +26,9 @@ struct AppOptions: Equatable {
     }
 
     static let usage = """
-        Usage: wwdc-sessions [--until-complete] [--timeout SECONDS] [--manifest-url URL] [--plain]
-               wwdc-sessions list [--json]
-               wwdc-sessions delete SESSION-ID
+        Usage: \(command) [--until-complete] [--timeout SECONDS] [--manifest-url URL] [--plain]
+               \(command) list [--json]
+               \(command) delete SESSION-ID
 
         Keeps the WWDC session videos on this device. At start it waits while the system is still
         installing the app, then refreshes the manifest and downloads every session that is not on the
@@ -61,7 +65,7 @@ struct AppOptions: Equatable {
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``UsageError`` naming the argument at fault.
     init(arguments: [String]) throws(UsageError) {
-        var arguments = CommandLineArguments(arguments, command: "wwdc-sessions")
+        var arguments = CommandLineArguments(arguments, command: Self.command)
         if arguments.flag("--help", "-h") {
             command = .help
             return
@@ -83,7 +87,7 @@ struct AppOptions: Equatable {
         }
         switch arguments.optionalPositional() {
         case nil:
-            guard !json else { throw UsageError("--json goes with the list command: wwdc-sessions list --json.") }
+            guard !json else { throw UsageError("--json goes with the list command: \(Self.command) list --json.") }
         case "list":
             command = .list(json: json)
         case "delete":

@@ -39,7 +39,7 @@ struct ListCommand {
         if manifest == nil {
             Terminal.write(
                 "There is no manifest in \(settings.localManifestURL.path) yet. Install the app, or run "
-                    + "wwdc-sessions once with the asset server running.\n", to: STDERR_FILENO)
+                    + "\(AppOptions.command) once with the asset server running.\n", to: STDERR_FILENO)
         }
         json ? printJSON(sessions) : printTable(sessions)
         return 0

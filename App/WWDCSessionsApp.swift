@@ -14,7 +14,7 @@ struct WWDCSessionsApp {
         do {
             options = try AppOptions(arguments: Array(CommandLine.arguments.dropFirst()))
         } catch {
-            CommandLineExit.usageError(error.message, command: "wwdc-sessions", usage: AppOptions.usage)
+            CommandLineExit.usageError(error.message, command: AppOptions.command, usage: AppOptions.usage)
         }
 
         switch options.command {

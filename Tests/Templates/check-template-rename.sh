@@ -144,6 +144,9 @@ APP_OUTPUT="$(swift run "$APP_EXECUTABLE" --until-complete --timeout 300 --plain
     fail "$APP_EXECUTABLE exited with $?: $(tail -n 5 "$WORK/app.err")"
 printf '%s\n' "$APP_OUTPUT" | tail -n 1 | sed 's/^/   /'
 grep -qx "All 6 sessions are on the device." <<< "$APP_OUTPUT" || fail "the app did not report all 6 sessions."
+# The renamed app names itself in its help, not as the sample.
+swift run "$APP_EXECUTABLE" --help 2>/dev/null | head -n 1 | grep -q "^Usage: $APP_EXECUTABLE " ||
+    fail "$APP_EXECUTABLE --help does not name $APP_EXECUTABLE."
 SESSIONS="$DEVICE/containers/$GROUP_ID/Library/Caches/Sessions"
 for file in "$CATALOG"/sessions/*.mp4; do
     [[ "$(sha256sum < "$file")" == "$(sha256sum < "$SESSIONS/$(basename "$file")" 2>/dev/null)" ]] ||
