@@ -122,7 +122,6 @@ public actor BackgroundAssetsService {
     /// disk and its answer waits here instead, so the next requests keep committing while the log
     /// syncs, and one sync covers all of them; later messages to the client queue behind it.
     /// - Returns: The ticket the answer waits for, or `nil` when it went out at once.
-    @discardableResult
     private func answer(_ id: UInt64, with response: ServerResponse, on connection: ClientConnection) -> Int? {
         let store = queue.store
         guard let ticket = store.unsyncedTicket else {

@@ -94,7 +94,6 @@ final class ClientConnection: Sendable {
         }
     }
 
-    /// Accepts frames up to the protocol's full size, once the client's `hello` was accepted.
     /// Sends the held messages whose changes, up to `ticket`, are now on disk.
     func releaseHeld(through ticket: Int) {
         let hasUnsent = outbound.withLock { outbound in
@@ -122,6 +121,7 @@ final class ClientConnection: Sendable {
         }
     }
 
+    /// Accepts frames up to the protocol's full size, once the client's `hello` was accepted.
     func liftFrameLimit() {
         inbound.withLock { $0.maximumFrameSize = WireProtocol.maximumFrameSize }
     }

@@ -122,8 +122,12 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
             condition.lock()
             syncs += 1
             let reached = synced.load(ordering: .acquiring)
-            let done = waiting.filter { !isDurable || $0.ticket <= reached }
-            waiting.removeAll { !isDurable || $0.ticket <= reached }
+            // A failed sync answers everyone waiting: no later sync would make their changes safer.
+            let isAnswered = { (entry: (ticket: Int, completion: @Sendable (Bool) -> Void)) in
+                !isDurable || entry.ticket <= reached
+            }
+            let done = waiting.filter(isAnswered)
+            waiting.removeAll(where: isAnswered)
             condition.unlock()
             for entry in done { entry.completion(isDurable) }
         }
