@@ -23,16 +23,16 @@ struct SettingsFileTests {
             sample.enabled = flag
         },
         "limit": { sample, value throws(SettingsFile.Failure) in
-            guard case let .number(number) = value else {
+            guard case let .number(number) = value, let limit = number.double else {
                 throw SettingsFile.Failure(key: nil, reason: "\(value) is not a number")
             }
-            sample.limit = number
+            sample.limit = limit
         },
         "oldLimit": { sample, value throws(SettingsFile.Failure) in
-            guard case let .number(number) = value else {
+            guard case let .number(number) = value, let limit = number.double else {
                 throw SettingsFile.Failure(key: nil, reason: "\(value) is not a number")
             }
-            sample.limit = number
+            sample.limit = limit
         },
     ]
 
@@ -83,6 +83,47 @@ struct SettingsFileTests {
         #expect { try Self.load(json) } throws: { error in
             (error as? SettingsFile.Failure)?.key == nil
         }
+    }
+
+    @Test("JSON that is not strict is refused with its line and column", arguments: [
+        (#"{"limit": 2,}"#, "line 1, column 13"),
+        ("{\n  \"limit\": 2,\n}", "line 3, column 1"),
+        (#"{"limit": 2} // two"#, "line 1, column 14"),
+    ])
+    func strictJSON(json: String, position: String) {
+        #expect { try Self.load(json) } throws: { error in
+            guard let failure = error as? SettingsFile.Failure else { return false }
+            return failure.key == nil && failure.reason.contains("not valid JSON") && failure.reason.contains(position)
+        }
+    }
+
+    @Test("Bytes that are not UTF-8 are refused with where they are")
+    func notUTF8() throws {
+        let folder = try TemporaryDirectory()
+        let url = folder.appending("settings.json")
+        try Data(#"{"limit": ""#.utf8 + [0xFF, 0xFE] + #""}"#.utf8).write(to: url)
+        #expect {
+            try SettingsFile.load(url, defaults: Sample(), table: Self.table)
+        } throws: { error in
+            (error as? SettingsFile.Failure)?.reason.contains("line 1, column") == true
+        }
+    }
+
+    @Test("A key set twice is refused, naming it")
+    func duplicateKey() {
+        #expect { try Self.load(#"{"limit": 2, "limit": 3}"#) } throws: { error in
+            (error as? SettingsFile.Failure)?.key == "limit"
+        }
+    }
+
+    @Test("Numbers keep their text: whole numbers are told from fractions, and 1E400 is a number too large")
+    func numbers() {
+        #expect(SettingsFile.Number("12").integer == 12)
+        #expect(SettingsFile.Number("1e3").integer == 1000)
+        #expect(SettingsFile.Number("2.5").integer == nil)
+        #expect(SettingsFile.Number("99999999999999999999").integer == nil)
+        #expect(SettingsFile.Number("1E400").double == nil)
+        #expect(SettingsFile.Value.number(SettingsFile.Number("1E400")).description == "the number 1E400")
     }
 
     @Test("A file larger than 1 MiB is refused before it is read")

@@ -81,19 +81,11 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// - Parameter url: The settings file, usually ``DevicePaths/deviceSettingsFile``.
     /// - Throws: ``DeviceSettingsError`` when the file cannot be written.
     public func save(to url: URL) throws {
-        var object: [String: SettingsFile.Value] = [
-            "lowPowerMode": .flag(lowPowerMode),
-            "backgroundAppRefresh": .flag(backgroundAppRefresh),
-            "inAppContent": .flag(inAppContent),
-            "externalPower": .flag(externalPower),
-            "networkReachable": .flag(networkReachable),
-        ]
-        object["backgroundAppRefreshByApp"] = .flags(backgroundAppRefreshByApp)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
         let data: Data
         do {
-            data = try encoder.encode(object)
+            data = try encoder.encode(self)
         } catch {
             throw DeviceSettingsError(path: url.path, key: nil, reason: "it cannot be encoded (\(error))")
         }

@@ -9,48 +9,55 @@ import Foundation
 ///
 /// Both files the service reads at start (the device settings and the policy knobs) go through it, so
 /// they refuse the same mistakes the same way; each gives its own key table and its own error type.
+/// The JSON is read by the wire protocol's parser, which follows RFC 8259 to the letter: a trailing
+/// comma, a comment or a duplicate key is a mistake to point at (with its line and column), not
+/// something to guess the meaning of.
 public enum SettingsFile {
     /// One value of a settings file, by kind; whatever else is there is kept as its description.
-    public enum Value: Codable, Sendable, CustomStringConvertible {
+    public enum Value: Sendable, Equatable, CustomStringConvertible {
         case flag(Bool)
-        case number(Double)
+        case number(Number)
         case flags([String: Bool])
         case other(String)
-
-        public init(from decoder: any Decoder) throws {
-            let container = try decoder.singleValueContainer()
-            // Booleans first, and only real booleans: the number 1 is not `true`, nor `true` the number 1.
-            if let flag = try? container.decode(Bool.self) {
-                self = .flag(flag)
-            } else if let number = try? container.decode(Double.self) {
-                self = .number(number)
-            } else if let flags = try? container.decode([String: Bool].self) {
-                self = .flags(flags)
-            } else if let text = try? container.decode(String.self) {
-                self = .other((text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription)
-            } else {
-                self = .other("a list, an object of other values, or null")
-            }
-        }
-
-        public func encode(to encoder: any Encoder) throws {
-            var container = encoder.singleValueContainer()
-            switch self {
-            case let .flag(flag): try container.encode(flag)
-            case let .number(number): try container.encode(number)
-            case let .flags(flags): try container.encode(flags)
-            case let .other(text): try container.encode(text)
-            }
-        }
 
         public var description: String {
             switch self {
             case let .flag(flag): String(flag)
-            case let .number(number): "the number \(number)"
+            case let .number(number): "the number \(number.text)"
             case .flags: "an object"
             case let .other(text): text
             }
         }
+    }
+
+    /// A number as the file spells it, so a whole number is told from a fraction and nothing is
+    /// rounded or trapped on the way.
+    public struct Number: Sendable, Equatable, CustomStringConvertible {
+        /// The number's JSON text.
+        public let text: String
+
+        /// Creates a number from its JSON text.
+        public init(_ text: String) {
+            self.text = text
+        }
+
+        /// The value, or `nil` when it is too large for a `Double` (such as `1E400`).
+        public var double: Double? {
+            guard let value = Double(text), value.isFinite else { return nil }
+            return value
+        }
+
+        /// The value as a whole number, or `nil` when it has a fractional part or is too large.
+        ///
+        /// `1e6` counts as a whole number, as people write sizes that way.
+        public var integer: Int64? {
+            if let exact = Int64(text) { return exact }
+            // 2^53: the largest range in which every whole Double is exact.
+            guard let value = double, value.rounded() == value, abs(value) <= 9_007_199_254_740_992 else { return nil }
+            return Int64(value)
+        }
+
+        public var description: String { text }
     }
 
     /// What is wrong with a file: the key at fault, or `nil` for the whole file, and why.
@@ -88,14 +95,9 @@ public enum SettingsFile {
         } catch let failure as Failure {
             throw failure
         } catch {
-            throw Failure(key: nil, reason: "it cannot be read (\(error.localizedDescription))")
+            throw Failure(key: nil, reason: "it cannot be read (\(error.localizedDescription.trimmingCharacters(in: .punctuationCharacters)))")
         }
-        let values: [String: Value]
-        do {
-            values = try JSONDecoder().decode([String: Value].self, from: data)
-        } catch {
-            throw Failure(key: nil, reason: "it is not a JSON object of settings")
-        }
+        let values = try parse(data)
         for (oldName, name) in oldNames.sorted(by: { $0.key < $1.key })
         where values[oldName] != nil && values[name] != nil {
             throw Failure(key: oldName, reason: "it is the old name of \(name), which is also set; keep only \(name)")
@@ -113,5 +115,57 @@ public enum SettingsFile {
             }
         }
         return settings
+    }
+
+    /// The file's keys and values, or why it is not a JSON object of settings.
+    static func parse(_ data: Data) throws(Failure) -> [String: Value] {
+        let root: WireJSONValue
+        do {
+            root = try WireJSONParser.parse(data)
+        } catch let error as WireJSONParser.SyntaxError {
+            let (line, column) = position(ofByte: error.offset, in: data)
+            throw Failure(key: nil, reason: "it is not valid JSON: \(error.reason) at line \(line), column \(column)")
+        } catch {
+            throw Failure(key: nil, reason: "it is not valid JSON")
+        }
+        guard case let .object(members) = root else {
+            throw Failure(key: nil, reason: "it is \(root.kind), not a JSON object of settings")
+        }
+        var values: [String: Value] = [:]
+        for (key, member) in members {
+            guard values[key] == nil else { throw Failure(key: key, reason: "it is set twice; keep one") }
+            values[key] = value(member)
+        }
+        return values
+    }
+
+    private static func value(_ json: WireJSONValue) -> Value {
+        switch json {
+        case let .bool(flag):
+            return .flag(flag)
+        case let .number(text):
+            return .number(Number(text))
+        case let .string(text):
+            return .other((text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription)
+        case let .object(members):
+            var flags: [String: Bool] = [:]
+            for (key, member) in members {
+                guard case let .bool(flag) = member else { return .other("an object of other values than true or false") }
+                flags[key] = flag
+            }
+            return .flags(flags)
+        case .array:
+            return .other("a list")
+        case .null:
+            return .other("null")
+        }
+    }
+
+    /// The 1-based line and column of a byte, for a message a person can act on in an editor.
+    private static func position(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
+        let before = data.prefix(max(0, offset))
+        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
+        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - before.startIndex + 1 } ?? 0) + 1
+        return (line, column)
     }
 }

@@ -55,6 +55,8 @@ struct AppBundleRefusalTests {
         Case(path: allowance, value: "100", key: allowance.joined(separator: ".")),
         Case(path: allowance, value: true, key: allowance.joined(separator: ".")),
         Case(path: allowance, value: 1.5, key: allowance.joined(separator: ".")),
+        Case(path: allowance, value: Int.max, key: allowance.joined(separator: ".")),
+        Case(path: allowance, value: (1 << 40) + 1, key: allowance.joined(separator: ".")),
         Case(path: essential, value: nil, key: essential.joined(separator: ".")),
         Case(path: essential, value: -1, key: essential.joined(separator: ".")),
         Case(path: essential, value: Int.max, key: essential.joined(separator: ".")),
@@ -66,6 +68,7 @@ struct AppBundleRefusalTests {
         Case(path: domains, value: ["https://127.0.0.1/"], key: domains.joined(separator: ".") + "[0]"),
         Case(path: domains, value: ["localhost"], key: domains.joined(separator: ".")),
         Case(path: ["BAMaxInstallSize"], value: nil, key: "BAMaxInstallSize"),
+        Case(path: ["BAMaxInstallSize"], value: Int.max, key: "BAMaxInstallSize"),
         Case(path: ["BAEssentialMaxInstallSize"], value: -1, key: "BAEssentialMaxInstallSize"),
         Case(path: ["BAEssentialMaxInstallSize"], value: Int.max, key: "BAEssentialMaxInstallSize"),
         Case(path: [groups], value: nil, key: groups),
@@ -86,6 +89,16 @@ struct AppBundleRefusalTests {
         #expect(error.description.contains(testCase.key))
         if let value = error.value { #expect(error.description.contains(value)) }
         #expect(!error.remedy.isEmpty)
+    }
+
+    @Test("Allowances as large as Int.max are refused at install with the largest size allowed")
+    func hugeAllowances() throws {
+        var plist = SampleBundle.setting(try SampleBundle.appDictionary(), Self.allowance, to: Int.max)
+        plist = SampleBundle.setting(plist, Self.essential, to: Int.max)
+        let error = try #require(try SampleBundle.appRefusal(plist))
+        #expect(error.key == Self.allowance.joined(separator: "."))
+        #expect(error.description.contains(String(Int.max)))
+        #expect(error.description.contains("from 0 to \(1 << 40)"))
     }
 
     static let extensionCases: [Case] = [

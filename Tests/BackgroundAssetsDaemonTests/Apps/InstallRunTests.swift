@@ -43,6 +43,23 @@ struct InstallRunTests {
         #expect(run.progress.essentialTotal == 2)
     }
 
+    @Test("Sizes an extension declares as Int64.max saturate the bar instead of overflowing")
+    func extremeSizes() throws {
+        let app = try AppRegistryTests.sampleApp()
+        var run = InstallRun(kind: .update, app: app)
+        run.essential = EssentialPhase(rows: [(id: 1, size: .max), (id: 2, size: .max), (id: 3, size: -5)])
+        run.phase = .downloadingEssentialAssets
+        #expect(run.essential?.totalBytes == .max)
+        #expect(run.progress.totalBytes == .max)
+        run.essential?.record(rowID: 1, totalWritten: .max)
+        run.essential?.record(rowID: 2, totalWritten: .max)
+        #expect(run.essential?.writtenBytes == .max)
+        #expect(run.progress.completedBytes == .max)
+        #expect(run.progress.fractionCompleted == 1)
+        #expect(Int64.min.addingSaturated(-1) == .min)
+        #expect(Int64(40).addingSaturated(2) == 42)
+    }
+
     @Test("Rows outside the phase, and rows that already ended, change nothing")
     func foreignRows() {
         var phase = EssentialPhase(rows: [(id: 7, size: 10)])

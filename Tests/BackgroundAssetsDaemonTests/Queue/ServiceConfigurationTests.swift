@@ -57,8 +57,54 @@ struct ServiceConfigurationTests {
             }
         }
         #expect(throws: ConfigurationError.self) { try Self.load("[1, 2]") }
+        #expect(throws: ConfigurationError.self) { try Self.load(#"{"maxConcurrentDownloads": 2,}"#) }
         #expect(throws: ConfigurationError.self) { try Self.load(#"{"essentialWait": 2, "essentialConnectivityWait": 3}"#) }
         #expect(throws: ConfigurationError.self) { try Self.load("{not json") }
+    }
+}
+
+@Suite("Service configuration at the extremes")
+struct ServiceConfigurationExtremeTests {
+    @Test("A number too large for its knob is refused with the key, the value and the range", arguments: [
+        ("maxConcurrentDownloads", "1e308", "from 1 to 1000"),
+        ("maxConcurrentDownloads", "99999999999999999999", "from 1 to 1000"),
+        ("maxConcurrentDownloads", "1E400", "from 1 to 1000"),
+        ("extensionMemoryLimit", "1e30", "from 8388608 to 1099511627776"),
+        ("backgroundBandwidthLimit", "-1", "from 0 to 1099511627776"),
+        ("retryMaxDelay", "1e308", "from 0.01 to 315,360,000"),
+        ("timeScale", "1e9", "from 1 to 1,000,000"),
+        ("stallTimeout", "-0.5", "from 0.1 to"),
+    ])
+    func outOfRange(key: String, value: String, range: String) {
+        #expect {
+            try ServiceConfigurationTests.load(#"{"\#(key)": \#(value)}"#)
+        } throws: { error in
+            guard let error = error as? ConfigurationError else { return false }
+            return error.key == key && error.description.contains(value) && error.description.contains(range)
+        }
+    }
+
+    @Test("A count with a fraction is refused; a whole number in exponent form is accepted")
+    func wholeNumbers() throws {
+        #expect {
+            try ServiceConfigurationTests.load(#"{"maxConcurrentDownloads": 2.5}"#)
+        } throws: { error in
+            (error as? ConfigurationError)?.description.contains("2.5 is not a whole number") == true
+        }
+        #expect(try ServiceConfigurationTests.load(#"{"checkpointBytes": 1e6}"#).checkpointBytes == 1_000_000)
+        #expect(try ServiceConfigurationTests.load(#"{"maxConcurrentDownloads": 1000}"#).maxConcurrentDownloads == 1000)
+    }
+
+    @Test("The largest values every knob accepts are usable: durations convert without trapping")
+    func largestValues() throws {
+        let configuration = try ServiceConfigurationTests.load(
+            #"{"retryMaxDelay": 315360000, "maxDownloadAge": 315360000, "timeScale": 1000000, "stallTimeout": 315360000}"#)
+        #expect(Duration.seconds(fractional: configuration.retryMaxDelay) == .seconds(315_360_000))
+        #expect(Duration.seconds(fractional: 1e300) == .nanoseconds(Int64.max))
+        #expect(Duration.seconds(fractional: -.infinity) == .nanoseconds(Int64.min))
+        var random = SystemRandomNumberGenerator()
+        let delay = RetryPolicy(configuration: configuration).delay(afterFailures: 5000, retryAfter: nil, using: &random)
+        #expect(delay <= .seconds(315_360_000))
     }
 }
 

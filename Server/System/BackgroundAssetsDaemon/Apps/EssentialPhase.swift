@@ -41,7 +41,7 @@ struct EssentialPhase: Sendable {
     /// - Parameter rows: Each row id with the download's declared size.
     init(rows: [(id: Int64, size: Int64)]) {
         remaining = Dictionary(rows.map { ($0.id, $0.size) }, uniquingKeysWith: { first, _ in first })
-        totalBytes = rows.reduce(0) { $0 + max($1.size, 0) }
+        totalBytes = rows.lazy.map { max($0.size, 0) }.saturatedSum()
         count = rows.count
     }
 
@@ -52,7 +52,7 @@ struct EssentialPhase: Sendable {
     var isComplete: Bool { remaining.isEmpty }
 
     /// The bytes written by the phase's downloads, ended ones counted in full when they finished.
-    var writtenBytes: Int64 { written.values.reduce(0, +) }
+    var writtenBytes: Int64 { written.values.saturatedSum() }
 
     /// Records progress of a row.
     mutating func record(rowID: Int64, totalWritten: Int64) {

@@ -42,11 +42,11 @@ struct InstallRun: Sendable {
     /// The progress to show.
     var progress: InstallProgress {
         let essentialTotal = essential?.totalBytes ?? essentialAllowance
-        let total = appShare + essentialTotal
+        let total = appShare.addingSaturated(essentialTotal)
         let done: Int64 = switch phase {
         case .downloadingApp: 0
         case .requestingContent: appShare
-        case .downloadingEssentialAssets: appShare + min(essential?.writtenBytes ?? 0, essentialTotal)
+        case .downloadingEssentialAssets: appShare.addingSaturated(min(essential?.writtenBytes ?? 0, essentialTotal))
         case .complete: total
         }
         return InstallProgress(

@@ -74,13 +74,25 @@ struct PropertyListReader {
         return text
     }
 
-    /// A required integer (booleans and reals are refused, even where they would convert).
+    /// The largest number of bytes an Info.plist size or allowance may give: 1 TiB, more than any
+    /// device stores, and far enough from `Int.max` that sums of sizes cannot overflow.
+    static let maximumByteCount = 1 << 40
+
+    /// A required number of bytes, at most ``maximumByteCount`` (booleans and reals are refused, even
+    /// where they would convert; the caller checks the lower bound, which differs by key).
     func integer(_ key: String) throws -> Int {
         guard let raw = values[key] else {
             throw AppBundleError.missing(keyPath(key), in: file, expected: "an integer")
         }
         guard !PropertyListText.isBoolean(raw), let number = raw as? Int else {
             throw AppBundleError.wrongType(keyPath(key), in: file, value: raw, expected: "an <integer> number of bytes")
+        }
+        guard number <= Self.maximumByteCount else {
+            throw AppBundleError(
+                file: file, key: keyPath(key), value: String(number),
+                problem: "it is larger than \(Self.maximumByteCount) bytes (1 TiB), more than any device stores",
+                remedy: "Give the real size in bytes, from 0 to \(Self.maximumByteCount)."
+            )
         }
         return number
     }

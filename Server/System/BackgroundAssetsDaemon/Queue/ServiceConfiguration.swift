@@ -76,44 +76,81 @@ public struct ServiceConfiguration: Sendable, Equatable {
         }
     }
 
-    private struct Knob: Sendable {
-        var minimum: Double
-        var set: @Sendable (inout ServiceConfiguration, Double) -> Void
+    /// One knob: what kind of number it takes, in which range, and where it goes.
+    ///
+    /// Every number is range-checked here, where it is read, so nothing later converts or multiplies
+    /// a value it cannot hold: `1e308` for a count is refused with the range, not trapped on.
+    private enum Knob: Sendable {
+        /// A whole number (a count or a size in bytes).
+        case whole(ClosedRange<Int64>, @Sendable (inout ServiceConfiguration, Int64) -> Void)
+        /// A number of seconds, or another measure with a fraction.
+        case measure(ClosedRange<Double>, @Sendable (inout ServiceConfiguration, Double) -> Void)
 
-        /// Every knob is a finite number no smaller than its minimum.
+        static func count(_ range: ClosedRange<Int64>, _ set: @escaping @Sendable (inout ServiceConfiguration, Int) -> Void) -> Knob {
+            // The range fits an Int on every platform Swift runs this on.
+            .whole(range) { set(&$0, Int(truncatingIfNeeded: $1)) }
+        }
+
+        static func seconds(from minimum: Double, _ set: @escaping @Sendable (inout ServiceConfiguration, Double) -> Void) -> Knob {
+            .measure(minimum...maximumSeconds, set)
+        }
+
         var setter: SettingsFile.Setter<ServiceConfiguration> {
-            { [minimum, set] configuration, value throws(SettingsFile.Failure) in
-                guard case let .number(number) = value, number.isFinite else {
+            { [self] configuration, value throws(SettingsFile.Failure) in
+                guard case let .number(number) = value else {
                     throw SettingsFile.Failure(key: nil, reason: "\(value) is not a number")
                 }
-                guard number >= minimum else {
-                    throw SettingsFile.Failure(key: nil, reason: "\(number) is below the minimum \(minimum)")
+                switch self {
+                case let .whole(range, set):
+                    let expected = "use a whole number from \(range.lowerBound) to \(range.upperBound)"
+                    guard let whole = number.integer else {
+                        let isFraction = number.double.map { $0.rounded() != $0 } ?? false
+                        let kind = isFraction ? "not a whole number" : "out of range"
+                        throw SettingsFile.Failure(key: nil, reason: "\(number) is \(kind); \(expected)")
+                    }
+                    guard range.contains(whole) else {
+                        throw SettingsFile.Failure(key: nil, reason: "\(number) is out of range; \(expected)")
+                    }
+                    set(&configuration, whole)
+                case let .measure(range, set):
+                    guard let measure = number.double, range.contains(measure) else {
+                        let bounds = "\(range.lowerBound.formatted()) to \(range.upperBound.formatted())"
+                        throw SettingsFile.Failure(key: nil, reason: "\(number) is out of range; use a number from \(bounds)")
+                    }
+                    set(&configuration, measure)
                 }
-                set(&configuration, number)
             }
         }
     }
 
+    /// The longest duration any knob takes: ten years, far beyond any useful policy and far within
+    /// what a `Duration` or a `Date` can hold after the service adds or multiplies it.
+    static let maximumSeconds: Double = 10 * 365 * 24 * 3600
+
+    /// The largest size in bytes a knob takes (1 TiB).
+    static let maximumBytes: Int64 = 1 << 40
+
     private static let knobs: [String: Knob] = [
-        "maxConcurrentDownloads": Knob(minimum: 1) { $0.maxConcurrentDownloads = Int($1) },
-        "backgroundBandwidthLimit": Knob(minimum: 0) { $0.backgroundBandwidthLimit = Int64($1) },
-        "checkpointInterval": Knob(minimum: 0.01) { $0.checkpointInterval = $1 },
-        "checkpointBytes": Knob(minimum: 4096) { $0.checkpointBytes = Int64($1) },
-        "retryInitialDelay": Knob(minimum: 0.01) { $0.retryInitialDelay = $1 },
-        "retryMaxDelay": Knob(minimum: 0.01) { $0.retryMaxDelay = $1 },
-        "maxDownloadAge": Knob(minimum: 1) { $0.maxDownloadAge = $1 },
-        "essentialWait": Knob(minimum: 0) { $0.essentialWait = $1 },
-        "essentialConnectivityWait": Knob(minimum: 0) { $0.essentialWait = $1 },
-        "foregroundWait": Knob(minimum: 0) { $0.foregroundWait = $1 },
-        "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
-        "stallTimeout": Knob(minimum: 0.1) { $0.stallTimeout = $1 },
-        "idleExitAfter": Knob(minimum: 0.1) { $0.idleExitAfter = $1 },
-        "timeScale": Knob(minimum: 1) { $0.timeScale = $1 },
-        "extensionRuntimeLimit": Knob(minimum: 0.1) { $0.extensionRuntimeLimit = $1 },
-        "extensionDailyBudget": Knob(minimum: 0.1) { $0.extensionDailyBudget = $1 },
-        "extensionMemoryLimit": Knob(minimum: 8 * 1_048_576) { $0.extensionMemoryLimit = Int64($1) },
-        "appRefreshRuntimeLimit": Knob(minimum: 0.1) { $0.appRefreshRuntimeLimit = $1 },
-        "processingRuntimeLimit": Knob(minimum: 0.1) { $0.processingRuntimeLimit = $1 },
+        "maxConcurrentDownloads": .count(1...1000) { $0.maxConcurrentDownloads = $1 },
+        "backgroundBandwidthLimit": .whole(0...maximumBytes) { $0.backgroundBandwidthLimit = $1 },
+        "checkpointInterval": .seconds(from: 0.01) { $0.checkpointInterval = $1 },
+        "checkpointBytes": .whole(4096...maximumBytes) { $0.checkpointBytes = $1 },
+        "retryInitialDelay": .seconds(from: 0.01) { $0.retryInitialDelay = $1 },
+        "retryMaxDelay": .seconds(from: 0.01) { $0.retryMaxDelay = $1 },
+        "maxDownloadAge": .seconds(from: 1) { $0.maxDownloadAge = $1 },
+        "essentialWait": .seconds(from: 0) { $0.essentialWait = $1 },
+        "essentialConnectivityWait": .seconds(from: 0) { $0.essentialWait = $1 },
+        "foregroundWait": .seconds(from: 0) { $0.foregroundWait = $1 },
+        "connectivityProbeInterval": .seconds(from: 0.01) { $0.connectivityProbeInterval = $1 },
+        "stallTimeout": .seconds(from: 0.1) { $0.stallTimeout = $1 },
+        "idleExitAfter": .seconds(from: 0.1) { $0.idleExitAfter = $1 },
+        // A million device seconds per real second runs a device year in half a minute.
+        "timeScale": .measure(1...1_000_000) { $0.timeScale = $1 },
+        "extensionRuntimeLimit": .seconds(from: 0.1) { $0.extensionRuntimeLimit = $1 },
+        "extensionDailyBudget": .seconds(from: 0.1) { $0.extensionDailyBudget = $1 },
+        "extensionMemoryLimit": .whole(8 * 1_048_576...maximumBytes) { $0.extensionMemoryLimit = $1 },
+        "appRefreshRuntimeLimit": .seconds(from: 0.1) { $0.appRefreshRuntimeLimit = $1 },
+        "processingRuntimeLimit": .seconds(from: 0.1) { $0.processingRuntimeLimit = $1 },
     ]
 }
 
@@ -137,7 +174,14 @@ public struct ConfigurationError: Error, Sendable, Equatable, CustomStringConver
 
 extension Duration {
     /// A duration from a number of seconds with a fractional part.
+    ///
+    /// Saturates instead of trapping: a product of knobs (a backoff doubled many times) may exceed
+    /// what nanoseconds in an `Int64` hold (292 years), and no policy needs more than that.
     static func seconds(fractional seconds: Double) -> Duration {
-        .nanoseconds(Int64((seconds * 1e9).rounded()))
+        let nanoseconds = (seconds * 1e9).rounded()
+        guard nanoseconds.isFinite, abs(nanoseconds) < 9e18 else {
+            return seconds < 0 ? .nanoseconds(Int64.min) : .nanoseconds(Int64.max)
+        }
+        return .nanoseconds(Int64(nanoseconds))
     }
 }
