@@ -123,8 +123,12 @@ let package = Package(
             providers: [.apt(["libsqlite3-dev"]), .brew(["sqlite"])]
         ),
         .target(
+            name: "CCrashMarker",
+            path: "Server/System/CCrashMarker"
+        ),
+        .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
+            dependencies: ["BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(

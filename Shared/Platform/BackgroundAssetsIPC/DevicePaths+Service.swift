@@ -41,6 +41,12 @@ extension DevicePaths {
         systemDirectory.appending(path: "settings.json", directoryHint: .notDirectory)
     }
 
+    /// `system/crashed`: left by a service that crashed, naming the signal and the thread, so the
+    /// next one can set aside a download that crashes it every time.
+    public var crashMarkerFile: URL {
+        systemDirectory.appending(path: "crashed", directoryHint: .notDirectory)
+    }
+
     /// `system/trace.jsonl`: one JSON line for every cross-process event.
     public var traceFile: URL {
         systemDirectory.appending(path: "trace.jsonl", directoryHint: .notDirectory)

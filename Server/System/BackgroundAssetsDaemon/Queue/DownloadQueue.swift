@@ -74,6 +74,7 @@ public actor DownloadQueue {
         // Once here rather than before every launch: pump runs after every change to the queue.
         try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
         try finishHandedOverDownloads()
+        if let crash = CrashReport.take(from: staging.paths) { try quarantine(after: crash) }
         let requeued = try store.requeueInterruptedDownloads(at: .now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()

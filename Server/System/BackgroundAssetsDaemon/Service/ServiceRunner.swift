@@ -61,6 +61,9 @@ public struct ServiceRunner: Sendable {
             return .failure
         }
 
+        // Only the instance that holds the lock may leave a crash marker for the next one.
+        CrashReport.install(for: paths)
+
         let configuration: ServiceConfiguration
         do {
             configuration = try ServiceConfiguration.load(from: paths.serviceConfigurationFile)

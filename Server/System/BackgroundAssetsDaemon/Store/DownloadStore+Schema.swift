@@ -65,6 +65,11 @@ extension DownloadStore {
         ALTER TABLE downloads ADD COLUMN written_boot TEXT;
         UPDATE downloads SET high_water = bytes_durable;
         """,
+        // Version 4: how many crashes of the service each download's transfer went through, so one
+        // that crashes it every time is set aside instead of resumed into the same crash.
+        """
+        ALTER TABLE downloads ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Brings the store up to ``schemaVersion``, one migration per transaction.

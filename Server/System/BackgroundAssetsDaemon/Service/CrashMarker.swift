@@ -1,0 +1,87 @@
+/*
+Abstract:
+The marker a crashing service leaves behind, and what the next service reads from it.
+*/
+
+import BackgroundAssetsIPC
+import CCrashMarker
+import Foundation
+
+/// How the previous run of the service ended, when it crashed.
+///
+/// A download whose response crashes the service would crash every service that resumes it, and
+/// every client of the device would fail with it. The crash handler (C, since a signal handler may
+/// only make async-signal-safe calls) writes `system/crashed` with the signal and the name of the
+/// crashing thread; a transfer's thread is named after its download (``threadName(forRow:)``), so
+/// the next service knows which download to blame. A service stopped by `kill -9` or a power cut
+/// leaves no marker: only real crashes count.
+struct CrashReport: Sendable, Equatable {
+    /// The signal the service died of.
+    var signal: Int32
+    /// The crashing thread's name, as the kernel keeps it (15 bytes at most).
+    var threadName: String?
+
+    /// The download whose transfer thread crashed, or `nil` when another thread did.
+    var rowID: Int64? {
+        guard let threadName, threadName.hasPrefix(Self.rowThreadPrefix) else { return nil }
+        return Int64(threadName.dropFirst(Self.rowThreadPrefix.count))
+    }
+
+    private static let rowThreadPrefix = "dl-"
+
+    /// The name of a thread while it transfers a download: `dl-` and the row id, within the
+    /// kernel's 15 bytes for any id below 10^12.
+    static func threadName(forRow rowID: Int64) -> String {
+        rowThreadPrefix + String(rowID)
+    }
+
+    /// Reads the marker's text; `nil` when it is not a marker.
+    init?(marker text: String) {
+        var signal: Int32?
+        var thread: String?
+        for line in text.split(separator: "\n") {
+            if line.hasPrefix("signal ") { signal = Int32(line.dropFirst(7)) }
+            if line.hasPrefix("thread ") { thread = String(line.dropFirst(7)) }
+        }
+        guard let signal else { return nil }
+        self.signal = signal
+        threadName = thread
+    }
+
+    init(signal: Int32, threadName: String?) {
+        self.signal = signal
+        self.threadName = threadName
+    }
+
+    /// Arms the handler for this process: a crash from now on leaves the marker.
+    static func install(for paths: DevicePaths) {
+        _ = crash_marker_install(paths.crashMarkerFile.path)
+    }
+
+    /// The marker the previous service left, removed so it is read once; `nil` after a clean stop.
+    static func take(from paths: DevicePaths) -> CrashReport? {
+        let file = paths.crashMarkerFile
+        // The marker is 64 bytes; anything larger was not written by the handler.
+        guard let data = try? Data(contentsOf: file), data.count <= 256 else { return nil }
+        try? FileManager.default.removeItem(at: file)
+        return CrashReport(marker: String(decoding: data, as: UTF8.self))
+    }
+
+    /// Names the calling thread, so a crash on it can be traced to its download.
+    static func nameCurrentThread(_ name: String) {
+        crash_marker_name_thread(name)
+    }
+
+    /// The signal's name, for the log and the download's error.
+    var signalName: String {
+        switch signal {
+        case SIGSEGV: "SIGSEGV"
+        case SIGBUS: "SIGBUS"
+        case SIGILL: "SIGILL"
+        case SIGTRAP: "SIGTRAP (a Swift runtime trap)"
+        case SIGFPE: "SIGFPE"
+        case SIGABRT: "SIGABRT"
+        default: "signal \(signal)"
+        }
+    }
+}

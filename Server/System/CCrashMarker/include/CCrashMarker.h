@@ -1,0 +1,19 @@
+/*
+Abstract:
+Leaves a marker file when the process crashes, naming the thread that crashed.
+*/
+
+#ifndef CCRASHMARKER_H
+#define CCRASHMARKER_H
+
+/// Installs handlers for the signals a crash raises (SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE,
+/// SIGABRT). On a crash the handler creates `path` (mode 0600) holding the signal number and the
+/// crashing thread's name, then hands the signal to the handler that was there before (the Swift
+/// runtime's backtracer), or to the default action. Returns 0, or -1 when `path` is too long.
+int crash_marker_install(const char *path);
+
+/// Names the calling thread (15 bytes at most), the name a crash marker reports. Swift cannot
+/// call the variadic prctl(2), and glibc declares pthread_setname_np only for _GNU_SOURCE.
+void crash_marker_name_thread(const char *name);
+
+#endif
