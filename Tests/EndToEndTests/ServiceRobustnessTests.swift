@@ -143,4 +143,31 @@ struct ServiceRobustnessTests {
         #expect(result.standardError.contains("timeScal") && result.standardError.contains("not a known setting"),
                 "\(result.standardError)")
     }
+
+    @Test("A device root the service cannot write tells the client why, though the device log cannot hold it")
+    func unwritableRootExplained() async throws {
+        let scenario = try Scenario()
+        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+        // A file where the system folder belongs: neither the folder nor its log can be made.
+        try Data("not a folder".utf8).write(to: scenario.deviceRoot.appending(path: "system"))
+        let result = try await scenario.runTool(["status"])
+        #expect(!result.status.isSuccess)
+        #expect(result.standardError.contains("exited at start (status 1)"), "\(result.standardError)")
+        #expect(result.standardError.contains("is not writable: File exists. Make it writable"), "\(result.standardError)")
+        #expect(!result.standardError.contains("logged no reason"))
+    }
+
+    @Test("Huge numbers in config.json end the service with the key and the range, not a trap", arguments: [
+        #"{"maxConcurrentDownloads": 1e308}"#, #"{"extensionMemoryLimit": 1e30}"#, #"{"retryMaxDelay": 1E400}"#,
+    ])
+    func hugeConfigurationNumbers(json: String) async throws {
+        let scenario = try Scenario()
+        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+        let system = scenario.deviceRoot.appending(path: "system")
+        try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
+        try Data(json.utf8).write(to: system.appending(path: "config.json"))
+        let result = try await scenario.runTool(["status"])
+        #expect(result.standardError.contains("exited at start (status 78)"), "\(result.standardError)")
+        #expect(result.standardError.contains("is out of range; use"), "\(result.standardError)")
+    }
 }

@@ -165,8 +165,8 @@ package final class ServiceConnection: Sendable {
             return try UnixSocket.connect(to: socketPath)
         } catch let first {
             guard let launcher else { throw unreachable(first) }
-            let launched = Date.now
-            let process = try launcher.launch()
+            let launched = try launcher.launch()
+            let process = launched.process
             let deadline = ContinuousClock.now + launcher.startupTimeout
             while true {
                 do {
@@ -176,7 +176,7 @@ package final class ServiceConnection: Sendable {
                     // lock) says why in the device log: pass its reason on, not "not reachable".
                     // Exit status 0 is another instance's service, already serving: keep trying.
                     if !process.isRunning, process.terminationStatus != 0 {
-                        throw launcher.exitedAtStart(process, launched: launched)
+                        throw launcher.exitedAtStart(launched)
                     }
                     guard ContinuousClock.now < deadline else { throw unreachable(error) }
                     Thread.sleep(forTimeInterval: 0.02)

@@ -68,11 +68,22 @@ package struct ServiceLauncher: Sendable {
         return ServiceLauncher(executable: service, paths: paths)
     }
 
+    /// A service this client started, until it listens or exits.
+    package struct Launched {
+        /// The service's process, so a caller waiting for its socket can tell when it exited instead.
+        package let process: Process
+        /// When it was started.
+        package let date: Date
+        /// The read end of the service's standard error, when the device log could not be opened for
+        /// it (a read-only or unwritable device root): the one place its reason can reach the client.
+        let standardError: FileHandle?
+    }
+
     /// Starts the service in the background; it outlives this process.
-    /// - Returns: The service's process, so a caller waiting for its socket can tell when it exited instead.
+    /// - Returns: The started service.
     /// - Throws: ``BAError`` with ``BAError/Code/callerConnectionInvalid`` when it cannot be started.
     @discardableResult
-    package func launch() throws -> Process {
+    package func launch() throws -> Launched {
         let process = Process()
         process.executableURL = executable
         var environment = ProcessInfo.processInfo.environment
@@ -85,7 +96,14 @@ package struct ServiceLauncher: Sendable {
         process.standardOutput = FileHandle.nullDevice
         // Never hand the service this process's stderr: a service holding it open would keep whoever
         // reads it (a terminal pipeline, a test harness) waiting for an end that never comes.
-        process.standardError = deviceLog() ?? FileHandle.nullDevice
+        // A pipe when the log cannot be opened: a service that cannot write its device root exits at
+        // once, and what it wrote waits in the pipe's buffer for exitedAtStart. One that starts
+        // writes nothing more there (it logs to the device log, or its writes fail once this client
+        // has gone), so the pipe never holds anyone up.
+        let log = deviceLog()
+        let pipe = log == nil ? Pipe() : nil
+        process.standardError = log ?? pipe ?? FileHandle.nullDevice
+        let date = Date.now
         do {
             try process.run()
         } catch {
@@ -94,20 +112,26 @@ package struct ServiceLauncher: Sendable {
                 message: "The Background Assets service at \(executable.path) could not be started (\(error)). "
                     + "Build the package so backgroundassetsd sits beside this executable.")
         }
-        return process
+        try? pipe?.fileHandleForWriting.close()
+        return Launched(process: process, date: date, standardError: pipe?.fileHandleForReading)
     }
 
-    /// Why a service launched at `launched` exited before it listened, in its own words from the device log.
-    /// - Parameters:
-    ///   - process: The process ``launch()`` returned, which has exited.
-    ///   - launched: When it was launched.
+    /// Why a launched service exited before it listened, in its own words: from the device log, or
+    /// from its standard error when it could not write the log.
+    /// - Parameter launched: What ``launch()`` returned; its process has exited.
     /// - Returns: An error naming the exit status and the service's logged reason.
-    package func exitedAtStart(_ process: Process, launched: Date) -> BAError {
-        let reasons = DeviceLogExcerpt.errors(in: paths.logFile, category: "daemon", since: launched)
+    package func exitedAtStart(_ launched: Launched) -> BAError {
+        var reasons = DeviceLogExcerpt.errors(in: paths.logFile, category: "daemon", since: launched.date)
+        if reasons.isEmpty, let standardError = launched.standardError {
+            // The service has exited, so its write end is closed and this read ends.
+            let text = String(decoding: (try? standardError.readToEnd()) ?? Data(), as: UTF8.self)
+            reasons = DeviceLogExcerpt.errors(inText: text, category: "daemon", since: launched.date)
+        }
+        try? launched.standardError?.close()
         let reason = reasons.isEmpty ? "it logged no reason; see \(paths.logFile.path)" : reasons.joined(separator: " ")
         return BAError(
             .callerConnectionInvalid,
-            message: "The Background Assets service exited at start (status \(process.terminationStatus)): \(reason)")
+            message: "The Background Assets service exited at start (status \(launched.process.terminationStatus)): \(reason)")
     }
 
     /// The device log opened for appending, so the service's first words before it sets up its own

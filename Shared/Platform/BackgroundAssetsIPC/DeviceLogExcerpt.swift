@@ -24,6 +24,18 @@ public enum DeviceLogExcerpt {
         let size = (try? handle.seekToEnd()) ?? 0
         try? handle.seek(toOffset: size > 262_144 ? size - 262_144 : 0)
         let text = String(decoding: (try? handle.readToEnd()) ?? Data(), as: UTF8.self)
+        return errors(inText: text, category: category, since: since, limit: limit)
+    }
+
+    /// The last `limit` error and fault lines of `category` at or after `since` in log text, such as
+    /// what a process wrote to standard error when it could not write the device log.
+    /// - Parameters:
+    ///   - text: Log lines in the device log's format.
+    ///   - category: The category, such as `ext` or `daemon`.
+    ///   - since: The earliest time of a line to return.
+    ///   - limit: The most lines returned, the latest ones.
+    /// - Returns: The messages, oldest first.
+    public static func errors(inText text: String, category: String, since: Date, limit: Int = 5) -> [String] {
         let start = since.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: true))
         let marker = " [\(category)] "
         let lines = text.split(separator: "\n").compactMap { line -> String? in

@@ -43,7 +43,7 @@ public struct ServiceRunner: Sendable {
             }
             DeviceRootPrivacy.restrict(paths)
         } catch {
-            logger.error("The device root \(paths.root.path) is not writable: \(error). Choose another with BA_DEVICE_ROOT.")
+            logger.error("The device root \(paths.root.path) is not writable: \(reasonText(error)). Make it writable, or choose another with BA_DEVICE_ROOT.")
             return .failure
         }
         if !foreground { Logger.redirectStandardErrorToDeviceLog() }
@@ -57,7 +57,7 @@ public struct ServiceRunner: Sendable {
             }
             lock = acquired
         } catch {
-            logger.error("Could not take the lock \(paths.serviceLockFile.path): \(error).")
+            logger.error("Could not take the lock \(paths.serviceLockFile.path): \(reasonText(error)). Make the device root writable, or choose another with BA_DEVICE_ROOT.")
             return .failure
         }
 
