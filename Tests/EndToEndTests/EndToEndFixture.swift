@@ -32,12 +32,14 @@ struct Scenario: Sendable {
     /// The service ``withDevice`` started, for a test that kills it on purpose.
     let service = ServiceSlot()
 
-    init() throws {
+    /// - Parameter deviceRoot: Where the device root goes, such as on a small file system; by
+    ///   default inside the scenario's folder.
+    init(deviceRoot: URL? = nil) throws {
         folder = try TemporaryDirectory(prefix: "e2e")
-        deviceRoot = folder.appending("a/b/device")
+        self.deviceRoot = deviceRoot ?? folder.appending("a/b/device")
         accessLog = folder.appending("access.log")
         outputFolder = folder.appending("out")
-        for url in [deviceRoot, outputFolder] {
+        for url in [self.deviceRoot, outputFolder] {
             try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
         }
     }

@@ -46,7 +46,8 @@ struct DownloadCommand: DebugSubcommand {
             }
         }
         defer { ticker.cancel() }
-        var watcher = DownloadWatcher(request: request, connection: connection, console: context.console)
+        var watcher = DownloadWatcher(request: request, connection: connection, paths: context.paths, console: context.console)
+        if try watcher.placeKeptFile() { return .success }
         try await watcher.start()
         try await watcher.watch(signals)
         return .success

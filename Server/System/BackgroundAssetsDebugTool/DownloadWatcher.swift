@@ -25,6 +25,8 @@ struct DownloadWatcher {
 
     let request: DownloadRequest
     let connection: ServiceConnection
+    /// The device root, where a file that could not be placed is kept.
+    let paths: DevicePaths
     private var progress: ProgressReporter
     private var uniqueIdentifier: String?
     /// Ticks in a row on which the download was missing from the current downloads without an event.
@@ -33,10 +35,21 @@ struct DownloadWatcher {
     private var restarts = 0
     private var reportedUnreachable = false
 
-    init(request: DownloadRequest, connection: ServiceConnection, console: Console) {
+    init(request: DownloadRequest, connection: ServiceConnection, paths: DevicePaths, console: Console) {
         self.request = request
         self.connection = connection
+        self.paths = paths
         progress = ProgressReporter(console: console, identifier: request.identifier)
+    }
+
+    /// Places the file an earlier run downloaded but could not place, if there is one.
+    /// - Returns: `true` when it was placed and there is nothing to download.
+    /// - Throws: ``DebugToolError`` when it still cannot be placed; it stays kept.
+    mutating func placeKeptFile() throws -> Bool {
+        guard let kept = KeptDownload(identifier: request.identifier, paths: paths), kept.exists else { return false }
+        try kept.place(at: request.output)
+        progress.note("Placed \(request.output.path) from the file an earlier run downloaded and kept.")
+        return true
     }
 
     /// Finds the download an earlier run left in the queue, or starts a new one.
@@ -82,7 +95,19 @@ struct DownloadWatcher {
         case let .finished(deliveryID, download, filePath) where isOurs(download):
             progress.finishLine()
             defer { connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in } }
-            try FinishedFilePlacer.place(URL(fileURLWithPath: filePath), at: request.output)
+            let handedOver = URL(fileURLWithPath: filePath)
+            do {
+                try FinishedFilePlacer.place(handedOver, at: request.output)
+            } catch {
+                // Acknowledging lets the service delete the file: keep it first, so a full disk at
+                // the output costs a move later, not the whole download again.
+                guard let kept = KeptDownload(identifier: request.identifier, paths: paths), kept.keep(handedOver) else {
+                    throw error
+                }
+                let reason = (error as? DebugToolError)?.message ?? DebugTool.describe(error)
+                throw DebugToolError("\(reason) The downloaded file is kept at \(kept.file.path); run the same "
+                    + "command again to place it without downloading it again, or move it yourself.")
+            }
             let size = (try? FileManager.default.attributesOfItem(atPath: request.output.path)[.size] as? Int) ?? 0
             progress.note("Downloaded \(request.url) to \(request.output.path) (\(size) bytes).")
             return true

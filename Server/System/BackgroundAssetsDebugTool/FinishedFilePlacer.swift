@@ -35,7 +35,7 @@ enum FinishedFilePlacer {
             try FileManager.default.copyItem(at: source, to: temporary)
         } catch {
             try? FileManager.default.removeItem(at: temporary)
-            throw failure(source, destination, error.localizedDescription)
+            throw failure(source, destination, reasonText(error))
         }
         guard rename(temporary.path, destination.path) == 0 else {
             let reason = errnoText()

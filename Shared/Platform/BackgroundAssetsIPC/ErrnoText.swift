@@ -22,15 +22,27 @@ public func errnoText(_ code: Int32 = errno) -> String {
 public func reasonText(_ error: any Error) -> String {
     if let posix = error as? POSIXError { return errnoText(posix.code.rawValue) }
     let bridged = error as NSError
+    let foundationDomains = [NSCocoaErrorDomain, NSPOSIXErrorDomain, NSURLErrorDomain]
+    if !(type(of: error) is NSError.Type), !foundationDomains.contains(bridged.domain) {
+        // This project's own errors describe themselves in a sentence; bridged to NSError they would not.
+        return String(String(describing: error).trimmingSuffix("."))
+    }
     if bridged.domain == NSPOSIXErrorDomain { return errnoText(Int32(truncatingIfNeeded: bridged.code)) }
     if let underlying = bridged.userInfo[NSUnderlyingErrorKey] as? NSError, underlying.domain == NSPOSIXErrorDomain {
         return errnoText(Int32(truncatingIfNeeded: underlying.code))
     }
     // Foundation's file errors on Linux often lose the errno; name the common ones as the system would.
     if bridged.domain == NSCocoaErrorDomain, let code = cocoaFileErrnos[bridged.code] { return errnoText(code) }
-    var text = bridged.localizedDescription
-    while text.hasSuffix(".") { text.removeLast() }
-    return text
+    return String(bridged.localizedDescription.trimmingSuffix("."))
+}
+
+extension String {
+    /// The string without any run of `suffix` at its end.
+    fileprivate func trimmingSuffix(_ suffix: Character) -> Substring {
+        var text = self[...]
+        while text.last == suffix { text.removeLast() }
+        return text
+    }
 }
 
 /// The errno behind Cocoa's file error codes, for ``reasonText(_:)``.

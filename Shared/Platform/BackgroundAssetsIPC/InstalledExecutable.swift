@@ -48,8 +48,14 @@ public enum InstalledExecutable {
             path: ".\(destination.lastPathComponent).\(getpid()).new", directoryHint: .notDirectory)
         unlink(staging.path)
         if link(executable.path, staging.path) != 0 {
-            try FileManager.default.copyItem(at: executable, to: staging)
-            try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: staging.path)
+            do {
+                try FileManager.default.copyItem(at: executable, to: staging)
+                try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: staging.path)
+            } catch {
+                // A copy cut short (a full disk) leaves part of an executable: it must not stay in the bundle.
+                unlink(staging.path)
+                throw error
+            }
         }
         guard rename(staging.path, destination.path) == 0 else {
             let reason = String(cString: strerror(errno))

@@ -51,14 +51,21 @@ public struct InstalledBundle: Sendable, Equatable {
         let staging = appBundle.deletingLastPathComponent().appending(
             path: ".\(appBundle.lastPathComponent).new", directoryHint: .isDirectory)
         try? fileManager.removeItem(at: staging)
-        let stagedExtension = staging.appending(
-            path: "Extensions/\(extensionBundle.lastPathComponent)", directoryHint: .isDirectory)
-        try fileManager.createDirectory(at: stagedExtension, withIntermediateDirectories: true)
-        try Self.writeInfoPlist(from: appPlist, version: version, to: staging.appending(path: "Info.plist"))
-        try Self.writeInfoPlist(
-            from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
-        try InstalledExecutable.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
-        try InstalledExecutable.place(executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+        do {
+            let stagedExtension = staging.appending(
+                path: "Extensions/\(extensionBundle.lastPathComponent)", directoryHint: .isDirectory)
+            try fileManager.createDirectory(at: stagedExtension, withIntermediateDirectories: true)
+            try Self.writeInfoPlist(from: appPlist, version: version, to: staging.appending(path: "Info.plist"))
+            try Self.writeInfoPlist(
+                from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
+            try InstalledExecutable.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
+            try InstalledExecutable.place(
+                executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+        } catch {
+            // Half a bundle (a full disk) is removed, not left to fill the disk further.
+            try? fileManager.removeItem(at: staging)
+            throw error
+        }
         try? fileManager.removeItem(at: appBundle)
         try fileManager.moveItem(at: staging, to: appBundle)
     }

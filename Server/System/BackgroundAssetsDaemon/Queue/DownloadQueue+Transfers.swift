@@ -8,12 +8,31 @@ import Foundation
 
 extension DownloadQueue {
     /// Marks a download as transferring and starts its transfer on a thread of its own.
-    func launch(id: Int64) throws {
+    ///
+    /// A store that cannot write (a full disk) leaves the download waiting, or, once it is marked
+    /// as transferring, puts it back in line as soon as the store can: never transferring with no
+    /// transfer behind it.
+    func launch(id: Int64) {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
-        let row = try store.update(id: id, at: .now, waitsForDisk: false) { row in
-            row.state = .downloading
-            row.attempts += 1
+        let row: DownloadRow
+        do {
+            row = try store.update(id: id, at: .now, waitsForDisk: false) { row in
+                row.state = .downloading
+                row.attempts += 1
+            }
+        } catch {
+            logger.error("Download \(id) could not be started: \(reasonText(error)). It will be tried again in a moment.")
+            scheduleRecordingRetry()
+            return
         }
+        do {
+            try startTransfer(row)
+        } catch {
+            keepUnrecorded(.interrupted, of: id, because: error)
+        }
+    }
+
+    private func startTransfer(_ row: DownloadRow) throws {
         let descriptor = row.descriptor
         guard let url = URL(string: descriptor.url) else {
             fail(row, TransferError(.remote, .unsupportedURL, "\(descriptor.url) is not a URL").wireFailure)
@@ -92,7 +111,11 @@ extension DownloadQueue {
                 let file = try handOver.get()
                 credentials[id] = nil
                 forgetFailures(of: id)
-                observer(.finished(try recordFinished(id: id, length: transferred.length), file: file))
+                do {
+                    observer(.finished(try recordFinished(id: id, length: transferred.length), file: file))
+                } catch {
+                    keepUnrecorded(.finished(length: transferred.length, file: file), of: id, because: error)
+                }
             case let .failure(error):
                 guard let row = try store.download(id: id) else { return }
                 try handleFailure(row, error, restartedBecause: restart)
@@ -100,7 +123,7 @@ extension DownloadQueue {
         } catch let error as TransferError {
             if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
         } catch {
-            logger.error("Recording the end of download \(id) failed: \(error). The service will retry it after a restart.")
+            keepUnrecorded(.interrupted, of: id, because: error)
         }
     }
 
@@ -232,7 +255,7 @@ extension DownloadQueue {
             logger.error("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) failed: \(failure.message)")
             observer(.failed(failed, failure))
         } catch {
-            logger.error("Recording the failure of download \(row.id) failed: \(error).")
+            keepUnrecorded(.failed(failure), of: row.id, because: error)
         }
     }
 

@@ -48,6 +48,9 @@ public actor DownloadQueue {
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
     private var wakeUp: Task<Void, Never>?
+    /// Ends the store could not record yet, by row id, and the timer that tries again.
+    var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
+    var recordingRetry: Task<Void, Never>?
 
     /// Creates a queue over a store.
     /// - Parameters:
@@ -83,6 +86,7 @@ public actor DownloadQueue {
     /// Stops every transfer (their bytes are synced and kept) and the timer.
     public func stop() {
         wakeUp?.cancel()
+        recordingRetry?.cancel()
         for transfer in running.values { transfer.control.cancel() }
     }
 
@@ -163,7 +167,7 @@ public actor DownloadQueue {
     }
 
     public func hasWork() throws -> Bool {
-        try !running.isEmpty || store.hasUnfinishedDownloads()
+        try !running.isEmpty || !unrecordedEnds.isEmpty || store.hasUnfinishedDownloads()
     }
 
     /// Starts every due download that fits, then sets the timer for the next one due.
@@ -173,9 +177,9 @@ public actor DownloadQueue {
             let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now, holding: heldApps)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if download.isForeground {
-                    try launch(id: download.id)
+                    launch(id: download.id)
                 } else if freeSlots > 0 {
-                    try launch(id: download.id)
+                    launch(id: download.id)
                     freeSlots -= 1
                 }
             }

@@ -58,7 +58,7 @@ extension BackgroundAssetsService {
                 extensionPlist: URL(fileURLWithPath: request.extensionPlistPath), version: request.version,
                 executables: executables)
         } catch {
-            return installRefusal("The app bundle could not be written under \(appDirectory.path): \(error.localizedDescription). Check that the device root is writable.")
+            return installRefusal("The app bundle could not be written under \(appDirectory.path): \(reasonText(error)). Check that the device root is writable and has room for the app's executables.")
         }
         let now = clock.deviceTime(at: .now)
         let kind: ContentRequestKind
