@@ -49,13 +49,25 @@ public final class SmallFileSystem: Sendable {
         try? Self.run("/bin/umount", ["-l", url.path])
     }
 
-    /// Fills all but `bytesLeft` of its free space with a file named `fill`.
-    /// - Throws: An error when the file cannot be written.
+    /// Fills all but `bytesLeft` of its free space with a file named `fill`; with 0, until a write
+    /// fails for want of space (other processes may be writing to it meanwhile).
+    /// - Throws: An error when the file cannot be written for another reason.
     public func fill(leaving bytesLeft: Int) throws {
         var status = statvfs()
         guard statvfs(url.path, &status) == 0 else { throw TestSupportError("statvfs \(url.path): errno \(errno)") }
         let free = Int(status.f_bavail) * Int(status.f_frsize)
-        try Data(count: max(0, free - bytesLeft)).write(to: url.appending(path: "fill"))
+        let target = bytesLeft > 0 ? max(0, free - bytesLeft) : Int.max
+        let descriptor = open(url.appending(path: "fill").path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw TestSupportError("open fill: errno \(errno)") }
+        defer { close(descriptor) }
+        let chunk = [UInt8](repeating: 0, count: 65_536)
+        var written = 0
+        while written < target {
+            let count = chunk.withUnsafeBytes { write(descriptor, $0.baseAddress, min(chunk.count, target - written)) }
+            if count < 0, errno == ENOSPC { break }
+            guard count > 0 else { throw TestSupportError("write fill: errno \(errno)") }
+            written += count
+        }
     }
 
     /// Frees the space ``fill(leaving:)`` took.

@@ -31,6 +31,8 @@ package final class ServiceConnection: Sendable {
         var replays: [ClientRequest] = []
         /// Set by ``disconnect()`` until the next request: a connection closed on purpose stays closed.
         var closedByClient = false
+        /// Why the service refused the connection being opened, for a request sent after the refusal came.
+        var refusal: BAError?
     }
 
     /// How many times in a row a lost connection is retried before waiting for the next request.
@@ -135,7 +137,10 @@ package final class ServiceConnection: Sendable {
     private func connectIfNeeded() throws -> UnixSocket {
         if let socket = state.withLock({ $0.socket }) { return socket }
         let socket = try openSocket()
-        state.withLock { $0.socket = socket }
+        state.withLock { state in
+            state.socket = socket
+            state.refusal = nil
+        }
         startReading(socket)
         do {
             let reply = try Self.unwrap(Self.wait { self.send(.hello(self.hello), on: socket, reply: $0) })
@@ -203,10 +208,17 @@ package final class ServiceConnection: Sendable {
         }
         do {
             try socket.send(MessageCodec.frame(ClientMessage(id: id, request: request)))
+        } catch IPCError.socketFailed(_, _, let code) where code == EPIPE || code == ECONNRESET {
+            // The service closed the connection, maybe after saying why (a refusal): the reader reads
+            // that and the end of the connection, then fails this request with the service's reason.
+            if state.withLock({ $0.socket === socket }) { return }
+            let (reply, refusal) = state.withLock { ($0.pending.removeValue(forKey: id), $0.refusal) }
+            reply?(.failure(refusal ?? BAError(.callerConnectionInvalid, message: Self.lostMessage("the service closed the connection"))))
         } catch {
-            let reply = state.withLock { $0.pending.removeValue(forKey: id) }
+            let (reply, refusal) = state.withLock { ($0.pending.removeValue(forKey: id), $0.refusal) }
             drop(socket, reason: "sending failed: \(error)")
-            reply?(.failure(BAError(.callerConnectionInvalid, message: Self.lostMessage("sending failed: \(error)"))))
+            // The service refused the connection before this request went out: that is the reason.
+            reply?(.failure(refusal ?? BAError(.callerConnectionInvalid, message: Self.lostMessage("sending failed: \(error)"))))
         }
     }
 
@@ -222,7 +234,15 @@ package final class ServiceConnection: Sendable {
                     guard !bytes.isEmpty, let owner = self else { break }
                     decoder.append(bytes)
                     while let payload = try decoder.nextFrame() {
-                        owner.dispatch(try MessageCodec.decode(ServerMessage.self, from: payload))
+                        let message = try MessageCodec.decode(ServerMessage.self, from: payload)
+                        if case let .response(0, .failure(refusal)) = message {
+                            // Request 0 is never sent: this is the service refusing the connection, with why.
+                            let error = BAError(refusal) ?? BAError(.callerConnectionNotAccepted, message: refusal.message)
+                            owner.state.withLock { $0.refusal = error }
+                            owner.drop(socket, because: error, reconnecting: false)
+                            return
+                        }
+                        owner.dispatch(message)
                     }
                 }
             } catch {
@@ -244,8 +264,13 @@ package final class ServiceConnection: Sendable {
         }
     }
 
-    /// Forgets a socket and fails every request still waiting on it.
+    /// Forgets a socket and fails every request still waiting on it with the lost connection's reason.
     private func drop(_ socket: UnixSocket, reason: String, reconnecting: Bool = true) {
+        drop(socket, because: BAError(.callerConnectionInvalid, message: Self.lostMessage(reason)), reconnecting: reconnecting)
+    }
+
+    /// Forgets a socket and fails every request still waiting on it with `error`.
+    private func drop(_ socket: UnixSocket, because error: BAError, reconnecting: Bool) {
         let orphans = state.withLock { state -> [Reply]? in
             guard state.socket === socket else { return nil }
             state.socket = nil
@@ -255,9 +280,8 @@ package final class ServiceConnection: Sendable {
         socket.close()
         // Only the socket in use counts: the reader of a socket already replaced also ends here.
         guard let orphans else { return }
-        let error = BAError(.callerConnectionInvalid, message: Self.lostMessage(reason))
         for reply in orphans { reply(.failure(error)) }
-        onDisconnect(reason)
+        onDisconnect(error.message)
         if reconnecting { reconnect(attempt: 1) }
     }
 

@@ -20,6 +20,10 @@ final class ConnectionLoop: Sendable {
     private let wakePipe: (read: Int32, write: Int32)
     private let connections = Mutex<[ClientConnection]>([])
     private let isStopped = Atomic(false)
+    /// A descriptor held in reserve: out of descriptors, the loop gives it up to accept one waiting
+    /// client and tell it why it is refused, instead of leaving it in the backlog, where `poll`
+    /// reports it ready on every turn and the loop spins.
+    private let spareDescriptor = Mutex<Int32>(-1)
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "connections")
 
     /// Creates a loop; nothing happens until ``start()``.
@@ -39,11 +43,17 @@ final class ConnectionLoop: Sendable {
         try listener.setNonBlocking()
         self.listener = listener
         self.onConnection = onConnection
+        spareDescriptor.withLock { $0 = Self.openSpare() }
     }
 
     deinit {
         _ = Glibc.close(wakePipe.read)
         _ = Glibc.close(wakePipe.write)
+        spareDescriptor.withLock { if $0 >= 0 { _ = Glibc.close($0) } }
+    }
+
+    private static func openSpare() -> Int32 {
+        open("/dev/null", O_RDONLY | O_CLOEXEC)
     }
 
     /// The number of open client connections.
@@ -119,8 +129,11 @@ final class ConnectionLoop: Sendable {
             do {
                 guard let waiting = try listener.acceptPending() else { return }
                 accepted = waiting
+            } catch let IPCError.socketFailed(_, _, code) where code == EMFILE || code == ENFILE {
+                refuseOneWaitingClient(outOfDescriptors: code)
+                return
             } catch {
-                // Closed for shutdown, or out of descriptors: try again on the next turn.
+                // Closed for shutdown: the loop ends on its next turn.
                 return
             }
             do {
@@ -128,7 +141,7 @@ final class ConnectionLoop: Sendable {
                 try accepted.connection.setNonBlocking()
             } catch {
                 logger.error("Refused a connection: \(error)")
-                accepted.connection.close()
+                Self.refuse(accepted.connection, because: "\(error)")
                 continue
             }
             let connection = ClientConnection(
@@ -137,6 +150,38 @@ final class ConnectionLoop: Sendable {
             connections.withLock { $0.append(connection) }
             onConnection(connection)
         }
+    }
+
+    /// Accepts one waiting client with the spare descriptor, tells it the service is out of
+    /// descriptors, and takes the spare back; the clients already connected are served as before.
+    private func refuseOneWaitingClient(outOfDescriptors code: Int32) {
+        spareDescriptor.withLock { spare in
+            if spare >= 0 { _ = Glibc.close(spare) }
+            if let waiting = try? listener.acceptPending() {
+                var limit = rlimit()
+                getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit)
+                let reason = "the service has no file descriptors left (\(errnoText(code)); its limit is \(limit.rlim_cur)) "
+                    + "and serves the \(connectionCount) clients it has. Try again when some have disconnected, "
+                    + "or raise the limit (ulimit -n) before the service starts"
+                logger.error("Refused a connection: \(reason).")
+                Self.refuse(waiting.connection, because: reason)
+            }
+            spare = Self.openSpare()
+        }
+    }
+
+    /// Tells a client why it is refused, in a frame any version of the protocol reads (a
+    /// `failure` answer to request 0, which no client sends), then closes its connection.
+    private static func refuse(_ socket: UnixSocket, because reason: String) {
+        let failure = WireFailure.backgroundAssets(
+            code: BAError.Code.callerConnectionNotAccepted.rawValue,
+            message: "The Background Assets service refused the connection: \(reason).")
+        if let frame = try? MessageCodec.frame(ServerMessage.response(id: 0, response: .failure(failure))) {
+            try? socket.setNonBlocking()
+            // A new connection's send buffer is empty: the frame fits, and never blocks the loop.
+            _ = try? frame.withUnsafeBytes { try socket.sendAvailable($0) }
+        }
+        socket.close()
     }
 
     private func remove(_ ended: [ClientConnection]) {

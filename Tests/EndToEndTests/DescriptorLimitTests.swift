@@ -1,0 +1,61 @@
+/*
+Abstract:
+End-to-end: a service out of file descriptors refuses new clients in words and keeps serving the ones it has.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Run out of file descriptors", .serialized, .timeLimit(.minutes(2)))
+struct DescriptorLimitTests {
+    @Test("At its descriptor limit the service tells a new client it is refused, and answers the clients it has")
+    func refusesPolitelyAtTheLimit() async throws {
+        let scenario = try Scenario()
+        try ServiceProcess.writeConfiguration(quickConfiguration, in: scenario.deviceRoot)
+        // prlimit(1) starts the service with room for a few dozen descriptors.
+        let service = try ChildProcess.launch(
+            executableURL: try locateExecutable("prlimit"),
+            arguments: ["--nofile=64", try ProductsDirectory.executable(named: "backgroundassetsd").path, "--foreground"],
+            environment: scenario.environment)
+        try await service.runScoped { service in
+            let socketPath = scenario.deviceRoot.appending(path: "run/backgroundassetsd.sock").path
+            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) }, timeout: .seconds(15),
+                           "the service to listen")
+            let existing = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.existing")
+            // Strangers that connect and say nothing, until the service has no descriptor left.
+            var strangers: [UnixSocket] = []
+            defer { strangers.forEach { $0.close() } }
+            let refusal = try await poll(timeout: .seconds(30), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
+                let stranger = try UnixSocket.connect(to: socketPath)
+                strangers.append(stranger)
+                guard let descriptor = stranger.descriptor else { return nil }
+                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
+                guard strangers.count > 70, poll(&entry, 1, 50) > 0 else { return nil }
+                var decoder = FrameDecoder()
+                decoder.append(try stranger.receive())
+                return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
+            }
+            guard case let .response(0, .failure(failure)) = refusal else {
+                Issue.record("expected a refusal, got \(refusal)")
+                return
+            }
+            #expect(failure.code == BAError.Code.callerConnectionNotAccepted.rawValue)
+            #expect(failure.message.contains("no file descriptors left"), "\(failure.message)")
+            #expect(failure.message.contains("its limit is 64"), "\(failure.message)")
+
+            // The framework's client reads the same refusal and gives it as its error.
+            let tool = try await scenario.runTool(["status"])
+            #expect(!tool.status.isSuccess)
+            #expect(tool.standardError.contains("refused the connection: the service has no file descriptors left"),
+                    "\(tool.standardError)")
+            // The client connected before the limit is still served.
+            guard case .status = try existing.send(.fetchStatus) else {
+                Issue.record("the existing client was not answered")
+                return
+            }
+            #expect(service.isRunning)
+        }
+    }
+}
