@@ -25,6 +25,7 @@ struct ResetCommand: DebugSubcommand {
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let paths = context.paths
+        try context.requireOwnDeviceRoot()
         if !assumeYes {
             guard context.console.inputIsTerminal else {
                 throw DebugToolError.usage(

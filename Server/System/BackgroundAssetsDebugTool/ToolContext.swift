@@ -48,4 +48,16 @@ public struct ToolContext: Sendable {
         connection.setWantsEvents(onEvent != nil)
         return connection
     }
+
+    /// Refuses a device root that is not this user's own, before a command writes into it itself
+    /// (the service refuses one too, for everything that goes through it).
+    /// - Throws: ``DebugToolError`` with the refusal's reason.
+    func requireOwnDeviceRoot() throws {
+        do {
+            try DeviceRootOwnership.checkRoot(paths)
+            try DeviceRootOwnership.checkFolders(paths)
+        } catch {
+            throw DebugToolError(error.description)
+        }
+    }
 }

@@ -43,6 +43,7 @@ struct TrustCommand: DebugSubcommand {
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let store = TrustStore(directory: context.paths.trustDirectory)
+        if case .list = action {} else { try context.requireOwnDeviceRoot() }
         switch action {
         case let .add(path):
             let summary = try store.add(URL(fileURLWithPath: path))

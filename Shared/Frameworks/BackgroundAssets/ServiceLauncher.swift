@@ -137,7 +137,11 @@ package struct ServiceLauncher: Sendable {
     /// The device log opened for appending, so the service's first words before it sets up its own
     /// logging are kept; `nil` when the device root has no `system/` folder yet.
     private func deviceLog() -> FileHandle? {
-        let descriptor = open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        // Another user's device root is refused by the service; this client writes nothing into it either.
+        guard (try? DeviceRootOwnership.checkRoot(paths)) != nil, (try? DeviceRootOwnership.checkFolders(paths)) != nil else {
+            return nil
+        }
+        let descriptor = open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return nil }
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }

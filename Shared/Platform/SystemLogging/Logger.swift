@@ -131,10 +131,14 @@ final class LogSink: Sendable {
         return true
     }
 
-    /// Opens the device log for appending, or returns -1 when the device root has no `system/` yet:
-    /// a process never creates the device root just to log.
+    /// Opens the device log for appending, or returns -1 when the device root has no `system/` yet
+    /// (a process never creates the device root just to log) or is not this user's own: a line that
+    /// says another user's device root is refused must not be written into it.
     private static func openDeviceLog() -> Int32 {
-        let path = DevicePaths.current().logFile.path
-        return open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        let paths = DevicePaths.current()
+        guard (try? DeviceRootOwnership.checkRoot(paths)) != nil, (try? DeviceRootOwnership.checkFolders(paths)) != nil else {
+            return -1
+        }
+        return open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
     }
 }

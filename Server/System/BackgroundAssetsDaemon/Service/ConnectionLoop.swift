@@ -175,7 +175,7 @@ final class ConnectionLoop: Sendable {
     private static func refuse(_ socket: UnixSocket, because reason: String) {
         let failure = WireFailure.backgroundAssets(
             code: BAError.Code.callerConnectionNotAccepted.rawValue,
-            message: "The Background Assets service refused the connection: \(reason).")
+            message: "The Background Assets service refused the connection: \(reason)" + (reason.hasSuffix(".") ? "" : "."))
         if let frame = try? MessageCodec.frame(ServerMessage.response(id: 0, response: .failure(failure))) {
             try? socket.setNonBlocking()
             // A new connection's send buffer is empty: the frame fits, and never blocks the loop.

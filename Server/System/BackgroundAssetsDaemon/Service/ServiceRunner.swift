@@ -38,10 +38,16 @@ public struct ServiceRunner: Sendable {
     /// - Returns: The exit code.
     public func run(stopRequested: @escaping @Sendable () -> Bool) async -> ExitCode {
         do {
+            // Before anything is created or its mode changed: never another user's folder, never through a link.
+            try DeviceRootOwnership.checkRoot(paths)
             for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
+            try DeviceRootOwnership.checkFolders(paths)
             DeviceRootPrivacy.restrict(paths)
+        } catch let refusal as DeviceRootOwnership.Refusal {
+            logger.error("\(refusal)")
+            return .failure
         } catch {
             logger.error("The device root \(paths.root.path) is not writable: \(reasonText(error)). Make it writable, or choose another with BA_DEVICE_ROOT.")
             return .failure
