@@ -128,8 +128,7 @@ struct DownloadWatcher {
             progress.note("\(challenge.host):\(challenge.port) asks for a password; answering as \(credential.user).")
             answer = ChallengeAnswer(disposition: .useCredential, user: credential.user, password: credential.password)
         } else {
-            let why = request.credential == nil
-                ? "no --credential was given" : "the server refused the credential for \(request.credential!.user)"
+            let why = request.credential.map { "the server refused the credential for \($0.user)" } ?? "no --credential was given"
             progress.note("\(challenge.host):\(challenge.port) asks for a password and \(why); the download will fail.")
             answer = ChallengeAnswer(disposition: .performDefaultHandling)
         }

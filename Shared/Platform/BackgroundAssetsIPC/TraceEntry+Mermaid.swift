@@ -13,8 +13,9 @@ extension TraceEntry {
     public static func mermaidDiagram(of entries: [TraceEntry]) -> String {
         var participants: [String] = []
         func alias(_ name: String) -> String {
-            if !participants.contains(name) { participants.append(name) }
-            return "P\(participants.firstIndex(of: name)!)"
+            if let index = participants.firstIndex(of: name) { return "P\(index)" }
+            participants.append(name)
+            return "P\(participants.count - 1)"
         }
         var lines: [String] = []
         for entry in entries {
