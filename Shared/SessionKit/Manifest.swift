@@ -5,6 +5,10 @@ The manifest: the list of session videos the server offers, loaded and validated
 
 import Foundation
 
+#if !canImport(Darwin)
+import BackgroundAssetsIPC
+#endif
+
 /// The list of sessions the asset server offers, as served at `manifest.json`.
 ///
 /// ```json
@@ -64,10 +68,22 @@ public struct Manifest: Codable, Sendable, Equatable {
     ///   - baseURL: The manifest's own remote URL, used to resolve relative session URLs.
     /// - Throws: ``SessionKitError`` naming the field and session at fault.
     public static func decode(_ data: Data, source: String, baseURL: URL? = nil) throws -> Manifest {
+        #if !canImport(Darwin)
+        // Foundation on Linux takes bytes that are not UTF-8 inside strings, which JSON forbids, and
+        // gives no position for a syntax error; the strict parser of the device's protocol finds both.
+        if String(validating: data, as: UTF8.self) == nil, let mistake = JSONSyntax.firstError(in: data) {
+            throw SessionKitError.malformedManifest(path: source, reason: "it is not valid JSON: \(mistake)")
+        }
+        #endif
         let raw: RawManifest
         do {
             raw = try JSONDecoder().decode(RawManifest.self, from: data)
         } catch let error as DecodingError {
+            #if !canImport(Darwin)
+            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let mistake = JSONSyntax.firstError(in: data) {
+                throw SessionKitError.malformedManifest(path: source, reason: "it is not valid JSON: \(mistake)")
+            }
+            #endif
             throw SessionKitError.malformedManifest(path: source, reason: error.summary)
         } catch {
             throw SessionKitError.malformedManifest(path: source, reason: Self.reason(for: error))

@@ -103,6 +103,24 @@ struct ManifestTests {
         }
     }
 
+    #if os(Linux)
+    @Test("A manifest that is not UTF-8, or not JSON, is reported with the line and column of the mistake")
+    func syntaxErrorsHaveAPosition() throws {
+        let notUTF8 = Data("{\n  \"version\": 1,\n  \"sessions\": [\"".utf8) + Data([0xFF, 0xFE]) + Data("\"]\n}".utf8)
+        guard case let .malformedManifest(_, reason) = Self.decodeError(notUTF8) else {
+            Issue.record("bytes that are not UTF-8 should be a malformed manifest")
+            return
+        }
+        #expect(reason.contains("not valid JSON"), "\(reason)")
+        #expect(reason.contains("line 3, column"), "\(reason)")
+        guard case let .malformedManifest(_, stray) = Self.decodeError(Data("{\"version\": 1} x".utf8)) else {
+            Issue.record("text after the manifest should be a malformed manifest")
+            return
+        }
+        #expect(stray.contains("line 1, column 16"), "\(stray)")
+    }
+    #endif
+
     @Test("Saving is atomic and loading gives back the same manifest")
     func savesAndLoads() async throws {
         try await withTemporaryDirectory { folder in

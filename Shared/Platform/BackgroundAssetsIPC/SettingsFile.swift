@@ -119,14 +119,8 @@ public enum SettingsFile {
 
     /// The file's keys and values, or why it is not a JSON object of settings.
     static func parse(_ data: Data) throws(Failure) -> [String: Value] {
-        let root: WireJSONValue
-        do {
-            root = try WireJSONParser.parse(data)
-        } catch let error as WireJSONParser.SyntaxError {
-            let (line, column) = position(ofByte: error.offset, in: data)
-            throw Failure(key: nil, reason: "it is not valid JSON: \(error.reason) at line \(line), column \(column)")
-        } catch {
-            throw Failure(key: nil, reason: "it is not valid JSON")
+        guard let root = try? WireJSONParser.parse(data) else {
+            throw Failure(key: nil, reason: "it is not valid JSON: \(JSONSyntax.firstError(in: data) ?? "unreadable")")
         }
         guard case let .object(members) = root else {
             throw Failure(key: nil, reason: "it is \(root.kind), not a JSON object of settings")
@@ -159,13 +153,5 @@ public enum SettingsFile {
         case .null:
             return .other("null")
         }
-    }
-
-    /// The 1-based line and column of a byte, for a message a person can act on in an editor.
-    private static func position(ofByte offset: Int, in data: Data) -> (line: Int, column: Int) {
-        let before = data.prefix(max(0, offset))
-        let line = before.reduce(1) { $1 == UInt8(ascii: "\n") ? $0 + 1 : $0 }
-        let column = before.count - (before.lastIndex(of: UInt8(ascii: "\n")).map { $0 - before.startIndex + 1 } ?? 0) + 1
-        return (line, column)
     }
 }
