@@ -27,14 +27,16 @@ struct DescriptorLimitTests {
             // Strangers that connect and say nothing, until the service has no descriptor left.
             var strangers: [UnixSocket] = []
             defer { strangers.forEach { $0.close() } }
-            let refusal = try await poll(timeout: .seconds(30), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
-                let stranger = try UnixSocket.connect(to: socketPath)
-                strangers.append(stranger)
-                guard let descriptor = stranger.descriptor else { return nil }
-                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard strangers.count > 70, poll(&entry, 1, 50) > 0 else { return nil }
+            let refusal = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
+                // A full backlog refuses the connect itself: the service is busy refusing; try again.
+                if let stranger = try? UnixSocket.connect(to: socketPath) { strangers.append(stranger) }
+                // The service refuses the client longest in its backlog, not necessarily the newest.
+                var entries = strangers.map { pollfd(fd: $0.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+                guard poll(&entries, nfds_t(entries.count), 10) > 0,
+                    let ready = zip(strangers, entries).first(where: { $0.1.revents != 0 })?.0
+                else { return nil }
                 var decoder = FrameDecoder()
-                decoder.append(try stranger.receive())
+                decoder.append(try ready.receive())
                 return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
             }
             guard case let .response(0, .failure(failure)) = refusal else {

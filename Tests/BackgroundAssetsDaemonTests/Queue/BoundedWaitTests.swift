@@ -35,6 +35,31 @@ struct BoundedWaitTests {
         #expect(failure.message.contains("no progress"), "\(failure.message)")
     }
 
+    @Test("A promoted download from a server that answers nothing fails at foregroundWait, not at the stall timeout")
+    func silentServerFailsAtTheWait() async throws {
+        let server = try ScriptedHTTPServer { _, _ in ScriptedHTTPServer.Reply([], stallAfterwards: true) }
+        defer { server.stop() }
+        let harness = try QueueHarness {
+            $0.foregroundWait = 0.5
+            $0.stallTimeout = 30
+        }
+        try await harness.queue.start()
+        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        try await poll(until: { harness.eventNames(of: row.id).contains("began") }, timeout: .seconds(10), "the transfer")
+        // The app promotes it: a person waits from now on.
+        let started = ContinuousClock.now
+        try await harness.queue.promote(id: row.id)
+        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(20)) else {
+            Issue.record("Must fail"); return
+        }
+        // The stall timeout (30 s) would have ended the attempt much later; the wait's deadline ends it.
+        #expect(ContinuousClock.now - started < .seconds(15), "failed after \(ContinuousClock.now - started)")
+        #expect(failure.message.contains("made no progress"), "\(failure.message)")
+        #expect(failure.message.contains("sent nothing more before the wait ran out"), "\(failure.message)")
+        #expect(failure.code == -1001, "timed out, as URLSession says")
+        #expect(try harness.store.download(id: row.id)?.state == .failed)
+    }
+
     @Test("An essential download fails after essentialWait whatever the cause, so the install ends")
     func essentialFailsAfterWait() async throws {
         let server = try ScriptedHTTPServer(script: Self.unavailable)

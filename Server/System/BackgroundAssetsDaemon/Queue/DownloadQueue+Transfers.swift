@@ -49,6 +49,8 @@ extension DownloadQueue {
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
+        // Its share of the background bandwidth before its first byte, not after the thread has run.
+        rebalanceBandwidth()
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, observer: observer, logger: logger)
@@ -170,8 +172,8 @@ extension DownloadQueue {
             // Someone is waiting: the clock runs from the later of the last progress and the
             // first failure this service saw (or the promotion), so every download gets at
             // least one retry, however long its first attempt took.
+            startWaitClock(of: row, at: now)
             let since = waitingSince[row.id] ?? now
-            waitingSince[row.id] = since
             let waited = now.timeIntervalSince(max(lastProgress, since))
             if waited >= wait {
                 fail(row, noProgressFailure(row, error, run: run, waited: waited))

@@ -38,6 +38,9 @@ public actor DownloadQueue {
     /// When this service started counting a download's bounded wait (its first failure here, or
     /// its promotion): the wait never counts time before it.
     var waitingSince: [Int64: Date] = [:]
+    /// When to look again whether each of those downloads ran out of its wait, and the timer that does.
+    var waitChecks: [Int64: Date] = [:]
+    var waitCheck: Task<Void, Never>?
     /// Each download's attempts since its last progress, for the message of a bounded wait.
     var failureRuns: [Int64: FailureRun] = [:]
     var random = SystemRandomNumberGenerator()
@@ -87,6 +90,7 @@ public actor DownloadQueue {
     public func stop() {
         wakeUp?.cancel()
         recordingRetry?.cancel()
+        waitCheck?.cancel()
         for transfer in running.values { transfer.control.cancel() }
     }
 
@@ -115,7 +119,7 @@ public actor DownloadQueue {
             if row.state == .waiting { row.nextAttemptAt = now }
         }
         // A person starts waiting now: the foreground wait counts from here.
-        waitingSince[id] = now
+        startWaitClock(of: row, at: now, restart: true)
         if var transfer = running[id], !transfer.isForeground {
             observer(.paused(row))
             transfer.isForeground = true
