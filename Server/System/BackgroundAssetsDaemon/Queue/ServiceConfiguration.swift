@@ -42,6 +42,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var connectivityProbeInterval: Double = 5
     /// A connection that delivers nothing for this long is dropped and retried, in seconds.
     public var stallTimeout: Double = 30
+    /// A transfer slower than this many bytes per second over `lowSpeedTime` is dropped and
+    /// retried like a stall (curl's `--speed-limit`); 0 turns the check off.
+    public var lowSpeedLimit: Int64 = 1024
+    /// The window `lowSpeedLimit` is measured over, in seconds (curl's `--speed-time`).
+    public var lowSpeedTime: Double = 30
     /// The service exits after this long with nothing queued and no client connected, in seconds.
     public var idleExitAfter: Double = 60
     /// Device seconds per real second, so periodic checks and daily budgets can be watched in minutes.
@@ -107,6 +112,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "foregroundWait": Knob(minimum: 0) { $0.foregroundWait = $1 },
         "connectivityProbeInterval": Knob(minimum: 0.01) { $0.connectivityProbeInterval = $1 },
         "stallTimeout": Knob(minimum: 0.1) { $0.stallTimeout = $1 },
+        "lowSpeedLimit": Knob(minimum: 0) { $0.lowSpeedLimit = Int64($1) },
+        "lowSpeedTime": Knob(minimum: 0.1) { $0.lowSpeedTime = $1 },
         "idleExitAfter": Knob(minimum: 0.1) { $0.idleExitAfter = $1 },
         "timeScale": Knob(minimum: 1) { $0.timeScale = $1 },
         "extensionRuntimeLimit": Knob(minimum: 0.1) { $0.extensionRuntimeLimit = $1 },

@@ -31,6 +31,10 @@ struct TransferRequest: Sendable {
     var stallTimeout: Duration = .seconds(30)
     /// Give up on connecting after this long.
     var connectTimeout: Duration = .seconds(10)
+    /// Give up on a server that delivers less than this many bytes per second on average...
+    var lowSpeedLimit: Int64 = 1024
+    /// ...over this long (curl's `--speed-limit` and `--speed-time`); see ``LowSpeedWatch``.
+    var lowSpeedTime: Duration = .seconds(30)
     /// Follow at most this many redirects.
     var maximumRedirects = 5
     /// The hosts a redirect may lead to, before the app's first launch; `nil` allows any.
