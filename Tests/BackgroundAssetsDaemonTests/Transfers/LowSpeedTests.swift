@@ -35,6 +35,15 @@ struct LowSpeedTests {
         try watch.check(bytes: 0, now: 10 * Self.second, paced: 0)
     }
 
+    @Test("config.json sets the minimum rate and its window: 1 KiB/s over 30 s unless told otherwise, 0 turns it off")
+    func knobs() throws {
+        #expect(ServiceConfiguration().lowSpeedLimit == 1024 && ServiceConfiguration().lowSpeedTime == 30)
+        let configuration = try ServiceConfigurationTests.load(#"{"lowSpeedLimit": 0, "lowSpeedTime": 5}"#)
+        #expect(configuration.lowSpeedLimit == 0 && configuration.lowSpeedTime == 5)
+        #expect(throws: ConfigurationError.self) { try ServiceConfigurationTests.load(#"{"lowSpeedTime": 0}"#) }
+        #expect(throws: ConfigurationError.self) { try ServiceConfigurationTests.load(#"{"lowSpeedLimit": -1}"#) }
+    }
+
     @Test("A server dripping its body is dropped after the window, as a retryable failure that keeps the bytes")
     func drippingServer() async throws {
         let server = try ScriptedHTTPServer { _, _ in
