@@ -47,7 +47,7 @@ struct RedirectPolicy: Sendable {
             throw TransferError(.remote, .malformedResponse, "a \(head.status) redirect from \(from) has no usable Location\(given)")
         }
         let target = try RequestTarget(next, subject: "\(from) redirected to \(next.absoluteString.debugSummary), which")
-        let to = next.absoluteString
+        let to = next.absoluteString.debugSummary
         if url.scheme?.lowercased() == "https", !target.isSecure {
             throw TransferError(.remote, .insecureRedirect, "\(from) redirected to \(to), which leaves https for plain http; "
                 + "the server must redirect to an https URL")
@@ -57,8 +57,8 @@ struct RedirectPolicy: Sendable {
                 + "this machine; downloads use https (http only on localhost), so the server must redirect to an https URL")
         }
         if let allowedHosts, !allowedHosts.allows(host: target.host) {
-            throw TransferError(.remote, .disallowedHost(target.host), "\(from) redirected to \(target.host), which "
-                + "BADownloadDomainAllowList \(PropertyListText.list(allowedHosts.entries)) does not allow before the app's first launch; "
+            throw TransferError(.remote, .disallowedHost(target.host), "\(from) redirected to \(to), whose host "
+                + "\(PropertyListText.quote(target.host)) BADownloadDomainAllowList \(PropertyListText.list(allowedHosts.entries)) does not allow before the app's first launch; "
                 + "add the host to the list in the app's Info.plist")
         }
         return next
