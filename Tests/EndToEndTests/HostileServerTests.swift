@@ -12,6 +12,16 @@ import TestSupport
 struct HostileServerTests {
     static let file = [UInt8]((0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31) })
 
+    /// Runs `body` with a service in a fresh scenario and the hostile server, and stops both.
+    static func withHostileServer(_ body: (Scenario, ScriptedHTTPServer, ServiceProcess) async throws -> Void) async throws {
+        let scenario = try Scenario()
+        let server = try hostileServer()
+        defer { server.stop() }
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+            try await body(scenario, server, service)
+        }
+    }
+
     /// A server that answers each path as its name says, and serves `file` on `/good.mp4`.
     static func hostileServer() throws -> ScriptedHTTPServer {
         try ScriptedHTTPServer { head, _ in
@@ -20,12 +30,7 @@ struct HostileServerTests {
             case "/moved.mp4": .response("302 Found", ["Location: /good.mp4"])
             case "/gzip.mp4":
                 .response("200 OK", ["Content-Encoding: gzip"], body: [0x1F, 0x8B, 0x08, 0x00] + Self.file.dropFirst(4))
-            case "/endless.mp4":
-                {
-                    var reply = ScriptedHTTPServer.Reply.response("200 OK", ["Transfer-Encoding: chunked"])
-                    reply.endlessTail = Array("10000\r\n".utf8) + [UInt8](repeating: 0x78, count: 65_536) + [13, 10]
-                    return reply
-                }()
+            case "/endless.mp4": .endlessChunkedBody()
             default: .response("200 OK", ["ETag: \"v1\""], body: Self.file)
             }
         }
@@ -33,10 +38,7 @@ struct HostileServerTests {
 
     @Test("A redirect to file:///etc/passwd fails the download at once with its reason; the service keeps running")
     func unfetchableRedirect() async throws {
-        let scenario = try Scenario()
-        let server = try Self.hostileServer()
-        defer { server.stop() }
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+        try await Self.withHostileServer { scenario, server, service in
             let output = scenario.outputFolder.appendingPathComponent("passwd")
             let started = ContinuousClock.now
             let refused = try await scenario.runTool(["download", server.url("/passwd.mp4").absoluteString, "--output", output.path])
@@ -54,10 +56,7 @@ struct HostileServerTests {
 
     @Test("A redirect that is followed is in the trace, with the URL the bytes came from")
     func redirectInTrace() async throws {
-        let scenario = try Scenario()
-        let server = try Self.hostileServer()
-        defer { server.stop() }
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+        try await Self.withHostileServer { scenario, server, _ in
             let output = scenario.outputFolder.appendingPathComponent("moved.mp4")
             let result = try await scenario.runTool(["download", server.url("/moved.mp4").absoluteString, "--output", output.path])
             #expect(result.status == .exited(0), "\(result.standardError)")
@@ -70,10 +69,7 @@ struct HostileServerTests {
 
     @Test("A gzip body is refused, and an endless body stops at the declared size; neither is saved")
     func bodiesThatAreNotTheFile() async throws {
-        let scenario = try Scenario()
-        let server = try Self.hostileServer()
-        defer { server.stop() }
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+        try await Self.withHostileServer { scenario, server, _ in
             let gzip = scenario.outputFolder.appendingPathComponent("gzip.mp4")
             let refused = try await scenario.runTool(["download", server.url("/gzip.mp4").absoluteString, "--output", gzip.path,
                                                       "--size", String(Self.file.count)])

@@ -41,6 +41,25 @@ public final class ScriptedHTTPServer: Sendable {
             for field in fields { head += field + "\r\n" }
             return Reply(Array((head + "Connection: close\r\n\r\n").utf8) + body, stallAfterwards: stallAfterwards)
         }
+
+        /// A response whose head (with the body's Content-Length) comes at once and whose body comes
+        /// one byte every `milliseconds`: never silent for long, never done.
+        public static func dripping(
+            _ body: [UInt8], everyMilliseconds milliseconds: UInt32, status: String = "200 OK", fields: [String] = []
+        ) -> Reply {
+            let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.count)"] + fields).joined(separator: "\r\n") + "\r\n\r\n"
+            var reply = Reply(Array(head.utf8) + body)
+            reply.dripFrom = reply.bytes.count - body.count
+            reply.dripMilliseconds = milliseconds
+            return reply
+        }
+
+        /// A 200 with a chunked body of 64 KiB chunks that never ends.
+        public static func endlessChunkedBody() -> Reply {
+            var reply = Reply.response("200 OK", ["Transfer-Encoding: chunked"])
+            reply.endlessTail = Array("10000\r\n".utf8) + [UInt8](repeating: 0x78, count: 65_536) + [13, 10]
+            return reply
+        }
     }
 
     /// The port it listens on.

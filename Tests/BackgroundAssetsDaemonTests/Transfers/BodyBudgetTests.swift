@@ -56,11 +56,7 @@ struct BodyBudgetTests {
             Issue.record("mount failed: \(String(cString: strerror(errno)))"); return
         }
         defer { umount2(folder.url.path, Int32(MNT_DETACH)) }
-        let server = try ScriptedHTTPServer { _, _ in
-            var reply = ScriptedHTTPServer.Reply.response("200 OK", ["Transfer-Encoding: chunked"])
-            reply.endlessTail = HostileBodyTests.framedChunk
-            return reply
-        }
+        let server = try ScriptedHTTPServer { _, _ in .endlessChunkedBody() }
         defer { server.stop() }
         var request = try HTTPTransferTests.request(server.url("/a.mp4"), in: folder.url)
         request.expectedLength = nil

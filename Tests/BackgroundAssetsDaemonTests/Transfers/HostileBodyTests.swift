@@ -11,7 +11,6 @@ import TestSupport
 @Suite("Bodies from a hostile server", .timeLimit(.minutes(1)))
 struct HostileBodyTests {
     static let chunk = [UInt8](repeating: 0x78, count: 65_536)
-    static var framedChunk: [UInt8] { Array("10000\r\n".utf8) + chunk + [13, 10] }
 
     /// A request for `/a.mp4` on `server` into a fresh folder, declaring `size` (nil for none).
     static func request(_ server: ScriptedHTTPServer, in folder: TemporaryDirectory, size: Int64?) throws -> TransferRequest {
@@ -29,11 +28,7 @@ struct HostileBodyTests {
 
     @Test("An endless chunked body fails as soon as it passes the declared size, and nothing past it is written")
     func endlessChunkedBody() async throws {
-        let server = try ScriptedHTTPServer { _, _ in
-            var reply = ScriptedHTTPServer.Reply.response("200 OK", ["Transfer-Encoding: chunked"])
-            reply.endlessTail = Self.framedChunk
-            return reply
-        }
+        let server = try ScriptedHTTPServer { _, _ in .endlessChunkedBody() }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let request = try Self.request(server, in: folder, size: 1_000_000)

@@ -36,11 +36,15 @@ struct HostileServerQueueTests {
 
     @Test("A foreground download from a server that drips bytes fails after foregroundWait: a trickle is no progress")
     func tricklingForegroundDownloadEnds() async throws {
-        let server = try ScriptedHTTPServer { _, _ in
-            var reply = ScriptedHTTPServer.Reply(Array("HTTP/1.1 200 OK\r\nContent-Length: \(Self.file.count)\r\n\r\n".utf8) + Self.file)
-            reply.dripFrom = reply.bytes.count - Self.file.count
-            reply.dripMilliseconds = 50
-            return reply
+        // It resumes where each attempt stopped, so every attempt adds bytes to the file: a trickle.
+        let etag = HTTPTransferTests.etag
+        let server = try ScriptedHTTPServer { head, _ in
+            guard let range = head.headerValue("Range"), let start = Int(range.dropFirst(6).dropLast()),
+                  head.headerValue("If-Range") == etag else {
+                return .dripping(Self.file, everyMilliseconds: 50, fields: ["ETag: \(etag)"])
+            }
+            return .dripping(Array(Self.file[start...]), everyMilliseconds: 50, status: "206 Partial Content",
+                             fields: ["ETag: \(etag)", "Content-Range: bytes \(start)-\(Self.file.count - 1)/\(Self.file.count)"])
         }
         defer { server.stop() }
         let harness = try QueueHarness {
@@ -58,6 +62,7 @@ struct HostileServerQueueTests {
         #expect(failure.message.contains("made no progress"), "\(failure.message)")
         #expect(failure.message.contains("lowSpeedLimit"), "\(failure.message)")
         #expect(failed.attempts >= 2, "retried like a stall before the wait ran out")
+        #expect(server.requests.contains { $0.headerValue("Range") != nil }, "later attempts resumed, adding to the file")
     }
 
     @Test("A Retry-After of 2^63-1 seconds ends a foreground download with the server's words instead of a crash")

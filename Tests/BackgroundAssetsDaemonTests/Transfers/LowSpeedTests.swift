@@ -46,14 +46,8 @@ struct LowSpeedTests {
 
     @Test("A server dripping its body is dropped after the window, as a retryable failure that keeps the bytes")
     func drippingServer() async throws {
-        let server = try ScriptedHTTPServer { _, _ in
-            var reply = ScriptedHTTPServer.Reply(Array("HTTP/1.1 200 OK\r\nContent-Length: 300000\r\n\r\n".utf8)
-                                                 + HTTPTransferTests.file)
-            // The head at once, then 20 bytes a second: never silent for the stall timeout.
-            reply.dripFrom = reply.bytes.count - HTTPTransferTests.file.count
-            reply.dripMilliseconds = 50
-            return reply
-        }
+        // The head at once, then 20 bytes a second: never silent for the stall timeout.
+        let server = try ScriptedHTTPServer { _, _ in .dripping(HTTPTransferTests.file, everyMilliseconds: 50) }
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         var request = try HTTPTransferTests.request(server.url("/a.mp4"), in: folder.url)
