@@ -35,6 +35,8 @@ struct BodyBudgetTests {
         let full = try BodyBudget(declared: nil, announced: nil, written: 5, available: Self.mebibyte, file: Self.file)
         #expect(full.limit == 5, "nothing more may be written on a disk below what is kept free")
         #expect(try BodyBudget(declared: nil, announced: nil, written: 5, available: nil, file: Self.file).limit == .max)
+        #expect(try BodyBudget(declared: nil, announced: nil, written: .max - 1, available: .max, file: Self.file).limit == .max,
+                "a file system reporting more than Int64 can count saturates instead of trapping")
     }
 
     @Test("What remains of a length must fit the free space, counting the bytes already written")

@@ -58,7 +58,8 @@ struct BodyBudget: Equatable {
                     + "\(available) bytes free. \(PartFile.fullDiskHint)")
             }
         } else if let available {
-            limit = written + max(0, available - Self.keptFree)
+            let (sum, overflow) = written.addingReportingOverflow(max(0, available - Self.keptFree))
+            limit = overflow ? .max : sum
             source = .freeSpace
             reservation = nil
         } else {
