@@ -32,7 +32,6 @@ struct HostileBodyTests {
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let request = try Self.request(server, in: folder, size: 1_000_000)
-        let started = ContinuousClock.now
         let (result, _) = await HTTPTransferTests.transfer(request)
         guard case let .failure(error) = result else { Issue.record("an endless body completed"); return }
         guard case let .sizeMismatch(expected, actual) = error.kind else { Issue.record("\(error)"); return }
@@ -40,7 +39,6 @@ struct HostileBodyTests {
         #expect(!error.isRetryable)
         #expect(error.description.contains("more than the 1000000 bytes the download declared"), "\(error)")
         #expect(try HTTPTransferTests.bytesOnDisk(request).count <= 1_000_000)
-        #expect(ContinuousClock.now - started < .seconds(10))
     }
 
     @Test("A body ended by a close fails when it passes the declared size, not after")

@@ -40,15 +40,14 @@ struct HostileRedirectTests {
 
     @Test("A redirect from loopback http to plain http on another host is refused, as scheduling that URL is")
     func plainHTTPToAnotherHost() async throws {
-        // 192.0.2.1 is TEST-NET-1: were the redirect followed, the attempt would wait for a connect timeout.
-        let started = ContinuousClock.now
+        // 192.0.2.1 is TEST-NET-1: were the redirect followed, the attempt would end in a connection
+        // failure, not in this refusal.
         let (result, _, _) = try await Self.redirect(to: "http://192.0.2.1/a.mp4")
         guard case let .failure(error) = result else { Issue.record("the redirect was followed"); return }
         #expect(error.kind == .insecureRedirect)
         #expect(!error.isRetryable)
         #expect(error.wireFailure.code == -1022)
         #expect(error.description.contains("not this machine"), "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(5), "refused before any connection to 192.0.2.1")
         #expect(DownloadDescriptor.urlProblem("http://192.0.2.1/a.mp4") != nil, "scheduling it directly is refused too")
     }
 

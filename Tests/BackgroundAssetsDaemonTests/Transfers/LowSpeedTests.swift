@@ -54,14 +54,12 @@ struct LowSpeedTests {
         request.stallTimeout = .seconds(2)
         request.lowSpeedLimit = 1000
         request.lowSpeedTime = .milliseconds(600)
-        let started = ContinuousClock.now
         let (result, events) = await HTTPTransferTests.transfer(request)
         guard case let .failure(error) = result else { Issue.record("the dripping transfer completed"); return }
         #expect(error.kind == .tooSlow, "\(error)")
         #expect(error.isRetryable)
         #expect(error.wireFailure.code == -1001)
         #expect(error.description.contains("lowSpeedLimit"), "\(error)")
-        #expect(ContinuousClock.now - started < .seconds(10))
         guard case let .checkpoint(length, _) = try #require(events.last) else { Issue.record("no final checkpoint"); return }
         #expect(length > 0, "the bytes that did arrive are kept for the next attempt")
     }
