@@ -41,23 +41,24 @@ struct BodyBudget: Equatable {
     ///   - declared: The download's declared size, if it has one.
     ///   - announced: The whole file's length as the response gives it, if it does.
     ///   - written: The bytes already in the staging file, which the body continues.
-    ///   - available: The staging disk's free bytes, or `nil` when unknown.
+    ///   - available: The staging disk's free bytes, or `nil` when unknown; asked only when a limit
+    ///     needs it, since asking is a system call per download.
     ///   - file: The staging file, for the message.
     /// - Throws: A local ``TransferError`` (`ENOSPC`) when the file cannot fit in the free space.
-    init(declared: Int64?, announced: Int64?, written: Int64, available: Int64?, file: URL) throws(TransferError) {
+    init(declared: Int64?, announced: Int64?, written: Int64, available: () -> Int64?, file: URL) throws(TransferError) {
         if let length = declared ?? announced {
             limit = length
             source = declared != nil ? .declared : .announced
             reservation = declared.flatMap { $0 >= PartFile.smallestReservation ? $0 : nil }
             // Only for lengths worth a reservation: a full disk found midway through a small file
             // costs nothing to speak of, and asking the file system is a call per download.
-            if let available, length >= PartFile.smallestReservation, length - written > available {
+            if length >= PartFile.smallestReservation, let available = available(), length - written > available {
                 let whose = declared != nil ? "the download declares" : "the server announced"
                 throw TransferError(.local, .localFile(errno: ENOSPC),
                     "\(file.path) needs \(length - written) more bytes for the \(length) \(whose), but its disk has "
                     + "\(available) bytes free. \(PartFile.fullDiskHint)")
             }
-        } else if let available {
+        } else if let available = available() {
             let (sum, overflow) = written.addingReportingOverflow(max(0, available - Self.keptFree))
             limit = overflow ? .max : sum
             source = .freeSpace

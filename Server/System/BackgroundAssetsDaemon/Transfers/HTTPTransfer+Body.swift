@@ -31,7 +31,7 @@ extension HTTPTransfer {
                 + "Configure the server to send this path without compression")
         }
         let budget = try BodyBudget(declared: request.expectedLength, announced: total, written: offset,
-                                    available: part.availableBytes, file: part.url)
+                                    available: { part.availableBytes }, file: part.url)
         events(.began(offset: offset, expectedLength: total))
         // A new version's validator is recorded before its first byte lands: after a crash of the
         // service the queue trusts the staging file's length, which must never pair the bytes
