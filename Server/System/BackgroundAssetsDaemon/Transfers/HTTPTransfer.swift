@@ -20,6 +20,10 @@ import TLS
 /// - a 416 whose complete length is exactly what is on disk means the file is complete;
 /// - a body shorter than its declared length is a retryable error, never completion.
 ///
+/// What a server answers cannot take more than the download allows: every redirect must pass the
+/// ``RedirectPolicy``, and every body stays within its ``BodyBudget``, above the minimum rate
+/// (``LowSpeedWatch``), and is the file as it is, not an encoding of it.
+///
 /// The attempt runs on the calling thread and blocks; waits are bounded by the stall timeout and
 /// cancellation is noticed within 100 ms.
 struct HTTPTransfer {
