@@ -156,6 +156,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
+            dependencies: ["TLS"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -99,21 +99,35 @@ public enum CertificateIssuer {
     }
 
     static func loadCertificate(pem: String) throws(TLSError) -> OpaquePointer {
-        let bio = BIO_new_mem_buf(pem, Int32(pem.utf8.count))
-        defer { BIO_free(bio) }
-        guard let certificate = PEM_read_bio_X509(bio, nil, nil, nil) else {
+        guard let certificate = try read(pem, with: { PEM_read_bio_X509($0, nil, nil, nil) }) else {
             throw TLSError(.configuration, "the text is not a PEM certificate: \(TLSError.drainQueue())")
         }
         return certificate
     }
 
     static func loadKey(pem: String) throws(TLSError) -> OpaquePointer {
-        let bio = BIO_new_mem_buf(pem, Int32(pem.utf8.count))
-        defer { BIO_free(bio) }
-        guard let key = PEM_read_bio_PrivateKey(bio, nil, nil, nil) else {
+        guard let key = try read(pem, with: { PEM_read_bio_PrivateKey($0, nil, nil, nil) }) else {
             throw TLSError(.configuration, "the text is not a PEM private key: \(TLSError.drainQueue())")
         }
         return key
+    }
+
+    /// Hands PEM text to an OpenSSL reader through a memory BIO.
+    ///
+    /// `BIO_new_mem_buf` does not copy: the reader reads the buffer later, so the bytes must stay
+    /// valid until it returns. A `String` passed straight to the C function would be a temporary
+    /// copy, freed as soon as `BIO_new_mem_buf` returns, and the parse would read freed memory
+    /// (`no start line` or `bad end line`, differing from run to run).
+    private static func read(_ pem: String, with reader: (OpaquePointer) -> OpaquePointer?) throws(TLSError) -> OpaquePointer? {
+        let bytes = Array(pem.utf8)
+        guard let length = Int32(exactly: bytes.count) else {
+            throw TLSError(.configuration, "the text is \(bytes.count) bytes, too long for a PEM certificate or key")
+        }
+        return bytes.withUnsafeBytes { buffer -> OpaquePointer? in
+            guard let bio = BIO_new_mem_buf(buffer.baseAddress, length) else { return nil }
+            defer { BIO_free(bio) }
+            return reader(bio)
+        }
     }
 
     private static func pem(_ write: (OpaquePointer) -> Int32) throws(TLSError) -> String {

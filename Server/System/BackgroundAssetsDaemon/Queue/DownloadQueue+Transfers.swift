@@ -46,6 +46,7 @@ extension DownloadQueue {
             checkpointBytes: configuration.checkpointBytes,
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
+            lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: .seconds(fractional: configuration.lowSpeedTime),
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
@@ -166,8 +167,12 @@ extension DownloadQueue {
             try askForCredentials(row, realm: realm)
             return
         }
-        let lastProgress = row.lastProgressAt ?? row.createdAt
-        let run = noteFailure(of: row, restartedBecause: restart, lastProgress: lastProgress)
+        var lastProgress = row.lastProgressAt ?? row.createdAt
+        // Bytes that trickled in below the minimum rate are no progress: a run of attempts that
+        // each ended too slow keeps the mark the first of them found, so a server sending a byte
+        // a second cannot hold a download someone waits for (or, over maxDownloadAge, any other).
+        if error.kind == .tooSlow, let run = failureRuns[row.id], run.endedTooSlow { lastProgress = run.lastProgress }
+        let run = noteFailure(of: row, restartedBecause: restart, lastProgress: lastProgress, tooSlow: error.kind == .tooSlow)
         if error.isRetryable, let wait = boundedWait(of: row) {
             // Someone is waiting: the clock runs from the later of the last progress and the
             // first failure this service saw (or the promotion), so every download gets at
@@ -184,7 +189,7 @@ extension DownloadQueue {
                 let retry = policy.clamped(retryAfter: retryAfter).seconds
                 let kind = row.descriptor.isEssential ? "essential" : "foreground"
                 fail(row, TransferError(error.context, error.kind,
-                    "\(error.message) with Retry-After \(Int(retryAfter.seconds)); a retry in \(String(format: "%.1f", retry)) s "
+                    "\(error.message) with Retry-After \(String(format: "%.0f", retryAfter.seconds)); a retry in \(String(format: "%.1f", retry)) s "
                     + "would come after the \(String(format: "%.1f", wait)) s this \(kind) download may go without progress "
                     + "(\(String(format: "%.1f", waited)) s have passed)").wireFailure)
                 return

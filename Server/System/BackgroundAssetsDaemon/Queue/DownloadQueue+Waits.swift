@@ -16,6 +16,8 @@ struct FailureRun: Sendable, Equatable {
     var restarts = 0
     /// Why the latest restart from zero happened.
     var restartReason: String?
+    /// Whether the latest attempt ended because the server was too slow (`lowSpeedLimit`).
+    var endedTooSlow = false
 }
 
 extension DownloadQueue {
@@ -29,10 +31,11 @@ extension DownloadQueue {
     }
 
     /// Counts a failed attempt in the download's run since its last progress.
-    func noteFailure(of row: DownloadRow, restartedBecause restart: String?, lastProgress: Date) -> FailureRun {
+    func noteFailure(of row: DownloadRow, restartedBecause restart: String?, lastProgress: Date, tooSlow: Bool = false) -> FailureRun {
         var run = failureRuns[row.id] ?? FailureRun(lastProgress: lastProgress)
         if run.lastProgress != lastProgress { run = FailureRun(lastProgress: lastProgress) }
         run.attempts += 1
+        run.endedTooSlow = tooSlow
         if let restart {
             run.restarts += 1
             run.restartReason = restart

@@ -20,4 +20,6 @@ public enum QueueEvent: Sendable, Equatable {
     case finished(DownloadRow, file: URL)
     /// The download ended with an error.
     case failed(DownloadRow, WireFailure)
+    /// The server answered the download with a redirect (`status`) that the transfer follows.
+    case redirected(DownloadRow, from: URL, to: URL, status: Int)
 }

@@ -42,6 +42,11 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var connectivityProbeInterval: Double = 5
     /// A connection that delivers nothing for this long is dropped and retried, in seconds.
     public var stallTimeout: Double = 30
+    /// A transfer slower than this many bytes per second over `lowSpeedTime` is dropped and
+    /// retried like a stall (curl's `--speed-limit`); 0 turns the check off.
+    public var lowSpeedLimit: Int64 = 1024
+    /// The window `lowSpeedLimit` is measured over, in seconds (curl's `--speed-time`).
+    public var lowSpeedTime: Double = 30
     /// The service exits after this long with nothing queued and no client connected, in seconds.
     public var idleExitAfter: Double = 60
     /// Device seconds per real second, so periodic checks and daily budgets can be watched in minutes.
@@ -143,6 +148,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "foregroundWait": .seconds(from: 0) { $0.foregroundWait = $1 },
         "connectivityProbeInterval": .seconds(from: 0.01) { $0.connectivityProbeInterval = $1 },
         "stallTimeout": .seconds(from: 0.1) { $0.stallTimeout = $1 },
+        "lowSpeedLimit": .whole(0...maximumBytes) { $0.lowSpeedLimit = $1 },
+        "lowSpeedTime": .seconds(from: 0.1) { $0.lowSpeedTime = $1 },
         "idleExitAfter": .seconds(from: 0.1) { $0.idleExitAfter = $1 },
         // A million device seconds per real second runs a device year in half a minute.
         "timeScale": .measure(1...1_000_000) { $0.timeScale = $1 },

@@ -63,6 +63,8 @@ final class TransferRecorder: Sendable {
                 }
                 let expectedTotal = expected ?? Int64(row.descriptor.fileSize)
                 observer(.progress(row, bytesWritten: max(0, written), totalBytesWritten: total, totalBytesExpected: expectedTotal))
+            case let .redirected(from, to, status):
+                observer(.redirected(row, from: from, to: to, status: status))
             case let .movedPermanently(url):
                 try store.update(id: row.id, at: .now) { $0.descriptor.url = url.absoluteString }
             case let .restartedFromZero(reason):

@@ -54,6 +54,9 @@ extension BackgroundAssetsService {
                 logger.notice("Download \(row.descriptor.identifier) finished with no delegate connected; its file was deleted.")
                 finishDelivery(deliveryID)
             }
+        case let .redirected(row, from, to, status):
+            // Where a download's bytes really come from, hop by hop.
+            traceEvent("redirected", row: row, to: "backgroundassetsd", detail: "\(status) from \(from.absoluteString) to \(to.absoluteString)")
         case let .challenge(row, challenge):
             let receivers = clients.delegates(of: row.bundleIdentifier)
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {

@@ -26,10 +26,10 @@ final class ConnectionPool: Sendable {
 
     private let idle = Mutex<[String: [Idle]]>([:])
 
-    /// The pool key of a URL: its scheme, host and port.
+    /// The pool key of a URL: its scheme, host and port (``RequestTarget/origin``); empty for a URL
+    /// that cannot be fetched.
     static func origin(of url: URL) -> String {
-        let scheme = url.scheme?.lowercased() ?? ""
-        return "\(scheme)://\(url.host()?.lowercased() ?? ""):\(url.port ?? (scheme == "https" ? 443 : 80))"
+        (try? RequestTarget(url).origin) ?? ""
     }
 
     /// The most recently used idle connection to an origin that is still open, if any.

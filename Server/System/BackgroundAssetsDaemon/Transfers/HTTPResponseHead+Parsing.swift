@@ -25,6 +25,25 @@ extension HTTPResponseHead {
             .last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" } ?? false
     }
 
+    /// The codings applied to the body beyond chunked framing, as `Field: coding`, or `nil` when
+    /// the body is the file's bytes as they are.
+    ///
+    /// The engine asks for `Accept-Encoding: identity`: a server that compresses anyway (`gzip`,
+    /// `br`, a transfer coding such as `gzip, chunked`) would have the compressed bytes saved as
+    /// the file, with a length that can even match the declared size.
+    var unrequestedCoding: String? {
+        func codings(_ name: String) -> [String] {
+            values(name).flatMap { $0.split(separator: ",") }
+                .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
+                .filter { !$0.isEmpty && $0 != "identity" }
+        }
+        let content = codings("Content-Encoding")
+        if !content.isEmpty { return "Content-Encoding: \(content.joined(separator: ", "))" }
+        let transfer = codings("Transfer-Encoding")
+        if transfer.contains(where: { $0 != "chunked" }) || transfer.count > 1 { return "Transfer-Encoding: \(transfer.joined(separator: ", "))" }
+        return nil
+    }
+
     /// Parses a response head (everything before the blank line, without it).
     ///
     /// The bytes are split and trimmed as bytes, and only names and values become strings: every

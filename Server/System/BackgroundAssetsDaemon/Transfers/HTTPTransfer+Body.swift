@@ -1,6 +1,6 @@
 /*
 Abstract:
-Streams a response body into the staging file: paced by the bandwidth limit, synced at checkpoints.
+Streams a response body into the staging file: within its budget, at a minimum rate, paced by the bandwidth limit, synced at checkpoints.
 */
 
 import Foundation
@@ -10,32 +10,55 @@ extension HTTPTransfer {
     /// Writes the body to `part` from `offset` on, until `total` bytes are on disk (or, with no
     /// declared length, until the chunked body ends or the server closes).
     ///
+    /// Before the first byte, the body must be the file as it is (no coding the engine did not ask
+    /// for) and fit its ``BodyBudget``; while it arrives, no byte past the budget's limit is written,
+    /// and a server slower than the minimum rate for a whole window (``LowSpeedWatch``) ends the
+    /// attempt.
+    ///
     /// Whatever happens, the bytes written so far are synced and reported as a checkpoint before
     /// returning or throwing, so the next attempt resumes from them instead of from the last
-    /// periodic checkpoint. Periodic checkpoints are synced by a ``CheckpointSyncer`` while the
-    /// body keeps arriving.
+    /// periodic checkpoint, and the disk reserved beyond them is given back. Periodic checkpoints
+    /// are synced by a ``CheckpointSyncer`` while the body keeps arriving.
     func receiveBody(
         reader: inout ResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
     ) throws(TransferError) -> TransferResult {
         if let total { try checkLength(total) }
+        if let coding = head.unrequestedCoding {
+            throw TransferError(.remote, .unrequestedCoding(coding),
+                "\(url.absoluteString) answered with \(coding) although the request asked for the file as it is "
+                + "(Accept-Encoding: identity); saving those bytes would save the encoding, not the file. "
+                + "Configure the server to send this path without compression")
+        }
+        let budget = try BodyBudget(declared: request.expectedLength, announced: total, written: offset,
+                                    available: { part.availableBytes }, file: part.url)
         events(.began(offset: offset, expectedLength: total))
         // A new version's validator is recorded before its first byte lands: after a crash of the
         // service the queue trusts the staging file's length, which must never pair the bytes
         // of one version with the validator of another.
         if offset == 0, validator != nil { events(.checkpoint(length: 0, validator: validator)) }
-        if let total { try part.reserve(totalLength: total) }
+        if let reservation = budget.reservation { try part.reserve(totalLength: reservation) }
 
         var pacer = Pacer(control: control)
         var chunked = head.isChunked ? ChunkedBodyDecoder() : nil
         var checkpoint = (length: offset, time: MonotonicClock.now())
-        let checkpointNanoseconds = UInt64(request.checkpointInterval.components.seconds) * 1_000_000_000
-            + UInt64(request.checkpointInterval.components.attoseconds / 1_000_000_000)
+        var speed = LowSpeedWatch(bytesPerSecond: request.lowSpeedLimit, window: request.lowSpeedTime,
+                                  bytes: offset, now: checkpoint.time)
+        let checkpointNanoseconds = UInt64(clamping: request.checkpointInterval.components.seconds) * 1_000_000_000
+            + UInt64(clamping: request.checkpointInterval.components.attoseconds / 1_000_000_000)
         var lastProgress = checkpoint.time
         // Started at the first checkpoint: a small file is done before one is due.
         var syncer: CheckpointSyncer?
 
         do throws(TransferError) {
+            // Every byte goes through here: none past the budget is ever written.
+            func write(_ bytes: UnsafeRawBufferPointer) throws(TransferError) {
+                guard Int64(bytes.count) <= budget.limit - offset else {
+                    throw budget.exceeded(at: offset + Int64(bytes.count), url: url)
+                }
+                try part.write(bytes, at: offset)
+                offset += Int64(bytes.count)
+            }
             while true {
                 if let total, chunked == nil, offset >= total { break }
                 var maximum = pacer.pieceSize(default: reader.capacity)
@@ -49,18 +72,16 @@ extension HTTPTransfer {
                     break
                 }
                 try pacer.wait(for: piece.count)
-                if chunked != nil {
-                    try chunked!.decode(piece) { data throws(TransferError) in
-                        try part.write(data, at: offset)
-                        offset += Int64(data.count)
-                    }
-                    if chunked!.isComplete { break }
+                if var decoder = chunked {
+                    try decoder.decode(piece, emit: write)
+                    chunked = decoder
+                    if decoder.isComplete { break }
                 } else {
-                    try part.write(piece, at: offset)
-                    offset += Int64(piece.count)
+                    try write(piece)
                 }
 
                 let now = MonotonicClock.now()
+                try speed.check(bytes: offset, now: now, paced: pacer.pacedNanoseconds)
                 if offset - checkpoint.length >= request.checkpointBytes || now - checkpoint.time >= checkpointNanoseconds {
                     if syncer == nil { syncer = CheckpointSyncer(part: part, validator: validator, events: events) }
                     try syncer?.checkpoint(length: offset)
@@ -74,6 +95,7 @@ extension HTTPTransfer {
         } catch {
             // The checkpoints asked for are reported before the last one, never after it.
             try? syncer?.finish()
+            part.releaseReservation()
             if case .localFile = error.kind { throw error }
             if (try? part.sync()) != nil, offset != checkpoint.length {
                 events(.checkpoint(length: offset, validator: validator))
@@ -87,38 +109,5 @@ extension HTTPTransfer {
         events(.progress(totalWritten: offset, expectedLength: total))
         try checkLength(offset)
         return TransferResult(length: offset, validator: validator, finalURL: url)
-    }
-}
-
-/// Paces reads to the control's current bandwidth limit, picking up a new limit immediately.
-private struct Pacer {
-    let control: TransferControl
-    private var bucket: TokenBucket?
-    private var rate: Int64?
-
-    init(control: TransferControl) {
-        self.control = control
-    }
-
-    /// The most bytes to read next: small pieces when limited, so the pace stays smooth.
-    mutating func pieceSize(default size: Int) -> Int {
-        let current = control.bytesPerSecond
-        if current != rate {
-            rate = current
-            bucket = current.map { TokenBucket(bytesPerSecond: $0, capacity: max(1, $0 / 10), now: MonotonicClock.now()) }
-        }
-        return rate.map { min(size, TokenBucket.chunkSize(forRate: $0)) } ?? size
-    }
-
-    /// Waits until `count` bytes fit the limit; returns at once when there is none.
-    mutating func wait(for count: Int) throws(TransferError) {
-        guard var bucket else { return }
-        let delay = bucket.reserve(count, now: MonotonicClock.now())
-        self.bucket = bucket
-        guard delay > 0 else { return }
-        let control = control
-        if !MonotonicClock.sleep(nanoseconds: delay, shouldStop: { control.isCancelled }) {
-            throw TransferError(.transport, .cancelled, "the transfer was stopped")
-        }
     }
 }

@@ -20,6 +20,10 @@ import TLS
 /// - a 416 whose complete length is exactly what is on disk means the file is complete;
 /// - a body shorter than its declared length is a retryable error, never completion.
 ///
+/// What a server answers cannot take more than the download allows: every redirect must pass the
+/// ``RedirectPolicy``, and every body stays within its ``BodyBudget``, above the minimum rate
+/// (``LowSpeedWatch``), and is the file as it is, not an encoding of it.
+///
 /// The attempt runs on the calling thread and blocks; waits are bounded by the stall timeout and
 /// cancellation is noticed within 100 ms.
 struct HTTPTransfer {
@@ -49,18 +53,8 @@ struct HTTPTransfer {
             switch head.status {
             case 301, 302, 303, 307, 308:
                 redirects += 1
-                guard redirects <= request.maximumRedirects else {
-                    throw TransferError(.remote, .tooManyRedirects, "\(request.url.absoluteString) redirected more than \(request.maximumRedirects) times")
-                }
-                guard let location = head["Location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
-                    throw TransferError(.remote, .malformedResponse, "a \(head.status) redirect from \(url.absoluteString) has no usable Location")
-                }
-                if let allowed = request.allowedHosts, let host = next.host(), !allowed.allows(host: host) {
-                    throw TransferError(.remote, .disallowedHost(host), "\(url.absoluteString) redirected to \(host), which BADownloadDomainAllowList does not allow before the app's first launch; add the host to the list in the app's Info.plist")
-                }
-                if url.scheme?.lowercased() == "https", next.scheme?.lowercased() != "https", !Self.isLoopback(next) {
-                    throw TransferError(.remote, .insecureRedirect, "\(url.absoluteString) redirected to \(next.absoluteString), which leaves https for plain http; the server must redirect to an https URL")
-                }
+                let next = try request.redirectPolicy.follow(head, from: url, hops: redirects)
+                events(.redirected(from: url, to: next, status: head.status))
                 if head.status == 301 || head.status == 308 { events(.movedPermanently(to: next)) }
                 url = next
                 continue
@@ -130,70 +124,65 @@ struct HTTPTransfer {
     private func exchange(
         url: URL, offset: Int64, validator: ResumeValidator?
     ) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
-        let bytes = requestBytes(url: url, offset: offset, validator: validator)
+        let target = try RequestTarget(url)
+        // Credentials go to the origin they were given for, never to where a redirect leads.
+        let firstOrigin = try? RequestTarget(request.url).origin
+        let bytes = requestBytes(target, offset: offset, validator: validator, sendsCredentials: target.origin == firstOrigin)
         func ask(_ connection: TCPConnection) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
             try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
             let reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
             return (connection, try reader.readHead(), reader)
         }
-        if let kept = request.connections?.take(origin: ConnectionPool.origin(of: url)) {
+        if let kept = request.connections?.take(origin: target.origin) {
             do throws(TransferError) {
                 return try ask(kept)
             } catch {
                 guard case .connectionLost = error.kind else { throw error }
             }
         }
-        return try ask(try connect(to: url))
+        return try ask(try connect(to: target))
     }
 
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
     /// the server did not ask to close it.
     private func keepAlive(_ connection: TCPConnection, after head: HTTPResponseHead, reader: ResponseReader, delimited: Bool, url: URL) {
         guard let pool = request.connections, delimited, !reader.hasBufferedBytes,
-            !(head["Connection"]?.lowercased().contains("close") ?? false)
+              !(head["Connection"]?.lowercased().contains("close") ?? false),
+              let target = try? RequestTarget(url)
         else { return }
-        pool.put(connection, origin: ConnectionPool.origin(of: url))
+        pool.put(connection, origin: target.origin)
     }
 
-    private func connect(to url: URL) throws(TransferError) -> TCPConnection {
-        let scheme = url.scheme?.lowercased()
-        guard scheme == "http" || scheme == "https", let host = url.host(), !host.isEmpty else {
-            throw TransferError(.transport, .unsupportedURL, "\(url.absoluteString) is not an http or https URL this engine can fetch")
-        }
+    private func connect(to target: RequestTarget) throws(TransferError) -> TCPConnection {
         let timeout = Self.milliseconds(request.connectTimeout)
-        let name = host.hasPrefix("[") ? String(host.dropFirst().dropLast()) : host
-        let port = url.port ?? (scheme == "https" ? 443 : 80)
-        let connection = try TCPConnection(host: name, port: port, timeoutMilliseconds: timeout)
-        if scheme == "https" {
+        let connection = try TCPConnection(host: target.host, port: target.port, timeoutMilliseconds: timeout)
+        if target.isSecure {
             let context = if let trust = request.trust { try trust.context() } else { try TrustedCertificates.systemOnly() }
-            try connection.startTLS(context: context, host: name, port: port, timeoutMilliseconds: timeout)
+            try connection.startTLS(context: context, host: target.host, port: target.port, timeoutMilliseconds: timeout)
         }
         return connection
     }
 
-    /// Whether a URL names this machine, where plain http cannot be intercepted on the way.
-    static func isLoopback(_ url: URL) -> Bool {
-        guard let host = url.host()?.lowercased() else { return false }
-        return host == "localhost" || host.hasPrefix("127.") || host == "::1" || host == "[::1]"
-    }
-
-    private func requestBytes(url: URL, offset: Int64, validator: ResumeValidator?) -> [UInt8] {
-        var target = url.path(percentEncoded: true)
-        if target.isEmpty { target = "/" }
-        if let query = url.query(percentEncoded: true) { target += "?" + query }
-        let hostField = url.port.map { "\(url.host!):\($0)" } ?? url.host!
-        var head = "GET \(target) HTTP/1.1\r\nHost: \(hostField)\r\nUser-Agent: backgroundassetsd/1.0\r\n"
+    private func requestBytes(_ target: RequestTarget, offset: Int64, validator: ResumeValidator?, sendsCredentials: Bool) -> [UInt8] {
+        var head = "GET \(target.path) HTTP/1.1\r\nHost: \(target.hostField)\r\nUser-Agent: backgroundassetsd/1.0\r\n"
             + "Accept-Encoding: identity\r\n" + (request.connections == nil ? "Connection: close\r\n" : "")
         if offset > 0, let validator {
             head += "Range: bytes=\(offset)-\r\nIf-Range: \(validator.ifRangeValue)\r\n"
         }
-        if let credential = request.credential { head += "Authorization: \(credential.authorization)\r\n" }
+        if sendsCredentials, let credential = request.credential { head += "Authorization: \(credential.authorization)\r\n" }
         for (name, value) in request.headers.sorted(by: { $0.key < $1.key }) where Self.isSendable(name: name, value: value) {
-            if request.credential != nil, name.lowercased() == "authorization" { continue }
+            let lowered = name.lowercased()
+            if request.credential != nil, lowered == "authorization" { continue }
+            // As curl does since CVE-2022-27776: a redirect to another origin does not take the
+            // client's credentials or cookies along.
+            if !sendsCredentials, Self.credentialFields.contains(lowered) { continue }
             head += "\(name): \(value)\r\n"
         }
         return Array((head + "\r\n").utf8)
     }
+
+    /// The client's fields that carry credentials, sent only to the download's own origin.
+    private static let credentialFields: Set<String> = ["authorization", "cookie", "proxy-authorization"]
 
     /// Fields the engine sets itself, which a client's request must not override.
     private static let reservedFields: Set<String> = [

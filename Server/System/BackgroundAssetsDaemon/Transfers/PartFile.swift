@@ -46,6 +46,14 @@ final class PartFile {
     /// to speak of, and the reservation was a system call per download of many small files.
     static let smallestReservation: Int64 = 1 << 20
 
+    /// The bytes an unprivileged writer can still put on the file's disk, or `nil` when unknown.
+    var availableBytes: Int64? {
+        var status = statvfs()
+        guard fstatvfs(descriptor, &status) == 0 else { return nil }
+        let (bytes, overflow) = Int64(clamping: status.f_bavail).multipliedReportingOverflow(by: Int64(clamping: status.f_frsize))
+        return overflow ? .max : bytes
+    }
+
     /// Reserves disk space for the whole file so a full disk is found now, not midway.
     /// - Throws: A local ``TransferError`` (`ENOSPC` when the disk is full).
     func reserve(totalLength: Int64) throws(TransferError) {
@@ -55,7 +63,19 @@ final class PartFile {
         guard let reserve = Self.fallocate, reserve(descriptor, 0x01, 0, off_t(totalLength)) != 0 else { return }
         let code = errno
         guard code != EOPNOTSUPP, code != EINVAL, code != ENOSYS else { return }
+        // A reservation that failed midway may keep what it got: give it back.
+        releaseReservation()
         throw Self.error("reserve space for", url, code)
+    }
+
+    /// Gives back the blocks reserved past the bytes received, so a download that waits to retry
+    /// (for a server, for connectivity, for days) does not hold disk it is not using.
+    func releaseReservation() {
+        // Truncating to the current length frees the blocks fallocate kept beyond it. Not to
+        // `length`, which is 0 when the file cannot be inspected: that would discard the bytes.
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { return }
+        _ = ftruncate(descriptor, status.st_size)
     }
 
     /// Linux's `fallocate(2)`, which Glibc's Swift overlay does not export (it needs _GNU_SOURCE).
@@ -92,8 +112,11 @@ final class PartFile {
         guard fdatasync(descriptor) == 0 else { throw error("sync", url, errno) }
     }
 
+    /// What to do about a full disk: the download fails (retrying cannot free space), so it says so.
+    static let fullDiskHint = "The disk is full: free some space, then start the download again."
+
     private static func error(_ action: String, _ url: URL, _ code: Int32) -> TransferError {
-        let hint = code == ENOSPC ? " The disk is full: free some space and the download will continue." : ""
+        let hint = code == ENOSPC ? " " + fullDiskHint : ""
         return TransferError(.local, .localFile(errno: code),
                              "could not \(action) \(url.path): \(errnoText(code)).\(hint)")
     }

@@ -51,8 +51,13 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
         case certificate(TLSError.CertificateProblem)
         /// The TLS handshake failed for a reason other than the certificate (versions, ciphers, not TLS).
         case secureConnectionFailed
-        /// A redirect would have left https for plain http on a host that is not this machine.
+        /// A redirect would have left https for plain http, or led to plain http on another machine.
         case insecureRedirect
+        /// The server delivered less than the minimum rate over a whole window (`lowSpeedLimit`, `lowSpeedTime`).
+        case tooSlow
+        /// The body was encoded (`Content-Encoding: gzip`, a transfer coding other than chunked)
+        /// although the request asked for the bytes as they are; the coding is named.
+        case unrequestedCoding(String)
     }
 
     var context: Context
@@ -71,10 +76,11 @@ struct TransferError: Error, Sendable, Equatable, CustomStringConvertible {
     /// Whether trying again later can succeed without anything else changing.
     var isRetryable: Bool {
         switch kind {
-        case .connectionFailed, .connectionLost, .stalled: true
+        case .connectionFailed, .connectionLost, .stalled, .tooSlow: true
         case let .httpStatus(status): status == 408 || status == 429 || status >= 500
         case .malformedResponse, .unsupportedURL, .authenticationRequired, .sizeMismatch, .tooManyRedirects,
-             .disallowedHost, .localFile, .cancelled, .certificate, .secureConnectionFailed, .insecureRedirect: false
+             .disallowedHost, .localFile, .cancelled, .certificate, .secureConnectionFailed, .insecureRedirect,
+             .unrequestedCoding: false
         }
     }
 

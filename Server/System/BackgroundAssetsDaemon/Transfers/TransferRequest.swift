@@ -31,6 +31,10 @@ struct TransferRequest: Sendable {
     var stallTimeout: Duration = .seconds(30)
     /// Give up on connecting after this long.
     var connectTimeout: Duration = .seconds(10)
+    /// Give up on a server that delivers less than this many bytes per second on average...
+    var lowSpeedLimit: Int64 = 1024
+    /// ...over this long (curl's `--speed-limit` and `--speed-time`); see ``LowSpeedWatch``.
+    var lowSpeedTime: Duration = .seconds(30)
     /// Follow at most this many redirects.
     var maximumRedirects = 5
     /// The hosts a redirect may lead to, before the app's first launch; `nil` allows any.
@@ -39,6 +43,11 @@ struct TransferRequest: Sendable {
     var trust: TrustedCertificates?
     /// Where kept-alive connections wait between transfers; `nil` closes each after its response.
     var connections: ConnectionPool?
+
+    /// The rules every redirect of this transfer must satisfy.
+    var redirectPolicy: RedirectPolicy {
+        RedirectPolicy(maximumRedirects: maximumRedirects, allowedHosts: allowedHosts)
+    }
 }
 
 /// A user name and password for HTTP Basic authentication.
@@ -62,6 +71,9 @@ enum TransferEvent: Sendable, Equatable {
     case progress(totalWritten: Int64, expectedLength: Int64?)
     /// `length` bytes are synced to disk: the store may record them as durable.
     case checkpoint(length: Int64, validator: ResumeValidator?)
+    /// A redirect from `from` to `to` passed every rule and is followed; the last one names the
+    /// URL the bytes come from.
+    case redirected(from: URL, to: URL, status: Int)
     /// The server moved the file for good: later attempts should use the new URL.
     case movedPermanently(to: URL)
 }

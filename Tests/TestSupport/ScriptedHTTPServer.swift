@@ -8,24 +8,32 @@ import Synchronization
 import TLS
 
 /// Accepts connections on 127.0.0.1 and answers each request with the bytes a script returns, so
-/// a test can send what no well-behaved server would: wrong ranges, short bodies, silence.
-final class ScriptedHTTPServer: Sendable {
+/// a test can send what no well-behaved server would: wrong ranges, short bodies, silence, a body
+/// that never ends, a redirect to anywhere. The transfer engine's tests run it in their own process;
+/// end-to-end tests point the real service at it.
+public final class ScriptedHTTPServer: Sendable {
     /// What to do with one request.
-    struct Reply: Sendable {
+    public struct Reply: Sendable {
         /// The raw bytes to send: status line, header fields, body.
-        var bytes: [UInt8]
+        public var bytes: [UInt8]
         /// Keep the connection open and silent afterwards, to simulate a stalled server.
-        var stallAfterwards = false
+        public var stallAfterwards = false
         /// Send one byte every this many milliseconds, to simulate a server that drips its answer.
-        var dripMilliseconds: UInt32?
+        public var dripMilliseconds: UInt32?
+        /// With `dripMilliseconds`, how many of the first bytes go at once before the drip begins
+        /// (the head, say, so that only the body crawls).
+        public var dripFrom = 0
+        /// Bytes sent again and again after `bytes`, until the client goes away: a body that never
+        /// ends. Plain http only.
+        public var endlessTail: [UInt8]?
 
-        init(_ bytes: [UInt8], stallAfterwards: Bool = false) {
+        public init(_ bytes: [UInt8], stallAfterwards: Bool = false) {
             self.bytes = bytes
             self.stallAfterwards = stallAfterwards
         }
 
         /// A response with a status, header fields and a body; Content-Length is added unless given.
-        static func response(_ status: String, _ fields: [String] = [], body: [UInt8] = [], stallAfterwards: Bool = false) -> Reply {
+        public static func response(_ status: String, _ fields: [String] = [], body: [UInt8] = [], stallAfterwards: Bool = false) -> Reply {
             var head = "HTTP/1.1 \(status)\r\n"
             if !fields.contains(where: { $0.lowercased().hasPrefix("content-length:") || $0.lowercased().hasPrefix("transfer-encoding:") }) {
                 head += "Content-Length: \(body.count)\r\n"
@@ -33,11 +41,31 @@ final class ScriptedHTTPServer: Sendable {
             for field in fields { head += field + "\r\n" }
             return Reply(Array((head + "Connection: close\r\n\r\n").utf8) + body, stallAfterwards: stallAfterwards)
         }
+
+        /// A response whose head (with the body's Content-Length) comes at once and whose body comes
+        /// one byte every `milliseconds`: never silent for long, never done.
+        public static func dripping(
+            _ body: [UInt8], everyMilliseconds milliseconds: UInt32, status: String = "200 OK", fields: [String] = []
+        ) -> Reply {
+            let head = (["HTTP/1.1 \(status)", "Content-Length: \(body.count)"] + fields).joined(separator: "\r\n") + "\r\n\r\n"
+            var reply = Reply(Array(head.utf8) + body)
+            reply.dripFrom = reply.bytes.count - body.count
+            reply.dripMilliseconds = milliseconds
+            return reply
+        }
+
+        /// A 200 with a chunked body of 64 KiB chunks that never ends.
+        public static func endlessChunkedBody() -> Reply {
+            var reply = Reply.response("200 OK", ["Transfer-Encoding: chunked"])
+            reply.endlessTail = Array("10000\r\n".utf8) + [UInt8](repeating: 0x78, count: 65_536) + [13, 10]
+            return reply
+        }
     }
 
-    let port: Int
+    /// The port it listens on.
+    public let port: Int
     /// The TLS the server speaks, if any: then its URLs are https.
-    let tls: TLSServerContext?
+    public let tls: TLSServerContext?
     private let listener: Int32
     private let openStreams = Mutex<[StreamBox]>([])
 
@@ -54,7 +82,7 @@ final class ScriptedHTTPServer: Sendable {
     ///   - port: The port, or 0 for a free one.
     ///   - script: Returns the reply to the `index`th request (from 0), given its head.
     ///   - tls: Speak TLS with this context; the server's URLs are then https.
-    init(port: Int = 0, tls: TLSServerContext? = nil, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+    public init(port: Int = 0, tls: TLSServerContext? = nil, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
         self.script = script
         self.tls = tls
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
@@ -82,13 +110,13 @@ final class ScriptedHTTPServer: Sendable {
     }
 
     /// The heads of the requests received so far, in order.
-    var requests: [String] { state.withLock { $0.requests } }
+    public var requests: [String] { state.withLock { $0.requests } }
 
     /// The URL of a path on this server.
-    func url(_ path: String) -> URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)\(path)")! }
+    public func url(_ path: String) -> URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)\(path)")! }
 
     /// Stops accepting and closes stalled connections.
-    func stop() {
+    public func stop() {
         let stalled = state.withLock { state in
             state.stopped = true
             return state.stalled
@@ -149,12 +177,17 @@ final class ScriptedHTTPServer: Sendable {
             return
         }
         var sent = 0
+        var clientLeft = false
         while sent < reply.bytes.count {
-            let chunk = reply.dripMilliseconds == nil ? reply.bytes.count - sent : 1
+            let dripping = reply.dripMilliseconds != nil && sent >= reply.dripFrom
+            let chunk = dripping ? 1 : (reply.dripMilliseconds == nil ? reply.bytes.count : reply.dripFrom) - sent
             let count = reply.bytes.withUnsafeBytes { send(client, $0.baseAddress! + sent, chunk, Int32(MSG_NOSIGNAL)) }
-            guard count > 0 else { break }
+            guard count > 0 else { clientLeft = true; break }
             sent += count
-            if let drip = reply.dripMilliseconds { usleep(drip * 1000) }
+            if dripping, let drip = reply.dripMilliseconds { usleep(drip * 1000) }
+        }
+        if let tail = reply.endlessTail, !tail.isEmpty, !clientLeft {
+            while !state.withLock({ $0.stopped }), tail.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
         }
         if reply.stallAfterwards {
             state.withLock { $0.stalled.append(client) }
@@ -167,7 +200,7 @@ final class ScriptedHTTPServer: Sendable {
 
 extension String {
     /// The value of a header field in a request head, matched case-insensitively.
-    func headerValue(_ name: String) -> String? {
+    public func headerValue(_ name: String) -> String? {
         for line in split(separator: "\r\n") {
             let parts = line.split(separator: ":", maxSplits: 1)
             if parts.count == 2, parts[0].lowercased() == name.lowercased() {
