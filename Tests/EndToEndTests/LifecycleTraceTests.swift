@@ -3,6 +3,7 @@ Abstract:
 End-to-end: after an install, the trace records the extension's entry points and renders as a Mermaid sequence diagram.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 import TestSupport
@@ -19,7 +20,11 @@ extension LifecycleTests {
                 _ = try await life.waitForExtensionCalls("every session finished, then the termination") {
                     $0.downloads("finished").count == life.sessions.count && $0.last?.entryPoint == "willTerminate"
                 }
-                let entries = life.trace()
+                // The extension records the call as it runs; the service writes the trace line as it sends it.
+                let entries = try await poll(timeout: .seconds(10), "the termination in the trace") { () -> [TraceEntry]? in
+                    let entries = life.trace()
+                    return entries.contains { $0.event == "extensionWillTerminate()" } ? entries : nil
+                }
                 let calls = entries.filter { $0.from == "backgroundassetsd" && $0.to == "extension" }.map(\.event)
                 #expect(calls.contains("downloads(for:manifestURL:extensionInfo:)"), "\(calls)")
                 #expect(calls.contains("backgroundDownload(_:finishedWithFileURL:)"), "\(calls)")
