@@ -47,8 +47,12 @@ let package = Package(
             path: "Shared/Platform/SystemLogging"
         ),
         .target(
+            name: "FoundationFixes",
+            path: "Shared/Frameworks/FoundationFixes"
+        ),
+        .target(
             name: "OSLog",
-            dependencies: ["SystemLogging"],
+            dependencies: ["FoundationFixes", "SystemLogging"],
             path: "Shared/Frameworks/OSLog"
         ),
         .target(
@@ -57,12 +61,12 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
+            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
             name: "BackgroundTasks",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundTasks"
         ),
         .target(
@@ -166,7 +170,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsTests",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(
