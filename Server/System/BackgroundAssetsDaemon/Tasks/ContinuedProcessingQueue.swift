@@ -22,6 +22,14 @@ public struct ContinuedProcessingQueue: Sendable, Equatable {
         public var connection: UInt64
         /// When it was submitted (real time).
         public var submitted: Date
+
+        /// Creates an entry.
+        public init(bundleIdentifier: String, request: TaskRequestDescriptor, connection: UInt64, submitted: Date) {
+            self.bundleIdentifier = bundleIdentifier
+            self.request = request
+            self.connection = connection
+            self.submitted = submitted
+        }
     }
 
     private var entries: [Entry] = []
