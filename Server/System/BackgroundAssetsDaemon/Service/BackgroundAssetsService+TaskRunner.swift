@@ -134,5 +134,7 @@ extension BackgroundAssetsService {
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
             taskHost.recordEnding(of: task.bundleIdentifier, reason: "\(task.request.identifier) ended when the app's connection closed while it ran")
         }
+        // A continued-processing task that ended leaves room for a queued one.
+        if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
     }
 }

@@ -59,6 +59,7 @@ extension BackgroundAssetsService {
             if let task = taskHost.complete(taskID: taskID, connection: connection) {
                 trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskCompleted", app: app, detail: "\(task.request.identifier) success \(success)"))
                 endBackgroundLaunchIfIdle(app: app)
+                if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
             }
             return .done
         case let .reportTaskProgress(taskID, progress):
