@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "wwdc-sessions-extension", targets: ["wwdc-sessions-extension"]),
         .executable(name: "wwdc-sessions-demo", targets: ["wwdc-sessions-demo"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
+        // The frameworks, for a package of your own that depends on this one by path or URL.
+        .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
+        .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
+        .library(name: "OSLog", targets: ["OSLog"]),
     ],
     dependencies: [],
     targets: [
@@ -229,6 +233,31 @@ let package = Package(
             name: "task-test-app",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
             path: "Tests/task-test-app"
+        ),
+        // Apple-style code written from Apple's documentation, kept compiling in both language modes:
+        // the app and the extension run end to end; the -swift5 twins build the same files (symbolic
+        // links) in Swift 5 mode.
+        .executableTarget(
+            name: "apple-style-app",
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog"],
+            path: "Tests/apple-style-app"
+        ),
+        .executableTarget(
+            name: "apple-style-extension",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/apple-style-extension"
+        ),
+        .executableTarget(
+            name: "apple-style-app-swift5",
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog"],
+            path: "Tests/apple-style-app-swift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "apple-style-extension-swift5",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/apple-style-extension-swift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
         ),
         .executableTarget(
             name: "lifecycle-test-app",
