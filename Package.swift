@@ -269,6 +269,12 @@ let package = Package(
             dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-extension"
         ),
+        // Builds a package of its own that depends on this one by path, as a developer's would.
+        .testTarget(
+            name: "PackageDependencyTests",
+            dependencies: ["TestSupport"],
+            path: "Tests/PackageDependencyTests"
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport", "TLS"],
