@@ -144,21 +144,26 @@ public final class BGTaskScheduler: NSObject, Sendable {
 
     /// Apple's rules for a continued-processing request that the app can check itself.
     private func checkBeforeSubmitting(_ request: BGContinuedProcessingTaskRequest) throws {
+        let identifier = request.identifier.prefix(200)
         if environment.isBackgroundLaunch {
             throw Error(
                 .unavailable,
-                message: "A continued-processing request must come from the app in the foreground, in response to a person's action; this process was launched in the background.")
+                message: "A continued-processing request must come from the app in the foreground, in response to "
+                    + "a person's action; this process was launched in the background.")
         }
         let unsupported = request.requiredResources.subtracting(Self.supportedResources)
         if !unsupported.isEmpty {
+            let named = unsupported.contains(.gpu) ? "the GPU" : "resources \(unsupported.rawValue)"
             throw Error(
                 .notPermitted,
-                message: "\(request.identifier.prefix(200)) asks for resources this device does not lend to background work (\(unsupported.contains(.gpu) ? "the GPU" : "raw value \(unsupported.rawValue)")); BGTaskScheduler.supportedResources lists what it does. Submit it without them.")
+                message: "\(identifier) asks for \(named), which this device does not lend to background work; "
+                    + "BGTaskScheduler.supportedResources lists what it does. Submit it without them.")
         }
         guard registration(for: request.identifier) != nil else {
             throw Error(
                 .notPermitted,
-                message: "No launch handler is registered for \(request.identifier.prefix(200)); call register(forTaskWithIdentifier:using:launchHandler:) with it before submitting.")
+                message: "No launch handler is registered for \(identifier); call "
+                    + "register(forTaskWithIdentifier:using:launchHandler:) with it before submitting.")
         }
     }
 

@@ -20,6 +20,13 @@ public struct OSLogFloatFormatting: Sendable {
     let uppercase: Bool
     let precision: Int?
 
+    private init(_ notation: Notation, _ explicitPositiveSign: Bool, _ uppercase: Bool, precision: Int? = nil) {
+        self.notation = notation
+        self.explicitPositiveSign = explicitPositiveSign
+        self.uppercase = uppercase
+        self.precision = precision
+    }
+
     /// printf's `%f`: every digit before the radix point and six after it.
     public static var fixed: OSLogFloatFormatting { .fixed() }
 
@@ -28,8 +35,10 @@ public struct OSLogFloatFormatting: Sendable {
     ///   - explicitPositiveSign: Whether to write `+` before non-negative numbers.
     ///   - uppercase: Whether to write `INF` and `NAN` in uppercase.
     /// - Returns: The format.
-    public static func fixed(explicitPositiveSign: Bool = false, uppercase: Bool = false) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .fixed, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: nil)
+    public static func fixed(
+        explicitPositiveSign: Bool = false, uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
+        OSLogFloatFormatting(.fixed, explicitPositiveSign, uppercase)
     }
 
     /// printf's `%f` with `precision` digits after the radix point (none, and no point, for 0).
@@ -41,7 +50,7 @@ public struct OSLogFloatFormatting: Sendable {
     public static func fixed(
         precision: @escaping @autoclosure () -> Int, explicitPositiveSign: Bool = false, uppercase: Bool = false
     ) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .fixed, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: precision())
+        OSLogFloatFormatting(.fixed, explicitPositiveSign, uppercase, precision: precision())
     }
 
     /// printf's `%e`: `d.dddddde±dd`.
@@ -52,8 +61,10 @@ public struct OSLogFloatFormatting: Sendable {
     ///   - explicitPositiveSign: Whether to write `+` before non-negative numbers.
     ///   - uppercase: Whether to write `E`, `INF` and `NAN` in uppercase.
     /// - Returns: The format.
-    public static func exponential(explicitPositiveSign: Bool = false, uppercase: Bool = false) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .exponential, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: nil)
+    public static func exponential(
+        explicitPositiveSign: Bool = false, uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
+        OSLogFloatFormatting(.exponential, explicitPositiveSign, uppercase)
     }
 
     /// printf's `%e` with `precision` digits after the radix point.
@@ -65,7 +76,7 @@ public struct OSLogFloatFormatting: Sendable {
     public static func exponential(
         precision: @escaping @autoclosure () -> Int, explicitPositiveSign: Bool = false, uppercase: Bool = false
     ) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .exponential, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: precision())
+        OSLogFloatFormatting(.exponential, explicitPositiveSign, uppercase, precision: precision())
     }
 
     /// printf's `%g`: like ``fixed`` near 1, like ``exponential`` for very large or small numbers.
@@ -76,8 +87,10 @@ public struct OSLogFloatFormatting: Sendable {
     ///   - explicitPositiveSign: Whether to write `+` before non-negative numbers.
     ///   - uppercase: Whether to write `E`, `INF` and `NAN` in uppercase.
     /// - Returns: The format.
-    public static func hybrid(explicitPositiveSign: Bool = false, uppercase: Bool = false) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .hybrid, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: nil)
+    public static func hybrid(
+        explicitPositiveSign: Bool = false, uppercase: Bool = false
+    ) -> OSLogFloatFormatting {
+        OSLogFloatFormatting(.hybrid, explicitPositiveSign, uppercase)
     }
 
     /// printf's `%g` with `precision` significant digits.
@@ -89,7 +102,7 @@ public struct OSLogFloatFormatting: Sendable {
     public static func hybrid(
         precision: @escaping @autoclosure () -> Int, explicitPositiveSign: Bool = false, uppercase: Bool = false
     ) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .hybrid, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: precision())
+        OSLogFloatFormatting(.hybrid, explicitPositiveSign, uppercase, precision: precision())
     }
 
     /// printf's `%a`: hexadecimal, `0x1.8p+0` for 1.5.
@@ -101,7 +114,7 @@ public struct OSLogFloatFormatting: Sendable {
     ///   - uppercase: Whether to write `0X`, the digits and `P` in uppercase.
     /// - Returns: The format.
     public static func hex(explicitPositiveSign: Bool = false, uppercase: Bool = false) -> OSLogFloatFormatting {
-        OSLogFloatFormatting(notation: .hex, explicitPositiveSign: explicitPositiveSign, uppercase: uppercase, precision: nil)
+        OSLogFloatFormatting(.hex, explicitPositiveSign, uppercase)
     }
 
     /// `value` as printf writes it for this format, within `align`'s column.

@@ -21,6 +21,17 @@ public struct OSLogIntegerFormatting: Sendable {
     let uppercase: Bool
     let minDigits: Int?
 
+    private init(
+        radix: Int, explicitPositiveSign: Bool, includePrefix: Bool = false, uppercase: Bool = false,
+        minDigits: Int? = nil
+    ) {
+        self.radix = radix
+        self.explicitPositiveSign = explicitPositiveSign
+        self.includePrefix = includePrefix
+        self.uppercase = uppercase
+        self.minDigits = minDigits
+    }
+
     /// Decimal, the default for integers.
     public static var decimal: OSLogIntegerFormatting { .decimal() }
 
@@ -28,7 +39,7 @@ public struct OSLogIntegerFormatting: Sendable {
     /// - Parameter explicitPositiveSign: Whether to write `+` before non-negative numbers.
     /// - Returns: The format.
     public static func decimal(explicitPositiveSign: Bool = false) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: nil)
+        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign)
     }
 
     /// Decimal with at least `minDigits` digits, padded with leading zeros.
@@ -39,7 +50,7 @@ public struct OSLogIntegerFormatting: Sendable {
     public static func decimal(
         explicitPositiveSign: Bool = false, minDigits: @escaping @autoclosure () -> Int
     ) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign, includePrefix: false, uppercase: false, minDigits: minDigits())
+        OSLogIntegerFormatting(radix: 10, explicitPositiveSign: explicitPositiveSign, minDigits: minDigits())
     }
 
     /// Hexadecimal in lowercase, without a prefix.
@@ -54,7 +65,8 @@ public struct OSLogIntegerFormatting: Sendable {
     public static func hex(
         explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false
     ) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: nil)
+        OSLogIntegerFormatting(
+            radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase)
     }
 
     /// Hexadecimal with at least `minDigits` digits.
@@ -68,7 +80,9 @@ public struct OSLogIntegerFormatting: Sendable {
         explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
         minDigits: @escaping @autoclosure () -> Int
     ) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits())
+        OSLogIntegerFormatting(
+            radix: 16, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase,
+            minDigits: minDigits())
     }
 
     /// Octal, without a prefix.
@@ -83,7 +97,8 @@ public struct OSLogIntegerFormatting: Sendable {
     public static func octal(
         explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false
     ) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: nil)
+        OSLogIntegerFormatting(
+            radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase)
     }
 
     /// Octal with at least `minDigits` digits.
@@ -97,7 +112,9 @@ public struct OSLogIntegerFormatting: Sendable {
         explicitPositiveSign: Bool = false, includePrefix: Bool = false, uppercase: Bool = false,
         minDigits: @escaping @autoclosure () -> Int
     ) -> OSLogIntegerFormatting {
-        OSLogIntegerFormatting(radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase, minDigits: minDigits())
+        OSLogIntegerFormatting(
+            radix: 8, explicitPositiveSign: explicitPositiveSign, includePrefix: includePrefix, uppercase: uppercase,
+            minDigits: minDigits())
     }
 
     /// `value` as printf writes it for this format, within `align`'s column.
@@ -114,7 +131,11 @@ public struct OSLogIntegerFormatting: Sendable {
         // unsigned or non-decimal number, outside its column.
         let signInside = Value.isSigned && radix == 10
         var number = digits
-        if isNegativeDecimal { number = "-" + number } else if explicitPositiveSign && signInside { number = "+" + number }
+        if isNegativeDecimal {
+            number = "-" + number
+        } else if explicitPositiveSign && signInside {
+            number = "+" + number
+        }
         let outside = (explicitPositiveSign && !signInside ? "+" : "") + prefix
         return outside + align.apply(to: number)
     }

@@ -62,30 +62,38 @@ public enum ContinuedProcessingAdmission: Sendable, Equatable {
         }
         let unsupported = (facts.request.requiredResources ?? 0) & ~supportedResources
         if unsupported != 0 {
+            let named = unsupported & 1 != 0 ? "the GPU" : "resources \(unsupported)"
             return .refuse(
                 code: 3,
-                message: "\(identifier) asks for \(unsupported & 1 != 0 ? "the GPU" : "resources \(unsupported)"), which this device does not lend to background work (BGTaskScheduler.supportedResources is empty); submit it without requiredResources.")
+                message: "\(identifier) asks for \(named), which this device does not lend to background work "
+                    + "(BGTaskScheduler.supportedResources is empty); submit it without requiredResources.")
         }
         if facts.isBackgroundLaunch {
             return .refuse(
                 code: 1,
-                message: "\(facts.bundleIdentifier) was launched in the background; a continued-processing request must come from the app in the foreground, in response to a person's action.")
+                message: "\(facts.bundleIdentifier) was launched in the background; a continued-processing request "
+                    + "must come from the app in the foreground, in response to a person's action.")
         }
         if !facts.hasLaunchHandler {
             return .refuse(
                 code: 3,
-                message: "No launch handler is registered for \(identifier); register one with BGTaskScheduler.shared.register(forTaskWithIdentifier:using:launchHandler:) before submitting.")
+                message: "No launch handler is registered for \(identifier); register one with "
+                    + "BGTaskScheduler.shared.register(forTaskWithIdentifier:using:launchHandler:) before submitting.")
         }
         let limit = TaskRequestDescriptor.Kind.continuedProcessing.pendingLimit
         if facts.queuedOfApp >= limit {
             return .refuse(
                 code: 2,
-                message: "\(facts.bundleIdentifier) already has \(facts.queuedOfApp) continued-processing requests waiting, the most allowed; cancel one before submitting another.")
+                message: "\(facts.bundleIdentifier) already has \(facts.queuedOfApp) continued-processing requests "
+                    + "waiting, the most allowed; cancel one before submitting another.")
         }
-        if facts.request.submissionStrategy == .fail, !ContinuedProcessingPolicy.hasRoom(running: facts.running + facts.queued) {
+        let isFull = !ContinuedProcessingPolicy.hasRoom(running: facts.running + facts.queued)
+        if facts.request.submissionStrategy == .fail, isFull {
             return .refuse(
                 code: 4,
-                message: "\(identifier) cannot start now: \(facts.running) continued-processing task(s) run and \(facts.queued) wait, and the device runs \(ContinuedProcessingPolicy.maximumRunning) at once. Submit it again later, or with the .queue strategy to wait.")
+                message: "\(identifier) cannot start now: \(facts.running) continued-processing task(s) run and "
+                    + "\(facts.queued) wait, and the device runs \(ContinuedProcessingPolicy.maximumRunning) at once. "
+                    + "Submit it again later, or with the .queue strategy to wait.")
         }
         return .accept
     }
