@@ -13,6 +13,10 @@ let package = Package(
         .executable(name: "wwdc-sessions-extension", targets: ["wwdc-sessions-extension"]),
         .executable(name: "wwdc-sessions-demo", targets: ["wwdc-sessions-demo"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
+        // The frameworks, for a package of your own that depends on this one by path or URL.
+        .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
+        .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
+        .library(name: "OSLog", targets: ["OSLog"]),
     ],
     dependencies: [],
     targets: [
@@ -47,8 +51,12 @@ let package = Package(
             path: "Shared/Platform/SystemLogging"
         ),
         .target(
+            name: "FoundationFixes",
+            path: "Shared/Frameworks/FoundationFixes"
+        ),
+        .target(
             name: "OSLog",
-            dependencies: ["SystemLogging"],
+            dependencies: ["FoundationFixes", "SystemLogging"],
             path: "Shared/Frameworks/OSLog"
         ),
         .target(
@@ -57,12 +65,12 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
+            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
             name: "BackgroundTasks",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundTasks"
         ),
         .target(
@@ -171,7 +179,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsTests",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(
@@ -231,6 +239,31 @@ let package = Package(
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
             path: "Tests/task-test-app"
         ),
+        // Apple-style code written from Apple's documentation, kept compiling in both language modes:
+        // the app and the extension run end to end; the -swift5 twins build the same files (symbolic
+        // links) in Swift 5 mode.
+        .executableTarget(
+            name: "apple-style-app",
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog"],
+            path: "Tests/apple-style-app"
+        ),
+        .executableTarget(
+            name: "apple-style-extension",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/apple-style-extension"
+        ),
+        .executableTarget(
+            name: "apple-style-app-swift5",
+            dependencies: ["BackgroundAssets", "BackgroundTasks", "OSLog"],
+            path: "Tests/apple-style-app-swift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
+        .executableTarget(
+            name: "apple-style-extension-swift5",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Tests/apple-style-extension-swift5",
+            swiftSettings: [.swiftLanguageMode(.v5)]
+        ),
         .executableTarget(
             name: "lifecycle-test-app",
             dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
@@ -240,6 +273,12 @@ let package = Package(
             name: "lifecycle-test-extension",
             dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-extension"
+        ),
+        // Builds a package of its own that depends on this one by path, as a developer's would.
+        .testTarget(
+            name: "PackageDependencyTests",
+            dependencies: ["TestSupport"],
+            path: "Tests/PackageDependencyTests"
         ),
         .testTarget(
             name: "EndToEndTests",

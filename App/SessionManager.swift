@@ -14,7 +14,7 @@ import Synchronization
 /// As in Apple's sample it is a singleton, and the download manager's delegate: callbacks arrive for
 /// the app's foreground downloads and also for the background downloads the extension scheduled.
 /// Callbacks arrive on a background thread, so the state is kept behind a `Mutex`.
-final class SessionManager: Sendable {
+final class SessionManager: NSObject, Sendable {
     /// The session manager of the app.
     static let shared = SessionManager()
 
@@ -45,9 +45,10 @@ final class SessionManager: Sendable {
     let state = Mutex(State())
     private let eventContinuation: AsyncStream<SessionEvent>.Continuation
 
-    private init() {
+    private override init() {
         (events, eventContinuation) = AsyncStream.makeStream(
             of: SessionEvent.self, bufferingPolicy: .bufferingNewest(4096))
+        super.init()
         // The manifest first: a finished download can be delivered as soon as the delegate is set,
         // and it is matched to its session through the manifest.
         loadLocalManifest(isRefreshed: false)

@@ -63,6 +63,15 @@ final class AsyncChallengeDelegate: AppleStyleDelegate {
 
 // MARK: - An extension as Apple developers write one
 
+/// A configuration type, as ExtensionKit code names one; main-actor isolated, as Apple declares it.
+@MainActor
+struct AppleStyleConfiguration: BADownloaderExtensionConfiguration {}
+
+@MainActor
+func configurationTypes() -> [any BADownloaderExtensionConfiguration.Type] {
+    [AppleStyleConfiguration.self]
+}
+
 struct AppleStyleDownloaderExtension: BADownloaderExtension {
     func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
         -> Set<BADownload>

@@ -48,6 +48,10 @@ extension SampleMessages {
         earliestBeginDate: Date(timeIntervalSince1970: 1_800_000_000), requiresNetworkConnectivity: true,
         requiresExternalPower: true)
 
+    static let continuedProcessingTask = TaskRequestDescriptor(
+        continuedProcessing: "com.example.sessions.export.7F3A", title: "Exporting sessions", subtitle: "0 of 12",
+        strategy: .fail, requiredResources: 0)
+
     static let failure = WireFailure.backgroundAssets(code: 101, message: "The download \"a\" is not scheduled.")
 
     /// One message per case, in the order of the tables in ``WireProtocol``.
@@ -84,6 +88,8 @@ extension SampleMessages {
             ("registerTaskHandler", .registerTaskHandler(identifier: "com.example.sessions.refresh")),
             ("taskCompleted", .taskCompleted(taskID: 11, success: true)),
             ("simulateTask", .simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil)),
+            ("reportTaskProgress", .reportTaskProgress(
+                taskID: 13, progress: TaskProgress(completedUnitCount: 3, totalUnitCount: 12, title: "Exporting sessions", subtitle: "3 of 12"))),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]

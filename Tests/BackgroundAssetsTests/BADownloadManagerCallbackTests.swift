@@ -15,7 +15,7 @@ import Testing
 @Suite("Download manager callbacks and exclusive control")
 struct BADownloadManagerCallbackTests {
     /// Records every callback as a line, and answers challenges with a fixed credential.
-    final class RecordingDelegate: BADownloadManagerDelegate {
+    final class RecordingDelegate: NSObject, BADownloadManagerDelegate {
         let log = Mutex<[String]>([])
         let credential: URLCredential?
 

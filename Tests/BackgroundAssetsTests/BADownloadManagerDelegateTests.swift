@@ -14,7 +14,7 @@ import Testing
 @Suite("Download manager delegate")
 struct BADownloadManagerDelegateTests {
     /// A delegate that implements only what the sample's SessionManager cares about most.
-    final class FinishedOnlyDelegate: BADownloadManagerDelegate {
+    final class FinishedOnlyDelegate: NSObject, BADownloadManagerDelegate {
         let finished = Mutex<[String]>([])
 
         func download(_ download: BADownload, finishedWithFileURL fileURL: URL) {

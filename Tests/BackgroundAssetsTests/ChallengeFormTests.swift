@@ -14,7 +14,7 @@ import Testing
 @Suite("Challenge forms")
 struct ChallengeFormTests {
     /// Implements only the async form, as Apple's sample does; plain mutable state, no `Sendable`.
-    final class AsyncFormDelegate: BADownloadManagerDelegate {
+    final class AsyncFormDelegate: NSObject, BADownloadManagerDelegate {
         var challengedHosts: [String] = []
 
         func download(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
@@ -26,7 +26,7 @@ struct ChallengeFormTests {
     }
 
     /// Implements only the completion-handler form.
-    final class CompletionFormDelegate: BADownloadManagerDelegate {
+    final class CompletionFormDelegate: NSObject, BADownloadManagerDelegate {
         var challengeCount = 0
 
         func download(

@@ -153,7 +153,9 @@ final class FakeService: Sendable {
                     hasLaunched: true, runtimeBudgetLeft: 600))
         case .updateSettings: .settings(DeviceSettings())
         case .fetchPendingTaskRequests: .taskRequests([])
-        case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask: .done
+        case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask,
+            .reportTaskProgress:
+            .done
         }
     }
 }

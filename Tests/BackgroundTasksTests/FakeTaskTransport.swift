@@ -14,6 +14,7 @@ final class FakeTaskTransport: TaskSchedulerTransport {
         var cancelled: [String?] = []
         var registered: [String] = []
         var completed: [UInt64: Bool] = [:]
+        var progress: [UInt64: [TaskProgress]] = [:]
         var events: TaskEvents?
         var refusal: BGTaskScheduler.Error?
     }
@@ -45,6 +46,10 @@ final class FakeTaskTransport: TaskSchedulerTransport {
     }
 
     func complete(taskID: UInt64, success: Bool) { state.withLock { $0.completed[taskID] = success } }
+
+    func reportProgress(taskID: UInt64, progress: TaskProgress) {
+        state.withLock { $0.progress[taskID, default: []].append(progress) }
+    }
 
     func start(events: TaskEvents) { state.withLock { $0.events = events } }
 

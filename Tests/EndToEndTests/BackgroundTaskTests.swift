@@ -17,6 +17,7 @@ struct BackgroundTaskTests {
     static let refresh = "com.example.lifecycle-test.refresh"
     static let cleanup = "com.example.lifecycle-test.cleanup"
     static let secondRefresh = "com.example.lifecycle-test.refresh2"
+    static let exports = "com.example.lifecycle-test.export.*"
 
     /// One line of `task-test-app.log`.
     struct Event: Equatable {
@@ -34,7 +35,7 @@ struct BackgroundTaskTests {
         try await withLifecycle(sessions: 2, configuration: ["timeScale": 60].merging(configuration) { $1 }) { original in
             var scenario = original
             scenario.bundle.appExecutable = "task-test-app"
-            scenario.bundle.permittedTaskIdentifiers = [Self.refresh, Self.cleanup, Self.secondRefresh]
+            scenario.bundle.permittedTaskIdentifiers = [Self.refresh, Self.cleanup, Self.secondRefresh, Self.exports]
             scenario.bundle.backgroundModes = ["fetch", "processing"]
             try FileManager.default.createDirectory(at: scenario.container, withIntermediateDirectories: true)
             try Data(behaviour.utf8).write(to: scenario.container.appending(path: "task-behaviour"))

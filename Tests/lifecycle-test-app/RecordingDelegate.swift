@@ -8,7 +8,7 @@ import Foundation
 import LifecycleTestKit
 
 /// Records the app's download callbacks and reports each finished download.
-final class RecordingDelegate: BADownloadManagerDelegate {
+final class RecordingDelegate: NSObject, BADownloadManagerDelegate {
     private let log: LifecycleCallLog
     private let filesFolder: URL
     private let onFinished: @Sendable () -> Void
@@ -28,6 +28,7 @@ final class RecordingDelegate: BADownloadManagerDelegate {
         self.filesFolder = filesFolder
         self.credential = credential
         self.onFinished = onFinished
+        super.init()
     }
 
     /// Answers a challenge in the async form only, as Apple's sample does.

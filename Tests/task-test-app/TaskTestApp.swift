@@ -12,7 +12,10 @@ import Foundation
 /// then stays alive (a background launch ends when the service terminates it) unless given `--exit`.
 ///
 /// Arguments: `--submit refresh:SECONDS` or `--submit cleanup:SECONDS[:power][:network]` (repeatable;
-/// SECONDS from now on the device clock, or `now`), `--submit-other ID`, `--exit`. What it does with a
+/// SECONDS from now on the device clock, or `now`), `--submit-other ID`, `--continue NAME:TOTAL:STOP[:fail]`
+/// (registers `EXPORT.NAME` after launch and submits a continued-processing request for it, whose
+/// task advances one unit every 100 ms up to STOP of TOTAL units, completes at TOTAL, and completes
+/// unsuccessfully when expired), `--exit`. What it does with a
 /// task comes from `task-behaviour` in the app group container: `hang` ignores expiration and never
 /// completes; otherwise the task completes after `work` seconds, or at its expiration. Every event is
 /// a line in `task-test-app.log` in the container: `EVENT IDENTIFIER PID background|foreground`.
@@ -21,6 +24,7 @@ struct TaskTestApp {
     static let appGroup = "group.com.example.lifecycle-test"
     static let refresh = "com.example.lifecycle-test.refresh"
     static let cleanup = "com.example.lifecycle-test.cleanup"
+    static let export = "com.example.lifecycle-test.export"
 
     static func main() throws {
         let container = DevicePaths.current().container(forAppGroup: appGroup)!
@@ -53,6 +57,8 @@ struct TaskTestApp {
             case "--submit", "--submit-other":
                 let value = arguments.isEmpty ? "" : arguments.removeFirst()
                 submit(argument == "--submit" ? value : value + ":now:other", log: log)
+            case "--continue":
+                submitContinuedProcessing(arguments.isEmpty ? "" : arguments.removeFirst(), log: log)
             case "--exit":
                 exit(0)
             default:
@@ -86,6 +92,73 @@ struct TaskTestApp {
         } catch {
             log.append("refused", request.identifier)
         }
+    }
+}
+
+extension TaskTestApp {
+    /// Registers a handler for a continued-processing identifier and submits its request, as an app
+    /// does when a person taps a button.
+    static func submitContinuedProcessing(_ specification: String, log: TaskTestLog) {
+        let parts = specification.split(separator: ":").map(String.init)
+        let identifier = "\(export).\(parts.first ?? "task")"
+        let total = Int64(parts.count > 1 ? parts[1] : "") ?? 10
+        let stop = Int64(parts.count > 2 ? parts[2] : "") ?? total
+        let registered = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
+            guard let task = task as? BGContinuedProcessingTask else { return }
+            log.append("launch", task.identifier)
+            let state = ContinuedWork(task: task, total: total, stop: stop, log: log)
+            task.expirationHandler = { state.expire() }
+            state.advance()
+        }
+        log.append(registered ? "registered" : "notRegistered", identifier)
+        let request = BGContinuedProcessingTaskRequest(identifier: identifier, title: "Exporting \(parts.first ?? "")", subtitle: "0 of \(total)")
+        if parts.contains("fail") { request.strategy = .fail }
+        do {
+            try BGTaskScheduler.shared.submit(request)
+            log.append("submitted", identifier)
+        } catch let error as BGTaskScheduler.Error {
+            log.append("refused\(error.code.rawValue)", identifier)
+            FileHandle.standardError.write(Data("task-test-app: \(error.message)\n".utf8))
+        } catch {
+            log.append("refused", identifier)
+        }
+    }
+}
+
+/// A continued-processing task's work: a unit every 100 ms until it stops, completes or expires.
+final class ContinuedWork: Sendable {
+    let task: BGContinuedProcessingTask
+    let total: Int64
+    let stop: Int64
+    let log: TaskTestLog
+
+    init(task: BGContinuedProcessingTask, total: Int64, stop: Int64, log: TaskTestLog) {
+        self.task = task
+        self.total = total
+        self.stop = stop
+        self.log = log
+        task.progress.totalUnitCount = total
+    }
+
+    func advance() {
+        let done = task.progress.completedUnitCount
+        if done >= total {
+            log.append("complete", task.identifier)
+            task.setTaskCompleted(success: true)
+            return
+        }
+        guard done < stop else {
+            log.append("progress\(done)", task.identifier)
+            return
+        }
+        task.progress.completedUnitCount = done + 1
+        task.updateTitle(task.title, subtitle: "\(done + 1) of \(total)")
+        DispatchQueue.global().asyncAfter(deadline: .now() + 0.1) { self.advance() }
+    }
+
+    func expire() {
+        log.append("expire", task.identifier)
+        task.setTaskCompleted(success: false)
     }
 }
 

@@ -10,13 +10,18 @@ import Foundation
 struct TaskFormatter {
     var tasks: [TaskStatus]
 
-    /// One line per task: `APP IDENTIFIER refresh pending, earliest 2026-… — may run now`.
+    /// One line per task: `APP IDENTIFIER refresh, pending, earliest 2026-…: may run now`, or for a
+    /// continued-processing task `APP IDENTIFIER continued processing, running: running 12 s, 45% (45 of 100), "Title" "Subtitle"`.
     func lines() -> [String] {
         tasks.map { task in
             let request = task.request
-            var facts = [request.kind == .appRefresh ? "refresh" : "processing", task.state.rawValue]
+            var facts = [request.kind.displayName, task.state.rawValue]
             if let begin = request.earliestBeginDate { facts.append("earliest \(begin.formatted(.iso8601))") }
+            if request.kind == .continuedProcessing, task.progress == nil, let title = request.title {
+                facts.append("\"\(title)\" \"\(request.subtitle ?? "")\"")
+            }
             var needs: [String] = []
+            if (request.requiredResources ?? 0) & 1 != 0 { needs.append("the GPU") }
             if request.requiresExternalPower { needs.append("power") }
             if request.requiresNetworkConnectivity { needs.append("network") }
             if !needs.isEmpty { facts.append("requires \(needs.joined(separator: " and "))") }

@@ -14,10 +14,12 @@ struct TasksCommand: DebugSubcommand {
     static let details = """
           --json                      Print the requests as JSON (dates in ISO 8601).
           --app-bundle-id ID, -b ID   Only this app's requests.
-        One line per request: the app, the task identifier, refresh or processing, pending or running,
-        its earliest begin date (device time), what it requires, and when it may run or why not (Low
-        Power Mode, Background App Refresh off, on battery, no network). Run a pending one now with
-        `simulate --launch-task ID`; run a running one's expiration handler with `simulate --expire-task ID`.
+        One line per request: the app, the task identifier, refresh, processing or continued processing,
+        pending or running, its earliest begin date (device time), what it requires, and when it may run
+        or why not (Low Power Mode, Background App Refresh off, on battery, no network, no room); a
+        running continued-processing task shows its progress, title and subtitle. Run a pending one now
+        with `simulate --launch-task ID`; run a running one's expiration handler (for a
+        continued-processing task, a person cancelling it) with `simulate --expire-task ID`.
         """
 
     var json: Bool

@@ -15,7 +15,13 @@ extension BADownloadManager {
     /// - Parameter performHandler: Called on a background thread: `(true, nil)` while holding control,
     ///   or `(false, error)` when it could not be acquired.
     /// - Note: The handler need not be `@Sendable`, as in Apple's declaration, so Apple code that captures
-    ///   a non-`Sendable` object compiles in Swift 6 mode.
+    ///   a non-`Sendable` object compiles in Swift 6 mode. Apple deprecates this form from iOS, macOS,
+    ///   tvOS and visionOS 27 in favour of the `async` ``withExclusiveControl(_:)-(()->ReturnType)``,
+    ///   and it is marked so here; Linux has no such versions, so it compiles without a warning.
+    @available(iOS, introduced: 16.1, deprecated: 27.0)
+    @available(macOS, introduced: 13.0, deprecated: 27.0)
+    @available(tvOS, introduced: 18.4, deprecated: 27.0)
+    @available(visionOS, introduced: 2.4, deprecated: 27.0)
     public func withExclusiveControl(_ performHandler: @escaping (Bool, (any Error)?) -> Void) {
         acquireExclusiveControl(deadline: nil, UncheckedReference(performHandler))
     }
@@ -25,6 +31,12 @@ extension BADownloadManager {
     ///   - date: The latest time to acquire control; a date in the past fails at once.
     ///   - performHandler: Called on a background thread: `(true, nil)` while holding control, or
     ///     `(false, error)` when it was not acquired in time.
+    /// - Note: Deprecated by Apple from iOS, macOS, tvOS and visionOS 27 in favour of the `async`
+    ///   ``withExclusiveControl(before:_:)``, and marked so here.
+    @available(iOS, introduced: 16.1, deprecated: 27.0)
+    @available(macOS, introduced: 13.0, deprecated: 27.0)
+    @available(tvOS, introduced: 18.4, deprecated: 27.0)
+    @available(visionOS, introduced: 2.4, deprecated: 27.0)
     public func withExclusiveControl(
         beforeDate date: Date, perform performHandler: @escaping (Bool, (any Error)?) -> Void
     ) {

@@ -18,10 +18,16 @@ import FoundationNetworking
 /// Callbacks arrive one at a time, in order, on a thread of the framework (never the main thread),
 /// as Apple's arrive on a background queue: guard state that other threads also touch. The `async`
 /// challenge method runs in a task of its own, so it may overlap the callbacks that follow.
-/// - Note: Apple's protocol is an Objective-C protocol with `optional` methods; here the
-///   requirements have defaults instead, and the protocol refines `AnyObject` rather than
-///   `NSObjectProtocol`, so any class can conform, an `NSObject` subclass included.
-public protocol BADownloadManagerDelegate: AnyObject {
+/// Adopt it in an `NSObject` subclass, as on Apple platforms:
+/// ```swift
+/// final class SessionManager: NSObject, BADownloadManagerDelegate { … }
+/// ```
+/// - Note: Apple's protocol is an Objective-C protocol whose methods are `optional`. Swift on Linux
+///   has no Objective-C runtime, so it allows neither `@objc` protocols nor `optional` requirements:
+///   here each method has a default implementation instead, and the framework calls the method
+///   directly. Code that calls a delegate the Objective-C way, `delegate.downloadDidBegin?(download)`,
+///   does not compile here; write `delegate.downloadDidBegin(download)`.
+public protocol BADownloadManagerDelegate: NSObjectProtocol {
     /// Tells the delegate that a download started transferring.
     /// - Parameter download: The download, in the ``BADownload/State/downloading`` state.
     func downloadDidBegin(_ download: BADownload)

@@ -4,12 +4,10 @@ What `import BackgroundAssets` brings in besides the framework's own types, as A
 */
 
 // Apple's BackgroundAssets module re-exports Foundation, so an app file that imports only
-// BackgroundAssets can use URL, URLRequest and the challenge types. On Linux those networking
-// types live in FoundationNetworking, so it is re-exported too: Apple's files need no extra imports.
-@_exported import Foundation
-#if canImport(FoundationNetworking)
-@_exported import FoundationNetworking
-#endif
+// BackgroundAssets can use URL, URLRequest and the challenge types. FoundationFixes re-exports
+// Foundation and, on Linux, FoundationNetworking, with the fixes Apple code needs
+// (FileManager.replaceItemAt): re-exporting Foundation here as well would undo them.
+@_exported import FoundationFixes
 
 // BAError, BAErrorCode and BAAppExtensionInfo are defined in BackgroundAssetsIPC because the system
 // service raises and reports them too, and the service must not link FoundationNetworking (and

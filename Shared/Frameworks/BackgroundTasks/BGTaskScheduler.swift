@@ -39,6 +39,14 @@ public final class BGTaskScheduler: NSObject, Sendable {
     /// The shared scheduler of this process.
     public static let shared = BGTaskScheduler(environment: .current())
 
+    /// The domain of the scheduler's errors, `BGTaskSchedulerErrorDomain`.
+    public static let errorDomain = BGTaskSchedulerErrorDomain
+
+    /// The resources beyond the default CPU and network that this device lets a continued-processing
+    /// task ask for: none, because it has no GPU it lends to background work. A request that asks
+    /// for ``BGContinuedProcessingTaskRequest/Resources/gpu`` is refused with `.notPermitted`.
+    public static var supportedResources: BGContinuedProcessingTaskRequest.Resources { [] }
+
     private let environment: TaskSchedulerEnvironment
     private let state = Mutex(State())
 
@@ -66,8 +74,10 @@ public final class BGTaskScheduler: NSObject, Sendable {
             return false
         }
         let registration = Registration(queue: queue, handler: UncheckedHandler(handler: launchHandler))
+        // Continued-processing identifiers are registered when a person starts the work, after launch.
+        let isContinuedProcessing = environment.permission?.wildcardEntry(matching: identifier) != nil
         let refusal: String? = state.withLock { state in
-            if state.launchFinished {
+            if state.launchFinished, !isContinuedProcessing {
                 return "the app has finished launching (it already called submit, cancel or getPendingTaskRequests). "
                     + "Register every launch handler first, as the app starts."
             }
@@ -103,23 +113,66 @@ public final class BGTaskScheduler: NSObject, Sendable {
 
     /// Submits a request to run a task later; a pending request with the same identifier is replaced.
     ///
-    /// - Parameter taskRequest: A ``BGAppRefreshTaskRequest`` or a ``BGProcessingTaskRequest``.
+    /// - Parameter taskRequest: A ``BGAppRefreshTaskRequest``, a ``BGProcessingTaskRequest`` or a
+    ///   ``BGContinuedProcessingTaskRequest``.
     /// - Throws: ``BGTaskScheduler/Error`` with `.notPermitted` when the identifier or its background
-    ///   mode is missing from the Info.plist, `.tooManyPendingTaskRequests` past one refresh or ten
-    ///   processing requests, `.unavailable` in an extension, in Low Power Mode, or with background
-    ///   app refresh off.
+    ///   mode is missing from the Info.plist, when a continued-processing request has no launch
+    ///   handler registered or asks for resources the device lacks; `.tooManyPendingTaskRequests` past
+    ///   one refresh or ten processing requests; `.immediateRunIneligible` when a continued-processing
+    ///   request with the `.fail` strategy cannot start at once; `.unavailable` in an extension, in an
+    ///   app launched in the background for a continued-processing request, in Low Power Mode for the
+    ///   other kinds, or with background app refresh off.
     public func submit(_ taskRequest: BGTaskRequest) throws {
         finishLaunching()
         guard let descriptor = TaskRequestDescriptor(taskRequest) else {
-            throw Error(.notPermitted, message: "Submit a BGAppRefreshTaskRequest or a BGProcessingTaskRequest.")
+            throw Error(
+                .notPermitted,
+                message: "Submit a BGAppRefreshTaskRequest, a BGProcessingTaskRequest or a BGContinuedProcessingTaskRequest.")
         }
         if environment.isExtension {
             throw Error(.unavailable, message: "Background Tasks are not available to app extensions; submit from the app.")
         }
-        if let refusal = environment.permission?.refusalToSubmit(descriptor.identifier, kind: descriptor.kind) {
+        let bundleIdentifier = environment.bundleIdentifier
+        if let refusal = environment.permission?.refusalToSubmit(
+            descriptor.identifier, kind: descriptor.kind, bundleIdentifier: bundleIdentifier)
+        {
             throw Error(.notPermitted, message: refusal)
         }
+        if let continued = taskRequest as? BGContinuedProcessingTaskRequest { try checkBeforeSubmitting(continued) }
         try environment.transport.submit(descriptor)
+    }
+
+    /// Apple's rules for a continued-processing request that the app can check itself.
+    private func checkBeforeSubmitting(_ request: BGContinuedProcessingTaskRequest) throws {
+        let identifier = request.identifier.prefix(200)
+        if environment.isBackgroundLaunch {
+            throw Error(
+                .unavailable,
+                message: "A continued-processing request must come from the app in the foreground, in response to "
+                    + "a person's action; this process was launched in the background.")
+        }
+        let unsupported = request.requiredResources.subtracting(Self.supportedResources)
+        if !unsupported.isEmpty {
+            let named = unsupported.contains(.gpu) ? "the GPU" : "resources \(unsupported.rawValue)"
+            throw Error(
+                .notPermitted,
+                message: "\(identifier) asks for \(named), which this device does not lend to background work; "
+                    + "BGTaskScheduler.supportedResources lists what it does. Submit it without them.")
+        }
+        guard registration(for: request.identifier) != nil else {
+            throw Error(
+                .notPermitted,
+                message: "No launch handler is registered for \(identifier); call "
+                    + "register(forTaskWithIdentifier:using:launchHandler:) with it before submitting.")
+        }
+    }
+
+    /// The registration that runs tasks with this identifier: its own, or its `prefix.*` entry's.
+    private func registration(for identifier: String) -> Registration? {
+        let wildcard = environment.permission?.wildcardEntry(matching: identifier)
+        return state.withLock { state in
+            state.registrations[identifier] ?? wildcard.flatMap { state.registrations[$0] }
+        }
     }
 
     /// Cancels the pending request with this identifier, if there is one.
@@ -185,11 +238,14 @@ public final class BGTaskScheduler: NSObject, Sendable {
             switch request.kind {
             case .appRefresh: BGAppRefreshTask(identifier: request.identifier, completion: completion)
             case .processing: BGProcessingTask(identifier: request.identifier, completion: completion)
+            case .continuedProcessing:
+                BGContinuedProcessingTask(
+                    identifier: request.identifier, title: request.title ?? "", subtitle: request.subtitle ?? "",
+                    report: { progress in transport.reportProgress(taskID: taskID, progress: progress) },
+                    completion: completion)
             }
-        let registration = state.withLock { state in
-            state.running[taskID] = task
-            return state.registrations[request.identifier]
-        }
+        let registration = registration(for: request.identifier)
+        state.withLock { $0.running[taskID] = task }
         guard let registration else {
             environment.report("BGTaskScheduler has no launch handler for \"\(request.identifier)\"; the task ends unrun.")
             task.setTaskCompleted(success: false)
@@ -200,7 +256,6 @@ public final class BGTaskScheduler: NSObject, Sendable {
 
     private func expire(taskID: UInt64) {
         guard let task = state.withLock({ $0.running[taskID] }) else { return }
-        let registration = state.withLock { $0.registrations[task.identifier] }
-        (registration?.queue ?? DispatchQueue.global()).async { task.expire() }
+        (registration(for: task.identifier)?.queue ?? DispatchQueue.global()).async { task.expire() }
     }
 }

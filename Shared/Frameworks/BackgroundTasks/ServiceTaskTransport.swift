@@ -63,6 +63,10 @@ final class ServiceTaskTransport: TaskSchedulerTransport {
         connection.request(.taskCompleted(taskID: taskID, success: success)) { _ in }
     }
 
+    func reportProgress(taskID: UInt64, progress: TaskProgress) {
+        connection.request(.reportTaskProgress(taskID: taskID, progress: progress)) { _ in }
+    }
+
     func start(events: TaskEvents) {
         relay.events.withLock { $0 = events }
     }

@@ -10,6 +10,10 @@ extension TaskRequestDescriptor {
     /// The descriptor of a request, or `nil` for a `BGTaskRequest` that is neither kind.
     init?(_ request: BGTaskRequest) {
         switch request {
+        case let continued as BGContinuedProcessingTaskRequest:
+            self.init(
+                continuedProcessing: continued.identifier, title: continued.title, subtitle: continued.subtitle,
+                strategy: continued.strategy == .fail ? .fail : .queue, requiredResources: continued.requiredResources.rawValue)
         case let processing as BGProcessingTaskRequest:
             self.init(
                 identifier: processing.identifier, kind: .processing, earliestBeginDate: processing.earliestBeginDate,
@@ -33,6 +37,11 @@ extension TaskRequestDescriptor {
             processing.requiresNetworkConnectivity = requiresNetworkConnectivity
             processing.requiresExternalPower = requiresExternalPower
             request = processing
+        case .continuedProcessing:
+            let continued = BGContinuedProcessingTaskRequest(identifier: identifier, title: title ?? "", subtitle: subtitle ?? "")
+            continued.strategy = submissionStrategy == .fail ? .fail : .queue
+            continued.requiredResources = BGContinuedProcessingTaskRequest.Resources(rawValue: requiredResources ?? 0)
+            request = continued
         }
         request.earliestBeginDate = earliestBeginDate
         return request

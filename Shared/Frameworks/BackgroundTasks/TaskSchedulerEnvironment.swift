@@ -18,6 +18,11 @@ struct TaskSchedulerEnvironment: Sendable {
     var permission: TaskPermission?
     /// Says why a call was refused, where Apple's framework would raise an exception.
     var report: @Sendable (String) -> Void
+    /// The app's bundle identifier, which a continued-processing identifier starts with, if known.
+    var bundleIdentifier: String? = nil
+    /// Whether the system launched this process in the background, where continued-processing
+    /// requests may not be submitted.
+    var isBackgroundLaunch = false
 
     /// The environment of this process: the service of its device root, and its Info.plist.
     static func current() -> TaskSchedulerEnvironment {
@@ -31,6 +36,8 @@ struct TaskSchedulerEnvironment: Sendable {
             permission: info[TaskPermission.permittedIdentifiersKey] == nil ? nil : TaskPermission(infoDictionary: info),
             report: { line in
                 FileHandle.standardError.write(Data("\(ProcessInfo.processInfo.processName): \(line)\n".utf8))
-            })
+            },
+            bundleIdentifier: identity.bundleIdentifier,
+            isBackgroundLaunch: BGTaskScheduler.isBackgroundLaunch)
     }
 }

@@ -25,6 +25,9 @@ protocol TaskSchedulerTransport: Sendable {
     /// Says a task the system handed over ended.
     func complete(taskID: UInt64, success: Bool)
 
+    /// Reports a running continued-processing task's progress, title and subtitle.
+    func reportProgress(taskID: UInt64, progress: TaskProgress)
+
     /// Starts delivering task launches and expirations; called once, before the first registration.
     func start(events: TaskEvents)
 }

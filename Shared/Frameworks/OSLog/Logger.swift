@@ -17,6 +17,8 @@ import SystemLogging
 public struct Logger: Sendable {
     /// The line writer underneath, shared with the system service and the asset server.
     private let sink: SystemLogging.Logger
+    /// Whether every message is dropped: ``disabled``, or a logger of `OSLog.disabled`.
+    private let isDisabled: Bool
 
     /// Creates a logger for a subsystem and category.
     /// - Parameters:
@@ -24,11 +26,30 @@ public struct Logger: Sendable {
     ///   - category: The category, shown in brackets on every line.
     public init(subsystem: String, category: String) {
         sink = SystemLogging.Logger(subsystem: subsystem, category: category)
+        isDisabled = false
     }
 
     /// Creates a logger with no subsystem or category.
     public init() {
         self.init(subsystem: "", category: "default")
+    }
+
+    /// Creates a logger that writes to a log object's subsystem and category.
+    /// - Parameter logObj: The log; ``OSLog/disabled`` makes a logger that writes nothing.
+    public init(_ logObj: OSLog) {
+        sink = SystemLogging.Logger(subsystem: logObj.subsystem, category: logObj.category)
+        isDisabled = logObj.isDisabled
+    }
+
+    /// A logger that writes nothing, to turn off the messages of one logger variable.
+    public static var disabled: Logger { Logger(OSLog.disabled) }
+
+    /// Whether messages of `type` are written.
+    /// - Parameter type: The level.
+    /// - Returns: `false` for a disabled logger, and for `.debug` unless the process runs with
+    ///   `BA_LOG_LEVEL=debug`; `true` otherwise.
+    public func isEnabled(type: OSLogType) -> Bool {
+        !isDisabled && SystemLogging.Logger.isEnabled(level: Self.deviceLogLevel(for: type))
     }
 
     /// The subsystem the logger was created with.
@@ -44,6 +65,7 @@ public struct Logger: Sendable {
     ///   - level: The level.
     ///   - message: The message.
     public func log(level: OSLogType, _ message: OSLogMessage) {
+        guard !isDisabled else { return }
         sink.log(level: Self.deviceLogLevel(for: level), message.text)
     }
 

@@ -73,6 +73,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case taskCompleted(taskID: UInt64, success: Bool)
     /// Launches or expires an app's pending or running task now (debug tool only).
     case simulateTask(TaskSimulation, identifier: String, bundleIdentifier: String?)
+    /// A running continued-processing task's progress, title and subtitle (app only).
+    case reportTaskProgress(taskID: UInt64, progress: TaskProgress)
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

@@ -7,28 +7,51 @@ import Foundation
 
 /// A `BGTaskRequest` in a form the service can store and send back.
 public struct TaskRequestDescriptor: Codable, Sendable, Hashable {
-    /// The two kinds of task an app can request.
+    /// The kinds of task an app can request.
     public enum Kind: String, Codable, Sendable, CaseIterable {
         /// `BGAppRefreshTaskRequest`: a short refresh; needs `UIBackgroundModes` `fetch`.
         case appRefresh
         /// `BGProcessingTaskRequest`: minutes of work; needs `UIBackgroundModes` `processing`.
         case processing
+        /// `BGContinuedProcessingTaskRequest`: work a person started in the app, which goes on in the
+        /// background while it reports progress; its identifier matches a `prefix.*` entry.
+        case continuedProcessing
 
-        /// The `UIBackgroundModes` entry an app must declare to submit this kind.
-        public var backgroundMode: String {
+        /// The `UIBackgroundModes` entry an app must declare to submit this kind, if any.
+        public var backgroundMode: String? {
             switch self {
             case .appRefresh: "fetch"
             case .processing: "processing"
+            case .continuedProcessing: nil
             }
         }
 
-        /// How many requests of this kind one app may have pending (Apple's documented limits).
+        /// How many requests of this kind one app may have pending: Apple's documented limits for
+        /// refresh and processing; for continued processing, which Apple documents none for, the
+        /// processing limit.
         public var pendingLimit: Int {
             switch self {
             case .appRefresh: 1
-            case .processing: 10
+            case .processing, .continuedProcessing: 10
             }
         }
+
+        /// The word `tasks` and the messages use: refresh, processing, continued processing.
+        public var displayName: String {
+            switch self {
+            case .appRefresh: "refresh"
+            case .processing: "processing"
+            case .continuedProcessing: "continued processing"
+            }
+        }
+    }
+
+    /// What a continued-processing request does when the system cannot run it at once.
+    public enum SubmissionStrategy: String, Codable, Sendable, CaseIterable {
+        /// Refuse it with `immediateRunIneligible`.
+        case fail
+        /// Queue it until there is room; the default.
+        case queue
     }
 
     /// The task identifier, one of the app's `BGTaskSchedulerPermittedIdentifiers`.
@@ -41,6 +64,15 @@ public struct TaskRequestDescriptor: Codable, Sendable, Hashable {
     public var requiresNetworkConnectivity: Bool
     /// Processing only: run only while the device is on external power.
     public var requiresExternalPower: Bool
+    /// Continued processing only: the title and subtitle shown while it runs.
+    public var title: String?
+    /// Continued processing only: the subtitle shown while it runs.
+    public var subtitle: String?
+    /// Continued processing only: what to do when it cannot run at once; `nil` means queue.
+    public var submissionStrategy: SubmissionStrategy?
+    /// Continued processing only: the raw value of `BGContinuedProcessingTaskRequest.Resources`
+    /// (1 is the GPU); `nil` means the default resources.
+    public var requiredResources: Int?
 
     /// Creates a descriptor.
     public init(
@@ -52,5 +84,17 @@ public struct TaskRequestDescriptor: Codable, Sendable, Hashable {
         self.earliestBeginDate = earliestBeginDate
         self.requiresNetworkConnectivity = requiresNetworkConnectivity
         self.requiresExternalPower = requiresExternalPower
+    }
+
+    /// Creates the descriptor of a continued-processing request.
+    public init(
+        continuedProcessing identifier: String, title: String, subtitle: String, strategy: SubmissionStrategy,
+        requiredResources: Int
+    ) {
+        self.init(identifier: identifier, kind: .continuedProcessing)
+        self.title = title
+        self.subtitle = subtitle
+        submissionStrategy = strategy
+        self.requiredResources = requiredResources
     }
 }

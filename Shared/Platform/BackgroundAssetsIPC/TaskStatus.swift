@@ -21,12 +21,18 @@ public struct TaskStatus: Codable, Sendable, Equatable {
     public var state: State
     /// When it may run or why not, or how long it has run: one sentence.
     public var summary: String
+    /// A running continued-processing task's last reported progress.
+    public var progress: TaskProgress?
 
     /// Creates a status.
-    public init(bundleIdentifier: String, request: TaskRequestDescriptor, state: State, summary: String) {
+    public init(
+        bundleIdentifier: String, request: TaskRequestDescriptor, state: State, summary: String,
+        progress: TaskProgress? = nil
+    ) {
         self.bundleIdentifier = bundleIdentifier
         self.request = request
         self.state = state
         self.summary = summary
+        self.progress = progress
     }
 }

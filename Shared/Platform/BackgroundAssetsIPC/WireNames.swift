@@ -37,6 +37,7 @@ extension ClientRequest {
         case registerTaskHandler = "registerTaskHandler"
         case taskCompleted = "taskCompleted"
         case simulateTask = "simulateTask"
+        case reportTaskProgress = "reportTaskProgress"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -78,6 +79,10 @@ extension ClientRequest {
         case _0 = "action"
         case identifier = "identifier"
         case bundleIdentifier = "bundleIdentifier"
+    }
+    enum ReportTaskProgressCodingKeys: String, CodingKey {
+        case taskID = "taskID"
+        case progress = "progress"
     }
 }
 

@@ -62,6 +62,13 @@ public struct Logger: Sendable {
     /// Logs a bug or a failure the process could not recover from.
     public func fault(_ message: @autoclosure () -> String) { log(level: .fault, message()) }
 
+    /// Whether lines of this level are written: debug lines only with `BA_LOG_LEVEL=debug`.
+    /// - Parameter level: The level.
+    /// - Returns: `true` when ``log(level:_:)`` writes a line of that level.
+    public static func isEnabled(level: Level) -> Bool {
+        level >= LogSink.shared.minimumLevel
+    }
+
     /// Logs a message at the given level.
     public func log(level: Level, _ message: @autoclosure () -> String) {
         guard level >= LogSink.shared.minimumLevel else { return }

@@ -75,7 +75,7 @@ extension BackgroundAssetsService {
             case let .extensionCallReturned(callID, result):
                 return await extensionCallReturned(callID: callID, result: result, connection: connection)
             case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
-                .taskCompleted, .simulateTask:
+                .taskCompleted, .simulateTask, .reportTaskProgress:
                 return await handleTaskRequest(request, hello: hello, connection: connection)
             }
         } catch let error as DaemonError {

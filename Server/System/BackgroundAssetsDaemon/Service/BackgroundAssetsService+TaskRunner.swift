@@ -33,6 +33,7 @@ extension BackgroundAssetsService {
                     continue
                 }
             }
+            startQueuedContinuedProcessing()
             // Tasks launched just now are running too: their expiration and deadline wake the loop.
             wakeUp += taskHost.runningTasks.map { $0.hasExpired ? $0.deadline : $0.expiresAt }
             guard let next = wakeUp.min() else { return }
@@ -75,13 +76,38 @@ extension BackgroundAssetsService {
         if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: clock.deviceTime(at: .now)) }
     }
 
+    /// Starts queued continued-processing requests, first submitted first, while the device has room;
+    /// `force` starts that identifier now whatever the room (`simulate --launch-task`).
+    func startQueuedContinuedProcessing(force identifier: String? = nil) {
+        var forced = identifier.flatMap { identifier in
+            taskHost.continuedQueue.all.first { $0.request.identifier == identifier }
+        }
+        if let forced { taskHost.continuedQueue.remove(app: forced.bundleIdentifier, identifier: forced.request.identifier) }
+        while let entry = forced ?? (ContinuedProcessingPolicy.hasRoom(running: taskHost.runningCount(of: .continuedProcessing))
+            ? taskHost.continuedQueue.popFirst() : nil)
+        {
+            forced = nil
+            // It starts in the app that submitted it, which is in the foreground; an app that has
+            // exited has had its queued requests cancelled with its connection.
+            guard let client = clients[entry.connection] else { continue }
+            let limit = ContinuedProcessingPolicy.stallTimeout + ContinuedProcessingPolicy.expirationGrace
+            let running = taskHost.start(entry.request, app: entry.bundleIdentifier, connection: entry.connection, now: .now, limit: limit)
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: entry.bundleIdentifier, detail: "\(entry.request.identifier) (\(entry.request.kind.rawValue))"))
+            client.connection.send(.event(.launchTask(taskID: running.taskID, request: entry.request)))
+        }
+    }
+
     /// Asks running tasks near their limit to expire, and ends those past it.
     func expireRunningTasks(now: Date) async {
         for task in taskHost.runningTasks {
             if task.deadline <= now {
                 _ = taskHost.removeTask(task.taskID)
-                let killed = taskHost.backgroundLaunch(of: task.bundleIdentifier) != nil
-                let reason = "\(task.request.identifier) ran past its \(task.limit.formatted()) s runtime limit"
+                let isContinued = task.request.kind == .continuedProcessing
+                // A continued-processing task runs in the app a person uses: it ends, the app stays.
+                let killed = !isContinued && taskHost.backgroundLaunch(of: task.bundleIdentifier) != nil
+                let reason = isContinued
+                    ? "\(task.request.identifier) did not complete within \(ContinuedProcessingPolicy.expirationGrace.formatted()) s of its expiration"
+                    : "\(task.request.identifier) ran past its \(task.limit.formatted()) s runtime limit"
                 trace.append(.init(from: "backgroundassetsd", to: "app", event: killed ? "taskKilled" : "taskEnded", app: task.bundleIdentifier, detail: reason))
                 logger.error("The task \(reason) of \(task.bundleIdentifier); \(killed ? "its app was killed" : "it no longer counts as running").")
                 taskHost.recordEnding(of: task.bundleIdentifier, reason: reason)
@@ -98,11 +124,17 @@ extension BackgroundAssetsService {
         client.connection.send(.event(.expireTask(taskID: taskID)))
     }
 
-    /// Ends the tasks of a closed connection: a crash of the app ends its tasks unsuccessfully.
+    /// Ends the tasks of a closed connection: a crash of the app ends its tasks unsuccessfully, and
+    /// cancels its queued continued-processing requests.
     func tasksConnectionClosed(_ connection: UInt64) {
+        for entry in taskHost.continuedQueue.removeConnection(connection) {
+            trace.append(.init(from: "app", to: "backgroundassetsd", event: "cancelTaskRequest", app: entry.bundleIdentifier, detail: "\(entry.request.identifier): the app exited while it waited"))
+        }
         for task in taskHost.connectionClosed(connection) {
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
             taskHost.recordEnding(of: task.bundleIdentifier, reason: "\(task.request.identifier) ended when the app's connection closed while it ran")
         }
+        // A continued-processing task that ended leaves room for a queued one.
+        if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
     }
 }

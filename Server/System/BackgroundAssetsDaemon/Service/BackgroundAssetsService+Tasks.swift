@@ -25,9 +25,13 @@ extension BackgroundAssetsService {
             guard hello.role == .app else {
                 return taskFailure(1, "Background Tasks are not available to app extensions; submit the request from the app.")
             }
+            if descriptor.kind == .continuedProcessing {
+                return await submitContinuedProcessing(descriptor, app: app, connection: connection)
+            }
             return await submitTask(descriptor, app: app)
         case let .cancelTaskRequests(identifier):
-            let removed = (try? await taskStore.remove(app: app, identifier: identifier)) ?? 0
+            let removed = ((try? await taskStore.remove(app: app, identifier: identifier)) ?? 0)
+                + taskHost.continuedQueue.remove(app: app, identifier: identifier)
             trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "cancelTaskRequest", app: app, detail: identifier ?? "all (\(removed))"))
             scheduleTasks()
             return .done
@@ -38,7 +42,7 @@ extension BackgroundAssetsService {
                 var request = task.request
                 request.earliestBeginDate = request.earliestBeginDate.map { Date.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
                 return request
-            })
+            } + taskHost.continuedQueue.entries(of: app).map(\.request))
         case let .registerTaskHandler(identifier):
             guard hello.role == .app else {
                 return taskFailure(1, "Background Tasks are not available to app extensions; register launch handlers in the app.")
@@ -55,7 +59,11 @@ extension BackgroundAssetsService {
             if let task = taskHost.complete(taskID: taskID, connection: connection) {
                 trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskCompleted", app: app, detail: "\(task.request.identifier) success \(success)"))
                 endBackgroundLaunchIfIdle(app: app)
+                if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
             }
+            return .done
+        case let .reportTaskProgress(taskID, progress):
+            _ = taskHost.recordProgress(progress, taskID: taskID, connection: connection, now: .now)
             return .done
         case let .simulateTask(action, identifier, bundleIdentifier):
             guard hello.role == .tool else {
@@ -101,8 +109,36 @@ extension BackgroundAssetsService {
         return .done
     }
 
+    /// Queues a continued-processing request, if Apple's rules admit it, to start as soon as there is room.
+    private func submitContinuedProcessing(_ descriptor: TaskRequestDescriptor, app: String, connection: UInt64) async -> ServerResponse {
+        guard let permission = await taskPermission(of: app) else {
+            return taskFailure(1, "\(app) is not installed, so it cannot run background work; run backgroundassets-debug install first.")
+        }
+        guard settings.allowsBackgroundAppRefresh(for: app) else {
+            return taskFailure(1, "Background App Refresh is off for \(app), so its continued-processing tasks are turned off; turn it on with backgroundassets-debug settings --background-refresh on.")
+        }
+        let handler = continuedProcessingHandler(app: app, identifier: descriptor.identifier, permission: permission)
+        let queue = taskHost.continuedQueue
+        let admission = ContinuedProcessingAdmission.of(.init(
+            request: descriptor, bundleIdentifier: app, permission: permission, hasLaunchHandler: handler == connection,
+            isBackgroundLaunch: taskHost.backgroundLaunch(of: app)?.processIdentifier == clients[connection]?.connection.peer.processIdentifier,
+            queuedOfApp: queue.entries(of: app).filter { $0.request.identifier != descriptor.identifier }.count,
+            queued: queue.all.count, running: taskHost.runningCount(of: .continuedProcessing)))
+        if case let .refuse(code, message) = admission { return taskFailure(code, message) }
+        taskHost.continuedQueue.enqueue(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: .now))
+        trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
+        scheduleTasks()
+        return .done
+    }
+
+    /// The connection with a launch handler for a continued-processing identifier, or for its `prefix.*` entry.
+    func continuedProcessingHandler(app: String, identifier: String, permission: TaskPermission?) -> UInt64? {
+        taskHost.handler(app: app, identifier: identifier)
+            ?? permission?.wildcardEntry(matching: identifier).flatMap { taskHost.handler(app: app, identifier: $0) }
+    }
+
     /// The Background Tasks the installed app's Info.plist permits, or `nil` when it is not installed.
-    private func taskPermission(of app: String) async -> TaskPermission? {
+    func taskPermission(of app: String) async -> TaskPermission? {
         guard let installed = try? await registry.app(app) else { return nil }
         return installed.bundle.app.taskPermission ?? TaskPermission(permittedIdentifiers: [], backgroundModes: [])
     }
@@ -118,6 +154,11 @@ extension BackgroundAssetsService {
         let app = installed.bundleIdentifier
         switch action {
         case .launch:
+            if taskHost.continuedQueue.entries(of: app).contains(where: { $0.request.identifier == identifier }) {
+                trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
+                startQueuedContinuedProcessing(force: identifier)
+                return .done
+            }
             guard let task = ((try? await taskStore.all()) ?? []).first(where: { $0.bundleIdentifier == app && $0.request.identifier == identifier }) else {
                 return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugSummary); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
             }
@@ -136,7 +177,7 @@ extension BackgroundAssetsService {
 
     /// Whether a pending task may run within `idleExitAfter`, so the service stays to run it.
     func hasTaskDueSoon(now: Date) async -> Bool {
-        if !taskHost.runningTasks.isEmpty { return true }
+        if !taskHost.runningTasks.isEmpty || !taskHost.continuedQueue.all.isEmpty { return true }
         for task in (try? await taskStore.all()) ?? [] {
             switch await eligibility(of: task) {
             case .ready: return true
@@ -160,12 +201,31 @@ extension BackgroundAssetsService {
             }
             statuses.append(TaskStatus(bundleIdentifier: task.bundleIdentifier, request: task.request, state: .pending, summary: summary))
         }
+        let running = taskHost.runningCount(of: .continuedProcessing)
+        for entry in taskHost.continuedQueue.all {
+            let summary = ContinuedProcessingPolicy.hasRoom(running: running)
+                ? "may start now" : "queued: \(running) continued-processing tasks run, the most at once"
+            statuses.append(TaskStatus(bundleIdentifier: entry.bundleIdentifier, request: entry.request, state: .pending, summary: summary))
+        }
         for task in taskHost.runningTasks {
-            let state = task.hasExpired
-                ? "expiring: its expiration handler was asked to run; ends \(task.limit.formatted()) s after it started"
-                : "running, \(Int(Date.now.timeIntervalSince(task.started))) s of its \(task.limit.formatted()) s"
-            statuses.append(TaskStatus(bundleIdentifier: task.bundleIdentifier, request: task.request, state: .running, summary: state))
+            statuses.append(TaskStatus(
+                bundleIdentifier: task.bundleIdentifier, request: task.request, state: .running, summary: Self.summary(of: task),
+                progress: task.progress))
         }
         return statuses
+    }
+
+    /// How a running task is doing, in one sentence for `tasks`.
+    private static func summary(of task: TaskHost.RunningTask) -> String {
+        let seconds = Int(Date.now.timeIntervalSince(task.started))
+        guard task.request.kind == .continuedProcessing else {
+            return task.hasExpired
+                ? "expiring: its expiration handler was asked to run; ends \(task.limit.formatted()) s after it started"
+                : "running, \(seconds) s of its \(task.limit.formatted()) s"
+        }
+        let shown = task.progress.map { "\($0.summary), \"\($0.title)\" \"\($0.subtitle)\"" } ?? "no progress reported yet"
+        return task.hasExpired
+            ? "expiring at \(shown): its expiration handler was asked to run; ends \(ContinuedProcessingPolicy.expirationGrace.formatted()) s later"
+            : "running \(seconds) s, \(shown)"
     }
 }

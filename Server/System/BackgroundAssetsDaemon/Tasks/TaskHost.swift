@@ -31,7 +31,12 @@ public struct TaskHost: Sendable {
         public var deadline: Date
         /// Whether its expiration handler has been asked to run.
         public var hasExpired = false
+        /// A continued-processing task's last reported progress.
+        public var progress: TaskProgress?
     }
+
+    /// The continued-processing requests waiting for room to run.
+    public var continuedQueue = ContinuedProcessingQueue()
 
     private var handlers: [String: [String: UInt64]] = [:]
     private var running: [UInt64: RunningTask] = [:]
@@ -85,12 +90,42 @@ public struct TaskHost: Sendable {
         let taskID = nextTaskID
         nextTaskID += 1
         forced.remove([app, request.identifier])
-        let warning = max(limit * 0.8, limit - 5)
         let task = RunningTask(
             taskID: taskID, bundleIdentifier: app, request: request, connection: connection, started: now,
-            limit: limit, expiresAt: now.addingTimeInterval(warning), deadline: now.addingTimeInterval(limit))
+            limit: limit, expiresAt: now.addingTimeInterval(Self.warning(before: limit)), deadline: now.addingTimeInterval(limit))
         running[taskID] = task
         return task
+    }
+
+    /// When a task's expiration handler runs: a little before its limit.
+    private static func warning(before limit: TimeInterval) -> TimeInterval {
+        max(limit * 0.8, limit - 5)
+    }
+
+    /// Records a running continued-processing task's progress, title and subtitle.
+    ///
+    /// Progress that advances (more units done, or a new total) gives the task its whole limit
+    /// again: the system expires only a task that appears stalled.
+    /// - Returns: Whether the task runs in that connection.
+    public mutating func recordProgress(
+        _ progress: TaskProgress, taskID: UInt64, connection: UInt64, now: Date
+    ) -> Bool {
+        guard var task = running[taskID], task.connection == connection else { return false }
+        let advanced = task.progress.map {
+            progress.completedUnitCount != $0.completedUnitCount || progress.totalUnitCount != $0.totalUnitCount
+        } ?? true
+        if task.request.kind == .continuedProcessing, advanced, !task.hasExpired {
+            task.expiresAt = now.addingTimeInterval(Self.warning(before: task.limit))
+            task.deadline = now.addingTimeInterval(task.limit)
+        }
+        task.progress = progress
+        running[taskID] = task
+        return true
+    }
+
+    /// How many tasks of a kind run, across apps.
+    public func runningCount(of kind: TaskRequestDescriptor.Kind) -> Int {
+        running.values.filter { $0.request.kind == kind }.count
     }
 
     /// Ends a task; returns it if it was running in that connection.

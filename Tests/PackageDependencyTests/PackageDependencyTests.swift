@@ -1,0 +1,103 @@
+/*
+Abstract:
+A package of someone's own that depends on this one by path builds, imports the frameworks, and talks to a running service.
+*/
+
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("A package that depends on this one", .serialized, .timeLimit(.minutes(10)))
+struct PackageDependencyTests {
+    /// This package's folder: the test file is `Tests/PackageDependencyTests/` inside it.
+    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent()
+
+    @Test(
+        "A package depending on this one by path imports BackgroundAssets, BackgroundTasks and OSLog and reaches the service")
+    func dependsByPath() async throws {
+        // Inside this package's build folder, so that a second run builds only what changed.
+        let dependent = Self.packageRoot.appendingPathComponent(".build/package-dependency-check/my-app")
+        try writeDependentPackage(at: dependent)
+        // At the lowest priority: the tests that run beside this one time transfers and deadlines.
+        let scratch = dependent.appendingPathComponent(".build")
+        let build = try await runCommand(
+            "nice",
+            arguments: [
+                "-n", "19", "swift", "build", "--package-path", dependent.path, "--scratch-path", scratch.path,
+                "--product", "my-app", "-Xswiftc", "-warnings-as-errors",
+            ],
+            timeout: .seconds(540))
+        #expect(
+            build.status.isSuccess,
+            "swift build of the dependent package: \(build.standardOutput.suffix(3000)) \(build.standardError.suffix(2000))")
+        guard build.status.isSuccess else { return }
+
+        let deviceRoot = try TemporaryDeviceRoot()
+        try await withService(deviceRoot: deviceRoot.url, configuration: [:]) { _ in
+            let environment = ServiceProcess.environment(for: deviceRoot.url)
+                .merging(["BA_BUNDLE_IDENTIFIER": "com.example.MyApp"]) { $1 }
+            let run = try await runCommand(
+                scratch.appendingPathComponent("debug/my-app").path, environment: environment, timeout: .seconds(30))
+            #expect(run.status.isSuccess, "my-app: \(run.standardError)")
+            #expect(run.standardOutput.contains("current downloads: 0"), "\(run.standardOutput)")
+            #expect(run.standardOutput.contains("error domain: BGTaskSchedulerErrorDomain"), "\(run.standardOutput)")
+            #expect(run.standardError.contains("[app] notice: Connected; 00 downloads."), "\(run.standardError)")
+        }
+    }
+
+    /// Writes the package a developer would write: the frameworks as products of this package, by path.
+    private func writeDependentPackage(at folder: URL) throws {
+        let sources = folder.appendingPathComponent("Sources/my-app")
+        try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
+        // A package depended on by path is known by its folder's name.
+        let identity = Self.packageRoot.lastPathComponent.lowercased()
+        try Self.write(
+            """
+            // swift-tools-version: 6.2
+            import PackageDescription
+
+            let package = Package(
+                name: "MyApp",
+                dependencies: [.package(path: "\(Self.packageRoot.path)")],
+                targets: [
+                    .executableTarget(
+                        name: "my-app",
+                        dependencies: [
+                            .product(name: "BackgroundAssets", package: "\(identity)"),
+                            .product(name: "BackgroundTasks", package: "\(identity)"),
+                            .product(name: "OSLog", package: "\(identity)"),
+                        ],
+                        path: "Sources/my-app"
+                    ),
+                ]
+            )
+
+            """, to: folder.appendingPathComponent("Package.swift"))
+        try Self.write(
+            """
+            import BackgroundAssets
+            import BackgroundTasks
+            import OSLog
+
+            let logger = Logger(subsystem: "com.example.MyApp", category: "app")
+            do {
+                let downloads = try BADownloadManager.shared.fetchCurrentDownloads()
+                logger.notice("Connected; \\(downloads.count, format: .decimal(minDigits: 2)) downloads.")
+                print("current downloads: \\(downloads.count)")
+                print("error domain: \\(BGTaskScheduler.errorDomain)")
+            } catch {
+                print("The service could not be reached: \\(error)")
+                exit(1)
+            }
+
+            """, to: sources.appendingPathComponent("main.swift"))
+    }
+
+    /// Writes a file only when its contents change, so an unchanged package is not rebuilt.
+    private static func write(_ text: String, to file: URL) throws {
+        let data = Data(text.utf8)
+        guard (try? Data(contentsOf: file)) != data else { return }
+        try data.write(to: file)
+    }
+}

@@ -1,0 +1,1 @@
+../apple-style-app/Manifest.swift

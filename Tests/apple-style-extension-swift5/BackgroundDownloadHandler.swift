@@ -1,0 +1,1 @@
+../apple-style-extension/BackgroundDownloadHandler.swift
