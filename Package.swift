@@ -42,6 +42,11 @@ let package = Package(
             path: "Shared/Platform/BackgroundAssetsIPC"
         ),
         .target(
+            name: "AssetPackFormat",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/AssetPackFormat"
+        ),
+        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -102,6 +107,11 @@ let package = Package(
         .target(
             name: "HTTPCore",
             path: "Server/HTTPCore"
+        ),
+        .target(
+            name: "AssetPackArchive",
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CCrypto"],
+            path: "Server/AssetPackArchive"
         ),
         .target(
             name: "CConfinedOpen",
@@ -165,6 +175,11 @@ let package = Package(
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
+            name: "AssetPackArchiveTests",
+            dependencies: ["AssetPackArchive", "AssetPackFormat", "TestSupport"],
+            path: "Tests/AssetPackArchiveTests"
+        ),
+        .testTarget(
             name: "BackgroundAssetsTests",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
             path: "Tests/BackgroundAssetsTests"
@@ -216,6 +231,11 @@ let package = Package(
             name: "exclusive-control-probe",
             dependencies: ["BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
+        ),
+        .executableTarget(
+            name: "asset-pack-unpack-probe",
+            dependencies: ["AssetPackArchive", "AssetPackFormat"],
+            path: "Tests/asset-pack-unpack-probe"
         ),
         .target(
             name: "LifecycleTestKit",
