@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "asset-server", targets: ["asset-server"]),
+        .executable(name: "ba-package", targets: ["ba-package"]),
         .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),
         .executable(name: "backgroundassets-debug", targets: ["backgroundassets-debug"]),
         .executable(name: "wwdc-sessions", targets: ["wwdc-sessions"]),
@@ -152,6 +153,16 @@ let package = Package(
             dependencies: ["BackgroundAssetsDebugTool"],
             path: "Server/System/backgroundassets-debug"
         ),
+        .target(
+            name: "AssetPackagingTool",
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC"],
+            path: "Server/DeveloperTools/AssetPackagingTool"
+        ),
+        .executableTarget(
+            name: "ba-package",
+            dependencies: ["AssetPackagingTool"],
+            path: "Server/DeveloperTools/ba-package"
+        ),
         .executableTarget(
             name: "wwdc-sessions-demo",
             dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
@@ -176,7 +187,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetPackArchiveTests",
-            dependencies: ["AssetPackArchive", "AssetPackFormat", "TestSupport"],
+            dependencies: ["AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
             path: "Tests/AssetPackArchiveTests"
         ),
         .testTarget(

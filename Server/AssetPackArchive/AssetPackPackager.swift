@@ -18,6 +18,10 @@ public enum AssetPackPackager {
     /// - Throws: ``AssetPackArchiveError``: `.invalidSource` naming the manifest field or file at fault, or `.io`.
     @discardableResult
     public static func package(manifest: URL, workingDirectory: URL, output: URL) throws(AssetPackArchiveError) -> AssetPackArchiveHeader {
+        guard FileManager.default.fileExists(atPath: manifest.path) else {
+            throw AssetPackArchiveError(.invalidSource, path: manifest.path, problem: "does not exist; write a packaging "
+                + "manifest with ba-package template -o \(manifest.lastPathComponent) and fill it in.")
+        }
         let data: Data
         do {
             data = try Data(contentsOf: manifest)

@@ -30,6 +30,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Reads a value from a Foundation decoder: booleans and whole numbers stay what they are.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
         if container.decodeNil() {
@@ -49,6 +50,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
+    /// Writes the value through a Foundation encoder (``encoded(pretty:)`` is the usual way out).
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.singleValueContainer()
         switch self {
@@ -62,14 +64,62 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// The value as JSON text: keys sorted, slashes unescaped, indented when `pretty`.
+    /// The value as JSON text: keys sorted, slashes unescaped, and with `pretty`, indented by four
+    /// spaces with `"key": value` members, the same on every platform.
     public func encoded(pretty: Bool = true) -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = pretty
-            ? [.sortedKeys, .prettyPrinted, .withoutEscapingSlashes] : [.sortedKeys, .withoutEscapingSlashes]
-        // A tree of plain values always encodes; a non-finite number is the one thing JSON cannot hold,
-        // and the reader never produces one.
-        return (try? encoder.encode(self)) ?? Data("null".utf8)
+        var text = ""
+        write(to: &text, indent: pretty ? "" : nil)
+        if pretty { text += "\n" }
+        return Data(text.utf8)
+    }
+
+    private func write(to text: inout String, indent: String?) {
+        let inner = indent.map { $0 + "    " }
+        let separator = indent == nil ? "," : ",\n"
+        switch self {
+        case let .array(elements) where !elements.isEmpty:
+            text += indent == nil ? "[" : "[\n"
+            for (index, element) in elements.enumerated() {
+                if index > 0 { text += separator }
+                text += inner ?? ""
+                element.write(to: &text, indent: inner)
+            }
+            text += indent.map { "\n\($0)]" } ?? "]"
+        case let .object(members) where !members.isEmpty:
+            text += indent == nil ? "{" : "{\n"
+            for (index, key) in members.keys.sorted().enumerated() {
+                if index > 0 { text += separator }
+                text += (inner ?? "") + Self.quoted(key) + (indent == nil ? ":" : ": ")
+                members[key]?.write(to: &text, indent: inner)
+            }
+            text += indent.map { "\n\($0)}" } ?? "}"
+        case .array: text += "[]"
+        case .object: text += "{}"
+        case .null: text += "null"
+        case let .bool(value): text += value ? "true" : "false"
+        case let .integer(value): text += String(value)
+        case let .number(value): text += value.isFinite ? "\(value)" : "null"
+        case let .string(value): text += Self.quoted(value)
+        }
+    }
+
+    /// A string as a JSON string literal: quotes, backslashes and control characters escaped.
+    private static func quoted(_ string: String) -> String {
+        var result = "\""
+        for scalar in string.unicodeScalars {
+            switch scalar {
+            case "\"": result += "\\\""
+            case "\\": result += "\\\\"
+            case "\n": result += "\\n"
+            case "\r": result += "\\r"
+            case "\t": result += "\\t"
+            case _ where scalar.value < 0x20:
+                let hex = String(scalar.value, radix: 16)
+                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+            default: result.unicodeScalars.append(scalar)
+            }
+        }
+        return result + "\""
     }
 
     /// What kind of value this is, for messages.
