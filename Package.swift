@@ -63,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
@@ -192,7 +192,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsTests",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC"],
+            dependencies: ["AssetPackFormat", "BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(

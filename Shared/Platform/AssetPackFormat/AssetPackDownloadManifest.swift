@@ -125,6 +125,11 @@ public struct AssetPackDownloadManifest: Sendable, Equatable {
 
     /// The manifest as JSON, keys sorted and indented, as `ba-package download-manifest create` writes it.
     public func encoded() -> Data {
+        jsonValue.encoded()
+    }
+
+    /// The manifest as a JSON value.
+    public var jsonValue: JSONValue {
         let packs = assetPacks.map { entry -> JSONValue in
             var members: [String: JSONValue] = [
                 "id": .string(entry.id), "version": .integer(Int64(entry.version)), "url": .string(entry.url),
@@ -136,6 +141,6 @@ public struct AssetPackDownloadManifest: Sendable, Equatable {
             members["userInfo"] = entry.userInfo
             return .object(members)
         }
-        return JSONValue.object(["assetPacks": .array(packs)]).encoded()
+        return .object(["assetPacks": .array(packs)])
     }
 }

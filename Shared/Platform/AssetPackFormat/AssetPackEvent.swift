@@ -3,6 +3,8 @@ Abstract:
 What happens to an app's asset pack, in the order it happens: the system reports these to every watcher.
 */
 
+import BackgroundAssetsIPC
+
 /// One step of an asset pack's life on a device, as the system reports it to the app and its
 /// extension. The framework turns these into `AssetPackManager.DownloadStatusUpdate` values.
 public enum AssetPackEvent: Sendable, Equatable {
@@ -15,7 +17,7 @@ public enum AssetPackEvent: Sendable, Equatable {
     /// The pack was downloaded, verified and unpacked: it is available on the device.
     case finished(packID: String, version: Int)
     /// The pack's download, verification or unpacking failed; nothing of it was installed.
-    case failed(packID: String, version: Int, reason: String)
+    case failed(packID: String, version: Int, failure: WireFailure)
     /// The pack was removed from the device.
     case removed(packID: String)
 
