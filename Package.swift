@@ -120,7 +120,10 @@ let package = Package(
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit",
+                "SystemLogging", "TLS",
+            ],
             path: "Server/CDN/AssetServer"
         ),
         .executableTarget(
@@ -182,7 +185,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
+            dependencies: ["AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(

@@ -13,11 +13,15 @@ public enum AssetPackDownloadManifestBuilder {
     /// - Parameters:
     ///   - archives: The archives, in the order to list them.
     ///   - downloadBaseURL: The URL the archives are served under; each pack's URL is the base plus
-    ///     its identifier, as Apple's tool writes it. `nil` writes the bare identifier, a URL relative
-    ///     to the manifest's own, so the manifest and the archives can move together.
+    ///     its identifier, as Apple's tool writes it (serve each archive under its pack's identifier).
+    ///   - manifestFolder: Without a base URL, the folder the manifest is written to: each pack's URL
+    ///     is then its archive's path relative to that folder, so a server serving the folder serves
+    ///     the manifest and the archives as they are, wherever it runs.
     /// - Returns: The manifest.
-    /// - Throws: ``AssetPackArchiveError`` for an archive that does not verify, or two archives of one pack.
-    public static func manifest(for archives: [URL], downloadBaseURL: URL?) throws(AssetPackArchiveError) -> AssetPackDownloadManifest {
+    /// - Throws: ``AssetPackArchiveError`` for an archive that does not verify, two archives of one
+    ///   pack, or (without a base URL) an archive outside the manifest's folder.
+    public static func manifest(for archives: [URL], downloadBaseURL: URL?,
+                                manifestFolder: URL? = nil) throws(AssetPackArchiveError) -> AssetPackDownloadManifest {
         var entries: [AssetPackDownloadManifest.Entry] = []
         var files: [String: String] = [:]
         for archive in archives {
@@ -29,14 +33,30 @@ public enum AssetPackDownloadManifestBuilder {
             }
             files[header.assetPackID] = archive.path
             let digest = try reader.extract(into: nil, wholeFileDigest: true) ?? ""
-            let url = downloadBaseURL.map { base in
-                (base.absoluteString.hasSuffix("/") ? base.absoluteString : base.absoluteString + "/") + header.assetPackID
-            } ?? header.assetPackID
+            let url: String
+            if let base = downloadBaseURL {
+                url = (base.absoluteString.hasSuffix("/") ? base.absoluteString : base.absoluteString + "/") + header.assetPackID
+            } else {
+                url = try relativePath(of: archive, in: manifestFolder ?? archive.deletingLastPathComponent())
+            }
             entries.append(.init(
                 id: header.assetPackID, version: header.version, url: url, downloadSize: reader.archiveSize,
                 downloadPolicy: header.downloadPolicy, sha256: digest, installSize: header.installSize,
                 userInfo: header.userInfo))
         }
         return AssetPackDownloadManifest(assetPacks: entries)
+    }
+
+    /// An archive's path relative to the manifest's folder, percent-encoded as a relative URL.
+    private static func relativePath(of archive: URL, in folder: URL) throws(AssetPackArchiveError) -> String {
+        let folderPath = folder.standardizedFileURL.resolvingSymlinksInPath().path
+        let archivePath = archive.standardizedFileURL.resolvingSymlinksInPath().path
+        let prefix = folderPath.hasSuffix("/") ? folderPath : folderPath + "/"
+        guard archivePath.hasPrefix(prefix) else {
+            throw AssetPackArchiveError(.invalidSource, path: archive.path, problem: "is not inside \(folderPath), where "
+                + "the manifest goes, so no relative URL reaches it; move it there, or pass --download-base-url.")
+        }
+        let relative = String(archivePath.dropFirst(prefix.count))
+        return relative.addingPercentEncoding(withAllowedCharacters: .urlPathAllowed) ?? relative
     }
 }

@@ -109,8 +109,12 @@ struct PackagingTests {
         digest.update(Array(try Data(contentsOf: tutorial)))
         let expected = digest.finalize()
         #expect(manifest.assetPacks[0].sha256 == expected)
-        let relative = try AssetPackDownloadManifestBuilder.manifest(for: [level], downloadBaseURL: nil)
-        #expect(relative.assetPacks[0].url == "Level1")
+        let relative = try AssetPackDownloadManifestBuilder.manifest(for: [level], downloadBaseURL: nil, manifestFolder: fixture.root)
+        #expect(relative.assetPacks[0].url == "Level1.aar")
+        #expect(throws: AssetPackArchiveError.self) {
+            try AssetPackDownloadManifestBuilder.manifest(for: [level], downloadBaseURL: nil,
+                                                          manifestFolder: fixture.root.appending(path: "elsewhere"))
+        }
     }
 
     @Test("Two archives of one pack cannot share a download manifest")

@@ -44,6 +44,12 @@ struct PackagingToolTests {
             parsing: try Data(contentsOf: fixture.root.appending(path: "manifest.json")), source: "manifest.json")
         #expect(manifest.assetPacks.map(\.url) == ["https://cdn.example.com/packs/Tutorial"])
         #expect(manifest.assetPacks.first?.installSize == 12)
+
+        // Without a base URL, the archive's path relative to the manifest: serve the folder and both are there.
+        #expect(run(["download-manifest", "create", "Tutorial.aar", "-o", "manifest.json"], in: fixture.root).0 == .success)
+        let relative = try AssetPackDownloadManifest(
+            parsing: try Data(contentsOf: fixture.root.appending(path: "manifest.json")), source: "manifest.json")
+        #expect(relative.assetPacks.map(\.url) == ["Tutorial.aar"])
     }
 
     @Test("Mistakes on the command line exit 64 with the usage; refused packs exit 1 naming the file")

@@ -25,8 +25,9 @@ public enum AssetPackagingTool {
           download-manifest create  Verifies each ARCHIVE and writes the download manifest a server
                                     publishes: each pack's version, download policy, sizes, SHA-256 and
                                     URL. With --download-base-url, a pack's URL is the base plus its
-                                    identifier (serve the archive under that name); without it, the bare
-                                    identifier, relative to the manifest's own URL.
+                                    identifier (serve the archive under that name); without it, the
+                                    archive's path relative to the manifest, so a server that serves the
+                                    manifest's folder serves the archives too.
 
         Options:
           -o, --output-path PATH    Where to write.

@@ -80,7 +80,8 @@ struct PackagingCommand {
             try write(Data((PackagingManifestTemplate.text + "\n").utf8), to: output.url)
         case let .downloadManifest(archives, baseURL):
             guard let output else { return }
-            let manifest = try AssetPackDownloadManifestBuilder.manifest(for: archives, downloadBaseURL: baseURL)
+            let manifest = try AssetPackDownloadManifestBuilder.manifest(
+                for: archives, downloadBaseURL: baseURL, manifestFolder: output.url.deletingLastPathComponent())
             try write(manifest.encoded(), to: output.url)
             guard !quiet else { return }
             for pack in manifest.assetPacks {
