@@ -138,7 +138,9 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CSQLite", "HTTPCore", "SystemLogging", "TLS",
+            ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(
@@ -233,7 +235,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore", "TestSupport", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
+                "TestSupport", "TLS",
+            ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(

@@ -22,7 +22,7 @@ package protocol AssetPackService: Sendable {
     func latestManifest() async throws -> (manifest: AssetPackDownloadManifest, url: URL?)
 
     /// Asks the system to download and install a pack's version; returns once the request is registered.
-    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackDownloadRequestOutcome
+    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackRequestOutcome
 
     /// Removes a pack from the device.
     /// - Returns: Whether the pack was on the device (or downloading) and is now gone.
@@ -38,14 +38,4 @@ package protocol AssetPackService: Sendable {
     ///
     /// Called synchronously before a download is requested, so no event of that download can be missed.
     func events() -> AsyncStream<AssetPackEvent>
-}
-
-/// What became of a download request.
-package enum AssetPackDownloadRequestOutcome: Sendable, Equatable {
-    /// The system scheduled the download.
-    case scheduled
-    /// A download of that version was already under way; the request joined it.
-    case joined
-    /// That version is already installed.
-    case alreadyInstalled
 }

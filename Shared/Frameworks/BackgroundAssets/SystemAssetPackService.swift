@@ -44,7 +44,7 @@ struct SystemAssetPackService: AssetPackService {
         throw unavailable("reading the asset-pack manifest")
     }
 
-    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackDownloadRequestOutcome {
+    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackRequestOutcome {
         throw unavailable("downloading the asset pack \(pack.id)")
     }
 

@@ -38,3 +38,13 @@ public enum AssetPackEvent: Sendable, Equatable {
         }
     }
 }
+
+/// What became of an app's request to download a pack version.
+public enum AssetPackRequestOutcome: String, Sendable, Equatable, Codable {
+    /// The system scheduled the download.
+    case scheduled
+    /// A download of that version was already under way; the request joined it.
+    case joined
+    /// That version is already installed.
+    case alreadyInstalled
+}

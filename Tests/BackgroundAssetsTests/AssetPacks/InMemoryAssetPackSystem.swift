@@ -95,7 +95,7 @@ final class InMemoryAssetPackSystem: AssetPackService {
         }
     }
 
-    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackDownloadRequestOutcome {
+    func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackRequestOutcome {
         try state.withLock { state in
             if let failure = state.requestFailure { throw failure }
             state.requests.append(pack)
