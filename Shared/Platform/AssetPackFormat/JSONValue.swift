@@ -103,8 +103,9 @@ public enum JSONValue: Sendable, Hashable, Codable {
         }
     }
 
-    /// A string as a JSON string literal: quotes, backslashes and control characters escaped.
-    private static func quoted(_ string: String) -> String {
+    /// A string as a JSON string literal: quotes, backslashes and control characters (DEL too)
+    /// escaped, so text from a peer cannot break the line or the document it is written into.
+    public static func quoted(_ string: String) -> String {
         var result = "\""
         for scalar in string.unicodeScalars {
             switch scalar {
@@ -113,7 +114,7 @@ public enum JSONValue: Sendable, Hashable, Codable {
             case "\n": result += "\\n"
             case "\r": result += "\\r"
             case "\t": result += "\\t"
-            case _ where scalar.value < 0x20:
+            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
                 let hex = String(scalar.value, radix: 16)
                 result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
             default: result.unicodeScalars.append(scalar)
