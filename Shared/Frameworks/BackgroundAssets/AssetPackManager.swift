@@ -77,8 +77,12 @@ public actor AssetPackManager {
 
     /// Where the app's packs are installed; the environment's checks have passed.
     nonisolated func layout() throws -> AssetPackContainerLayout {
-        // A passed check guarantees a layout; the fallback only satisfies the type.
-        guard let layout = try environment().layout else { throw ManagedBackgroundAssetsError.fileNotFound(at: FilePath("")) }
+        let environment = try environment()
+        // A passed check guarantees a layout; this only satisfies the type.
+        guard let layout = environment.layout else {
+            throw BAError(.callerConnectionNotAccepted, message: "The app group container of \(environment.bundleIdentifier) "
+                + "cannot be used; check BAAppGroupID.")
+        }
         return layout
     }
 

@@ -40,10 +40,12 @@ extension ManagedDownloaderExtension {
     }
 
     /// The system's implementation: the packs of the download manifest (the file at the app's
-    /// `BAManifestURL`) whose policy applies to the request and that ``shouldDownload(_:)`` accepts.
+    /// `BAManifestURL`) whose policy applies to an install or update, that are not installed in
+    /// that version yet, and that ``shouldDownload(_:)`` accepts.
     ///
     /// Essential packs are essential downloads of an install or update, so the app cannot launch
-    /// until they are installed; prefetch packs download right after.
+    /// until they are installed; prefetch packs download right after. A periodic check returns
+    /// nothing here: updating installed packs is the system's work.
     public func downloads(for request: BAContentRequest, manifestURL: URL, extensionInfo: BAAppExtensionInfo)
         -> Set<BADownload>
     {
@@ -52,8 +54,11 @@ extension ManagedDownloaderExtension {
                 + "add the group it shares with the app, so asset packs can be installed there.")
             return []
         }
+        let installed = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: appGroupID)
+            .map { AssetPackContainerLayout(appGroupContainer: $0).installedPacks() } ?? [:]
         do {
-            return try packDownloads(for: request, manifest: AssetPackManifest(contentsOf: manifestURL, appGroupID: appGroupID))
+            let manifest = try AssetPackManifest(contentsOf: manifestURL, appGroupID: appGroupID)
+            return packDownloads(for: request, manifest: manifest, installed: installed)
         } catch {
             StandardError.write("The asset-pack manifest at the app's BAManifestURL cannot be used, so no pack is "
                 + "downloaded for this \(request) request: \(error)")
@@ -61,9 +66,14 @@ extension ManagedDownloaderExtension {
         }
     }
 
-    /// The downloads of the packs whose policy applies to a request and that ``shouldDownload(_:)`` accepts.
-    func packDownloads(for request: BAContentRequest, manifest: AssetPackManifest) -> Set<BADownload> {
-        let candidates = manifest.orderedPacks.filter { $0.applies(to: request) && $0.downloadPolicy != .onDemand }
+    /// The downloads of the packs whose policy applies to an install or update, that are not
+    /// installed in that version, and that ``shouldDownload(_:)`` accepts.
+    /// - Parameter installed: The installed version of each pack.
+    func packDownloads(for request: BAContentRequest, manifest: AssetPackManifest, installed: [String: Int]) -> Set<BADownload> {
+        guard request != .periodic else { return [] }
+        let candidates = manifest.orderedPacks.filter { pack in
+            pack.applies(to: request) && pack.downloadPolicy != .onDemand && installed[pack.id] != pack.version
+        }
         return Set(candidates.filter(shouldDownload).map { $0.download(for: request) })
     }
 

@@ -68,16 +68,21 @@ struct AssetPackManifestTests {
         #expect(describe(manifest.allDownloads(for: nil)).count == 3)
     }
 
-    @Test("A managed extension's default returns the applicable packs that shouldDownload accepts")
+    @Test("A managed extension's default returns the applicable packs not yet installed that shouldDownload accepts")
     func managedExtensionDefault() throws {
         struct Handler: ManagedDownloaderExtension {
             func shouldDownload(_ assetPack: AssetPack) -> Bool { assetPack.id != "Transcripts" }
         }
         struct DefaultHandler: ManagedDownloaderExtension {}
-        #expect(describe(Handler().packDownloads(for: .install, manifest: try manifest())) == [
+        let manifest = try manifest()
+        #expect(describe(Handler().packDownloads(for: .install, manifest: manifest, installed: [:])) == [
             "asset-pack.Essentials.v2 essential https://cdn.example.com/packs/Essentials",
         ])
-        #expect(describe(DefaultHandler().packDownloads(for: .install, manifest: try manifest())).count == 2)
+        #expect(describe(DefaultHandler().packDownloads(for: .install, manifest: manifest, installed: [:])).count == 2)
+        #expect(describe(DefaultHandler().packDownloads(for: .install, manifest: manifest, installed: ["Essentials": 2])) == [
+            "asset-pack.Transcripts.v1 background https://cdn.example.com/packs/Transcripts",
+        ])
+        #expect(DefaultHandler().packDownloads(for: .periodic, manifest: manifest, installed: [:]).isEmpty)
         #expect(Handler.adoptsManagedProtocol)
         #expect(!RecordingExtension.adoptsManagedProtocol)
     }
