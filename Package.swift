@@ -7,6 +7,7 @@ let package = Package(
     platforms: [.macOS(.v15)],
     products: [
         .executable(name: "asset-server", targets: ["asset-server"]),
+        .executable(name: "ba-package", targets: ["ba-package"]),
         .executable(name: "backgroundassetsd", targets: ["backgroundassetsd"]),
         .executable(name: "backgroundassets-debug", targets: ["backgroundassets-debug"]),
         .executable(name: "wwdc-sessions", targets: ["wwdc-sessions"]),
@@ -46,6 +47,11 @@ let package = Package(
             path: "Shared/Platform/BackgroundAssetsIPC"
         ),
         .target(
+            name: "AssetPackFormat",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/AssetPackFormat"
+        ),
+        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -65,7 +71,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
@@ -112,12 +118,20 @@ let package = Package(
             path: "Server/HTTPCore"
         ),
         .target(
+            name: "AssetPackArchive",
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CCrypto"],
+            path: "Server/AssetPackArchive"
+        ),
+        .target(
             name: "CConfinedOpen",
             path: "Server/CDN/CConfinedOpen"
         ),
         .target(
             name: "AssetServer",
-            dependencies: ["BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit", "SystemLogging", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit",
+                "SystemLogging", "TLS",
+            ],
             path: "Server/CDN/AssetServer"
         ),
         .executableTarget(
@@ -136,7 +150,10 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDaemon",
-            dependencies: ["BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore", "SystemLogging", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
+                "SystemLogging", "TLS",
+            ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(
@@ -153,6 +170,16 @@ let package = Package(
             name: "backgroundassets-debug",
             dependencies: ["BackgroundAssetsDebugTool"],
             path: "Server/System/backgroundassets-debug"
+        ),
+        .target(
+            name: "AssetPackagingTool",
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC"],
+            path: "Server/DeveloperTools/AssetPackagingTool"
+        ),
+        .executableTarget(
+            name: "ba-package",
+            dependencies: ["AssetPackagingTool"],
+            path: "Server/DeveloperTools/ba-package"
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
@@ -174,12 +201,17 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
+            dependencies: ["AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
+            name: "AssetPackArchiveTests",
+            dependencies: ["AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
+            path: "Tests/AssetPackArchiveTests"
+        ),
+        .testTarget(
             name: "BackgroundAssetsTests",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["AssetPackFormat", "BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(
@@ -217,7 +249,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",
-            dependencies: ["BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore", "TestSupport", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
+                "TestSupport", "TLS",
+            ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
         .testTarget(
@@ -229,6 +264,11 @@ let package = Package(
             name: "exclusive-control-probe",
             dependencies: ["BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
+        ),
+        .executableTarget(
+            name: "asset-pack-unpack-probe",
+            dependencies: ["AssetPackArchive", "AssetPackFormat"],
+            path: "Tests/asset-pack-unpack-probe"
         ),
         .target(
             name: "LifecycleTestKit",

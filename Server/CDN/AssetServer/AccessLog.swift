@@ -3,6 +3,7 @@ Abstract:
 The access log: one JSON object per response, appended whole even when many connections finish at once.
 */
 
+import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
@@ -19,28 +20,10 @@ struct AccessLogEntry: Sendable, Equatable {
 
     /// The entry as one line of JSON with a fixed key order, ending in a newline.
     var jsonLine: String {
-        let rangeValue = range.map(Self.quoted) ?? "null"
-        return "{\"method\":\(Self.quoted(method)),\"path\":\(Self.quoted(path)),\"range\":\(rangeValue),"
+        // Request text is attacker-controlled: every control character is escaped.
+        let rangeValue = range.map(JSONValue.quoted) ?? "null"
+        return "{\"method\":\(JSONValue.quoted(method)),\"path\":\(JSONValue.quoted(path)),\"range\":\(rangeValue),"
             + "\"status\":\(status),\"bytes\":\(bytes)}\n"
-    }
-
-    /// A JSON string literal; request text is attacker-controlled, so every control character is escaped.
-    static func quoted(_ text: String) -> String {
-        var result = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": result += "\\\""
-            case "\\": result += "\\\\"
-            case "\n": result += "\\n"
-            case "\r": result += "\\r"
-            case "\t": result += "\\t"
-            case _ where scalar.value < 0x20 || scalar.value == 0x7F:
-                let hex = String(scalar.value, radix: 16)
-                result += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-            default: result.unicodeScalars.append(scalar)
-            }
-        }
-        return result + "\""
     }
 }
 

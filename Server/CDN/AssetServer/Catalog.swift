@@ -3,6 +3,7 @@ Abstract:
 The catalog folder: an existing manifest, a manifest built from media files, or a freshly generated synthetic catalog.
 */
 
+import AssetPackFormat
 import Foundation
 import SessionKit
 
@@ -17,6 +18,9 @@ public struct Catalog: Sendable {
         case servedAsIs
         /// The folder had neither; a synthetic catalog was generated.
         case generated
+        /// The folder's `manifest.json` is a download manifest of asset packs (`ba-package download-manifest
+        /// create`); the folder is served as it is, with an empty session ``Catalog/manifest``.
+        case assetPacks(count: Int)
     }
 
     /// The number of sessions generated when none is specified.
@@ -57,6 +61,10 @@ public struct Catalog: Sendable {
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
             if FileManager.default.fileExists(atPath: manifestURL.path) {
+                if let packs = assetPackManifest(at: manifestURL) {
+                    return Catalog(directory: directory, manifest: Manifest(version: 1, sessions: []),
+                                   origin: .assetPacks(count: packs.assetPacks.count))
+                }
                 return Catalog(directory: directory, manifest: try Manifest.load(from: manifestURL),
                                origin: .existingManifest)
             }
@@ -72,6 +80,12 @@ public struct Catalog: Sendable {
         } catch {
             throw AssetServerError.catalog(path: directory.path, reason: "\(error)")
         }
+    }
+
+    /// The download manifest of asset packs at `url`, when that is what the file is.
+    private static func assetPackManifest(at url: URL) -> AssetPackDownloadManifest? {
+        guard let data = try? Data(contentsOf: url), data.count <= 16 << 20 else { return nil }
+        return try? AssetPackDownloadManifest(parsing: data, source: url.path)
     }
 
     /// A manifest listing the media files of a folder (audio and video, hidden files skipped), with

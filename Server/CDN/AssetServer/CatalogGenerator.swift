@@ -52,10 +52,28 @@ struct CatalogGenerator {
                 throw AssetServerError.catalog(path: sessionsFolder.appending(path: name).path, reason: errnoText())
             }
         }
+        try generateAssetPacks(staging: staging, catalog: directory)
         let manifest = Manifest(version: 1, sessions: sessions)
         try manifest.save(to: directory.appending(path: Catalog.manifestFileName))
         try fileManager.removeItem(at: staging)
         return manifest
+    }
+
+    /// Generates the asset packs and renames their folder into the catalog, before the manifest is written.
+    private func generateAssetPacks(staging: URL, catalog directory: URL) throws {
+        let named = SessionTitles.wwdc23.prefix(sessionCount).map { (id: $0.id, title: $0.title) }
+        do {
+            try AssetPackCatalogGenerator(sessions: Array(named)).generate(inStaging: staging)
+        } catch let error as AssetServerError {
+            throw error
+        } catch {
+            throw AssetServerError.catalog(path: directory.path, reason: "its asset packs cannot be generated: \(error)")
+        }
+        let folder = directory.appending(path: AssetPackCatalogGenerator.folderName, directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: folder)
+        guard rename(staging.appending(path: AssetPackCatalogGenerator.folderName).path, folder.path) == 0 else {
+            throw AssetServerError.catalog(path: folder.path, reason: errnoText())
+        }
     }
 
     /// Writes `size` synthetic bytes for `identifier` to `url` and returns their SHA-256.

@@ -73,6 +73,8 @@ struct AssetServerCommand {
         return switch catalog.origin {
         case .existingManifest, .generated:
             "asset-server: catalog \(path) (\(catalog.manifest.sessions.count) sessions)\n"
+        case let .assetPacks(count):
+            "asset-server: serving the asset packs of \(path) (\(count) in its manifest.json, a download manifest)\n"
         case .servedAsIs:
             "asset-server: serving \(path) as it is: it has no manifest.json, and nothing is written into it. "
                 + "To serve its media as sessions: asset-server --catalog \(path) --print-manifest > \(path)/manifest.json\n"

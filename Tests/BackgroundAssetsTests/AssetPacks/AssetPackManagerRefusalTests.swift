@@ -1,0 +1,96 @@
+/*
+Abstract:
+Tests that the asset-pack manager refuses, with the reason, an app not set up for managed packs.
+*/
+
+import AssetPackFormat
+@testable import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+
+@Suite("Using the asset-pack manager without managed packs")
+struct AssetPackManagerRefusalTests {
+    /// A pack to ask about, made without the manager, which refuses.
+    private func pack(_ manager: AssetPackManager) async -> AssetPack {
+        AssetPack(entry: .init(id: "Tutorial", version: 1, url: "Tutorial", downloadSize: 1, downloadPolicy: .onDemand),
+                  manifestURL: nil, appGroupID: InMemoryAssetPackSystem.group)
+    }
+
+    /// Calls every entry point and returns the errors they threw, by name.
+    private func errors(of manager: AssetPackManager) async -> [String: any Error] {
+        var errors: [String: any Error] = [:]
+        func record(_ name: String, _ body: () async throws -> Void) async {
+            do { try await body() } catch { errors[name] = error }
+        }
+        await record("manifest") { _ = try await manager.manifest }
+        await record("assetPack") { _ = try await manager.assetPack(withID: "Tutorial") }
+        await record("localStatus") { _ = try await manager.status(relativeTo: await pack(manager)) }
+        await record("checkForUpdates") { try await manager.checkForUpdates() }
+        await record("remove") { try await manager.remove(assetPackWithID: "Tutorial") }
+        await record("contents") { _ = try manager.contents(at: "a.txt") }
+        await record("url") { _ = try manager.url(for: "a.txt") }
+        await record("descriptor") { _ = try manager.descriptor(for: "a.txt") }
+        return errors
+    }
+
+    @Test("An extension that adopts only BADownloaderExtension makes every call fail, naming the protocol to adopt")
+    func extensionNotManaged() async throws {
+        let system = try InMemoryAssetPackSystem(adoption: .notAdopted(typeName: "BackgroundDownloadHandler"))
+        system.publish([("Tutorial", 1, .onDemand)])
+        let manager = system.manager()
+        let errors = await errors(of: manager)
+        #expect(errors.count == 8)
+        for (name, error) in errors {
+            let refusal = try #require(error as? BAError, "\(name) threw \(error)")
+            #expect(refusal.code == .callerConnectionNotAccepted)
+            #expect(refusal.message.contains("BackgroundDownloadHandler adopts BADownloaderExtension rather than ManagedDownloaderExtension"),
+                    "\(name): \(refusal.message)")
+        }
+        #expect(!manager.assetPackIsAvailableLocally(withID: "Tutorial"))
+        #expect(await manager.localStatus(ofAssetPackWithID: "Tutorial") == [])
+        #expect(system.requests.isEmpty)
+    }
+
+    @Test("Missing Info.plist keys and Apple hosting are refused, naming the key")
+    func infoPlistKeys() async throws {
+        let cases: [(ManagedAssetPackSettings, String)] = [
+            (ManagedAssetPackSettings(hasManagedAssetPacks: false, appGroupID: InMemoryAssetPackSystem.group), "BAHasManagedAssetPacks"),
+            (ManagedAssetPackSettings(hasManagedAssetPacks: true, appGroupID: nil), "has no BAAppGroupID"),
+            (ManagedAssetPackSettings(hasManagedAssetPacks: true, appGroupID: InMemoryAssetPackSystem.group, usesAppleHosting: true),
+             "BAUsesAppleHosting to YES, but this device has no Apple hosting"),
+        ]
+        for (settings, reason) in cases {
+            let manager = try InMemoryAssetPackSystem(settings: settings).manager()
+            await #expect {
+                try await manager.checkForUpdates()
+            } throws: { error in
+                (error as? BAError)?.message.contains(reason) == true
+            }
+        }
+    }
+
+    @Test("An app whose extension is not known yet may use the manager; the check is remembered once it passes")
+    func unknownExtension() async throws {
+        let system = try InMemoryAssetPackSystem(adoption: .unknown)
+        system.publish([("Tutorial", 1, .onDemand)])
+        let manager = system.manager()
+        _ = try await manager.assetPack(withID: "Tutorial")
+        _ = try await manager.allAssetPacks
+        #expect(system.environmentReads == 1)
+    }
+
+    @Test("The Info.plist keys are read with their types checked")
+    func settingsFromInfoDictionary() throws {
+        let settings = try ManagedAssetPackSettings(
+            infoDictionary: ["BAHasManagedAssetPacks": true, "BAAppGroupID": "group.com.example.app"], source: "Info.plist")
+        #expect(settings == ManagedAssetPackSettings(hasManagedAssetPacks: true, appGroupID: "group.com.example.app"))
+        #expect(settings.managementProblem == nil)
+        #expect(throws: AssetPackFormatError.self) {
+            try ManagedAssetPackSettings(infoDictionary: ["BAHasManagedAssetPacks": "YES"], source: "Info.plist")
+        }
+        #expect(throws: AssetPackFormatError.self) {
+            try ManagedAssetPackSettings(infoDictionary: ["BAAppGroupID": "../escape"], source: "Info.plist")
+        }
+    }
+}
