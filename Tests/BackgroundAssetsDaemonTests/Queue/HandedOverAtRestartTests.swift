@@ -53,3 +53,38 @@ struct HandedOverAtRestartTests {
         }
     }
 }
+
+@Suite("Keeping a handed-over file until its delivery ends", .timeLimit(.minutes(1)))
+struct HandOverKeptNameTests {
+    @Test("A hand-over keeps a second name for the file, and releasing the delivery deletes both")
+    func keepsAndReleases() throws {
+        let harness = try QueueHarness()
+        let staging = StagingArea(paths: harness.paths)
+        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
+        try Data(repeating: 3, count: 100).write(to: staging.partFile(forRow: 7))
+        let file = try staging.handOver(rowID: 7, toAppGroup: QueueHarness.appGroup)
+        let kept = StagingArea.keptName(of: file)
+        #expect(try Data(contentsOf: kept) == Data(repeating: 3, count: 100))
+        // The app moves the file away, as it was asked to; the kept name still holds the bytes.
+        try FileManager.default.moveItem(at: file, to: harness.root.url.appending(path: "moved"))
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        StagingArea.release(handedOver: file)
+        #expect(!FileManager.default.fileExists(atPath: kept.path))
+    }
+
+    @Test("A file moved by a process stopped before it put it in place is handed over again by the next service")
+    func movedButNotPlaced() throws {
+        let harness = try QueueHarness()
+        let (row, handedOver) = try HandedOverAtRestartTests.interruptedDownload(in: harness, fileSize: 64, handedOverBytes: 64)
+        try harness.store.update(id: row.id, at: .now) { $0.state = .finished }
+        let file = try #require(handedOver)
+        _ = link(file.path, StagingArea.keptName(of: file).path)
+        // The extension renamed the file into its own folder, then its service was killed.
+        try FileManager.default.moveItem(at: file, to: harness.root.url.appending(path: "extension-tmp"))
+
+        var found = UndeliveredFiles.scan(paths: harness.paths, store: harness.store)
+        let again = found.take(app: QueueHarness.bundleIdentifier)
+        #expect(again.map(\.rowID) == [row.id])
+        #expect(try again.first.map { try Data(contentsOf: $0.url) } == Data(repeating: 7, count: 64))
+    }
+}

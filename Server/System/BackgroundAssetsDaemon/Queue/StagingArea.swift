@@ -30,7 +30,7 @@ struct StagingArea: Sendable {
         let destination = folder.appending(path: Self.handOverName(rowID: id), directoryHint: .notDirectory)
         let source = partFile(forRow: id).path
         // The folder exists after the first hand-over; it is created only when the rename says it is missing.
-        if rename(source, destination.path) == 0 { return destination }
+        if rename(source, destination.path) == 0 { return keep(destination) }
         var code = errno
         if code == ENOENT, access(source, F_OK) == 0 {
             do {
@@ -38,7 +38,7 @@ struct StagingArea: Sendable {
             } catch {
                 throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
             }
-            if rename(source, destination.path) == 0 { return destination }
+            if rename(source, destination.path) == 0 { return keep(destination) }
             code = errno
         }
         throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
@@ -72,6 +72,30 @@ struct StagingArea: Sendable {
         let parts = name.dropFirst("BAFile-".count).split(separator: "-", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         return Int64(parts[0])
+    }
+
+    /// Gives a handed-over file a second name the service keeps until the file's delivery ends.
+    ///
+    /// The app or the extension is told to move the file; one that moves it and is stopped before it
+    /// puts it in place (its service killed in between) would leave the bytes where nobody looks, and
+    /// the app would fetch them again. The kept name (a hard link: no copy, no space) lets the next
+    /// service hand the same bytes over again.
+    private func keep(_ file: URL) -> URL {
+        _ = link(file.path, Self.keptName(of: file).path)
+        return file
+    }
+
+    /// The kept second name of a handed-over file: its name with `.held` added.
+    static func keptName(of file: URL) -> URL {
+        file.deletingLastPathComponent().appending(path: file.lastPathComponent + heldSuffix, directoryHint: .notDirectory)
+    }
+
+    static let heldSuffix = ".held"
+
+    /// Ends a hand-over: the file (unless it was moved) and its kept name are deleted.
+    static func release(handedOver file: URL) {
+        unlink(file.path)
+        unlink(keptName(of: file).path)
     }
 
     /// Deletes a download's staging file, if any.

@@ -134,7 +134,7 @@ extension BackgroundAssetsService {
 
     func finishDelivery(_ deliveryID: UInt64) {
         guard let delivery = handOvers.remove(deliveryID) else { return }
-        unlink(delivery.file.path)
+        StagingArea.release(handedOver: delivery.file)
     }
 
     @discardableResult

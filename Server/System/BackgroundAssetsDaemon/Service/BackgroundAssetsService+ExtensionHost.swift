@@ -179,7 +179,7 @@ extension BackgroundAssetsService {
             await acceptReturnedDownloads(downloads, for: kind, of: app)
         case let .delivery(file, _):
             // Deleted unless the extension moved it, which is what it was asked to do.
-            unlink(file.path)
+            StagingArea.release(handedOver: file)
         case let .challenge(rowID):
             var answer = ChallengeAnswer(disposition: .performDefaultHandling)
             if case let .challengeAnswer(given) = result { answer = given }
@@ -204,7 +204,7 @@ extension BackgroundAssetsService {
                     await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
                 }
             case let .delivery(file, _):
-                unlink(file.path)
+                StagingArea.release(handedOver: file)
             case let .challenge(rowID):
                 try? await queue.answerChallenge(id: rowID, answer: ChallengeAnswer(disposition: .performDefaultHandling))
             case .notice:

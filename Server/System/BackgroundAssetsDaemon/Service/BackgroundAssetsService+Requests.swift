@@ -52,7 +52,7 @@ extension BackgroundAssetsService {
                 record(from: client, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
                 return .done
             case let .acknowledgeDelivery(deliveryID):
-                if let delivered = handOvers.acknowledge(deliveryID, from: connection) { unlink(delivered.file.path) }
+                if let delivered = handOvers.acknowledge(deliveryID, from: connection) { StagingArea.release(handedOver: delivered.file) }
                 return .done
             case .fetchStatus:
                 return .status(try await status())

@@ -178,7 +178,7 @@ public actor BackgroundAssetsService {
         for (deliveryID, ending) in handOvers.connectionClosed(id) {
             switch ending {
             case let .delivered(delivery):
-                unlink(delivery.file.path)
+                StagingArea.release(handedOver: delivery.file)
             case .orphaned:
                 // Every delegate it was sent to went away before its callback returned (an app that
                 // exited or crashed): the file goes to the extension, as if no delegate had been there.

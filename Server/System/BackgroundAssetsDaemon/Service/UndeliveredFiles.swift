@@ -46,18 +46,26 @@ struct UndeliveredFiles {
         let groups = (try? manager.contentsOfDirectory(atPath: paths.containersDirectory.path)) ?? []
         for group in groups.sorted() {
             guard let folder = staging.handOverFolder(ofAppGroup: group) else { continue }
-            for name in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted() {
+            var names = Set((try? manager.contentsOfDirectory(atPath: folder.path)) ?? [])
+            // A kept name alone: the file was moved by a process stopped before it put it in place.
+            // Its bytes go out again under their first name.
+            for held in names where held.hasSuffix(StagingArea.heldSuffix) {
+                let name = String(held.dropLast(StagingArea.heldSuffix.count))
+                guard !names.contains(name) else { continue }
+                if link(folder.appending(path: held).path, folder.appending(path: name).path) == 0 { names.insert(name) }
+            }
+            for name in names.sorted() {
                 guard let rowID = StagingArea.rowID(ofHandOverFile: name) else { continue }
                 let file = folder.appending(path: name, directoryHint: .notDirectory)
                 guard let row = try? store.download(id: rowID) else {
-                    unlink(file.path)
+                    StagingArea.release(handedOver: file)
                     continue
                 }
                 guard row.descriptor.applicationGroupIdentifier == group else { continue }
                 guard row.state == .finished else {
                     // The service stopped (or the machine lost power) between the hand-over and the
                     // record of the download's end: the download runs again and hands over a new file.
-                    unlink(file.path)
+                    StagingArea.release(handedOver: file)
                     continue
                 }
                 found.byApp[row.bundleIdentifier, default: []].append(File(rowID: rowID, url: file))
