@@ -23,7 +23,7 @@ struct ExtensionRunsTests {
     /// A real, short-lived process: an extension run needs one.
     static func run() throws -> ExtensionRun {
         let process = try ExtensionProcess.launch(executable: URL(fileURLWithPath: "/bin/true"), environment: [:]) { _ in }
-        return ExtensionRun(process: process)
+        return ExtensionRun(process: process, launchedAt: .now)
     }
 
     @Test("Calls go to the running extension, wait while it ends, and need a launch when none runs")

@@ -24,9 +24,9 @@ extension ExtensionCall {
     }
 }
 
-extension Duration {
-    /// The duration in whole milliseconds.
-    var milliseconds: Int64 {
-        components.seconds * 1000 + components.attoseconds / 1_000_000_000_000_000
+extension Double {
+    /// A number of seconds in whole milliseconds, for the trace; 0 when out of range.
+    var wholeMilliseconds: Int {
+        Int(exactly: (self * 1000).rounded(.down)) ?? 0
     }
 }

@@ -41,27 +41,27 @@ struct ExtensionRun: Sendable {
     /// The process.
     let process: ExtensionProcess
     /// When it was launched, for the cold-start figure and the trace.
-    let launchedAt: ContinuousClock.Instant
+    let launchedAt: Date
     /// Its connection, once it checked in.
     var connectionID: UInt64?
     /// Calls not sent yet, in order.
     var pending: [ExtensionCallRecord] = []
     /// The call it is running, with its id and when it was sent.
-    var running: (id: UInt64, record: ExtensionCallRecord, sentAt: ContinuousClock.Instant)?
+    var running: (id: UInt64, record: ExtensionCallRecord, sentAt: Date)?
     /// The timer that kills the process if the running call overruns.
-    var deadline: Task<Void, Never>?
-    /// The task that samples the process's resident memory.
-    var memoryWatch: Task<Void, Never>?
+    var deadline: ServiceActivities.Activity?
+    /// The activity that samples the process's resident memory.
+    var memoryWatch: ServiceActivities.Activity?
     /// The timer that sends `extensionWillTerminate()` once the extension has been idle briefly.
-    var idleTimer: Task<Void, Never>?
+    var idleTimer: ServiceActivities.Activity?
     /// Whether `extensionWillTerminate()` was sent.
     var isTerminating = false
     /// Why the host is stopping it, if it is.
     var ending: Ending?
 
-    init(process: ExtensionProcess) {
+    init(process: ExtensionProcess, launchedAt: Date) {
         self.process = process
-        launchedAt = .now
+        self.launchedAt = launchedAt
     }
 
     /// Whether the extension is doing or owes work other than terminating.

@@ -16,7 +16,7 @@ extension DownloadQueue {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
         let row: DownloadRow
         do {
-            row = try store.update(id: id, at: .now, waitsForDisk: false) { row in
+            row = try store.update(id: id, at: time.now, waitsForDisk: false) { row in
                 row.state = .downloading
                 row.attempts += 1
             }
@@ -54,15 +54,17 @@ extension DownloadQueue {
         rebalanceBandwidth()
         observer(.began(row))
 
-        let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, observer: observer, logger: logger)
-        TransferThreads.shared.run { [weak self] in
+        let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, clock: time, observer: observer, logger: logger)
+        TransferThreads.shared.run { [weak self, activities] in
             // Named after the download while it runs, so a crash on it is counted against this download.
             CrashReport.nameCurrentThread(CrashReport.threadName(forRow: row.id))
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
             CrashReport.nameCurrentThread("transfer")
             let restart = recorder.restartReason
-            Task { await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart) }
+            activities.run("end of transfer \(row.id)") { [weak self] in
+                await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart)
+            }
         }
     }
 
@@ -137,7 +139,7 @@ extension DownloadQueue {
     /// - Returns: The download as stored.
     @discardableResult
     func recordFinished(id: Int64, length: Int64) throws -> DownloadRow {
-        try store.update(id: id, at: .now, waitsForDisk: false) { row in
+        try store.update(id: id, at: time.now, waitsForDisk: false) { row in
             row.state = .finished
             row.bytesDurable = length
             row.expectedLength = length
@@ -148,12 +150,12 @@ extension DownloadQueue {
     /// Puts a download back in line to be fetched from zero.
     private func startOver(_ row: DownloadRow, because reason: String) throws {
         staging.discard(rowID: row.id)
-        let waiting = try store.update(id: row.id, at: .now) { row in
+        let waiting = try store.update(id: row.id, at: time.now) { row in
             row.state = .waiting
             row.bytesDurable = 0
             row.entityTag = nil
             row.lastModified = nil
-            row.nextAttemptAt = .now
+            row.nextAttemptAt = time.now
         }
         logger.notice("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) starts over: \(reason).")
         observer(.paused(waiting))
@@ -161,7 +163,7 @@ extension DownloadQueue {
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
     private func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
-        let now = Date.now
+        let now = time.now
         let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         if case let .authenticationRequired(realm) = error.kind {
             try askForCredentials(row, realm: realm)
@@ -240,7 +242,7 @@ extension DownloadQueue {
             host: url?.host ?? "", port: url?.port ?? 80, protocol: url?.scheme ?? "http", realm: realm,
             authenticationMethod: "NSURLAuthenticationMethodHTTPBasic",
             previousFailureCount: credentials[row.id] == nil ? 0 : 1)
-        let waiting = try store.update(id: row.id, at: .now) { row in
+        let waiting = try store.update(id: row.id, at: time.now) { row in
             row.state = .waiting
             row.nextAttemptAt = .distantFuture
         }
@@ -255,7 +257,7 @@ extension DownloadQueue {
         awaitingChallenge[row.id] = nil
         forgetFailures(of: row.id)
         do {
-            let failed = try store.update(id: row.id, at: .now) { row in
+            let failed = try store.update(id: row.id, at: time.now) { row in
                 row.state = .failed
                 row.lastError = failure
             }
@@ -275,7 +277,7 @@ extension DownloadQueue {
         switch answer.disposition {
         case .useCredential:
             credentials[id] = BasicCredential(user: answer.user ?? "", password: answer.password ?? "")
-            try store.update(id: id, at: .now) { $0.nextAttemptAt = .now }
+            try store.update(id: id, at: time.now) { $0.nextAttemptAt = .now }
             pump()
         case .performDefaultHandling, .rejectProtectionSpace:
             fail(row, TransferError(.remote, .authenticationRequired(realm: nil),

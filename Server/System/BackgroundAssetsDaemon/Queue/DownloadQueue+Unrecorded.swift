@@ -41,15 +41,15 @@ extension DownloadQueue {
                 case let .finished(length, file):
                     observer(.finished(try recordFinished(id: id, length: length), file: file))
                 case let .failed(failure):
-                    let failed = try store.update(id: id, at: .now) { row in
+                    let failed = try store.update(id: id, at: time.now) { row in
                         row.state = .failed
                         row.lastError = failure
                     }
                     observer(.failed(failed, failure))
                 case .interrupted:
-                    let waiting = try store.update(id: id, at: .now) { row in
+                    let waiting = try store.update(id: id, at: time.now) { row in
                         row.state = .waiting
-                        row.nextAttemptAt = .now
+                        row.nextAttemptAt = time.now
                     }
                     observer(.paused(waiting))
                 }
@@ -66,9 +66,7 @@ extension DownloadQueue {
     /// store failure nothing else may happen to make the queue look again.
     func scheduleRecordingRetry() {
         guard recordingRetry == nil else { return }
-        recordingRetry = Task { [weak self] in
-            try? await Task.sleep(for: Self.recordingRetryInterval)
-            guard !Task.isCancelled else { return }
+        recordingRetry = activities.after(Self.recordingRetryInterval, "recording retry") { [weak self] in
             await self?.retryRecording()
         }
     }

@@ -72,7 +72,7 @@ extension DownloadQueue {
     ///   - date: When the wait starts: its promotion, or its first failure in this service (so every
     ///     download gets at least one retry, however long its first attempt took).
     ///   - restart: Start again from `date` even if the clock runs (a promotion: a person starts waiting now).
-    func startWaitClock(of row: DownloadRow, at date: Date = .now, restart: Bool = false) {
+    func startWaitClock(of row: DownloadRow, at date: Date, restart: Bool = false) {
         guard let wait = boundedWait(of: row), restart || waitingSince[row.id] == nil else { return }
         waitingSince[row.id] = date
         waitChecks[row.id] = date.addingTimeInterval(wait)
@@ -88,10 +88,8 @@ extension DownloadQueue {
     func scheduleWaitCheck() {
         waitCheck?.cancel()
         guard let earliest = waitChecks.values.min() else { return }
-        let delay = max(0, min(earliest.timeIntervalSinceNow, 3600))
-        waitCheck = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(fractional: delay + 0.001))
-            guard !Task.isCancelled else { return }
+        let delay = max(0, min(earliest.timeIntervalSince(time.now), 3600))
+        waitCheck = activities.after(.seconds(fractional: delay + 0.001), "bounded-wait check") { [weak self] in
             await self?.enforceWaits()
         }
     }
@@ -99,7 +97,7 @@ extension DownloadQueue {
     /// Fails every waited-for download whose wait ran out without progress, in the middle of an
     /// attempt or between two.
     func enforceWaits() {
-        let now = Date.now
+        let now = time.now
         for (id, since) in waitingSince where waitChecks[id].map({ $0 <= now }) == true {
             guard let row = try? store.download(id: id), let wait = boundedWait(of: row),
                 row.state == .downloading || row.state == .waiting, awaitingChallenge[id] == nil

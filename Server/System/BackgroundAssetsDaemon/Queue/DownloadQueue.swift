@@ -22,6 +22,10 @@ public actor DownloadQueue {
     }
 
     let store: DownloadStore
+    /// The owner of the queue's timers, shared with the service so one shutdown stops them all.
+    let activities: ServiceActivities
+    /// The clock the queue stamps its records and sets its timers by.
+    var time: any ServiceClock { activities.clock }
     let staging: StagingArea
     let configuration: ServiceConfiguration
     let policy: RetryPolicy
@@ -40,7 +44,7 @@ public actor DownloadQueue {
     var waitingSince: [Int64: Date] = [:]
     /// When to look again whether each of those downloads ran out of its wait, and the timer that does.
     var waitChecks: [Int64: Date] = [:]
-    var waitCheck: Task<Void, Never>?
+    var waitCheck: ServiceActivities.Activity?
     /// Each download's attempts since its last progress, for the message of a bounded wait.
     var failureRuns: [Int64: FailureRun] = [:]
     var random = SystemRandomNumberGenerator()
@@ -50,22 +54,24 @@ public actor DownloadQueue {
     var heldApps: Set<String> = []
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
-    private var wakeUp: Task<Void, Never>?
+    private var wakeUp: ServiceActivities.Activity?
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
-    var recordingRetry: Task<Void, Never>?
+    var recordingRetry: ServiceActivities.Activity?
 
     /// Creates a queue over a store.
     /// - Parameters:
     ///   - store: The durable queue.
     ///   - paths: The device root, for staging files and app group containers.
     ///   - configuration: The policy knobs.
+    ///   - activities: The owner of the queue's timers, and the clock they and its records run on.
     ///   - observer: Receives every event, on the queue's executor; it must not block.
     public init(
         store: DownloadStore, paths: DevicePaths, configuration: ServiceConfiguration,
-        observer: @escaping @Sendable (QueueEvent) -> Void
+        activities: ServiceActivities = ServiceActivities(), observer: @escaping @Sendable (QueueEvent) -> Void
     ) {
         self.store = store
+        self.activities = activities
         self.staging = StagingArea(paths: paths)
         self.configuration = configuration
         self.policy = RetryPolicy(configuration: configuration)
@@ -81,7 +87,7 @@ public actor DownloadQueue {
         try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
         try finishHandedOverDownloads()
         if let crash = CrashReport.take(from: staging.paths) { try quarantine(after: crash) }
-        let requeued = try store.requeueInterruptedDownloads(at: .now)
+        let requeued = try store.requeueInterruptedDownloads(at: time.now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()
     }
@@ -99,7 +105,7 @@ public actor DownloadQueue {
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
     public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
-        let rows = try store.insert(downloads, at: .now, syncs: syncs)
+        let rows = try store.insert(downloads, at: time.now, syncs: syncs)
         pump()
         return rows
     }
@@ -112,7 +118,7 @@ public actor DownloadQueue {
     /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a store error.
     @discardableResult
     public func promote(id: Int64) throws -> DownloadRow {
-        let now = Date.now
+        let now = time.now
         // A power cut may take it back; the app promotes again when it is next opened.
         let row = try store.update(id: id, at: now, waitsForDisk: false) { row in
             row.isForeground = true
@@ -178,7 +184,7 @@ public actor DownloadQueue {
     func pump() {
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
-            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: .now, holding: heldApps)
+            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: time.now, holding: heldApps)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if download.isForeground {
                     launch(id: download.id)
@@ -208,13 +214,11 @@ public actor DownloadQueue {
         wakeUp?.cancel()
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
-        guard let next = try store.earliestNextAttempt(holding: heldApps), next > .now else { return }
+        guard let next = try store.earliestNextAttempt(holding: heldApps), next > time.now else { return }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        let delay = min(next.timeIntervalSinceNow, 3600)
-        wakeUp = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(fractional: delay + 0.001))
-            guard !Task.isCancelled else { return }
+        let delay = min(next.timeIntervalSince(time.now), 3600)
+        wakeUp = activities.after(.seconds(fractional: delay + 0.001), "queue wake-up") { [weak self] in
             await self?.pump()
         }
     }

@@ -10,7 +10,7 @@ extension BackgroundAssetsService {
     /// An installed app as the debug tool and the launch gate see it.
     func appStatus(_ app: InstalledApp) -> AppStatus {
         let id = app.bundleIdentifier
-        let device = clock.deviceTime(at: .now)
+        let device = deviceNow
         var next: Date?
         var suspended: String?
         switch periodicSchedule.nextCheck(for: app, settings: settings, now: device) {

@@ -21,8 +21,9 @@ extension BackgroundAssetsService {
         environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
         do {
             let process = try ExtensionProcess.launch(executable: installed.appExecutable, environment: environment) {
-                [weak self] exit in
-                Task { await self?.backgroundLaunchExited(app: app, exit) }
+                [weak self, activities] exit in
+                guard let self else { return }
+                activities.run("background launch of \(app) exited") { [weak self] in await self?.backgroundLaunchExited(app: app, exit) }
             }
             taskHost.recordBackgroundLaunch(process, of: app)
             trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier)"))

@@ -17,7 +17,7 @@ extension BackgroundAssetsService {
             return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
-        installs[app]?.contentRequested = .now
+        installs[app]?.contentRequested = time.now
         // In-app content off: nothing of the app's runs before its first launch.
         if !settings.inAppContent, !installed.hasLaunched {
             if kind != .periodic {
@@ -139,7 +139,7 @@ extension BackgroundAssetsService {
 
     /// Why the extension returned nothing, in its own words: the errors it logged during the request.
     private func emptyAnswerNote(of app: String) -> String {
-        let since = installs[app]?.contentRequested ?? .now
+        let since = installs[app]?.contentRequested ?? time.now
         let errors = DeviceLogExcerpt.errors(in: paths.logFile, category: "ext", since: since)
         guard !errors.isEmpty else { return "The extension returned no downloads." }
         return "The extension returned no downloads. It logged: " + errors.joined(separator: " / ")

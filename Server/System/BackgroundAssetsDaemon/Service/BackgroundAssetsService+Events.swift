@@ -73,7 +73,9 @@ extension BackgroundAssetsService {
                 // Nobody can answer: what URLSession does without a delegate.
                 _ = handOvers.answer(deliveryID)
                 let queue = queue
-                Task { try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling)) }
+                activities.run("default answer to a challenge of \(row.id)") { [queue] in
+                    try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+                }
             }
         }
     }
@@ -113,9 +115,8 @@ extension BackgroundAssetsService {
         let paths = paths
         handOvers.keepUndelivered((try? await queue.withStore { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
         guard handOvers.hasUndelivered else { return }
-        Task { [weak self] in
-            // Time for an app that lost the old service to connect again and take its files itself.
-            try? await Task.sleep(for: .seconds(2))
+        // Time for an app that lost the old service to connect again and take its files itself.
+        activities.after(.seconds(2), "redeliver undelivered files") { [weak self] in
             await self?.deliverUndelivered(app: nil)
         }
     }

@@ -10,9 +10,7 @@ extension BackgroundAssetsService {
     /// Asks an idle extension to terminate, after a short grace and only when it holds no exclusive control.
     func scheduleTermination(of app: String) {
         extensions[app]?.idleTimer?.cancel()
-        extensions[app]?.idleTimer = Task { [weak self] in
-            try? await Task.sleep(for: Self.extensionIdleGrace)
-            guard !Task.isCancelled else { return }
+        extensions[app]?.idleTimer = activities.after(Self.extensionIdleGrace, "idle grace of \(app)'s extension") { [weak self] in
             await self?.terminateIfIdle(app)
         }
     }
@@ -26,9 +24,8 @@ extension BackgroundAssetsService {
         if arbiter.involves(connectionID, app: app) {
             let limit = runtimePolicy.entryPointLimit
             let pid = run.process.processIdentifier
-            extensions[app]?.idleTimer = Task { [weak self] in
-                try? await Task.sleep(for: .seconds(fractional: limit))
-                guard !Task.isCancelled else { return }
+            extensions[app]?.idleTimer = activities.after(.seconds(fractional: limit), "exclusive-control limit of \(app)'s extension") {
+                [weak self] in
                 await self?.killExtension(
                     of: app, pid: pid,
                     reason: "runtime limit: it held exclusive control for more than the \(limit.formatted()) s extensionRuntimeLimit after its last entry point returned")
@@ -48,8 +45,7 @@ extension BackgroundAssetsService {
 
     /// Kills the process if it does not exit on its own after `extensionWillTerminate()`.
     func scheduleForcedExit(of app: String, pid: Int32) {
-        Task { [weak self] in
-            try? await Task.sleep(for: .seconds(fractional: Self.terminationGrace))
+        activities.after(.seconds(fractional: Self.terminationGrace), "forced exit of \(app)'s extension") { [weak self] in
             await self?.forceExit(of: app, pid: pid)
         }
     }
@@ -98,7 +94,7 @@ extension BackgroundAssetsService {
         var owed = run.pending
         if let running = run.running {
             owed.insert(running.record, at: 0)
-            chargeRuntime(ContinuousClock.now - running.sentAt, to: app)
+            chargeRuntime(time.now.timeIntervalSince(running.sentAt), to: app)
         }
         // The run is over: its runtime goes into the record now rather than a second later.
         await saveRuntime(of: app)

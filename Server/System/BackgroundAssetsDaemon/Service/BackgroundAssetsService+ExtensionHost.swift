@@ -39,8 +39,8 @@ extension BackgroundAssetsService {
         }
         // Another call may have launched it while the registry was read.
         if extensions[app] != nil { return await callExtension(of: app, records) }
-        extensions.setRuntimeUsedToday(installed.extensionRuntimeUsed(on: clock.deviceTime(at: .now)), for: app)
-        if case let .budgetExhausted(used) = runtimePolicy.grant(for: installed, at: clock.deviceTime(at: .now)) {
+        extensions.setRuntimeUsedToday(installed.extensionRuntimeUsed(on: deviceNow), for: app)
+        if case let .budgetExhausted(used) = runtimePolicy.grant(for: installed, at: deviceNow) {
             let reason = "its daily runtime budget is spent (\(used.formatted()) of \(runtimePolicy.dailyBudget.formatted()) s)"
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
             return await abandon(records, of: app, reason: reason)
@@ -70,13 +70,15 @@ extension BackgroundAssetsService {
             try InstalledExecutable.refresh(installed.extensionExecutable, from: built)
         }
         let process = try ExtensionProcess.launch(executable: installed.extensionExecutable, environment: environment) {
-            [weak self] exit in
-            Task { await self?.extensionExited(app: app, exit) }
+            [weak self, activities] exit in
+            guard let self else { return }
+            activities.run("exit of \(app)'s extension") { [weak self] in await self?.extensionExited(app: app, exit) }
         }
-        var run = ExtensionRun(process: process)
+        var run = ExtensionRun(process: process, launchedAt: time.now)
         let limit = configuration.extensionMemoryLimit
         let pid = process.processIdentifier
-        run.memoryWatch = Task { [weak self] in
+        let time = time
+        run.memoryWatch = activities.run("memory watch of \(app)'s extension") { [weak self] in
             while !Task.isCancelled {
                 guard let resident = process.residentBytes else { return }
                 if resident > limit {
@@ -84,11 +86,11 @@ extension BackgroundAssetsService {
                     await self?.killExtension(of: app, pid: pid, reason: reason)
                     return
                 }
-                try? await Task.sleep(for: Self.memorySampleInterval)
+                try? await time.sleep(for: Self.memorySampleInterval)
             }
         }
         extensions[app] = run
-        lastActivity = .now
+        lastActivity = time.now
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: "extensionLaunched", app: app, detail: "pid \(pid)"))
     }
 
@@ -102,11 +104,11 @@ extension BackgroundAssetsService {
         }
         let app = hello.bundleIdentifier
         extensions[app]?.connectionID = connection
-        let coldStart = ContinuousClock.now - running.launchedAt
+        let coldStart = time.now.timeIntervalSince(running.launchedAt)
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionCheckIn", app: app,
-                           detail: "ready \(coldStart.milliseconds) ms after launch"))
+                           detail: "ready \(coldStart.wholeMilliseconds) ms after launch"))
         // After this answer is written: the first call follows the check-in's response.
-        Task { self.sendNextCall(of: app) }
+        activities.run("first call to \(app)'s extension") { [weak self] in await self?.sendNextCall(of: app) }
         return .done
     }
 
@@ -121,12 +123,11 @@ extension BackgroundAssetsService {
         }
         let record = run.pending.removeFirst()
         let id = allocateIdentifier()
-        run.running = (id, record, .now)
+        run.running = (id, record, time.now)
         run.idleTimer?.cancel()
         let limit = runtimeLimit(for: app, record: record)
-        run.deadline = Task { [weak self] in
-            try? await Task.sleep(for: .seconds(fractional: limit.seconds))
-            guard !Task.isCancelled else { return }
+        run.deadline = activities.after(.seconds(fractional: limit.seconds), "deadline of \(app)'s \(record.call.entryPoint)") {
+            [weak self] in
             await self?.callOverran(of: app, callID: id, limit: limit)
         }
         extensions[app] = run
@@ -153,10 +154,10 @@ extension BackgroundAssetsService {
         run.deadline?.cancel()
         extensions[app]?.running = nil
         extensions[app]?.deadline = nil
-        let elapsed = ContinuousClock.now - running.sentAt
+        let elapsed = time.now.timeIntervalSince(running.sentAt)
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "return", app: app,
                            download: running.record.call.downloadIdentifier,
-                           detail: "\(running.record.call.entryPoint) in \(elapsed.milliseconds) ms"))
+                           detail: "\(running.record.call.entryPoint) in \(elapsed.wholeMilliseconds) ms"))
         chargeRuntime(elapsed, to: app)
         await complete(running.record, with: result, of: app)
         if case .willTerminate = running.record.call {
@@ -217,15 +218,12 @@ extension BackgroundAssetsService {
     ///
     /// The budget counts it at once; the app's record is written within a second, with the charges
     /// made meanwhile (see ``UnsavedRuntime``).
-    func chargeRuntime(_ elapsed: Duration, to app: String) {
-        let seconds = Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) * 1e-18
+    func chargeRuntime(_ seconds: TimeInterval, to app: String) {
         let used = (extensions.runtimeUsedToday(app) ?? 0) + max(0, seconds)
         extensions.setRuntimeUsedToday(used, for: app)
-        let charge = UnsavedRuntime.Charge(seconds: seconds, date: clock.deviceTime(at: .now))
+        let charge = UnsavedRuntime.Charge(seconds: seconds, date: deviceNow)
         guard unsavedRuntime.add(charge, for: app) else { return }
-        unsavedRuntime.scheduled(Task { [weak self] in
-            try? await Task.sleep(for: UnsavedRuntime.saveDelay)
-            guard !Task.isCancelled else { return }
+        unsavedRuntime.scheduled(activities.after(UnsavedRuntime.saveDelay, "runtime record of \(app)") { [weak self] in
             await self?.saveRuntime(of: app)
         }, for: app)
     }

@@ -60,7 +60,7 @@ extension BackgroundAssetsService {
         } catch {
             return installRefusal("The app bundle could not be written under \(appDirectory.path): \(reasonText(error)). Check that the device root is writable and has room for the app's executables.")
         }
-        let now = clock.deviceTime(at: .now)
+        let now = deviceNow
         let kind: ContentRequestKind
         do {
             if let existing = try await registry.app(app) {
@@ -93,7 +93,7 @@ extension BackgroundAssetsService {
         installs.begin(InstallRun(kind: kind, app: installed), for: app)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
-        Task { await self.requestContent(kind, for: app) }
+        activities.run("\(kind) content request of \(app)") { [weak self] in await self?.requestContent(kind, for: app) }
         return .app(appStatus(installed))
     }
 

@@ -25,7 +25,7 @@ extension BackgroundAssetsService {
     /// Records a launch: lifts the pre-launch restrictions and feeds the periodic schedule.
     @discardableResult
     func recordLaunch(of app: String) async -> AppStatus? {
-        let now = clock.deviceTime(at: .now)
+        let now = deviceNow
         guard let launched = try? await registry.update(app, { installed -> InstalledApp in
             installed.recordLaunch(at: now)
             return installed
@@ -70,7 +70,7 @@ extension BackgroundAssetsService {
     func resumeInstalls() async {
         let apps = await registry.apps().apps
         let recorded = apps.flatMap { [$0.installDate] + $0.launchHistory + [$0.lastPeriodicCheck].compactMap { $0 } }
-        clock = .resuming(at: .now, latestRecorded: recorded.max(), timeScale: configuration.timeScale)
+        clock = .resuming(at: time.now, latestRecorded: recorded.max(), timeScale: configuration.timeScale)
         installedApps = Set(apps.map(\.bundleIdentifier))
         for app in apps { await queue.restrictRedirects(of: app.bundleIdentifier, to: app.allowance.restrictions?.domainAllowList) }
         for app in apps where app.state == .installing {

@@ -11,13 +11,13 @@ extension BackgroundAssetsService {
     /// (an install, a launch, a settings change), and runs the ones due now.
     func schedulePeriodicChecks() {
         periodicTimer?.cancel()
-        periodicTimer = Task { [weak self] in await self?.runPeriodicChecks() }
+        periodicTimer = activities.run("periodic checks") { [weak self] in await self?.runPeriodicChecks() }
     }
 
     /// Sends every due periodic request, then sleeps until the next one is due.
     private func runPeriodicChecks() async {
         while !Task.isCancelled {
-            let device = clock.deviceTime(at: .now)
+            let device = deviceNow
             for app in await registry.apps().apps {
                 guard case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device),
                     date <= device, installs[app.bundleIdentifier] == nil
@@ -25,18 +25,18 @@ extension BackgroundAssetsService {
                 let id = app.bundleIdentifier
                 _ = try? await registry.update(id) { $0.lastPeriodicCheck = device }
                 trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "periodicCheck", app: id))
-                Task { await self.requestContent(.periodic, for: id) }
+                activities.run("periodic content request of \(id)") { [weak self] in await self?.requestContent(.periodic, for: id) }
             }
             guard let next = await nextPeriodicCheck() else { return }
             // Never sleep longer than an hour, which also bounds the effect of a clock change.
-            let delay = min(max(next.timeIntervalSinceNow, 0.001), 3600)
-            try? await Task.sleep(for: .seconds(fractional: delay))
+            let delay = min(max(next.timeIntervalSince(time.now), 0.001), 3600)
+            try? await time.sleep(for: .seconds(fractional: delay))
         }
     }
 
     /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
     func nextPeriodicCheck() async -> Date? {
-        let device = clock.deviceTime(at: .now)
+        let device = deviceNow
         return await registry.apps().apps.compactMap { app -> Date? in
             guard installs[app.bundleIdentifier] == nil,
                 case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device)
@@ -56,7 +56,7 @@ extension BackgroundAssetsService {
         if kind != .periodic, installs[id] != nil {
             return failure(.downloadFailedToStart, "\(id) is still installing; wait until it is launchable before simulating another \(kind).")
         }
-        let device = clock.deviceTime(at: .now)
+        let device = deviceNow
         // Charges not yet written belong to the runtime being forgotten.
         _ = unsavedRuntime.take(for: id)
         let updated = try? await registry.update(id) { installed -> InstalledApp in
@@ -67,7 +67,7 @@ extension BackgroundAssetsService {
         extensions.setRuntimeUsedToday(0, for: id)
         if kind != .periodic { installs.begin(InstallRun(kind: kind, app: updated ?? app), for: id) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
-        Task { await self.requestContent(kind, for: id) }
+        activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }
         schedulePeriodicChecks()
         return .app(appStatus(updated ?? app))
     }

@@ -10,13 +10,13 @@ extension BackgroundAssetsService {
     /// Re-evaluates the pending tasks after anything that may change when they run.
     func scheduleTasks() {
         taskTimer?.cancel()
-        taskTimer = Task { [weak self] in await self?.runTasks() }
+        taskTimer = activities.run("Background Tasks runner") { [weak self] in await self?.runTasks() }
     }
 
     /// Hands every ready task to its app, expires and ends running ones, then sleeps until the next change.
     func runTasks() async {
         while !Task.isCancelled {
-            let now = Date.now
+            let now = time.now
             await expireRunningTasks(now: now)
             var wakeUp: [Date] = []
             for task in (try? await taskStore.all()) ?? [] {
@@ -37,8 +37,8 @@ extension BackgroundAssetsService {
             // Tasks launched just now are running too: their expiration and deadline wake the loop.
             wakeUp += taskHost.runningTasks.map { $0.hasExpired ? $0.deadline : $0.expiresAt }
             guard let next = wakeUp.min() else { return }
-            let delay = min(max(next.timeIntervalSinceNow, 0.001), 3600)
-            try? await Task.sleep(for: .seconds(fractional: delay))
+            let delay = min(max(next.timeIntervalSince(time.now), 0.001), 3600)
+            try? await time.sleep(for: .seconds(fractional: delay))
         }
     }
 
@@ -46,7 +46,7 @@ extension BackgroundAssetsService {
     func eligibility(of task: PendingTask) async -> TaskEligibility {
         let installed = try? await registry.app(task.bundleIdentifier)
         let launchable = installed?.state == .launchable && installs[task.bundleIdentifier] == nil
-        let now = clock.deviceTime(at: .now)
+        let now = deviceNow
         var usage: RefreshUsage?
         if let app = installed {
             usage = RefreshUsage(
@@ -69,11 +69,11 @@ extension BackgroundAssetsService {
         // Started before the first suspension: a runner that interleaves here sees the task running,
         // so it neither launches it twice nor forgets to wake for its expiration.
         let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
-        let running = taskHost.start(task.request, app: app, connection: connection, now: .now, limit: limit)
+        let running = taskHost.start(task.request, app: app, connection: connection, now: time.now, limit: limit)
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
         client.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
         _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
-        if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: clock.deviceTime(at: .now)) }
+        if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: deviceNow) }
     }
 
     /// Starts queued continued-processing requests, first submitted first, while the device has room;
@@ -91,7 +91,7 @@ extension BackgroundAssetsService {
             // exited has had its queued requests cancelled with its connection.
             guard let client = clients[entry.connection] else { continue }
             let limit = ContinuedProcessingPolicy.stallTimeout + ContinuedProcessingPolicy.expirationGrace
-            let running = taskHost.start(entry.request, app: entry.bundleIdentifier, connection: entry.connection, now: .now, limit: limit)
+            let running = taskHost.start(entry.request, app: entry.bundleIdentifier, connection: entry.connection, now: time.now, limit: limit)
             trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: entry.bundleIdentifier, detail: "\(entry.request.identifier) (\(entry.request.kind.rawValue))"))
             client.connection.send(.event(.launchTask(taskID: running.taskID, request: entry.request)))
         }

@@ -37,10 +37,10 @@ extension BackgroundAssetsService {
             return .done
         case .fetchPendingTaskRequests:
             let pending = (try? await taskStore.all()) ?? []
-            let deviceNow = clock.deviceTime(at: .now)
+            let deviceNow = deviceNow
             return .taskRequests(pending.filter { $0.bundleIdentifier == app }.map { task in
                 var request = task.request
-                request.earliestBeginDate = request.earliestBeginDate.map { Date.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
+                request.earliestBeginDate = request.earliestBeginDate.map { time.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
                 return request
             } + taskHost.continuedQueue.entries(of: app).map(\.request))
         case let .registerTaskHandler(identifier):
@@ -63,7 +63,7 @@ extension BackgroundAssetsService {
             }
             return .done
         case let .reportTaskProgress(taskID, progress):
-            _ = taskHost.recordProgress(progress, taskID: taskID, connection: connection, now: .now)
+            _ = taskHost.recordProgress(progress, taskID: taskID, connection: connection, now: time.now)
             return .done
         case let .simulateTask(action, identifier, bundleIdentifier):
             guard hello.role == .tool else {
@@ -95,7 +95,7 @@ extension BackgroundAssetsService {
         }
         // The app's dates are its wall clock; the device's clock may run faster (timeScale). A request
         // for "in 15 minutes" means 15 minutes of device time from now.
-        let deviceNow = clock.deviceTime(at: .now)
+        let deviceNow = deviceNow
         var request = descriptor
         request.earliestBeginDate = descriptor.earliestBeginDate.map { deviceNow.addingTimeInterval($0.timeIntervalSinceNow) }
         let task = PendingTask(bundleIdentifier: app, request: request, submitted: deviceNow)
@@ -125,7 +125,7 @@ extension BackgroundAssetsService {
             queuedOfApp: queue.entries(of: app).filter { $0.request.identifier != descriptor.identifier }.count,
             queued: queue.all.count, running: taskHost.runningCount(of: .continuedProcessing)))
         if case let .refuse(code, message) = admission { return taskFailure(code, message) }
-        taskHost.continuedQueue.enqueue(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: .now))
+        taskHost.continuedQueue.enqueue(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
         scheduleTasks()
         return .done
@@ -209,15 +209,15 @@ extension BackgroundAssetsService {
         }
         for task in taskHost.runningTasks {
             statuses.append(TaskStatus(
-                bundleIdentifier: task.bundleIdentifier, request: task.request, state: .running, summary: Self.summary(of: task),
+                bundleIdentifier: task.bundleIdentifier, request: task.request, state: .running, summary: Self.summary(of: task, now: time.now),
                 progress: task.progress))
         }
         return statuses
     }
 
     /// How a running task is doing, in one sentence for `tasks`.
-    private static func summary(of task: TaskHost.RunningTask) -> String {
-        let seconds = Int(Date.now.timeIntervalSince(task.started))
+    private static func summary(of task: TaskHost.RunningTask, now: Date) -> String {
+        let seconds = Int(now.timeIntervalSince(task.started))
         guard task.request.kind == .continuedProcessing else {
             return task.hasExpired
                 ? "expiring: its expiration handler was asked to run; ends \(task.limit.formatted()) s after it started"

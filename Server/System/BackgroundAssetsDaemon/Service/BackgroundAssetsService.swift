@@ -20,6 +20,10 @@ public actor BackgroundAssetsService {
     let trace: ServiceTrace
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     let queue: DownloadQueue
+    /// The time the service runs on: the system's, or a test's manual clock.
+    let time: any ServiceClock
+    /// Every timer, watcher and loop the service runs, stopped together by ``stop()``.
+    let activities: ServiceActivities
     /// The queue's events, routed in order from ``start()`` on.
     private let queueEvents: AsyncStream<QueueEvent>
 
@@ -28,8 +32,8 @@ public actor BackgroundAssetsService {
     /// Finished files and challenges sent to delegates, until they are answered.
     var handOvers = HandOverDesk()
     var nextIdentifier: UInt64 = 1
-    var lastActivity = Date.now
-    var expiryTimer: Task<Void, Never>?
+    var lastActivity: Date
+    var expiryTimer: ServiceActivities.Activity?
 
     // The extension lifecycle.
     let registry: AppRegistry
@@ -46,44 +50,50 @@ public actor BackgroundAssetsService {
     var installs = InstallTracker()
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
-    var periodicTimer: Task<Void, Never>?
+    var periodicTimer: ServiceActivities.Activity?
 
     // Background Tasks.
     /// The pending requests, durable across restarts.
     let taskStore: TaskStore
     /// The registered launch handlers and the running tasks.
     var taskHost = TaskHost()
-    var taskTimer: Task<Void, Never>?
-
+    var taskTimer: ServiceActivities.Activity?
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
     ///   - paths: The device root.
     ///   - configuration: The policy knobs.
+    ///   - time: The clock the service's time, deadlines and timers run on; a test passes a manual one.
     /// - Throws: A store error when the queue cannot be opened.
-    public init(paths: DevicePaths, configuration: ServiceConfiguration) throws {
+    public init(paths: DevicePaths, configuration: ServiceConfiguration, time: any ServiceClock = SystemServiceClock()) throws {
         for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         self.paths = paths
         self.configuration = configuration
+        self.time = time
+        let activities = ServiceActivities(clock: time)
+        self.activities = activities
+        lastActivity = time.now
         let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
-        clock = DeviceClock(origin: .now, timeScale: configuration.timeScale)
+        clock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
         runtimePolicy = ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget)
         settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
-        queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { continuation.yield($0) }
+        queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
+            continuation.yield($0)
+        }
     }
 
     /// Starts the queue; its events are routed in the order they happen.
     public func start() async throws {
         let events = queueEvents
-        Task { [weak self] in
+        activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
         }
         try await queue.start()
@@ -96,11 +106,11 @@ public actor BackgroundAssetsService {
     /// Serves one client until it disconnects.
     func serve(_ connection: ClientConnection) async {
         clients.add(connection)
-        lastActivity = .now
+        lastActivity = time.now
         do {
             for try await message in connection.requests() {
                 guard connection.isOpen else { break }
-                lastActivity = .now
+                lastActivity = time.now
                 var heldTicket: Int?
                 if let response = await handle(message.request, id: message.id, from: connection.id) {
                     heldTicket = answer(message.id, with: response, on: connection)
@@ -144,7 +154,8 @@ public actor BackgroundAssetsService {
 
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
     /// periodic check due soon, and quiet for `idleExitAfter`.
-    public func isIdle(now: Date = .now) async -> Bool {
+    public func isIdle() async -> Bool {
+        let now = time.now
         guard clients.isEmpty, extensions.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
@@ -153,16 +164,19 @@ public actor BackgroundAssetsService {
         return (try? await queue.hasWork()) == false
     }
 
-    /// Stops every transfer; their bytes are kept for the next start.
+    /// Stops every transfer, timer, watcher and process the service started; their bytes are kept
+    /// for the next start. When it returns, nothing of the service runs any more.
     public func stop() async {
-        periodicTimer?.cancel()
-        taskTimer?.cancel()
         for process in taskHost.backgroundLaunches { process.kill() }
         for app in extensions.apps { extensions[app]?.process.kill() }
+        for client in clients.all { client.connection.close() }
+        await activities.shutdown()
         for app in unsavedRuntime.apps { await saveRuntime(of: app) }
         await queue.stop()
-        for client in clients.all { client.connection.close() }
     }
+
+    /// The device's time now.
+    var deviceNow: Date { clock.deviceTime(at: time.now) }
 
     func allocateIdentifier() -> UInt64 {
         defer { nextIdentifier += 1 }
@@ -172,7 +186,7 @@ public actor BackgroundAssetsService {
     /// Forgets a connection: its exclusive control passes on, and its pending deliveries are released.
     func disconnect(_ id: UInt64) {
         guard let client = clients.remove(id) else { return }
-        lastActivity = .now
+        lastActivity = time.now
         client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
         for (deliveryID, ending) in handOvers.connectionClosed(id) {
@@ -182,7 +196,9 @@ public actor BackgroundAssetsService {
             case .orphaned:
                 // Every delegate it was sent to went away before its callback returned (an app that
                 // exited or crashed): the file goes to the extension, as if no delegate had been there.
-                Task { await handOverToExtension(deliveryID) }
+                activities.run("hand over \(deliveryID) to the extension") { [weak self] in
+                    await self?.handOverToExtension(deliveryID)
+                }
             }
         }
         installs.connectionClosed(id)

@@ -84,7 +84,7 @@ public struct ServiceRunner: Sendable {
             let listener = try UnixSocketListener(path: paths.serviceSocket.path)
             logger.info("backgroundassetsd \(getpid()) serves the device root \(paths.root.path)")
             let connections = try ConnectionLoop(listener: listener) { connection in
-                Task { await service.serve(connection) }
+                service.activities.run("client \(connection.id)") { await service.serve(connection) }
             }
             connections.start()
             while !stopRequested() {

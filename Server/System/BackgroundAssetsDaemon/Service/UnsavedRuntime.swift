@@ -22,7 +22,7 @@ struct UnsavedRuntime: Sendable {
     }
 
     private var charges: [String: [Charge]] = [:]
-    private var saves: [String: Task<Void, Never>] = [:]
+    private var saves: [String: ServiceActivities.Activity] = [:]
 
     /// Adds a charge.
     /// - Returns: Whether no save is scheduled for the app yet, so the caller schedules one.
@@ -32,7 +32,7 @@ struct UnsavedRuntime: Sendable {
     }
 
     /// Remembers the save that will write the app's charges.
-    mutating func scheduled(_ save: Task<Void, Never>, for app: String) {
+    mutating func scheduled(_ save: ServiceActivities.Activity, for app: String) {
         saves[app] = save
     }
 
