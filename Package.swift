@@ -191,7 +191,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["TLS"],
+            dependencies: ["BackgroundAssetsIPC", "TLS"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

@@ -21,9 +21,9 @@ public actor BackgroundAssetsService {
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     let queue: DownloadQueue
     /// The time the service runs on: the system's, or a test's manual clock.
-    let time: any ServiceClock
+    nonisolated let time: any ServiceClock
     /// Every timer, watcher and loop the service runs, stopped together by ``stop()``.
-    let activities: ServiceActivities
+    nonisolated let activities: ServiceActivities
     /// The queue's events, routed in order from ``start()`` on.
     private let queueEvents: AsyncStream<QueueEvent>
 
@@ -177,6 +177,9 @@ public actor BackgroundAssetsService {
 
     /// The device's time now.
     var deviceNow: Date { clock.deviceTime(at: time.now) }
+
+    /// How many clients are connected.
+    var clientCount: Int { clients.count }
 
     func allocateIdentifier() -> UInt64 {
         defer { nextIdentifier += 1 }

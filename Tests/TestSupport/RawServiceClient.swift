@@ -5,12 +5,11 @@ A bare client of the service's socket, for sending what the framework would neve
 
 import BackgroundAssetsIPC
 import Foundation
-import TestSupport
 
 /// Speaks the wire protocol directly: one request at a time, events skipped, no validation on this side.
-final class RawServiceClient {
+public final class RawServiceClient {
     /// What the service did after a client wrote something.
-    enum Outcome: Equatable {
+    public enum Outcome: Equatable {
         /// It closed the connection.
         case closed
         /// It sent a message.
@@ -21,21 +20,25 @@ final class RawServiceClient {
     private var decoder = FrameDecoder()
 
     /// Connects and says hello.
-    init(deviceRoot: URL, bundleIdentifier: String) throws {
+    /// - Parameters:
+    ///   - deviceRoot: The device root whose service to reach.
+    ///   - bundleIdentifier: The app the client speaks for.
+    ///   - role: The role it introduces itself with; `.tool` may install apps.
+    public init(deviceRoot: URL, bundleIdentifier: String, role: Hello.Role = .app) throws {
         socket = try UnixSocket.connect(to: deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
         // A service that never answers fails the test after 10 s instead of blocking it forever.
         var timeout = timeval(tv_sec: 10, tv_usec: 0)
         if let descriptor = socket.descriptor {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }
-        let hello = Hello(bundleIdentifier: bundleIdentifier, role: .app, processIdentifier: getpid())
+        let hello = Hello(bundleIdentifier: bundleIdentifier, role: role, processIdentifier: getpid())
         guard case .hello = try send(.hello(hello)) else { throw TestSupportError("The service refused hello.") }
     }
 
     deinit { socket.close() }
 
     /// Whether the service answers a hello with this bundle identifier with a failure.
-    static func refusesHello(deviceRoot: URL, bundleIdentifier: String) throws -> Bool {
+    public static func refusesHello(deviceRoot: URL, bundleIdentifier: String) throws -> Bool {
         do {
             _ = try RawServiceClient(deviceRoot: deviceRoot, bundleIdentifier: bundleIdentifier)
             return false
@@ -45,7 +48,7 @@ final class RawServiceClient {
     }
 
     /// Waits for the service to close the connection or send a whole message, for at most `timeout`.
-    static func nextOutcome(on socket: UnixSocket, timeout: Duration = .seconds(10)) async throws -> Outcome {
+    public static func nextOutcome(on socket: UnixSocket, timeout: Duration = .seconds(10)) async throws -> Outcome {
         var decoder = FrameDecoder()
         return try await poll(timeout: timeout, interval: .milliseconds(10), "the service to answer or close") {
             guard let descriptor = socket.descriptor else { return .closed }
@@ -59,9 +62,20 @@ final class RawServiceClient {
     }
 
     /// Sends a request and returns its response, skipping events.
-    func send(_ request: ClientRequest) throws -> ServerResponse {
+    public func send(_ request: ClientRequest) throws -> ServerResponse {
+        try response(to: post(request))
+    }
+
+    /// Sends a request without waiting for its answer, for one the service holds (exclusive control).
+    /// - Returns: The request's id, for ``response(to:)``.
+    public func post(_ request: ClientRequest) throws -> UInt64 {
         let id = UInt64.random(in: 1...UInt64.max)
         try socket.send(MessageCodec.frame(ClientMessage(id: id, request: request)))
+        return id
+    }
+
+    /// Reads until the response to a posted request arrives (10 s at most), skipping events and other answers.
+    public func response(to id: UInt64) throws -> ServerResponse {
         while true {
             while let payload = try decoder.nextFrame() {
                 if case let .response(responseID, response) = try MessageCodec.decode(ServerMessage.self, from: payload),

@@ -1,0 +1,58 @@
+/*
+Abstract:
+The real service in the test's own process, on a temporary device root and a clock the test advances.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+
+extension ManualClock: ServiceClock {}
+
+/// `BackgroundAssetsService` serving its socket in the test process, as `ServiceRunner` serves it in
+/// `backgroundassetsd`, but on a ``ManualClock``: a test talks to it with ``RawServiceClient`` and
+/// moves time on by hand instead of waiting for deadlines, expiry and idle exit.
+final class InProcessService: Sendable {
+    let root: TemporaryDeviceRoot
+    let paths: DevicePaths
+    let clock: ManualClock
+    let service: BackgroundAssetsService
+    private let listener: UnixSocketListener
+    private let connections: ConnectionLoop
+
+    /// Starts a service with short knobs; `configure` changes them.
+    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) async throws {
+        root = try TemporaryDeviceRoot()
+        paths = DevicePaths(root: root.url)
+        clock = ManualClock()
+        var configuration = ServiceConfiguration()
+        configuration.idleExitAfter = 60
+        configure(&configuration)
+        let service = try BackgroundAssetsService(paths: paths, configuration: configuration, time: clock)
+        self.service = service
+        try await service.start()
+        listener = try UnixSocketListener(path: paths.serviceSocket.path)
+        connections = try ConnectionLoop(listener: listener) { connection in
+            service.activities.run("client \(connection.id)") { await service.serve(connection) }
+        }
+        connections.start()
+    }
+
+    /// A client of the service, introduced as `bundleIdentifier` in `role`.
+    func client(_ bundleIdentifier: String = "com.example.in-process", role: Hello.Role = .app) throws -> RawServiceClient {
+        try RawServiceClient(deviceRoot: paths.root, bundleIdentifier: bundleIdentifier, role: role)
+    }
+
+    /// Stops taking connections, then stops the service, as `ServiceRunner` does.
+    func stop() async {
+        connections.stop()
+        listener.close()
+        await service.stop()
+    }
+
+    /// Waits (in real time, briefly) until the service has set at least `count` timers on its clock.
+    func waitForTimers(_ count: Int = 1) async throws {
+        try await poll(until: { self.clock.sleeperCount >= count }, timeout: .seconds(10), "\\(count) timer(s) on the clock")
+    }
+}

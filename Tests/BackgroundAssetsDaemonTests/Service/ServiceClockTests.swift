@@ -1,0 +1,103 @@
+/*
+Abstract:
+Tests that the service's deadlines and idle exit run on its clock, and that stopping it leaves nothing running.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("The service on a manual clock", .serialized, .timeLimit(.minutes(1)))
+struct ServiceClockTests {
+    static let app = "com.example.in-process"
+
+    @Test("An exclusive-control deadline passes when the clock passes it, not before, with no real wait")
+    func exclusiveControlDeadline() async throws {
+        let device = try await InProcessService()
+        let holder = try device.client()
+        let waiter = try device.client()
+        guard case .exclusiveControlGranted = try holder.send(.acquireExclusiveControl(deadline: nil)) else {
+            Issue.record("the first client did not get exclusive control"); return
+        }
+        let deadline = device.clock.now.addingTimeInterval(30)
+        let request = try waiter.post(.acquireExclusiveControl(deadline: deadline))
+        try await device.waitForTimers()
+        device.clock.advance(by: .seconds(29))
+        #expect(device.clock.sleeperCount >= 1, "29 s in, the deadline has not passed")
+        device.clock.advance(by: .seconds(2))
+        guard case let .failure(failure) = try waiter.response(to: request) else {
+            Issue.record("the waiter was not refused at its deadline"); return
+        }
+        #expect(failure.message.contains("was not acquired before"), "\(failure.message)")
+        await device.stop()
+    }
+
+    @Test("The service becomes idle once idleExitAfter has passed on its clock with nobody connected")
+    func idleExit() async throws {
+        let device = try await InProcessService { $0.idleExitAfter = 600 }
+        #expect(await !device.service.isIdle())
+        device.clock.advance(by: .seconds(599))
+        #expect(await !device.service.isIdle())
+        device.clock.advance(by: .seconds(2))
+        #expect(await device.service.isIdle())
+        do {
+            let client = try device.client()
+            _ = client
+            // A connected client keeps the service up, however long it has been.
+            try await poll(until: { await device.service.clientCount == 1 }, timeout: .seconds(10), "the client")
+            device.clock.advance(by: .seconds(3600))
+            #expect(await !device.service.isIdle())
+        }
+        await device.stop()
+    }
+
+    @Test("Stopping the service stops every timer, watcher, loop and client it runs")
+    func stopLeavesNothingRunning() async throws {
+        let device = try await InProcessService()
+        let holder = try device.client()
+        let waiter = try device.client()
+        _ = try holder.send(.acquireExclusiveControl(deadline: nil))
+        _ = try waiter.post(.acquireExclusiveControl(deadline: device.clock.now.addingTimeInterval(60)))
+        try await device.waitForTimers()
+        #expect(device.service.activities.runningNames.contains("exclusive-control deadline"))
+        #expect(device.service.activities.runningNames.contains("queue events"))
+        await device.stop()
+        #expect(device.service.activities.runningNames == [], "still running after stop")
+        #expect(device.clock.sleeperCount == 0, "a timer still waits on the clock")
+        // Nothing starts after a stop.
+        device.service.activities.run("late") {}
+        #expect(device.service.activities.runningNames == [])
+    }
+
+    @Test("Stopping the service ends the extension it launched")
+    func stopEndsChildProcesses() async throws {
+        let device = try await InProcessService()
+        // Nothing answers at this manifest URL: the extension is launched to hear that it failed.
+        let fixture = AppBundleFixture(manifestURL: URL(string: "http://127.0.0.1:9/manifest.json")!)
+        let plists = try fixture.write(in: device.root.url.appending(path: "bundle"))
+        let tool = try device.client("com.example.backgroundassets-debug", role: .tool)
+        let request = InstallRequest(
+            appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
+            executablesDirectory: ProductsDirectory.url().path)
+        guard case .app = try tool.send(.install(request)) else {
+            Issue.record("the install was refused"); return
+        }
+        // The extension is not ended by the service's idle timer: that runs on the clock nobody advances.
+        let pid = try await poll(timeout: .seconds(20), "the extension's launch") { () -> Int32? in
+            let trace = TraceEntry.entries(in: (try? Data(contentsOf: device.paths.traceFile)) ?? Data())
+            return trace.last { $0.event == "extensionLaunched" }?.detail.flatMap { Int32($0.dropFirst("pid ".count)) }
+        }
+        #expect(Self.isRunning(pid))
+        await device.stop()
+        try await poll(until: { !Self.isRunning(pid) }, timeout: .seconds(10), "the extension \(pid) to end")
+        #expect(device.service.activities.runningNames == [])
+    }
+
+    /// Whether a process runs, a zombie not counting.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
+        return !stat.contains(") Z ")
+    }
+}
