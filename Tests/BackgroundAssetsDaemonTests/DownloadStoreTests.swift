@@ -13,14 +13,14 @@ struct DownloadStoreTests {
     @Test("A new queue is migrated from empty to the current schema")
     func migrationFromEmpty() throws {
         let fixture = try StoreFixture()
-        let version = try fixture.store.withDatabase { try DownloadStore.userVersion($0) }
+        let version = try fixture.store.withDatabase { try $0.userVersion() }
         #expect(version == DownloadStore.schemaVersion)
         #expect(DownloadStore.schemaVersion >= 1)
         let mode = try fixture.store.withDatabase { try $0.prepare("PRAGMA journal_mode").rows { $0.text(0) } }
         #expect(mode == ["wal"])
         fixture.store.close()
         let reopened = try fixture.reopen()
-        #expect(try reopened.withDatabase { try DownloadStore.userVersion($0) } == version)
+        #expect(try reopened.withDatabase { try $0.userVersion() } == version)
     }
 
     @Test("A queue written by a newer service is refused, not guessed at")

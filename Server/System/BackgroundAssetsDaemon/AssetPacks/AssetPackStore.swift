@@ -22,24 +22,26 @@ public actor AssetPackStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try SQLiteDatabase(path: url.path)
-        try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS installed_packs (
-                app TEXT NOT NULL,
-                pack_id TEXT NOT NULL,
-                version INTEGER NOT NULL,
-                policy TEXT NOT NULL,
-                install_size INTEGER NOT NULL,
-                size_on_disk INTEGER NOT NULL,
-                installed REAL NOT NULL,
-                last_used REAL NOT NULL,
-                PRIMARY KEY (app, pack_id)
-            )
-            """)
+        database = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
     }
+
+    /// The store's schema, one script per version, append-only (see ``SQLiteDatabase/openStore(path:migrations:)``).
+    static let migrations = [
+        // Version 1: the installed packs.
+        """
+        CREATE TABLE IF NOT EXISTS installed_packs (
+            app TEXT NOT NULL,
+            pack_id TEXT NOT NULL,
+            version INTEGER NOT NULL,
+            policy TEXT NOT NULL,
+            install_size INTEGER NOT NULL,
+            size_on_disk INTEGER NOT NULL,
+            installed REAL NOT NULL,
+            last_used REAL NOT NULL,
+            PRIMARY KEY (app, pack_id)
+        );
+        """,
+    ]
 
     /// Records an installed version, replacing the app's record of that pack.
     public func save(_ pack: InstalledAssetPack) throws {

@@ -71,26 +71,4 @@ extension DownloadStore {
         ALTER TABLE downloads ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
         """,
     ]
-
-    /// Brings the store up to ``schemaVersion``, one migration per transaction.
-    /// - Throws: ``DaemonError/schemaTooNew(found:supported:path:)`` or a SQLite error; a failed
-    ///   migration leaves the store at the last version that completed.
-    static func migrate(_ database: SQLiteDatabase) throws {
-        let found = try userVersion(database)
-        guard found <= migrations.count else {
-            throw DaemonError.schemaTooNew(found: found, supported: migrations.count, path: database.path)
-        }
-        for version in found..<migrations.count {
-            try database.transaction {
-                try database.execute(migrations[version])
-                // user_version lives in the database header, so it commits or rolls back with the script.
-                try database.execute("PRAGMA user_version = \(version + 1)")
-            }
-        }
-    }
-
-    /// The schema version recorded in a store.
-    static func userVersion(_ database: SQLiteDatabase) throws -> Int {
-        try database.prepare("PRAGMA user_version").rows { $0.int(0) }.first ?? 0
-    }
 }

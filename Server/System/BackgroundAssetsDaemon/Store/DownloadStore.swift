@@ -38,15 +38,7 @@ public final class DownloadStore: Sendable {
     /// - Throws: ``DaemonError`` when the file cannot be opened or its schema is newer than this service.
     public init(url: URL) throws {
         path = url.path
-        let connection = try SQLiteDatabase(path: url.path)
-        let mode = try connection.prepare("PRAGMA journal_mode = WAL").rows { $0.text(0) }.first
-        guard mode?.lowercased() == "wal" else {
-            let message = "the file system does not support WAL (journal mode \(mode ?? "none"))"
-            throw DaemonError.cannotOpen(path: url.path, message: message)
-        }
-        try connection.execute("PRAGMA synchronous = FULL")
-        try connection.execute("PRAGMA foreign_keys = ON")
-        try Self.migrate(connection)
+        let connection = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
         // Set once: switching it around each relaxed change made SQLite compile the PRAGMA anew
         // every time (a third of the service's statements were recompiled).
         try connection.execute("PRAGMA synchronous = NORMAL")

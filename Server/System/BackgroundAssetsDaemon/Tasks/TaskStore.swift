@@ -20,25 +20,27 @@ public actor TaskStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try SQLiteDatabase(path: url.path)
-        try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS pending_tasks (
-                app TEXT NOT NULL,
-                identifier TEXT NOT NULL,
-                kind TEXT NOT NULL,
-                earliest_begin REAL,
-                requires_network INTEGER NOT NULL,
-                requires_power INTEGER NOT NULL,
-                submitted REAL NOT NULL,
-                PRIMARY KEY (app, identifier)
-            )
-            """)
-        try database.execute(
-            "CREATE TABLE IF NOT EXISTS refresh_runs (app TEXT PRIMARY KEY, last_run REAL NOT NULL)")
+        database = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
     }
+
+    /// The store's schema, one script per version, append-only (see ``SQLiteDatabase/openStore(path:migrations:)``).
+    static let migrations = [
+        // Version 1: pending requests, and when each app's refresh task last ran. `IF NOT EXISTS`,
+        // because stores made before the schema was versioned have these tables at version 0.
+        """
+        CREATE TABLE IF NOT EXISTS pending_tasks (
+            app TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            kind TEXT NOT NULL,
+            earliest_begin REAL,
+            requires_network INTEGER NOT NULL,
+            requires_power INTEGER NOT NULL,
+            submitted REAL NOT NULL,
+            PRIMARY KEY (app, identifier)
+        );
+        CREATE TABLE IF NOT EXISTS refresh_runs (app TEXT PRIMARY KEY, last_run REAL NOT NULL);
+        """,
+    ]
 
     /// Records that an app's refresh task ran, which spaces out the next one.
     public func recordRefresh(app: String, at date: Date) throws {
