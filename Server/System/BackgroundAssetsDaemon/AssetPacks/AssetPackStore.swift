@@ -13,6 +13,17 @@ import Foundation
 /// what the files cannot say: the policy a pack was installed under, its size, and when the app last
 /// used it, which storage pressure needs. An actor of its own, as ``TaskStore`` is.
 public actor AssetPackStore {
+    /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
+    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.asset-packs")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    deinit {
+        executor.stop()
+    }
+
     private let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
