@@ -7,7 +7,10 @@ import BackgroundAssetsIPC
 import Foundation
 
 /// Speaks the wire protocol directly: one request at a time, events skipped, no validation on this side.
-public final class RawServiceClient {
+///
+/// Unchecked Sendable: a test uses a client from one task at a time (handing it to ``blocking(_:)``
+/// and waiting for the result), so its socket and frame decoder are never used concurrently.
+public final class RawServiceClient: @unchecked Sendable {
     /// What the service did after a client wrote something.
     public enum Outcome: Equatable {
         /// It closed the connection.
@@ -87,5 +90,15 @@ public final class RawServiceClient {
             if bytes.isEmpty { throw TestSupportError("The service closed the connection.") }
             decoder.append(bytes)
         }
+    }
+
+    /// ``send(_:)`` from a task, on a thread outside the cooperative pool (see ``blocking(_:)``).
+    public func ask(_ request: ClientRequest) async throws -> ServerResponse {
+        try await blocking { [self] in try send(request) }
+    }
+
+    /// ``response(to:)`` from a task, on a thread outside the cooperative pool.
+    public func answer(to id: UInt64) async throws -> ServerResponse {
+        try await blocking { [self] in try response(to: id) }
     }
 }

@@ -39,9 +39,11 @@ final class InProcessService: Sendable {
         connections.start()
     }
 
-    /// A client of the service, introduced as `bundleIdentifier` in `role`.
-    func client(_ bundleIdentifier: String = "com.example.in-process", role: Hello.Role = .app) throws -> RawServiceClient {
-        try RawServiceClient(deviceRoot: paths.root, bundleIdentifier: bundleIdentifier, role: role)
+    /// A client of the service, introduced as `bundleIdentifier` in `role`. Its calls block: make
+    /// them through ``blocking(_:)``, since the service runs on the test process's cooperative threads.
+    func client(_ bundleIdentifier: String = "com.example.in-process", role: Hello.Role = .app) async throws -> RawServiceClient {
+        let root = paths.root
+        return try await blocking { try RawServiceClient(deviceRoot: root, bundleIdentifier: bundleIdentifier, role: role) }
     }
 
     /// Stops taking connections, then stops the service, as `ServiceRunner` does.

@@ -16,9 +16,9 @@ struct ServiceClockTests {
     @Test("An exclusive-control deadline passes when the clock passes it, not before, with no real wait")
     func exclusiveControlDeadline() async throws {
         let device = try await InProcessService()
-        let holder = try device.client()
-        let waiter = try device.client()
-        guard case .exclusiveControlGranted = try holder.send(.acquireExclusiveControl(deadline: nil)) else {
+        let holder = try await device.client()
+        let waiter = try await device.client()
+        guard case .exclusiveControlGranted = try await holder.ask(.acquireExclusiveControl(deadline: nil)) else {
             Issue.record("the first client did not get exclusive control"); return
         }
         let deadline = device.clock.now.addingTimeInterval(30)
@@ -27,7 +27,7 @@ struct ServiceClockTests {
         device.clock.advance(by: .seconds(29))
         #expect(device.clock.sleeperCount >= 1, "29 s in, the deadline has not passed")
         device.clock.advance(by: .seconds(2))
-        guard case let .failure(failure) = try waiter.response(to: request) else {
+        guard case let .failure(failure) = try await waiter.answer(to: request) else {
             Issue.record("the waiter was not refused at its deadline"); return
         }
         #expect(failure.message.contains("was not acquired before"), "\(failure.message)")
@@ -43,7 +43,7 @@ struct ServiceClockTests {
         device.clock.advance(by: .seconds(2))
         #expect(await device.service.isIdle())
         do {
-            let client = try device.client()
+            let client = try await device.client()
             _ = client
             // A connected client keeps the service up, however long it has been.
             try await poll(until: { await device.service.clientCount == 1 }, timeout: .seconds(10), "the client")
@@ -56,9 +56,9 @@ struct ServiceClockTests {
     @Test("Stopping the service stops every timer, watcher, loop and client it runs")
     func stopLeavesNothingRunning() async throws {
         let device = try await InProcessService()
-        let holder = try device.client()
-        let waiter = try device.client()
-        _ = try holder.send(.acquireExclusiveControl(deadline: nil))
+        let holder = try await device.client()
+        let waiter = try await device.client()
+        _ = try await holder.ask(.acquireExclusiveControl(deadline: nil))
         _ = try waiter.post(.acquireExclusiveControl(deadline: device.clock.now.addingTimeInterval(60)))
         try await device.waitForTimers()
         #expect(device.service.activities.runningNames.contains("exclusive-control deadline"))
@@ -77,11 +77,11 @@ struct ServiceClockTests {
         // Nothing answers at this manifest URL: the extension is launched to hear that it failed.
         let fixture = AppBundleFixture(manifestURL: URL(string: "http://127.0.0.1:9/manifest.json")!)
         let plists = try fixture.write(in: device.root.url.appending(path: "bundle"))
-        let tool = try device.client("com.example.backgroundassets-debug", role: .tool)
+        let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
         let request = InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
             executablesDirectory: ProductsDirectory.url().path)
-        guard case .app = try tool.send(.install(request)) else {
+        guard case .app = try await tool.ask(.install(request)) else {
             Issue.record("the install was refused"); return
         }
         // The extension is not ended by the service's idle timer: that runs on the clock nobody advances.

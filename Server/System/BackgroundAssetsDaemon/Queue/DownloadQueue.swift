@@ -178,14 +178,16 @@ public actor DownloadQueue {
         pump()
     }
 
-    /// Whether anything is transferring or waiting: the service stays up while there is.
-    /// Reads the store on the queue's executor: a caller on another actor suspends while SQLite
-    /// works, instead of blocking the actor that serves clients.
-    /// - Parameter body: The read; it runs alone on the queue.
+    /// Runs store work that changes the queue (removing an uninstalled app's rows) on the queue's
+    /// thread, in order with the queue's own writes. The service's reads go to
+    /// ``DownloadStoreReader`` instead, which does not wait for them.
+    /// - Parameter body: The work; it runs alone on the queue.
     /// - Returns: What `body` returns.
     public func withStore<Result: Sendable>(_ body: @Sendable (DownloadStore) throws -> Result) throws -> Result {
         try body(store)
     }
+
+    /// Whether anything is transferring or waiting: the service stays up while there is.
 
     public func hasWork() throws -> Bool {
         try !running.isEmpty || !unrecordedEnds.isEmpty || store.hasUnfinishedDownloads()

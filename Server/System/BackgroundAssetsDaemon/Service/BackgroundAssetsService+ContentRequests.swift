@@ -62,7 +62,7 @@ extension BackgroundAssetsService {
         for download in downloads.sorted(by: { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }) {
             if let problem = refusal(of: download, for: kind, app: &installed, seen: seen) {
                 refused.append((download, problem))
-            } else if (try? await queue.withStore({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) })) != nil {
+            } else if (try? await storeReader.read({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) })) != nil {
                 // Already on its way: returning it again changes nothing.
                 continue
             } else {

@@ -102,7 +102,7 @@ extension BackgroundAssetsService {
     func handOverToExtension(_ deliveryID: UInt64) async {
         guard let delivery = handOvers.delivery(deliveryID) else { return }
         guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
-            let row = try? await queue.withStore({ try $0.download(id: delivery.rowID) })
+            let row = try? await storeReader.read({ try $0.download(id: delivery.rowID) })
         else { return finishDelivery(deliveryID) }
         _ = handOvers.remove(deliveryID)
         traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
@@ -113,7 +113,7 @@ extension BackgroundAssetsService {
     /// over again: to a delegate of their app as soon as one is set, else after a grace period.
     func redeliverUndeliveredFiles() async {
         let paths = paths
-        handOvers.keepUndelivered((try? await queue.withStore { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
+        handOvers.keepUndelivered((try? await storeReader.read { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
         guard handOvers.hasUndelivered else { return }
         // Time for an app that lost the old service to connect again and take its files itself.
         activities.after(.seconds(2), "redeliver undelivered files") { [weak self] in
@@ -125,7 +125,7 @@ extension BackgroundAssetsService {
     func deliverUndelivered(app: String?) async {
         let files = handOvers.takeUndelivered(app: app)
         for file in files {
-            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? await queue.withStore({ try $0.download(id: file.rowID) }),
+            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? await storeReader.read({ try $0.download(id: file.rowID) }),
                 row.state == .finished
             else { continue }
             logger.info("Handing over \(row.bundleIdentifier)/\(row.descriptor.identifier) again: the service stopped before its file was taken.")
@@ -165,14 +165,14 @@ extension BackgroundAssetsService {
     /// downloads and the WWDC sessions missing from disk would otherwise see a download that just
     /// finished in neither list, and start it again.
     func currentDownloads(of app: String) async throws -> [DownloadRow] {
-        var rows = try await queue.withStore { try $0.currentDownloads(bundleIdentifier: app) }
+        var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
         var handingOver = handOvers.rowsBeingHandedOver(app: app)
         for record in extensions.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
         let listed = handingOver.sorted()
-        rows += try await queue.withStore { store in try listed.compactMap { try store.download(id: $0) } }
+        rows += try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }
         return rows
     }
 }

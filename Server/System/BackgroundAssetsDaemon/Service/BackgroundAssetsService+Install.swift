@@ -116,7 +116,7 @@ extension BackgroundAssetsService {
         for waiter in waiters {
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(id) was uninstalled while it was installing.")))
         }
-        for row in (try? await queue.withStore({ try $0.currentDownloads(bundleIdentifier: id) })) ?? [] { try? await queue.cancel(id: row.id) }
+        for row in (try? await storeReader.read({ try $0.currentDownloads(bundleIdentifier: id) })) ?? [] { try? await queue.cancel(id: row.id) }
         // An uninstalled app leaves no history: its ended downloads go too.
         _ = try? await queue.withStore { try $0.deleteDownloads(ofApp: id) }
         _ = try? await taskStore.remove(app: id, identifier: nil)

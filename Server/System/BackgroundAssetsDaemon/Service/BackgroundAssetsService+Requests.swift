@@ -29,7 +29,7 @@ extension BackgroundAssetsService {
             case let .startForeground(download):
                 return try await startForeground(download, app: app, client: client)
             case let .cancel(download):
-                guard let row = try await queue.withStore({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) else {
+                guard let row = try await storeReader.read({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) else {
                     return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) is not scheduled; it may have finished, failed or been cancelled already.")
                 }
                 try await queue.cancel(id: row.id)
@@ -118,7 +118,7 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
-        if let row = try await queue.withStore({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) {
+        if let row = try await storeReader.read({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }
             // Recorded first: the promotion's own events (pause, then begin) follow the request.
@@ -127,7 +127,7 @@ extension BackgroundAssetsService {
         }
         // A download that ended a moment ago (its file may still be on its way to a delegate or the
         // extension) is not started again: the app learns of its end through its callbacks.
-        if let ended = try await queue.withStore({ try $0.download(uniqueIdentifier: download.uniqueIdentifier) }), ended.bundleIdentifier == app,
+        if let ended = try await storeReader.read({ try $0.download(uniqueIdentifier: download.uniqueIdentifier) }), ended.bundleIdentifier == app,
             ended.state.isTerminal {
             return .download(ended.descriptor)
         }
@@ -144,7 +144,7 @@ extension BackgroundAssetsService {
     private func status() async throws -> ServiceStatus {
         ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
-            downloads: try await queue.withStore { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
+            downloads: try await storeReader.read { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
     }
 

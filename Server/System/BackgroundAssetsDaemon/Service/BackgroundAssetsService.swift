@@ -20,6 +20,8 @@ public actor BackgroundAssetsService {
     let trace: ServiceTrace
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     let queue: DownloadQueue
+    /// The questions about the queue the service asks while it serves clients, answered off the queue.
+    let storeReader: DownloadStoreReader
     /// The time the service runs on: the system's, or a test's manual clock.
     nonisolated let time: any ServiceClock
     /// Every timer, watcher and loop the service runs, stopped together by ``stop()``.
@@ -85,6 +87,7 @@ public actor BackgroundAssetsService {
         settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
+        storeReader = DownloadStoreReader(store: store)
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }

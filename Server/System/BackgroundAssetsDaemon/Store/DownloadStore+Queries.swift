@@ -14,14 +14,14 @@ extension DownloadStore {
     /// - Parameter id: The row id.
     /// - Returns: The row, or `nil`.
     public func download(id: Int64) throws -> DownloadRow? {
-        try withDatabase { try Self.fetchRow(id: id, in: $0) }
+        try withReader { try Self.fetchRow(id: id, in: $0) }
     }
 
     /// The most recent download with a unique identifier, ended or not.
     /// - Parameter uniqueIdentifier: The download object's unique identifier.
     /// - Returns: The row, or `nil`.
     public func download(uniqueIdentifier: String) throws -> DownloadRow? {
-        try withDatabase { database in
+        try withReader { database in
             try database.prepare("SELECT \(Self.columns) FROM downloads WHERE unique_id = ? ORDER BY id DESC LIMIT 1")
                 .bind([.text(uniqueIdentifier)]).rows(Self.readRow).first
         }
@@ -33,7 +33,7 @@ extension DownloadStore {
     ///   - identifier: The download's app-specific identifier.
     /// - Returns: The row, or `nil`.
     public func activeDownload(bundleIdentifier: String, identifier: String) throws -> DownloadRow? {
-        try withDatabase { database in
+        try withReader { database in
             try database.prepare(
                 "SELECT \(Self.columns) FROM downloads "
                     + "WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2"
@@ -45,7 +45,7 @@ extension DownloadStore {
     /// - Parameter bundleIdentifier: The app.
     /// - Returns: The rows.
     public func currentDownloads(bundleIdentifier: String) throws -> [DownloadRow] {
-        try withDatabase { database in
+        try withReader { database in
             try database.prepare(
                 "SELECT \(Self.columns) FROM downloads WHERE app_bundle_id = ? AND state BETWEEN 0 AND 2 "
                     + "ORDER BY \(Self.runOrder)"
@@ -56,7 +56,7 @@ extension DownloadStore {
     /// Every download in the queue, ended or not, oldest first: what `backgroundassets-debug status` shows.
     /// - Returns: The rows.
     public func allDownloads() throws -> [DownloadRow] {
-        try withDatabase { database in
+        try withReader { database in
             try database.prepare("SELECT \(Self.columns) FROM downloads ORDER BY id").rows(Self.readRow)
         }
     }

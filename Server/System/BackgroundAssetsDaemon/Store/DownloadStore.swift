@@ -24,6 +24,12 @@ import Synchronization
 public final class DownloadStore: Sendable {
     /// The connection, or nil once closed. SQLite's own mutex is off; this lock is the only guard.
     private let database: Mutex<SQLiteDatabase?>
+    /// A second connection for the questions the service asks while it serves clients (status, an
+    /// app's current downloads): in WAL mode it reads the last commit without waiting for a write in
+    /// progress on the first one, so a slow disk slows writes, not answers.
+    private let reader: Mutex<SQLiteDatabase?>
+    /// Runs before every use of the writing connection; a test holds writes back with it.
+    let beforeWrite = Mutex<(@Sendable () -> Void)?>(nil)
     /// The database file's path.
     public let path: String
     /// Makes deferred changes durable, a sync for all the changes committed while the previous one ran.
@@ -43,6 +49,12 @@ public final class DownloadStore: Sendable {
         // every time (a third of the service's statements were recompiled).
         try connection.execute("PRAGMA synchronous = NORMAL")
         database = Mutex(connection)
+        let reading = try SQLiteDatabase(path: url.path)
+        try reading.execute("PRAGMA query_only = ON")
+        // A first read opens the connection's write-ahead log and shared memory now, not when a
+        // client first asks, which at the descriptor limit could not open them.
+        _ = try reading.userVersion()
+        reader = Mutex(reading)
         syncer = WriteAheadLogSyncer(logPath: url.path + "-wal")
     }
 
@@ -54,6 +66,10 @@ public final class DownloadStore: Sendable {
     public func close() {
         syncer.stop()
         database.withLock { connection in
+            connection?.close()
+            connection = nil
+        }
+        reader.withLock { connection in
             connection?.close()
             connection = nil
         }
@@ -69,7 +85,8 @@ public final class DownloadStore: Sendable {
     func withDatabase<Result: Sendable>(
         waitsForDisk: Bool = true, _ body: (SQLiteDatabase) throws -> Result
     ) throws -> Result {
-        try database.withLock { connection throws -> Result in
+        beforeWrite.withLock { $0 }?()
+        return try database.withLock { connection throws -> Result in
             guard let connection else {
                 throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "using \(path)")
             }
@@ -80,6 +97,18 @@ public final class DownloadStore: Sendable {
                 syncer.synced(through: connection.totalChangedRowCount)
             }
             return result
+        }
+    }
+
+    /// Runs a read with the reading connection, which never waits for a write in progress.
+    /// - Parameter body: The read, given the connection; it must not change anything (the
+    ///   connection is `query_only`).
+    func withReader<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try reader.withLock { connection throws -> Result in
+            guard let connection else {
+                throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "reading \(path)")
+            }
+            return try body(connection)
         }
     }
 

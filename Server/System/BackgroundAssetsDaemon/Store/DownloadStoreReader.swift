@@ -1,0 +1,36 @@
+/*
+Abstract:
+The service's questions about the queue, answered on a thread of their own from the store's reading connection.
+*/
+
+/// Reads the download store for the service while it serves clients: `status`, an app's current
+/// downloads, a download by its identifiers.
+///
+/// Reads through the queue would wait for the queue's own work (its writes, each commit, a sync on
+/// a slow disk). These go to the store's reading connection on a thread of their own, so a client
+/// asking a question is answered from the last commit whatever the queue is writing.
+actor DownloadStoreReader {
+    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.reader")
+
+    nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    private let store: DownloadStore
+
+    /// Creates a reader of a store.
+    init(store: DownloadStore) {
+        self.store = store
+    }
+
+    deinit {
+        executor.stop()
+    }
+
+    /// Runs one read of the store; it must only use the store's reading methods.
+    /// - Parameter body: The read.
+    /// - Returns: What `body` returns.
+    func read<Result: Sendable>(_ body: @Sendable (DownloadStore) throws -> Result) throws -> Result {
+        try body(store)
+    }
+}
