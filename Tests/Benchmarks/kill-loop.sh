@@ -9,14 +9,14 @@
 # Not a test: run it by hand. Prints one line per round and a summary; exits 1 if any round failed.
 #
 # Usage: Tests/Benchmarks/kill-loop.sh
-# Environment: ROUNDS (default 20), SESSIONS (default 12), SIZE in bytes (default 4194304),
-#              RATE in bytes/s per connection (default 4194304), SKIP_BUILD=1, SCRATCH_PATH (default .build-bench).
+# Environment: ROUNDS (default 20), SESSIONS (default 12), SIZE in bytes (default 2097152),
+#              RATE in bytes/s per connection (default 1048576), SKIP_BUILD=1, SCRATCH_PATH (default .build-bench).
 set -euo pipefail
 
 ROUNDS="${ROUNDS:-20}"
 SESSIONS="${SESSIONS:-12}"
-SIZE="${SIZE:-4194304}"
-RATE="${RATE:-4194304}"
+SIZE="${SIZE:-2097152}"
+RATE="${RATE:-1048576}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=common.sh
 source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
