@@ -18,6 +18,7 @@ let package = Package(
         .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
     ],
     dependencies: [],
     targets: [
@@ -52,6 +53,11 @@ let package = Package(
             path: "Shared/Platform/AssetPackFormat"
         ),
         .target(
+            name: "BackgroundSessionModel",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/BackgroundSessionModel"
+        ),
+        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -78,6 +84,11 @@ let package = Package(
             name: "BackgroundTasks",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundTasks"
+        ),
+        .target(
+            name: "BackgroundURLSessions",
+            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes"],
+            path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(
             name: "SessionKit",
@@ -218,6 +229,11 @@ let package = Package(
             name: "BackgroundTasksTests",
             dependencies: ["BackgroundTasks", "BackgroundAssetsIPC"],
             path: "Tests/BackgroundTasksTests"
+        ),
+        .testTarget(
+            name: "BackgroundURLSessionsTests",
+            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "BackgroundURLSessions", "TestSupport"],
+            path: "Tests/BackgroundURLSessionsTests"
         ),
         .testTarget(
             name: "AppleAPITests",
