@@ -9,8 +9,12 @@ import Foundation
 import FoundationNetworking
 
 extension BackgroundURLSession {
-    /// Reads the session's events until the system ends the stream or the session is invalidated.
+    /// Reads the session's events until the system ends the stream or the session is invalidated;
+    /// a session being invalidated becomes invalid after the last of them.
     func receive(_ events: AsyncStream<BackgroundSessionEvent>) async {
+        defer {
+            if registry.withLock({ $0.isFinishing }) { becomeInvalid() }
+        }
         for await event in events {
             // Each event's delegate call ends before the next starts: a file must be deleted after
             // didFinishDownloadingTo returns, and didCompleteWithError must come after it.

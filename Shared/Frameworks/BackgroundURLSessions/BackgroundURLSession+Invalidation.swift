@@ -9,11 +9,11 @@ extension BackgroundURLSession {
     /// Cancels the outstanding tasks, then invalidates the session.
     func cancelTasksAndInvalidate() {
         guard beginInvalidating(finishing: false) else { return }
+        // The system cancels the tasks, sends their completions and ends the session's events; the
+        // session becomes invalid after the last of them (see receive(_:)).
+        guard attachFailure == nil else { return becomeInvalid() }
         let service = service, session = settings.identifier
-        Task {
-            await service.invalidate(session: session, cancellingTasks: true)
-            becomeInvalid()
-        }
+        Task { await service.invalidate(session: session, cancellingTasks: true) }
     }
 
     /// Invalidates the session once its outstanding tasks have ended.

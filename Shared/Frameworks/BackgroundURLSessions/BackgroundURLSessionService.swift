@@ -17,7 +17,9 @@ import Foundation
 package protocol BackgroundURLSessionService: Sendable {
     /// Attaches this process to the app's session with these settings, creating it on first use.
     ///
-    /// The stream opens with ``BackgroundSessionEvent/attached(tasks:)``, then the events that waited
+    /// The stream opens with ``BackgroundSessionEvent/attached(tasks:)``, listing every task whose
+    /// completion the app has not received (a task that ended while no process had the session is
+    /// still listed, as running, until its completion is delivered), then the events that waited
     /// for the app, then ``BackgroundSessionEvent/waitingEventsDelivered`` when the system launched
     /// the app for them, then events as they happen. A later attachment of the same session takes its
     /// events over, and this stream finishes.
@@ -52,8 +54,9 @@ package protocol BackgroundURLSessionService: Sendable {
     /// end a background launch that has nothing left to do.
     func finishedHandlingEvents(session: String) async
 
-    /// Ends the session: with `cancellingTasks`, its tasks are cancelled; otherwise the system ends it
-    /// once its tasks have ended. The attachment's stream finishes.
+    /// Ends the session: with `cancellingTasks`, its tasks are cancelled, their completions sent and
+    /// the attachment's stream finished; otherwise the system ends the session once its tasks have
+    /// ended, and makes no task for it meanwhile.
     func invalidate(session: String, cancellingTasks: Bool) async
 }
 
