@@ -163,7 +163,7 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "SystemLogging", "TLS",
+                "SystemLogging", "TLS", "BackgroundSessionModel",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
@@ -267,7 +267,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "TestSupport", "TLS",
+                "TestSupport", "TLS", "BackgroundSessionModel",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
