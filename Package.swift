@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
         .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
     ],
     dependencies: [],
     targets: [
@@ -58,6 +59,10 @@ let package = Package(
             path: "Shared/Platform/BackgroundSessionModel"
         ),
         .target(
+            name: "NotificationModel",
+            path: "Shared/Platform/NotificationModel"
+        ),
+        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -89,6 +94,11 @@ let package = Package(
             name: "BackgroundURLSessions",
             dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundURLSessions"
+        ),
+        .target(
+            name: "UserNotifications",
+            dependencies: ["FoundationFixes", "NotificationModel"],
+            path: "Shared/Frameworks/UserNotifications"
         ),
         .target(
             name: "SessionKit",
@@ -163,7 +173,7 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "SystemLogging", "TLS", "BackgroundSessionModel",
+                "SystemLogging", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
@@ -236,6 +246,11 @@ let package = Package(
             path: "Tests/BackgroundURLSessionsTests"
         ),
         .testTarget(
+            name: "UserNotificationsTests",
+            dependencies: ["NotificationModel", "TestSupport", "UserNotifications"],
+            path: "Tests/UserNotificationsTests"
+        ),
+        .testTarget(
             name: "AppleAPITests",
             dependencies: ["BackgroundAssets", "OSLog"],
             path: "Tests/AppleAPITests"
@@ -267,7 +282,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "TestSupport", "TLS", "BackgroundSessionModel",
+                "TestSupport", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
