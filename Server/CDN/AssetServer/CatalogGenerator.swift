@@ -53,6 +53,7 @@ struct CatalogGenerator {
             }
         }
         try generateAssetPacks(staging: staging, catalog: directory)
+        try generateGameData(staging: staging, catalog: directory)
         let manifest = Manifest(version: 1, sessions: sessions)
         try manifest.save(to: directory.appending(path: Catalog.manifestFileName))
         try fileManager.removeItem(at: staging)
@@ -72,6 +73,22 @@ struct CatalogGenerator {
         let folder = directory.appending(path: AssetPackCatalogGenerator.folderName, directoryHint: .isDirectory)
         try? FileManager.default.removeItem(at: folder)
         guard rename(staging.appending(path: AssetPackCatalogGenerator.folderName).path, folder.path) == 0 else {
+            throw AssetServerError.catalog(path: folder.path, reason: errnoText())
+        }
+    }
+
+    /// Generates the game data of the second sample and renames its folder into the catalog.
+    private func generateGameData(staging: URL, catalog directory: URL) throws {
+        do {
+            try GameDataCatalogGenerator(sessionSize: sessionSize).generate(inStaging: staging)
+        } catch let error as AssetServerError {
+            throw error
+        } catch {
+            throw AssetServerError.catalog(path: directory.path, reason: "its game data cannot be generated: \(error)")
+        }
+        let folder = directory.appending(path: GameDataCatalogGenerator.folderName, directoryHint: .isDirectory)
+        try? FileManager.default.removeItem(at: folder)
+        guard rename(staging.appending(path: GameDataCatalogGenerator.folderName).path, folder.path) == 0 else {
             throw AssetServerError.catalog(path: folder.path, reason: errnoText())
         }
     }
