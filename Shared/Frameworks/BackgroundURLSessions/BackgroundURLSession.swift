@@ -178,15 +178,15 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
     }
 
     open override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        RefusedUploadTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
     }
 
     open override func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        RefusedUploadTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
     }
 
     open override func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
-        RefusedUploadTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
     }
 
     /// Runs `body` once the system's list of outstanding tasks has arrived.

@@ -47,8 +47,11 @@ final class TaskRefusal: Sendable {
     var isReported: Bool { reported.withLock { $0 } }
 }
 
-/// A data task of a background session, which background sessions do not support.
-final class RefusedDataTask: URLSessionDataTask, @unchecked Sendable {
+/// A data or upload task of a background session, which background sessions here do not support.
+///
+/// Foundation's upload task is a kind of data task, so one class answers for both: the refused data
+/// task is typed `URLSessionDataTask` where it is returned.
+final class RefusedDataTask: URLSessionUploadTask, @unchecked Sendable {
     // @unchecked: immutable after init, apart from the refusal's own lock.
     private let request: URLRequest
     private let session: BackgroundURLSession
@@ -59,28 +62,6 @@ final class RefusedDataTask: URLSessionDataTask, @unchecked Sendable {
         self.request = request
         self.session = session
         refusal = TaskRefusal(reason: reason, completionHandler: completionHandler)
-        super.init()
-    }
-
-    override var originalRequest: URLRequest? { request }
-    override var currentRequest: URLRequest? { request }
-    override var state: URLSessionTask.State { refusal.isReported ? .completed : .suspended }
-    override var error: (any Error)? { refusal.isReported ? refusal.error : nil }
-    override func resume() { refusal.report(for: self, in: session) }
-    override func cancel() { refusal.report(for: self, in: session) }
-}
-
-/// An upload task of a background session, which this device's background sessions do not support.
-final class RefusedUploadTask: URLSessionUploadTask, @unchecked Sendable {
-    // @unchecked: immutable after init, apart from the refusal's own lock.
-    private let request: URLRequest
-    private let session: BackgroundURLSession
-    private let refusal: TaskRefusal
-
-    init(request: URLRequest, session: BackgroundURLSession, reason: String) {
-        self.request = request
-        self.session = session
-        refusal = TaskRefusal(reason: reason, completionHandler: nil)
         super.init()
     }
 

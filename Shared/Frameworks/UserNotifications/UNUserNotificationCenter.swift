@@ -118,26 +118,28 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     /// Removes pending requests with these identifiers.
     open func removePendingNotificationRequests(withIdentifiers identifiers: [String]) {
-        let service = service
-        Task { await service.removePending(identifiers: identifiers) }
+        inBackground { await $0.removePending(identifiers: identifiers) }
     }
 
     /// Removes every pending request.
     open func removeAllPendingNotificationRequests() {
-        let service = service
-        Task { await service.removePending(identifiers: nil) }
+        inBackground { await $0.removePending(identifiers: nil) }
     }
 
     /// Removes delivered notifications with these identifiers.
     open func removeDeliveredNotifications(withIdentifiers identifiers: [String]) {
-        let service = service
-        Task { await service.removeDelivered(identifiers: identifiers) }
+        inBackground { await $0.removeDelivered(identifiers: identifiers) }
     }
 
     /// Removes every delivered notification.
     open func removeAllDeliveredNotifications() {
+        inBackground { await $0.removeDelivered(identifiers: nil) }
+    }
+
+    /// Asks the system without waiting, as Apple's removal methods return at once.
+    private func inBackground(_ body: @escaping @Sendable (any UserNotificationService) async -> Void) {
         let service = service
-        Task { await service.removeDelivered(identifiers: nil) }
+        Task { await body(service) }
     }
 
     // MARK: - While the app runs

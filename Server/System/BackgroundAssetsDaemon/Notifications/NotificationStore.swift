@@ -20,16 +20,11 @@ public actor NotificationStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try SQLiteDatabase(path: url.path)
-        try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try database.execute("CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL)")
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS delivered (
-                app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, request TEXT NOT NULL
-            )
-            """)
+        database = try .openDurable(at: url, schema: [
+            "CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS delivered (app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, "
+                + "request TEXT NOT NULL)",
+        ])
     }
 
     /// The app's recorded answer, `.notDetermined` before it asked.

@@ -21,18 +21,10 @@ public actor BackgroundSessionStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try SQLiteDatabase(path: url.path)
-        try database.execute("PRAGMA journal_mode = WAL")
-        try database.execute("PRAGMA synchronous = FULL")
-        try database.execute(
-            """
-            CREATE TABLE IF NOT EXISTS url_sessions (
-                app TEXT NOT NULL,
-                session TEXT NOT NULL,
-                record TEXT NOT NULL,
-                PRIMARY KEY (app, session)
-            )
-            """)
+        database = try .openDurable(at: url, schema: [
+            "CREATE TABLE IF NOT EXISTS url_sessions (app TEXT NOT NULL, session TEXT NOT NULL, record TEXT NOT NULL, "
+                + "PRIMARY KEY (app, session))",
+        ])
     }
 
     /// Writes a session's record, or deletes it when `record` is `nil`.
