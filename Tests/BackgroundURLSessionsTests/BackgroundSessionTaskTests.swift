@@ -142,3 +142,16 @@ struct BackgroundSessionTaskTests {
         #expect(delegate.completionError?.localizedDescription.contains("only http and https") == true)
     }
 }
+
+@Suite("Code written from Apple's article")
+struct ArticleStyleCodeTests {
+    @Test("The article's unchanged session line makes the system's background session, with its settings")
+    func articleSession() throws {
+        let downloader = ArticleDownloader(documentsURL: URL(fileURLWithPath: NSTemporaryDirectory()))
+        let session = try #require(downloader.urlSession as? BackgroundURLSession)
+        #expect(session.settings.identifier == "MySession")
+        #expect(session.settings.isDiscretionary)
+        #expect(session.settings.sendsLaunchEvents)
+        #expect(session.delegate === downloader)
+    }
+}
