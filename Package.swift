@@ -18,6 +18,8 @@ let package = Package(
         .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
+        .library(name: "UserNotifications", targets: ["UserNotifications"]),
     ],
     dependencies: [],
     targets: [
@@ -52,6 +54,15 @@ let package = Package(
             path: "Shared/Platform/AssetPackFormat"
         ),
         .target(
+            name: "BackgroundSessionModel",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/BackgroundSessionModel"
+        ),
+        .target(
+            name: "NotificationModel",
+            path: "Shared/Platform/NotificationModel"
+        ),
+        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -78,6 +89,16 @@ let package = Package(
             name: "BackgroundTasks",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/BackgroundTasks"
+        ),
+        .target(
+            name: "BackgroundURLSessions",
+            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes"],
+            path: "Shared/Frameworks/BackgroundURLSessions"
+        ),
+        .target(
+            name: "UserNotifications",
+            dependencies: ["FoundationFixes", "NotificationModel"],
+            path: "Shared/Frameworks/UserNotifications"
         ),
         .target(
             name: "SessionKit",
@@ -152,7 +173,7 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "SystemLogging", "TLS",
+                "SystemLogging", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
@@ -220,6 +241,16 @@ let package = Package(
             path: "Tests/BackgroundTasksTests"
         ),
         .testTarget(
+            name: "BackgroundURLSessionsTests",
+            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "BackgroundURLSessions", "TestSupport"],
+            path: "Tests/BackgroundURLSessionsTests"
+        ),
+        .testTarget(
+            name: "UserNotificationsTests",
+            dependencies: ["NotificationModel", "TestSupport", "UserNotifications"],
+            path: "Tests/UserNotificationsTests"
+        ),
+        .testTarget(
             name: "AppleAPITests",
             dependencies: ["BackgroundAssets", "OSLog"],
             path: "Tests/AppleAPITests"
@@ -251,7 +282,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "TestSupport", "TLS",
+                "TestSupport", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),

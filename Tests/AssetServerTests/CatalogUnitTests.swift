@@ -38,7 +38,7 @@ struct CatalogUnitTests {
         #expect(a.origin == .generated)
         #expect(a.manifest == b.manifest)
         let filesA = try contents(of: first)
-        #expect(filesA.count == 9, "the manifest, four sessions, three asset packs and their manifest")
+        #expect(filesA.count == 11, "the manifest, four sessions, three asset packs and their manifest, the game's archive and version file")
         #expect(filesA == (try contents(of: second)))
     }
 

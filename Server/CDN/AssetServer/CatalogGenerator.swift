@@ -53,6 +53,7 @@ struct CatalogGenerator {
             }
         }
         try generateAssetPacks(staging: staging, catalog: directory)
+        try generateGameData(staging: staging, catalog: directory)
         let manifest = Manifest(version: 1, sessions: sessions)
         try manifest.save(to: directory.appending(path: Catalog.manifestFileName))
         try fileManager.removeItem(at: staging)
@@ -62,16 +63,31 @@ struct CatalogGenerator {
     /// Generates the asset packs and renames their folder into the catalog, before the manifest is written.
     private func generateAssetPacks(staging: URL, catalog directory: URL) throws {
         let named = SessionTitles.wwdc23.prefix(sessionCount).map { (id: $0.id, title: $0.title) }
-        do {
+        try generateFolder(AssetPackCatalogGenerator.folderName, what: "asset packs", staging: staging, catalog: directory) {
             try AssetPackCatalogGenerator(sessions: Array(named)).generate(inStaging: staging)
+        }
+    }
+
+    /// Generates the game data of the second sample and renames its folder into the catalog.
+    private func generateGameData(staging: URL, catalog directory: URL) throws {
+        try generateFolder(GameDataCatalogGenerator.folderName, what: "game data", staging: staging, catalog: directory) {
+            try GameDataCatalogGenerator(sessionSize: sessionSize).generate(inStaging: staging)
+        }
+    }
+
+    /// Runs a generator that writes `staging/name/`, then renames that folder into the catalog.
+    private func generateFolder(_ name: String, what: String, staging: URL, catalog directory: URL,
+                                generate: () throws -> Void) throws {
+        do {
+            try generate()
         } catch let error as AssetServerError {
             throw error
         } catch {
-            throw AssetServerError.catalog(path: directory.path, reason: "its asset packs cannot be generated: \(error)")
+            throw AssetServerError.catalog(path: directory.path, reason: "its \(what) cannot be generated: \(error)")
         }
-        let folder = directory.appending(path: AssetPackCatalogGenerator.folderName, directoryHint: .isDirectory)
+        let folder = directory.appending(path: name, directoryHint: .isDirectory)
         try? FileManager.default.removeItem(at: folder)
-        guard rename(staging.appending(path: AssetPackCatalogGenerator.folderName).path, folder.path) == 0 else {
+        guard rename(staging.appending(path: name).path, folder.path) == 0 else {
             throw AssetServerError.catalog(path: folder.path, reason: errnoText())
         }
     }

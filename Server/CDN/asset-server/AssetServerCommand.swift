@@ -35,6 +35,14 @@ struct AssetServerCommand {
                 }
             }
         }
+        if let archive = options.gameArchive {
+            do {
+                FileHandle.standardOutput.write(try Catalog.gameVersionFile(describing: archive, version: options.gameVersion))
+                exit(0)
+            } catch {
+                fail("asset-server: \(error)", code: 1)
+            }
+        }
         if options.printManifest {
             do {
                 let manifest = try Catalog.manifestDescribingMedia(in: configuration.catalogDirectory)

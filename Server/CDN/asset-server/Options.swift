@@ -36,6 +36,9 @@ struct Options {
           --tls-cert PEM --tls-key PEM  Serve https with this certificate chain and key instead.
           --print-manifest            Print a manifest of DIR's audio and video files (sizes, SHA-256) and
                                       exit; save it as DIR/manifest.json to serve them as sessions.
+          --print-game-version FILE   Print the version file of a game-data archive you bring (size, SHA-256)
+                                      and exit; save it as version.json beside the archive, under DIR/game/.
+          --game-version N            The version --print-game-version writes (default 1).
           --help                      Show this help.
 
         The first line on standard output is "asset-server listening on http://HOST:PORT" (https with --tls);
@@ -53,6 +56,8 @@ struct Options {
     var tlsCertificate: URL?
     var tlsKey: URL?
     var printManifest = false
+    var gameArchive: URL?
+    var gameVersion = 1
 
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``UsageError`` naming the flag and value at fault.
@@ -89,6 +94,8 @@ struct Options {
         if let folder = try arguments.option("--tls-dir") { tlsDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
         tlsCertificate = try arguments.option("--tls-cert").map { URL(fileURLWithPath: $0) }
         tlsKey = try arguments.option("--tls-key").map { URL(fileURLWithPath: $0) }
+        gameArchive = try arguments.option("--print-game-version").map { URL(fileURLWithPath: $0) }
+        gameVersion = try arguments.number("--game-version", in: 1...Int(Int32.max), expected: "a version from 1") ?? gameVersion
     }
 
     private mutating func parseFaults(_ arguments: inout CommandLineArguments<UsageError>) throws {

@@ -1,0 +1,36 @@
+/*
+Abstract:
+The device's decisions about local notifications: the answer to an app's question, when requests are due, what is kept.
+*/
+
+import Foundation
+import NotificationModel
+
+/// Local-notification rules as values: no I/O, no clock.
+public enum NotificationPolicy {
+    /// The answer the device gives an app that asks to notify: the setting for the app
+    /// (`backgroundassets-debug settings --notifications allow|deny --app ID`), else the device's default.
+    public static func answer(appSetting: Bool?, deviceDefault: Bool) -> NotificationAuthorizationStatus {
+        (appSetting ?? deviceDefault) ? .authorized : .denied
+    }
+
+    /// When a request scheduled at `scheduled` is due: at once without a trigger, else after its interval.
+    public static func dueDate(of request: NotificationRequestDescriptor, scheduled: Date) -> Date {
+        scheduled.addingTimeInterval(request.trigger?.timeInterval ?? 0)
+    }
+
+    /// How many delivered notifications the device keeps per app; older ones are dropped first, as
+    /// Notification Center drops them.
+    public static let deliveredLimit = 64
+
+    /// Whether an app's answer to `willPresent` (raw `UNNotificationPresentationOptions`) keeps the
+    /// notification among the delivered ones (`.list` or `.banner`, or the deprecated `.alert`).
+    public static func isListed(presentationOptions: UInt) -> Bool {
+        presentationOptions & (4 | 8 | 16) != 0
+    }
+
+    /// Whether it is shown on the desktop (`.banner`, or the deprecated `.alert`).
+    public static func isShownOnDesktop(presentationOptions: UInt) -> Bool {
+        presentationOptions & (4 | 16) != 0
+    }
+}

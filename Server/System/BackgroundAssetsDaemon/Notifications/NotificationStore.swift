@@ -1,0 +1,80 @@
+/*
+Abstract:
+Each app's notification authorization and delivered notifications, kept in their own SQLite file.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import NotificationModel
+
+/// Records what the person answered each app, and the notifications delivered to it.
+///
+/// An actor of its own, as ``TaskStore`` is; `backgroundassets-debug notifications` reads it.
+public actor NotificationStore {
+    private let database: SQLiteDatabase
+    /// The database file.
+    public nonisolated let path: String
+
+    /// Opens or creates the store.
+    /// - Parameter url: The database file, for example `system/notifications.sqlite` under the device root.
+    /// - Throws: ``DaemonError`` when the file cannot be opened or created.
+    public init(url: URL) throws {
+        path = url.path
+        database = try .openDurable(at: url, schema: [
+            "CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL)",
+            "CREATE TABLE IF NOT EXISTS delivered (app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, "
+                + "request TEXT NOT NULL)",
+        ])
+    }
+
+    /// The app's recorded answer, `.notDetermined` before it asked.
+    public func authorization(of app: String) throws -> NotificationAuthorizationStatus {
+        try database.prepare("SELECT status FROM authorizations WHERE app = ?").bind([.text(app)])
+            .rows { NotificationAuthorizationStatus(rawValue: $0.int(0)) ?? .denied }.first ?? .notDetermined
+    }
+
+    /// Records the answer the app got.
+    public func setAuthorization(_ status: NotificationAuthorizationStatus, of app: String) throws {
+        try database.prepare("INSERT OR REPLACE INTO authorizations (app, status) VALUES (?, ?)")
+            .bind([.text(app), .int(status.rawValue)]).run()
+    }
+
+    /// Records a delivered notification, dropping the app's oldest past ``NotificationPolicy/deliveredLimit``.
+    public func record(_ delivery: DeliveredNotificationDescriptor, app: String) throws {
+        let json = String(decoding: try JSONEncoder().encode(delivery.request), as: UTF8.self)
+        try database.transaction {
+            try database.prepare("INSERT INTO delivered (app, identifier, delivered, request) VALUES (?, ?, ?, ?)")
+                .bind([.text(app), .text(delivery.request.identifier), .real(delivery.date.timeIntervalSince1970), .text(json)]).run()
+            try database.prepare(
+                """
+                DELETE FROM delivered WHERE app = ? AND rowid NOT IN
+                    (SELECT rowid FROM delivered WHERE app = ? ORDER BY rowid DESC LIMIT ?)
+                """
+            ).bind([.text(app), .text(app), .int(NotificationPolicy.deliveredLimit)]).run()
+        }
+    }
+
+    /// The delivered notifications of one app or of all, oldest first, each with its app.
+    public func delivered(app: String? = nil) throws -> [(app: String, notification: DeliveredNotificationDescriptor)] {
+        let condition = app == nil ? "" : "WHERE app = ?"
+        return try database.prepare("SELECT app, delivered, request FROM delivered \(condition) ORDER BY rowid")
+            .bind(app.map { [.text($0)] } ?? []).rows { row in
+                (row.text(0), Date(timeIntervalSince1970: row.double(1)), row.text(2))
+            }.compactMap { app, date, json in
+                guard let request = try? JSONDecoder().decode(NotificationRequestDescriptor.self, from: Data(json.utf8)) else {
+                    return nil
+                }
+                return (app, DeliveredNotificationDescriptor(request: request, date: date))
+            }
+    }
+
+    /// Removes an app's delivered notifications, all of them when `identifiers` is `nil`.
+    public func removeDelivered(app: String, identifiers: [String]?) throws {
+        guard let identifiers else {
+            return try database.prepare("DELETE FROM delivered WHERE app = ?").bind([.text(app)]).run()
+        }
+        for identifier in identifiers {
+            try database.prepare("DELETE FROM delivered WHERE app = ? AND identifier = ?").bind([.text(app), .text(identifier)]).run()
+        }
+    }
+}

@@ -1,0 +1,135 @@
+/*
+Abstract:
+Every app's background sessions: a value the service owns, that turns each happening into the actions to perform.
+*/
+
+import BackgroundAssetsIPC
+import BackgroundSessionModel
+import Foundation
+
+/// The background sessions of every app, and the rules that order what happens to them.
+///
+/// A value the service owns and tests drive directly, like ``AssetPackState``: no I/O and no clock
+/// (the caller passes the time). Each method takes what happened and returns the
+/// ``BackgroundSessionAction``s to perform. A session's events go to the connection that has it,
+/// or wait in its record (which the service persists) for the next one; a completion that waits
+/// launches the app when the session asks for launch events.
+public struct BackgroundSessionState: Sendable {
+    var records: [BackgroundSessionKey: BackgroundSessionRecord] = [:]
+    var attachments: [BackgroundSessionKey: UInt64] = [:]
+    /// Apps a person force-quit since they last made a session: the system does not launch them.
+    var forceQuitApps: Set<String> = []
+
+    /// Creates the state from the records the store kept.
+    public init(records: [BackgroundSessionRecord] = []) {
+        for record in records { self.records[record.key] = record }
+    }
+
+    /// A session's record, if the app has made it.
+    public func record(_ key: BackgroundSessionKey) -> BackgroundSessionRecord? { records[key] }
+
+    /// Every session with outstanding tasks, for `status`.
+    public var sessions: [BackgroundSessionRecord] { records.values.sorted { $0.key < $1.key } }
+
+    // MARK: - The app's requests
+
+    /// A process makes the session: it gets the outstanding tasks and the waiting events.
+    public mutating func attach(_ settings: BackgroundSessionSettings, app: String, connection: UInt64) -> [BackgroundSessionAction] {
+        let key = BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: settings.identifier)
+        var record = records[key] ?? BackgroundSessionRecord(key: key, settings: settings)
+        record.settings = settings
+        forceQuitApps.remove(app)
+        var actions: [BackgroundSessionAction] = []
+        if let previous = attachments[key], previous != connection { actions.append(.finishStream(connection: previous, key)) }
+        attachments[key] = connection
+        let outstanding = record.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
+        actions.append(.send(connection: connection, key, .attached(tasks: outstanding)))
+        actions += record.waiting.map { .send(connection: connection, key, $0) }
+        if record.launchedForEvents { actions.append(.send(connection: connection, key, .waitingEventsDelivered)) }
+        record.waiting = []
+        record.launchedForEvents = false
+        // Completions now delivered end their tasks.
+        for task in outstanding where task.state == .completed { record.tasks[task.taskIdentifier] = nil }
+        records[key] = record
+        return actions + [.persist(key, record), .trace(key, task: nil, "session attached, \(outstanding.count) outstanding task(s)")]
+    }
+
+    /// The app makes a download task; it is suspended until resumed.
+    public mutating func makeTask(_ request: BackgroundTaskRequest, key: BackgroundSessionKey)
+        -> (BackgroundTaskSnapshot, [BackgroundSessionAction])?
+    {
+        guard var record = records[key], !record.isFinishing else { return nil }
+        let snapshot = BackgroundTaskSnapshot(taskIdentifier: record.nextTaskIdentifier, request: request)
+        record.nextTaskIdentifier += 1
+        record.tasks[snapshot.taskIdentifier] = snapshot
+        records[key] = record
+        return (snapshot, [.persist(key, record)])
+    }
+
+    /// The app resumes a task: it joins the queue, not before its date, and on a discretionary
+    /// session's conditions.
+    public mutating func resume(task: Int, key: BackgroundSessionKey, earliestBeginDate: Date?,
+                                expectedBytes: Int64, now: Date) -> [BackgroundSessionAction] {
+        guard var record = records[key], var snapshot = record.tasks[task], snapshot.state == .suspended else { return [] }
+        snapshot.state = .running
+        snapshot.earliestBeginDate = earliestBeginDate
+        snapshot.countOfBytesClientExpectsToReceive = expectedBytes
+        record.tasks[task] = snapshot
+        if record.started[task] == nil { record.started[task] = now }
+        records[key] = record
+        return [
+            .scheduleTransfer(key, task: task, request: snapshot.currentRequest, notBefore: earliestBeginDate,
+                              discretionary: record.settings.isDiscretionary),
+            .persist(key, record), .trace(key, task: task, "resumed"),
+        ]
+    }
+
+    /// The app suspends a running task.
+    public mutating func suspend(task: Int, key: BackgroundSessionKey) -> [BackgroundSessionAction] {
+        guard records[key]?.tasks[task]?.state == .running else { return [] }
+        records[key]?.tasks[task]?.state = .suspended
+        return [.pauseTransfer(key, task: task), .persist(key, records[key])]
+    }
+
+    /// The app cancels a task; with `keepingPartialFile`, the service answers the resume data
+    /// through ``cancelledKeepingPartialFile(task:key:resumeData:)``.
+    public mutating func cancel(task: Int, key: BackgroundSessionKey, keepingPartialFile: Bool) -> [BackgroundSessionAction] {
+        guard let state = records[key]?.tasks[task]?.state, state == .running || state == .suspended else { return [] }
+        records[key]?.tasks[task]?.state = .canceling
+        let cancel = BackgroundSessionAction.cancelTransfer(key, task: task, keepPartialFile: keepingPartialFile)
+        return keepingPartialFile ? [cancel] : [cancel] + complete(task: task, key: key, failure: .cancelled())
+    }
+
+    /// The queue kept a cancelled task's partial file: the task completes with its resume data.
+    public mutating func cancelledKeepingPartialFile(task: Int, key: BackgroundSessionKey, resumeData: Data)
+        -> [BackgroundSessionAction]
+    {
+        complete(task: task, key: key, failure: .cancelled(resumeData: resumeData))
+    }
+
+    /// The app records a task's description.
+    public mutating func describe(task: Int, key: BackgroundSessionKey, _ text: String?) -> [BackgroundSessionAction] {
+        guard records[key]?.tasks[task] != nil else { return [] }
+        records[key]?.tasks[task]?.taskDescription = text
+        return [.persist(key, records[key])]
+    }
+
+    /// The app invalidates the session, cancelling its tasks or letting them finish first.
+    public mutating func invalidate(key: BackgroundSessionKey, cancellingTasks: Bool) -> [BackgroundSessionAction] {
+        guard var record = records[key] else { return [] }
+        guard cancellingTasks else {
+            record.isFinishing = true
+            records[key] = record
+            return record.tasks.isEmpty ? end(key) : [.persist(key, record)]
+        }
+        var actions: [BackgroundSessionAction] = []
+        for task in record.tasks.keys.sorted() { actions += cancel(task: task, key: key, keepingPartialFile: false) }
+        return actions + end(key)
+    }
+
+    mutating func end(_ key: BackgroundSessionKey) -> [BackgroundSessionAction] {
+        records[key] = nil
+        let connection = attachments.removeValue(forKey: key)
+        return (connection.map { [.finishStream(connection: $0, key)] } ?? []) + [.persist(key, nil), .trace(key, task: nil, "invalidated")]
+    }
+}

@@ -1,0 +1,135 @@
+/*
+Abstract:
+Turns the system's events for a background session into Foundation's delegate calls, one at a time, in order.
+*/
+
+import BackgroundAssetsIPC
+import BackgroundSessionModel
+import Foundation
+import FoundationNetworking
+
+extension BackgroundURLSession {
+    /// Reads the session's events until the system ends the stream or the session is invalidated;
+    /// a session being invalidated becomes invalid after the last of them.
+    func receive(_ events: AsyncStream<BackgroundSessionEvent>) async {
+        defer {
+            if registry.withLock({ $0.isFinishing }) { becomeInvalid() }
+        }
+        for await event in events {
+            // Each event's delegate call ends before the next starts: a file must be deleted after
+            // didFinishDownloadingTo returns, and didCompleteWithError must come after it.
+            await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+                if case let .attached(tasks) = event {
+                    markAttached(with: tasks)
+                    return done.resume()
+                }
+                onDelegateQueue { [self] in
+                    handle(event)
+                    done.resume()
+                }
+            }
+        }
+    }
+
+    /// Handles one event on the delegate queue.
+    private func handle(_ event: BackgroundSessionEvent) {
+        let downloadDelegate = delegate as? any FoundationNetworking.URLSessionDownloadDelegate
+        switch event {
+        case .attached:
+            break
+        case let .updated(snapshot):
+            task(snapshot.taskIdentifier)?.apply(snapshot)
+        case let .resumed(identifier, offset, expected):
+            guard let task = task(identifier) else { return }
+            task.applyProgress(totalBytesWritten: offset, totalBytesExpectedToWrite: expected)
+            downloadDelegate?.urlSession(self, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: expected)
+        case let .wroteData(identifier, written, total, expected):
+            guard let task = task(identifier) else { return }
+            task.applyProgress(totalBytesWritten: total, totalBytesExpectedToWrite: expected)
+            downloadDelegate?.urlSession(self, downloadTask: task, didWriteData: written, totalBytesWritten: total,
+                                         totalBytesExpectedToWrite: expected)
+        case let .finishedDownloading(identifier, file, response):
+            if let task = task(identifier) {
+                task.applyResponse(response)
+                downloadDelegate?.urlSession(self, downloadTask: task, didFinishDownloadingTo: file)
+            }
+            // As on Apple platforms, the file is gone once the method returns; move it before then.
+            try? FileManager.default.removeItem(at: file)
+            let service = service, session = settings.identifier
+            Task { await service.fileHandled(session: session, taskIdentifier: identifier) }
+        case let .completed(snapshot):
+            complete(snapshot)
+        case let .challenge(identifier, challengeID, challenge):
+            answer(challenge, challengeID: challengeID, task: task(identifier))
+        case .waitingEventsDelivered:
+            // The method exists only on this module's refinement of Foundation's protocol.
+            (delegate as? any URLSessionDelegate)?.urlSessionDidFinishEvents(forBackgroundURLSession: self)
+        }
+    }
+
+    /// A task ended: it leaves the session's list, and the delegate hears of it.
+    private func complete(_ snapshot: BackgroundTaskSnapshot) {
+        let (task, isLast) = registry.withLock { registry in
+            let task = registry.tasks.removeValue(forKey: snapshot.taskIdentifier)
+            return (task, registry.isFinishing && registry.tasks.isEmpty)
+        }
+        if let task {
+            task.apply(snapshot)
+            (delegate as? any FoundationNetworking.URLSessionTaskDelegate)?.urlSession(self, task: task, didCompleteWithError: task.error)
+        }
+        if isLast { becomeInvalid() }
+    }
+
+    /// Tells the delegate a task completed with an error found in this process (a refused task).
+    func deliverCompletion(of task: URLSessionTask, error: any Error) {
+        onDelegateQueue { [self] in
+            (delegate as? any FoundationNetworking.URLSessionTaskDelegate)?.urlSession(self, task: task, didCompleteWithError: error)
+        }
+    }
+
+    private func answer(_ challenge: ChallengeDescriptor, challengeID: UInt64, task: BackgroundDownloadTask?) {
+        let service = service, session = settings.identifier
+        let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { disposition, credential in
+            let answer = ChallengeAnswer(disposition: .init(disposition), user: credential?.user,
+                                         password: credential?.password)
+            Task { await service.answer(answer, challengeID: challengeID, session: session) }
+        }
+        guard let task, let taskDelegate = delegate as? any FoundationNetworking.URLSessionTaskDelegate else {
+            return reply(.performDefaultHandling, nil)
+        }
+        taskDelegate.urlSession(self, task: task, didReceive: challenge.foundationChallenge, completionHandler: reply)
+    }
+}
+
+extension ChallengeAnswer.Disposition {
+    /// The system's form of a delegate's disposition.
+    init(_ disposition: URLSession.AuthChallengeDisposition) {
+        switch disposition {
+        case .useCredential: self = .useCredential
+        case .cancelAuthenticationChallenge: self = .cancelAuthenticationChallenge
+        case .rejectProtectionSpace: self = .rejectProtectionSpace
+        default: self = .performDefaultHandling
+        }
+    }
+}
+
+extension ChallengeDescriptor {
+    /// The challenge as Foundation presents it to a delegate; the answer travels through the
+    /// completion handler, so the sender does nothing.
+    var foundationChallenge: URLAuthenticationChallenge {
+        let space = URLProtectionSpace(host: host, port: port, protocol: self.protocol, realm: realm,
+                                       authenticationMethod: authenticationMethod)
+        return URLAuthenticationChallenge(protectionSpace: space, proposedCredential: nil,
+                                          previousFailureCount: previousFailureCount, failureResponse: nil, error: nil,
+                                          sender: SilentChallengeSender())
+    }
+}
+
+/// The sender Foundation's challenge requires; answers travel through the completion handler instead.
+private final class SilentChallengeSender: NSObject, URLAuthenticationChallengeSender {
+    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
+    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
+    func cancel(_ challenge: URLAuthenticationChallenge) {}
+    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
+    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
+}

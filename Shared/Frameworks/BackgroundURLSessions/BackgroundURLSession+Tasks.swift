@@ -1,0 +1,84 @@
+/*
+Abstract:
+Making a background session's tasks, listing them, and refusing what background sessions do not support.
+*/
+
+import BackgroundSessionModel
+import Foundation
+
+extension BackgroundURLSession {
+    /// Creates a download task for a URL; the system starts it once you call `resume()`.
+        /// A download task for a request; a request the system cannot run (not http or https, not GET)
+    /// gives a task that completes with the reason when resumed, as Foundation reports an unsupported URL.
+    func makeDownloadTask(with request: URLRequest) -> URLSessionDownloadTask {
+        let described = BackgroundTaskRequest(request)
+        if let refusal = unusable() ?? described.refusal.map(BackgroundSessionError.refused) {
+            return refusedTask(described, refusal)
+        }
+        do {
+            return register(try service.makeDownloadTask(session: settings.identifier, request: described))
+        } catch {
+            return refusedTask(described, BackgroundSessionError.refused("\(error)"))
+        }
+    }
+
+    /// A download task that continues from resume data.
+    func makeDownloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
+        let placeholder = BackgroundTaskRequest(url: URL(fileURLWithPath: "/"))
+        if let refusal = unusable() { return refusedTask(placeholder, refusal) }
+        do {
+            let decoded = try BackgroundResumeData(decoding: resumeData)
+            return register(try service.makeDownloadTask(session: settings.identifier, resumeData: decoded))
+        } catch {
+            return refusedTask(placeholder, BackgroundSessionError.refused("\(error)"))
+        }
+    }
+
+    /// Hands the session's tasks that have not completed to `completionHandler` on the delegate queue,
+    /// once the system's list has arrived.
+    func listTasks(_ completionHandler: @escaping @Sendable ([BackgroundDownloadTask]) -> Void) {
+        whenAttached { [self] in
+            let tasks = registry.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+            onDelegateQueue { completionHandler(tasks) }
+        }
+    }
+
+    private func unusable() -> NSError? {
+        if let attachFailure { return BackgroundSessionError.refused(attachFailure.localizedDescription) }
+        return registry.withLock { $0.isInvalidated || $0.isFinishing } ? BackgroundSessionError.invalidated : nil
+    }
+
+    private func register(_ snapshot: BackgroundTaskSnapshot) -> BackgroundDownloadTask {
+        registry.withLock { registry in
+            if let existing = registry.tasks[snapshot.taskIdentifier] { return existing }
+            let task = BackgroundDownloadTask(snapshot: snapshot, session: self)
+            registry.tasks[snapshot.taskIdentifier] = task
+            return task
+        }
+    }
+
+    private func refusedTask(_ request: BackgroundTaskRequest, _ refusal: NSError) -> BackgroundDownloadTask {
+        BackgroundDownloadTask(snapshot: BackgroundTaskSnapshot(taskIdentifier: 0, request: request), session: self,
+                               refusal: TaskRefusal(error: refusal))
+    }
+
+    // MARK: - Refused by background sessions
+
+    /// A download task with a completion handler, which background sessions refuse.
+    func refusedWithHandler(
+        _ request: BackgroundTaskRequest, _ handler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionDownloadTask {
+        let refusal = TaskRefusal(reason: BackgroundSessionError.Reason.completionHandlers,
+                                  completionHandler: { handler(nil, nil, $0) })
+        return BackgroundDownloadTask(snapshot: BackgroundTaskSnapshot(taskIdentifier: 0, request: request), session: self,
+                                      refusal: refusal)
+    }
+}
+
+extension BackgroundTaskRequest {
+    /// The parts of Foundation's request a background download sends.
+    init(_ request: URLRequest) {
+        self.init(url: request.url ?? URL(fileURLWithPath: "/"), httpMethod: request.httpMethod ?? "GET",
+                  headers: request.allHTTPHeaderFields ?? [:])
+    }
+}

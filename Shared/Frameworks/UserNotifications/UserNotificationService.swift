@@ -1,0 +1,30 @@
+/*
+Abstract:
+What the notification center asks of the system, as a protocol: the service's client, or an in-memory system in tests.
+*/
+
+import Foundation
+import NotificationModel
+
+/// The system side of ``UNUserNotificationCenter``: the device keeps each app's authorization, its
+/// pending requests and its delivered notifications, and shows them on the desktop when there is one.
+package protocol UserNotificationService: Sendable {
+    /// Asks the person once whether the app may notify; later calls return the recorded answer.
+    func requestAuthorization(options: UInt) async throws -> Bool
+    /// The app's authorization.
+    func authorizationStatus() async -> NotificationAuthorizationStatus
+    /// Schedules a request, replacing a pending one with the same identifier.
+    /// - Throws: `UNError` `notificationsNotAllowed` when the app is not authorized.
+    func add(_ request: NotificationRequestDescriptor) async throws
+    /// The requests not yet delivered.
+    func pendingRequests() async -> [NotificationRequestDescriptor]
+    /// The notifications delivered and not removed, oldest first.
+    func deliveredNotifications() async -> [DeliveredNotificationDescriptor]
+    /// Removes pending requests, all of them when `identifiers` is `nil`.
+    func removePending(identifiers: [String]?) async
+    /// Removes delivered notifications, all of them when `identifiers` is `nil`.
+    func removeDelivered(identifiers: [String]?) async
+    /// Notifications due while the app runs: the app's delegate chooses how each is presented, and
+    /// `present` sends its choice (the raw value of `UNNotificationPresentationOptions`).
+    func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>
+}

@@ -1,0 +1,131 @@
+/*
+Abstract:
+Tests of the notification center: authorization asked once, requests added, pending and delivered lists, removal, willPresent.
+*/
+
+import NotificationModel
+import Synchronization
+import Testing
+import TestSupport
+@testable import UserNotifications
+
+@Suite("Local notifications")
+struct UserNotificationCenterTests {
+    func content(_ title: String) -> UNMutableNotificationContent {
+        let content = UNMutableNotificationContent()
+        content.title = title
+        content.body = "New levels are ready to play."
+        content.sound = .default
+        content.badge = 1
+        content.userInfo = ["version": 2]
+        return content
+    }
+
+    @Test("Authorization is asked once; an authorized app's notifications are recorded with their content")
+    func authorizedNotifications() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        #expect(await center.notificationSettings().authorizationStatus == .notDetermined)
+        #expect(try await center.requestAuthorization(options: [.alert, .sound]))
+        #expect(try await center.requestAuthorization(options: [.alert]))
+        #expect(system.questionsAsked == 1)
+
+        try await center.add(UNNotificationRequest(identifier: "ready", content: content("Ready to play"), trigger: nil))
+        let delivered = await center.deliveredNotifications()
+        #expect(delivered.map(\.request.identifier) == ["ready"])
+        let shown = try #require(delivered.first?.request.content)
+        #expect(shown.title == "Ready to play")
+        #expect(shown.body == "New levels are ready to play.")
+        #expect(shown.badge == 1)
+        #expect(shown.sound != nil)
+        #expect(shown.userInfo["version"] as? Int == 2)
+    }
+
+    @Test("A denied app's notifications are refused with notificationsNotAllowed and not recorded")
+    func deniedNotifications() async throws {
+        let system = InMemoryNotificationSystem(answer: false)
+        let center = UNUserNotificationCenter(service: system)
+        #expect(try await center.requestAuthorization(options: [.alert]) == false)
+        #expect(await center.notificationSettings().authorizationStatus == .denied)
+        await #expect(throws: UNError.self) {
+            try await center.add(UNNotificationRequest(identifier: "ready", content: content("Ready"), trigger: nil))
+        }
+        let refusal = Mutex<(any Error)?>(nil)
+        center.add(UNNotificationRequest(identifier: "ready", content: content("Ready"), trigger: nil)) { error in
+            refusal.withLock { $0 = error }
+        }
+        let error = try await poll("the completion handler's error") { refusal.withLock { $0 } }
+        #expect((error as NSError).domain == UNErrorDomain)
+        #expect((error as NSError).code == 1)
+        #expect(await center.deliveredNotifications().isEmpty)
+    }
+
+    @Test("A time-interval request waits in the pending list until it fires, and removal empties the lists")
+    func pendingAndRemoval() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        _ = try await center.requestAuthorization(options: [.alert])
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 5, repeats: false)
+        try await center.add(UNNotificationRequest(identifier: "later", content: content("Later"), trigger: trigger))
+        try await center.add(UNNotificationRequest(identifier: "other", content: content("Other"), trigger: trigger))
+        let pending = await center.pendingNotificationRequests()
+        #expect(pending.map(\.identifier) == ["later", "other"])
+        #expect((pending.first?.trigger as? UNTimeIntervalNotificationTrigger)?.timeInterval == 5)
+        system.fire("later", at: Date(timeIntervalSince1970: 100))
+        #expect(await center.deliveredNotifications().map(\.date) == [Date(timeIntervalSince1970: 100)])
+        center.removePendingNotificationRequests(withIdentifiers: ["other"])
+        try await poll(until: { await center.pendingNotificationRequests().isEmpty }, "the pending request removed")
+        center.removeAllDeliveredNotifications()
+        try await poll(until: { await center.deliveredNotifications().isEmpty }, "the delivered notification removed")
+    }
+
+    @Test("A repeating trigger under 60 seconds is refused with Apple's reason")
+    func repeatingTooOften() async throws {
+        let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))
+        _ = try await center.requestAuthorization(options: [.alert])
+        let trigger = UNTimeIntervalNotificationTrigger(timeInterval: 30, repeats: true)
+        let error = await #expect(throws: UNError.self) {
+            try await center.add(UNNotificationRequest(identifier: "often", content: content("Often"), trigger: trigger))
+        }
+        #expect(error?.message.contains("at least 60 seconds") == true)
+    }
+
+    @Test("While the app runs, the delegate's willPresent decides whether a notification is shown")
+    func willPresent() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        _ = try await center.requestAuthorization(options: [.alert])
+        let delegate = PresentingDelegate()
+        center.delegate = delegate
+        try await poll(until: { system.state.withLock { $0.listener != nil } }, "the center listening")
+        try await center.add(UNNotificationRequest(identifier: "shown", content: content("Shown"), trigger: nil))
+        try await poll(until: { await center.deliveredNotifications().count == 1 }, "the presented notification recorded")
+        #expect(delegate.presented == ["shown"])
+        delegate.options = []
+        try await center.add(UNNotificationRequest(identifier: "hidden", content: content("Hidden"), trigger: nil))
+        try await poll(until: { delegate.presented.count == 2 }, "the second willPresent")
+        #expect(await center.deliveredNotifications().map(\.request.identifier) == ["shown"])
+    }
+}
+
+/// A delegate as Apple's documentation writes one: it answers with the options it holds.
+private final class PresentingDelegate: UNUserNotificationCenterDelegate, @unchecked Sendable {
+    // @unchecked: the state is behind a lock.
+    private let state = Mutex<(options: UNNotificationPresentationOptions, presented: [String])>(([.banner, .list], []))
+
+    var options: UNNotificationPresentationOptions {
+        get { state.withLock { $0.options } }
+        set { state.withLock { $0.options = newValue } }
+    }
+
+    var presented: [String] { state.withLock { $0.presented } }
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, willPresent notification: UNNotification,
+                                withCompletionHandler completionHandler: @escaping @Sendable (UNNotificationPresentationOptions) -> Void) {
+        let options = state.withLock { state in
+            state.presented.append(notification.request.identifier)
+            return state.options
+        }
+        completionHandler(options)
+    }
+}
