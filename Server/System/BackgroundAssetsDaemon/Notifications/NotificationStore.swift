@@ -11,6 +11,17 @@ import NotificationModel
 ///
 /// An actor of its own, as ``TaskStore`` is; `backgroundassets-debug notifications` reads it.
 public actor NotificationStore {
+    /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
+    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.notifications")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    deinit {
+        executor.stop()
+    }
+
     private let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
@@ -20,12 +31,17 @@ public actor NotificationStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try .openDurable(at: url, schema: [
-            "CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL)",
-            "CREATE TABLE IF NOT EXISTS delivered (app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, "
-                + "request TEXT NOT NULL)",
-        ])
+        database = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
     }
+
+    /// The store's schema, one script per version, append-only (see ``SQLiteDatabase/openStore(path:migrations:)``).
+    static let migrations = [
+        // Version 1: each app's answer, and the notifications delivered to it.
+        """
+        CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL);
+        CREATE TABLE IF NOT EXISTS delivered (app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, request TEXT NOT NULL);
+        """,
+    ]
 
     /// The app's recorded answer, `.notDetermined` before it asked.
     public func authorization(of app: String) throws -> NotificationAuthorizationStatus {

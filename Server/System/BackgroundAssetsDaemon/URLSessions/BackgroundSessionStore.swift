@@ -12,6 +12,17 @@ import Foundation
 /// and one row per session keeps a task and the events about it from ever disagreeing. An actor of its
 /// own, as ``TaskStore`` is.
 public actor BackgroundSessionStore {
+    /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
+    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.url-sessions")
+
+    public nonisolated var unownedExecutor: UnownedSerialExecutor {
+        executor.asUnownedSerialExecutor()
+    }
+
+    deinit {
+        executor.stop()
+    }
+
     private let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
@@ -21,11 +32,16 @@ public actor BackgroundSessionStore {
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
     public init(url: URL) throws {
         path = url.path
-        database = try .openDurable(at: url, schema: [
-            "CREATE TABLE IF NOT EXISTS url_sessions (app TEXT NOT NULL, session TEXT NOT NULL, record TEXT NOT NULL, "
-                + "PRIMARY KEY (app, session))",
-        ])
+        database = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
     }
+
+    /// The store's schema, one script per version, append-only (see ``SQLiteDatabase/openStore(path:migrations:)``).
+    static let migrations = [
+        // Version 1: one record per app and session.
+        """
+        CREATE TABLE IF NOT EXISTS url_sessions (app TEXT NOT NULL, session TEXT NOT NULL, record TEXT NOT NULL, PRIMARY KEY (app, session));
+        """,
+    ]
 
     /// Writes a session's record, or deletes it when `record` is `nil`.
     public func save(_ key: BackgroundSessionKey, _ record: BackgroundSessionRecord?) throws {
