@@ -42,8 +42,8 @@ struct ExtensionRun: Sendable {
     let process: ExtensionProcess
     /// When it was launched, for the cold-start figure and the trace.
     let launchedAt: Date
-    /// Its connection, once it checked in.
-    var connectionID: UInt64?
+    /// Its connection, once it checked in: the host sends it its calls there.
+    var connection: ClientConnection?
     /// Calls not sent yet, in order.
     var pending: [ExtensionCallRecord] = []
     /// The call it is running, with its id and when it was sent.

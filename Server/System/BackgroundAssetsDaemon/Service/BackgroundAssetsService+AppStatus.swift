@@ -23,9 +23,9 @@ extension BackgroundAssetsService {
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
-            runtimeBudgetLeft: max(0, runtimePolicy.budgetLeft(for: app, at: device) - unsavedRuntime.seconds(of: id)),
-            extensionProcessIdentifier: extensions[id]?.process.processIdentifier,
-            lastExtensionTermination: extensions.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
+            runtimeBudgetLeft: max(0, extensionHost.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
+            extensionProcessIdentifier: extensionHost.runs[id]?.process.processIdentifier,
+            lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
             lastTaskEnding: taskHost.lastEnding(of: id))
     }
 }

@@ -12,13 +12,9 @@ extension BackgroundAssetsService {
         guard let installed = try? await registry.app(app) else { return }
         // Checked after the suspension above and set before the next one: one launch per app.
         guard taskHost.backgroundLaunch(of: app) == nil else { return }
-        var environment = ProcessInfo.processInfo.environment
-        environment["BA_DEVICE_ROOT"] = paths.root.path
-        environment["BA_BUNDLE_IDENTIFIER"] = app
-        environment["BA_PROCESS_ROLE"] = Hello.Role.app.rawValue
-        environment[Self.backgroundLaunchVariable] = "1"
-        // Stands in for the app reading its Info.plist, as the extension's launch does.
-        environment["BA_MANIFEST_URL"] = installed.bundle.app.manifestURL.absoluteString
+        let environment = LaunchEnvironment.of(
+            app: app, role: .app, deviceRoot: paths, manifestURL: installed.bundle.app.manifestURL,
+            extra: [Self.backgroundLaunchVariable: "1"])
         do {
             let process = try ExtensionProcess.launch(executable: installed.appExecutable, environment: environment) {
                 [weak self, activities] exit in

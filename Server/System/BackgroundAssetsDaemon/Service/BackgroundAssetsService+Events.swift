@@ -167,7 +167,7 @@ extension BackgroundAssetsService {
     func currentDownloads(of app: String) async throws -> [DownloadRow] {
         var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
         var handingOver = handOvers.rowsBeingHandedOver(app: app)
-        for record in extensions.callsOwed(to: app) {
+        for record in extensionHost.runs.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
         }
         for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }

@@ -110,7 +110,7 @@ extension BackgroundAssetsService {
         }
         let id = app.bundleIdentifier
         let status = appStatus(app)
-        if let run = extensions[id] { killExtension(of: id, pid: run.process.processIdentifier, reason: "the app was uninstalled") }
+        if let run = extensionHost.runs[id] { extensionHost.kill(id, pid: run.process.processIdentifier, reason: "the app was uninstalled") }
         let waiters = installs.cancel(id)
         await queue.release(app: id)
         for waiter in waiters {
@@ -127,7 +127,7 @@ extension BackgroundAssetsService {
         }
         installedApps.remove(id)
         await queue.restrictRedirects(of: id, to: nil)
-        extensions.setRuntimeUsedToday(nil, for: id)
+        extensionHost.runs.setRuntimeUsedToday(nil, for: id)
         let others = await registry.apps().apps
         if !others.contains(where: { $0.bundle.appGroup == app.bundle.appGroup }),
             let container = paths.container(forAppGroup: app.bundle.appGroup) {

@@ -58,13 +58,13 @@ extension BackgroundAssetsService {
         }
         let device = deviceNow
         // Charges not yet written belong to the runtime being forgotten.
-        _ = unsavedRuntime.take(for: id)
+        _ = extensionHost.unsavedRuntime.take(for: id)
         let updated = try? await registry.update(id) { installed -> InstalledApp in
             installed.resetExtensionRuntime()
             if kind == .periodic { installed.lastPeriodicCheck = device } else { installed.state = .installing }
             return installed
         }
-        extensions.setRuntimeUsedToday(0, for: id)
+        extensionHost.runs.setRuntimeUsedToday(0, for: id)
         if kind != .periodic { installs.begin(InstallRun(kind: kind, app: updated ?? app), for: id) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }

@@ -42,7 +42,7 @@ extension BackgroundAssetsService {
             case .releaseExclusiveControl:
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 record(from: client, event: "releaseExclusiveControl", app: app)
-                extensionReleasedExclusiveControl(app: app, connection: connection)
+                extensionHost.releasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = handOvers.answer(deliveryID) else {
@@ -71,7 +71,7 @@ extension BackgroundAssetsService {
             case let .awaitLaunchable(bundleIdentifier, recordLaunch):
                 return await awaitLaunchable(bundleIdentifier, recordLaunch: recordLaunch && hello.role == .app, requestID: id, connection: connection)
             case .extensionCheckIn:
-                return extensionCheckIn(connection: connection, client: client)
+                return extensionCheckIn(client: client)
             case let .extensionCallReturned(callID, result):
                 return await extensionCallReturned(callID: callID, result: result, connection: connection)
             case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
@@ -153,7 +153,7 @@ extension BackgroundAssetsService {
     /// first launch. Apps that were never installed (the debug tool's own downloads) have none.
     private func installedAppRefusal(of download: DownloadDescriptor, app: String, client: Client) async -> ServerResponse? {
         guard installedApps.contains(app) else { return nil }
-        if client.hello?.role == .extension, extensions.isAnsweringContentRequest(app) {
+        if client.hello?.role == .extension, extensionHost.runs.isAnsweringContentRequest(app) {
             return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugSummary) from that method instead.")
         }
         let request = allowanceRequest(for: download)

@@ -41,13 +41,12 @@ public actor BackgroundAssetsService {
     let registry: AppRegistry
     /// The device's time; it resumes from the latest recorded device time at ``start()``.
     var clock: DeviceClock
-    let runtimePolicy: ExtensionRuntimePolicy
     let periodicSchedule = PeriodicSchedule()
     var settings: DeviceSettings
-    /// Each app's running extension.
-    var extensions = ExtensionRuns()
-    /// Extension runtime counted against the budget but not yet in the app's record.
-    var unsavedRuntime = UnsavedRuntime()
+    /// Launches, calls, watches and ends each app's extension.
+    let extensionHost: ExtensionHost
+    /// What the extension host reports, routed in order from ``start()`` on.
+    private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable.
     var installs = InstallTracker()
     /// The installed apps' identifiers, so routing a download event needs no disk read.
@@ -82,8 +81,11 @@ public actor BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         clock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
-        runtimePolicy = ExtensionRuntimePolicy(
-            entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget)
+        let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
+        self.hostEvents = hostEvents
+        extensionHost = ExtensionHost(
+            paths: paths, configuration: configuration, activities: activities, trace: trace
+        ) { hostContinuation.yield($0) }
         settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
@@ -98,6 +100,10 @@ public actor BackgroundAssetsService {
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
+        }
+        let hostEvents = hostEvents
+        activities.run("extension host events") { [weak self] in
+            for await event in hostEvents { await self?.handle(event) }
         }
         try await queue.start()
         await resumeInstalls()
@@ -159,7 +165,7 @@ public actor BackgroundAssetsService {
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
-        guard clients.isEmpty, extensions.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -171,10 +177,10 @@ public actor BackgroundAssetsService {
     /// for the next start. When it returns, nothing of the service runs any more.
     public func stop() async {
         for process in taskHost.backgroundLaunches { process.kill() }
-        for app in extensions.apps { extensions[app]?.process.kill() }
+        extensionHost.killAll()
         for client in clients.all { client.connection.close() }
         await activities.shutdown()
-        for app in unsavedRuntime.apps { await saveRuntime(of: app) }
+        for app in extensionHost.unsavedRuntime.apps { await saveRuntime(of: app) }
         await queue.stop()
     }
 
@@ -211,7 +217,7 @@ public actor BackgroundAssetsService {
         tasksConnectionClosed(id)
         if let hello = client.hello {
             record(from: client, event: "disconnected", app: hello.bundleIdentifier)
-            extensionDisconnected(connection: id, app: hello.bundleIdentifier)
+            extensionHost.disconnected(connection: id, app: hello.bundleIdentifier)
         }
     }
 

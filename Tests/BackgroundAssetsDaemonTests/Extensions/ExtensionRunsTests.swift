@@ -51,7 +51,7 @@ struct ExtensionRunsTests {
         var runs = ExtensionRuns()
         runs[Self.app] = try Self.run()
         runs["com.example.other"] = try Self.run()
-        runs[Self.app]?.connectionID = 7
+        runs[Self.app]?.connection = ClientRegistryTests.connection(7, pid: 1)
         #expect(runs.run(onConnection: 7)?.app == Self.app)
         #expect(runs.run(onConnection: 8) == nil)
         #expect(runs.apps == ["com.example.app", "com.example.other"])

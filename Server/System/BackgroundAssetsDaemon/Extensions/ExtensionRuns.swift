@@ -60,7 +60,7 @@ struct ExtensionRuns {
 
     /// The extension that checked in on a connection, and its app.
     func run(onConnection connection: UInt64) -> (app: String, run: ExtensionRun)? {
-        runs.first { $0.value.connectionID == connection }.map { ($0.key, $0.value) }
+        runs.first { $0.value.connection?.id == connection }.map { ($0.key, $0.value) }
     }
 
     /// Remembers why an app's extension was stopped by force, for `status`.
