@@ -35,7 +35,7 @@ let package = Package(
         ),
         .target(
             name: "TLS",
-            dependencies: ["COpenSSL"],
+            dependencies: ["BackgroundAssetsIPC", "COpenSSL"],
             path: "Shared/Platform/TLS"
         ),
         .target(
@@ -58,6 +58,7 @@ let package = Package(
         ),
         .target(
             name: "FoundationFixes",
+            dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Frameworks/FoundationFixes"
         ),
         .target(
@@ -191,7 +192,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["TLS"],
+            dependencies: ["BackgroundAssetsIPC", "TLS"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
