@@ -217,7 +217,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundTasksTests",
-            dependencies: ["BackgroundTasks", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundTasks", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundTasksTests"
         ),
         .testTarget(
