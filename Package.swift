@@ -39,6 +39,11 @@ let package = Package(
             path: "Shared/Platform/TLS"
         ),
         .target(
+            name: "HTTPCore",
+            dependencies: ["BackgroundAssetsIPC", "TLS"],
+            path: "Shared/Platform/HTTPCore"
+        ),
+        .target(
             name: "ArgumentParsing",
             path: "Shared/Platform/ArgumentParsing"
         ),
@@ -83,13 +88,15 @@ let package = Package(
         .target(
             name: "SessionKit",
             // What SessionKit imports on Linux only: the stand-in for Foundation's app group
-            // containers, libcrypto where CryptoKit does not exist, and TLS for the device's CAs. On Apple platforms it needs
-            // Foundation and CryptoKit alone, so it can be copied into an Xcode project as it is.
+            // containers, libcrypto where CryptoKit does not exist, and TLS and HTTP for the device's CAs.
+            // On Apple platforms it needs Foundation and CryptoKit alone, so it can be copied into an
+            // Xcode project as it is.
             dependencies: [
                 .target(name: "BackgroundAssets", condition: .when(platforms: [.linux])),
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
                 .target(name: "BackgroundAssetsIPC", condition: .when(platforms: [.linux])),
                 .target(name: "TLS", condition: .when(platforms: [.linux])),
+                .target(name: "HTTPCore", condition: .when(platforms: [.linux])),
             ],
             path: "Shared/SessionKit"
         ),
@@ -115,8 +122,8 @@ let package = Package(
         // MARK: - Server
 
         .target(
-            name: "HTTPCore",
-            path: "Server/HTTPCore"
+            name: "ServerRuntime",
+            path: "Server/ServerRuntime"
         ),
         .target(
             name: "AssetPackArchive",
@@ -130,14 +137,14 @@ let package = Package(
         .target(
             name: "AssetServer",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit",
-                "SystemLogging", "TLS",
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "ServerRuntime",
+                "SessionKit", "SystemLogging", "TLS",
             ],
             path: "Server/CDN/AssetServer"
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["ArgumentParsing", "AssetServer", "HTTPCore", "TLS"],
+            dependencies: ["ArgumentParsing", "AssetServer", "ServerRuntime", "TLS"],
             path: "Server/CDN/asset-server"
         ),
         .systemLibrary(
@@ -153,13 +160,13 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "SystemLogging", "TLS",
+                "ServerRuntime", "SystemLogging", "TLS",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(
             name: "backgroundassetsd",
-            dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "ServerRuntime"],
             path: "Server/System/backgroundassetsd"
         ),
         .target(
@@ -184,7 +191,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
-            dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "ServerRuntime"],
             path: "Server/Demo/wwdc-sessions-demo"
         ),
 
@@ -197,12 +204,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionKitTests",
-            dependencies: ["SessionKit", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/SessionKitTests"
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "ServerRuntime", "SessionKit", "TestSupport",
+                "TLS",
+            ],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
@@ -252,7 +262,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "TestSupport", "TLS",
+                "ServerRuntime", "TestSupport", "TLS",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
