@@ -176,7 +176,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "backgroundassets-debug",
-            dependencies: ["BackgroundAssetsDebugTool"],
+            dependencies: ["BackgroundAssetsDebugTool", "ServerRuntime"],
             path: "Server/System/backgroundassets-debug"
         ),
         .target(
