@@ -331,6 +331,13 @@ let package = Package(
             dependencies: ["TestSupport"],
             path: "Tests/PackageDependencyTests"
         ),
+        // The docs that describe code, checked against it: Architecture.md's module table against
+        // this file, its wire tables against the protocol's cases (and written from them).
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Tests/DocumentationTests"
+        ),
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport", "TLS"],
