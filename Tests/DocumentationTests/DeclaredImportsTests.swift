@@ -26,6 +26,19 @@ struct DeclaredImportsTests {
         }
     }
 
+    @Test("Shared/ never depends on Server/, and the app and the extension only on Shared/", arguments: ["Shared/", "App", "Extension"])
+    func dependencyDirection(folder: String) {
+        let manifest = PackageManifest.current
+        for target in manifest.targets where target.path.hasPrefix(folder) {
+            for dependency in target.dependencies {
+                let path = manifest.target(dependency)?.path ?? ""
+                #expect(
+                    path.hasPrefix("Shared/"),
+                    "\(target.name) (\(target.path)) depends on \(dependency) (\(path)); Architecture.md's Modules section says why it must not")
+            }
+        }
+    }
+
     /// The Swift files under a target's folder, by their path from the package's root.
     static func swiftFiles(in folder: String) throws -> [String] {
         let root = RepositoryFile.url(folder)
