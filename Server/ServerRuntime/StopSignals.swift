@@ -1,6 +1,6 @@
 /*
 Abstract:
-SIGINT and SIGTERM for the service, the server, the demo and the debug tool: blocked everywhere, then awaited on one thread with sigwait.
+SIGINT and SIGTERM for the executables of Server/: blocked everywhere, then awaited on one thread with sigwait.
 */
 
 import Foundation

@@ -60,7 +60,8 @@ public enum DeviceTrustedFetch {
             let reader = HTTPResponseReader(connection: connection, stallMilliseconds: milliseconds)
             let head = try reader.readHead()
             if [301, 302, 303, 307, 308].contains(head.status) {
-                guard redirects > 0, let location = head["Location"], let next = URL(string: location, relativeTo: url)?.absoluteURL else {
+                guard redirects > 0, let location = head["Location"],
+                      let next = URL(string: location, relativeTo: url)?.absoluteURL else {
                     throw Failure(description: "\(url.absoluteString) redirected too often or without a Location")
                 }
                 return try fetch(next, paths: paths, timeout: timeout, redirects: redirects - 1)
@@ -83,7 +84,8 @@ public enum DeviceTrustedFetch {
 
     private static func body(of head: HTTPResponseHead, from reader: HTTPResponseReader, url: URL) throws -> Data {
         if head.isChunked {
-            throw Failure(description: "\(url.absoluteString) answered an HTTP/1.0 request with a chunked body, which HTTP/1.0 does not have")
+            throw Failure(
+                description: "\(url.absoluteString) answered an HTTP/1.0 request with a chunked body, which HTTP/1.0 does not have")
         }
         if let coding = head.unrequestedCoding {
             throw Failure(description: "\(url.absoluteString) answered with \(coding) although the request asked for identity")

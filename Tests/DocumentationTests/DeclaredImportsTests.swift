@@ -1,6 +1,6 @@
 /*
 Abstract:
-Every module a target's code imports is a dependency Package.swift declares, so the manifest, and the tables made from it, tell the truth.
+Every module a target imports is a dependency Package.swift declares, and the dependencies run the way Architecture.md says.
 */
 
 import Foundation
@@ -26,7 +26,9 @@ struct DeclaredImportsTests {
         }
     }
 
-    @Test("Shared/ never depends on Server/, and the app and the extension only on Shared/", arguments: ["Shared/", "App", "Extension"])
+    @Test(
+        "Shared/ never depends on Server/, and the app and the extension only on Shared/",
+        arguments: ["Shared/", "App", "Extension"])
     func dependencyDirection(folder: String) {
         let manifest = PackageManifest.current
         for target in manifest.targets where target.path.hasPrefix(folder) {
@@ -34,7 +36,10 @@ struct DeclaredImportsTests {
                 let path = manifest.target(dependency)?.path ?? ""
                 #expect(
                     path.hasPrefix("Shared/"),
-                    "\(target.name) (\(target.path)) depends on \(dependency) (\(path)); Architecture.md's Modules section says why it must not")
+                    """
+                    \(target.name) (\(target.path)) depends on \(dependency) (\(path)); \
+                    Architecture.md's Modules section says why it must not
+                    """)
             }
         }
     }

@@ -31,7 +31,10 @@ struct ModuleTableTests {
                 """)
         }
         for name in named where manifest.target(name)?.isShipped != true {
-            Issue.record("\(Self.document)'s module table has a row for `\(name)`, which Package.swift does not declare; remove the row or correct the name.")
+            Issue.record("""
+                \(Self.document)'s module table has a row for `\(name)`, which Package.swift does not declare; \
+                remove the row or correct the name.
+                """)
         }
     }
 

@@ -15,7 +15,9 @@ import Foundation
 struct PackageManifest {
     /// One target of the manifest.
     struct Target: Equatable {
-        enum Kind: String { case library = "target", executable = "executableTarget", test = "testTarget", system = "systemLibrary" }
+        enum Kind: String {
+            case library = "target", executable = "executableTarget", test = "testTarget", system = "systemLibrary"
+        }
 
         var name: String
         var kind: Kind

@@ -40,7 +40,9 @@ struct WireTableTests {
                 continue
             }
             let response = row.count == 3 ? MarkdownTable.codeNames(in: row[1]).first : nil
-            #expect(response.map(responses.contains) == true, "\(Self.source): the request \(name) is answered with \(row.count == 3 ? row[1] : "nothing"), which is not a response of ServerResponse")
+            #expect(
+                response.map(responses.contains) == true,
+                "\(Self.source): the request \(name) is answered with \(row.count == 3 ? row[1] : "nothing"), not a case of ServerResponse")
         }
         for name in events where rows[name]?.count != 2 {
             Issue.record("\(Self.source) has no row for the event \(name); add /// | `\(name)` | when it is sent |")
@@ -50,14 +52,19 @@ struct WireTableTests {
         }
     }
 
-    @Test("Each wire table of Architecture.md lists the protocol's cases in order, as WireProtocol.swift describes them", arguments: Kind.allCases)
+    @Test(
+        "Each wire table of Architecture.md lists the protocol's cases in order, as WireProtocol.swift describes them",
+        arguments: Kind.allCases)
     func generated(kind: Kind) throws {
         let rows = try Self.sourceRows()
         let expected = kind.header + kind.names.compactMap { name in rows[name].map { kind.line(name: name, row: $0) } }
         var lines = try RepositoryFile.text(Self.document).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         let table = try #require(
             MarkdownTable(in: lines.joined(separator: "\n"), headerPrefix: kind.header[0]),
-            "\(Self.document) has no table starting \(kind.header[0]); put the \(kind) table there (UPDATE_DOCS=1 rewrites only an existing one)")
+            """
+            \(Self.document) has no table starting \(kind.header[0]); put the \(kind) table there \
+            (UPDATE_DOCS=1 rewrites only an existing one)
+            """)
         if Self.isUpdating, table.lines != expected {
             lines.replaceSubrange(table.lineRange, with: expected)
             try lines.joined(separator: "\n").write(to: RepositoryFile.url(Self.document), atomically: true, encoding: .utf8)

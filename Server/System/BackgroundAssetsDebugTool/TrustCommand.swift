@@ -94,7 +94,8 @@ struct TrustStore: Sendable {
         }
         let destination = directory.appending(path: "\(summary.sha256).pem")
         if let reason = AtomicFileWriter.write(Data(text.utf8), to: destination) {
-            throw DebugToolError("Could not save the CA as \(destination.path): \(reason). Check that the device root is yours and writable.")
+            throw DebugToolError(
+                "Could not save the CA as \(destination.path): \(reason). Check that the device root is yours and writable.")
         }
         return summary
     }

@@ -40,13 +40,16 @@ public final class TLSServerContext: @unchecked Sendable {
         guard SSL_CTX_use_certificate_chain_file(context, certificateChain.path) == 1 else {
             let reason = TLSError.drainQueue()
             // deinit frees the context: every stored property is set by now.
-            throw TLSError(.configuration, "the certificate \(certificateChain.path) could not be loaded (\(reason)); give a PEM certificate chain")
+            throw TLSError(
+                .configuration, "the certificate \(certificateChain.path) could not be loaded (\(reason)); give a PEM certificate chain")
         }
         guard SSL_CTX_use_PrivateKey_file(context, privateKey.path, SSL_FILETYPE_PEM) == 1,
               SSL_CTX_check_private_key(context) == 1 else {
             let reason = TLSError.drainQueue()
             // deinit frees the context: every stored property is set by now.
-            throw TLSError(.configuration, "the private key \(privateKey.path) could not be loaded or does not match the certificate (\(reason))")
+            throw TLSError(
+                .configuration,
+                "the private key \(privateKey.path) could not be loaded or does not match the certificate (\(reason))")
         }
     }
 

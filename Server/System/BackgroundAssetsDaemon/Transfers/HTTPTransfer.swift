@@ -149,7 +149,9 @@ struct HTTPTransfer {
 
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
     /// the server did not ask to close it.
-    private func keepAlive(_ connection: HTTPConnection, after head: HTTPResponseHead, reader: HTTPResponseReader, delimited: Bool, url: URL) {
+    private func keepAlive(
+        _ connection: HTTPConnection, after head: HTTPResponseHead, reader: HTTPResponseReader, delimited: Bool, url: URL
+    ) {
         guard let pool = request.connections, delimited, !reader.hasBufferedBytes,
               !(head["Connection"]?.lowercased().contains("close") ?? false),
               let target = try? RequestTarget(url)
