@@ -37,8 +37,13 @@ let package = Package(
         ),
         .target(
             name: "TLS",
-            dependencies: ["COpenSSL"],
+            dependencies: ["BackgroundAssetsIPC", "COpenSSL"],
             path: "Shared/Platform/TLS"
+        ),
+        .target(
+            name: "HTTPCore",
+            dependencies: ["BackgroundAssetsIPC", "TLS"],
+            path: "Shared/Platform/HTTPCore"
         ),
         .target(
             name: "ArgumentParsing",
@@ -69,6 +74,7 @@ let package = Package(
         ),
         .target(
             name: "FoundationFixes",
+            dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Frameworks/FoundationFixes"
         ),
         .target(
@@ -103,13 +109,15 @@ let package = Package(
         .target(
             name: "SessionKit",
             // What SessionKit imports on Linux only: the stand-in for Foundation's app group
-            // containers, libcrypto where CryptoKit does not exist, and TLS for the device's CAs. On Apple platforms it needs
-            // Foundation and CryptoKit alone, so it can be copied into an Xcode project as it is.
+            // containers, libcrypto where CryptoKit does not exist, and TLS and HTTP for the device's CAs.
+            // On Apple platforms it needs Foundation and CryptoKit alone, so it can be copied into an
+            // Xcode project as it is.
             dependencies: [
                 .target(name: "BackgroundAssets", condition: .when(platforms: [.linux])),
                 .target(name: "CCrypto", condition: .when(platforms: [.linux])),
                 .target(name: "BackgroundAssetsIPC", condition: .when(platforms: [.linux])),
                 .target(name: "TLS", condition: .when(platforms: [.linux])),
+                .target(name: "HTTPCore", condition: .when(platforms: [.linux])),
             ],
             path: "Shared/SessionKit"
         ),
@@ -135,8 +143,8 @@ let package = Package(
         // MARK: - Server
 
         .target(
-            name: "HTTPCore",
-            path: "Server/HTTPCore"
+            name: "ServerRuntime",
+            path: "Server/ServerRuntime"
         ),
         .target(
             name: "AssetPackArchive",
@@ -150,14 +158,14 @@ let package = Package(
         .target(
             name: "AssetServer",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "SessionKit",
-                "SystemLogging", "TLS",
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "ServerRuntime",
+                "SessionKit", "SystemLogging", "TLS",
             ],
             path: "Server/CDN/AssetServer"
         ),
         .executableTarget(
             name: "asset-server",
-            dependencies: ["ArgumentParsing", "AssetServer", "HTTPCore", "TLS"],
+            dependencies: ["ArgumentParsing", "AssetServer", "ServerRuntime", "TLS"],
             path: "Server/CDN/asset-server"
         ),
         .systemLibrary(
@@ -173,13 +181,13 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "SystemLogging", "TLS", "BackgroundSessionModel", "NotificationModel",
+                "ServerRuntime", "SystemLogging", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
         .executableTarget(
             name: "backgroundassetsd",
-            dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "ServerRuntime"],
             path: "Server/System/backgroundassetsd"
         ),
         .target(
@@ -189,7 +197,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "backgroundassets-debug",
-            dependencies: ["BackgroundAssetsDebugTool"],
+            dependencies: ["BackgroundAssetsDebugTool", "ServerRuntime"],
             path: "Server/System/backgroundassets-debug"
         ),
         .target(
@@ -204,7 +212,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "wwdc-sessions-demo",
-            dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "HTTPCore"],
+            dependencies: ["ArgumentParsing", "AssetServer", "BackgroundAssetsIPC", "ServerRuntime"],
             path: "Server/Demo/wwdc-sessions-demo"
         ),
 
@@ -217,12 +225,15 @@ let package = Package(
         ),
         .testTarget(
             name: "SessionKitTests",
-            dependencies: ["SessionKit", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/SessionKitTests"
         ),
         .testTarget(
             name: "AssetServerTests",
-            dependencies: ["AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "SessionKit", "TestSupport", "TLS"],
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "ServerRuntime", "SessionKit", "TestSupport",
+                "TLS",
+            ],
             path: "Tests/AssetServerTests"
         ),
         .testTarget(
@@ -237,7 +248,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundTasksTests",
-            dependencies: ["BackgroundTasks", "BackgroundAssetsIPC"],
+            dependencies: ["BackgroundTasks", "BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/BackgroundTasksTests"
         ),
         .testTarget(
@@ -282,7 +293,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "TestSupport", "TLS", "BackgroundSessionModel", "NotificationModel",
+                "ServerRuntime", "TestSupport", "TLS", "BackgroundSessionModel", "NotificationModel",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
@@ -350,6 +361,13 @@ let package = Package(
             name: "PackageDependencyTests",
             dependencies: ["TestSupport"],
             path: "Tests/PackageDependencyTests"
+        ),
+        // The docs that describe code, checked against it: Architecture.md's module table against
+        // this file, its wire tables against the protocol's cases (and written from them).
+        .testTarget(
+            name: "DocumentationTests",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Tests/DocumentationTests"
         ),
         .testTarget(
             name: "EndToEndTests",

@@ -6,6 +6,14 @@ Whole-file writes that readers never see half done: Foundation's atomic write, w
 import Foundation
 
 /// Writes files so that a reader sees either the old contents or the new, never a mix.
+///
+/// The service and the tools have their own writer, `AtomicFileWriter` in `BackgroundAssetsIPC`;
+/// SessionKit cannot use it, because it compiles in an Xcode project with Foundation alone. The
+/// durability is the same: Foundation's atomic write (swift-foundation, on Linux as on Apple
+/// platforms) also writes a temporary file beside the target, syncs it, and renames it over the
+/// old one. What differs is the mode: Foundation keeps an existing file's, and gives a new file the
+/// process's default, as an app's files have on Apple platforms; callers that need a private file
+/// set its mode afterwards (``ServerCredentials/save(to:)``).
 public enum AtomicFile {
     /// Replaces the file at `url` with `data`.
     ///
@@ -25,6 +33,3 @@ public enum AtomicFile {
         }
     }
 }
-
-/// The text of the current `errno`, for the few POSIX calls SessionKit makes.
-func errnoText() -> String { String(cString: strerror(errno)) }

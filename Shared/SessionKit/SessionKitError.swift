@@ -55,3 +55,10 @@ extension SessionKitError: LocalizedError {
     /// The ``description``, which `localizedDescription` returns, so logs and alerts show the sentence.
     public var errorDescription: String? { description }
 }
+
+/// The text of the current `errno`, for the reasons of SessionKit's few POSIX calls.
+///
+/// The rest of the project uses `BackgroundAssetsIPC`'s `errnoText(_:)`; SessionKit keeps this
+/// one line of its own because it compiles in an Xcode project with Foundation alone, where that
+/// module does not exist.
+func errnoText() -> String { String(cString: strerror(errno)) }

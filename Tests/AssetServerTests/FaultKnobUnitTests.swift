@@ -5,7 +5,7 @@ Unit tests for fault knob parsing and state: injected failures, credentials, cor
 
 @testable import AssetServer
 import Foundation
-import HTTPCore
+import ServerRuntime
 import Testing
 
 struct FaultKnobUnitTests {

@@ -18,7 +18,7 @@ struct FrameDecoderTests {
 
     @Test("Frames reassemble from chunks of any size", arguments: [1, 2, 3, 7, 64, 1000, 12345])
     func randomChunking(seed: UInt64) throws {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         let payloads = (0..<200).map { index in
             [UInt8](repeating: UInt8(truncatingIfNeeded: index), count: Int.random(in: 1...5000, using: &generator))
         }
@@ -67,7 +67,7 @@ struct FrameDecoderTests {
 
     @Test("Random garbage never crashes the decoder or yields more than it was given", arguments: [11, 22, 33])
     func randomGarbage(seed: UInt64) {
-        var generator = SplitMix64(state: seed)
+        var generator = SplitMix64(seed: seed)
         var decoder = FrameDecoder(maximumFrameSize: 4096)
         let garbage = (0..<100_000).map { _ in UInt8.random(in: 0...255, using: &generator) }
         decoder.append(garbage)

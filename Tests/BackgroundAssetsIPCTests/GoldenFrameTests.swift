@@ -93,28 +93,6 @@ struct GoldenFrameTests {
             "recorded frames without a case: \(files.subtracting(expected).sorted())")
     }
 
-    @Test("WireProtocol's tables list every request, response and event")
-    func tableListsEveryCase() throws {
-        let source = try String(
-            contentsOf: URL(filePath: #filePath).deletingLastPathComponent()
-                .appending(path: "../../Shared/Platform/BackgroundAssetsIPC/WireProtocol.swift").standardized,
-            encoding: .utf8)
-        let rows = source.split(separator: "\n").filter { $0.hasPrefix("/// | `") }.map { row in
-            row.split(separator: "|").map { $0.trimmingCharacters(in: .whitespaces).trimmingCharacters(in: ["`"]) }
-        }
-        let firstColumn = Set(rows.map { $0[1] })
-        let secondColumn = Set(rows.map { $0[2] })
-        for request in ClientRequest.CodingKeys.allCases {
-            #expect(firstColumn.contains(request.rawValue), "\(request.rawValue) is missing from the table")
-        }
-        for event in ServerEvent.CodingKeys.allCases {
-            #expect(firstColumn.contains(event.rawValue), "\(event.rawValue) is missing from the table")
-        }
-        for response in ServerResponse.CodingKeys.allCases where response != .failure {
-            #expect(secondColumn.contains(response.rawValue), "\(response.rawValue) is missing from the table")
-        }
-    }
-
     private static func protocolVersion(in object: [String: Any]) -> Int? {
         for value in object.values {
             if let nested = value as? [String: Any] {

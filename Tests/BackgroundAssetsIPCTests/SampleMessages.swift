@@ -91,16 +91,3 @@ enum SampleMessages {
         requests.enumerated().map { ClientMessage(id: UInt64($0.offset + 1), request: $0.element) }
     }
 }
-
-/// A small deterministic generator, so a failing chunking test fails the same way every run.
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
-    }
-}

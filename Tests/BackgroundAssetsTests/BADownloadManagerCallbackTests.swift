@@ -10,6 +10,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Download manager callbacks and exclusive control")
@@ -59,15 +60,6 @@ struct BADownloadManagerCallbackTests {
         private func record(_ line: String) { log.withLock { $0.append(line) } }
     }
 
-    static func waitFor(_ condition: () -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if condition() { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition()
-    }
-
     @Test("A delegate receives begin, progress, failure and finish in the order the service sent them")
     func callbacksInOrder() async throws {
         let service = try FakeService()
@@ -84,7 +76,7 @@ struct BADownloadManagerCallbackTests {
         try service.push(.failed(download: a, failure: .backgroundAssets(code: 102, message: "could not start")))
         try service.push(
             .finished(deliveryID: 9, download: SampleDescriptors.make("b", state: .finished), filePath: "/g/f.tmp"))
-        #expect(await Self.waitFor { delegate.lines.count == 5 })
+        try await poll(until: { delegate.lines.count == 5 }, "the delegate's five callbacks")
         #expect(delegate.lines == ["begin a", "progress a 10/40", "pause a", "failed a 102", "finished b /g/f.tmp"])
         #expect(
             await service.waitFor { $0.contains(.acknowledgeDelivery(deliveryID: 9)) }, "the file may go once handled")

@@ -10,6 +10,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Download manager")
@@ -172,10 +173,7 @@ struct BADownloadManagerTests {
             let manager = Self.manager(for: service)
             _ = try manager.fetchCurrentDownloads()
         }
-        let deadline = ContinuousClock.now + .seconds(5)
-        while service.endedConnectionCount == 0, ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(5))
-        }
+        try await poll(until: { service.endedConnectionCount > 0 }, "the discarded manager's connection to end")
         #expect(service.endedConnectionCount == 1)
     }
 }

@@ -6,6 +6,7 @@ An in-process stand-in for backgroundassetsd: a real Unix socket that answers wi
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
+import TestSupport
 
 /// Listens on a temporary device root's service socket, records every request, answers each with
 /// `respond`, and pushes events on demand.
@@ -96,13 +97,14 @@ final class FakeService: Sendable {
 
     /// Waits until the received requests satisfy a condition, or twenty seconds pass (a loaded
     /// machine running the whole suite can take seconds to schedule a connection's threads).
+    /// - Returns: Whether they did; the test decides what to do when they did not.
     func waitFor(_ condition: @escaping ([ClientRequest]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .seconds(20)
-        while ContinuousClock.now < deadline {
-            if condition(received) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
+        do {
+            try await poll(until: { condition(self.received) }, timeout: .seconds(20), interval: .milliseconds(5))
+            return true
+        } catch {
+            return false
         }
-        return condition(received)
     }
 
     private func accept(_ connection: UnixSocket) {

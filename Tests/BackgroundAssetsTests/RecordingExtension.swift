@@ -10,6 +10,7 @@ import Foundation
 import FoundationNetworking
 #endif
 import Synchronization
+import TestSupport
 
 /// Records every entry point as a line; what `downloads(for:)` returns and does is up to each test.
 final class RecordingExtension: BADownloaderExtension {
@@ -101,11 +102,6 @@ final class RunningExtension: Sendable {
     /// Waits until the runner ends, or five seconds pass.
     /// - Returns: The outcome, or `nil` when it has not ended in time.
     func waitForOutcome() async -> ExtensionRunner.Outcome? {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while ContinuousClock.now < deadline {
-            if let outcome { return outcome }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return outcome
+        try? await poll(timeout: .seconds(5), interval: .milliseconds(5), "the runner's outcome") { outcome }
     }
 }

@@ -7,6 +7,7 @@ Tests of how a process finds and starts the system service, and how it names its
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
+import TestSupport
 import Testing
 
 @Suite("Starting and addressing the service")
@@ -70,10 +71,9 @@ struct ServiceLauncherTests {
         let paths = DevicePaths(root: URL(fileURLWithPath: "/tmp/some device root"))
         let launcher = try #require(ServiceLauncher.beside(products.app, paths: paths))
         try launcher.launch()
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !FileManager.default.fileExists(atPath: products.marker.path), ContinuousClock.now < deadline {
-            try await Task.sleep(for: .milliseconds(10))
-        }
+        try await poll(
+            until: { FileManager.default.fileExists(atPath: products.marker.path) },
+            "the launched service to write \(products.marker.path)")
         #expect(try String(contentsOf: products.marker, encoding: .utf8) == paths.root.path)
         #if os(Linux)
         // This device root has no system/ folder, so there is no device log: the service gets a pipe

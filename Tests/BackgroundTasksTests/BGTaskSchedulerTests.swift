@@ -6,6 +6,7 @@ Tests of Background Tasks' scheduler in one process: Apple's rules, handlers, co
 @testable import BackgroundTasks
 import BackgroundAssetsIPC
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("BGTaskScheduler")
@@ -25,15 +26,6 @@ struct BGTaskSchedulerTests {
                 transport: transport, isExtension: isExtension,
                 permission: TaskPermission(permittedIdentifiers: permitted, backgroundModes: modes),
                 report: { line in reports.withLock { $0.append(line) } }))
-    }
-
-    /// Polls until `condition` holds, for work the scheduler hands to a queue.
-    func waitUntil(_ condition: () -> Bool) async throws {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while !condition() {
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 
     @Test("A permitted identifier registers once; a second registration is refused with a reason")
@@ -108,6 +100,17 @@ struct BGTaskSchedulerTests {
         #expect(await scheduler.pendingTaskRequests().isEmpty)
     }
 
+    @Test("cancelAllTaskRequests() cancels every pending request of the app, not only one identifier")
+    func cancelAll() async throws {
+        let scheduler = makeScheduler()
+        try scheduler.submit(BGAppRefreshTaskRequest(identifier: Self.refresh))
+        try scheduler.submit(BGProcessingTaskRequest(identifier: Self.cleanup))
+        #expect(await scheduler.pendingTaskRequests().count == 2)
+        scheduler.cancelAllTaskRequests()
+        #expect(transport.state.withLock { $0.cancelled } == [nil], "one request to cancel all, naming no identifier")
+        #expect(await scheduler.pendingTaskRequests().isEmpty)
+    }
+
     @Test("The service's refusal reaches the caller as BGTaskScheduler.Error")
     func serviceRefusal() throws {
         let scheduler = makeScheduler()
@@ -130,7 +133,7 @@ struct BGTaskSchedulerTests {
             task.setTaskCompleted(success: false)
         }
         transport.launch(7, TaskRequestDescriptor(identifier: Self.refresh, kind: .appRefresh))
-        try await waitUntil { transport.completion(of: 7) != nil }
+        try await poll(until: { transport.completion(of: 7) != nil }, "task 7 to complete on its queue")
         #expect(received.withLock { $0 } == ["BGAppRefreshTask \(Self.refresh)"])
         #expect(transport.completion(of: 7) == true)
     }
@@ -150,7 +153,7 @@ struct BGTaskSchedulerTests {
         transport.launch(9, TaskRequestDescriptor(identifier: Self.cleanup, kind: .processing))
         queue.sync {}  // The handler ran: the queue is serial and the launch went onto it first.
         transport.expire(9)
-        try await waitUntil { transport.completion(of: 9) != nil }
+        try await poll(until: { transport.completion(of: 9) != nil }, "task 9 to complete on its queue")
         #expect(onQueue.withLock { $0 })
         #expect(transport.completion(of: 9) == false)
     }

@@ -6,6 +6,7 @@ Tests of continued-processing tasks in the scheduler: Apple's rules for submitti
 @testable import BackgroundTasks
 import BackgroundAssetsIPC
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("BGContinuedProcessingTask")
@@ -105,14 +106,5 @@ struct ContinuedProcessingTaskTests {
 
     private func reports(_ taskID: UInt64) -> [TaskProgress] {
         transport.state.withLock { $0.progress[taskID] ?? [] }
-    }
-
-    private func poll<Value>(_ value: () -> Value?) async throws -> Value {
-        let deadline = ContinuousClock.now + .seconds(5)
-        while true {
-            if let value = value() { return value }
-            guard ContinuousClock.now < deadline else { throw CancellationError() }
-            try await Task.sleep(for: .milliseconds(5))
-        }
     }
 }

@@ -176,6 +176,22 @@ struct BackgroundTaskTests {
         }
     }
 
+    @Test("cancelAllTaskRequests() removes every pending request of the app, of each kind")
+    func cancelAllRemovesEveryRequest() async throws {
+        try await withTaskApp { scenario in
+            try await runApp(["--submit", "refresh:3600", "--submit", "cleanup:3600"], in: scenario)
+            let listed = try await scenario.tool(["tasks"]).standardOutput
+            #expect(listed.contains(Self.refresh) && listed.contains(Self.cleanup), "\(listed)")
+            try await runApp(["--cancel-all"], in: scenario)
+            _ = try await waitForEvent("cancelledAll", "all", in: scenario)
+            try await poll(until: {
+                try await scenario.tool(["tasks"]).standardOutput.contains("No Background Tasks requests")
+            }, "tasks to list no request after cancelAllTaskRequests()")
+            let cancel = scenario.trace().last { $0.event == "cancelTaskRequest" }
+            #expect(cancel?.detail == "all (2)", "the trace's cancel: \(String(describing: cancel))")
+        }
+    }
+
     @Test("Pending requests survive a restart of the service")
     func survivesRestart() async throws {
         try await withTaskApp { scenario in

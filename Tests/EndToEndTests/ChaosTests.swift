@@ -22,7 +22,7 @@ extension SampleTests {
         func threeKills() async throws {
             // CHAOS_SEED replays a run; the seed is printed with every failure.
             let seed = ProcessInfo.processInfo.environment["CHAOS_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 1...1 << 48)
-            var random = SeededRandom(seed: seed)
+            var random = SplitMix64(seed: seed)
             // The default checkpoints (64 MiB or 1 s): a kill must not cost what was received since the last one.
             let configuration = sampleConfiguration.merging(["checkpointBytes": 67_108_864, "checkpointInterval": 1]) { $1 }
             try await withServiceOnDemand(
@@ -35,7 +35,7 @@ extension SampleTests {
         /// The scenario: install, then three kills, each of a service that a client started again and
         /// that is moving bytes (the first after the install, the others while the app runs), then
         /// runs of the app until everything is in place.
-        static func run(_ device: SampleDevice, seed: UInt64, random: inout SeededRandom) async throws {
+        static func run(_ device: SampleDevice, seed: UInt64, random: inout SplitMix64) async throws {
             let root = device.scenario.deviceRoot
             let catalog = try device.catalog()
             try await device.install()
@@ -123,20 +123,5 @@ extension SampleTests {
                 }
             }
         }
-    }
-}
-
-/// SplitMix64: a small seeded generator, so a chaos run can be replayed from its seed.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var value = state
-        value = (value ^ (value >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        value = (value ^ (value >> 27)) &* 0x94D0_49BB_1331_11EB
-        return value ^ (value >> 31)
     }
 }

@@ -206,12 +206,13 @@ extension LifecycleScenario {
 ///   - happened: Whether the forbidden thing has happened; checked every 100 ms.
 /// - Returns: `true` as soon as it happened, `false` when the window passed without it.
 func watch(for duration: Duration, whether happened: () -> Bool) async throws -> Bool {
-    let end = ContinuousClock.now.advanced(by: duration)
-    while ContinuousClock.now < end {
-        if happened() { return true }
-        try await Task.sleep(for: .milliseconds(100))
+    do {
+        try await poll(until: happened, timeout: duration, interval: .milliseconds(100))
+        return true
+    } catch is TestSupportError {
+        // The window passed without it: what the caller hopes for.
+        return false
     }
-    return happened()
 }
 
 /// Whether a process is alive: it exists and is not a zombie waiting to be reaped.

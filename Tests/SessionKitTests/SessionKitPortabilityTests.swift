@@ -13,6 +13,7 @@ struct SessionKitPortabilityTests {
         "BackgroundAssets": "#if !canImport(Darwin)",
         "BackgroundAssetsIPC": "#if !canImport(Darwin)",
         "TLS": "#if !canImport(Darwin)",
+        "HTTPCore": "#if !canImport(Darwin)",
         "CCrypto": "#else",  // of `#if canImport(CryptoKit)`
     ]
 

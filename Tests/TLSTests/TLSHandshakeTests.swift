@@ -99,8 +99,8 @@ struct TLSHandshakeTests {
 
     @Test("A server that speaks only TLS 1.1 is refused, and not as a certificate problem")
     func oldVersionsRefused() throws {
-        let server = try localServer
-        server.limitVersions(maximum: TLSVersion.tls11)
+        let server = try TLSServerContext(
+            certificateChain: authority.serverCertificate, privateKey: authority.serverKey, newestVersion: .tls11)
         let outcome = TLSPair.handshake(server: server, client: try trustingClient, host: "localhost")
         guard case let .failure(error) = outcome.client else { Issue.record("TLS 1.1 was accepted"); return }
         #expect(error.kind == .handshakeFailed || error.kind == .connectionLost)

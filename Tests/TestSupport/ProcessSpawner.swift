@@ -3,6 +3,7 @@ Abstract:
 Starts a child with posix_spawn on a thread that lives exactly as long as the child and reaps it.
 */
 
+import BackgroundAssetsIPC
 import Dispatch
 import Foundation
 import Synchronization
@@ -121,7 +122,7 @@ private struct SpawnRequest: Sendable {
         var pid: pid_t = 0
         let result = posix_spawn(&pid, path, &actions, &attributes, cArguments, cEnvironment)
         guard result == 0 else {
-            return .failure(TestSupportError("Could not start \(argv.joined(separator: " ")): \(String(cString: strerror(result)))."))
+            return .failure(TestSupportError("Could not start \(argv.joined(separator: " ")): \(errnoText(result))."))
         }
         return .success(pid)
     }

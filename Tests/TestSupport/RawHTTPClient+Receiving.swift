@@ -3,6 +3,8 @@ Abstract:
 How RawHTTPClient reads responses: the head, bodies by Content-Length or chunks, and the server's close.
 */
 
+import BackgroundAssetsIPC
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -166,7 +168,7 @@ extension RawHTTPClient {
             case .closed:
                 return false
             case .failed(let code):
-                throw TestSupportError("Reading from 127.0.0.1:\(port) failed: \(String(cString: strerror(code))).")
+                throw TestSupportError("Reading from 127.0.0.1:\(port) failed: \(errnoText(code)).")
             case .wouldBlock:
                 guard ContinuousClock.now < deadline else {
                     throw TestSupportError("127.0.0.1:\(port) sent nothing for \(timeout).")

@@ -3,6 +3,8 @@ Abstract:
 A tiny HTTP/1.1 client on a POSIX socket, for exact header control and malformed input.
 */
 
+import BackgroundAssetsIPC
+
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -45,7 +47,7 @@ public final class RawHTTPClient {
             }
         }
         guard connected == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errnoText()
             _ = closeSocket(descriptor)
             descriptor = -1
             throw TestSupportError("Could not connect to 127.0.0.1:\(port): \(reason). Is the server running?")
@@ -93,7 +95,7 @@ public final class RawHTTPClient {
                 }
                 throw TestSupportError(
                     "Sending to 127.0.0.1:\(port) failed after \(offset) of \(bytes.count) bytes: "
-                        + "\(String(cString: strerror(errno)))."
+                        + "\(errnoText())."
                 )
             }
             offset += written

@@ -15,7 +15,8 @@ import Foundation
 /// SECONDS from now on the device clock, or `now`), `--submit-other ID`, `--continue NAME:TOTAL:STOP[:fail]`
 /// (registers `EXPORT.NAME` after launch and submits a continued-processing request for it, whose
 /// task advances one unit every 100 ms up to STOP of TOTAL units, completes at TOTAL, and completes
-/// unsuccessfully when expired), `--exit`. What it does with a
+/// unsuccessfully when expired), `--cancel-all` (cancels every pending request of the app, then
+/// waits for the service's answer to a later request, so the cancel has left the app), `--exit`. What it does with a
 /// task comes from `task-behaviour` in the app group container: `hang` ignores expiration and never
 /// completes; otherwise the task completes after `work` seconds, or at its expiration. Every event is
 /// a line in `task-test-app.log` in the container: `EVENT IDENTIFIER PID background|foreground`.
@@ -59,6 +60,13 @@ struct TaskTestApp {
                 submit(argument == "--submit" ? value : value + ":now:other", log: log)
             case "--continue":
                 submitContinuedProcessing(arguments.isEmpty ? "" : arguments.removeFirst(), log: log)
+            case "--cancel-all":
+                BGTaskScheduler.shared.cancelAllTaskRequests()
+                // Requests leave in order: once a later one is answered, the cancel has been sent.
+                let answered = DispatchSemaphore(value: 0)
+                BGTaskScheduler.shared.getPendingTaskRequests { _ in answered.signal() }
+                answered.wait()
+                log.append("cancelledAll", "all")
             case "--exit":
                 exit(0)
             default:

@@ -4,7 +4,7 @@ Serving over TLS: which certificate and key, and the handshake each connection m
 */
 
 import Foundation
-import HTTPCore
+import ServerRuntime
 import TLS
 
 extension AssetServer {

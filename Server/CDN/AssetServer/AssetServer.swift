@@ -6,8 +6,8 @@ The asset server: a small HTTP/1.1 file server for a catalog folder, started and
 import BackgroundAssetsIPC
 import Dispatch
 import Foundation
+import ServerRuntime
 import TLS
-import HTTPCore
 import Synchronization
 import SystemLogging
 

@@ -5,6 +5,7 @@ Serves a catalog file: validators, conditional requests, byte ranges, and a body
 
 import Foundation
 import HTTPCore
+import ServerRuntime
 
 extension Connection {
     /// Answers a GET or HEAD for an open file with 200, 206, 304, 412 or 416.

@@ -5,6 +5,7 @@ Answers one parsed request: method and path checks, fault knobs, authentication,
 
 import Foundation
 import HTTPCore
+import ServerRuntime
 
 extension Connection {
     /// Answers `request` and logs the response once it is complete or cut.

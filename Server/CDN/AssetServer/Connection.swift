@@ -5,6 +5,7 @@ One client connection: reads request heads under deadlines, answers them in orde
 
 import Foundation
 import HTTPCore
+import ServerRuntime
 
 /// Serves one client socket on its own thread until the client leaves, misbehaves, or the server stops.
 final class Connection {

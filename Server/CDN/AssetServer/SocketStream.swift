@@ -4,7 +4,7 @@ Deadline-aware reads, writes and sendfile on a non-blocking socket, built on pol
 */
 
 import Foundation
-import HTTPCore
+import ServerRuntime
 import TLS
 
 /// One client socket, in non-blocking mode, with every wait bounded by `poll(2)`.

@@ -3,16 +3,18 @@ Abstract:
 Deterministic pseudo-random file contents and sizes derived only from a session identifier.
 */
 
+import BackgroundAssetsIPC
+
 /// Bytes and sizes that depend on nothing but a session identifier, so every machine generates the same catalog.
 ///
-/// FNV-1a turns the identifier into a seed and SplitMix64 expands it; both are tiny, fast and fully
+/// FNV-1a turns the identifier into a seed and ``SplitMix64`` expands it; both are tiny, fast and fully
 /// specified, unlike the standard library's random generators, which may change between releases.
 struct SyntheticContent {
-    private var state: UInt64
+    private var generator: SplitMix64
 
     /// Starts the stream for `identifier`.
     init(identifier: String) {
-        state = Self.fnv1a(identifier)
+        generator = SplitMix64(seed: Self.fnv1a(identifier))
     }
 
     /// The 64-bit FNV-1a hash of the identifier's UTF-8 bytes.
@@ -25,16 +27,6 @@ struct SyntheticContent {
         return hash
     }
 
-    /// The next 64 bits of the SplitMix64 sequence.
-    @inline(__always)
-    mutating func next() -> UInt64 {
-        state = state &+ 0x9e37_79b9_7f4a_7c15
-        var mixed = state
-        mixed = (mixed ^ (mixed >> 30)) &* 0xbf58_476d_1ce4_e5b9
-        mixed = (mixed ^ (mixed >> 27)) &* 0x94d0_49bb_1331_11eb
-        return mixed ^ (mixed >> 31)
-    }
-
     /// Fills `buffer` with the next bytes of the stream, eight at a time in little-endian order.
     ///
     /// Only the last call for a file may pass a length that is not a multiple of eight: the unused bytes of
@@ -42,11 +34,11 @@ struct SyntheticContent {
     mutating func fill(_ buffer: UnsafeMutableRawBufferPointer) {
         let words = buffer.count / 8
         for index in 0..<words {
-            buffer.storeBytes(of: next().littleEndian, toByteOffset: index * 8, as: UInt64.self)
+            buffer.storeBytes(of: generator.next().littleEndian, toByteOffset: index * 8, as: UInt64.self)
         }
         let tail = buffer.count - words * 8
         if tail > 0 {
-            var last = next().littleEndian
+            var last = generator.next().littleEndian
             withUnsafeBytes(of: &last) { bytes in
                 for index in 0..<tail { buffer[words * 8 + index] = bytes[index] }
             }

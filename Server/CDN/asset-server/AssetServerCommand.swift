@@ -6,7 +6,7 @@ The asset-server executable: parses options, prepares the catalog, serves until 
 import ArgumentParsing
 import AssetServer
 import Foundation
-import HTTPCore
+import ServerRuntime
 import TLS
 
 @main

@@ -6,7 +6,7 @@ The one-command demo: runs the asset server, the install, and the app, and stops
 import ArgumentParsing
 import BackgroundAssetsIPC
 import Foundation
-import HTTPCore
+import ServerRuntime
 import Synchronization
 
 @main

@@ -92,9 +92,11 @@ struct TrustStore: Sendable {
         guard summary.isCA else {
             throw DebugToolError("\(file.path) is not a CA certificate (\(summary.subject)); trust the CA that issued it, not the server's own certificate.")
         }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         let destination = directory.appending(path: "\(summary.sha256).pem")
-        try Data(text.utf8).write(to: destination, options: .atomic)
+        if let reason = AtomicFileWriter.write(Data(text.utf8), to: destination) {
+            throw DebugToolError(
+                "Could not save the CA as \(destination.path): \(reason). Check that the device root is yours and writable.")
+        }
         return summary
     }
 

@@ -5,17 +5,14 @@ The backgroundassets-debug executable: runs one subcommand of the debug tool and
 
 import BackgroundAssetsDebugTool
 import Foundation
+import ServerRuntime
 
 @main
 struct BackgroundAssetsDebugCommand {
     static func main() {
-        // Blocked before any thread starts, so only the sigwait(2) below receives Ctrl-C and SIGTERM
+        // Blocked before any thread starts, so only the wait below receives Ctrl-C and SIGTERM
         // and the tool can say what happens to a download it leaves behind.
-        var stopSignals = sigset_t()
-        sigemptyset(&stopSignals)
-        sigaddset(&stopSignals, SIGINT)
-        sigaddset(&stopSignals, SIGTERM)
-        pthread_sigmask(SIG_BLOCK, &stopSignals, nil)
+        let stopSignals = StopSignals.blockInEveryThread()
         signal(SIGPIPE, SIG_IGN)
 
         let arguments = Array(CommandLine.arguments.dropFirst())
@@ -24,8 +21,7 @@ struct BackgroundAssetsDebugCommand {
             let code = await DebugTool.run(arguments: arguments, context: ToolContext())
             exit(code.rawValue)
         }
-        var received: Int32 = 0
-        sigwait(&stopSignals, &received)
+        stopSignals.wait()
         if let note = DebugTool.interruptionNote.withLock({ $0 }) {
             FileHandle.standardError.write(Data("\n\(note)\n".utf8))
         }

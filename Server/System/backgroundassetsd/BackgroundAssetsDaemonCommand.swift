@@ -7,7 +7,7 @@ import ArgumentParsing
 import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
-import HTTPCore
+import ServerRuntime
 import Synchronization
 
 @main

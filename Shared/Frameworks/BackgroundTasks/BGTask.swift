@@ -3,6 +3,7 @@ Abstract:
 A task the system runs for the app in the background, and how the app ends it.
 */
 
+import BackgroundAssets
 import Foundation
 import Synchronization
 
@@ -33,10 +34,10 @@ public class BGTask: NSObject, @unchecked Sendable {
     /// It must stop the work quickly and call ``setTaskCompleted(success:)``; a task still running
     /// after its time limit ends with its process killed, when the system launched the app for it.
     public var expirationHandler: (() -> Void)? {
-        get { state.withLock { $0.expirationHandler.map(UncheckedHandler.init) }?.handler }
+        get { state.withLock { $0.expirationHandler.map(UncheckedReference.init) }?.value }
         set {
-            let handler = newValue.map(UncheckedHandler.init)
-            state.withLock { $0.expirationHandler = handler?.handler }
+            let handler = newValue.map(UncheckedReference.init)
+            state.withLock { $0.expirationHandler = handler?.value }
         }
     }
 
@@ -55,8 +56,8 @@ public class BGTask: NSObject, @unchecked Sendable {
 
     /// Runs the expiration handler, if the task has one and has not completed.
     func expire() {
-        let handler = state.withLock { $0.isCompleted ? nil : $0.expirationHandler.map(UncheckedHandler.init) }
-        handler?.handler()
+        let handler = state.withLock { $0.isCompleted ? nil : $0.expirationHandler.map(UncheckedReference.init) }
+        handler?.value()
     }
 
     var isCompleted: Bool { state.withLock { $0.isCompleted } }
@@ -67,12 +68,3 @@ public final class BGAppRefreshTask: BGTask, @unchecked Sendable {}
 
 /// A task that runs minutes of work in the background, for a ``BGProcessingTaskRequest``.
 public final class BGProcessingTask: BGTask, @unchecked Sendable {}
-
-/// Carries a closure that is not `Sendable` across a lock, as Apple's Objective-C blocks are.
-///
-/// Apple's `expirationHandler` and launch handlers are plain blocks, so code written for Apple's
-/// SDK captures non-`Sendable` state in them. The scheduler calls each on the queue or thread its
-/// documentation names, never concurrently with itself.
-struct UncheckedHandler<Value>: @unchecked Sendable {
-    let handler: Value
-}

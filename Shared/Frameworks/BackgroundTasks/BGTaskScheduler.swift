@@ -3,6 +3,7 @@ Abstract:
 The Background Tasks scheduler: register launch handlers, submit requests, and run the tasks the system hands over.
 */
 
+import BackgroundAssets
 import BackgroundAssetsIPC
 import Dispatch
 import Foundation
@@ -26,7 +27,7 @@ import Synchronization
 public final class BGTaskScheduler: NSObject, Sendable {
     private struct Registration {
         let queue: DispatchQueue?
-        let handler: UncheckedHandler<(BGTask) -> Void>
+        let handler: UncheckedReference<(BGTask) -> Void>
     }
 
     private struct State {
@@ -73,7 +74,7 @@ public final class BGTaskScheduler: NSObject, Sendable {
             environment.report("BGTaskScheduler could not register \"\(identifier.prefix(200))\": \(refusal)")
             return false
         }
-        let registration = Registration(queue: queue, handler: UncheckedHandler(handler: launchHandler))
+        let registration = Registration(queue: queue, handler: UncheckedReference(launchHandler))
         // Continued-processing identifiers are registered when a person starts the work, after launch.
         let isContinuedProcessing = environment.permission?.wildcardEntry(matching: identifier) != nil
         let refusal: String? = state.withLock { state in
@@ -191,12 +192,12 @@ public final class BGTaskScheduler: NSObject, Sendable {
     /// Gets the app's requests that have not run yet.
     /// - Parameter completionHandler: Receives the requests, on a background queue.
     public func getPendingTaskRequests(completionHandler: @escaping ([BGTaskRequest]) -> Void) {
-        let handler = UncheckedHandler(handler: completionHandler)
+        let handler = UncheckedReference(completionHandler)
         finishLaunching()
         let transport = environment.transport
         DispatchQueue.global().async {
             let requests = ((try? transport.pendingRequests()) ?? []).map { $0.request }
-            handler.handler(requests)
+            handler.value(requests)
         }
     }
 
@@ -251,7 +252,7 @@ public final class BGTaskScheduler: NSObject, Sendable {
             task.setTaskCompleted(success: false)
             return
         }
-        (registration.queue ?? DispatchQueue.global()).async { registration.handler.handler(task) }
+        (registration.queue ?? DispatchQueue.global()).async { registration.handler.value(task) }
     }
 
     private func expire(taskID: UInt64) {

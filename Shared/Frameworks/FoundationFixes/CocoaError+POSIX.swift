@@ -3,6 +3,7 @@ Abstract:
 A failed file system call as the Cocoa error Apple's FileManager reports for it.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 #if os(Linux)
@@ -26,7 +27,7 @@ extension CocoaError {
             case ENAMETOOLONG: .fileWriteInvalidFileName
             default: .fileWriteUnknown
             }
-        let reason = String(cString: strerror(code))
+        let reason = errnoText(code)
         return CocoaError(
             kind,
             userInfo: [

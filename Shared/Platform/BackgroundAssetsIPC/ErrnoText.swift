@@ -10,6 +10,9 @@ import Glibc
 #endif
 
 /// The text of an `errno` value, such as "No such file or directory", for error messages.
+///
+/// Every module calls this rather than `strerror(3)` (SessionKit excepted: it must compile with
+/// Foundation alone, so it keeps a one-line copy of its own).
 /// - Parameter code: The value; the calling thread's current `errno` by default.
 public func errnoText(_ code: Int32 = errno) -> String {
     String(cString: strerror(code))

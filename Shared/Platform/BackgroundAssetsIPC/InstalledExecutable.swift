@@ -58,7 +58,7 @@ public enum InstalledExecutable {
             }
         }
         guard rename(staging.path, destination.path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = errnoText()
             unlink(staging.path)
             throw CocoaError(
                 .fileWriteUnknown,

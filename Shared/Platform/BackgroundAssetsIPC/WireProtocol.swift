@@ -17,7 +17,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `hello` | `hello` | protocol version, the caller's bundle id and role (app, extension, tool) |
 /// | `setDelegate` | `done` | whether this connection wants download events |
 /// | `schedule` | `download` | queue a background download; answered once it is durable |
-/// | `startForeground` | `download` | start now in the foreground, or promote a queued one |
+/// | `startForeground` | `download` | start now in the foreground, or promote a queued or running one |
 /// | `cancel` | `done` | remove a queued or running download |
 /// | `fetchCurrentDownloads` | `downloads` | the app's downloads that have not ended, or whose file is still being handed over |
 /// | `acquireExclusiveControl` | `exclusiveControlGranted` | wait (FIFO, optional deadline) for the app's lock |
@@ -30,7 +30,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `simulate` | `app` | send a content request now and reset the runtime budget (debug tool only) |
 /// | `updateSettings` | `settings` | low-power mode, background app refresh, in-app content (debug tool only) |
 /// | `awaitLaunchable` | `app` | wait while the app installs; the app's launch gate also records a launch |
-/// | `extensionCheckIn` | `done` | the extension the service launched is ready for calls |
+/// | `extensionCheckIn` | `done` | the extension the service launched is ready for calls (only that process may) |
 /// | `extensionCallReturned` | `done` | an entry point returned, with what it returned |
 /// | `submitTaskRequest` | `done` | store a Background Tasks request, replacing one with the same identifier (app only) |
 /// | `cancelTaskRequests` | `done` | cancel one pending task request, or all of the app's |
@@ -49,7 +49,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | event | sent when |
 /// | --- | --- |
 /// | `didBegin` | a download starts transferring |
-/// | `didPause` | a download stops transferring without ending (for example, promotion) |
+/// | `didPause` | a download stops transferring without ending (promotion, or a retry after an error) |
 /// | `didWriteBytes` | progress, rate-limited and monotonic |
 /// | `didReceiveChallenge` | the server asked for authentication; answer with `answerChallenge` |
 /// | `failed` | a download ended with an error |

@@ -3,6 +3,7 @@ Abstract:
 A local CA and a server certificate for this machine, created once in a folder and reused afterwards.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// The files of a local CA and of the server certificate it issued for localhost, 127.0.0.1 and ::1.
@@ -56,19 +57,10 @@ public struct LocalCertificateAuthority: Sendable {
         }
     }
 
-    /// Writes a file whose mode is set before any byte is in it, so a key is never readable by others.
+    /// Writes a certificate or key whole, with its mode from the first byte, so a key is never readable by others.
     static func write(_ text: String, to file: URL, mode: mode_t) throws(TLSError) {
-        let temporary = file.path + ".tmp"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, mode)
-        guard descriptor >= 0 else {
-            throw TLSError(.configuration, "could not create \(temporary): \(String(cString: strerror(errno)))")
-        }
-        let bytes = Array(text.utf8)
-        let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
-        fchmod(descriptor, mode)
-        close(descriptor)
-        guard written == bytes.count, rename(temporary, file.path) == 0 else {
-            throw TLSError(.configuration, "could not write \(file.path): \(String(cString: strerror(errno)))")
+        if let reason = AtomicFileWriter.write(Data(text.utf8), to: file, permissions: mode) {
+            throw TLSError(.configuration, "could not write \(file.path): \(reason)")
         }
     }
 }

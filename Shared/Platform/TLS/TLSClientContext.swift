@@ -78,53 +78,6 @@ public final class TLSClientContext: @unchecked Sendable {
     }
 }
 
-/// A configured OpenSSL server context: one certificate chain and its key.
-public final class TLSServerContext: @unchecked Sendable {
-    let context: OpaquePointer
-
-    /// Creates a server context.
-    /// - Parameters:
-    ///   - certificateChain: A PEM file with the server's certificate first, then any intermediates.
-    ///   - privateKey: The PEM file of the certificate's private key.
-    /// - Throws: ``TLSError`` of kind `.configuration` naming the file that is wrong.
-    public init(certificateChain: URL, privateKey: URL) throws(TLSError) {
-        guard let context = SSL_CTX_new(TLS_server_method()) else {
-            throw TLSError(.configuration, "OpenSSL could not create a TLS context: \(TLSError.drainQueue())")
-        }
-        self.context = context
-        ignoreBrokenPipes
-        _ = copenssl_set_min_version(context, TLS1_2_VERSION)
-        _ = copenssl_set_modes(context)
-        copenssl_ignore_unexpected_eof(context)
-        guard SSL_CTX_use_certificate_chain_file(context, certificateChain.path) == 1 else {
-            let reason = TLSError.drainQueue()
-            // deinit frees the context: every stored property is set by now.
-            throw TLSError(.configuration, "the certificate \(certificateChain.path) could not be loaded (\(reason)); give a PEM certificate chain")
-        }
-        guard SSL_CTX_use_PrivateKey_file(context, privateKey.path, SSL_FILETYPE_PEM) == 1,
-              SSL_CTX_check_private_key(context) == 1 else {
-            let reason = TLSError.drainQueue()
-            // deinit frees the context: every stored property is set by now.
-            throw TLSError(.configuration, "the private key \(privateKey.path) could not be loaded or does not match the certificate (\(reason))")
-        }
-    }
-
-    /// Limits the versions this server speaks; tests use it to play an old server.
-    public func limitVersions(maximum: Int32) {
-        SSL_CTX_set_security_level(context, 0)
-        _ = copenssl_set_min_version(context, TLS1_VERSION)
-        _ = copenssl_set_max_version(context, maximum)
-    }
-
-    deinit { SSL_CTX_free(context) }
-}
-
-/// Protocol version numbers, for ``TLSServerContext/limitVersions(maximum:)``.
-public enum TLSVersion {
-    public static let tls11 = TLS1_1_VERSION
-    public static let tls12 = TLS1_2_VERSION
-}
-
 /// OpenSSL writes to sockets with write(2), which raises SIGPIPE when the peer has gone; the
 /// error is reported as a broken connection instead, as `send(MSG_NOSIGNAL)` does for plain sockets.
-private let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN); return () }()
+let ignoreBrokenPipes: Void = { signal(SIGPIPE, SIG_IGN); return () }()

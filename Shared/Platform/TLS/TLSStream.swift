@@ -3,6 +3,7 @@ Abstract:
 One TLS connection over a socket the caller owns: handshake, read and write, every wait bounded by a deadline.
 */
 
+import BackgroundAssetsIPC
 import COpenSSL
 import Foundation
 
@@ -135,7 +136,7 @@ public final class TLSStream {
                 }
                 let reason = TLSError.drainQueue()
                 if error == SSL_ERROR_SYSCALL || error == SSL_ERROR_ZERO_RETURN || (reason.isEmpty && error != SSL_ERROR_SSL) {
-                    let cause = savedErrno == 0 ? "closed the connection" : String(cString: strerror(savedErrno))
+                    let cause = savedErrno == 0 ? "closed the connection" : errnoText(savedErrno)
                     throw TLSError(.connectionLost, "the TLS handshake with \(host) failed: \(cause)")
                 }
                 if reason.contains("unexpected eof") {
@@ -165,7 +166,7 @@ public final class TLSStream {
                 return .closed
             default:
                 let reason = TLSError.drainQueue()
-                throw TLSError(.connectionLost, "the TLS connection broke: \(reason.isEmpty ? String(cString: strerror(errno)) : reason)")
+                throw TLSError(.connectionLost, "the TLS connection broke: \(reason.isEmpty ? errnoText() : reason)")
             }
         }
     }
@@ -207,7 +208,7 @@ public final class TLSStream {
                 }
             default:
                 let reason = TLSError.drainQueue()
-                throw TLSError(.connectionLost, "sending over TLS failed: \(reason.isEmpty ? String(cString: strerror(errno)) : reason)")
+                throw TLSError(.connectionLost, "sending over TLS failed: \(reason.isEmpty ? errnoText() : reason)")
             }
         }
     }

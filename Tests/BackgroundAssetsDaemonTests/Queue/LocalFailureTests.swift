@@ -23,7 +23,7 @@ struct LocalFailureTests {
         // A 128 KiB file system for staging/, smaller than the 300,000-byte file. Mounting needs
         // root (CAP_SYS_ADMIN); elsewhere there is no small disk to fill, and the test says so.
         guard mount("tmpfs", staging.path, "tmpfs", 0, "size=128k") == 0 else {
-            print("Skipped: mounting a small tmpfs needs root (\(String(cString: strerror(errno)))).")
+            print("Skipped: mounting a small tmpfs needs root (\(errnoText())).")
             return
         }
         defer { umount2(staging.path, Int32(MNT_DETACH)) }

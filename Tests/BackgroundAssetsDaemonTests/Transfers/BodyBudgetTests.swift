@@ -4,6 +4,7 @@ Tests of a body's budget as values: which length limits it, what is reserved, an
 */
 
 @testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 import TestSupport
@@ -58,7 +59,7 @@ struct BodyBudgetTests {
         let folder = try TemporaryDirectory()
         // An 80 MiB file system: 16 MiB for the body once 64 MiB are kept free. Mounting needs root.
         guard mount("tmpfs", folder.url.path, "tmpfs", 0, "size=80m") == 0 else {
-            Issue.record("mount failed: \(String(cString: strerror(errno)))"); return
+            Issue.record("mount failed: \(errnoText())"); return
         }
         defer { umount2(folder.url.path, Int32(MNT_DETACH)) }
         let server = try ScriptedHTTPServer { _, _ in .endlessChunkedBody() }

@@ -5,7 +5,7 @@ Tests that transfers to one server reuse a kept-alive connection, and never one 
 
 @testable import BackgroundAssetsDaemon
 import Foundation
-import HTTPCore
+import ServerRuntime
 import Testing
 import TestSupport
 

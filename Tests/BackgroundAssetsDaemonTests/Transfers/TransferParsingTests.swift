@@ -38,18 +38,20 @@ struct TransferParsingTests {
         #expect(head["X-C"] == "c:d")
         let latin1 = try HTTPResponseHead(parsing: Array("HTTP/1.1 200 OK\r\nX-Name: caf".utf8) + [0xE9])
         #expect(latin1["X-Name"] == "café")
-        #expect(throws: TransferError.self) { try HTTPResponseHead(parsing: [UInt8]()) }
+        #expect(throws: HTTPError.self) { try HTTPResponseHead(parsing: [UInt8]()) }
     }
 
     @Test("Malformed heads and contradictory lengths are refused by name")
     func refusesMalformedHeads() throws {
         for text in ["HTTP/2 200 OK", "HTTP/1.1 20 OK", "SIP/2.0 200 OK", "HTTP/1.1 200 OK\r\nno colon here", "HTTP/1.1 200 OK\r\nBad Name: x"] {
-            #expect(throws: TransferError.self, "\(text)") { try HTTPResponseHead(parsing: Array(text.utf8)) }
+            let error = #expect(throws: HTTPError.self, "\(text)") { try HTTPResponseHead(parsing: Array(text.utf8)) }
+            #expect(error?.kind == .malformedResponse, "\(text)")
+            #expect(TransferError(error ?? HTTPError(.cancelled, "")).kind == .malformedResponse, "a transfer gives up on it")
         }
         let conflicting = try HTTPResponseHead(parsing: Array("HTTP/1.1 200 OK\r\nContent-Length: 5\r\nContent-Length: 6".utf8))
-        #expect(throws: TransferError.self) { try conflicting.contentLength() }
+        #expect(throws: HTTPError.self) { try conflicting.contentLength() }
         let signed = try HTTPResponseHead(parsing: Array("HTTP/1.1 200 OK\r\nContent-Length: +5".utf8))
-        #expect(throws: TransferError.self) { try signed.contentLength() }
+        #expect(throws: HTTPError.self) { try signed.contentLength() }
     }
 
     @Test("Only a strong entity tag or a valid date can validate a resume")

@@ -95,6 +95,7 @@ extension BackgroundAssetsService {
         guard let ending = extensionHost.exited(app: app, exit, deviceNow: deviceNow) else { return }
         // The run is over: its runtime goes into the record now rather than a second later.
         await saveRuntime(of: app)
+        await extensionExclusiveControlEnded(app: app)
         await abandon(ending.owed, of: app, reason: ending.reason)
         if !ending.deferred.isEmpty { await callExtension(of: app, ending.deferred) }
     }
@@ -118,7 +119,24 @@ extension BackgroundAssetsService {
         case .notice:
             break
         }
-        if record.completesInstall { await markLaunchable(app) }
+        if record.completesInstall { await markLaunchableOnceExtensionIsDone(app) }
+    }
+
+    /// Ends an install once its extension has handled the essential outcomes: returned from every
+    /// call, and let go of exclusive control, under which the sample moves each file into place
+    /// after its call returned. A person opening the app at once then finds its essential files.
+    private func markLaunchableOnceExtensionIsDone(_ app: String) async {
+        if let connection = extensionHost.runs[app]?.connection, arbiter.involves(connection.id, app: app) {
+            installs.holdUntilExclusiveControlEnds(app)
+        } else {
+            await markLaunchable(app)
+        }
+    }
+
+    /// The extension of an app let go of exclusive control, or ended: an install held for it ends.
+    func extensionExclusiveControlEnded(app: String) async {
+        guard installs.takeHeldForExclusiveControl(app) else { return }
+        await markLaunchable(app)
     }
 
     /// Gives up on calls that will never run or return.

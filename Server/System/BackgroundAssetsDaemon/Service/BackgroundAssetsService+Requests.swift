@@ -43,6 +43,7 @@ extension BackgroundAssetsService {
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 record(from: client, event: "releaseExclusiveControl", app: app)
                 extensionHost.releasedExclusiveControl(app: app, connection: connection)
+                if client.hello?.role == .extension { await extensionExclusiveControlEnded(app: app) }
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = handOvers.answer(deliveryID) else {

@@ -26,6 +26,9 @@ struct InstallTracker {
     private var runs: [String: InstallRun] = [:]
     private var waiters: [String: [LaunchWaiter]] = [:]
     private var outcomes: [String: Outcome] = [:]
+    /// Installs whose essential outcomes the extension has received but still handles under
+    /// exclusive control (it moves the files into place there), by app.
+    private var awaitingExclusiveControl: Set<String> = []
 
     /// Whether no install is running.
     var isEmpty: Bool { runs.isEmpty }
@@ -85,6 +88,16 @@ struct InstallTracker {
     }
 
     /// Forgets a connection that closed, wherever it waited.
+    /// Holds an install's end until the app's extension lets go of exclusive control.
+    mutating func holdUntilExclusiveControlEnds(_ app: String) {
+        awaitingExclusiveControl.insert(app)
+    }
+
+    /// Whether an install waits for its extension's exclusive control; forgets it either way.
+    mutating func takeHeldForExclusiveControl(_ app: String) -> Bool {
+        awaitingExclusiveControl.remove(app) != nil
+    }
+
     mutating func connectionClosed(_ connection: UInt64) {
         for app in waiters.keys {
             waiters[app]?.removeAll { $0.connection == connection }

@@ -8,11 +8,14 @@ import Synchronization
 
 /// Group commit for changes whose caller waits for the disk but need not hold up the next change.
 ///
-/// A download is acknowledged only once it would survive a power cut. Syncing inside each insert
-/// made 10,000 pipelined schedules take 10,000 syncs in a row; here an insert commits, takes a
-/// ticket, and asks to be told when its ticket is on disk. While one sync runs, more inserts commit;
-/// the next sync covers all of them. The sync runs outside the database lock, so inserts continue
-/// meanwhile: `fdatasync` on the log writes out whatever was appended before it began.
+/// A schedule is acknowledged only once it would survive a power cut. An insert made with
+/// `syncs: false` commits, takes a ticket (the store's count of changed rows), and asks to be told
+/// when its ticket is on disk; this syncer's thread then syncs the write-ahead log once for every
+/// ticket committed before the sync began, so a burst of pipelined schedules shares a few syncs
+/// instead of taking one each. The sync runs outside the database lock, so inserts continue
+/// meanwhile: `fdatasync` on the log writes out whatever was appended before it began. Changes that
+/// sync inside the lock themselves (``DownloadStore/withDatabase(waitsForDisk:_:)``) advance the
+/// synced ticket too, so nobody waits for a sync that already happened.
 final class WriteAheadLogSyncer: @unchecked Sendable {
     // `condition` guards the stored vars below; hence the unchecked Sendable.
     private let condition = NSCondition()

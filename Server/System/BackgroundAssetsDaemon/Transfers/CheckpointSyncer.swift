@@ -7,11 +7,11 @@ import Foundation
 
 /// Takes the checkpoints of one response body off the transfer's thread.
 ///
-/// A checkpoint is still reported only once its bytes are on disk; what changes is that the
-/// transfer no longer stops receiving while `fdatasync` writes out the last 64 MiB. Waiting there
-/// turned a download into receive, then write, then receive: the disk and the network took turns.
-/// Now the disk writes one checkpoint's bytes while the next ones arrive, and the end of the
-/// transfer only waits for what came after the last checkpoint.
+/// A checkpoint is reported only once its bytes are on disk, but the transfer does not wait for
+/// that: it asks for the checkpoint and keeps receiving while this thread's `fdatasync` writes out
+/// the bytes since the last one (64 MiB or a second's worth, by default), so the disk and the network
+/// work at the same time rather than in turns. The end of the transfer (``finish()``) waits only for the
+/// syncs still asked for.
 ///
 /// Requests made while a sync runs are merged: the next sync covers the latest length asked for.
 final class CheckpointSyncer: @unchecked Sendable {

@@ -5,6 +5,7 @@ Idle keep-alive connections by origin, so the next transfer to the same server s
 
 import Foundation
 import HTTPCore
+import ServerRuntime
 import Synchronization
 
 /// Connections that finished a response cleanly, kept for the next request to the same origin.
@@ -20,7 +21,7 @@ final class ConnectionPool: Sendable {
     static let idleLifetime: Duration = .seconds(15)
 
     private struct Idle: Sendable {
-        let connection: TCPConnection
+        let connection: HTTPConnection
         let since: UInt64
     }
 
@@ -35,7 +36,7 @@ final class ConnectionPool: Sendable {
     /// The most recently used idle connection to an origin that is still open, if any.
     /// - Parameter now: The monotonic time to measure idleness against; a connection another
     ///   transfer put back after this time counts as fresh.
-    func take(origin: String, now: UInt64 = MonotonicClock.now()) -> TCPConnection? {
+    func take(origin: String, now: UInt64 = MonotonicClock.now()) -> HTTPConnection? {
         let lifetime = UInt64(Self.idleLifetime.components.seconds) * 1_000_000_000
         while let candidate = idle.withLock({ $0[origin]?.popLast() }) {
             // Transfers on other threads put connections back while this one takes: `since` can
@@ -47,7 +48,7 @@ final class ConnectionPool: Sendable {
     }
 
     /// Keeps a connection whose last response ended cleanly.
-    func put(_ connection: TCPConnection, origin: String) {
+    func put(_ connection: HTTPConnection, origin: String) {
         let entry = Idle(connection: connection, since: MonotonicClock.now())
         idle.withLock { idle in
             var list = idle[origin, default: []]

@@ -5,6 +5,7 @@ Streams a response body into the staging file: within its budget, at a minimum r
 
 import Foundation
 import HTTPCore
+import ServerRuntime
 
 extension HTTPTransfer {
     /// Writes the body to `part` from `offset` on, until `total` bytes are on disk (or, with no
@@ -20,7 +21,7 @@ extension HTTPTransfer {
     /// periodic checkpoint, and the disk reserved beyond them is given back. Periodic checkpoints
     /// are synced by a ``CheckpointSyncer`` while the body keeps arriving.
     func receiveBody(
-        reader: inout ResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
+        reader: inout HTTPResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
     ) throws(TransferError) -> TransferResult {
         if let total { try checkLength(total) }
@@ -63,7 +64,8 @@ extension HTTPTransfer {
                 if let total, chunked == nil, offset >= total { break }
                 var maximum = pacer.pieceSize(default: reader.capacity)
                 if let total, chunked == nil { maximum = Int(min(Int64(maximum), total - offset)) }
-                guard let piece = try reader.receive(maximum: maximum) else {
+                let received = try TransferError.catching { () throws(HTTPError) in try reader.receive(maximum: maximum) }
+                guard let piece = received else {
                     // A close ends the body only when nothing declared its length.
                     guard total == nil, chunked == nil else {
                         throw TransferError(.transport, .connectionLost,

@@ -84,7 +84,7 @@ struct HTTPTransfer {
                     try restart(part, &offset, &validator, reason: reason)
                 }
                 validator = ResumeValidator(of: head)
-                let length = head.isChunked ? nil : try head.contentLength()
+                let length = head.isChunked ? nil : try TransferError.catching { () throws(HTTPError) in try head.contentLength() }
                 let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
                                              total: length, validator: validator, url: url)
                 keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, url: url)
@@ -123,15 +123,19 @@ struct HTTPTransfer {
     /// request is sent once more on a new connection.
     private func exchange(
         url: URL, offset: Int64, validator: ResumeValidator?
-    ) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
+    ) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader) {
         let target = try RequestTarget(url)
         // Credentials go to the origin they were given for, never to where a redirect leads.
         let firstOrigin = try? RequestTarget(request.url).origin
         let bytes = requestBytes(target, offset: offset, validator: validator, sendsCredentials: target.origin == firstOrigin)
-        func ask(_ connection: TCPConnection) throws(TransferError) -> (TCPConnection, HTTPResponseHead, ResponseReader) {
-            try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
-            let reader = ResponseReader(connection: connection, control: control, stallMilliseconds: stallMilliseconds)
-            return (connection, try reader.readHead(), reader)
+        func ask(_ connection: HTTPConnection) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader) {
+            let control = control
+            let reader = HTTPResponseReader(connection: connection, stallMilliseconds: stallMilliseconds) { control.isCancelled }
+            let head = try TransferError.catching { () throws(HTTPError) in
+                try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
+                return try reader.readHead()
+            }
+            return (connection, head, reader)
         }
         if let kept = request.connections?.take(origin: target.origin) {
             do throws(TransferError) {
@@ -145,7 +149,9 @@ struct HTTPTransfer {
 
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
     /// the server did not ask to close it.
-    private func keepAlive(_ connection: TCPConnection, after head: HTTPResponseHead, reader: ResponseReader, delimited: Bool, url: URL) {
+    private func keepAlive(
+        _ connection: HTTPConnection, after head: HTTPResponseHead, reader: HTTPResponseReader, delimited: Bool, url: URL
+    ) {
         guard let pool = request.connections, delimited, !reader.hasBufferedBytes,
               !(head["Connection"]?.lowercased().contains("close") ?? false),
               let target = try? RequestTarget(url)
@@ -153,12 +159,16 @@ struct HTTPTransfer {
         pool.put(connection, origin: target.origin)
     }
 
-    private func connect(to target: RequestTarget) throws(TransferError) -> TCPConnection {
+    private func connect(to target: RequestTarget) throws(TransferError) -> HTTPConnection {
         let timeout = Self.milliseconds(request.connectTimeout)
-        let connection = try TCPConnection(host: target.host, port: target.port, timeoutMilliseconds: timeout)
+        let connection = try TransferError.catching { () throws(HTTPError) in
+            try HTTPConnection(host: target.host, port: target.port, timeoutMilliseconds: timeout)
+        }
         if target.isSecure {
             let context = if let trust = request.trust { try trust.context() } else { try TrustedCertificates.systemOnly() }
-            try connection.startTLS(context: context, host: target.host, port: target.port, timeoutMilliseconds: timeout)
+            try TransferError.catching { () throws(HTTPError) in
+                try connection.startTLS(context: context, host: target.host, port: target.port, timeoutMilliseconds: timeout)
+            }
         }
         return connection
     }

@@ -3,7 +3,7 @@ Abstract:
 Paces a transfer's reads to its bandwidth limit, picking up a new limit at once.
 */
 
-import HTTPCore
+import ServerRuntime
 
 /// Paces reads to a ``TransferControl``'s current bandwidth limit with a token bucket.
 struct Pacer {

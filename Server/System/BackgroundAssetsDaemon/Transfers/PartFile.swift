@@ -5,7 +5,6 @@ A staging file (*.part) that a download writes into: truncated to its durable le
 
 import BackgroundAssetsIPC
 import Foundation
-import HTTPCore
 
 /// The partial file of one download in `staging/`.
 ///

@@ -4,7 +4,6 @@ What one transfer attempt is asked to do, what it reports while it runs, and wha
 */
 
 import Foundation
-import HTTPCore
 
 /// The input of one transfer attempt: where to fetch from and what is already on disk.
 struct TransferRequest: Sendable {

@@ -5,17 +5,19 @@ A client TCP connection on POSIX sockets with deadlines on connect, send and rec
 
 import BackgroundAssetsIPC
 import Foundation
-import HTTPCore
 import TLS
 
-/// One outgoing TCP connection, used by a single transfer on a single thread.
+/// One outgoing TCP connection, used by one exchange at a time.
 ///
-/// Every wait is a `poll(2)` with a timeout, so a silent server can never hang a transfer. Kept
-/// alive, it waits in a ``ConnectionPool`` for the next transfer to the same server; the pool hands
-/// it to one transfer at a time, which is why it may cross threads.
-final class TCPConnection: @unchecked Sendable {
+/// Every wait is a `poll(2)` with a timeout, so a silent server can never hang its caller. The
+/// service's transfer engine keeps idle ones in its pool and hands each to one transfer at a time,
+/// which is why it may cross threads; the app's https fetch uses one per request.
+public final class HTTPConnection: @unchecked Sendable {
+    // @unchecked: the descriptor and the TLS layer are used by one exchange at a time (the owner
+    // hands the connection over, never shares it); `tls` is set once, before the first exchange.
+
     /// What a receive produced.
-    enum Received: Equatable {
+    public enum Received: Equatable, Sendable {
         case bytes(Int)
         case closed
         case timedOut
@@ -26,15 +28,15 @@ final class TCPConnection: @unchecked Sendable {
     private var tls: TLSStream?
 
     /// Connects to `host:port`, trying each address the name resolves to.
-    /// - Throws: ``TransferError`` of kind `.connectionFailed` when no address accepts in time.
-    init(host: String, port: Int, timeoutMilliseconds: Int32) throws(TransferError) {
+    /// - Throws: ``HTTPError`` of kind `.connectionFailed` when no address accepts in time.
+    public init(host: String, port: Int, timeoutMilliseconds: Int32) throws(HTTPError) {
         var hints = addrinfo()
         hints.ai_family = AF_UNSPEC
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         var list: UnsafeMutablePointer<addrinfo>?
         let status = getaddrinfo(host, String(port), &hints, &list)
         guard status == 0, let list else {
-            throw TransferError(.transport, .connectionFailed, "could not resolve \(host): \(String(cString: gai_strerror(status)))")
+            throw HTTPError(.connectionFailed, "could not resolve \(host): \(String(cString: gai_strerror(status)))")
         }
         defer { freeaddrinfo(list) }
 
@@ -54,7 +56,7 @@ final class TCPConnection: @unchecked Sendable {
             descriptor = socketDescriptor
             return
         }
-        throw TransferError(.transport, .connectionFailed, "could not connect to \(host):\(port): \(lastError)")
+        throw HTTPError(.connectionFailed, "could not connect to \(host):\(port): \(lastError)")
     }
 
     deinit {
@@ -63,18 +65,18 @@ final class TCPConnection: @unchecked Sendable {
     }
 
     /// Performs the TLS handshake; from then on every send and receive is encrypted.
-    /// - Throws: ``TransferError``: `.certificate` (never retried) when the server's certificate is
-    ///   refused, `.stalled` when the handshake misses its deadline.
-    func startTLS(context: TLSClientContext, host: String, port: Int, timeoutMilliseconds: Int32) throws(TransferError) {
+    /// - Throws: ``HTTPError``: `.certificate` when the server's certificate is refused,
+    ///   `.timedOut` when the handshake misses its deadline.
+    public func startTLS(context: TLSClientContext, host: String, port: Int, timeoutMilliseconds: Int32) throws(HTTPError) {
         do {
             tls = try TLSStream.connect(descriptor: descriptor, context: context, host: host, port: port,
                                         timeoutMilliseconds: timeoutMilliseconds)
         } catch {
             throw switch error.kind {
-            case let .certificate(problem): TransferError(.transport, .certificate(problem), error.message)
-            case .timedOut: TransferError(.transport, .stalled, error.message)
-            case .connectionLost: TransferError(.transport, .connectionLost, error.message)
-            case .handshakeFailed, .configuration: TransferError(.transport, .secureConnectionFailed, error.message)
+            case let .certificate(problem): HTTPError(.certificate(problem), error.message)
+            case .timedOut: HTTPError(.timedOut, error.message)
+            case .connectionLost: HTTPError(.connectionLost, error.message)
+            case .handshakeFailed, .configuration: HTTPError(.secureConnectionFailed, error.message)
             }
         }
     }
@@ -95,13 +97,13 @@ final class TCPConnection: @unchecked Sendable {
     }
 
     /// Sends every byte, or throws when the peer goes away or stops reading past the timeout.
-    func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) throws(TransferError) {
+    public func send(_ bytes: [UInt8], timeoutMilliseconds: Int32) throws(HTTPError) {
         if let tls {
             let written = bytes.withUnsafeBytes { buffer in
                 Result { () throws(TLSError) in try tls.write(buffer, timeoutMilliseconds: timeoutMilliseconds) }
             }
             if case let .failure(error) = written {
-                throw TransferError(.transport, error.kind == .timedOut ? .stalled : .connectionLost, "sending the request failed: \(error.message)")
+                throw HTTPError(error.kind == .timedOut ? .timedOut : .connectionLost, "sending the request failed: \(error.message)")
             }
             return
         }
@@ -109,12 +111,14 @@ final class TCPConnection: @unchecked Sendable {
         while sent < bytes.count {
             var entry = pollfd(fd: descriptor, events: Int16(POLLOUT), revents: 0)
             guard poll(&entry, 1, timeoutMilliseconds) == 1 else {
-                throw TransferError(.transport, .stalled, "the server did not accept the request in time")
+                throw HTTPError(.timedOut, "the server did not accept the request in time")
             }
-            let count = bytes.withUnsafeBytes { Glibc.send(descriptor, $0.baseAddress! + sent, $0.count - sent, Int32(MSG_NOSIGNAL)) }
+            let count = bytes.withUnsafeBytes { buffer in
+                Glibc.send(descriptor, buffer.baseAddress.map { $0 + sent }, buffer.count - sent, Int32(MSG_NOSIGNAL))
+            }
             if count < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw TransferError(.transport, .connectionLost, "sending the request failed: \(errnoText(errno))")
+                throw HTTPError(.connectionLost, "sending the request failed: \(errnoText())")
             }
             sent += count
         }
@@ -122,13 +126,13 @@ final class TCPConnection: @unchecked Sendable {
 
     /// Whether an idle connection can carry another request: the server has neither closed it nor
     /// sent anything unasked (a readable idle socket is an end or a protocol error).
-    var isOpenAndQuiet: Bool {
+    public var isOpenAndQuiet: Bool {
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
         return poll(&entry, 1, 0) == 0
     }
 
     /// Receives what is available into `buffer`, waiting at most `timeoutMilliseconds`.
-    func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(TransferError) -> Received {
+    public func receive(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(HTTPError) -> Received {
         if let tls {
             do {
                 switch try tls.read(into: buffer, timeoutMilliseconds: timeoutMilliseconds) {
@@ -137,7 +141,7 @@ final class TCPConnection: @unchecked Sendable {
                 case .timedOut: return .timedOut
                 }
             } catch {
-                throw TransferError(.transport, .connectionLost, error.message)
+                throw HTTPError(.connectionLost, error.message)
             }
         }
         var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
@@ -147,6 +151,6 @@ final class TCPConnection: @unchecked Sendable {
         if count > 0 { return .bytes(count) }
         if count == 0 { return .closed }
         if errno == EINTR || errno == EAGAIN { return .timedOut }
-        throw TransferError(.transport, .connectionLost, "the connection broke: \(errnoText(errno))")
+        throw HTTPError(.connectionLost, "the connection broke: \(errnoText())")
     }
 }

@@ -1,56 +1,62 @@
 /*
 Abstract:
-Reads a response from a connection: the head up to its blank line, then the body in bounded pieces.
+Reads a response from a connection: the head up to its blank line, within a deadline, then the body in bounded pieces.
 */
-
-import HTTPCore
 
 /// Buffers a connection's bytes: first the response head, then body pieces handed out in place.
 ///
-/// Every wait is bounded by the stall timeout and sliced to notice cancellation quickly.
-final class ResponseReader {
+/// Every wait is bounded by the stall timeout and sliced to notice cancellation quickly. Used by
+/// one thread at a time, like its connection.
+public final class HTTPResponseReader {
     /// The longest response head accepted; real servers send a few hundred bytes.
-    static let maximumHeadLength = 64 * 1024
+    public static let maximumHeadLength = 64 * 1024
 
-    private let connection: TCPConnection
-    private let control: TransferControl
+    private let connection: HTTPConnection
+    private let isCancelled: () -> Bool
     private let stallMilliseconds: Int32
     private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
     private var pending = 0..<0
 
-    init(connection: TCPConnection, control: TransferControl, stallMilliseconds: Int32) {
+    /// A reader of the responses that arrive on `connection`.
+    /// - Parameters:
+    ///   - connection: The connection the request was sent on.
+    ///   - stallMilliseconds: How long the server may stay silent, and how long the whole head may take.
+    ///   - isCancelled: Asked every 100 ms at most while waiting; once it is true, the read throws `.cancelled`.
+    public init(connection: HTTPConnection, stallMilliseconds: Int32, isCancelled: @escaping () -> Bool = { false }) {
         self.connection = connection
-        self.control = control
         self.stallMilliseconds = stallMilliseconds
+        self.isCancelled = isCancelled
     }
 
     deinit { buffer.deallocate() }
 
     /// The largest piece ``receive(maximum:)`` can return.
-    var capacity: Int { buffer.count }
+    public var capacity: Int { buffer.count }
 
     /// Whether bytes were read past what was consumed: a connection with such bytes cannot carry
     /// another response.
-    var hasBufferedBytes: Bool { !pending.isEmpty }
+    public var hasBufferedBytes: Bool { !pending.isEmpty }
 
     /// Reads and parses the response head, keeping any body bytes that came with it.
     ///
     /// Interim responses (`100 Continue`, `103 Early Hints`) are skipped. The whole head must
     /// arrive within the stall timeout: a server that drips it a byte at a time never stalls, yet
-    /// would hold the attempt for hours.
-    func readHead() throws(TransferError) -> HTTPResponseHead {
-        let deadline = MonotonicClock.now() + UInt64(stallMilliseconds) * 1_000_000
+    /// would hold the caller for hours.
+    /// - Throws: ``HTTPError``: `.connectionLost` when the server closes first, `.timedOut`,
+    ///   `.malformedResponse` for a head that is too long or breaks HTTP/1.1's rules, `.cancelled`.
+    public func readHead() throws(HTTPError) -> HTTPResponseHead {
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(stallMilliseconds))
         while true {
             let head = try readOneHead(deadline: deadline)
             guard (100..<200).contains(head.status), head.status != 101 else { return head }
         }
     }
 
-    private func readOneHead(deadline: UInt64) throws(TransferError) -> HTTPResponseHead {
+    private func readOneHead(deadline: ContinuousClock.Instant) throws(HTTPError) -> HTTPResponseHead {
         var head: [UInt8] = []
         while true {
             guard let piece = try receive(maximum: buffer.count) else {
-                throw TransferError(.transport, .connectionLost, "the server closed the connection before answering")
+                throw HTTPError(.connectionLost, "the server closed the connection before answering")
             }
             let searchStart = max(0, head.count - 3)
             head.append(contentsOf: piece)
@@ -61,21 +67,22 @@ final class ResponseReader {
                 return try HTTPResponseHead(parsing: head[..<end])
             }
             guard head.count <= Self.maximumHeadLength else {
-                throw TransferError(.remote, .malformedResponse, "the response head is longer than \(Self.maximumHeadLength) bytes")
+                throw HTTPError(.malformedResponse, "the response head is longer than \(Self.maximumHeadLength) bytes")
             }
-            guard MonotonicClock.now() < deadline else {
-                throw TransferError(.transport, .stalled, "the response head took longer than \(Double(stallMilliseconds) / 1000) s to arrive")
+            guard ContinuousClock.now < deadline else {
+                throw HTTPError(.timedOut, "the response head took longer than \(Double(stallMilliseconds) / 1000) s to arrive")
             }
         }
     }
 
     /// Returns the next bytes, at most `maximum`, or `nil` when the server closed the connection.
     /// The bytes stay valid until the next call.
-    func receive(maximum: Int) throws(TransferError) -> UnsafeRawBufferPointer? {
+    /// - Throws: ``HTTPError``: `.timedOut` after the stall timeout of silence, `.cancelled`, or the connection's.
+    public func receive(maximum: Int) throws(HTTPError) -> UnsafeRawBufferPointer? {
         if pending.isEmpty {
             var waited: Int32 = 0
             while true {
-                if control.isCancelled { throw TransferError(.transport, .cancelled, "the transfer was stopped") }
+                if isCancelled() { throw HTTPError(.cancelled, "the transfer was stopped") }
                 let slice = min(100, stallMilliseconds - waited)
                 switch try connection.receive(into: buffer, timeoutMilliseconds: slice) {
                 case let .bytes(count):
@@ -85,7 +92,7 @@ final class ResponseReader {
                 case .timedOut:
                     waited += slice
                     guard waited < stallMilliseconds else {
-                        throw TransferError(.transport, .stalled, "no data arrived for \(Double(stallMilliseconds) / 1000) s")
+                        throw HTTPError(.timedOut, "no data arrived for \(Double(stallMilliseconds) / 1000) s")
                     }
                     continue
                 }

@@ -1,12 +1,13 @@
 /*
 Abstract:
-The status line and header fields of an HTTP/1.1 response, as the asset server sends them and the service reads them.
+The status line and header fields of an HTTP/1.1 response, as the asset server sends them and the service and the app read them.
 */
 
 /// The head of an HTTP response: a status and header fields, in order, names compared case-insensitively.
 ///
 /// One type for both ends: the asset server builds heads and serializes each in one buffer, so each
-/// is one write; the service's transfer engine parses the heads it receives into the same type.
+/// is one write; the service's transfer engine and the app's https fetch parse the heads they
+/// receive into the same type (``init(parsing:)``).
 public struct HTTPResponseHead: Sendable, Equatable {
     /// The status code, such as 200 or 206.
     public var status: Int

@@ -4,23 +4,22 @@ Reading a received response head strictly: its status line, its fields, and the 
 */
 
 import Foundation
-import HTTPCore
 
 extension HTTPResponseHead {
     /// The declared body length, `nil` when absent; throws when malformed or contradictory,
     /// because a response whose length is in doubt cannot be trusted to be complete.
-    func contentLength() throws(TransferError) -> Int64? {
+    public func contentLength() throws(HTTPError) -> Int64? {
         let values = values("Content-Length")
         guard let first = values.first else { return nil }
         guard values.allSatisfy({ $0 == first }), let length = Int64(first), length >= 0,
               first.allSatisfy(\.isNumber) else {
-            throw TransferError(.remote, .malformedResponse, "Content-Length \"\(values.joined(separator: ", "))\" is not one non-negative number")
+            throw HTTPError(.malformedResponse, "Content-Length \"\(values.joined(separator: ", "))\" is not one non-negative number")
         }
         return length
     }
 
     /// Whether the body uses chunked transfer coding.
-    var isChunked: Bool {
+    public var isChunked: Bool {
         values("Transfer-Encoding").joined(separator: ",").split(separator: ",")
             .last.map { $0.trimmingCharacters(in: .whitespaces).lowercased() == "chunked" } ?? false
     }
@@ -28,10 +27,10 @@ extension HTTPResponseHead {
     /// The codings applied to the body beyond chunked framing, as `Field: coding`, or `nil` when
     /// the body is the file's bytes as they are.
     ///
-    /// The engine asks for `Accept-Encoding: identity`: a server that compresses anyway (`gzip`,
+    /// Both clients ask for `Accept-Encoding: identity`: a server that compresses anyway (`gzip`,
     /// `br`, a transfer coding such as `gzip, chunked`) would have the compressed bytes saved as
     /// the file, with a length that can even match the declared size.
-    var unrequestedCoding: String? {
+    public var unrequestedCoding: String? {
         func codings(_ name: String) -> [String] {
             values(name).flatMap { $0.split(separator: ",") }
                 .map { $0.trimmingCharacters(in: .whitespaces).lowercased() }
@@ -49,8 +48,8 @@ extension HTTPResponseHead {
     /// The bytes are split and trimmed as bytes, and only names and values become strings: every
     /// download parses a head, and doing it on a `String` with Foundation's character sets cost
     /// more than the rest of the exchange.
-    /// - Throws: ``TransferError`` naming what was malformed.
-    init(parsing bytes: some Collection<UInt8>) throws(TransferError) {
+    /// - Throws: ``HTTPError`` of kind `.malformedResponse`, naming what was malformed.
+    public init(parsing bytes: some Collection<UInt8>) throws(HTTPError) {
         self.init(status: 0)
         let head = Array(bytes)
         // UTF-8 when it is, else Latin-1, which any bytes are.
@@ -63,14 +62,14 @@ extension HTTPResponseHead {
         let parts = statusLine.split(separator: UInt8(ascii: " "), maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count >= 2, parts[0].starts(with: "HTTP/1.".utf8), parts[1].count == 3,
               let status = Int(text(parts[1])), (100...599).contains(status) else {
-            throw TransferError(.remote, .malformedResponse, "the status line \"\(text(statusLine).prefix(100))\" is not HTTP/1.x")
+            throw HTTPError(.malformedResponse, "the status line \"\(text(statusLine).prefix(100))\" is not HTTP/1.x")
         }
         self.status = status
         let isBlank = { (byte: UInt8) in byte == UInt8(ascii: " ") || byte == UInt8(ascii: "\t") }
         for line in lines where !line.isEmpty {
             guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon != line.startIndex,
                   !line[..<colon].contains(where: isBlank) else {
-                throw TransferError(.remote, .malformedResponse, "the header line \"\(text(line).prefix(100))\" is malformed")
+                throw HTTPError(.malformedResponse, "the header line \"\(text(line).prefix(100))\" is malformed")
             }
             var value = line[(colon + 1)...]
             while let first = value.first, isBlank(first) { value.removeFirst() }

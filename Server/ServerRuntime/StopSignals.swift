@@ -1,15 +1,20 @@
 /*
 Abstract:
-SIGINT and SIGTERM for a server process: blocked everywhere, then awaited on one thread with sigwait.
+SIGINT and SIGTERM for the executables of Server/: blocked everywhere, then awaited on one thread with sigwait.
 */
 
 import Foundation
 
-/// The signals that ask a server process to stop, received synchronously rather than in a handler.
+/// The signals that ask a process to stop, received synchronously rather than in a handler.
 ///
 /// Call ``blockInEveryThread()`` first thing in `main`, before any thread starts, so every thread
 /// inherits the mask and the signals wait for ``wait()``. Shutdown then runs as ordinary code,
 /// free to lock and to wait, which a signal handler may not.
+///
+/// The one way the executables of `Server/` stop. The sample app differs on purpose: it is written
+/// as an app on Apple platforms would be, with Foundation and Dispatch alone, so it catches the
+/// signals with a `DispatchSourceSignal` (`App/InterruptHandler.swift`), which restores the
+/// terminal and exits; it never waits for them on a thread of its own.
 public struct StopSignals: Sendable {
     private let set: sigset_t
 
