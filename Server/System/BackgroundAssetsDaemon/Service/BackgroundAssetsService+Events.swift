@@ -39,6 +39,13 @@ extension BackgroundAssetsService {
                 return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
             }
             let receivers = clients.delegates(of: row.bundleIdentifier)
+            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier), isWithinReconnectGrace {
+                // Just started: an app that lost the previous service may be reconnecting, and its
+                // delegate, not the extension, should have the file it was waiting for.
+                handOvers.holdUndelivered(.init(rowID: row.id, url: file), app: row.bundleIdentifier)
+                traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "held for a delegate reconnecting to the new service")
+                return scheduleUndeliveredDelivery()
+            }
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
                 // No app to tell: the extension is launched to handle it.
                 traceEvent("finishedWithFileURL", row: row, receivers: receivers, detail: "no delegate connected: launching the extension")
@@ -115,8 +122,23 @@ extension BackgroundAssetsService {
         let paths = paths
         handOvers.keepUndelivered((try? await storeReader.read { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
         guard handOvers.hasUndelivered else { return }
-        // Time for an app that lost the old service to connect again and take its files itself.
-        activities.after(.seconds(2), "redeliver undelivered files") { [weak self] in
+        scheduleUndeliveredDelivery()
+    }
+
+    /// How long after its start the service keeps finished files for apps whose delegates are not
+    /// connected yet: time for an app that lost the old service to connect again and take them itself.
+    static let reconnectGrace: Double = 2
+
+    /// Whether the service started so recently that an app's delegate may still be reconnecting.
+    var isWithinReconnectGrace: Bool {
+        time.now < startedAt.addingTimeInterval(Self.reconnectGrace)
+    }
+
+    /// Delivers the held files the usual way once the reconnect grace is over, unless their apps took them.
+    private func scheduleUndeliveredDelivery() {
+        guard undeliveredDelivery == nil else { return }
+        let delay = max(0, startedAt.addingTimeInterval(Self.reconnectGrace).timeIntervalSince(time.now)) + 0.001
+        undeliveredDelivery = activities.after(.seconds(fractional: delay), "redeliver undelivered files") { [weak self] in
             await self?.deliverUndelivered(app: nil)
         }
     }

@@ -35,6 +35,10 @@ public actor BackgroundAssetsService {
     var handOvers = HandOverDesk()
     var nextIdentifier: UInt64 = 1
     var lastActivity: Date
+    /// When this service started, for the grace given to apps that reconnect after a restart.
+    var startedAt: Date
+    /// The timer that hands held files over the usual way once that grace is over.
+    var undeliveredDelivery: ServiceActivities.Activity?
     var expiryTimer: ServiceActivities.Activity?
 
     // The extension lifecycle.
@@ -76,6 +80,7 @@ public actor BackgroundAssetsService {
         let activities = ServiceActivities(clock: time)
         self.activities = activities
         lastActivity = time.now
+        startedAt = time.now
         let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
@@ -97,6 +102,7 @@ public actor BackgroundAssetsService {
 
     /// Starts the queue; its events are routed in the order they happen.
     public func start() async throws {
+        startedAt = time.now
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }

@@ -97,6 +97,11 @@ struct HandOverDesk {
         undelivered = files
     }
 
+    /// Holds one finished file for its app's delegate, which is expected to connect again shortly.
+    mutating func holdUndelivered(_ file: UndeliveredFiles.File, app: String) {
+        undelivered.add(file, app: app)
+    }
+
     /// Whether files from an earlier run wait to be handed over again.
     var hasUndelivered: Bool { !undelivered.isEmpty }
 

@@ -74,6 +74,11 @@ struct UndeliveredFiles {
         return found
     }
 
+    /// Adds a file to wait for its app.
+    mutating func add(_ file: File, app: String) {
+        byApp[app, default: []].append(file)
+    }
+
     /// Removes and returns the files waiting for one app.
     mutating func take(app: String) -> [File] {
         byApp.removeValue(forKey: app) ?? []
