@@ -100,4 +100,35 @@ struct ServiceClockTests {
         guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
         return !stat.contains(") Z ")
     }
+
+    @Test("A periodic check runs when the service's clock reaches the time the schedule gives, not before")
+    func periodicCheckOnTheClock() async throws {
+        let device = try await InProcessService()
+        let fixture = AppBundleFixture(manifestURL: URL(string: "http://127.0.0.1:9/manifest.json")!)
+        let plists = try fixture.write(in: device.root.url.appending(path: "bundle"))
+        let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
+        _ = try await tool.ask(.install(InstallRequest(
+            appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
+            executablesDirectory: ProductsDirectory.url().path)))
+        let status = try await poll(timeout: .seconds(30), "the install to end") { () -> AppStatus? in
+            guard case let .status(status) = try await tool.ask(.fetchStatus),
+                let app = status.apps.first, app.state == .launchable, app.nextPeriodicCheck != nil
+            else { return nil }
+            return app
+        }
+        let due = try #require(status.nextPeriodicCheck)
+        let periodicChecks = { () -> Int in
+            TraceEntry.entries(in: (try? Data(contentsOf: device.paths.traceFile)) ?? Data()).filter { $0.event == "periodicCheck" }.count
+        }
+        try await device.waitForTimers()
+        // Device time runs at real speed here: the check is due `due - now` seconds of the clock away.
+        let wait = due.timeIntervalSince(device.clock.now)
+        #expect(wait > 60, "an app never launched is checked rarely (due in \(wait) s)")
+        device.clock.advance(by: .seconds(fractional: wait - 30))
+        #expect(periodicChecks() == 0)
+        device.clock.advance(by: .seconds(31))
+        try await poll(until: { periodicChecks() == 1 }, timeout: .seconds(10), "the periodic check")
+        await device.stop()
+    }
+
 }

@@ -13,7 +13,7 @@ extension BackgroundAssetsService {
         let device = deviceNow
         var next: Date?
         var suspended: String?
-        switch periodicSchedule.nextCheck(for: app, settings: settings, now: device) {
+        switch periodic.schedule.nextCheck(for: app, settings: settings, now: device) {
         case let .due(date): next = clock.realTime(at: date)
         case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
         }

@@ -91,6 +91,7 @@ extension BackgroundAssetsService {
         installedApps.insert(app)
         await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
         installs.begin(InstallRun(kind: kind, app: installed), for: app)
+        schedulePeriodicChecks()
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
         activities.run("\(kind) content request of \(app)") { [weak self] in await self?.requestContent(kind, for: app) }

@@ -8,41 +8,28 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// Recomputes when the next periodic check is due, after anything that changes the schedule
-    /// (an install, a launch, a settings change), and runs the ones due now.
+    /// (an install beginning or ending, a launch, a settings change), and runs the ones due now.
     func schedulePeriodicChecks() {
-        periodicTimer?.cancel()
-        periodicTimer = activities.run("periodic checks") { [weak self] in await self?.runPeriodicChecks() }
+        periodic.reschedule(periodicInputs)
     }
 
-    /// Sends every due periodic request, then sleeps until the next one is due.
-    private func runPeriodicChecks() async {
-        while !Task.isCancelled {
-            let device = deviceNow
-            for app in await registry.apps().apps {
-                guard case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device),
-                    date <= device, installs[app.bundleIdentifier] == nil
-                else { continue }
-                let id = app.bundleIdentifier
-                _ = try? await registry.update(id) { $0.lastPeriodicCheck = device }
-                trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "periodicCheck", app: id))
-                activities.run("periodic content request of \(id)") { [weak self] in await self?.requestContent(.periodic, for: id) }
-            }
-            guard let next = await nextPeriodicCheck() else { return }
-            // Never sleep longer than an hour, which also bounds the effect of a clock change.
-            let delay = min(max(next.timeIntervalSince(time.now), 0.001), 3600)
-            try? await time.sleep(for: .seconds(fractional: delay))
-        }
+    /// What the periodic schedule depends on besides each app's record.
+    var periodicInputs: PeriodicChecks.Inputs {
+        PeriodicChecks.Inputs(settings: settings, clock: clock, installing: installs.apps)
+    }
+
+    /// An app's periodic check is due: record it and send the content request.
+    func periodicCheckDue(_ app: String, deviceTime: Date) async {
+        // An install that began since the schedule was computed comes first.
+        guard installs[app] == nil else { return }
+        _ = try? await registry.update(app) { $0.lastPeriodicCheck = deviceTime }
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "periodicCheck", app: app))
+        activities.run("periodic content request of \(app)") { [weak self] in await self?.requestContent(.periodic, for: app) }
     }
 
     /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
     func nextPeriodicCheck() async -> Date? {
-        let device = deviceNow
-        return await registry.apps().apps.compactMap { app -> Date? in
-            guard installs[app.bundleIdentifier] == nil,
-                case let .due(date) = periodicSchedule.nextCheck(for: app, settings: settings, now: device)
-            else { return nil }
-            return clock.realTime(at: date)
-        }.min()
+        await PeriodicChecks.nextCheck(registry: registry, schedule: periodic.schedule, inputs: periodicInputs, now: time.now)
     }
 
     /// Sends a content request now, as `backgroundassets-debug simulate` asks, with a fresh runtime budget.

@@ -50,7 +50,7 @@ extension BackgroundAssetsService {
         var usage: RefreshUsage?
         if let app = installed {
             usage = RefreshUsage(
-                periodicInterval: periodicSchedule.interval(launches: app.launchHistory, installDate: app.installDate, now: now),
+                periodicInterval: periodic.schedule.interval(launches: app.launchHistory, installDate: app.installDate, now: now),
                 lastRefresh: try? await taskStore.lastRefresh(app: app.bundleIdentifier))
         }
         return TaskEligibility.of(task, settings: settings, isLaunchable: launchable, usage: usage, now: now)

@@ -45,7 +45,10 @@ public actor BackgroundAssetsService {
     let registry: AppRegistry
     /// The device's time; it resumes from the latest recorded device time at ``start()``.
     var clock: DeviceClock
-    let periodicSchedule = PeriodicSchedule()
+    /// Finds when each app's periodic check is due, and says when one is.
+    let periodic: PeriodicChecks
+    /// The apps whose periodic check is due, routed in order from ``start()`` on.
+    private let dueChecks: AsyncStream<(app: String, deviceTime: Date)>
     var settings: DeviceSettings
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
@@ -55,7 +58,6 @@ public actor BackgroundAssetsService {
     var installs = InstallTracker()
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
-    var periodicTimer: ServiceActivities.Activity?
 
     // Background Tasks.
     /// The pending requests, durable across restarts.
@@ -86,6 +88,9 @@ public actor BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         clock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
+        let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
+        self.dueChecks = dueChecks
+        periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
         let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
         self.hostEvents = hostEvents
         extensionHost = ExtensionHost(
@@ -110,6 +115,10 @@ public actor BackgroundAssetsService {
         let hostEvents = hostEvents
         activities.run("extension host events") { [weak self] in
             for await event in hostEvents { await self?.handle(event) }
+        }
+        let dueChecks = dueChecks
+        activities.run("due periodic checks") { [weak self] in
+            for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
         }
         try await queue.start()
         await resumeInstalls()

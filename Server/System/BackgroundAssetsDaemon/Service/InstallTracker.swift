@@ -33,6 +33,9 @@ struct InstallTracker {
     /// Whether no install is running.
     var isEmpty: Bool { runs.isEmpty }
 
+    /// The apps installing or updating now.
+    var apps: Set<String> { Set(runs.keys) }
+
     /// The running install of an app, changed in place as it advances.
     subscript(app: String) -> InstallRun? {
         get { runs[app] }
