@@ -14,79 +14,29 @@ extension BackgroundAssetsService {
     func install(_ request: InstallRequest) async -> ServerResponse {
         // Installing is when folders appear that clients may have created with a looser mode.
         defer { DeviceRootPrivacy.restrict(paths) }
-        let bundle: AppBundleDescription
-        let executables: (app: URL, extension: URL)
+        let candidate: AppInstaller.Candidate
         do {
-            var described = try AppBundleDescription(
-                appPlistAt: URL(fileURLWithPath: request.appPlistPath),
-                extensionPlistAt: URL(fileURLWithPath: request.extensionPlistPath))
-            if let version = request.version {
-                guard BundleVersion(version) != nil else {
-                    return installRefusal("--version \(version.debugSummary) is not a bundle version; use numbers separated by dots, such as 2 or 1.1.")
-                }
-                described.app.version = version
-                if described.extension.version != nil { described.extension.version = version }
-            }
-            bundle = described
-            executables = try bundle.executables(
-                in: URL(fileURLWithPath: request.executablesDirectory), appFile: request.appPlistPath,
-                extensionFile: request.extensionPlistPath)
-        } catch let error as AppBundleError {
-            return installRefusal(error.description)
+            candidate = try installer.read(request)
         } catch {
-            return installRefusal("The app bundle could not be read: \(error).")
+            return installRefusal(error.message)
         }
-        let app = bundle.app.bundleIdentifier
+        let app = candidate.bundleIdentifier
         if let running = installs[app] {
             // The same install asked for again (a re-run after Ctrl-C or after the service restarted)
             // joins the one in progress, so `install --wait` can follow it to its end.
-            guard running.version == bundle.app.version, let installed = try? await registry.app(app) else {
-                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(bundle.app.version).")
+            guard running.version == candidate.bundle.app.version, let installed = try? await registry.app(app) else {
+                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(candidate.bundle.app.version).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "install", app: app,
                                detail: "version \(running.version), already installing"))
             return .app(appStatus(installed))
         }
-        // The app and its extension run from an installed bundle, so Bundle.main is their Info.plist.
-        guard let appDirectory = paths.appDirectory(forBundleIdentifier: app) else {
-            return installRefusal("The bundle identifier \(app.debugSummary) cannot name a folder; use letters, digits, dots and hyphens.")
-        }
-        let installedBundle = InstalledBundle(in: appDirectory, for: bundle)
-        do {
-            try installedBundle.write(
-                appPlist: URL(fileURLWithPath: request.appPlistPath),
-                extensionPlist: URL(fileURLWithPath: request.extensionPlistPath), version: request.version,
-                executables: executables)
-        } catch {
-            return installRefusal("The app bundle could not be written under \(appDirectory.path): \(reasonText(error)). Check that the device root is writable and has room for the app's executables.")
-        }
-        let now = deviceNow
+        let installed: InstalledApp
         let kind: ContentRequestKind
         do {
-            if let existing = try await registry.app(app) {
-                guard existing.isUpdate(to: bundle) else {
-                    return installRefusal("\(app) version \(existing.version) is already installed. Install a higher version to update it (--version), or uninstall it first.")
-                }
-                kind = .update
-                try await registry.update(app) { installed in
-                    installed.update(
-                        to: bundle, appExecutable: installedBundle.appExecutable,
-                        extensionExecutable: installedBundle.extensionExecutable, at: now,
-                        builtAppExecutable: executables.app, builtExtensionExecutable: executables.extension)
-                }
-            } else {
-                kind = .install
-                try await registry.save(
-                    InstalledApp(
-                        bundle: bundle, appExecutable: installedBundle.appExecutable,
-                        extensionExecutable: installedBundle.extensionExecutable, installDate: now,
-                        builtAppExecutable: executables.app, builtExtensionExecutable: executables.extension))
-            }
+            (installed, kind) = try await installer.install(candidate, at: deviceNow)
         } catch {
-            return installRefusal("The app could not be registered: \(error).")
-        }
-        guard let installed = try? await registry.app(app) else {
-            return installRefusal("The app was registered but its record cannot be read back; check the device root's apps/ folder.")
+            return installRefusal(error.message)
         }
         installedApps.insert(app)
         await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
@@ -122,18 +72,13 @@ extension BackgroundAssetsService {
         _ = try? await queue.withStore { try $0.deleteDownloads(ofApp: id) }
         _ = try? await taskStore.remove(app: id, identifier: nil)
         do {
-            try await registry.uninstall(id)
+            try await installer.remove(app)
         } catch {
-            return failure(.downloadFailedToStart, "\(id) could not be removed: \(error).")
+            return failure(.downloadFailedToStart, error.message)
         }
         installedApps.remove(id)
         await queue.restrictRedirects(of: id, to: nil)
         extensionHost.runs.setRuntimeUsedToday(nil, for: id)
-        let others = await registry.apps().apps
-        if !others.contains(where: { $0.bundle.appGroup == app.bundle.appGroup }),
-            let container = paths.container(forAppGroup: app.bundle.appGroup) {
-            try? FileManager.default.removeItem(at: container)
-        }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "uninstall", app: id))
         schedulePeriodicChecks()
         return .app(status)

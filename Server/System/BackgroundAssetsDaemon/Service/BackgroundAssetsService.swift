@@ -43,6 +43,8 @@ public actor BackgroundAssetsService {
 
     // The extension lifecycle.
     let registry: AppRegistry
+    /// Reads, writes and registers app bundles, and removes them.
+    let installer: AppInstaller
     /// The device's time; it resumes from the latest recorded device time at ``start()``.
     var clock: DeviceClock
     /// Finds when each app's periodic check is due, and says when one is.
@@ -87,6 +89,7 @@ public actor BackgroundAssetsService {
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
+        installer = AppInstaller(paths: paths, registry: registry)
         clock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
         let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
         self.dueChecks = dueChecks
