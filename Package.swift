@@ -87,8 +87,13 @@ let package = Package(
             path: "Shared/Frameworks/CInstalledBundleLaunch"
         ),
         .target(
+            name: "URLChallengeBridge",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/URLChallengeBridge"
+        ),
+        .target(
             name: "BackgroundAssets",
-            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
@@ -98,7 +103,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundURLSessions",
-            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes"],
+            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(

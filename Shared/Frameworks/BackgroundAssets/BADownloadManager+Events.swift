@@ -4,6 +4,7 @@ Turns the service's events into delegate callbacks, and sends back challenge ans
 */
 
 import BackgroundAssetsIPC
+import URLChallengeBridge
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -92,46 +93,4 @@ extension BADownloadManager {
         delegate.download(
             BADownload.make(from: download), didReceive: challenge.authenticationChallenge, completionHandler: reply)
     }
-}
-
-extension ChallengeAnswer {
-    /// The wire form of the answer a delegate or the extension chose.
-    /// - Parameters:
-    ///   - disposition: The disposition.
-    ///   - credential: The credential, for `.useCredential`.
-    init(_ disposition: URLSession.AuthChallengeDisposition, credential: URLCredential?) {
-        self.init(disposition: Disposition(disposition), user: credential?.user, password: credential?.password)
-    }
-}
-
-extension ChallengeAnswer.Disposition {
-    /// The wire form of a delegate's disposition.
-    init(_ disposition: URLSession.AuthChallengeDisposition) {
-        switch disposition {
-        case .useCredential: self = .useCredential
-        case .cancelAuthenticationChallenge: self = .cancelAuthenticationChallenge
-        case .rejectProtectionSpace: self = .rejectProtectionSpace
-        default: self = .performDefaultHandling
-        }
-    }
-}
-
-extension ChallengeDescriptor {
-    /// The challenge as Foundation presents it to a delegate.
-    var authenticationChallenge: URLAuthenticationChallenge {
-        let space = URLProtectionSpace(
-            host: host, port: port, protocol: self.protocol, realm: realm, authenticationMethod: authenticationMethod)
-        return URLAuthenticationChallenge(
-            protectionSpace: space, proposedCredential: nil, previousFailureCount: previousFailureCount,
-            failureResponse: nil, error: nil, sender: ChallengeAnswerSender())
-    }
-}
-
-/// The sender a challenge requires; answers travel through the completion handler instead.
-private final class ChallengeAnswerSender: NSObject, URLAuthenticationChallengeSender {
-    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
-    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
-    func cancel(_ challenge: URLAuthenticationChallenge) {}
-    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
-    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
 }

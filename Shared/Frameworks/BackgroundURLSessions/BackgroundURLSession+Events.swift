@@ -4,6 +4,7 @@ Turns the system's events for a background session into Foundation's delegate ca
 */
 
 import BackgroundAssetsIPC
+import URLChallengeBridge
 import BackgroundSessionModel
 import Foundation
 import FoundationNetworking
@@ -90,46 +91,12 @@ extension BackgroundURLSession {
     private func answer(_ challenge: ChallengeDescriptor, challengeID: UInt64, task: BackgroundDownloadTask?) {
         let service = service, session = settings.identifier
         let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { disposition, credential in
-            let answer = ChallengeAnswer(disposition: .init(disposition), user: credential?.user,
-                                         password: credential?.password)
+            let answer = ChallengeAnswer(disposition, credential: credential)
             Task { await service.answer(answer, challengeID: challengeID, session: session) }
         }
         guard let task, let taskDelegate = delegate as? any FoundationNetworking.URLSessionTaskDelegate else {
             return reply(.performDefaultHandling, nil)
         }
-        taskDelegate.urlSession(self, task: task, didReceive: challenge.foundationChallenge, completionHandler: reply)
+        taskDelegate.urlSession(self, task: task, didReceive: challenge.authenticationChallenge, completionHandler: reply)
     }
-}
-
-extension ChallengeAnswer.Disposition {
-    /// The system's form of a delegate's disposition.
-    init(_ disposition: URLSession.AuthChallengeDisposition) {
-        switch disposition {
-        case .useCredential: self = .useCredential
-        case .cancelAuthenticationChallenge: self = .cancelAuthenticationChallenge
-        case .rejectProtectionSpace: self = .rejectProtectionSpace
-        default: self = .performDefaultHandling
-        }
-    }
-}
-
-extension ChallengeDescriptor {
-    /// The challenge as Foundation presents it to a delegate; the answer travels through the
-    /// completion handler, so the sender does nothing.
-    var foundationChallenge: URLAuthenticationChallenge {
-        let space = URLProtectionSpace(host: host, port: port, protocol: self.protocol, realm: realm,
-                                       authenticationMethod: authenticationMethod)
-        return URLAuthenticationChallenge(protectionSpace: space, proposedCredential: nil,
-                                          previousFailureCount: previousFailureCount, failureResponse: nil, error: nil,
-                                          sender: SilentChallengeSender())
-    }
-}
-
-/// The sender Foundation's challenge requires; answers travel through the completion handler instead.
-private final class SilentChallengeSender: NSObject, URLAuthenticationChallengeSender {
-    func use(_ credential: URLCredential, for challenge: URLAuthenticationChallenge) {}
-    func continueWithoutCredential(for challenge: URLAuthenticationChallenge) {}
-    func cancel(_ challenge: URLAuthenticationChallenge) {}
-    func performDefaultHandling(for challenge: URLAuthenticationChallenge) {}
-    func rejectProtectionSpaceAndContinue(with challenge: URLAuthenticationChallenge) {}
 }
