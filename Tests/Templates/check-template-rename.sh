@@ -86,10 +86,8 @@ sed -i -E \
     -e "s|<string>WWDC Sessions</string>|<string>My App</string>|" \
     -e "s|http://127\.0\.0\.1:[0-9]+/manifest\.json|http://127.0.0.1:$PORT/manifest.json|" \
     App/Info.plist Extension/Info.plist
-# The fallbacks of a process without a bundle.
+# The app group's fallback, for a process without a bundle.
 sed -i -E "s/group\.com\.example\.apple-samplecode\.WWDC-Sessions/$GROUP_ID/" Shared/SessionKit/SharedSettings.swift
-sed -i -E "s|http://127\.0\.0\.1:[0-9]+/manifest\.json|http://127.0.0.1:$PORT/manifest.json|" \
-    Shared/SessionKit/SharedSettings+ManifestURL.swift
 # The loggers' subsystem.
 sed -i -E "s/com\.example\.apple-samplecode\.WWDC-Sessions/$APP_ID/" App/Logger+App.swift Extension/Logger+Extension.swift
 # The products and targets, whose names must equal the Info.plists' CFBundleExecutable.

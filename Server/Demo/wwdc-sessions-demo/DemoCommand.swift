@@ -26,7 +26,7 @@ struct DemoCommand {
         environment["BA_DEVICE_ROOT"] = paths.root.path
         let processes = DemoProcesses(folder: products, environment: environment)
         let narrator = Narrator(explains: options.step, isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
-        say("WWDC Sessions demo, device root \(paths.root.path)")
+        say("\(SampleAppInfo(repository: options.repository).displayName) demo, device root \(paths.root.path)")
         let stopping = Atomic<Int32>(0)
         Task.detached {
             var status: Int32 = 0

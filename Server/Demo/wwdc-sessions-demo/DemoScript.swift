@@ -14,19 +14,12 @@ struct DemoScript {
     let narrator: Narrator
     let paths: DevicePaths
 
-    /// App/Info.plist, where the demo reads everything about the app, or nil when it cannot be read.
-    private var appInfo: [String: Any]? {
-        let file = options.repository.appending(path: "App/Info.plist")
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-    }
-
-    /// The app's `CFBundleIdentifier`.
-    private var appBundleIdentifier: String? { appInfo?["CFBundleIdentifier"] as? String }
+    /// App/Info.plist, where the demo reads everything about the app.
+    private var appInfo: SampleAppInfo { SampleAppInfo(repository: options.repository) }
 
     /// The app's `CFBundleExecutable`: the product the demo runs and `install` copies into the bundle.
     private func readAppExecutable() throws -> String {
-        guard let name = appInfo?["CFBundleExecutable"] as? String, !name.isEmpty else {
+        guard let name = appInfo.executable else {
             throw DemoError("App/Info.plist has no CFBundleExecutable; the demo runs the app by that name.")
         }
         return name
@@ -111,7 +104,7 @@ struct DemoScript {
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.
     private func uninstallPreviousCopy() async throws {
-        guard let app = appBundleIdentifier, let record = paths.appRecordFile(forBundleIdentifier: app),
+        guard let app = appInfo.bundleIdentifier, let record = paths.appRecordFile(forBundleIdentifier: app),
             FileManager.default.fileExists(atPath: record.path)
         else { return }
         narrator.note("Removing the copy installed by an earlier run.")
