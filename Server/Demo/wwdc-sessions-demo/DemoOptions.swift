@@ -55,3 +55,16 @@ struct DemoOptions {
         try arguments.finish()
     }
 }
+
+extension DemoOptions {
+    /// The `asset-server` command that serves what the demo serves, where the installed app looks for it.
+    /// - Parameter port: The port the demo's server listens on, when known.
+    func assetServerCommand(port: Int?) -> String {
+        var command = "asset-server"
+        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: repository)
+        if let port, port != 0, port != shipped { command += " --port \(port)" }
+        if let catalog { command += " --catalog \(catalog)" }
+        if https { command += " --tls" }
+        return command
+    }
+}

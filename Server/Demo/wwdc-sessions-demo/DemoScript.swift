@@ -6,6 +6,7 @@ The demo's steps, in order, each with the paragraph --step shows before it runs.
 import AssetServer
 import BackgroundAssetsIPC
 import Foundation
+import Synchronization
 
 /// The whole demo: start the CDN, install the app, launch it, look back.
 struct DemoScript {
@@ -35,6 +36,7 @@ struct DemoScript {
         let server = try AssetServerLauncher.prepare(port: options.port, catalog: options.catalog, https: options.https,
                                                      processes: processes)
         let manifestURL = server.url.appending(path: "manifest.json")
+        processes.assetServerPort.store(server.url.port ?? 0, ordering: .releasing)
         narrator.note("\(server.started ? "Started" : "Reusing") the asset server at \(server.url.absoluteString).")
         var number = 2
         if let caCertificate = server.caCertificate {
@@ -94,12 +96,7 @@ struct DemoScript {
 
     /// The `asset-server` command that serves what this run served, where the installed app looks for it.
     private func restartCommand(for url: URL) -> String {
-        var command = "asset-server"
-        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: options.repository)
-        if let port = url.port, port != shipped { command += " --port \(port)" }
-        if let catalog = options.catalog { command += " --catalog \(catalog)" }
-        if options.https { command += " --tls" }
-        return command
+        options.assetServerCommand(port: url.port)
     }
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.
