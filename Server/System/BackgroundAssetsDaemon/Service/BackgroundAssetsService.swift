@@ -34,7 +34,11 @@ public actor BackgroundAssetsService {
     // The extension lifecycle.
     let registry: AppRegistry
     /// The device's time; it resumes from the latest recorded device time at ``start()``.
-    var clock: DeviceClock
+    var clock: DeviceClock {
+        didSet { trace.use(clock) }
+    }
+    /// Which of each transfer's progress reports the trace records.
+    var progressSamples = ProgressTraceSampler()
     let runtimePolicy: ExtensionRuntimePolicy
     let periodicSchedule = PeriodicSchedule()
     var settings: DeviceSettings
@@ -78,6 +82,7 @@ public actor BackgroundAssetsService {
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { continuation.yield($0) }
+        trace.use(clock)
     }
 
     /// Starts the queue; its events are routed in the order they happen.
@@ -188,7 +193,8 @@ public actor BackgroundAssetsService {
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
         if let hello = client.hello {
-            record(from: client, event: "disconnected", app: hello.bundleIdentifier)
+            // The pid pairs it with its `connected`, for a timeline of each process's life.
+            record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
             extensionDisconnected(connection: id, app: hello.bundleIdentifier)
         }
     }
