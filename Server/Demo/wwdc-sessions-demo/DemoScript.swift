@@ -27,6 +27,8 @@ struct DemoScript {
     }
 
     func run() async throws {
+        // The timeline at the end draws this run: the trace from here on.
+        let started = Date.now
         let appExecutable = try readAppExecutable()
         narrator.step(1, "Start the asset server", """
             The asset server plays the content delivery network: it serves manifest.json and the session \
@@ -78,16 +80,23 @@ struct DemoScript {
 
         number += 1
         narrator.step(number, "Look back", """
-            Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
-            as a sequence diagram, and status shows the app and its downloads.
+            Every process told the service what it did; backgroundassets-debug trace --svg draws it as a \
+            timeline (a lane per download with its bytes over time, the install, the extension and the app \
+            above), trace --mermaid as a sequence diagram, and status shows the app and its downloads.
             """)
         _ = try await processes.run(appExecutable, ["list"])
+        let timeline = paths.root.appending(path: "demo/timeline.svg")
+        try FileManager.default.createDirectory(at: timeline.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await expectSuccess("backgroundassets-debug", [
+            "trace", "--svg", timeline.path, "--since", ISO8601Timestamp.string(for: started) + "Z",
+        ])
         // The demo stops the server it started when it ends, and each hint below needs one.
         let restart = server.started
             ? "start the asset server again in another terminal with `swift run \(restartCommand(for: server.url))`, then "
             : ""
         narrator.note("""
-            The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
+            The trace is in \(paths.traceFile.path): `swift run backgroundassets-debug trace --svg FILE` draws any part \
+            of it as a timeline like this one, and `trace --mermaid` as a sequence diagram.
             Try next: \(restart)send a periodic check with `swift run backgroundassets-debug simulate --periodic-check`, \
             empty the caches with `swift run backgroundassets-debug purge`, and launch the app again with \
             `swift run \(appExecutable)`.
