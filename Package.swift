@@ -152,6 +152,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
+            dependencies: ["SystemLogging"],
             path: "Tests/TestSupport"
         ),
         .testTarget(
