@@ -84,6 +84,7 @@ extension SampleMessages {
             ("registerTaskHandler", .registerTaskHandler(identifier: "com.example.sessions.refresh")),
             ("taskCompleted", .taskCompleted(taskID: 11, success: true)),
             ("simulateTask", .simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil)),
+            ("resetDeviceClock", .resetDeviceClock),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]

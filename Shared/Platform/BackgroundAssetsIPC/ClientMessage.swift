@@ -73,6 +73,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case taskCompleted(taskID: UInt64, success: Bool)
     /// Launches or expires an app's pending or running task now (debug tool only).
     case simulateTask(TaskSimulation, identifier: String, bundleIdentifier: String?)
+    /// Puts the device's clock back to real time, moving every recorded device date back by as much (debug tool only).
+    case resetDeviceClock
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

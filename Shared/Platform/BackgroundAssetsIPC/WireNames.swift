@@ -37,6 +37,7 @@ extension ClientRequest {
         case registerTaskHandler = "registerTaskHandler"
         case taskCompleted = "taskCompleted"
         case simulateTask = "simulateTask"
+        case resetDeviceClock = "resetDeviceClock"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself

@@ -77,6 +77,10 @@ extension BackgroundAssetsService {
             case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
                 .taskCompleted, .simulateTask:
                 return await handleTaskRequest(request, hello: hello, connection: connection)
+            case .resetDeviceClock:
+                guard hello.role == .tool else { return toolOnly("clock") }
+                await resetDeviceClock()
+                return .status(try await status())
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
@@ -142,10 +146,13 @@ extension BackgroundAssetsService {
     }
 
     private func status() async throws -> ServiceStatus {
-        ServiceStatus(
+        var status = ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
             downloads: try await queue.withStore { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
+        let now = Date.now
+        status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        return status
     }
 
     /// The rules an installed app's downloads follow: scheduling is refused inside
