@@ -198,17 +198,10 @@ struct TraceCommand: DebugSubcommand {
         do {
             try Data(text.utf8).write(to: url, options: .atomic)
         } catch {
-            throw DebugToolError("Could not write \(url.path): \((error as NSError).localizedDescription.trimmingTrailingPeriod). "
+            throw DebugToolError("Could not write \(url.path): \(DebugTool.clause(error)). "
                 + "Choose a file in a folder that exists and that you can write.")
         }
         let kind = if case .html = output { "web page" } else { "SVG" }
         context.console.error("Drew \(lanes) download\(lanes == 1 ? "" : "s") as a timeline into \(url.path) (\(kind)); open it in a browser.")
-    }
-}
-
-extension String {
-    /// The text without its last full stop: for a sentence of Foundation's inside one of ours.
-    var trimmingTrailingPeriod: String {
-        hasSuffix(".") ? String(dropLast()) : self
     }
 }
