@@ -21,7 +21,7 @@ struct TraceTimeBoundTests {
     ]))
     func formsOfTime(text: String, offset: Double) throws {
         let bound = try TraceTimeBound(text, option: "--since")
-        #expect(bound.date(relativeTo: Self.now).timeIntervalSince(Self.now) == offset)
+        #expect(bound.date(relativeTo: Self.now)?.timeIntervalSince(Self.now) == offset)
     }
 
     @Test("Anything else is a usage error that lists the forms", arguments: ["yesterday", "5x", "-5m", "25:00", "14:7", ""])
@@ -66,9 +66,26 @@ struct TraceTimeBoundTests {
         func entry(_ secondsAgo: Double) -> TraceEntry {
             TraceEntry(time: Self.now.addingTimeInterval(-secondsAgo), from: "tool", to: "backgroundassetsd", event: "e")
         }
-        #expect(!command.matches(entry(700), now: Self.now))
-        #expect(command.matches(entry(300), now: Self.now))
-        #expect(!command.matches(entry(30), now: Self.now))
-        #expect(command.matches(entry(30), now: nil), "an event appended while following is always new")
+        let window = try command.window(now: Self.now, in: [])
+        #expect(!command.matches(entry(700), in: window))
+        #expect(command.matches(entry(300), in: window))
+        #expect(!command.matches(entry(30), in: window))
+        #expect(command.matches(entry(30), in: (nil, nil)), "an event appended while following is always new")
+    }
+
+    @Test("last-EVENT starts at the last time an event happened, and names a missing one")
+    func sinceLastEvent() throws {
+        var arguments = SubcommandArguments(["--since", "last-install"], subcommand: "trace")
+        let command = try TraceCommand(parsing: &arguments)
+        let entries = [600.0, 300, 30].map { secondsAgo in
+            TraceEntry(time: Self.now.addingTimeInterval(-secondsAgo), from: "tool", to: "backgroundassetsd",
+                       event: secondsAgo == 30 ? "uninstall" : "install")
+        }
+        let window = try command.window(now: Self.now, in: entries)
+        #expect(window.since == entries[1].time)
+        #expect(entries.filter { command.matches($0, in: window) }.count == 2)
+        #expect { try command.window(now: Self.now, in: []) } throws: {
+            ($0 as? DebugToolError)?.message.contains("last-install names an event the trace does not have") == true
+        }
     }
 }

@@ -23,7 +23,8 @@ struct TraceCommand: DebugSubcommand {
           --app BUNDLE_ID    Only the events of this app.
           --download ID      Only the events of this download (and the app's connections).
           --since TIME       Only the events from TIME: now, a time ago (90s, 5m, 2h, 1d), a time of day
-                             in UTC as trace prints it (14:07:02), or a date (2026-11-24T14:07:02Z).
+                             in UTC as trace prints it (14:07:02), a date (2026-11-24T14:07:02Z), or the
+                             last time an event happened: last-install, last-appLaunched, last-uninstall.
           --until TIME       Only the events up to TIME, in the same forms.
           --last N           Only the last N events that pass the filters.
           --progress         Also print the downloadProgress samples (a few a second per transfer), which
@@ -101,7 +102,9 @@ struct TraceCommand: DebugSubcommand {
         case .svg, .html: pictures = true
         default: pictures = false
         }
-        var entries = TraceEntry.entries(in: data).filter { matches($0, now: now) && (pictures || shows($0)) }
+        let all = TraceEntry.entries(in: data)
+        let window = try window(now: now, in: all)
+        var entries = all.filter { matches($0, in: window) && (pictures || shows($0)) }
         if let last { entries = Array(entries.suffix(last)) }
         switch output {
         case .lines, .follow:
@@ -142,26 +145,47 @@ struct TraceCommand: DebugSubcommand {
         if !reader.fileExists {
             console.error("No trace at \(reader.file.path) yet; waiting for the first event (Ctrl-C to stop).")
         }
-        var entries = reader.newEntries().filter { matches($0, now: now) && shows($0) }
+        let existing = reader.newEntries()
+        let window: (since: Date?, until: Date?)
+        do {
+            window = try self.window(now: now, in: existing)
+        } catch {
+            console.error("backgroundassets-debug trace: \(error.message)")
+            return .failure
+        }
+        var entries = existing.filter { matches($0, in: window) && shows($0) }
         if let backlog = last ?? (since == nil ? Self.followBacklog : nil) { entries = Array(entries.suffix(backlog)) }
         entries.forEach { emit(Self.line(for: $0)) }
         while !Task.isCancelled {
             // The file is polled, not watched: inotify is Linux-only and the trace grows by a line at a time.
             try? await Task.sleep(for: interval)
             // New events are new: `--until` bounds only what was there already.
-            reader.newEntries().filter { matches($0, now: nil) && shows($0) }.forEach { emit(Self.line(for: $0)) }
+            reader.newEntries().filter { matches($0, in: (nil, nil)) && shows($0) }.forEach { emit(Self.line(for: $0)) }
         }
         return .interrupted
     }
 
-    /// Whether an entry passes the `--app` and `--download` filters, and the time filters relative to
-    /// `now`; a download's filter keeps the entries about no download (connections), which say who was there.
-    func matches(_ entry: TraceEntry, now: Date? = .now) -> Bool {
+    /// The times `--since` and `--until` name, relative to `now` and the trace.
+    /// - Throws: ``DebugToolError`` when a `last-EVENT` names an event the trace does not have.
+    func window(now: Date, in entries: [TraceEntry]) throws(DebugToolError) -> (since: Date?, until: Date?) {
+        func resolve(_ bound: TraceTimeBound?, _ option: String) throws(DebugToolError) -> Date? {
+            guard let bound else { return nil }
+            guard let date = bound.date(relativeTo: now, in: entries) else {
+                throw DebugToolError("\(option) \(bound.text) names an event the trace does not have; "
+                    + "the events are in the third column of trace's lines (install, appLaunched, uninstall, ...).")
+            }
+            return date
+        }
+        return (try resolve(since, "--since"), try resolve(until, "--until"))
+    }
+
+    /// Whether an entry passes the `--app` and `--download` filters, and falls in the time window; a
+    /// download's filter keeps the entries about no download (connections), which say who was there.
+    func matches(_ entry: TraceEntry, in window: (since: Date?, until: Date?)) -> Bool {
         guard app == nil || entry.app == app, download == nil || entry.download == download || entry.download == nil
         else { return false }
-        guard let now else { return true }
-        if let since, entry.time < since.date(relativeTo: now) { return false }
-        if let until, entry.time > until.date(relativeTo: now) { return false }
+        if let since = window.since, entry.time < since { return false }
+        if let until = window.until, entry.time > until { return false }
         return true
     }
 

@@ -3,11 +3,12 @@ Abstract:
 The times `trace --since` and `--until` accept: now, a while ago, a time of day as the trace prints it, or a full date.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// A moment that narrows the trace: `now`, a duration ago (`90s`, `5m`, `2h`, `1d`), a time of day
-/// in UTC as `trace` prints it (`14:07:02`, `14:07:02.841`), or an ISO 8601 date and time
-/// (`2026-11-24T14:07:02Z`).
+/// in UTC as `trace` prints it (`14:07:02`, `14:07:02.841`), an ISO 8601 date and time
+/// (`2026-11-24T14:07:02Z`), or the last time an event happened (`last-install`, `last-appLaunched`).
 struct TraceTimeBound: Equatable, Sendable {
     /// What was written, for messages.
     let text: String
@@ -18,6 +19,7 @@ struct TraceTimeBound: Equatable, Sendable {
         case ago(TimeInterval)
         case timeOfDay(TimeInterval)
         case date(Date)
+        case lastEvent(String)
     }
 
     /// Reads a bound.
@@ -36,19 +38,26 @@ struct TraceTimeBound: Equatable, Sendable {
             resolve = .timeOfDay(seconds)
         } else if let date = Self.date(trimmed) {
             resolve = .date(date)
+        } else if trimmed.hasPrefix("last-"), trimmed.count > 5 {
+            resolve = .lastEvent(String(trimmed.dropFirst(5)))
         } else {
             throw .usage("""
                 \(option) takes now, a time ago such as 90s, 5m, 2h or 1d, a time of day in UTC as trace prints \
-                it (14:07:02), or a date such as 2026-11-24T14:07:02Z; not \(text.debugDescription).
+                it (14:07:02), a date such as 2026-11-24T14:07:02Z, or last-EVENT for the last time an event \
+                happened (last-install); not \(text.debugDescription).
                 """)
         }
     }
 
     /// The moment the bound names.
-    /// - Parameter now: The current time.
-    /// - Returns: For a time of day, its latest occurrence that is not after `now`.
-    func date(relativeTo now: Date) -> Date {
+    /// - Parameters:
+    ///   - now: The current time.
+    ///   - entries: The trace, for `last-EVENT`.
+    /// - Returns: For a time of day, its latest occurrence that is not after `now`; for `last-EVENT`,
+    ///   the time of that event's last entry, or `nil` when the trace has none.
+    func date(relativeTo now: Date, in entries: [TraceEntry] = []) -> Date? {
         switch resolve {
+        case let .lastEvent(event): return entries.last { $0.event == event }?.time
         case .now: return now
         case let .ago(seconds): return now.addingTimeInterval(-seconds)
         case let .date(date): return date
