@@ -130,6 +130,8 @@ struct Placeholders {
         for rule in Self.rules {
             text = text.replacingOccurrences(of: rule.pattern, with: rule.replacement, options: .regularExpression)
         }
+        // A table's columns are as wide as their widest value, which differs from run to run.
+        text = text.replacingOccurrences(of: " {2,}", with: " ", options: .regularExpression)
         return text.trimmingCharacters(in: .whitespaces)
     }
 }
@@ -146,7 +148,8 @@ func lineMatches(_ actual: String, _ expected: String) -> Bool {
 
 /// Compares output with a page's block: `nil` when it matches, else why not.
 func compare(actual rawActual: String, expected rawExpected: String, anyOrder: Bool, placeholders: Placeholders) -> String? {
-    let actual = rawActual.split(separator: "\n", omittingEmptySubsequences: false)
+    // "\r\n" (a terminal's line end) is one Character in Swift: split on scalars' terms instead.
+    let actual = rawActual.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false)
         .map { placeholders.normalize(String($0), expected: false) }.filter { !$0.isEmpty }
     let expected = rawExpected.split(separator: "\n", omittingEmptySubsequences: false)
         .map { placeholders.normalize(String($0), expected: true) }.filter { !$0.isEmpty }
@@ -184,6 +187,40 @@ func compare(actual rawActual: String, expected rawExpected: String, anyOrder: B
         return "the page's line \(deepest.expected + 1), \"\(expected[deepest.expected])\", does not match: \(near)"
     }
     return "the output goes on after the page's last line: \"\(actual[min(deepest.actual, actual.count - 1)])\""
+}
+
+// MARK: - Quoted code
+
+/// Checks a ```swift block that names its file on its first line (`// App/RunCommand.swift`): every
+/// line of it, but for "…", must be in that file, in order. `nil` when it is, else why not.
+func checkQuotedCode(_ block: Block, root: URL) -> String? {
+    let lines = block.text.split(separator: "\n", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }
+    guard let first = lines.first, first.hasPrefix("// "), first.hasSuffix(".swift"), !first.contains(" ", after: 3)
+    else { return nil }
+    let path = String(first.dropFirst(3))
+    guard let source = try? String(contentsOf: root.appending(path: path), encoding: .utf8) else {
+        return "it quotes \(path), which does not exist"
+    }
+    let code = source.split(separator: "\n", omittingEmptySubsequences: false).map {
+        $0.trimmingCharacters(in: .whitespaces)
+    }
+    var position = 0
+    for line in lines.dropFirst() where !line.isEmpty && line != "…" {
+        guard let found = code[position...].firstIndex(of: line) else {
+            return "\(path) has no line \"\(line)\" (after the ones before it in the block)"
+        }
+        position = found + 1
+    }
+    return nil
+}
+
+extension String {
+    /// Whether the string has `character` after its first `offset` characters.
+    func contains(_ character: Character, after offset: Int) -> Bool {
+        dropFirst(offset).contains(character)
+    }
 }
 
 // MARK: - The shell
@@ -317,6 +354,12 @@ func walk(_ options: Options) -> Int32 {
         }
         print("== \(page)")
         var lastOutput: (block: Block, text: String, rerun: () throws -> String)?
+        for block in pageBlocks where block.language == "swift" {
+            if let problem = checkQuotedCode(block, root: root) {
+                print("walk-tutorial: \(block.location): the quoted code drifted from the source: \(problem).")
+                return 1
+            }
+        }
         for block in pageBlocks where ["sh", "text"].contains(block.language) {
             if block.has("skip") {
                 if block.language == "sh" { lastOutput = nil }

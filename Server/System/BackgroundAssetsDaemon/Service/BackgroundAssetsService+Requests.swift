@@ -40,8 +40,9 @@ extension BackgroundAssetsService {
             case let .acquireExclusiveControl(deadline):
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
-                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
+                // Recorded before the next holder's grant, so the trace reads in the order it happened.
                 record(from: client, event: "releaseExclusiveControl", app: app)
+                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 extensionReleasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
