@@ -250,7 +250,7 @@ final class Shell {
 
     /// Runs commands and returns what they printed, standard error included, once they are done.
     /// - Parameter interruptAfter: Send Ctrl-C (SIGINT) to the shell's foreground command after this long.
-    func run(_ commands: String, timeout: Double = 600, interruptAfter: Double? = nil) throws -> String {
+    func run(_ commands: String, timeout: Double = 240, interruptAfter: Double? = nil) throws -> String {
         let script = FileManager.default.temporaryDirectory.appending(path: "walk-block-\(UUID().uuidString).sh")
         try Data(commands.utf8).write(to: script)
         defer { try? FileManager.default.removeItem(at: script) }
@@ -267,17 +267,27 @@ final class Shell {
     private func read(timeout: Double) throws -> String {
         let deadline = Date.now.addingTimeInterval(timeout)
         let handle = output.fileHandleForReading
-        while Date.now < deadline {
+        while true {
             if let range = buffer.range(of: Data("\n\(Self.marker)\n".utf8)) {
                 let text = String(decoding: buffer[..<range.lowerBound], as: UTF8.self)
                 buffer.removeSubrange(..<range.upperBound)
                 return text
             }
+            // Waits for output at most until the deadline: a command that never ends (a server
+            // started in the foreground) fails the walk instead of holding it for ever.
+            var descriptor = pollfd(fd: handle.fileDescriptor, events: Int16(POLLIN), revents: 0)
+            let left = deadline.timeIntervalSinceNow
+            guard left > 0, poll(&descriptor, 1, Int32(min(left, 1) * 1000)) >= 0 else {
+                throw WalkError("""
+                    the commands did not finish within \(Int(timeout)) s; what they printed so far:
+                    \(String(decoding: buffer, as: UTF8.self))
+                    """)
+            }
+            guard descriptor.revents != 0 else { continue }
             let chunk = handle.availableData
             if chunk.isEmpty { throw WalkError("The shell ended.") }
             buffer.append(chunk)
         }
-        throw WalkError("A command did not finish within \(Int(timeout)) s.")
     }
 
     func stop() {
@@ -455,4 +465,6 @@ func scriptFile(_ commands: String) throws -> URL {
     return file
 }
 
+// Progress lines as they happen, also into a pipe or a file.
+setvbuf(stdout, nil, _IOLBF, 0)
 exit(walk(Options(Array(CommandLine.arguments.dropFirst()))))
