@@ -54,7 +54,9 @@ struct Timeline: Sendable {
     var subject: String {
         let downloading = Set(lanes.map(\.app))
         if downloading.count == 1, let app = downloading.first { return app }
-        return downloading.isEmpty && apps.count == 1 ? apps[0] : "the device"
+        // The debug tool connects under a bundle identifier of its own; it is not what the picture is of.
+        let installed = apps.filter { $0 != ToolContext.bundleIdentifier }
+        return downloading.isEmpty && installed.count == 1 ? installed[0] : "the device"
     }
 
     /// Whether the device's clock ran apart from real time anywhere in the trace.

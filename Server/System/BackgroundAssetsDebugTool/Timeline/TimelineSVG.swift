@@ -111,7 +111,8 @@ struct TimelineSVG {
         let deviceSpan = timeline.deviceTime(at: timeline.end).timeIntervalSince(timeline.deviceTime(at: timeline.start))
         let closeTicks = zip(ticks, ticks.dropFirst()).contains { $1.timeIntervalSince($0) < 1 }
         func deviceLabel(_ date: Date) -> String {
-            deviceSpan >= 86_400 ? TimelineStyle.dayAndTime(date) : TimelineStyle.timeOfDay(date, milliseconds: closeTicks)
+            // Past a few device hours the labels carry the day, or they would seem to wrap at midnight.
+            deviceSpan >= 6 * 3600 ? TimelineStyle.dayAndTime(date) : TimelineStyle.timeOfDay(date, milliseconds: closeTicks)
         }
         let line = y + 12
         if twoLines {
