@@ -26,46 +26,15 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/template-check.XXXXXX")"
 COPY="$WORK/MyApp"
 DEVICE="$WORK/device"
 CATALOG="$WORK/catalog"
-SERVER_PID=""
 START=$SECONDS
 
 step() { printf '\n== %s (%ds)\n' "$1" $((SECONDS - START)); }
 note() { printf '   %s\n' "$1"; }
 fail() { printf 'check-template-rename: %s\n' "$1" >&2; exit 1; }
 
-# Every process this check started names its device root in its environment: the asset server, the
-# service that `install` starts on demand, and the extension the service launches. End them all,
-# then remove the temporary folder, on success, failure and Ctrl-C alike.
-stop_device_processes() {
-    local pids=() environ
-    for environ in /proc/[0-9]*/environ; do
-        if grep -qzxF "BA_DEVICE_ROOT=$DEVICE" "$environ" 2>/dev/null; then
-            pids+=("$(basename "$(dirname "$environ")")")
-        fi
-    done
-    [[ -n "$SERVER_PID" ]] && pids+=("$SERVER_PID")
-    ((${#pids[@]})) || return 0
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    for _ in $(seq 20); do
-        kill -0 "${pids[@]}" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
-}
-cleanup() {
-    local status=$?
-    trap - EXIT INT TERM
-    stop_device_processes
-    if [[ "$KEEP" == 1 ]]; then
-        printf 'Kept %s\n' "$WORK"
-    else
-        rm -rf "$WORK"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Every process this check starts stops, and the temporary folder goes, on success, failure and Ctrl-C.
+source "$ROOT/Tests/Scripts/device-teardown.sh"
+remove_device_on_exit
 
 printf 'Checking Docs/UsingAsTemplate.md on a renamed copy in %s\n' "$COPY"
 
@@ -119,7 +88,8 @@ fi
 mkfifo "$WORK/server.out"
 .build/debug/asset-server --catalog "$CATALOG" --sessions 6 --session-size 1048576 > "$WORK/server.out" \
     2> "$WORK/server.err" &
-SERVER_PID=$!
+# Stopped by its pid as well as by its device root.
+EXTRA_PIDS=$!
 exec 4< "$WORK/server.out"
 read -r -t 120 READY <&4 || fail "the asset server printed no readiness line: $(cat "$WORK/server.err")"
 note "$READY"
@@ -161,7 +131,7 @@ grep -q "launch the app again with \`swift run $APP_EXECUTABLE\`" <<< "$DEMO_OUT
     fail "the demo's closing hint does not name $APP_EXECUTABLE."
 printf '%s\n' "$DEMO_OUTPUT" | tail -n 1 | sed 's/^/   /'
 stop_device_processes
-SERVER_PID=""
+EXTRA_PIDS=""
 unset BA_DEVICE_ROOT
 
 if [[ "$FULL" == 1 ]]; then

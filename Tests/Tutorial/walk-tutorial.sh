@@ -33,37 +33,10 @@ START=$SECONDS
 
 fail() { printf 'walk-tutorial: %s\n' "$1" >&2; exit 1; }
 
-# Every process of the walk names the copy's device root in its environment: the asset servers, the
-# service started on demand, the extension and the app it launches. End them all, then remove the copy.
-stop_device_processes() {
-    local pids=() environ
-    for environ in /proc/[0-9]*/environ; do
-        if grep -qzxF "BA_DEVICE_ROOT=$COPY/.device" "$environ" 2>/dev/null; then
-            pids+=("$(basename "$(dirname "$environ")")")
-        fi
-    done
-    ((${#pids[@]})) || return 0
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    for _ in $(seq 20); do
-        kill -0 "${pids[@]}" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
-}
-cleanup() {
-    local status=$?
-    trap - EXIT INT TERM
-    stop_device_processes
-    if [[ "$KEEP" == 1 ]]; then
-        printf 'Kept %s\n' "$WORK"
-    else
-        rm -rf "$WORK"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Every process of the walk stops, and the copy goes, on success, failure and Ctrl-C.
+DEVICE="$COPY/.device"
+source "$ROOT/Tests/Scripts/device-teardown.sh"
+remove_device_on_exit
 
 for port in "$PORT" "$SECOND_PORT"; do
     if (exec 3<>"/dev/tcp/127.0.0.1/$port") 2>/dev/null; then
