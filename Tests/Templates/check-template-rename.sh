@@ -71,6 +71,8 @@ grep -rlE 'apple-samplecode|"wwdc-sessions(-extension)?"' App Extension Shared S
     --exclude-dir=BackgroundAssetsDaemonTests --exclude-dir=BackgroundAssetsIPCTests \
     --exclude-dir=BackgroundAssetsDebugToolTests --exclude-dir=BackgroundAssetsTests --exclude-dir=AppleAPITests \
     --exclude-dir=AppleAPISwift5Tests --exclude-dir=OSLogTests --exclude-dir=Templates | sed 's/^/     /' || note "  nothing"
+note "What still says WWDC Sessions in App/, Extension/ and the demo (comments, and the demo's own name):"
+grep -rnE 'WWDC Sessions|WWDC-Sessions|wwdc-sessions' App Extension Server/Demo | sed 's/^/     /' || note "  nothing"
 
 step "3. Build the renamed package"
 swift build > "$WORK/build.out" 2>&1 || fail "swift build failed: $(tail -n 20 "$WORK/build.out")"
@@ -112,6 +114,9 @@ APP_OUTPUT="$(swift run "$APP_EXECUTABLE" --until-complete --timeout 300 --plain
     fail "$APP_EXECUTABLE exited with $?: $(tail -n 5 "$WORK/app.err")"
 printf '%s\n' "$APP_OUTPUT" | tail -n 1 | sed 's/^/   /'
 grep -qx "All 6 sessions are on the device." <<< "$APP_OUTPUT" || fail "the app did not report all 6 sessions."
+# The renamed app greets its user by its own CFBundleName, never by the sample's.
+grep -qx "My App is installed." <<< "$APP_OUTPUT" || fail "the app did not call itself My App: $(head -n 3 <<< "$APP_OUTPUT")"
+! grep -q "WWDC Sessions" <<< "$APP_OUTPUT" || fail "the renamed app still calls itself WWDC Sessions."
 # The renamed app names itself in its help, not as the sample.
 swift run "$APP_EXECUTABLE" --help 2>/dev/null | head -n 1 | grep -q "^Usage: $APP_EXECUTABLE " ||
     fail "$APP_EXECUTABLE --help does not name $APP_EXECUTABLE."
@@ -129,6 +134,8 @@ grep -q "Reusing the asset server at http://127.0.0.1:$PORT" <<< "$DEMO_OUTPUT" 
     fail "the demo did not reuse the asset server on port $PORT."
 grep -q "launch the app again with \`swift run $APP_EXECUTABLE\`" <<< "$DEMO_OUTPUT" ||
     fail "the demo's closing hint does not name $APP_EXECUTABLE."
+grep -q "^My App demo, device root " <<< "$DEMO_OUTPUT" || fail "the demo's banner does not name My App."
+! grep -q "WWDC Sessions" <<< "$DEMO_OUTPUT" || fail "the demo still calls the app WWDC Sessions."
 printf '%s\n' "$DEMO_OUTPUT" | tail -n 1 | sed 's/^/   /'
 stop_device_processes
 EXTRA_PIDS=""
