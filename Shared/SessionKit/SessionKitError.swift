@@ -49,7 +49,8 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
         case let .invalidAppGroup(identifier):
             "\"\(identifier)\" is not a usable app group identifier. Use letters, digits, '.', '-' and '_' only, as in group.com.example.sessions."
         case let .verificationFailed(session, reason):
-            "The download of session \(session) was rejected: \(clause(reason)). It will be downloaded again; if this repeats, check the server's copy."
+            "The download of session \(session) was rejected: \(clause(reason)). It will be downloaded again; "
+                + "if this repeats, check the server's copy."
         case let .invalidCredentials(path, reason):
             "The credentials file \(path) is not usable: \(clause(reason)). "
                 + "Write it as {\"user\": \"…\", \"password\": \"…\"}, matching the asset server's --auth."

@@ -66,8 +66,9 @@ struct DemoCommand {
         if !stopped.isEmpty { note += "; stopped \(stopped.joined(separator: ", "))" }
         note += "."
         if stopped.contains("asset-server") {
+            let server = options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring))
             note += " The app stays installed and the service keeps its unfinished downloads, which wait for the "
-                + "asset server: start it again with `swift run \(options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring)))` to let them finish, or run the demo "
+                + "asset server: start it again with `swift run \(server)` to let them finish, or run the demo "
                 + "again to start over from a fresh install."
         }
         FileHandle.standardError.write(Data((note + "\n").utf8))

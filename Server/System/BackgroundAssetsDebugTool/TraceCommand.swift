@@ -9,8 +9,8 @@ import Foundation
 /// Reads `system/trace.jsonl`, filters it, and prints it as lines, a sequence diagram, or a timeline picture.
 struct TraceCommand: DebugSubcommand {
     static let name = "trace"
-    static let synopsis =
-        "[--mermaid | --svg FILE | --html FILE | --follow] [--app BUNDLE_ID] [--download ID] [--since TIME] [--until TIME] [--last N] [--progress]"
+    static let synopsis = "[--mermaid | --svg FILE | --html FILE | --follow] [--app BUNDLE_ID] [--download ID] "
+        + "[--since TIME] [--until TIME] [--last N] [--progress]"
     static let summary = "Print the cross-process events, follow them, or draw them as a diagram or a timeline."
     static let details = """
           --mermaid          Print a Mermaid sequence diagram instead of one line per event.
@@ -226,6 +226,7 @@ struct TraceCommand: DebugSubcommand {
                 + "Choose a file in a folder that exists and that you can write.")
         }
         let kind = if case .html = output { "web page" } else { "SVG" }
-        context.console.error("Drew \(lanes) download\(lanes == 1 ? "" : "s") as a timeline into \(url.path) (\(kind)); open it in a browser.")
+        let downloads = lanes == 1 ? "1 download" : "\(lanes) downloads"
+        context.console.error("Drew \(downloads) as a timeline into \(url.path) (\(kind)); open it in a browser.")
     }
 }

@@ -82,7 +82,9 @@ struct ActivityRowBuilder {
             openSpan(.tasks, key: app + " " + identifier, at: entry, label: entry.detail ?? "task", detail: app)
         case "taskCompleted", "taskEnded", "taskKilled":
             let identifier = entry.detail.map { String($0.prefix { $0 != " " && $0 != ":" }) } ?? ""
-            let key = open[.tasks]?[app + " " + identifier] != nil ? app + " " + identifier : open[.tasks]?.keys.first { $0.hasPrefix(app) }
+            // The task's own span, else (an ending that names no task) the app's open one.
+            let named = app + " " + identifier
+            let key = open[.tasks]?[named] != nil ? named : open[.tasks]?.keys.first { $0.hasPrefix(app) }
             if entry.event == "taskKilled", let key { update(.tasks, key: key) { $0.endedByForce = true } }
             if let key { closeSpan(.tasks, key: key, at: entry.time, detail: "\(entry.event) \(entry.detail ?? "")") }
         case "submitTaskRequest":

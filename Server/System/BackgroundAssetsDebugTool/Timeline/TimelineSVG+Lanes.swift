@@ -44,13 +44,17 @@ extension TimelineSVG {
         let size = lane.expected.map(TimelineStyle.bytes) ?? ""
         let labelWidth = TimelineStyle.plotX - TimelineStyle.labelX - 12 - Double(size.count) * 6
         let name = showingApp ? "\(lane.download) · \(lane.app.split(separator: ".").last ?? "")" : lane.download
-        svg.text(TimelineStyle.fitted(name, width: labelWidth), [("x", n(TimelineStyle.labelX)), ("y", n(middle + 4)), ("class", "label")])
-        svg.text(size, [("x", n(TimelineStyle.plotX - 10)), ("y", n(middle + 4)), ("class", "small"), ("text-anchor", "end")])
+        svg.text(TimelineStyle.fitted(name, width: labelWidth),
+                 [("x", n(TimelineStyle.labelX)), ("y", n(middle + 4)), ("class", "label")])
+        svg.text(size, [("x", n(TimelineStyle.plotX - 10)), ("y", n(middle + 4)), ("class", "small"),
+                        ("text-anchor", "end")])
 
         // Queued until the first run, and waiting between runs.
         var waitingFrom = lane.queuedAt
         for run in lane.runs {
-            if let from = waitingFrom { Marks.waiting(&svg, from: axis.x(from), to: axis.x(run.start), y: middle, title: "waiting") }
+            if let from = waitingFrom {
+                Marks.waiting(&svg, from: axis.x(from), to: axis.x(run.start), y: middle, title: "waiting")
+            }
             drawRun(run, lane: lane, into: &svg, axis: axis, top: top, height: height)
             waitingFrom = run.end
         }
@@ -154,7 +158,8 @@ extension TimelineSVG {
         if index % rowsPerLabel == 0 {
             let first = index * layout.downloadsPerRow + 1
             let last = min(first + layout.downloadsPerRow * rowsPerLabel - 1, timeline.lanes.count)
-            svg.text("\(first)–\(last)", [("x", n(TimelineStyle.plotX - 10)), ("y", n(top + 8)), ("class", "small"), ("text-anchor", "end")])
+            svg.text("\(first)–\(last)", [("x", n(TimelineStyle.plotX - 10)), ("y", n(top + 8)), ("class", "small"),
+                                            ("text-anchor", "end")])
         }
         for lane in lanes {
             if !shared {

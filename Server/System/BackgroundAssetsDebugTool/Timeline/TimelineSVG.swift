@@ -126,7 +126,8 @@ struct TimelineSVG {
             let x = axis.x(tick)
             guard x - 30 > lastRight else { continue }
             lastRight = x + 30
-            svg.text(deviceLabel(timeline.deviceTime(at: tick)), [("x", n(x)), ("y", n(line)), ("class", "tick"), ("text-anchor", "middle")])
+            svg.text(deviceLabel(timeline.deviceTime(at: tick)),
+                     [("x", n(x)), ("y", n(line)), ("class", "tick"), ("text-anchor", "middle")])
             if twoLines {
                 svg.text(TimelineStyle.timeOfDay(tick, milliseconds: closeTicks),
                          [("x", n(x)), ("y", n(line + 12)), ("class", "tick"), ("text-anchor", "middle")])
