@@ -58,6 +58,9 @@ struct ExtensionRun: Sendable {
     var isTerminating = false
     /// Why the host is stopping it, if it is.
     var ending: Ending?
+    /// Whether the install becomes launchable once the extension lets go of exclusive control: it has
+    /// returned from the last essential outcome, but moves the files in its exclusive-control handler.
+    var completesInstallOnRelease = false
 
     init(process: ExtensionProcess) {
         self.process = process

@@ -41,7 +41,12 @@ extension BackgroundAssetsService {
     }
 
     /// An extension's exclusive control ended: it may now be idle.
-    func extensionReleasedExclusiveControl(app: String, connection: UInt64) {
+    func extensionReleasedExclusiveControl(app: String, connection: UInt64) async {
+        if extensions[app]?.connectionID == connection, extensions[app]?.completesInstallOnRelease == true,
+           !arbiter.involves(connection, app: app) {
+            extensions[app]?.completesInstallOnRelease = false
+            await markLaunchable(app)
+        }
         guard let run = extensions[app], run.connectionID == connection, !run.hasWork else { return }
         scheduleTermination(of: app)
     }
@@ -116,6 +121,8 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
                            detail: "\(exit); \(reason); peak memory \(run.process.peakResidentBytes >> 20) MiB"))
         await abandon(owed.filter { if case .willTerminate = $0.call { false } else { true } }, of: app, reason: reason)
+        // An extension that ended while it still held exclusive control for its moves ends the install too.
+        if run.completesInstallOnRelease { await markLaunchable(app) }
         let waiting = extensions.takeDeferred(of: app)
         if !waiting.isEmpty {
             await callExtension(of: app, waiting)

@@ -188,7 +188,14 @@ extension BackgroundAssetsService {
         case .notice:
             break
         }
-        if record.completesInstall { await markLaunchable(app) }
+        guard record.completesInstall else { return }
+        // Apple's extension moves each essential file inside withExclusiveControl, after the entry point
+        // returned: the app is launchable once those moves are done, when the extension lets go.
+        if let connection = extensions[app]?.connectionID, arbiter.involves(connection, app: app) {
+            extensions[app]?.completesInstallOnRelease = true
+        } else {
+            await markLaunchable(app)
+        }
     }
 
     /// Gives up on calls that will never run or return.

@@ -43,7 +43,7 @@ extension BackgroundAssetsService {
                 // Recorded before the next holder's grant, so the trace reads in the order it happened.
                 record(from: client, event: "releaseExclusiveControl", app: app)
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
-                extensionReleasedExclusiveControl(app: app, connection: connection)
+                await extensionReleasedExclusiveControl(app: app, connection: connection)
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = handOvers.answer(deliveryID) else {
