@@ -117,14 +117,7 @@ struct TraceCommand: DebugSubcommand {
                 throw DebugToolError("No event of \(file.path) passes the filters, so there is nothing to draw. "
                     + "Widen --since or --until, or check --app and --download against trace's lines.")
             }
-            let timeline = Timeline(entries: entries)
-            let caption = describeFilters()
-            let text = if case .html = output {
-                TimelineHTML(timeline: timeline, caption: caption).render()
-            } else {
-                TimelineSVG(timeline: timeline, caption: caption).render()
-            }
-            try write(text, to: path, context: context, lanes: timeline.lanes.count)
+            try draw(entries, to: path, in: context)
         }
         return .success
     }
@@ -202,31 +195,5 @@ struct TraceCommand: DebugSubcommand {
             subject += " (\(transfer.written) of \(transfer.expected.map(String.init) ?? "?") bytes)"
         }
         return "\(time) \(entry.from) -> \(entry.to) \(entry.event)" + (subject.isEmpty ? "" : " \(subject)")
-    }
-
-    /// The filters in a few words, for the picture's caption.
-    private func describeFilters() -> String {
-        var parts: [String] = []
-        if let app { parts.append("app \(app)") }
-        if let download { parts.append("download \(download)") }
-        if let since { parts.append("since \(since.text)") }
-        if let until { parts.append("until \(until.text)") }
-        if let last { parts.append("last \(last) events") }
-        return parts.joined(separator: ", ")
-    }
-
-    /// Writes a picture to a file (or standard output), saying where it went.
-    private func write(_ text: String, to path: String, context: ToolContext, lanes: Int) throws {
-        guard path != "-" else { return context.console.output(String(text.dropLast())) }
-        let url = URL(fileURLWithPath: path)
-        do {
-            try Data(text.utf8).write(to: url, options: .atomic)
-        } catch {
-            throw DebugToolError("Could not write \(url.path): \(DebugTool.clause(error)). "
-                + "Choose a file in a folder that exists and that you can write.")
-        }
-        let kind = if case .html = output { "web page" } else { "SVG" }
-        let downloads = lanes == 1 ? "1 download" : "\(lanes) downloads"
-        context.console.error("Drew \(downloads) as a timeline into \(url.path) (\(kind)); open it in a browser.")
     }
 }
