@@ -225,7 +225,7 @@ let package = Package(
 
         .target(
             name: "TestSupport",
-            dependencies: ["BackgroundAssetsIPC", "TLS"],
+            dependencies: ["BackgroundAssetsIPC", "SystemLogging", "TLS"],
             path: "Tests/TestSupport"
         ),
         .testTarget(

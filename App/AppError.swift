@@ -15,7 +15,8 @@ enum AppError: LocalizedError, Sendable, Equatable, CustomStringConvertible {
     var description: String {
         switch self {
         case let .manifestUnavailable(url, reason):
-            "Could not download the manifest from \(url): \(reason). Start the asset server "
+            // The reason is often Foundation's own sentence, whose full stop would double this one's.
+            "Could not download the manifest from \(url): \(reason.trimmingCharacters(in: ["."])). Start the asset server "
                 + "(swift run asset-server --port \(URL(string: url)?.port ?? 80)) or pass --manifest-url."
         case let .unknownSession(identifier):
             "The manifest has no session \(identifier.debugDescription). \(AppOptions.command) list shows the sessions."

@@ -30,16 +30,16 @@ struct AppOptions: Equatable {
                \(command) list [--json]
                \(command) delete SESSION-ID
 
-        Keeps the WWDC session videos on this device. At start it waits while the system is still
-        installing the app, then refreshes the manifest and downloads every session that is not on the
-        device, in the foreground, showing each download's progress. It runs until Ctrl-C.
+        Keeps the session videos the manifest lists on this device. At start it waits while the system
+        is still installing the app, then refreshes the manifest and downloads every session that is not
+        on the device, in the foreground, showing each download's progress. It runs until Ctrl-C.
 
         Options:
           --until-complete      Exit once every session is downloaded and verified (0), or as soon as
                                 one has failed and nothing is left in flight (1).
           --timeout SECONDS     With --until-complete, give up after SECONDS (default 600) and exit 1.
           --manifest-url URL    Where to refresh the manifest from (default $BA_MANIFEST_URL, or the
-                                BAManifestURL of the installed Info.plist, now \(SharedSettings.manifestURL().absoluteString)).
+                                BAManifestURL of the installed Info.plist, now \(Self.installedManifestURL)).
           --plain               Print one line per event even on a terminal, instead of a live table.
           --help                Show this help.
 
@@ -52,12 +52,17 @@ struct AppOptions: Equatable {
         Exit codes: 0 success, 1 failure or timeout, 64 bad usage, 130 after Ctrl-C, 143 after SIGTERM.
         """
 
+    /// The manifest URL the help shows: the installed app's, or why there is none yet.
+    private static var installedManifestURL: String {
+        SharedSettings.manifestURL()?.absoluteString ?? "none, as the app is not installed yet"
+    }
+
     var command = Command.run
     /// Exit once every session is on the device, rather than run until interrupted.
     var untilComplete = false
     /// How long `untilComplete` waits.
     var timeout: Duration = .seconds(600)
-    /// Where the manifest is refreshed from.
+    /// Where the manifest is refreshed from; `nil` before the app is installed.
     var manifestURL = SharedSettings.manifestURL()
     /// Print events as lines, even on a terminal.
     var plain = false

@@ -13,12 +13,15 @@ import SessionKit
 /// let each refresh submit the next one.
 enum BackgroundRefresh {
     /// The identifier `App/Info.plist` lists in `BGTaskSchedulerPermittedIdentifiers`, read from the
-    /// installed Info.plist so that renaming the app there renames the task too.
+    /// installed Info.plist so that renaming the app there renames the task too; `nil` when the app
+    /// runs without an installed Info.plist, before `backgroundassets-debug install`.
     static let taskIdentifier =
-        (Bundle.main.object(forInfoDictionaryKey: "BGTaskSchedulerPermittedIdentifiers") as? [String])?.first ?? ""
+        (Bundle.main.object(forInfoDictionaryKey: "BGTaskSchedulerPermittedIdentifiers") as? [String])?.first
 
     /// Registers the refresh handler; call it before the app finishes launching.
     static func register() {
+        // An app that is not installed has no task to register; its launch gate says so next.
+        guard let taskIdentifier else { return }
         BGTaskScheduler.shared.register(forTaskWithIdentifier: taskIdentifier, using: nil) { task in
             handleAppRefresh(task: task as! BGAppRefreshTask)
         }
@@ -26,6 +29,7 @@ enum BackgroundRefresh {
 
     /// Asks the system to refresh the sessions in the background, no earlier than 15 minutes from now.
     static func scheduleAppRefresh() {
+        guard let taskIdentifier else { return }
         let request = BGAppRefreshTaskRequest(identifier: taskIdentifier)
         request.earliestBeginDate = Date(timeIntervalSinceNow: 15 * 60)
         do {

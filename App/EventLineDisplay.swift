@@ -5,6 +5,7 @@ The display for logs and pipes: one line per event, on standard output.
 
 import BackgroundAssets
 import Foundation
+import OSLog
 import SessionKit
 import Synchronization
 
@@ -19,6 +20,20 @@ final class EventLineDisplay: SessionDisplay {
     }
 
     private let printed = Mutex(Progress())
+    /// The terminal's standard error, kept for the closing message when the log goes to the device log.
+    private let terminalError: Int32?
+
+    init() {
+        // On a terminal the events already say what the log would, line by line ("downloaded and
+        // verified" beside "Downloaded session"), so the log goes to the device log only, as with the
+        // live table. Piped or captured, standard error keeps the log for whoever reads it.
+        guard isatty(STDERR_FILENO) == 1 else {
+            terminalError = nil
+            return
+        }
+        terminalError = dup(STDERR_FILENO)
+        Logger.redirectStandardErrorToDeviceLog()
+    }
 
     func showInstallProgress(_ progress: BAInstallProgress) {
         let tenths = Int((progress.fractionCompleted * 10).rounded(.down))
@@ -41,6 +56,8 @@ final class EventLineDisplay: SessionDisplay {
 
     func installEnded(_ outcome: String) {
         Terminal.write(outcome + "\n")
+        // The system service creates the device log when it first starts, which may have been just now.
+        if terminalError != nil { Logger.redirectStandardErrorToDeviceLog() }
     }
 
     func show(_ event: SessionEvent) {
@@ -62,6 +79,6 @@ final class EventLineDisplay: SessionDisplay {
     func refresh(_ statuses: [SessionStatus]) {}
 
     func finish(message: String, isError: Bool) {
-        Terminal.write(message + "\n", to: isError ? STDERR_FILENO : STDOUT_FILENO)
+        Terminal.write(message + "\n", to: isError ? terminalError ?? STDERR_FILENO : STDOUT_FILENO)
     }
 }

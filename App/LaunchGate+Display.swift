@@ -4,6 +4,7 @@ Waits, at launch, while the system still installs the app, showing the install's
 */
 
 import BackgroundAssets
+import Foundation
 import OSLog
 
 extension BALaunchGate {
@@ -18,7 +19,7 @@ extension BALaunchGate {
     static func waitUntilLaunchable(showingProgressOn display: any SessionDisplay) async -> Bool {
         do {
             try await waitUntilLaunchable { display.showInstallProgress($0) }
-            display.installEnded("WWDC Sessions is installed.")
+            display.installEnded("\(Bundle.appName) is installed.")
         } catch is CancellationError {
             display.installEnded("Stopped waiting for the install.")
         } catch let error as BAError where error.code == .callerConnectionNotAccepted {

@@ -45,7 +45,7 @@ final class LiveTableDisplay: SessionDisplay {
 
     func showInstallProgress(_ progress: BAInstallProgress) {
         let bar = DisplayFormat.bar(progress.fractionCompleted, width: 30)
-        var line = "Installing WWDC Sessions  \(bar) \(DisplayFormat.percent(progress.fractionCompleted))"
+        var line = "Installing \(Bundle.appName)  \(bar) \(DisplayFormat.percent(progress.fractionCompleted))"
         // The essential downloads are known once the extension has returned them.
         if progress.essentialDownloadsTotal > 0 {
             line += "  \(progress.essentialDownloadsEnded) of \(progress.essentialDownloadsTotal) essential downloads"

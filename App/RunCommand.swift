@@ -38,7 +38,7 @@ struct RunCommand {
                 "There is no manifest to download sessions from. Start the asset server that BAManifestURL "
                     + "names, or pass --manifest-url."
             case .notInstalled:
-                "WWDC Sessions is not installed on this device. Install it first: "
+                "\(Bundle.appName) is not installed on this device. Install it first: "
                     + "swift run backgroundassets-debug install --wait"
             case let .timedOut(timeout):
                 "Not every session was on the device after \(timeout.components.seconds) seconds. "

@@ -28,7 +28,8 @@ final class SessionManager: NSObject, Sendable {
     struct State: Sendable {
         /// The manifest in use, or `nil` before one was loaded.
         var manifest: Manifest?
-        /// The manifest's own URL, against which its relative session URLs resolve.
+        /// The manifest's own URL, against which its relative session URLs resolve; `nil` before
+        /// the app is installed, when no Info.plist names one.
         var manifestURL = SharedSettings.manifestURL()
         /// Sessions the app has seen downloads of, by identifier; the others are remote or on disk.
         var transfers: [Session.ID: Transfer] = [:]
@@ -108,13 +109,21 @@ final class SessionManager: NSObject, Sendable {
     ///
     /// On failure the local copy stays in use: the extension may have saved a newer one during the
     /// install, and the next launch tries again.
-    /// - Parameter manifestURL: The manifest's URL.
+    /// - Parameter manifestURL: The manifest's URL; `nil` when neither the Info.plist nor the
+    ///   command line names one, which is reported as an unavailable manifest.
     /// - Returns: Whether the manifest was fetched and saved.
     /// - Note: On Apple platforms the URL is the app's `BAManifestURL`, read from its Info.plist with
     ///   `Bundle.main`; the app here is a plain executable, so it comes from the command line or
     ///   the environment (see ``SharedSettings/manifestURL(environment:)``).
     @discardableResult
-    func refreshManifest(from manifestURL: URL) async -> Bool {
+    func refreshManifest(from manifestURL: URL?) async -> Bool {
+        guard let manifestURL else {
+            let reason = "No BAManifestURL to refresh the manifest from: install the app with "
+                + "backgroundassets-debug install, or pass --manifest-url."
+            Logger.app.error("\(reason)")
+            eventContinuation.yield(.manifestUnavailable(reason))
+            return false
+        }
         state.withLock { $0.manifestURL = manifestURL }
         do {
             let request = URLRequest(
@@ -160,8 +169,8 @@ final class SessionManager: NSObject, Sendable {
         return true
     }
 
-    /// The URL the manifest was last refreshed from.
-    var manifestURL: URL {
+    /// The URL the manifest was last refreshed from, or the Info.plist's `BAManifestURL`.
+    var manifestURL: URL? {
         state.withLock { $0.manifestURL }
     }
 

@@ -25,27 +25,34 @@ public enum SessionKitError: Error, Sendable, Equatable, CustomStringConvertible
     case invalidCredentials(path: String, reason: String)
 
     public var description: String {
-        switch self {
+        // A reason is often a Foundation error's sentence; quoted inside ours, its full stop would double ours.
+        func clause(_ reason: String) -> String {
+            var text = reason.trimmingCharacters(in: .whitespacesAndNewlines)
+            while text.hasSuffix("."), !text.hasSuffix("...") { text.removeLast() }
+            return text
+        }
+        return switch self {
         case let .fileUnreadable(path, reason):
-            "Could not read \(path): \(reason). Check that the file exists and is readable."
+            "Could not read \(path): \(clause(reason)). Check that the file exists and is readable."
         case let .fileUnwritable(path, reason):
-            "Could not write \(path): \(reason). Check that the folder exists, is writable, and the disk has space."
+            "Could not write \(path): \(clause(reason)). Check that the folder exists, is writable, and the disk has space."
         case let .malformedManifest(path, reason):
-            "The manifest \(path) is not valid: \(reason). Fix the JSON or serve a manifest that matches the format in Docs/."
+            "The manifest \(path) is not valid: \(clause(reason)). Fix the JSON or serve a manifest that matches the format in Docs/."
         case let .invalidField(path, session, field, reason):
             if let session {
-                "The manifest \(path) has an invalid `\(field)` for session \(session): \(reason). Correct that entry."
+                "The manifest \(path) has an invalid `\(field)` for session \(session): \(clause(reason)). Correct that entry."
             } else {
-                "The manifest \(path) has an invalid `\(field)`: \(reason). Correct that field."
+                "The manifest \(path) has an invalid `\(field)`: \(clause(reason)). Correct that field."
             }
         case let .duplicateSessionIdentifier(path, identifier):
             "The manifest \(path) lists session \(identifier) more than once. Give every session a unique id."
         case let .invalidAppGroup(identifier):
             "\"\(identifier)\" is not a usable app group identifier. Use letters, digits, '.', '-' and '_' only, as in group.com.example.sessions."
         case let .verificationFailed(session, reason):
-            "The download of session \(session) was rejected: \(reason). It will be downloaded again; if this repeats, check the server's copy."
+            "The download of session \(session) was rejected: \(clause(reason)). It will be downloaded again; "
+                + "if this repeats, check the server's copy."
         case let .invalidCredentials(path, reason):
-            "The credentials file \(path) is not usable: \(reason). "
+            "The credentials file \(path) is not usable: \(clause(reason)). "
                 + "Write it as {\"user\": \"…\", \"password\": \"…\"}, matching the asset server's --auth."
         }
     }

@@ -9,9 +9,6 @@ extension SharedSettings {
     /// The environment variable that carries the app's `BAManifestURL` to the app and its extension.
     public static let manifestURLVariable = "BA_MANIFEST_URL"
 
-    /// The `BAManifestURL` that `App/Info.plist` declares.
-    public static let defaultManifestURL = URL(string: "http://127.0.0.1:8080/manifest.json")!
-
     /// The URL the app's manifest is served from.
     ///
     /// The manifest's session URLs may be relative to it (the asset server writes them that way so
@@ -25,15 +22,16 @@ extension SharedSettings {
     /// - Parameters:
     ///   - environment: The environment to read; the process's own by default.
     ///   - bundle: The bundle whose Info.plist is read; the main bundle by default.
-    /// - Returns: The manifest's URL; for a process with neither, the one `App/Info.plist` declares.
+    /// - Returns: The manifest's URL, or `nil` for a process with neither (a test, or the app run
+    ///   before `backgroundassets-debug install`): the URL is written in one place, `App/Info.plist`.
     public static func manifestURL(
         environment: [String: String] = ProcessInfo.processInfo.environment, bundle: Bundle = .main
-    ) -> URL {
+    ) -> URL? {
         if let value = environment[manifestURLVariable], let url = usableURL(value) { return url }
         if let value = bundle.object(forInfoDictionaryKey: "BAManifestURL") as? String, let url = usableURL(value) {
             return url
         }
-        return defaultManifestURL
+        return nil
     }
 
     private static func usableURL(_ value: String) -> URL? {

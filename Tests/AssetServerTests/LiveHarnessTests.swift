@@ -4,6 +4,7 @@ Checks of the test harness itself: teardown that always ends children, deadlines
 */
 
 import Foundation
+import SystemLogging
 import Testing
 import TestSupport
 
@@ -66,10 +67,21 @@ struct LiveHarnessTests {
         #expect(clock.now - start < .seconds(5))
     }
 
-    @Test("Polling gives up at its deadline with a message naming what it waited for")
+    @Test("Polling gives up at its deadline with a message naming what it waited for, and where the logs are")
     func pollTimesOut() async throws {
-        await #expect(throws: TestSupportError("Timed out after 0.1 seconds waiting for the impossible.")) {
+        await #expect(throws: TestSupportError("Timed out after 0.1 seconds waiting for the impossible. "
+            + "The log lines of the code under test are in \(TestLogs.folder.path).")) {
             try await poll(until: { false }, timeout: .milliseconds(100), "the impossible")
+        }
+    }
+
+    @Test("Log lines of code running in the test process go to the run's log folder, not among the results")
+    func inProcessLogLinesGoToAFile() async throws {
+        try await withTemporaryDirectory { _ in
+            let marker = "log line \(UUID().uuidString)"
+            Logger(subsystem: "tests", category: "server", writesToDeviceLog: false).error(marker)
+            let log = try String(contentsOf: TestLogs.inProcessLog, encoding: .utf8)
+            #expect(log.contains("[server] error: \(marker)"))
         }
     }
 

@@ -76,7 +76,7 @@ struct AppCommandLineTests {
         // The device root has no service and none can be started from the test bundle's folder, so
         // anything but the file check would fail differently.
         await #expect {
-            try await command.run(in: ToolContext(paths: DevicePaths(root: root.url)))
+            try await command.run(in: ToolContext.recording(DevicePaths(root: root.url)))
         } throws: { error in
             let error = error as? DebugToolError
             return error?.exitCode == .failure && error?.message.contains(missing.path) == true
@@ -120,7 +120,7 @@ struct AppCommandLineTests {
         }
         #expect(DebugTool.subcommand(named: "-b") == nil)
         // Parsing fails before any connection is made, so no service is needed.
-        let context = ToolContext(paths: DevicePaths(root: FileManager.default.temporaryDirectory))
+        let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))
         #expect(await DebugTool.run(arguments: ["-s", "-b", "com.example.a"], context: context) == .usage)
         #expect(await DebugTool.run(arguments: ["-s", "--app-install", "--app-update"], context: context) == .usage)
         #expect(DebugTool.usage.contains("simulate, -s, --simulate"))

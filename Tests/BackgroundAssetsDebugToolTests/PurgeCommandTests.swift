@@ -32,7 +32,9 @@ struct PurgeCommandTests {
 
         var arguments = SubcommandArguments([], subcommand: "purge")
         let command = try PurgeCommand(parsing: &arguments)
-        #expect(try await command.run(in: ToolContext(paths: paths)) == .success)
+        let transcript = ConsoleTranscript()
+        #expect(try await command.run(in: ToolContext.recording(paths, into: transcript)) == .success)
+        #expect(transcript.output.hasPrefix("Purged 2 file(s), 1024 bytes, from the caches of \(group)."), "\(transcript.output)")
 
         #expect(!FileManager.default.fileExists(atPath: caches.appending(path: "Sessions").path))
         #expect(!FileManager.default.fileExists(atPath: caches.appending(path: "manifest.json").path))
@@ -48,7 +50,7 @@ struct PurgeCommandTests {
             var arguments = SubcommandArguments(["--app-group", group], subcommand: "purge")
             let command = try PurgeCommand(parsing: &arguments)
             await #expect {
-                try await command.run(in: ToolContext(paths: DevicePaths(root: root.url)))
+                try await command.run(in: ToolContext.recording(DevicePaths(root: root.url)))
             } throws: { error in
                 (error as? DebugToolError)?.description.contains(group) == true
             }

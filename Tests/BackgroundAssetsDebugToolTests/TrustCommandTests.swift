@@ -16,7 +16,7 @@ struct TrustCommandTests {
     static func run(_ words: [String], _ paths: DevicePaths) async throws -> DebugExitCode {
         var arguments = SubcommandArguments(Array(words.dropFirst()), subcommand: "trust")
         let command = try TrustCommand(parsing: &arguments)
-        return try await command.run(in: ToolContext(paths: paths))
+        return try await command.run(in: ToolContext.recording(paths))
     }
 
     @Test("A CA is added under the device root, listed by fingerprint, and removed by path or fingerprint")

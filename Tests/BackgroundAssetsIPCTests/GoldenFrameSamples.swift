@@ -90,6 +90,7 @@ extension SampleMessages {
             ("simulateTask", .simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil)),
             ("reportTaskProgress", .reportTaskProgress(
                 taskID: 13, progress: TaskProgress(completedUnitCount: 3, totalUnitCount: 12, title: "Exporting sessions", subtitle: "3 of 12"))),
+            ("resetDeviceClock", .resetDeviceClock),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]

@@ -142,7 +142,7 @@ final class FakeService: Sendable {
                 }())
         case .fetchCurrentDownloads: .downloads([])
         case .acquireExclusiveControl: .exclusiveControlGranted
-        case .fetchStatus:
+        case .fetchStatus, .resetDeviceClock:
             .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
         case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery, .extensionCheckIn,
             .extensionCallReturned:

@@ -95,7 +95,7 @@ struct DebugToolCommandTests {
         let scenario = try Scenario()
         let cases: [([String], String)] = [
             ([], "Usage: backgroundassets-debug"),
-            (["frobnicate"], "unknown subcommand"),
+            (["frobnicate"], "Unknown subcommand"),
             (["download", "http://127.0.0.1:1/x"], "--output"),
             (["download", "ftp://example.com/x", "--output", "/tmp/x"], "scheme ftp"),
             (["download", "http://127.0.0.1:1/x", "--output", "/tmp/x", "--size", "-3"], "--size"),
@@ -103,6 +103,7 @@ struct DebugToolCommandTests {
             (["cancel"], "ID"),
             (["-s", "-b", "com.example.app"], "--app-install, --app-update, --periodic-check"),
             (["simulate", "--app-install", "--periodic-check"], "--app-install and --periodic-check"),
+            (["simulate", "--bogus"], "Unknown argument \"--bogus\""),
             (["uninstall", "-b", "a", "--app-bundle-id", "b"], "-b"),
             (["settings", "--low-power", "maybe"], "--low-power"),
             (["settings", "--app", "com.example.app"], "--background-refresh"),

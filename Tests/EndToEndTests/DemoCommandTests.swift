@@ -54,6 +54,15 @@ struct DemoCommandTests {
         let launchable = try #require(trace.range(of: "\"event\":\"appLaunchable\""))
         let launched = try #require(trace.range(of: "\"event\":\"appLaunched\""))
         #expect(launchable.lowerBound < launched.lowerBound, "the app launched only once the install was done")
+
+        // The demo drew its run and said where: a lane for every session.
+        let timeline = scenario.deviceRoot.appending(path: "demo/timeline.svg")
+        #expect(demo.standardError().contains("into \(timeline.path)"), "\(demo.standardError())")
+        let svg = try String(contentsOf: timeline, encoding: .utf8)
+        for file in files {
+            let id = file.file.deletingPathExtension().lastPathComponent
+            #expect(svg.contains("data-download=\"\(id)\""), "no lane for \(id)")
+        }
     }
 
     @Test("Ctrl-C stops the demo with status 130, even when its children die of it first")
@@ -75,6 +84,7 @@ struct DemoCommandTests {
             let status = try await demo.waitForExit(timeout: .seconds(30))
             await ServiceProcess.killAll(in: scenario.deviceRoot)
             #expect(status == .exited(130), "\(demo.diagnostics())")
+            #expect(demo.standardError().contains("wwdc-sessions-demo: interrupted"), "\(demo.diagnostics())")
         }
     }
 

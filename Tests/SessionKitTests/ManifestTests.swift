@@ -97,10 +97,16 @@ struct ManifestTests {
             return
         }
         #expect(reason.contains("fileSize"))
-        guard case .malformedManifest = Self.decodeError(Data("{\"version\": 1, \"sessions\": [".utf8)) else {
+        let truncated = Self.decodeError(Data("{\"version\": 1, \"sessions\": [".utf8))
+        guard case .malformedManifest = truncated else {
             Issue.record("Truncated JSON should be a malformed manifest")
             return
         }
+        // Foundation's reason is a sentence of its own: quoted, it keeps no full stop to double ours.
+        #expect(!(truncated?.description.contains("..") ?? true), "\(String(describing: truncated))")
+        #expect(SessionKitError.malformedManifest(path: "m.json", reason: "The data is not valid JSON.").description
+            == "The manifest m.json is not valid: The data is not valid JSON. Fix the JSON or serve a manifest that "
+            + "matches the format in Docs/.")
     }
 
     #if os(Linux)

@@ -10,27 +10,41 @@ import Testing
 
 @Suite("Shared settings")
 struct SharedSettingsTests {
-    @Test("The manifest URL comes from BA_MANIFEST_URL, else from App/Info.plist's BAManifestURL")
+    @Test("The manifest URL comes from BA_MANIFEST_URL, else from the bundle's BAManifestURL, else there is none")
     func manifestURLFromEnvironment() throws {
-        #expect(SharedSettings.manifestURL(environment: [:]) == SharedSettings.defaultManifestURL)
-        #expect(SharedSettings.defaultManifestURL.absoluteString == (try Self.appInfo()["BAManifestURL"] as? String))
+        // The test process has no Info.plist: the URL is written only in App/Info.plist, so a
+        // process without a bundle has none, rather than a copy that could disagree with it.
+        #expect(SharedSettings.manifestURL(environment: [:]) == nil)
         let custom = ["BA_MANIFEST_URL": "http://127.0.0.1:4242/catalog/manifest.json"]
-        #expect(SharedSettings.manifestURL(environment: custom).absoluteString == custom["BA_MANIFEST_URL"])
+        #expect(SharedSettings.manifestURL(environment: custom)?.absoluteString == custom["BA_MANIFEST_URL"])
         for unusable in ["", "not a url", "/relative/manifest.json"] {
             let url = SharedSettings.manifestURL(environment: ["BA_MANIFEST_URL": unusable])
-            #expect(url == SharedSettings.defaultManifestURL, "\(unusable.debugDescription) is ignored")
+            #expect(url == nil, "\(unusable.debugDescription) is ignored")
         }
     }
 
-    @Test("The fallbacks for a process without a bundle are what App/Info.plist declares")
+    @Test("The app group fallback for a process without a bundle is the one App/Info.plist declares")
     func fallbacksMatchAppInfoPlist() throws {
         let info = try Self.appInfo()
-        #expect(SharedSettings.defaultAppGroupIdentifier == info["AppGroupIdentifier"] as? String)
-        #expect((info["com.apple.security.application-groups"] as? [String])?.contains(
-            SharedSettings.defaultAppGroupIdentifier) == true)
+        let declared = info["AppGroupIdentifier"] as? String
+        #expect(
+            SharedSettings.defaultAppGroupIdentifier == declared,
+            """
+            App/Info.plist's AppGroupIdentifier is \(declared.map { "\"\($0)\"" } ?? "missing"), but \
+            SharedSettings.defaultAppGroupIdentifier is "\(SharedSettings.defaultAppGroupIdentifier)": change \
+            Shared/SessionKit/SharedSettings.swift to match (Docs/UsingAsTemplate.md lists both).
+            """)
+        let groups = info["com.apple.security.application-groups"] as? [String] ?? []
+        #expect(
+            groups.contains(SharedSettings.defaultAppGroupIdentifier),
+            """
+            App/Info.plist's com.apple.security.application-groups is \(groups), which does not contain \
+            SharedSettings.defaultAppGroupIdentifier "\(SharedSettings.defaultAppGroupIdentifier)": add it there, \
+            or change Shared/SessionKit/SharedSettings.swift.
+            """)
     }
 
-    /// The package's App/Info.plist, which the fallbacks must agree with (a renamed copy included).
+    /// The package's App/Info.plist, which the fallback must agree with (a renamed copy included).
     static func appInfo() throws -> [String: Any] {
         let file = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent().appendingPathComponent("App/Info.plist")

@@ -26,46 +26,15 @@ WORK="$(mktemp -d "${TMPDIR:-/tmp}/template-check.XXXXXX")"
 COPY="$WORK/MyApp"
 DEVICE="$WORK/device"
 CATALOG="$WORK/catalog"
-SERVER_PID=""
 START=$SECONDS
 
 step() { printf '\n== %s (%ds)\n' "$1" $((SECONDS - START)); }
 note() { printf '   %s\n' "$1"; }
 fail() { printf 'check-template-rename: %s\n' "$1" >&2; exit 1; }
 
-# Every process this check started names its device root in its environment: the asset server, the
-# service that `install` starts on demand, and the extension the service launches. End them all,
-# then remove the temporary folder, on success, failure and Ctrl-C alike.
-stop_device_processes() {
-    local pids=() environ
-    for environ in /proc/[0-9]*/environ; do
-        if grep -qzxF "BA_DEVICE_ROOT=$DEVICE" "$environ" 2>/dev/null; then
-            pids+=("$(basename "$(dirname "$environ")")")
-        fi
-    done
-    [[ -n "$SERVER_PID" ]] && pids+=("$SERVER_PID")
-    ((${#pids[@]})) || return 0
-    kill -TERM "${pids[@]}" 2>/dev/null || true
-    for _ in $(seq 20); do
-        kill -0 "${pids[@]}" 2>/dev/null || return 0
-        sleep 0.1
-    done
-    kill -KILL "${pids[@]}" 2>/dev/null || true
-}
-cleanup() {
-    local status=$?
-    trap - EXIT INT TERM
-    stop_device_processes
-    if [[ "$KEEP" == 1 ]]; then
-        printf 'Kept %s\n' "$WORK"
-    else
-        rm -rf "$WORK"
-    fi
-    exit "$status"
-}
-trap cleanup EXIT
-trap 'exit 130' INT
-trap 'exit 143' TERM
+# Every process this check starts stops, and the temporary folder goes, on success, failure and Ctrl-C.
+source "$ROOT/Tests/Scripts/device-teardown.sh"
+remove_device_on_exit
 
 printf 'Checking Docs/UsingAsTemplate.md on a renamed copy in %s\n' "$COPY"
 
@@ -86,10 +55,8 @@ sed -i -E \
     -e "s|<string>WWDC Sessions</string>|<string>My App</string>|" \
     -e "s|http://127\.0\.0\.1:[0-9]+/manifest\.json|http://127.0.0.1:$PORT/manifest.json|" \
     App/Info.plist Extension/Info.plist
-# The fallbacks of a process without a bundle.
+# The app group's fallback, for a process without a bundle.
 sed -i -E "s/group\.com\.example\.apple-samplecode\.WWDC-Sessions/$GROUP_ID/" Shared/SessionKit/SharedSettings.swift
-sed -i -E "s|http://127\.0\.0\.1:[0-9]+/manifest\.json|http://127.0.0.1:$PORT/manifest.json|" \
-    Shared/SessionKit/SharedSettings+ManifestURL.swift
 # The loggers' subsystem.
 sed -i -E "s/com\.example\.apple-samplecode\.WWDC-Sessions/$APP_ID/" App/Logger+App.swift Extension/Logger+Extension.swift
 # The products and targets, whose names must equal the Info.plists' CFBundleExecutable.
@@ -104,6 +71,8 @@ grep -rlE 'apple-samplecode|"wwdc-sessions(-extension)?"' App Extension Shared S
     --exclude-dir=BackgroundAssetsDaemonTests --exclude-dir=BackgroundAssetsIPCTests \
     --exclude-dir=BackgroundAssetsDebugToolTests --exclude-dir=BackgroundAssetsTests --exclude-dir=AppleAPITests \
     --exclude-dir=AppleAPISwift5Tests --exclude-dir=OSLogTests --exclude-dir=Templates | sed 's/^/     /' || note "  nothing"
+note "What still says WWDC Sessions in App/, Extension/ and the demo (comments, and the demo's own name):"
+grep -rnE 'WWDC Sessions|WWDC-Sessions|wwdc-sessions' App Extension Server/Demo | sed 's/^/     /' || note "  nothing"
 
 step "3. Build the renamed package"
 swift build > "$WORK/build.out" 2>&1 || fail "swift build failed: $(tail -n 20 "$WORK/build.out")"
@@ -121,7 +90,8 @@ fi
 mkfifo "$WORK/server.out"
 .build/debug/asset-server --catalog "$CATALOG" --sessions 6 --session-size 1048576 > "$WORK/server.out" \
     2> "$WORK/server.err" &
-SERVER_PID=$!
+# Stopped by its pid as well as by its device root.
+EXTRA_PIDS=$!
 exec 4< "$WORK/server.out"
 read -r -t 120 READY <&4 || fail "the asset server printed no readiness line: $(cat "$WORK/server.err")"
 note "$READY"
@@ -144,6 +114,9 @@ APP_OUTPUT="$(swift run "$APP_EXECUTABLE" --until-complete --timeout 300 --plain
     fail "$APP_EXECUTABLE exited with $?: $(tail -n 5 "$WORK/app.err")"
 printf '%s\n' "$APP_OUTPUT" | tail -n 1 | sed 's/^/   /'
 grep -qx "All 6 sessions are on the device." <<< "$APP_OUTPUT" || fail "the app did not report all 6 sessions."
+# The renamed app greets its user by its own CFBundleName, never by the sample's.
+grep -qx "My App is installed." <<< "$APP_OUTPUT" || fail "the app did not call itself My App: $(head -n 3 <<< "$APP_OUTPUT")"
+! grep -q "WWDC Sessions" <<< "$APP_OUTPUT" || fail "the renamed app still calls itself WWDC Sessions."
 # The renamed app names itself in its help, not as the sample.
 swift run "$APP_EXECUTABLE" --help 2>/dev/null | head -n 1 | grep -q "^Usage: $APP_EXECUTABLE " ||
     fail "$APP_EXECUTABLE --help does not name $APP_EXECUTABLE."
@@ -161,9 +134,11 @@ grep -q "Reusing the asset server at http://127.0.0.1:$PORT" <<< "$DEMO_OUTPUT" 
     fail "the demo did not reuse the asset server on port $PORT."
 grep -q "launch the app again with \`swift run $APP_EXECUTABLE\`" <<< "$DEMO_OUTPUT" ||
     fail "the demo's closing hint does not name $APP_EXECUTABLE."
+grep -q "^My App demo, device root " <<< "$DEMO_OUTPUT" || fail "the demo's banner does not name My App."
+! grep -q "WWDC Sessions" <<< "$DEMO_OUTPUT" || fail "the demo still calls the app WWDC Sessions."
 printf '%s\n' "$DEMO_OUTPUT" | tail -n 1 | sed 's/^/   /'
 stop_device_processes
-SERVER_PID=""
+EXTRA_PIDS=""
 unset BA_DEVICE_ROOT
 
 if [[ "$FULL" == 1 ]]; then

@@ -8,9 +8,10 @@ import Testing
 
 /// Starts a child process, runs `body`, and ends the child afterwards, on success and on throw.
 ///
-/// Teardown sends SIGTERM, waits up to two seconds, then sends SIGKILL. When `body` throws, or the
-/// child ended without the test asking for it (a crash), the child's stderr is attached to the
-/// test and its last lines are recorded with the failure.
+/// Teardown sends SIGTERM, waits up to two seconds, then sends SIGKILL. When the child ended
+/// without the test asking for it (a crash), its stderr is attached to the test and its last lines
+/// are recorded with the failure. When `body` throws, the error is the test's to report; the child's
+/// output stays in its files (``ChildProcess/outputDirectory``), which the helpers' errors name.
 /// - Parameters:
 ///   - executableURL: The program to run.
 ///   - arguments: Its arguments.
@@ -55,11 +56,9 @@ extension ChildProcess {
         } catch {
             let crashed = exitedUnexpectedly
             await terminate()
-            attachStandardError()
             if crashed {
+                attachStandardError()
                 Issue.record("\(name) ended on its own during the test.\n\(diagnostics())")
-            } else {
-                FileHandle.standardError.write(Data("\(diagnostics())\n".utf8))
             }
             throw error
         }

@@ -15,7 +15,8 @@ import Darwin
 /// A child process started by a test, with its stdout and stderr captured to files.
 ///
 /// Prefer `withChildProcess(...)`, which always tears the child down. A `ChildProcess` that is
-/// released while its child still runs sends it SIGKILL.
+/// released while its child still runs sends it SIGKILL. Its output files are kept in ``TestLogs``,
+/// so a failed test's children can be read after the run; ``diagnostics(lastLines:)`` names them.
 public final class ChildProcess: Sendable {
     /// The executable that was started.
     public let executableURL: URL
@@ -28,7 +29,8 @@ public final class ChildProcess: Sendable {
     /// The file that receives the child's standard error.
     public let standardErrorURL: URL
 
-    private let outputDirectory: TemporaryDirectory
+    /// The folder of the child's two output files, kept after the test.
+    public let outputDirectory: URL
     private let box: StateBox
 
     private struct State {
@@ -41,14 +43,13 @@ public final class ChildProcess: Sendable {
         let state = Mutex(State())
     }
 
-    private init(executableURL: URL, arguments: [String], pid: pid_t, outputDirectory: TemporaryDirectory,
-                 box: StateBox) {
+    private init(executableURL: URL, arguments: [String], pid: pid_t, outputDirectory: URL, box: StateBox) {
         self.executableURL = executableURL
         self.arguments = arguments
         self.pid = pid
         self.outputDirectory = outputDirectory
-        self.standardOutputURL = outputDirectory.appending("stdout.txt")
-        self.standardErrorURL = outputDirectory.appending("stderr.txt")
+        self.standardOutputURL = outputDirectory.appendingPathComponent("stdout.txt")
+        self.standardErrorURL = outputDirectory.appendingPathComponent("stderr.txt")
         self.box = box
     }
 
@@ -75,7 +76,15 @@ public final class ChildProcess: Sendable {
         guard FileManager.default.isExecutableFile(atPath: executableURL.path) else {
             throw TestSupportError("\(executableURL.path) is not an executable file. Run `swift build` first.")
         }
-        let outputDirectory = try TemporaryDirectory(prefix: "child-\(executableURL.lastPathComponent)")
+        // The run's first child, like its first temporary folder, also sends the run's own logs to files.
+        TestLogs.captureLogLines()
+        let outputDirectory: URL
+        do {
+            outputDirectory = try TestLogs.childFolder(named: executableURL.lastPathComponent)
+        } catch {
+            throw TestSupportError("Could not create a folder for the output of \(executableURL.lastPathComponent) in "
+                + "\(TestLogs.folder.path): \(error.localizedDescription)")
+        }
         let box = StateBox()
         let fullEnvironment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
         let pid = try ProcessSpawner.spawn(
@@ -83,8 +92,8 @@ public final class ChildProcess: Sendable {
             arguments: arguments,
             environment: fullEnvironment,
             currentDirectory: currentDirectory?.path,
-            standardOutputPath: outputDirectory.appending("stdout.txt").path,
-            standardErrorPath: outputDirectory.appending("stderr.txt").path,
+            standardOutputPath: outputDirectory.appendingPathComponent("stdout.txt").path,
+            standardErrorPath: outputDirectory.appendingPathComponent("stderr.txt").path,
             onExit: { status in box.state.withLock { $0.exitStatus = status } }
         )
         return ChildProcess(
@@ -209,12 +218,13 @@ public final class ChildProcess: Sendable {
         }
     }
 
-    /// The end of the child's standard error, for failure messages.
+    /// The end of the child's standard error, for failure messages, and where all of its output is kept.
     /// - Parameter lineCount: How many of the last lines to include.
     /// - Returns: A titled excerpt of standard error.
     public func diagnostics(lastLines lineCount: Int = 40) -> String {
         let lines = standardError().split(separator: "\n", omittingEmptySubsequences: false)
         let tail = lines.suffix(lineCount).joined(separator: "\n")
-        return "--- last \(lineCount) lines of stderr of \(name), status \(exitStatus?.description ?? "running") ---\n\(tail)"
+        return "--- last \(lineCount) lines of stderr of \(name), status \(exitStatus?.description ?? "running"); "
+            + "all of its output is in \(outputDirectory.path) ---\n\(tail)"
     }
 }

@@ -3,6 +3,8 @@ Abstract:
 Waits for a condition with a deadline, so tests never stand a fixed sleep in for synchronisation.
 */
 
+import Foundation
+
 /// Checks `condition` repeatedly until it holds or the deadline passes.
 /// - Parameters:
 ///   - condition: The state to wait for; checked at once and then every `interval`.
@@ -44,7 +46,8 @@ public func poll<T>(
             return value
         }
         if clock.now >= deadline {
-            throw TestSupportError("Timed out after \(timeout) waiting for \(description()).")
+            throw TestSupportError("Timed out after \(timeout) waiting for \(description()). "
+                + "The log lines of the code under test are in \(TestLogs.folder.path).")
         }
         try await Task.sleep(for: interval)
     }

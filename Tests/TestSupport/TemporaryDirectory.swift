@@ -20,6 +20,7 @@ public final class TemporaryDirectory: Sendable {
     /// - Throws: `TestSupportError` when the folder cannot be created.
     public init(prefix: String = "wwdc-tests") throws {
         StaleTemporaryFolders.removeOnce()
+        TestLogs.captureLogLines()
         let template = URL(fileURLWithPath: NSTemporaryDirectory(), isDirectory: true)
             .appendingPathComponent(StaleTemporaryFolders.name(prefix: prefix)).path
         var bytes = Array(template.utf8CString)

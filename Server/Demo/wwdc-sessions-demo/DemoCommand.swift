@@ -26,7 +26,7 @@ struct DemoCommand {
         environment["BA_DEVICE_ROOT"] = paths.root.path
         let processes = DemoProcesses(folder: products, environment: environment)
         let narrator = Narrator(explains: options.step, isInteractive: isatty(STDIN_FILENO) == 1 && isatty(STDOUT_FILENO) == 1)
-        say("WWDC Sessions demo, device root \(paths.root.path)")
+        say("\(SampleAppInfo(repository: options.repository).displayName) demo, device root \(paths.root.path)")
         let stopping = Atomic<Int32>(0)
         Task.detached {
             var status: Int32 = 0
@@ -38,7 +38,7 @@ struct DemoCommand {
                 // person stopping the demo, not the demo failing, so it exits as interrupted.
                 let signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
                 if signal != 0 {
-                    processes.stopAll()
+                    reportInterruption(stopped: processes.stopAll(), processes: processes, options: options)
                     exit(signal == SIGINT ? 130 : 143)
                 }
                 FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
@@ -50,7 +50,27 @@ struct DemoCommand {
         // Ctrl-C or SIGTERM: stop everything the demo started.
         let signal = stopSignals.wait()
         stopping.store(signal, ordering: .releasing)
-        processes.stopAll()
+        reportInterruption(stopped: processes.stopAll(), processes: processes, options: options)
         exit(signal == SIGINT ? 130 : 143)
+    }
+
+    private static let interruptionReported = Atomic(false)
+
+    /// Says what stopping the demo left behind. The tool it ran may have said the install goes on
+    /// in the service, which is true, but the asset server it downloads from is one the demo started.
+    private static func reportInterruption(stopped: [String], processes: DemoProcesses, options: DemoOptions) {
+        // Both of the demo's threads may get here, the one that waited for the signal and the one
+        // whose child ended of it; one note is enough.
+        guard !interruptionReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        var note = "wwdc-sessions-demo: interrupted"
+        if !stopped.isEmpty { note += "; stopped \(stopped.joined(separator: ", "))" }
+        note += "."
+        if stopped.contains("asset-server") {
+            let server = options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring))
+            note += " The app stays installed and the service keeps its unfinished downloads, which wait for the "
+                + "asset server: start it again with `swift run \(server)` to let them finish, or run the demo "
+                + "again to start over from a fresh install."
+        }
+        FileHandle.standardError.write(Data((note + "\n").utf8))
     }
 }

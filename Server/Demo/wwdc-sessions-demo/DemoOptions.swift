@@ -9,12 +9,15 @@ import Foundation
 
 /// What one run of the demo was asked to do.
 struct DemoOptions {
-    static let usage = """
+    static var usage: String {
+        let app = SampleAppInfo(repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).displayName
+        return """
         Usage: wwdc-sessions-demo [--step] [--https] [--port PORT] [--catalog DIR] [--timeout SECONDS]
 
-        Runs the WWDC Sessions sample end to end: starts (or reuses) the asset server, installs the app
-        with backgroundassets-debug (the extension runs and the essential sessions download), launches
-        the app (in-flight downloads move to the foreground and the rest finish), then prints a summary.
+        Runs \(app), the app of App/Info.plist, end to end: starts (or reuses) the asset server,
+        installs the app with backgroundassets-debug (the extension runs and the essential sessions
+        download), launches the app (in-flight downloads move to the foreground and the rest finish),
+        then prints a summary.
         Build everything first, from the repository's root: swift build && swift run wwdc-sessions-demo
 
         Options:
@@ -27,6 +30,7 @@ struct DemoOptions {
 
         The device root is $BA_DEVICE_ROOT (default .device). Ctrl-C stops every process the demo started.
         """
+    }
 
     var step = false
     var https = false
@@ -49,5 +53,18 @@ struct DemoOptions {
         timeout = try arguments.number("--timeout", in: 1...86_400, expected: "seconds from 1 to 86400") ?? timeout
         catalog = try arguments.option("--catalog")
         try arguments.finish()
+    }
+}
+
+extension DemoOptions {
+    /// The `asset-server` command that serves what the demo serves, where the installed app looks for it.
+    /// - Parameter port: The port the demo's server listens on, when known.
+    func assetServerCommand(port: Int?) -> String {
+        var command = "asset-server"
+        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: repository)
+        if let port, port != 0, port != shipped { command += " --port \(port)" }
+        if let catalog { command += " --catalog \(catalog)" }
+        if https { command += " --tls" }
+        return command
     }
 }

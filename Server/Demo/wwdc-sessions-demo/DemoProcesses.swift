@@ -12,6 +12,10 @@ final class DemoProcesses: Sendable {
     private let folder: URL
     private let environment: [String: String]
     private let started = Mutex<[Process]>([])
+    /// The names of the processes ``stopAll()`` stopped so far, taken while `started` is held.
+    private let stoppedNames = Mutex<[String]>([])
+    /// The port the demo's asset server listens on, once it does: what a hint to start it again names.
+    let assetServerPort = Atomic<Int>(0)
 
     /// - Parameters:
     ///   - folder: The build products folder.
@@ -58,17 +62,25 @@ final class DemoProcesses: Sendable {
     }
 
     /// Stops every process still running (SIGTERM, then SIGKILL after two seconds).
-    func stopAll() {
-        let running = started.withLock { processes in
+    /// - Returns: The names of every process the demo had running when it was first asked to stop,
+    ///   including those that ended of the same Ctrl-C a moment before; the same list on every call,
+    ///   whichever of the demo's threads stops them first.
+    @discardableResult
+    func stopAll() -> [String] {
+        let (processes, names) = started.withLock { processes in
             defer { processes.removeAll() }
-            return processes.filter(\.isRunning)
+            let names = processes.compactMap { $0.executableURL?.lastPathComponent }
+            stoppedNames.withLock { $0 += names }
+            return (processes, stoppedNames.withLock { $0 })
         }
+        let running = processes.filter(\.isRunning)
         for process in running { process.terminate() }
         let deadline = Date.now.addingTimeInterval(2)
         for process in running {
             while process.isRunning, Date.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
             if process.isRunning { kill(process.processIdentifier, SIGKILL) }
         }
+        return names
     }
 }
 

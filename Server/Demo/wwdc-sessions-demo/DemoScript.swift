@@ -6,6 +6,7 @@ The demo's steps, in order, each with the paragraph --step shows before it runs.
 import AssetServer
 import BackgroundAssetsIPC
 import Foundation
+import Synchronization
 
 /// The whole demo: start the CDN, install the app, launch it, look back.
 struct DemoScript {
@@ -14,25 +15,20 @@ struct DemoScript {
     let narrator: Narrator
     let paths: DevicePaths
 
-    /// App/Info.plist, where the demo reads everything about the app, or nil when it cannot be read.
-    private var appInfo: [String: Any]? {
-        let file = options.repository.appending(path: "App/Info.plist")
-        guard let data = FileManager.default.contents(atPath: file.path) else { return nil }
-        return try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any]
-    }
-
-    /// The app's `CFBundleIdentifier`.
-    private var appBundleIdentifier: String? { appInfo?["CFBundleIdentifier"] as? String }
+    /// App/Info.plist, where the demo reads everything about the app.
+    private var appInfo: SampleAppInfo { SampleAppInfo(repository: options.repository) }
 
     /// The app's `CFBundleExecutable`: the product the demo runs and `install` copies into the bundle.
     private func readAppExecutable() throws -> String {
-        guard let name = appInfo?["CFBundleExecutable"] as? String, !name.isEmpty else {
+        guard let name = appInfo.executable else {
             throw DemoError("App/Info.plist has no CFBundleExecutable; the demo runs the app by that name.")
         }
         return name
     }
 
     func run() async throws {
+        // The timeline at the end draws this run: the trace from here on.
+        let started = Date.now
         let appExecutable = try readAppExecutable()
         narrator.step(1, "Start the asset server", """
             The asset server plays the content delivery network: it serves manifest.json and the session \
@@ -42,6 +38,7 @@ struct DemoScript {
         let server = try AssetServerLauncher.prepare(port: options.port, catalog: options.catalog, https: options.https,
                                                      processes: processes)
         let manifestURL = server.url.appending(path: "manifest.json")
+        processes.assetServerPort.store(server.url.port ?? 0, ordering: .releasing)
         narrator.note("\(server.started ? "Started" : "Reusing") the asset server at \(server.url.absoluteString).")
         var number = 2
         if let caCertificate = server.caCertificate {
@@ -83,16 +80,23 @@ struct DemoScript {
 
         number += 1
         narrator.step(number, "Look back", """
-            Every process told the service what it did; backgroundassets-debug trace --mermaid draws it \
-            as a sequence diagram, and status shows the app and its downloads.
+            Every process told the service what it did; backgroundassets-debug trace --svg draws it as a \
+            timeline (a lane per download with its bytes over time, the install, the extension and the app \
+            above), trace --mermaid as a sequence diagram, and status shows the app and its downloads.
             """)
         _ = try await processes.run(appExecutable, ["list"])
+        let timeline = paths.root.appending(path: "demo/timeline.svg")
+        try FileManager.default.createDirectory(at: timeline.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try await expectSuccess("backgroundassets-debug", [
+            "trace", "--svg", timeline.path, "--since", ISO8601Timestamp.string(for: started) + "Z",
+        ])
         // The demo stops the server it started when it ends, and each hint below needs one.
         let restart = server.started
             ? "start the asset server again in another terminal with `swift run \(restartCommand(for: server.url))`, then "
             : ""
         narrator.note("""
-            The trace is in \(paths.traceFile.path); draw it with `swift run backgroundassets-debug trace --mermaid`.
+            The trace is in \(paths.traceFile.path): `swift run backgroundassets-debug trace --svg FILE` draws any part \
+            of it as a timeline like this one, and `trace --mermaid` as a sequence diagram.
             Try next: \(restart)send a periodic check with `swift run backgroundassets-debug simulate --periodic-check`, \
             empty the caches with `swift run backgroundassets-debug purge`, and launch the app again with \
             `swift run \(appExecutable)`.
@@ -101,17 +105,12 @@ struct DemoScript {
 
     /// The `asset-server` command that serves what this run served, where the installed app looks for it.
     private func restartCommand(for url: URL) -> String {
-        var command = "asset-server"
-        let shipped = SamplePort.fromAppInfoPlist(searchingFrom: options.repository)
-        if let port = url.port, port != shipped { command += " --port \(port)" }
-        if let catalog = options.catalog { command += " --catalog \(catalog)" }
-        if options.https { command += " --tls" }
-        return command
+        options.assetServerCommand(port: url.port)
     }
 
     /// Removes an earlier demo's install, so each run starts from a fresh install.
     private func uninstallPreviousCopy() async throws {
-        guard let app = appBundleIdentifier, let record = paths.appRecordFile(forBundleIdentifier: app),
+        guard let app = appInfo.bundleIdentifier, let record = paths.appRecordFile(forBundleIdentifier: app),
             FileManager.default.fileExists(atPath: record.path)
         else { return }
         narrator.note("Removing the copy installed by an earlier run.")

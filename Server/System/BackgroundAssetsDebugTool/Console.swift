@@ -13,6 +13,8 @@ public struct Console: Sendable {
     public var outputIsTerminal: Bool
     /// Whether standard error is a terminal, so a progress bar can redraw in place.
     public var errorIsTerminal: Bool
+    /// Where the lines go instead of the process's streams, for a test that reads what a command printed.
+    public var transcript: ConsoleTranscript?
 
     /// The console of this process, detecting terminals with `isatty`.
     public static var standard: Console {
@@ -32,16 +34,19 @@ public struct Console: Sendable {
 
     /// Prints a line of output (results, tables, JSON) to standard output.
     public func output(_ line: String) {
+        if let transcript { return transcript.append(line + "\n", to: .output) }
         Self.write(line + "\n", to: STDOUT_FILENO)
     }
 
     /// Prints a line to standard error (progress, notes, errors).
     public func error(_ line: String) {
+        if let transcript { return transcript.append(line + "\n", to: .error) }
         Self.write(line + "\n", to: STDERR_FILENO)
     }
 
     /// Writes text to standard error without a newline, for a progress bar redrawn with `\r`.
     public func errorFragment(_ text: String) {
+        if let transcript { return transcript.append(text, to: .error) }
         Self.write(text, to: STDERR_FILENO)
     }
 

@@ -13,7 +13,7 @@ public enum DebugTool {
         StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
         TasksCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
-        TrustCommand.self,
+        TrustCommand.self, ClockCommand.self,
     ]
 
     /// The whole help text.
@@ -60,7 +60,7 @@ public enum DebugTool {
         }
         guard let type = subcommand(named: word) else {
             let known = subcommands.map { $0.name }.joined(separator: ", ")
-            context.console.error("backgroundassets-debug: unknown subcommand \(word.debugDescription); use one of \(known), or --help.")
+            context.console.error("backgroundassets-debug: Unknown subcommand \(word.debugDescription); use one of \(known), or --help.")
             return .usage
         }
         // Errors name the subcommand by its name even when an alias such as -s selected it.

@@ -88,7 +88,7 @@ struct PurgeCommand: DebugSubcommand {
             do {
                 try fileManager.removeItem(at: item)
             } catch {
-                throw DebugToolError("Could not delete \(item.path): \(error.localizedDescription). Check its permissions.")
+                throw DebugToolError("Could not delete \(item.path): \(DebugTool.clause(error)). Check its permissions.")
             }
             files += itemFiles
             bytes += itemBytes

@@ -57,6 +57,8 @@ struct SimulateCommand: DebugSubcommand {
             given.append(("--expire-task", .task(.expire, identifier: identifier)))
         }
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+        // A misspelled event is named as such, rather than reported as no event at all.
+        try arguments.finish()
         let flags = (Self.events.map(\.flag) + ["--launch-task ID", "--expire-task ID"]).joined(separator: ", ")
         guard let first = given.first else {
             throw .usage("simulate needs one event: \(flags).")

@@ -32,21 +32,25 @@ struct StatusFormatter {
         return String(decoding: try encoder.encode(value), as: UTF8.self)
     }
 
-    /// The service's line, the settings' line (`settings low-power=off ...`), then one `key=value` line
-    /// per app (starting `bundle-id=`) and per download (starting `app=`), stable for `grep` and `awk`,
-    /// and last one line per Background Tasks request (starting `task `).
+    /// The service's line, the settings' line (`settings low-power=off ...`), the device clock's while
+    /// it runs apart from real time (`clock device-time=...`), then one `key=value` line per app
+    /// (starting `bundle-id=`) and per download (starting `app=`), stable for `grep` and `awk`, and
+    /// last one line per Background Tasks request (starting `task `).
     func lines() -> String {
         let rows = status.downloads.map { download in
             fields(download).map { "\($0.key)=\($0.value)" }.joined(separator: " ")
         }
         let settings = SettingsFormatter(settings: status.settings).pairs()
+        let clock = status.deviceClock.flatMap { DeviceClockText(clock: $0).statusPairs }.map { [$0] } ?? []
         let tasks = TaskFormatter(tasks: status.tasks ?? []).lines().map { "task " + $0 }
-        return ([summary, settings] + appLines() + rows + tasks).joined(separator: "\n")
+        return ([summary, settings] + clock + appLines() + rows + tasks).joined(separator: "\n")
     }
 
     /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
     func table() -> String {
-        let head = [summary, SettingsFormatter(settings: status.settings).summary, "", appSection(), ""]
+        // The device's clock only while it runs apart from real time, when device dates look wrong without it.
+        let clock = status.deviceClock.flatMap { DeviceClockText(clock: $0).statusLine }.map { [$0] } ?? []
+        let head = [summary, SettingsFormatter(settings: status.settings).summary] + clock + ["", appSection(), ""]
         // Background Tasks come last, and only when there are any, so the rest reads the same without them.
         let tasks = TaskFormatter(tasks: status.tasks ?? []).section().map { ["", $0] } ?? []
         return (head + [downloadTable()] + tasks).joined(separator: "\n")

@@ -42,6 +42,10 @@ struct TasksCommand: DebugSubcommand {
                 + (bundleIdentifier.map { " for \($0)." } ?? "."))
         } else {
             context.console.output(TaskFormatter(tasks: tasks).lines().joined(separator: "\n"))
+            // The dates are device time: say so when they run apart from real time, or they look wrong.
+            if let line = status.deviceClock.flatMap({ DeviceClockText(clock: $0).statusLine }) {
+                context.console.error(line)
+            }
         }
         return .success
     }

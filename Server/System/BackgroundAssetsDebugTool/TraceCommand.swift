@@ -1,44 +1,82 @@
 /*
 Abstract:
-`trace`: prints the cross-process events, follows them as they happen, or draws a Mermaid sequence diagram.
+`trace`: prints the cross-process events, follows them as they happen, or draws them as a diagram or a timeline.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 
-/// Reads `system/trace.jsonl`, filters it, and prints it as lines or as a sequence diagram.
+/// Reads `system/trace.jsonl`, filters it, and prints it as lines, a sequence diagram, or a timeline picture.
 struct TraceCommand: DebugSubcommand {
     static let name = "trace"
-    static let synopsis = "[--mermaid | --follow] [--app BUNDLE_ID] [--download ID] [--last N]"
-    static let summary = "Print the cross-process events, follow them, or draw them as a sequence diagram."
+    static let synopsis = "[--mermaid | --svg FILE | --html FILE | --follow] [--app BUNDLE_ID] [--download ID] "
+        + "[--since TIME] [--until TIME] [--last N] [--progress]"
+    static let summary = "Print the cross-process events, follow them, or draw them as a diagram or a timeline."
     static let details = """
           --mermaid          Print a Mermaid sequence diagram instead of one line per event.
-          --follow           After the events so far, print each new one as it is appended, until Ctrl-C.
-                             Lines only: a diagram needs the whole trace, so --mermaid is refused with it.
+          --svg FILE         Draw a timeline into FILE (- for standard output): a lane per download with
+                             its bytes over time, and the installs, extension runs, app launches, tasks,
+                             periodic checks and exclusive control above. Self-contained; open it in a browser.
+          --html FILE        The same timeline in a web page, with a table of the downloads under it.
+          --follow           After the events so far (the last 10, unless --last or --since says), print each
+                             new one as it is appended, until Ctrl-C. Lines only.
           --app BUNDLE_ID    Only the events of this app.
           --download ID      Only the events of this download (and the app's connections).
-          --last N           Only the last N events that pass the filters (with --follow: of those so far).
+          --since TIME       Only the events from TIME: now, a time ago (90s, 5m, 2h, 1d), a time of day
+                             in UTC as trace prints it (14:07:02), a date (2026-11-24T14:07:02Z), or the
+                             last time an event happened: last-install, last-appLaunched, last-uninstall.
+          --until TIME       Only the events up to TIME, in the same forms.
+          --last N           Only the last N events that pass the filters.
+          --progress         Also print the downloadProgress samples (a few a second per transfer), which
+                             lines and diagrams leave out; the timeline always draws them.
         Reads system/trace.jsonl directly; the service need not be running.
         """
 
     /// How often `--follow` looks for new events.
     static let followInterval = Duration.milliseconds(200)
+    /// How many events `--follow` prints before the new ones, unless told.
+    static let followBacklog = 10
 
-    var mermaid: Bool
-    var follow: Bool
+    /// What to make of the events.
+    enum Output: Equatable {
+        case lines, mermaid, follow
+        case svg(path: String)
+        case html(path: String)
+    }
+
+    var output = Output.lines
     var app: String?
     var download: String?
+    var since: TraceTimeBound?
+    var until: TraceTimeBound?
     var last: Int?
+    var progress: Bool
+
+    /// Whether the output is a diagram (kept for the callers that ask).
+    var mermaid: Bool { output == .mermaid }
+    /// Whether the command follows the trace.
+    var follow: Bool { output == .follow }
 
     init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        mermaid = arguments.flag("--mermaid")
-        follow = arguments.flag("--follow")
-        if mermaid, follow {
-            throw .usage(
-                "--follow prints events as lines and a --mermaid diagram needs the whole trace; drop one of them.")
+        var outputs: [(flag: String, output: Output)] = []
+        if arguments.flag("--mermaid") { outputs.append(("--mermaid", .mermaid)) }
+        if arguments.flag("--follow") { outputs.append(("--follow", .follow)) }
+        if let path = try arguments.option("--svg") { outputs.append(("--svg", .svg(path: path))) }
+        if let path = try arguments.option("--html") { outputs.append(("--html", .html(path: path))) }
+        if outputs.count > 1 {
+            let flags = outputs.map(\.flag)
+            if flags.contains("--follow") {
+                throw .usage("--follow prints events as lines and \(flags.first { $0 != "--follow" } ?? "") needs the whole "
+                    + "trace; drop one of them.")
+            }
+            throw .usage("\(flags.joined(separator: " and ")) each draw the trace; choose one.")
         }
+        output = outputs.first?.output ?? .lines
+        progress = arguments.flag("--progress")
         app = try arguments.option("--app")
         download = try arguments.option("--download")
+        since = try arguments.option("--since").map { text throws(DebugToolError) in try TraceTimeBound(text, option: "--since") }
+        until = try arguments.option("--until").map { text throws(DebugToolError) in try TraceTimeBound(text, option: "--until") }
         if let text = try arguments.option("--last") {
             guard let count = Int(text), count > 0 else {
                 throw .usage("--last takes a positive number of events, not \(text.debugDescription).")
@@ -50,21 +88,36 @@ struct TraceCommand: DebugSubcommand {
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let file = context.paths.traceFile
+        let now = Date.now
         if follow {
-            return await followTrace(TraceReader(file: file), console: context.console) { context.console.output($0) }
+            return await followTrace(TraceReader(file: file), console: context.console, now: now) { context.console.output($0) }
         }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw DebugToolError(
                 "There is no trace at \(file.path) yet: no process has talked to the service in this device root. "
                     + "Run a download (or the sample) first, or check BA_DEVICE_ROOT.")
         }
-        var entries = TraceEntry.entries(in: data).filter(matches)
+        let pictures: Bool
+        switch output {
+        case .svg, .html: pictures = true
+        default: pictures = false
+        }
+        let all = TraceEntry.entries(in: data)
+        let window = try window(now: now, in: all)
+        var entries = all.filter { matches($0, in: window) && (pictures || shows($0)) }
         if let last { entries = Array(entries.suffix(last)) }
-        if mermaid {
+        switch output {
+        case .lines, .follow:
+            for entry in entries { context.console.output(Self.line(for: entry)) }
+        case .mermaid:
             // The diagram ends with its own newline.
             context.console.output(String(TraceEntry.mermaidDiagram(of: entries).dropLast()))
-        } else {
-            for entry in entries { context.console.output(Self.line(for: entry)) }
+        case let .svg(path), let .html(path):
+            guard !entries.isEmpty else {
+                throw DebugToolError("No event of \(file.path) passes the filters, so there is nothing to draw. "
+                    + "Widen --since or --until, or check --app and --download against trace's lines.")
+            }
+            try draw(entries, to: path, in: context)
         }
         return .success
     }
@@ -73,38 +126,74 @@ struct TraceCommand: DebugSubcommand {
     /// - Parameters:
     ///   - reader: The trace file's reader, before its first read.
     ///   - console: Where the lines go; notes go to standard error.
+    ///   - now: The time `--since` and `--until` are relative to.
     ///   - interval: How often to look for new events.
     ///   - emit: Prints one event's line.
     /// - Returns: `.interrupted`, once cancelled.
     func followTrace(
-        _ reader: TraceReader, console: Console, interval: Duration = TraceCommand.followInterval,
+        _ reader: TraceReader, console: Console, now: Date = .now, interval: Duration = TraceCommand.followInterval,
         emit: (String) -> Void
     ) async -> DebugExitCode {
         var reader = reader
         if !reader.fileExists {
             console.error("No trace at \(reader.file.path) yet; waiting for the first event (Ctrl-C to stop).")
         }
-        var entries = reader.newEntries().filter(matches)
-        if let last { entries = Array(entries.suffix(last)) }
+        let existing = reader.newEntries()
+        let window: (since: Date?, until: Date?)
+        do {
+            window = try self.window(now: now, in: existing)
+        } catch {
+            console.error("backgroundassets-debug trace: \(error.message)")
+            return .failure
+        }
+        var entries = existing.filter { matches($0, in: window) && shows($0) }
+        if let backlog = last ?? (since == nil ? Self.followBacklog : nil) { entries = Array(entries.suffix(backlog)) }
         entries.forEach { emit(Self.line(for: $0)) }
         while !Task.isCancelled {
             // The file is polled, not watched: inotify is Linux-only and the trace grows by a line at a time.
             try? await Task.sleep(for: interval)
-            reader.newEntries().filter(matches).forEach { emit(Self.line(for: $0)) }
+            // New events are new: `--until` bounds only what was there already.
+            reader.newEntries().filter { matches($0, in: (nil, nil)) && shows($0) }.forEach { emit(Self.line(for: $0)) }
         }
         return .interrupted
     }
 
-    /// Whether an entry passes the `--app` and `--download` filters; a download's filter keeps the
-    /// entries about no download (connections), which say who was there.
-    func matches(_ entry: TraceEntry) -> Bool {
-        (app == nil || entry.app == app) && (download == nil || entry.download == download || entry.download == nil)
+    /// The times `--since` and `--until` name, relative to `now` and the trace.
+    /// - Throws: ``DebugToolError`` when a `last-EVENT` names an event the trace does not have.
+    func window(now: Date, in entries: [TraceEntry]) throws(DebugToolError) -> (since: Date?, until: Date?) {
+        func resolve(_ bound: TraceTimeBound?, _ option: String) throws(DebugToolError) -> Date? {
+            guard let bound else { return nil }
+            guard let date = bound.date(relativeTo: now, in: entries) else {
+                throw DebugToolError("\(option) \(bound.text) names an event the trace does not have; "
+                    + "the events are in the third column of trace's lines (install, appLaunched, uninstall, ...).")
+            }
+            return date
+        }
+        return (try resolve(since, "--since"), try resolve(until, "--until"))
+    }
+
+    /// Whether an entry passes the `--app` and `--download` filters, and falls in the time window; a
+    /// download's filter keeps the entries about no download (connections), which say who was there.
+    func matches(_ entry: TraceEntry, in window: (since: Date?, until: Date?)) -> Bool {
+        guard app == nil || entry.app == app, download == nil || entry.download == download || entry.download == nil
+        else { return false }
+        if let since = window.since, entry.time < since { return false }
+        if let until = window.until, entry.time > until { return false }
+        return true
+    }
+
+    /// Whether lines and diagrams show the entry: progress samples only with `--progress`.
+    func shows(_ entry: TraceEntry) -> Bool {
+        progress || entry.event != TraceEntry.progressEvent
     }
 
     /// `12:08:03.121 app -> backgroundassetsd scheduleDownload wwdc23-10108 (detail)`.
     static func line(for entry: TraceEntry) -> String {
         let time = entry.time.formatted(.iso8601.time(includingFractionalSeconds: true))
-        let subject = [entry.download, entry.detail.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        var subject = [entry.download, entry.detail.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        if entry.event == TraceEntry.progressEvent, let transfer = entry.transfer {
+            subject += " (\(transfer.written) of \(transfer.expected.map(String.init) ?? "?") bytes)"
+        }
         return "\(time) \(entry.from) -> \(entry.to) \(entry.event)" + (subject.isEmpty ? "" : " \(subject)")
     }
 }

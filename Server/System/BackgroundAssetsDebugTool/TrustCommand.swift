@@ -83,7 +83,8 @@ struct TrustStore: Sendable {
     func add(_ file: URL) throws -> CertificateSummary {
         let text: String
         do { text = try String(contentsOf: file, encoding: .utf8) } catch {
-            throw DebugToolError("Could not read \(file.path): \(error.localizedDescription). Give the path of a PEM certificate.")
+            throw DebugToolError("Could not read \(file.path): \(DebugTool.clause(error)). Give the path of a PEM certificate, "
+                + "such as the one asset-server --tls prints (.tls/ca.pem).")
         }
         let summary: CertificateSummary
         do { summary = try CertificateSummary(pem: text) } catch {

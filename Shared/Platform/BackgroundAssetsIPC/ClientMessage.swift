@@ -75,6 +75,8 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case simulateTask(TaskSimulation, identifier: String, bundleIdentifier: String?)
     /// A running continued-processing task's progress, title and subtitle (app only).
     case reportTaskProgress(taskID: UInt64, progress: TaskProgress)
+    /// Puts the device's clock back to real time, moving every recorded device date back by as much (debug tool only).
+    case resetDeviceClock
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

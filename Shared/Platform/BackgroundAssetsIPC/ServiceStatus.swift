@@ -21,6 +21,8 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var settings: DeviceSettings
     /// Every pending Background Tasks request and running task; `nil` from a service without them.
     public var tasks: [TaskStatus]?
+    /// The device's clock when the status was taken; `nil` from a service that does not say.
+    public var deviceClock: DeviceClockStatus?
 
     /// Creates a status.
     /// - Parameters:
@@ -86,4 +88,28 @@ public struct DownloadStatus: Codable, Sendable, Equatable {
         self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt
     }
+}
+
+/// The simulated device's clock against the real one: `timeScale` in `config.json` speeds it up,
+/// and it never runs backwards, so after an accelerated run it can stay ahead of real time.
+public struct DeviceClockStatus: Codable, Sendable, Equatable {
+    /// The device's time.
+    public var deviceTime: Date
+    /// The real time at the same moment.
+    public var realTime: Date
+    /// Device seconds per real second.
+    public var timeScale: Double
+
+    /// Creates a clock status.
+    public init(deviceTime: Date, realTime: Date, timeScale: Double) {
+        self.deviceTime = deviceTime
+        self.realTime = realTime
+        self.timeScale = timeScale
+    }
+
+    /// How far the device's time is ahead of real time, in seconds.
+    public var secondsAhead: Double { deviceTime.timeIntervalSince(realTime) }
+
+    /// Whether the device's clock runs apart from real time: faster, or a second or more ahead.
+    public var differsFromRealTime: Bool { timeScale != 1 || abs(secondsAhead) >= 1 }
 }

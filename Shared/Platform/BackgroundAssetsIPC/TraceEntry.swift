@@ -21,11 +21,16 @@ public struct TraceEntry: Codable, Sendable, Equatable {
     public var download: String?
     /// A short detail, such as an error message.
     public var detail: String?
+    /// The device's clock at the event, when it differs from real time (an accelerated `timeScale`,
+    /// or a device clock that ran ahead); `nil` when the device's time is the real ``time``.
+    public var deviceTime: Date?
+    /// For an event about a download's transfer, where the transfer stood.
+    public var transfer: TraceTransfer?
 
     /// Creates an entry.
     public init(
         time: Date = .now, from: String, to: String, event: String, app: String? = nil, download: String? = nil,
-        detail: String? = nil
+        detail: String? = nil, deviceTime: Date? = nil, transfer: TraceTransfer? = nil
     ) {
         self.time = time
         self.from = from
@@ -34,7 +39,17 @@ public struct TraceEntry: Codable, Sendable, Equatable {
         self.app = app
         self.download = download
         self.detail = detail
+        self.deviceTime = deviceTime
+        self.transfer = transfer
     }
+
+    /// The event of the samples of a download's progress, which the service writes a few times a
+    /// second per transfer: `trace` leaves them out of its lines and diagrams unless asked, and the
+    /// timeline draws bytes over time from them.
+    public static let progressEvent = "downloadProgress"
+
+    /// The device's time at this event: ``deviceTime`` when recorded, else the real ``time``.
+    public var effectiveDeviceTime: Date { deviceTime ?? time }
 
     /// The entry as one line of `trace.jsonl`, newline included: keys sorted, the time in ISO 8601
     /// UTC to the millisecond, so events a few milliseconds apart keep their order when sorted by time.
@@ -59,6 +74,8 @@ public struct TraceEntry: Codable, Sendable, Equatable {
             try container.encodeIfPresent(entry.app, forKey: .app)
             try container.encodeIfPresent(entry.download, forKey: .download)
             try container.encodeIfPresent(entry.detail, forKey: .detail)
+            try container.encodeIfPresent(entry.deviceTime.map { ISO8601Timestamp.string(for: $0) + "Z" }, forKey: .deviceTime)
+            try container.encodeIfPresent(entry.transfer, forKey: .transfer)
         }
     }
 

@@ -38,6 +38,7 @@ extension ClientRequest {
         case taskCompleted = "taskCompleted"
         case simulateTask = "simulateTask"
         case reportTaskProgress = "reportTaskProgress"
+        case resetDeviceClock = "resetDeviceClock"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself

@@ -39,6 +39,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `taskCompleted` | `done` | a task handed over with `launchTask` ended |
 /// | `simulateTask` | `done` | launch a pending task or expire a running one now (debug tool only) |
 /// | `reportTaskProgress` | `done` | a running continued-processing task's progress, title and subtitle (app only) |
+/// | `resetDeviceClock` | `status` | put the device's clock back to real time, recorded dates with it (debug tool only) |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A

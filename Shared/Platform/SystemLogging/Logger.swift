@@ -87,6 +87,16 @@ public struct Logger: Sendable {
         LogSink.shared.redirectStandardErrorToDeviceLog()
     }
 
+    /// Writes the lines this process would print on standard error to a file instead; the device
+    /// log still gets its copy. Tests call it so that the service and the server they run in their
+    /// own process keep their lines out of the test results, which share standard error.
+    /// - Parameter path: The file, appended to (created 0600 when missing).
+    /// - Returns: Whether the file could be opened.
+    @discardableResult
+    public static func writeStandardErrorLines(toFileAt path: String) -> Bool {
+        LogSink.shared.writeStandardErrorLines(toFileAt: path)
+    }
+
     private static func timestamp() -> String {
         ISO8601Timestamp.string(for: .now)
     }
@@ -99,6 +109,8 @@ final class LogSink: Sendable {
     let minimumLevel: Logger.Level
     private let deviceLog = Mutex<Int32?>(nil)
     private let standardErrorIsDeviceLog = Mutex(false)
+    /// Where the lines meant for standard error go instead, when a test asked.
+    private let standardErrorFile = Mutex<Int32?>(nil)
 
     private init() {
         let environment = ProcessInfo.processInfo.environment
@@ -120,13 +132,24 @@ final class LogSink: Sendable {
     func append(_ line: String, toDeviceLog: Bool) {
         let bytes = Array(line.utf8)
         // One write(2) per line keeps lines from different threads and processes whole.
-        _ = bytes.withUnsafeBytes { write(STDERR_FILENO, $0.baseAddress, $0.count) }
+        let standardError = standardErrorFile.withLock { $0 } ?? STDERR_FILENO
+        _ = bytes.withUnsafeBytes { write(standardError, $0.baseAddress, $0.count) }
         guard toDeviceLog, !standardErrorIsDeviceLog.withLock({ $0 }) else { return }
         deviceLog.withLock { descriptor in
             if descriptor == nil { descriptor = Self.openDeviceLog() }
             guard let descriptor, descriptor >= 0 else { return }
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
+    }
+
+    func writeStandardErrorLines(toFileAt path: String) -> Bool {
+        let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return false }
+        standardErrorFile.withLock { previous in
+            if let previous { close(previous) }
+            previous = descriptor
+        }
+        return true
     }
 
     func redirectStandardErrorToDeviceLog() -> Bool {

@@ -24,6 +24,21 @@ struct InstalledAppTests {
         #expect(app.launchHistory.isEmpty)
     }
 
+    @Test("Putting the device clock back moves the install, the launches and the last check back alike")
+    func movesDeviceDates() throws {
+        var app = try AppRegistryTests.sampleApp()
+        app.recordLaunch(at: Self.installDate.addingTimeInterval(60))
+        app.recordLaunch(at: Self.installDate.addingTimeInterval(Self.day))
+        app.lastPeriodicCheck = Self.installDate.addingTimeInterval(2 * Self.day)
+        app.recordExtensionRuntime(30, at: Self.installDate.addingTimeInterval(2 * Self.day))
+        app.moveDeviceDates(by: -Self.day)
+        #expect(app.installDate == Self.installDate.addingTimeInterval(-Self.day))
+        #expect(app.firstLaunchDate == Self.installDate.addingTimeInterval(60 - Self.day))
+        #expect(app.launchHistory == [Self.installDate.addingTimeInterval(60 - Self.day), Self.installDate])
+        #expect(app.lastPeriodicCheck == Self.installDate.addingTimeInterval(Self.day))
+        #expect(app.extensionRuntimeUsed(on: Self.installDate.addingTimeInterval(Self.day)) == 0, "a new day's budget")
+    }
+
     @Test("The first launch lifts the allowance; the history keeps the most recent launches in order")
     func launches() throws {
         var app = try AppRegistryTests.sampleApp()

@@ -123,6 +123,22 @@ struct TaskSchedulingTests {
         #expect(try await reopened.all().isEmpty)
     }
 
+    @Test("Putting the device clock back moves every request's dates and the last refresh back alike")
+    func movesDeviceDates() async throws {
+        let folder = try TemporaryDirectory(prefix: "ba-tasks")
+        let store = try TaskStore(url: folder.appending("tasks.sqlite"))
+        try await store.save(Self.pending(begin: Self.now))
+        try await store.save(Self.pending("cleanup", kind: .processing, network: true, power: true))
+        try await store.recordRefresh(app: Self.app, at: Self.now)
+        let before = try await store.all()
+        try await store.moveDeviceDates(by: -3600)
+        let after = try await store.all()
+        #expect(after.first { $0.request.identifier == "refresh" }?.request.earliestBeginDate == Self.now.addingTimeInterval(-3600))
+        #expect(after.first { $0.request.identifier == "cleanup" }?.request.earliestBeginDate == nil)
+        #expect(after.map { $0.submitted } == before.map { $0.submitted.addingTimeInterval(-3600) })
+        #expect(try await store.lastRefresh(app: Self.app) == Self.now.addingTimeInterval(-3600))
+    }
+
     @Test("The Info.plist decides which identifiers and kinds an app may use")
     func permission() {
         let permission = TaskPermission(infoDictionary: [

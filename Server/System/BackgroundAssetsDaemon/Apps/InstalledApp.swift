@@ -119,6 +119,18 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     /// Forgets today's extension runtime, as `backgroundassets-debug simulate` does.
     public mutating func resetExtensionRuntime() { runtimeUsage = RuntimeUsage() }
 
+    /// Moves every date recorded in device time by the same amount, when the device's clock is put
+    /// back: the install, the launches and the last periodic check keep their spacing, and the
+    /// runtime budget starts a new day.
+    /// - Parameter seconds: How far to move them; negative moves them back.
+    public mutating func moveDeviceDates(by seconds: TimeInterval) {
+        installDate.addTimeInterval(seconds)
+        firstLaunchDate?.addTimeInterval(seconds)
+        launchHistory = launchHistory.map { $0.addingTimeInterval(seconds) }
+        lastPeriodicCheck?.addTimeInterval(seconds)
+        runtimeUsage = RuntimeUsage()
+    }
+
     /// Applies an update: a new bundle and executables, installing again, launches and usage kept.
     /// - Parameters:
     ///   - bundle: The new version's Info.plists.

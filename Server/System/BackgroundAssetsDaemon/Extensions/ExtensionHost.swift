@@ -166,9 +166,10 @@ final class ExtensionHost {
         }
         runs[app] = run
         if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
-        connection.send(.event(.extensionCall(callID: id, call: record.call)))
+        // Traced before it is sent, so the trace never shows the extension's answer before the call.
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
                            download: record.call.downloadIdentifier, detail: record.call.traceDetail))
+        connection.send(.event(.extensionCall(callID: id, call: record.call)))
     }
 
     /// The limit of the next call: the per-call limit, cut to what is left of today's budget.

@@ -10,19 +10,26 @@ extension BackgroundAssetsService {
     func route(_ event: QueueEvent) async {
         switch event {
         case let .began(row):
+            progressSamples.forget(rowID: row.id)
             broadcast(.didBegin(download: row.descriptor), to: row, traced: "downloadDidBegin")
         case let .paused(row):
             // The reason, when there is one: a promotion, or the error it waits to retry after.
             broadcast(.didPause(download: row.descriptor), to: row, traced: "downloadDidPause",
                       detail: row.state == .waiting ? row.lastError?.message : nil)
+            progressSamples.forget(rowID: row.id)
         case let .progress(row, written, total, expected):
-            broadcast(.didWriteBytes(download: row.descriptor, bytesWritten: written, totalBytesWritten: total,
-                                     totalBytesExpectedToWrite: expected), to: row, traced: nil)
+            let receivers = broadcast(
+                .didWriteBytes(download: row.descriptor, bytesWritten: written, totalBytesWritten: total,
+                               totalBytesExpectedToWrite: expected), to: row, traced: nil)
+            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
+                traceEvent(TraceEntry.progressEvent, row: row, receivers: receivers)
+            }
             if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
                 installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
                 await pushInstallProgress(of: row.bundleIdentifier)
             }
         case let .failed(row, failure):
+            defer { progressSamples.forget(rowID: row.id) }
             if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
                 installs[row.bundleIdentifier]?.essential?.fail(rowID: row.id, download: row.descriptor, failure: failure)
                 traceEvent("failedWithError", row: row, to: "backgroundassetsd", detail: "essential; held for the extension: \(failure.message)")
@@ -33,6 +40,7 @@ extension BackgroundAssetsService {
                 await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .failed(download: row.descriptor, failure: failure), purpose: .notice)])
             }
         case let .finished(row, file):
+            defer { progressSamples.forget(rowID: row.id) }
             if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
                 installs[row.bundleIdentifier]?.essential?.finish(rowID: row.id, download: row.descriptor, file: file)
                 traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "essential; held for the extension")
@@ -175,7 +183,18 @@ extension BackgroundAssetsService {
 
     private func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {
         trace.append(.init(from: "backgroundassetsd", to: receiver, event: name, app: row.bundleIdentifier,
-                           download: row.descriptor.identifier, detail: detail))
+                           download: row.descriptor.identifier, detail: detail, transfer: transfer(of: row)))
+    }
+
+    /// Where a download's transfer stands, for its trace entries: a timeline draws bytes over time from them.
+    private func transfer(of row: DownloadRow) -> TraceTransfer {
+        let declared = row.descriptor.fileSize > 0 ? Int64(row.descriptor.fileSize) : nil
+        let expected = row.expectedLength ?? declared
+        let written = row.state == .finished
+            ? expected ?? row.bytesDurable
+            : max(row.bytesDurable, progressSamples.lastWritten(rowID: row.id))
+        return TraceTransfer(written: written, expected: expected, foreground: row.isForeground,
+                             essential: row.descriptor.isEssential, priority: row.descriptor.priority)
     }
 }
 

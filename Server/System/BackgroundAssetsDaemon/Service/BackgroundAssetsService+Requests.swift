@@ -40,8 +40,9 @@ extension BackgroundAssetsService {
             case let .acquireExclusiveControl(deadline):
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
-                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
+                // Recorded before the next holder's grant, so the trace reads in the order it happened.
                 record(from: client, event: "releaseExclusiveControl", app: app)
+                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 extensionHost.releasedExclusiveControl(app: app, connection: connection)
                 if client.hello?.role == .extension { await extensionExclusiveControlEnded(app: app) }
                 return .done
@@ -78,6 +79,10 @@ extension BackgroundAssetsService {
             case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
                 .taskCompleted, .simulateTask, .reportTaskProgress:
                 return await handleTaskRequest(request, hello: hello, connection: connection)
+            case .resetDeviceClock:
+                guard hello.role == .tool else { return toolOnly("clock") }
+                await resetDeviceClock()
+                return .status(try await status())
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
@@ -143,10 +148,13 @@ extension BackgroundAssetsService {
     }
 
     private func status() async throws -> ServiceStatus {
-        ServiceStatus(
+        var status = ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
             downloads: try await storeReader.read { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
+        let now = time.now
+        status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        return status
     }
 
     /// The rules an installed app's downloads follow: scheduling is refused inside

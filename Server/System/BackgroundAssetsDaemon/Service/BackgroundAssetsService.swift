@@ -46,7 +46,11 @@ public actor BackgroundAssetsService {
     /// Reads, writes and registers app bundles, and removes them.
     let installer: AppInstaller
     /// The device's time; it resumes from the latest recorded device time at ``start()``.
-    var clock: DeviceClock
+    var clock: DeviceClock {
+        didSet { trace.use(clock) }
+    }
+    /// Which of each transfer's progress reports the trace records.
+    var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
     let periodic: PeriodicChecks
     /// The apps whose periodic check is due, routed in order from ``start()`` on.
@@ -106,6 +110,7 @@ public actor BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
+        trace.use(clock)
     }
 
     /// Starts the queue; its events are routed in the order they happen.
@@ -234,7 +239,8 @@ public actor BackgroundAssetsService {
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
         if let hello = client.hello {
-            record(from: client, event: "disconnected", app: hello.bundleIdentifier)
+            // The pid pairs it with its `connected`, for a timeline of each process's life.
+            record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
             extensionHost.disconnected(connection: id, app: hello.bundleIdentifier)
         }
     }

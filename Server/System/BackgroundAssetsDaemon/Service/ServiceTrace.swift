@@ -16,6 +16,8 @@ public final class ServiceTrace: Sendable {
     public typealias Entry = TraceEntry
 
     private let descriptor: Mutex<Int32>
+    /// The service's device clock, which stamps each entry's device time while it differs from real time.
+    private let clock = Mutex<DeviceClock?>(nil)
 
     /// Opens the trace for appending, creating it (0600) if needed.
     /// - Parameter url: Usually `system/trace.jsonl`.
@@ -25,8 +27,20 @@ public final class ServiceTrace: Sendable {
 
     deinit { descriptor.withLock { _ = close($0) } }
 
+    /// Sets the device clock whose time entries record beside the real time.
+    /// - Parameter deviceClock: The service's clock, each time it changes (at start, and when it resumes ahead).
+    public func use(_ deviceClock: DeviceClock) {
+        clock.withLock { $0 = deviceClock }
+    }
+
     /// Appends one entry; a trace that cannot be written never stops the service.
     public func append(_ entry: Entry) {
+        var entry = entry
+        if entry.deviceTime == nil, let clock = clock.withLock({ $0 }) {
+            // Recorded only while the device runs apart from real time, so a timeline can show both.
+            let deviceTime = clock.deviceTime(at: entry.time)
+            if clock.timeScale != 1 || abs(deviceTime.timeIntervalSince(entry.time)) >= 1 { entry.deviceTime = deviceTime }
+        }
         // Tokens in URL queries never reach the trace.
         let line = Array(SecretRedaction.redacting(text: String(decoding: entry.line, as: UTF8.self)).utf8)
         descriptor.withLock { descriptor in

@@ -60,6 +60,16 @@ public actor TaskStore {
             .bind([.text(app), .real(date.timeIntervalSince1970)]).run()
     }
 
+    /// Moves every recorded date (last refreshes, earliest begin dates, submissions) by the same
+    /// amount, when the device's clock is put back.
+    /// - Parameter seconds: How far to move them; negative moves them back.
+    public func moveDeviceDates(by seconds: TimeInterval) throws {
+        try database.prepare("UPDATE refresh_runs SET last_run = last_run + ?").bind([.real(seconds)]).run()
+        try database.prepare(
+            "UPDATE pending_tasks SET earliest_begin = earliest_begin + ?, submitted = submitted + ?"
+        ).bind([.real(seconds), .real(seconds)]).run()
+    }
+
     /// When the app's last refresh task ran, if one has.
     public func lastRefresh(app: String) throws -> Date? {
         try database.prepare("SELECT last_run FROM refresh_runs WHERE app = ?").bind([.text(app)])
