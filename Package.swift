@@ -236,7 +236,7 @@ let package = Package(
         .testTarget(
             name: "AssetServerTests",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "ServerRuntime", "SessionKit", "TestSupport",
+                "AssetPackArchive", "AssetPackFormat", "AssetServer", "HTTPCore", "ServerRuntime", "SessionKit", "SystemLogging", "TestSupport",
                 "TLS",
             ],
             path: "Tests/AssetServerTests"

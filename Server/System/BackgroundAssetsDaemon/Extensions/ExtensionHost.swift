@@ -46,6 +46,8 @@ final class ExtensionHost {
         var owed: [ExtensionCallRecord]
         var deferred: [ExtensionCallRecord]
         var reason: String
+        /// The trace's account of the end, written once its runtime is in the app's record.
+        var traceEntry: TraceEntry
     }
 
     /// How long an idle extension is kept before `extensionWillTerminate()`: long enough for a
@@ -312,10 +314,10 @@ final class ExtensionHost {
             runs.recordTermination(of: app, reason: reason)
             logger.error("The extension of \(app) (pid \(exit.processIdentifier)) \(exit) on its own.")
         }
-        trace.append(.init(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
-                           detail: "\(exit); \(reason); peak memory \(run.process.peakResidentBytes >> 20) MiB"))
+        let entry = TraceEntry(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
+                               detail: "\(exit); \(reason); peak memory \(run.process.peakResidentBytes >> 20) MiB")
         let unsent = owed.filter { if case .willTerminate = $0.call { false } else { true } }
-        return Ending(owed: unsent, deferred: runs.takeDeferred(of: app), reason: reason)
+        return Ending(owed: unsent, deferred: runs.takeDeferred(of: app), reason: reason, traceEntry: entry)
     }
 
     // MARK: - Runtime

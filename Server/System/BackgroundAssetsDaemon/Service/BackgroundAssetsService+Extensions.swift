@@ -93,8 +93,10 @@ extension BackgroundAssetsService {
     /// The process ended: calls it owed are abandoned, and calls that waited for it get a fresh launch.
     private func extensionExited(app: String, _ exit: ExtensionProcess.Exit) async {
         guard let ending = extensionHost.exited(app: app, exit, deviceNow: deviceNow) else { return }
-        // The run is over: its runtime goes into the record now rather than a second later.
+        // The run is over: its runtime goes into the record now rather than a second later, before
+        // the trace says it ended.
         await saveRuntime(of: app)
+        trace.append(ending.traceEntry)
         await extensionExclusiveControlEnded(app: app)
         await abandon(ending.owed, of: app, reason: ending.reason)
         if !ending.deferred.isEmpty { await callExtension(of: app, ending.deferred) }
