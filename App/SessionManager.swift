@@ -11,8 +11,9 @@ import Synchronization
 
 /// The app's model of the sessions: the manifest, and how each session's download is doing.
 ///
-/// As in Apple's sample it is a singleton, and the download manager's delegate: callbacks arrive for
-/// the app's foreground downloads and also for the background downloads the extension scheduled.
+/// Apple's sample creates one as a SwiftUI `@StateObject` of the app; this app has no SwiftUI, so the
+/// one instance is `shared`. It is the download manager's delegate: callbacks arrive for the app's
+/// foreground downloads and also for the background downloads the extension scheduled.
 /// Callbacks arrive on a background thread, so the state is kept behind a `Mutex`.
 final class SessionManager: NSObject, Sendable {
     /// The session manager of the app.
