@@ -61,13 +61,16 @@ final class SessionManager: NSObject, BADownloadManagerDelegate, @unchecked Send
 
     /// Promotes the extension's downloads of missing sessions to the foreground, and starts the rest.
     func downloadMissingSessions() {
-        let missing = sessions.filter { !SharedSettings.isDownloaded($0) }
-        // The extension may be scheduling or handling downloads right now: take exclusive control.
+        // The extension may be scheduling downloads or moving files into place right now: take
+        // exclusive control, and look for the missing sessions only once it is held.
         BADownloadManager.shared.withExclusiveControl { [logger] acquiredLock, error in
             guard acquiredLock else {
                 logger.error("Could not acquire exclusive control: \(String(describing: error)).")
                 return
             }
+            let missing = self.sessions.filter { !SharedSettings.isDownloaded($0) }
+            // The extension may have put the last ones in place before the lock was granted.
+            if missing.isEmpty { self.lock.withLock { self.onChange }?() }
             do {
                 let current = try BADownloadManager.shared.fetchCurrentDownloads()
                 for session in missing {

@@ -46,12 +46,29 @@ struct BackgroundDownloadHandler: BADownloaderExtension {
             logger.error("Finished download \(download.identifier) is not in the manifest.")
             return
         }
-        // The file is deleted when this method returns: move it into place now.
+        // The file is deleted when this method returns, and exclusive control is granted later on
+        // another thread: move it somewhere of the extension's own first, in the same container.
+        let ephemeral = SharedSettings.containerURL.appendingPathComponent("Library/Caches/\(UUID().uuidString)")
         do {
-            _ = try FileManager.default.replaceItemAt(
-                SharedSettings.localURL(for: session), withItemAt: fileURL, backupItemName: nil, options: [])
+            try FileManager.default.moveItem(at: fileURL, to: ephemeral)
         } catch {
-            logger.error("Failed to move \(download.identifier): \(error.localizedDescription)")
+            logger.error("Failed to keep \(download.identifier): \(error.localizedDescription)")
+            return
+        }
+        let logger = logger
+        // Under exclusive control, so the app does not check or fetch this session while it moves.
+        BADownloadManager.shared.withExclusiveControl { acquired, error in
+            defer { try? FileManager.default.removeItem(at: ephemeral) }
+            guard acquired else {
+                logger.error("No exclusive control for \(download.identifier): \(String(describing: error))")
+                return
+            }
+            do {
+                _ = try FileManager.default.replaceItemAt(
+                    SharedSettings.localURL(for: session), withItemAt: ephemeral, backupItemName: nil, options: [])
+            } catch {
+                logger.error("Failed to move \(download.identifier): \(error.localizedDescription)")
+            }
         }
     }
 
