@@ -92,6 +92,25 @@ extension LifecycleTests {
                 #expect(lastEssential < firstOther, "\(log.map(\.path))")
             }
         }
+
+        @Test("install --wait returns once the extension has moved every essential file into place, though it asks for exclusive control after its entry point returned")
+        func installWaitsForFilesMovedUnderExclusiveControl() async throws {
+            try await withLifecycle { life in
+                var behaviour = life.behaviour()
+                // Asked for 100 ms after each finished call returned (within the idle grace), and held 500 ms.
+                behaviour.moveUnderExclusiveControlAfter = 0.1
+                try life.write(behaviour)
+                let install = try life.launchInstall()
+                let exit = try await install.runScoped { install in try await install.waitForExit(timeout: .seconds(60)) }
+                #expect(exit == .exited(0), "\(install.standardError())")
+                // install --wait returned: a person opening the app now finds every essential file.
+                for session in life.essentialSessions {
+                    let file = life.filesFolder.appendingPathComponent(session.id)
+                    let size = (try? FileManager.default.attributesOfItem(atPath: file.path)[.size]) as? Int
+                    #expect(size == session.size, "\(session.id) was not in place when install --wait returned: \(life.extensionCalls())")
+                }
+            }
+        }
     }
 }
 

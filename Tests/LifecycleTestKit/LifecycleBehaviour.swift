@@ -39,13 +39,17 @@ public struct LifecycleBehaviour: Codable, Sendable {
     public var rescheduleFailedEssential: Bool
     /// Seconds to hold exclusive control from an async task started in `downloads(for:manifestURL:extensionInfo:)`.
     public var exclusiveControlSeconds: Double
+    /// When set, a finished file is moved into place as Apple's sample moves it: first aside, then,
+    /// this many seconds after the entry point returned, into place under exclusive control, which
+    /// is held a further half second.
+    public var moveUnderExclusiveControlAfter: Double?
     /// Session identifiers whose URL gets another host, such as `localhost`, to test the domain allow list.
     public var hostOverrides: [String: String]
 
     private enum CodingKeys: String, CodingKey {
         case manifestURL, essential, nonEssential, returnFor, essentialForPeriodic, misbehaveFor, sleepSeconds
         case allocateMiB, crash, scheduleInsideDownloads, rescheduleFailedEssential, exclusiveControlSeconds
-        case hostOverrides
+        case hostOverrides, moveUnderExclusiveControlAfter
     }
 
     /// The behaviour of a missing file, with the app's `BAManifestURL` when the test gives it.
@@ -77,6 +81,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
         rescheduleFailedEssential =
             try container.decodeIfPresent(Bool.self, forKey: .rescheduleFailedEssential) ?? false
         exclusiveControlSeconds = try container.decodeIfPresent(Double.self, forKey: .exclusiveControlSeconds) ?? 0
+        moveUnderExclusiveControlAfter = try container.decodeIfPresent(Double.self, forKey: .moveUnderExclusiveControlAfter)
         hostOverrides = try container.decodeIfPresent([String: String].self, forKey: .hostOverrides) ?? [:]
     }
 

@@ -115,8 +115,35 @@ struct LifecycleTestExtension: BADownloaderExtension {
         record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
         record.path = fileURL.path
         // The system deletes the file when this method returns, so move it now.
-        record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
+        if let delay = behaviour.moveUnderExclusiveControlAfter {
+            let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
+            record.moveFinishedFile(at: fileURL, into: aside, as: download.identifier)
+            moveIntoPlace(download.identifier, from: aside, after: delay)
+        } else {
+            record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
+        }
         log.append(record)
+    }
+
+    /// Moves a file set aside into place under exclusive control, from a task that asks for it
+    /// `delay` seconds from now, as a request sent just after the entry point returned.
+    private func moveIntoPlace(_ name: String, from aside: URL, after delay: Double) {
+        let log = log
+        let filesFolder = filesFolder
+        Task.detached {
+            try? await Task.sleep(for: .seconds(delay))
+            do {
+                try await BADownloadManager.shared.withExclusiveControl {
+                    Thread.sleep(forTimeInterval: 0.5)
+                    var record = LifecycleCallRecord("movedIntoPlace")
+                    record.download = name
+                    record.moveFinishedFile(at: aside.appending(path: name), into: filesFolder, as: name)
+                    log.append(record)
+                }
+            } catch {
+                log.append(Self.record("movedIntoPlace", error: error))
+            }
+        }
     }
 
     func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async

@@ -220,7 +220,7 @@ final class ExtensionHost {
     /// for) exclusive control: the async exclusive-control handler keeps it alive, but no longer than
     /// an entry point may run, since holding the lock is work like any other.
     func terminateIfIdle(_ app: String, holdsExclusiveControl: Bool) {
-        guard let run = runs[app], !run.hasWork, !run.isTerminating, run.ending == nil, run.connection != nil else { return }
+        guard isIdle(app), let run = runs[app] else { return }
         if holdsExclusiveControl {
             let limit = policy.entryPointLimit
             let pid = run.process.processIdentifier
@@ -234,6 +234,12 @@ final class ExtensionHost {
         runs[app]?.isTerminating = true
         runs[app]?.pending = [ExtensionCallRecord(call: .willTerminate, purpose: .notice)]
         sendNextCall(of: app)
+    }
+
+    /// Whether an app's extension runs, checked in, with no call running or queued, and is not ending.
+    func isIdle(_ app: String) -> Bool {
+        guard let run = runs[app] else { return false }
+        return !run.hasWork && !run.isTerminating && run.ending == nil && run.connection != nil
     }
 
     /// An extension's exclusive control ended: it may now be idle.

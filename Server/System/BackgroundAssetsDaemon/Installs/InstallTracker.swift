@@ -26,9 +26,9 @@ struct InstallTracker {
     private var runs: [String: InstallRun] = [:]
     private var waiters: [String: [LaunchWaiter]] = [:]
     private var outcomes: [String: Outcome] = [:]
-    /// Installs whose essential outcomes the extension has received but still handles under
-    /// exclusive control (it moves the files into place there), by app.
-    private var awaitingExclusiveControl: Set<String> = []
+    /// Installs whose essential outcomes the extension has received but may still be handling: it
+    /// moves the files into place under exclusive control, which it asks for as its call returns.
+    private var awaitingExtension: Set<String> = []
 
     /// Whether no install is running.
     var isEmpty: Bool { runs.isEmpty }
@@ -91,14 +91,14 @@ struct InstallTracker {
     }
 
     /// Forgets a connection that closed, wherever it waited.
-    /// Holds an install's end until the app's extension lets go of exclusive control.
-    mutating func holdUntilExclusiveControlEnds(_ app: String) {
-        awaitingExclusiveControl.insert(app)
+    /// Holds an install's end until the app's extension is done: idle, or gone.
+    mutating func holdUntilExtensionIsDone(_ app: String) {
+        awaitingExtension.insert(app)
     }
 
-    /// Whether an install waits for its extension's exclusive control; forgets it either way.
-    mutating func takeHeldForExclusiveControl(_ app: String) -> Bool {
-        awaitingExclusiveControl.remove(app) != nil
+    /// Whether an install waits for its extension to be done; forgets it either way.
+    mutating func takeHeldForExtension(_ app: String) -> Bool {
+        awaitingExtension.remove(app) != nil
     }
 
     mutating func connectionClosed(_ connection: UInt64) {

@@ -60,6 +60,8 @@ extension BackgroundAssetsService {
             extensionHost.kill(app, pid: pid, reason: reason)
         case let .idle(app):
             let holdsExclusiveControl = extensionHost.runs[app]?.connection.map { arbiter.involves($0.id, app: app) } ?? false
+            // Done with what it was given: an install waiting for it ends before it is asked to go.
+            if !holdsExclusiveControl, extensionHost.isIdle(app) { await extensionIsDone(app: app) }
             extensionHost.terminateIfIdle(app, holdsExclusiveControl: holdsExclusiveControl)
         case let .forcedExitDue(app, pid):
             extensionHost.forceExit(of: app, pid: pid)
@@ -97,7 +99,7 @@ extension BackgroundAssetsService {
         // the trace says it ended.
         await saveRuntime(of: app)
         trace.append(ending.traceEntry)
-        await extensionExclusiveControlEnded(app: app)
+        await extensionIsDone(app: app)
         await abandon(ending.owed, of: app, reason: ending.reason)
         if !ending.deferred.isEmpty { await callExtension(of: app, ending.deferred) }
     }
@@ -125,19 +127,21 @@ extension BackgroundAssetsService {
     }
 
     /// Ends an install once its extension has handled the essential outcomes: returned from every
-    /// call, and let go of exclusive control, under which the sample moves each file into place
-    /// after its call returned. A person opening the app at once then finds its essential files.
+    /// call, and stayed idle for the idle grace without holding or waiting for exclusive control.
+    /// The sample moves each file into place under exclusive control, which it asks for from its
+    /// entry point and gets after the call returned (the request may even arrive after the return),
+    /// so a person opening the app at once finds its essential files.
     private func markLaunchableOnceExtensionIsDone(_ app: String) async {
-        if let connection = extensionHost.runs[app]?.connection, arbiter.involves(connection.id, app: app) {
-            installs.holdUntilExclusiveControlEnds(app)
+        if extensionHost.runs[app]?.connection != nil {
+            installs.holdUntilExtensionIsDone(app)
         } else {
             await markLaunchable(app)
         }
     }
 
-    /// The extension of an app let go of exclusive control, or ended: an install held for it ends.
-    func extensionExclusiveControlEnded(app: String) async {
-        guard installs.takeHeldForExclusiveControl(app) else { return }
+    /// The extension of an app stayed idle for the idle grace, or ended: an install held for it ends.
+    func extensionIsDone(app: String) async {
+        guard installs.takeHeldForExtension(app) else { return }
         await markLaunchable(app)
     }
 

@@ -43,8 +43,9 @@ extension BackgroundAssetsService {
                 // Recorded before the next holder's grant, so the trace reads in the order it happened.
                 record(from: client, event: "releaseExclusiveControl", app: app)
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
+                // An extension that let go is done once it stays idle for the grace: it may still
+                // ask again, for its next file.
                 extensionHost.releasedExclusiveControl(app: app, connection: connection)
-                if client.hello?.role == .extension { await extensionExclusiveControlEnded(app: app) }
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = handOvers.answer(deliveryID) else {
