@@ -91,6 +91,17 @@ extension SampleMessages {
             ("reportTaskProgress", .reportTaskProgress(
                 taskID: 13, progress: TaskProgress(completedUnitCount: 3, totalUnitCount: 12, title: "Exporting sessions", subtitle: "3 of 12"))),
             ("resetDeviceClock", .resetDeviceClock),
+            ("fetchAssetPackManifest", .fetchAssetPackManifest),
+            ("requestAssetPack", .requestAssetPack(packID: "Slides-WWDC23", version: 2)),
+            ("removeAssetPack", .removeAssetPack(packID: "Slides-WWDC23")),
+            ("checkAssetPackUpdates", .checkAssetPackUpdates),
+            ("fetchDownloadingAssetPacks", .fetchDownloadingAssetPacks),
+            ("watchAssetPacks", .watchAssetPacks),
+            ("purgeAssetPacks", .purgeAssetPacks(bundleIdentifier: "com.example.sessions", bytes: 1_048_576)),
+            ("extensionCallReturned.assetPackSelection", .extensionCallReturned(
+                callID: 8, result: .assetPackSelection(accepted: ["Transcripts"]))),
+            ("extensionCallReturned.notManagedExtension", .extensionCallReturned(
+                callID: 9, result: .notManagedExtension(typeName: "BackgroundDownloadHandler"))),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]
@@ -105,6 +116,10 @@ extension SampleMessages {
             ("settings", .settings(settings)),
             ("failure", .failure(failure)),
             ("taskRequests", .taskRequests([processingTask])),
+            ("assetPackManifest", .assetPackManifest(AssetPackManifestReply(
+                url: "http://127.0.0.1:8080/asset-packs/manifest.json", json: #"{"assetPacks": []}"#))),
+            ("assetPackRequest", .assetPackRequest(outcome: .joined)),
+            ("assetPackChanges", .assetPackChanges(AssetPackChanges(updating: ["Transcripts"], removed: ["Slides-WWDC22"]))),
         ]
         let calls: [(String, ExtensionCall)] = [
             ("downloads", .downloads(
@@ -114,6 +129,8 @@ extension SampleMessages {
             ("failed", .failed(download: download, failure: failure)),
             ("challenge", .challenge(download: download, challenge: challenge)),
             ("willTerminate", .willTerminate),
+            ("shouldDownload", .shouldDownload(
+                manifestPath: "/device/staging/manifests/com.example.sessions-3.json", packIDs: ["Transcripts"])),
         ]
         let eventNames = ["didBegin", "didPause", "didWriteBytes", "didReceiveChallenge", "failed", "finished"]
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
@@ -123,6 +140,9 @@ extension SampleMessages {
                 GoldenFrame(server: .event(.installProgress(app)), named: "event.installProgress"),
                 GoldenFrame(server: .event(.launchTask(taskID: 12, request: processingTask)), named: "event.launchTask"),
                 GoldenFrame(server: .event(.expireTask(taskID: 12)), named: "event.expireTask"),
+                GoldenFrame(server: .event(.assetPackStatus(AssetPackStatusEvent(
+                    kind: .downloading, packID: "Slides-WWDC23", version: 2, completedBytes: 1024, totalBytes: 4096))),
+                    named: "event.assetPackStatus"),
             ]
             + calls.map {
                 GoldenFrame(server: .event(.extensionCall(callID: 9, call: $0.1)), named: "event.extensionCall.\($0.0)")

@@ -156,8 +156,13 @@ final class FakeService: Sendable {
         case .updateSettings: .settings(DeviceSettings())
         case .fetchPendingTaskRequests: .taskRequests([])
         case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask,
-            .reportTaskProgress:
+            .reportTaskProgress, .watchAssetPacks:
             .done
+        case .fetchAssetPackManifest:
+            .assetPackManifest(AssetPackManifestReply(url: "http://127.0.0.1:9/manifest.json", json: #"{"assetPacks": []}"#))
+        case .requestAssetPack: .assetPackRequest(outcome: .scheduled)
+        case .removeAssetPack, .checkAssetPackUpdates, .fetchDownloadingAssetPacks, .purgeAssetPacks:
+            .assetPackChanges(AssetPackChanges())
         }
     }
 }

@@ -4,6 +4,7 @@ What the asset-pack manager asks of the system, as a protocol: the service's cli
 */
 
 import AssetPackFormat
+import BackgroundAssetsIPC
 import Foundation
 
 /// The system side of ``AssetPackManager``.

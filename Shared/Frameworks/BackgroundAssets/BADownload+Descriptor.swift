@@ -11,7 +11,7 @@ extension BADownload {
     /// - Returns: A ``BAURLDownload``, or the private manifest class for the manifest download.
     package static func make(from descriptor: DownloadDescriptor) -> BADownload {
         switch descriptor.kind {
-        case .url: BAURLDownload(descriptor: descriptor)
+        case .url, .assetPack: BAURLDownload(descriptor: descriptor)
         case .manifest: BAManifestDownload(descriptor: descriptor)
         }
     }

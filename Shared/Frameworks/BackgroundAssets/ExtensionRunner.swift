@@ -114,6 +114,8 @@ package final class ExtensionRunner: Sendable {
                 let answer = await self.answer(challenge, for: download)
                 self.reply(.challengeAnswer(answer), to: call, callID: callID)
             }
+        case let .shouldDownload(manifestPath, packIDs):
+            inOrder(call, callID: callID) { self.shouldDownload(manifestPath: manifestPath, packIDs: packIDs) }
         case .willTerminate:
             entryPoints.async { [self] in
                 guard !hasEnded else { return }

@@ -39,12 +39,41 @@ public enum AssetPackEvent: Sendable, Equatable {
     }
 }
 
-/// What became of an app's request to download a pack version.
-public enum AssetPackRequestOutcome: String, Sendable, Equatable, Codable {
-    /// The system scheduled the download.
-    case scheduled
-    /// A download of that version was already under way; the request joined it.
-    case joined
-    /// That version is already installed.
-    case alreadyInstalled
+extension AssetPackEvent {
+    /// The event as the service sends it.
+    public var wireEvent: AssetPackStatusEvent {
+        switch self {
+        case let .began(packID, version): AssetPackStatusEvent(kind: .began, packID: packID, version: version)
+        case let .paused(packID, version): AssetPackStatusEvent(kind: .paused, packID: packID, version: version)
+        case let .downloading(packID, version, completed, total):
+            AssetPackStatusEvent(kind: .downloading, packID: packID, version: version, completedBytes: completed, totalBytes: total)
+        case let .finished(packID, version): AssetPackStatusEvent(kind: .finished, packID: packID, version: version)
+        case let .failed(packID, version, failure):
+            AssetPackStatusEvent(kind: .failed, packID: packID, version: version, failure: failure)
+        case let .removed(packID): AssetPackStatusEvent(kind: .removed, packID: packID, version: nil)
+        }
+    }
+
+    /// The event a service sent, or `nil` when it lacks what its kind needs (a version, totals, a
+    /// failure) or names a pack no pack could be called.
+    public init?(wireEvent event: AssetPackStatusEvent) {
+        guard AssetPackIdentifier.problem(with: event.packID) == nil else { return nil }
+        if event.kind == .removed {
+            self = .removed(packID: event.packID)
+            return
+        }
+        guard let version = event.version, version >= 0 else { return nil }
+        switch event.kind {
+        case .began: self = .began(packID: event.packID, version: version)
+        case .paused: self = .paused(packID: event.packID, version: version)
+        case .downloading:
+            guard let completed = event.completedBytes, let total = event.totalBytes else { return nil }
+            self = .downloading(packID: event.packID, version: version, completedBytes: completed, totalBytes: total)
+        case .finished: self = .finished(packID: event.packID, version: version)
+        case .failed:
+            guard let failure = event.failure else { return nil }
+            self = .failed(packID: event.packID, version: version, failure: failure)
+        case .removed: return nil
+        }
+    }
 }

@@ -41,13 +41,15 @@ public struct AppStatus: Codable, Sendable, Equatable {
     public var installSummary: String?
     /// Why the app's last Background Tasks task ended without completing (its runtime limit, a crash), if one did.
     public var lastTaskEnding: String?
+    /// The app's managed asset packs, installed or on their way; `nil` for an app without any.
+    public var assetPacks: [AssetPackStatus]?
 
     /// Creates an app status.
     public init(
         bundleIdentifier: String, version: String, appGroup: String, state: InstallState, progress: InstallProgress,
         hasLaunched: Bool, nextPeriodicCheck: Date? = nil, periodicCheckSuspendedBecause: String? = nil,
         runtimeBudgetLeft: Double, extensionProcessIdentifier: Int32? = nil, lastExtensionTermination: String? = nil,
-        installSummary: String? = nil, lastTaskEnding: String? = nil
+        installSummary: String? = nil, lastTaskEnding: String? = nil, assetPacks: [AssetPackStatus]? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version
@@ -62,6 +64,7 @@ public struct AppStatus: Codable, Sendable, Equatable {
         self.lastExtensionTermination = lastExtensionTermination
         self.installSummary = installSummary
         self.lastTaskEnding = lastTaskEnding
+        self.assetPacks = assetPacks
     }
 }
 

@@ -77,6 +77,23 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case reportTaskProgress(taskID: UInt64, progress: TaskProgress)
     /// Puts the device's clock back to real time, moving every recorded device date back by as much (debug tool only).
     case resetDeviceClock
+
+    // Managed asset packs.
+    /// Asks for the app's latest asset-pack download manifest, fetched now from its `BAManifestURL`.
+    case fetchAssetPackManifest
+    /// Asks the system to download and install a version of one of the app's asset packs.
+    case requestAssetPack(packID: String, version: Int)
+    /// Removes one of the app's asset packs from the device, cancelling its download if one runs.
+    case removeAssetPack(packID: String)
+    /// Fetches the manifest, schedules updates of the app's outdated packs and removes obsolete ones.
+    case checkAssetPackUpdates
+    /// Asks which of the app's asset packs are downloading.
+    case fetchDownloadingAssetPacks
+    /// Says this connection wants the app's `assetPackStatus` events.
+    case watchAssetPacks
+    /// Removes asset packs as storage pressure would, on-demand packs first and never essential ones,
+    /// until `bytes` are free (all it may, when `nil`); `nil` app means every app (debug tool only).
+    case purgeAssetPacks(bundleIdentifier: String?, bytes: Int64?)
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

@@ -22,6 +22,11 @@ extension DownloadDescriptor {
             return "The identifier \(identifier.debugSummary) is longer than \(Self.maximumIdentifierLength) bytes "
                 + "or contains a NUL character; use a short identifier such as the asset's name."
         }
+        if kind == .assetPack {
+            return "The download \(identifier.debugSummary) claims to be a managed asset pack's archive, which only "
+                + "the system downloads; ask for the pack with AssetPackManager.ensureLocalAvailability(of:), or "
+                + "schedule a BAURLDownload."
+        }
         if let problem = Self.urlProblem(url) {
             return problem
         }

@@ -31,6 +31,8 @@ public struct DownloadDescriptor: Codable, Sendable, Hashable {
         case url
         /// The manifest download the service makes for a content request.
         case manifest
+        /// The archive of a managed asset pack, which the system downloads and installs for the app.
+        case assetPack
     }
 
     /// The app-specific identifier of the asset, for example a session id.

@@ -21,6 +21,10 @@ public enum ExtensionCall: Codable, Sendable, Equatable {
     case challenge(download: DownloadDescriptor, challenge: ChallengeDescriptor)
     /// `extensionWillTerminate()`: the last call; the process is terminated after it returns.
     case willTerminate
+    /// `ManagedDownloaderExtension.shouldDownload(_:)` for each listed pack of the manifest (a
+    /// read-only copy, deleted after the call): answered with ``ExtensionCallResult/assetPackSelection(accepted:)``,
+    /// or ``ExtensionCallResult/notManagedExtension(typeName:)`` by an extension that does not adopt the protocol.
+    case shouldDownload(manifestPath: String, packIDs: [String])
 
     /// The entry point's Swift name, for the trace and for diagnostics.
     public var entryPoint: String {
@@ -30,6 +34,7 @@ public enum ExtensionCall: Codable, Sendable, Equatable {
         case .failed: "backgroundDownload(_:failedWithError:)"
         case .challenge: "backgroundDownload(_:didReceive:)"
         case .willTerminate: "extensionWillTerminate()"
+        case .shouldDownload: "shouldDownload(_:)"
         }
     }
 }
@@ -42,4 +47,8 @@ public enum ExtensionCallResult: Codable, Sendable, Equatable {
     case challengeAnswer(ChallengeAnswer)
     /// The entry point returned nothing.
     case done
+    /// The packs `shouldDownload(_:)` accepted, of those the call listed.
+    case assetPackSelection(accepted: [String])
+    /// The extension does not adopt `ManagedDownloaderExtension`; its type's name, for the refusal.
+    case notManagedExtension(typeName: String)
 }

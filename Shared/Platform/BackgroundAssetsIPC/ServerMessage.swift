@@ -33,6 +33,15 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case taskRequests([TaskRequestDescriptor])
     /// The request failed.
     case failure(WireFailure)
+
+    // Managed asset packs.
+    /// The app's latest asset-pack manifest (answer to `fetchAssetPackManifest`).
+    case assetPackManifest(AssetPackManifestReply)
+    /// What became of a pack request (answer to `requestAssetPack`).
+    case assetPackRequest(outcome: AssetPackRequestOutcome)
+    /// The packs a request concerned (answer to `removeAssetPack`, `checkAssetPackUpdates`,
+    /// `fetchDownloadingAssetPacks` and `purgeAssetPacks`).
+    case assetPackChanges(AssetPackChanges)
 }
 
 /// The service's answer to ``Hello``.
@@ -81,4 +90,8 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     case launchTask(taskID: UInt64, request: TaskRequestDescriptor)
     /// The task's time is nearly up: run its expiration handler.
     case expireTask(taskID: UInt64)
+
+    // Managed asset packs.
+    /// One of the app's asset packs changed; sent to the app's connections that sent `watchAssetPacks`.
+    case assetPackStatus(AssetPackStatusEvent)
 }

@@ -39,6 +39,13 @@ extension ClientRequest {
         case simulateTask = "simulateTask"
         case reportTaskProgress = "reportTaskProgress"
         case resetDeviceClock = "resetDeviceClock"
+        case fetchAssetPackManifest = "fetchAssetPackManifest"
+        case requestAssetPack = "requestAssetPack"
+        case removeAssetPack = "removeAssetPack"
+        case checkAssetPackUpdates = "checkAssetPackUpdates"
+        case fetchDownloadingAssetPacks = "fetchDownloadingAssetPacks"
+        case watchAssetPacks = "watchAssetPacks"
+        case purgeAssetPacks = "purgeAssetPacks"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -85,6 +92,15 @@ extension ClientRequest {
         case taskID = "taskID"
         case progress = "progress"
     }
+    enum RequestAssetPackCodingKeys: String, CodingKey {
+        case packID = "packID"
+        case version = "version"
+    }
+    enum RemoveAssetPackCodingKeys: String, CodingKey { case packID = "packID" }
+    enum PurgeAssetPacksCodingKeys: String, CodingKey {
+        case bundleIdentifier = "bundleIdentifier"
+        case bytes = "bytes"
+    }
 }
 
 extension ServerMessage {
@@ -114,6 +130,9 @@ extension ServerResponse {
         case settings = "settings"
         case failure = "failure"
         case taskRequests = "taskRequests"
+        case assetPackManifest = "assetPackManifest"
+        case assetPackRequest = "assetPackRequest"
+        case assetPackChanges = "assetPackChanges"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -125,6 +144,9 @@ extension ServerResponse {
     enum SettingsCodingKeys: String, CodingKey { case _0 = "settings" }
     enum FailureCodingKeys: String, CodingKey { case _0 = "_0" }
     enum TaskRequestsCodingKeys: String, CodingKey { case _0 = "requests" }
+    enum AssetPackManifestCodingKeys: String, CodingKey { case _0 = "manifest" }
+    enum AssetPackRequestCodingKeys: String, CodingKey { case outcome = "outcome" }
+    enum AssetPackChangesCodingKeys: String, CodingKey { case _0 = "changes" }
 }
 
 extension ServerEvent {
@@ -140,6 +162,7 @@ extension ServerEvent {
         case extensionCall = "extensionCall"
         case launchTask = "launchTask"
         case expireTask = "expireTask"
+        case assetPackStatus = "assetPackStatus"
     }
 
     enum DidBeginCodingKeys: String, CodingKey { case download = "download" }
@@ -174,6 +197,7 @@ extension ServerEvent {
         case request = "request"
     }
     enum ExpireTaskCodingKeys: String, CodingKey { case taskID = "taskID" }
+    enum AssetPackStatusCodingKeys: String, CodingKey { case _0 = "event" }
 }
 
 extension ExtensionCall {
@@ -184,6 +208,7 @@ extension ExtensionCall {
         case failed = "failed"
         case challenge = "challenge"
         case willTerminate = "willTerminate"
+        case shouldDownload = "shouldDownload"
     }
 
     enum DownloadsCodingKeys: String, CodingKey {
@@ -204,6 +229,10 @@ extension ExtensionCall {
         case download = "download"
         case challenge = "challenge"
     }
+    enum ShouldDownloadCodingKeys: String, CodingKey {
+        case manifestPath = "manifestPath"
+        case packIDs = "packIDs"
+    }
 }
 
 extension ExtensionCallResult {
@@ -212,10 +241,14 @@ extension ExtensionCallResult {
         case downloads = "downloads"
         case challengeAnswer = "challengeAnswer"
         case done = "done"
+        case assetPackSelection = "assetPackSelection"
+        case notManagedExtension = "notManagedExtension"
     }
 
     enum DownloadsCodingKeys: String, CodingKey { case _0 = "downloads" }
     enum ChallengeAnswerCodingKeys: String, CodingKey { case _0 = "answer" }
+    enum AssetPackSelectionCodingKeys: String, CodingKey { case accepted = "accepted" }
+    enum NotManagedExtensionCodingKeys: String, CodingKey { case typeName = "typeName" }
 }
 
 extension ClientMessage {

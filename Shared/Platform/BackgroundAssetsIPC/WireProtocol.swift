@@ -40,6 +40,13 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `simulateTask` | `done` | launch a pending task or expire a running one now (debug tool only) |
 /// | `reportTaskProgress` | `done` | a running continued-processing task's progress, title and subtitle (app only) |
 /// | `resetDeviceClock` | `status` | put the device's clock back to real time, recorded dates with it (debug tool only) |
+/// | `fetchAssetPackManifest` | `assetPackManifest` | the app's asset-pack download manifest, fetched now from its `BAManifestURL` |
+/// | `requestAssetPack` | `assetPackRequest` | download and install a pack version (scheduled, joined, or already installed) |
+/// | `removeAssetPack` | `assetPackChanges` | remove a pack from the device, cancelling its download |
+/// | `checkAssetPackUpdates` | `assetPackChanges` | fetch the manifest, update outdated packs, remove obsolete ones |
+/// | `fetchDownloadingAssetPacks` | `assetPackChanges` | the app's packs whose download is under way |
+/// | `watchAssetPacks` | `done` | this connection receives the app's `assetPackStatus` events |
+/// | `purgeAssetPacks` | `assetPackChanges` | remove packs as storage pressure would, on-demand first, never essential (debug tool only) |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
@@ -59,6 +66,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `extensionCall` | run an entry point (to the extension the service launched) |
 /// | `launchTask` | run a Background Tasks launch handler (to the connection that registered it) |
 /// | `expireTask` | a running task's time is nearly up: run its expiration handler |
+/// | `assetPackStatus` | one of the app's asset packs began, paused, progressed, finished, failed or was removed (to connections that sent `watchAssetPacks`) |
 ///
 /// The names above are the bytes on the wire, written out in `WireNames.swift` apart from the Swift
 /// names, and one frame of every case is recorded under `Tests/BackgroundAssetsIPCTests/GoldenFrames`.

@@ -10,7 +10,7 @@ extension ExtensionCall {
     var downloadIdentifier: String? {
         switch self {
         case let .finished(download, _), let .failed(download, _), let .challenge(download, _): download.identifier
-        case .downloads, .willTerminate: nil
+        case .downloads, .willTerminate, .shouldDownload: nil
         }
     }
 
@@ -19,6 +19,7 @@ extension ExtensionCall {
         switch self {
         case let .downloads(request, _, _, _): "\(request)"
         case let .failed(_, failure): failure.message
+        case let .shouldDownload(_, packIDs): packIDs.joined(separator: ", ")
         case .finished, .challenge, .willTerminate: nil
         }
     }

@@ -84,6 +84,9 @@ extension BackgroundAssetsService {
                 guard hello.role == .tool else { return toolOnly("clock") }
                 await resetDeviceClock()
                 return .status(try await status())
+            case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
+                .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:
+                return await handleAssetPackRequest(request, hello: hello, connection: connection)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
