@@ -379,6 +379,18 @@ let package = Package(
             dependencies: ["BackgroundAssetsIPC", "LifecycleTestKit", "SessionKit", "TestSupport", "TLS"],
             path: "Tests/EndToEndTests"
         ),
+        // An app that uses AssetPackManager as a test tells it, and a managed extension, for the
+        // asset-pack tests.
+        .executableTarget(
+            name: "asset-pack-test-app",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/asset-pack-test-app"
+        ),
+        .executableTarget(
+            name: "asset-pack-test-extension",
+            dependencies: ["BackgroundAssets"],
+            path: "Tests/asset-pack-test-extension"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

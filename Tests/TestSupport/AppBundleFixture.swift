@@ -38,6 +38,9 @@ public struct AppBundleFixture: Sendable, Equatable {
     public var permittedTaskIdentifiers: [String] = []
     /// `UIBackgroundModes`; left out of the Info.plist when empty.
     public var backgroundModes: [String] = []
+    /// Whether the app sets `BAHasManagedAssetPacks` (and `BAAppGroupID`, in both Info.plists), so
+    /// the system manages its asset packs.
+    public var hasManagedAssetPacks = false
 
     /// Creates the fixture of an app whose manifest is at `manifestURL`, with the sample's allowances.
     /// - Parameter manifestURL: The app's `BAManifestURL`, such as the test's asset server's `/manifest.json`.
@@ -78,6 +81,7 @@ public struct AppBundleFixture: Sendable, Equatable {
             appGroups,
             Self.array("BGTaskSchedulerPermittedIdentifiers", permittedTaskIdentifiers),
             Self.array("UIBackgroundModes", backgroundModes),
+            managedAssetPackKeys,
         ])
     }
 
@@ -100,7 +104,15 @@ public struct AppBundleFixture: Sendable, Equatable {
                 + "\t\t<key>EXExtensionPointIdentifier</key>\n"
                 + "\t\t<string>com.apple.background-asset-downloader-extension</string>\n\t</dict>\n",
             appGroups,
+            hasManagedAssetPacks ? Self.entry("BAAppGroupID", string: appGroupIdentifier) : "",
         ])
+    }
+
+    /// `BAHasManagedAssetPacks`, `BAAppGroupID` and `BAUsesAppleHosting`, when the app has managed packs.
+    private var managedAssetPackKeys: String {
+        guard hasManagedAssetPacks else { return "" }
+        return "\t<key>BAHasManagedAssetPacks</key>\n\t<true/>\n" + Self.entry("BAAppGroupID", string: appGroupIdentifier)
+            + "\t<key>BAUsesAppleHosting</key>\n\t<false/>\n"
     }
 
     private var appGroups: String {

@@ -21,6 +21,9 @@ public final class RawServiceClient: @unchecked Sendable {
 
     private let socket: UnixSocket
     private var decoder = FrameDecoder()
+    /// The events read so far, in the order the service sent them (while waiting for answers, or
+    /// in ``waitForEvent(_:)``).
+    public private(set) var events: [ServerEvent] = []
 
     /// Connects and says hello.
     /// - Parameters:
@@ -81,15 +84,36 @@ public final class RawServiceClient: @unchecked Sendable {
     public func response(to id: UInt64) throws -> ServerResponse {
         while true {
             while let payload = try decoder.nextFrame() {
-                if case let .response(responseID, response) = try MessageCodec.decode(ServerMessage.self, from: payload),
-                   responseID == id {
-                    return response
+                switch try MessageCodec.decode(ServerMessage.self, from: payload) {
+                case let .response(responseID, response) where responseID == id: return response
+                case let .event(event): events.append(event)
+                case .response: break
                 }
             }
             let bytes = try socket.receive()
             if bytes.isEmpty { throw TestSupportError("The service closed the connection.") }
             decoder.append(bytes)
         }
+    }
+
+    /// Reads until an event that `matches` has arrived (the service's silence for 10 s fails), and
+    /// returns every event read so far.
+    public func waitForEvent(_ matches: (ServerEvent) -> Bool) throws -> [ServerEvent] {
+        while !events.contains(where: matches) {
+            while let payload = try decoder.nextFrame() {
+                if case let .event(event) = try MessageCodec.decode(ServerMessage.self, from: payload) { events.append(event) }
+            }
+            if events.contains(where: matches) { break }
+            let bytes = try socket.receive()
+            if bytes.isEmpty { throw TestSupportError("The service closed the connection.") }
+            decoder.append(bytes)
+        }
+        return events
+    }
+
+    /// ``waitForEvent(_:)`` from a task, on a thread outside the cooperative pool.
+    public func event(_ matches: @escaping @Sendable (ServerEvent) -> Bool) async throws -> [ServerEvent] {
+        try await blocking { [self] in try waitForEvent(matches) }
     }
 
     /// ``send(_:)`` from a task, on a thread outside the cooperative pool (see ``blocking(_:)``).

@@ -98,6 +98,18 @@ public struct AssetPackState: Sendable {
         return actions + [.remove(app: app, packID: packID), .emit(app: app, event: .removed(packID: packID))]
     }
 
+    /// Takes up a pack version a previous run of the service was downloading: its row is still in
+    /// the queue, and its events follow.
+    public mutating func restore(app: String, entry: AssetPackDownloadManifest.Entry, isEssential: Bool) {
+        activities[InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)] =
+            Activity(entry: entry, phase: .queued, isEssential: isEssential)
+    }
+
+    /// Forgets every download of an app that is gone, with no actions: its rows go with it.
+    public mutating func forget(app: String) {
+        activities = activities.filter { $0.key.bundleIdentifier != app }
+    }
+
     private mutating func start(app: String, entry: AssetPackDownloadManifest.Entry, archiveURL: URL,
                                 isEssential: Bool) -> [AssetPackAction] {
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)

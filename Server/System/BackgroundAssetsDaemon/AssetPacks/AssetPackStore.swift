@@ -24,7 +24,7 @@ public actor AssetPackStore {
         executor.stop()
     }
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
 
@@ -50,6 +50,25 @@ public actor AssetPackStore {
             installed REAL NOT NULL,
             last_used REAL NOT NULL,
             PRIMARY KEY (app, pack_id)
+        );
+        """,
+        // Version 2: the pack versions on their way (their manifest entry, which verifies the
+        // archive, and their queue row), so a restarted service installs what its queue finishes;
+        // and whether each app's extension adopts the managed protocol.
+        """
+        CREATE TABLE pack_downloads (
+            app TEXT NOT NULL,
+            pack_id TEXT NOT NULL,
+            entry TEXT NOT NULL,
+            archive_url TEXT NOT NULL,
+            essential INTEGER NOT NULL,
+            row_id INTEGER,
+            PRIMARY KEY (app, pack_id)
+        );
+        CREATE TABLE extension_adoption (
+            app TEXT PRIMARY KEY,
+            managed INTEGER NOT NULL,
+            type_name TEXT
         );
         """,
     ]
@@ -87,6 +106,15 @@ public actor AssetPackStore {
                 .rows { $0.int(0) }.first ?? 0
             try database.prepare("DELETE FROM installed_packs WHERE \(condition)").bind(values).run()
             return count
+        }
+    }
+
+    /// Forgets everything about an app: its packs, the versions on their way, its extension's adoption.
+    public func removeApp(_ app: String) throws {
+        try database.transaction {
+            for table in ["installed_packs", "pack_downloads", "extension_adoption"] {
+                try database.prepare("DELETE FROM \(table) WHERE app = ?").bind([.text(app)]).run()
+            }
         }
     }
 

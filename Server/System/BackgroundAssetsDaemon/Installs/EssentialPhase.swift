@@ -36,6 +36,15 @@ struct EssentialPhase: Sendable {
     /// The outcomes so far, in the order they happened.
     private(set) var finished: [Finished] = []
     private(set) var failed: [Failed] = []
+    /// Essential asset packs installed, and those that failed with their reason: the system's own
+    /// downloads, whose outcomes the extension never receives.
+    private(set) var installedPacks: [String] = []
+    private(set) var failedPacks: [(packID: String, failure: WireFailure)] = []
+
+    /// The essential downloads that ended well: files for the extension, and packs installed.
+    var finishedCount: Int { finished.count + installedPacks.count }
+    /// The essential downloads that failed.
+    var failedCount: Int { failed.count + failedPacks.count }
 
     /// Starts a phase for the rows of the accepted essential downloads.
     /// - Parameter rows: Each row id with the download's declared size.
@@ -65,6 +74,13 @@ struct EssentialPhase: Sendable {
         guard let size = remaining.removeValue(forKey: rowID) else { return }
         written[rowID] = max(size, written[rowID] ?? 0)
         finished.append(Finished(rowID: rowID, download: download, file: file))
+    }
+
+    /// Records the end of an essential asset pack's row: installed, or failed with its reason.
+    mutating func endPack(rowID: Int64, packID: String, failure: WireFailure?) {
+        guard let size = remaining.removeValue(forKey: rowID) else { return }
+        written[rowID] = size
+        if let failure { failedPacks.append((packID, failure)) } else { installedPacks.append(packID) }
     }
 
     /// Records a failed row; its share counts as done, so the bar still reaches the end.

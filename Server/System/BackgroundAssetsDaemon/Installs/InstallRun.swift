@@ -28,6 +28,15 @@ struct InstallRun: Sendable {
     var essential: EssentialPhase?
     /// When the extension was asked for downloads, so what it logged since can explain an empty answer.
     var contentRequested: Date?
+    /// Asset-pack downloads that ended before the essential phase began: applied to it once it does.
+    var packEndsBeforeEssentialPhase: [PackEnd] = []
+
+    /// The end of an asset pack's row: installed, or failed with its reason.
+    struct PackEnd: Sendable {
+        var rowID: Int64
+        var packID: String
+        var failure: WireFailure?
+    }
 
     /// Starts the run of an app.
     init(kind: ContentRequestKind, app: InstalledApp) {
@@ -51,7 +60,7 @@ struct InstallRun: Sendable {
         }
         return InstallProgress(
             phase: phase, completedBytes: done, totalBytes: total,
-            essentialFinished: essential?.finished.count ?? 0, essentialFailed: essential?.failed.count ?? 0,
+            essentialFinished: essential?.finishedCount ?? 0, essentialFailed: essential?.failedCount ?? 0,
             essentialTotal: essential?.count ?? 0)
     }
 
@@ -61,12 +70,13 @@ struct InstallRun: Sendable {
         var text = "\(verb) \(bundleIdentifier) version \(version)."
         if let essential, essential.count > 0 {
             let sizes = String(format: "%.1f MiB", Double(essential.totalBytes) / 1_048_576)
-            text += " \(essential.finished.count) of \(essential.count) essential download(s) (\(sizes)) finished"
-            if essential.failed.isEmpty {
+            text += " \(essential.finishedCount) of \(essential.count) essential download(s) (\(sizes)) finished"
+            if essential.failedCount == 0 {
                 text += "."
             } else {
                 let names = essential.failed.map { "\($0.download.identifier) (\($0.failure.message))" }
-                text += "; \(essential.failed.count) failed: \(names.joined(separator: "; "))."
+                    + essential.failedPacks.map { "the asset pack \($0.packID) (\($0.failure.message))" }
+                text += "; \(essential.failedCount) failed: \(names.joined(separator: "; "))."
             }
         } else if note == nil {
             text += " The extension returned no essential downloads."

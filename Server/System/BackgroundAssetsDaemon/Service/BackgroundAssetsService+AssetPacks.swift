@@ -3,12 +3,178 @@ Abstract:
 Routing between the service and its asset-pack subsystem: the app's requests, the queue's pack events, and installs.
 */
 
+import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// Answers a request of the asset-pack manager or of the debug tool about asset packs.
+    /// Answers a request of the asset-pack manager, or the debug tool's purge.
     func handleAssetPackRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
-        failure(.callerConnectionNotAccepted, "This service does not serve asset-pack requests yet.")
+        if case let .purgeAssetPacks(bundleIdentifier, bytes) = request {
+            guard hello.role == .tool else { return toolOnly("purge") }
+            let removed = await assetPacks.purge(app: bundleIdentifier, bytes: bytes.map { max($0, 0) })
+            return .assetPackChanges(AssetPackChanges(removed: removed.map { "\($0.bundleIdentifier)/\($0.packID)" }))
+        }
+        let app = hello.bundleIdentifier
+        guard hello.role != .tool, installedApps.contains(app), let installed = try? await registry.app(app) else {
+            return failure(.callerConnectionNotAccepted, "\(app.debugSummary) is not an installed app; install it with "
+                + "backgroundassets-debug install, and use AssetPackManager from the app or its extension.")
+        }
+        if let refusal = assetPacks.refusal(for: installed) { return .failure(refusal) }
+        switch request {
+        case .fetchAssetPackManifest:
+            switch await assetPacks.fetchManifest(of: installed) {
+            case let .success((_, url, json)): return .assetPackManifest(AssetPackManifestReply(url: url.absoluteString, json: json))
+            case let .failure(failure): return .failure(failure)
+            }
+        case let .requestAssetPack(packID, version):
+            if let refusal = Self.packIDRefusal(packID) { return refusal }
+            guard version >= 0 else {
+                return failure(.downloadInvalid, "The asset pack \(packID) has no version \(version); versions are 0 or more.")
+            }
+            trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "requestAssetPack", app: app,
+                               download: "\(packID) v\(version)"))
+            switch await assetPacks.request(installed, packID: packID, version: version, deviceNow: deviceNow) {
+            case let .success(outcome): return .assetPackRequest(outcome: outcome)
+            case let .failure(failure): return .failure(failure)
+            }
+        case let .removeAssetPack(packID):
+            if let refusal = Self.packIDRefusal(packID) { return refusal }
+            trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "removeAssetPack", app: app, download: packID))
+            let removed = await assetPacks.remove(installed, packID: packID)
+            return .assetPackChanges(AssetPackChanges(removed: removed ? [packID] : []))
+        case .checkAssetPackUpdates:
+            trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "checkForUpdates", app: app))
+            switch await assetPacks.checkForUpdates(installed) {
+            case let .success(changes): return .assetPackChanges(changes)
+            case let .failure(failure): return .failure(failure)
+            }
+        case .fetchDownloadingAssetPacks:
+            return .assetPackChanges(AssetPackChanges(downloading: assetPacks.downloading(app)))
+        case .watchAssetPacks:
+            guard let client = clients[connection] else { return .done }
+            assetPacks.watch(client.connection, role: hello.role, app: app)
+            return .done
+        default:
+            return failure(.callerConnectionInvalid, "\(request) is not an asset-pack request.")
+        }
+    }
+
+    private static func packIDRefusal(_ packID: String) -> ServerResponse? {
+        guard let problem = AssetPackIdentifier.problem(with: packID) else { return nil }
+        return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message: "The asset-pack identifier \(problem)"))
+    }
+
+    /// Why an install of an app that sets `BAHasManagedAssetPacks` is refused (Apple hosting, no app
+    /// group), naming the key; `nil` when it is not refused.
+    func managedAssetPackRefusal(appPlistPath: String) -> String? {
+        guard let data = FileManager.default.contents(atPath: appPlistPath),
+              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { return nil }
+        do {
+            let settings = try ManagedAssetPackSettings(infoDictionary: plist, source: appPlistPath)
+            guard settings.hasManagedAssetPacks, let problem = settings.managementProblem else { return nil }
+            return "\(appPlistPath): the app cannot have managed asset packs: \(problem)"
+        } catch {
+            return "\(error)"
+        }
+    }
+
+    // MARK: - The queue and the unpacks
+
+    /// An event of an archive the system downloads: to the asset-pack subsystem, and to the
+    /// install whose essential phase the archive belongs to.
+    func routeAssetPackEvent(_ event: QueueEvent) async {
+        let row = event.row
+        if case let .progress(_, _, total, _) = event, installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
+            installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
+            await pushInstallProgress(of: row.bundleIdentifier)
+        }
+        await settle(await assetPacks.queueEvent(event))
+    }
+
+    /// What the asset-pack subsystem reported: an unpack ended.
+    func handle(_ event: AssetPackCoordinator.Event) async {
+        switch event {
+        case let .installEnded(app, identifier, archive, result):
+            await settle(await assetPacks.installEnded(app: app, identifier: identifier, archive: archive, result: result,
+                                                       deviceNow: deviceNow))
+        }
+    }
+
+    /// Ends the essential pack downloads of installs whose downloads ended.
+    private func settle(_ performed: AssetPackCoordinator.Performed) async {
+        for end in performed.ended {
+            guard installs[end.app] != nil else { continue }
+            guard installs[end.app]?.essential != nil else {
+                // Its install has not started its essential phase yet: the end waits for it.
+                installs[end.app]?.packEndsBeforeEssentialPhase.append(.init(rowID: end.rowID, packID: end.packID, failure: end.failure))
+                continue
+            }
+            guard installs[end.app]?.essential?.contains(end.rowID) == true else { continue }
+            installs[end.app]?.essential?.endPack(rowID: end.rowID, packID: end.packID, failure: end.failure)
+            await endEssentialPhaseIfComplete(of: end.app)
+        }
+    }
+
+    // MARK: - Content requests of managed apps
+
+    /// A content request of an app whose packs the system manages, with its manifest fetched: an
+    /// install or update asks the extension which packs to download (`shouldDownload(_:)`); a
+    /// periodic check updates installed packs and removes obsolete ones.
+    /// - Returns: Whether the app is managed and the request was handled here.
+    func requestManagedContent(_ kind: ContentRequestKind, of installed: InstalledApp, manifest file: URL) async -> Bool {
+        guard assetPacks.isManaged(installed) else { return false }
+        let app = installed.bundleIdentifier
+        let url = installed.bundle.app.manifestURL
+        switch assetPacks.readManifest(file, url: url, app: app) {
+        case let .failure(failure):
+            unlink(file.path)
+            trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "manifestFailed", app: app, detail: failure.message))
+            if kind != .periodic { await markLaunchable(app, note: failure.message) }
+        case let .success((manifest, _, _)):
+            guard kind != .periodic else {
+                unlink(file.path)
+                _ = await assetPacks.update(installed, to: manifest, at: url)
+                return true
+            }
+            // The essential packs run first: nothing else of the app starts until they are installed.
+            if installs[app] != nil { await queue.hold(app: app) }
+            let candidates = assetPacks.candidates(for: kind, of: installed, manifest: manifest)
+            await callExtension(of: app, [ExtensionCallRecord(
+                call: .shouldDownload(manifestPath: file.path, packIDs: candidates), purpose: .contentRequest(kind, manifest: file))])
+        }
+        return true
+    }
+
+    /// The extension answered `shouldDownload(_:)`: the packs it accepted are scheduled, and an
+    /// install waits for the essential ones; an extension that is not managed ends the install with why.
+    func assetPackSelectionReturned(_ result: ExtensionCallResult, kind: ContentRequestKind, of app: String) async {
+        guard let installed = try? await registry.app(app) else { return }
+        var accepted: Set<String>? = []
+        var typeName: String?
+        switch result {
+        case let .assetPackSelection(ids): accepted = Set(ids)
+        case let .notManagedExtension(name): (accepted, typeName) = (nil, name)
+        case .downloads, .challengeAnswer, .done: break
+        }
+        let performed = await assetPacks.selectionReturned(installed, kind: kind, accepted: accepted, typeName: typeName)
+        guard installs[app] != nil else { return await settle(performed) }
+        if accepted == nil {
+            return await markLaunchable(app, note: assetPacks.refusal(for: installed)?.message)
+        }
+        let essential = performed.started.filter(\.isEssential)
+        guard !essential.isEmpty else {
+            await settle(performed)
+            return await markLaunchable(app)
+        }
+        installs[app]?.essential = EssentialPhase(rows: essential.map { ($0.rowID, $0.size) })
+        installs[app]?.phase = .downloadingEssentialAssets
+        let early = installs[app]?.packEndsBeforeEssentialPhase ?? []
+        installs[app]?.packEndsBeforeEssentialPhase = []
+        await pushInstallProgress(of: app)
+        await settle(performed)
+        await settle(AssetPackCoordinator.Performed(ended: early.map {
+            AssetPackCoordinator.PackEnd(app: app, rowID: $0.rowID, packID: $0.packID, failure: $0.failure)
+        }))
     }
 }

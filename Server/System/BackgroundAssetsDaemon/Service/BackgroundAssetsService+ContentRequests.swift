@@ -34,6 +34,7 @@ extension BackgroundAssetsService {
         switch result {
         case let .success(file):
             trace.append(.init(from: "asset-server", to: "backgroundassetsd", event: "manifest", app: app, detail: manifestURL.absoluteString))
+            if await requestManagedContent(kind, of: installed, manifest: file) { return }
             let info = installed.allowance.extensionInfo
             let call = ExtensionCall.downloads(
                 request: kind, manifestPath: file.path,

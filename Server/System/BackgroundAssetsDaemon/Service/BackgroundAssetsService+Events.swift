@@ -8,6 +8,8 @@ import Foundation
 
 extension BackgroundAssetsService {
     func route(_ event: QueueEvent) async {
+        // Archives of managed asset packs are the system's own: installed, never handed over.
+        if event.row.descriptor.kind == .assetPack { return await routeAssetPackEvent(event) }
         switch event {
         case let .began(row):
             progressSamples.forget(rowID: row.id)
@@ -98,7 +100,7 @@ extension BackgroundAssetsService {
     /// Ends an app's essential phase once its last essential download ended: the extension receives
     /// every essential outcome in one launch, and once it has handled them the app becomes
     /// launchable and its other downloads start.
-    private func endEssentialPhaseIfComplete(of app: String) async {
+    func endEssentialPhaseIfComplete(of app: String) async {
         await pushInstallProgress(of: app)
         guard let phase = installs[app]?.essential, phase.isComplete else { return }
         installs[app]?.phase = .complete

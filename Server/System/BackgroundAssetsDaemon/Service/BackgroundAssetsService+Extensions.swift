@@ -110,6 +110,7 @@ extension BackgroundAssetsService {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
             extensionHost.runs.contentRequestEnded(app)
+            if case .shouldDownload = record.call { return await assetPackSelectionReturned(result, kind: kind, of: app) }
             var downloads: [DownloadDescriptor] = []
             if case let .downloads(returned) = result { downloads = returned }
             await acceptReturnedDownloads(downloads, for: kind, of: app)

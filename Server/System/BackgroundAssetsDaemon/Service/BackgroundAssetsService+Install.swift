@@ -21,6 +21,7 @@ extension BackgroundAssetsService {
             return installRefusal(error.message)
         }
         let app = candidate.bundleIdentifier
+        if let refusal = managedAssetPackRefusal(appPlistPath: request.appPlistPath) { return installRefusal(refusal) }
         if let running = installs[app] {
             // The same install asked for again (a re-run after Ctrl-C or after the service restarted)
             // joins the one in progress, so `install --wait` can follow it to its end.
@@ -71,6 +72,7 @@ extension BackgroundAssetsService {
         // An uninstalled app leaves no history: its ended downloads go too.
         _ = try? await queue.withStore { try $0.deleteDownloads(ofApp: id) }
         _ = try? await taskStore.remove(app: id, identifier: nil)
+        await assetPacks.appRemoved(id, appGroup: app.bundle.appGroup)
         do {
             try await installer.remove(app)
         } catch {

@@ -76,7 +76,8 @@ extension BackgroundAssetsService {
         for app in apps where app.state == .installing {
             let id = app.bundleIdentifier
             var run = InstallRun(kind: .install, app: app)
-            let essential = ((try? await storeReader.read({ try $0.currentDownloads(bundleIdentifier: id) })) ?? []).filter(\.descriptor.isEssential)
+            let essential = ((try? await storeReader.read({ try $0.currentDownloads(bundleIdentifier: id, includingAssetPacks: true) })) ?? [])
+                .filter(\.descriptor.isEssential)
             installs[id] = run
             guard !essential.isEmpty else {
                 await markLaunchable(id, note: "The service restarted during the install, with no essential download left.")

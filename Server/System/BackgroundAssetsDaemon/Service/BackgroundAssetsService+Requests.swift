@@ -186,7 +186,7 @@ extension BackgroundAssetsService {
         return nil
     }
 
-    private func toolOnly(_ command: String) -> ServerResponse {
+    func toolOnly(_ command: String) -> ServerResponse {
         failure(.callerConnectionNotAccepted, "Only backgroundassets-debug may \(command); run backgroundassets-debug \(command).")
     }
 

@@ -72,6 +72,11 @@ public actor BackgroundAssetsService {
     var taskHost = TaskHost()
     var taskTimer: ServiceActivities.Activity?
 
+    /// Downloads, installs, updates and removes the apps' managed asset packs.
+    let assetPacks: AssetPackCoordinator
+    /// What the asset-pack subsystem reports, routed in order from ``start()`` on.
+    private let assetPackEvents: AsyncStream<AssetPackCoordinator.Event>
+
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
     ///   - paths: The device root.
@@ -110,6 +115,11 @@ public actor BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
+        let (packEvents, packContinuation) = AsyncStream<AssetPackCoordinator.Event>.makeStream()
+        assetPackEvents = packEvents
+        assetPacks = AssetPackCoordinator(
+            paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
+            trace: trace) { packContinuation.yield($0) }
         trace.use(clock)
     }
 
@@ -128,6 +138,12 @@ public actor BackgroundAssetsService {
         activities.run("due periodic checks") { [weak self] in
             for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
         }
+        let assetPackEvents = assetPackEvents
+        activities.run("asset-pack events") { [weak self] in
+            for await event in assetPackEvents { await self?.handle(event) }
+        }
+        // Before the queue starts: the archives it resumes report to downloads already taken up.
+        await assetPacks.start(apps: await registry.apps().apps)
         try await queue.start()
         await resumeInstalls()
         await redeliverUndeliveredFiles()
@@ -188,7 +204,7 @@ public actor BackgroundAssetsService {
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
-        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty, !assetPacks.isBusy,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -238,6 +254,7 @@ public actor BackgroundAssetsService {
         }
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
+        assetPacks.disconnected(id)
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.
             record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")

@@ -36,22 +36,28 @@ extension DownloadStore {
         try withReader { database in
             try database.prepare(
                 "SELECT \(Self.columns) FROM downloads "
-                    + "WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2"
+                    + "WHERE app_bundle_id = ? AND identifier = ? AND state BETWEEN 0 AND 2 AND \(Self.notAssetPack)"
             ).bind([.text(bundleIdentifier), .text(identifier)]).rows(Self.readRow).first
         }
     }
 
     /// The app's downloads that have not ended, in run order: what `fetchCurrentDownloads` returns.
-    /// - Parameter bundleIdentifier: The app.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app.
+    ///   - includingAssetPacks: Whether the archives of managed asset packs count, which the system
+    ///     downloads for the app and the app never sees.
     /// - Returns: The rows.
-    public func currentDownloads(bundleIdentifier: String) throws -> [DownloadRow] {
+    public func currentDownloads(bundleIdentifier: String, includingAssetPacks: Bool = false) throws -> [DownloadRow] {
         try withReader { database in
             try database.prepare(
                 "SELECT \(Self.columns) FROM downloads WHERE app_bundle_id = ? AND state BETWEEN 0 AND 2 "
-                    + "ORDER BY \(Self.runOrder)"
+                    + (includingAssetPacks ? "" : "AND \(Self.notAssetPack) ") + "ORDER BY \(Self.runOrder)"
             ).bind([.text(bundleIdentifier)]).rows(Self.readRow)
         }
     }
+
+    /// The condition that leaves out the archives of managed asset packs.
+    static let notAssetPack = "kind != '\(DownloadDescriptor.Kind.assetPack.rawValue)'"
 
     /// Every download in the queue, ended or not, oldest first: what `backgroundassets-debug status` shows.
     /// - Returns: The rows.

@@ -1,0 +1,184 @@
+/*
+Abstract:
+Carrying out what the asset-pack state asks: queue and cancel archives, unpack them, record, remove and report.
+*/
+
+import AssetPackArchive
+import AssetPackFormat
+import BackgroundAssetsIPC
+import Foundation
+
+extension AssetPackCoordinator {
+    /// What carrying out a list of actions started and ended, for the service's install phases.
+    struct Performed: Sendable, Equatable {
+        /// Archives queued: their row, their size, and whether they are essential.
+        var started: [Started] = []
+        /// Pack downloads that ended.
+        var ended: [PackEnd] = []
+
+        struct Started: Sendable, Equatable {
+            var rowID: Int64
+            var size: Int64
+            var isEssential: Bool
+        }
+
+        mutating func append(_ other: Performed) {
+            started += other.started
+            ended += other.ended
+        }
+    }
+
+    /// Does what the state asked, in order.
+    @discardableResult
+    nonisolated(nonsending) func perform(_ actions: [AssetPackAction]) async -> Performed {
+        var performed = Performed()
+        for action in actions {
+            switch action {
+            case let .startDownload(app, entry, archiveURL, isEssential):
+                performed.append(await startDownload(app: app, entry: entry, archiveURL: archiveURL, isEssential: isEssential))
+            case let .cancelDownload(app, identifier):
+                let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: identifier.packID)
+                guard let download = pending[key], download.entry.version == identifier.version else { continue }
+                if let rowID = download.rowID {
+                    try? await queue.cancel(id: rowID)
+                    // An essential phase waiting for it must not wait for ever.
+                    performed.ended.append(PackEnd(app: app, rowID: rowID, packID: identifier.packID, failure: .backgroundAssets(
+                        code: BAError.Code.downloadDoesNotExist.rawValue,
+                        message: "The download of \(identifier.packID) version \(identifier.version) was cancelled.")))
+                }
+                await forgetPending(key)
+            case let .install(app, entry, archive):
+                startUnpacking(archive, entry: entry, app: app)
+            case let .record(pack):
+                if let rowID = pending[pack.key]?.rowID {
+                    performed.ended.append(PackEnd(app: pack.bundleIdentifier, rowID: rowID, packID: pack.packID, failure: nil))
+                }
+                installed[pack.key] = pack
+                try? await store?.save(pack)
+                await forgetPending(pack.key)
+            case let .remove(app, packID):
+                await removeFiles(app: app, packID: packID)
+            case let .emit(app, event):
+                if case let .failed(packID, _, failure) = event {
+                    let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: packID)
+                    if let rowID = pending[key]?.rowID {
+                        performed.ended.append(PackEnd(app: app, rowID: rowID, packID: packID, failure: failure))
+                    }
+                    await forgetPending(key)
+                }
+                emit(event, app: app)
+            }
+        }
+        return performed
+    }
+
+    /// Queues a pack version's archive, once there is room for it and its files.
+    private nonisolated(nonsending) func startDownload(app: String, entry: AssetPackDownloadManifest.Entry, archiveURL: URL,
+                               isEssential: Bool) async -> Performed {
+        var performed = Performed()
+        let identifier = AssetPackState.identifier(entry)
+        guard let group = appGroups[app] else { return performed }
+        let host = host
+        let free = await Self.offActor { host.freeBytes() } ?? .max
+        switch AssetPackPolicy.admission(for: entry, app: app, freeBytes: free, reserve: Self.reservedBytes,
+                                         installed: Array(installed.values)) {
+        case .fits:
+            break
+        case let .fitsAfterRemoving(packs):
+            for pack in packs {
+                trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "assetPackEvicted",
+                                   app: pack.bundleIdentifier, download: pack.packID,
+                                   detail: "\(pack.sizeOnDisk) bytes, to make room for \(app)'s \(entry.id)"))
+                performed.append(await perform(state.remove(app: pack.bundleIdentifier, packID: pack.packID)))
+            }
+        case let .doesNotFit(shortfall):
+            let failure = WireFailure.backgroundAssets(code: BAError.Code.downloadWouldExceedAllowance.rawValue, message:
+                "The asset pack \(entry.id) version \(entry.version) needs \(shortfall) bytes more than the device has free, "
+                + "even after removing every on-demand and prefetch pack; free space on the device and ask again.")
+            performed.append(await perform(state.failed(app: app, identifier: identifier.description, failure: failure)))
+            return performed
+        }
+        var download = PendingAssetPackDownload(app: app, entry: entry, archiveURL: archiveURL, isEssential: isEssential)
+        // Recorded before it is queued: a row without a record would finish with nobody to install it.
+        pending[download.key] = download
+        try? await store?.savePending(download)
+        let descriptor = DownloadDescriptor(
+            identifier: identifier.description, uniqueIdentifier: UUID().uuidString, kind: .assetPack,
+            url: archiveURL.absoluteString, fileSize: Int(clamping: entry.downloadSize), applicationGroupIdentifier: group,
+            isEssential: isEssential)
+        do {
+            guard let row = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: descriptor)]).first else { return performed }
+            download.rowID = row.id
+            pending[download.key] = download
+            try? await store?.savePending(download)
+            performed.started.append(.init(rowID: row.id, size: entry.downloadSize, isEssential: isEssential))
+        } catch {
+            let failure = WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue,
+                                                       message: "The service could not queue the asset pack \(entry.id): \(error).")
+            performed.append(await perform(state.failed(app: app, identifier: identifier.description, failure: failure)))
+        }
+        return performed
+    }
+
+    /// Verifies and unpacks an archive on a thread of its own; the end comes back as an ``Event``.
+    private func startUnpacking(_ archive: URL, entry: AssetPackDownloadManifest.Entry, app: String) {
+        let identifier = AssetPackState.identifier(entry).description
+        guard let group = appGroups[app] else {
+            StagingArea.release(handedOver: archive)
+            return
+        }
+        unpacking += 1
+        let host = host
+        let events = events
+        activities.run("unpack \(identifier) of \(app)") {
+            let result = await Self.offActor { () -> Result<InstallSize, WireFailure> in
+                do {
+                    let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group)
+                    return .success(InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk))
+                } catch let error as AssetPackArchiveError {
+                    return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
+                        "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
+                        + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create)."))
+                } catch {
+                    return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message: "\(error)"))
+                }
+            }
+            await events(.installEnded(app: app, identifier: identifier, archive: archive, result: result))
+        }
+    }
+
+    /// Deletes a pack's files and its record.
+    private nonisolated(nonsending) func removeFiles(app: String, packID: String) async {
+        let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: packID)
+        installed[key] = nil
+        _ = try? await existingStore?.remove(app: app, packID: packID)
+        guard let group = appGroups[app] else { return }
+        let host = host
+        _ = await Self.offActor { (try? host.remove(packID: packID, appGroup: group)) ?? false }
+    }
+
+    private nonisolated(nonsending) func forgetPending(_ key: InstalledAssetPack.Key) async {
+        guard pending.removeValue(forKey: key) != nil else { return }
+        try? await existingStore?.removePending(app: key.bundleIdentifier, packID: key.packID)
+    }
+
+    /// Sends an event to the app's watching connections, and records it.
+    func emit(_ event: AssetPackEvent, app: String) {
+        let receivers = watchers[app]?.values.sorted { $0.connection.id < $1.connection.id } ?? []
+        for receiver in receivers { receiver.connection.send(.event(.assetPackStatus(event.wireEvent))) }
+        let name: String
+        var version: Int?
+        var detail: String?
+        switch event {
+        case let .began(_, v): (name, version) = ("assetPackDidBegin", v)
+        case let .paused(_, v): (name, version) = ("assetPackDidPause", v)
+        case .downloading: return
+        case let .finished(_, v): (name, version) = ("assetPackFinished", v)
+        case let .failed(_, v, failure): (name, version, detail) = ("assetPackFailed", v, failure.message)
+        case .removed: name = "assetPackRemoved"
+        }
+        let roles = Set(receivers.map(\.role)).sorted()
+        trace.append(.init(from: "backgroundassetsd", to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), event: name,
+                           app: app, download: version.map { "\(event.packID) v\($0)" } ?? event.packID, detail: detail))
+    }
+}

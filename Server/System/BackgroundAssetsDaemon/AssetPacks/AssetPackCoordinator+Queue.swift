@@ -1,0 +1,69 @@
+/*
+Abstract:
+The queue's events for pack archives, and the end of each unpack, turned into the packs' status and installs.
+*/
+
+import AssetPackFormat
+import BackgroundAssetsIPC
+import Foundation
+
+extension AssetPackCoordinator {
+    /// An event of a row the system owns: the archive's transfer, its end, a challenge.
+    ///
+    /// A finished archive is unpacked; one nobody awaits any more (its pack was removed, or a newer
+    /// version replaced it) is deleted. A server that asks for credentials gets none: there is no
+    /// delegate to ask, so the download fails with the server's answer.
+    /// - Returns: The pack downloads that ended.
+    nonisolated(nonsending) func queueEvent(_ event: QueueEvent) async -> Performed {
+        let row = event.row
+        let app = row.bundleIdentifier
+        let identifier = row.descriptor.identifier
+        switch event {
+        case .began:
+            return await perform(state.downloadBegan(app: app, identifier: identifier))
+        case .paused:
+            return await perform(state.downloadPaused(app: app, identifier: identifier))
+        case let .progress(_, _, total, expected):
+            return await perform(state.downloadProgressed(app: app, identifier: identifier, written: total,
+                                                          expected: expected, now: now))
+        case let .finished(_, file):
+            let actions = state.downloadFinished(app: app, identifier: identifier, file: file)
+            if actions.isEmpty { StagingArea.release(handedOver: file) }
+            return await perform(actions)
+        case let .failed(_, failure):
+            return await perform(state.failed(app: app, identifier: identifier, failure: failure))
+        case .challenge:
+            try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+            return Performed()
+        case .redirected:
+            return Performed()
+        }
+    }
+
+    /// An unpack ended: the version is recorded and reported finished, or reported failed.
+    /// - Parameter deviceNow: The device's time, the install date storage pressure orders packs by.
+    /// - Returns: The pack downloads that ended.
+    nonisolated(nonsending) func installEnded(app: String, identifier: String, archive: URL, result: Result<InstallSize, WireFailure>,
+                      deviceNow: Date) async -> Performed {
+        unpacking -= 1
+        StagingArea.release(handedOver: archive)
+        switch result {
+        case let .success(size):
+            return await perform(state.installFinished(app: app, identifier: identifier, installSize: size.installSize,
+                                                       sizeOnDisk: size.sizeOnDisk, now: deviceNow))
+        case let .failure(failure):
+            return await perform(state.failed(app: app, identifier: identifier, failure: failure))
+        }
+    }
+}
+
+extension QueueEvent {
+    /// The download the event is about.
+    var row: DownloadRow {
+        switch self {
+        case let .began(row), let .paused(row), let .progress(row, _, _, _), let .challenge(row, _), let .finished(row, _),
+             let .failed(row, _), let .redirected(row, _, _, _):
+            row
+        }
+    }
+}

@@ -1,0 +1,36 @@
+/*
+Abstract:
+Tests of the asset-pack store's records of downloads on their way and of extension adoption, across a reopening.
+*/
+
+import AssetPackFormat
+@testable import BackgroundAssetsDaemon
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Asset-pack store: downloads on their way")
+struct AssetPackStoreDownloadTests {
+    @Test("A pack version on its way keeps its manifest entry and queue row across a reopening, and goes with its app")
+    func pendingSurvives() async throws {
+        let folder = try TemporaryDirectory(prefix: "pack-store")
+        let url = folder.appending("asset-packs.sqlite")
+        let entry = AssetPackDownloadManifest.Entry(
+            id: "Slides", version: 3, url: "Slides.aar", downloadSize: 4096, downloadPolicy: .onDemand,
+            sha256: String(repeating: "ab", count: 32), installSize: 4000, userInfo: .object(["year": .integer(2023)]))
+        let download = PendingAssetPackDownload(
+            app: "com.example.app", entry: entry, archiveURL: URL(string: "http://127.0.0.1:9/Slides.aar")!, isEssential: true, rowID: 7)
+        do {
+            let store = try AssetPackStore(url: url)
+            try await store.savePending(download)
+            try await store.saveAdoption(app: "com.example.app", isManaged: false, typeName: "BackgroundDownloadHandler")
+            try await store.saveAdoption(app: "com.example.other", isManaged: true, typeName: nil)
+        }
+        let reopened = try AssetPackStore(url: url)
+        #expect(try await reopened.pendingDownloads() == [download])
+        #expect(try await reopened.unmanagedExtensions() == ["com.example.app": "BackgroundDownloadHandler"])
+        try await reopened.removeApp("com.example.app")
+        #expect(try await reopened.pendingDownloads().isEmpty)
+        #expect(try await reopened.unmanagedExtensions().isEmpty)
+    }
+}
