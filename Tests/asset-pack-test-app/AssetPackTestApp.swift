@@ -36,28 +36,28 @@ struct AssetPackTestApp {
                 guard let path = arguments.first, let out = value(of: "--out", in: arguments) else { usage() }
                 let data = try manager.contents(at: FilePath(path), searchingInAssetPackWithID: value(of: "--pack", in: arguments))
                 try data.write(to: URL(fileURLWithPath: out))
-                print("read \(path) \(data.count) bytes")
+                say("read \(path) \(data.count) bytes")
             case "url":
                 guard let path = arguments.first, let out = value(of: "--out", in: arguments) else { usage() }
                 let url = try manager.url(for: FilePath(path))
                 try Data(contentsOf: url).write(to: URL(fileURLWithPath: out))
-                print("url \(path) \(url.path)")
+                say("url \(path) \(url.path)")
             case "remove":
                 guard let id = arguments.first else { usage() }
                 try await manager.remove(assetPackWithID: id)
-                print("removed \(id)")
+                say("removed \(id)")
             case "check":
                 let (updating, removed) = try await manager.checkForUpdates()
-                print("updating \(updating.sorted().joined(separator: ",")) removed \(removed.sorted().joined(separator: ","))")
+                say("updating \(updating.sorted().joined(separator: ",")) removed \(removed.sorted().joined(separator: ","))")
             case "manifest":
                 for pack in try await manager.allAssetPacks.sorted(by: { $0.id < $1.id }) {
-                    print("pack \(pack.id) v\(pack.version) \(pack.downloadSize)")
+                    say("pack \(pack.id) v\(pack.version) \(pack.downloadSize)")
                 }
             default:
                 usage()
             }
         } catch {
-            print("error: \(error)")
+            say("error: \(error)")
             exit(1)
         }
         exit(0)
@@ -71,18 +71,24 @@ struct AssetPackTestApp {
                 let updates = manager.statusUpdates(forAssetPackWithID: id)
                 group.addTask {
                     let watcher = Task {
-                        for await update in updates { print("\(caller) \(describe(update))") }
+                        for await update in updates { say("\(caller) \(describe(update))") }
                     }
-                    defer { watcher.cancel() }
                     try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: latest)
-                    // The watcher finishes after the finished update; wait for it so the lines are complete.
+                    // A download's finished update is published before ensureLocalAvailability returns,
+                    // and ends the pack's sequence: the watcher ends once it has printed it. A pack that
+                    // was already there has no updates, and its sequence stays open: give up on it.
+                    let deadline = Task {
+                        try? await Task.sleep(for: .seconds(5))
+                        watcher.cancel()
+                    }
                     _ = await watcher.result
+                    deadline.cancel()
                 }
             }
             try await group.waitForAll()
         }
         let available = manager.assetPackIsAvailableLocally(withID: id)
-        print("available \(id) \(available)")
+        say("available \(id) \(available)")
     }
 
     private static func describe(_ update: AssetPackManager.DownloadStatusUpdate) -> String {
@@ -95,6 +101,11 @@ struct AssetPackTestApp {
         case let .failed(pack, error): "failed \(pack.id) v\(pack.version) \(error)"
         @unknown default: "unknown"
         }
+    }
+
+    /// Writes a line at once, unbuffered, so a test reading the pipe sees each update as it happens.
+    private static func say(_ line: String) {
+        FileHandle.standardOutput.write(Data((line + "\n").utf8))
     }
 
     private static func value(of option: String, in arguments: [String]) -> String? {

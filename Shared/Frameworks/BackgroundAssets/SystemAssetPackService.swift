@@ -11,23 +11,44 @@ import Foundation
 ///
 /// The app's configuration and its installed packs are read here, from the Info.plist and the app
 /// group container, so ``AssetPackManager/contents(at:searchingInAssetPackWithID:options:)`` and an
-/// `ensureLocalAvailability(of:)` of a pack already on the device need no round trip.
-/// - Note: The requests that need the system service (the manifest from the server, downloads,
-///   updates, removal) are answered with a `BAError` until the service's asset-pack subsystem
-///   serves them over its socket.
+/// `ensureLocalAvailability(of:)` of a pack already on the device need no round trip. Everything
+/// else goes to the system service over a connection of its own, which watches the app's pack events
+/// from the first time they are asked for; the service starts on demand, as for `BADownloadManager`.
 struct SystemAssetPackService: AssetPackService {
     let identity: ProcessIdentity
     /// The main bundle's managed-pack keys, or why they cannot be used.
     let settings: Result<ManagedAssetPackSettings, BAError>
+    let connection: ServiceConnection
+    let feed: AssetPackEventFeed
 
-    /// The service of this process: its identity and its main bundle's Info.plist.
+    /// The service of this process: its identity, its main bundle's Info.plist, and the device's service.
     static func current() -> SystemAssetPackService {
         let path = Bundle.main.bundleURL.appending(path: "Info.plist").path
-        return SystemAssetPackService(identity: .current(), settings: Result {
+        let settings = Result {
             try ManagedAssetPackSettings(infoDictionary: Bundle.main.infoDictionary ?? [:], source: path)
         }.mapError { error in
             BAError(.callerConnectionNotAccepted, message: "The app's Info.plist cannot be used for asset packs: \(error)")
-        })
+        }
+        let paths = DevicePaths.current()
+        return SystemAssetPackService(identity: .current(), settings: settings, paths: paths,
+                                      launcher: ServiceLauncher.besideExecutable(paths: paths))
+    }
+
+    /// Creates the service's client for a device root.
+    /// - Parameters:
+    ///   - identity: What this process presents to the service.
+    ///   - settings: The app's managed-pack keys, or why they cannot be used.
+    ///   - paths: The device root.
+    ///   - launcher: Starts the service when it is not running; `nil` never starts it.
+    init(identity: ProcessIdentity, settings: Result<ManagedAssetPackSettings, BAError>, paths: DevicePaths,
+         launcher: ServiceLauncher?) {
+        self.identity = identity
+        self.settings = settings
+        let feed = AssetPackEventFeed()
+        self.feed = feed
+        connection = ServiceConnection(socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher) { event in
+            if case let .assetPackStatus(event) = event, let packEvent = AssetPackEvent(wireEvent: event) { feed.publish(packEvent) }
+        }
     }
 
     func environment() throws -> ManagedAssetPackEnvironment {
@@ -35,38 +56,55 @@ struct SystemAssetPackService: AssetPackService {
         let container = settings.appGroupID.flatMap {
             FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: $0)
         }
+        // Whether the extension adopts the managed protocol is the system's to know: it asks the
+        // extension at install, and refuses the app's requests with the reason when it does not.
         return ManagedAssetPackEnvironment(
             bundleIdentifier: identity.bundleIdentifier, settings: settings, extensionAdoption: .unknown,
             layout: container.map(AssetPackContainerLayout.init(appGroupContainer:)))
     }
 
     func latestManifest() async throws -> (manifest: AssetPackDownloadManifest, url: URL?) {
-        throw unavailable("reading the asset-pack manifest")
+        guard case let .assetPackManifest(reply) = try await connection.send(.fetchAssetPackManifest) else {
+            throw unexpected("fetchAssetPackManifest")
+        }
+        return (try AssetPackDownloadManifest(parsing: Data(reply.json.utf8), source: reply.url), URL(string: reply.url))
     }
 
     func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackRequestOutcome {
-        throw unavailable("downloading the asset pack \(pack.id)")
+        guard case let .assetPackRequest(outcome) = try await connection.send(.requestAssetPack(packID: pack.id, version: pack.version))
+        else { throw unexpected("requestAssetPack") }
+        return outcome
     }
 
     func removePack(withID packID: String) async throws -> Bool {
-        throw unavailable("removing the asset pack \(packID)")
+        try await changes(.removeAssetPack(packID: packID), "removeAssetPack").removed.contains(packID)
     }
 
     func checkForUpdates() async throws -> (updatingIDs: Set<String>, removedIDs: Set<String>) {
-        throw unavailable("checking for asset-pack updates")
+        let changes = try await changes(.checkAssetPackUpdates, "checkAssetPackUpdates")
+        return (Set(changes.updating), Set(changes.removed))
     }
 
     func downloadingPackIDs() async throws -> Set<String> {
-        []
+        Set(try await changes(.fetchDownloadingAssetPacks, "fetchDownloadingAssetPacks").downloading)
     }
 
     func events() -> AsyncStream<AssetPackEvent> {
-        AsyncStream { $0.finish() }
+        let stream = feed.subscribe()
+        // Sent before any request that follows on this connection, and again after a reconnection,
+        // so no event of a download requested from now on is missed.
+        connection.replayOnReconnect(.watchAssetPacks)
+        connection.request(.watchAssetPacks) { _ in }
+        return stream
     }
 
-    private func unavailable(_ what: String) -> BAError {
-        BAError(.callerConnectionNotAccepted, message: "The Background Assets service of this device does not serve "
-            + "asset-pack requests, so \(what) is not possible. Packs already installed in the app group can still "
-            + "be read with contents(at:) and url(for:).")
+    private func changes(_ request: ClientRequest, _ name: String) async throws -> AssetPackChanges {
+        guard case let .assetPackChanges(changes) = try await connection.send(request) else { throw unexpected(name) }
+        return changes
+    }
+
+    private func unexpected(_ request: String) -> BAError {
+        BAError(.callerConnectionInvalid, message: "The Background Assets service answered \(request) in a way this "
+            + "framework does not expect. Rebuild the app and the service from the same sources.")
     }
 }
