@@ -86,4 +86,32 @@ struct AssetPackInstallTests {
             #expect(try String(contentsOf: viaURL, encoding: .utf8) == "Welcome to WWDC", "url(for:) found the essential pack's file")
         }
     }
+
+    @Test("A pack whose archive was changed on the server is refused, and nothing of it is installed")
+    func tamperedArchive() async throws {
+        try await withAssetPacks(prepare: Self.standardPacks) { device in
+            _ = try await device.install()
+            let archive = device.packs.appending(path: "Slides.aar")
+            var bytes = try Data(contentsOf: archive)
+            bytes[bytes.count / 2] ^= 0x5A
+            try bytes.write(to: archive)
+            let lines = try await device.app(["ensure", "Slides"], expectSuccess: false)
+            #expect(lines.contains { $0.hasPrefix("1 failed Slides v1") }, "\(lines)")
+            #expect(lines.last?.contains("refused and nothing of it was installed") == true, "\(lines)")
+            #expect(device.installedVersion(of: "Slides") == nil)
+            #expect(!FileManager.default.fileExists(atPath: device.packsFolder.appending(path: "Slides").path))
+        }
+    }
+
+    @Test("An app whose extension adopts only BADownloaderExtension is refused by the manager, which names the extension")
+    func notManagedExtension() async throws {
+        try await withAssetPacks(prepare: Self.standardPacks) { device in
+            let result = try await device.install(extensionExecutable: "lifecycle-test-extension")
+            #expect(result.standardOutput.contains("LifecycleTestExtension adopts BADownloaderExtension rather than "
+                + "ManagedDownloaderExtension"), "\(result.standardOutput)")
+            let lines = try await device.app(["manifest"], expectSuccess: false)
+            #expect(lines.last?.contains("its downloader extension LifecycleTestExtension adopts BADownloaderExtension") == true,
+                    "\(lines)")
+        }
+    }
 }

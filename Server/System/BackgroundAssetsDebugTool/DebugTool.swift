@@ -13,7 +13,7 @@ public enum DebugTool {
         StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
         TasksCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
-        TrustCommand.self, ClockCommand.self,
+        TrustCommand.self, ClockCommand.self, PacksCommand.self,
     ]
 
     /// The whole help text.

@@ -10,13 +10,16 @@ import Foundation
 /// when storage runs low; an app must notice its missing files and download them again.
 struct PurgeCommand: DebugSubcommand {
     static let name = "purge"
-    static let synopsis = "[--app-bundle-id ID | -b ID | --app-group GROUP]"
+    static let synopsis = "[--app-bundle-id ID | -b ID | --app-group GROUP] [--asset-pack-bytes BYTES]"
     static let summary = "Simulate storage pressure: empty the caches of app group containers."
     static let details = """
           --app-bundle-id ID, -b ID   Only the app group container of this installed app.
           --app-group GROUP           Only this app group's container (default: every container).
+          --asset-pack-bytes BYTES    Remove only enough managed asset packs to free this many bytes.
         Deletes everything in each container's Library/Caches/ except the files the service is
-        handing over right now (Library/Caches/com.apple.BackgroundAssets/).
+        handing over right now (Library/Caches/com.apple.BackgroundAssets/), then has the service
+        remove managed asset packs as storage pressure would: on-demand packs first, then prefetch
+        packs, least recently used first, never an essential pack.
         """
 
     /// The folder of files in the middle of a hand-over, which a purge must not pull away.
@@ -24,10 +27,17 @@ struct PurgeCommand: DebugSubcommand {
 
     var appGroup: String?
     var bundleIdentifier: String?
+    var assetPackBytes: Int64?
 
     init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         appGroup = try arguments.option("--app-group")
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+        if let bytes = try arguments.option("--asset-pack-bytes") {
+            guard let value = Int64(bytes), value >= 0 else {
+                throw DebugToolError.usage("--asset-pack-bytes takes a number of bytes, not \(bytes.debugDescription).")
+            }
+            assetPackBytes = value
+        }
         if appGroup != nil, bundleIdentifier != nil {
             throw DebugToolError.usage("purge takes --app-bundle-id or --app-group, not both.")
         }
@@ -59,7 +69,26 @@ struct PurgeCommand: DebugSubcommand {
             context.console.output("Purged \(files) file(s), \(bytes) bytes, from the caches of \(group).")
         }
         if groups.isEmpty { context.console.output("No app group containers in \(paths.root.path): nothing to purge.") }
+        try await purgeAssetPacks(groups: groups, in: context)
         return .success
+    }
+
+    /// Has the service remove the managed asset packs of the purged containers' apps, as storage
+    /// pressure would; says nothing when it removed none.
+    private func purgeAssetPacks(groups: [String], in context: ToolContext) async throws {
+        let connection = context.connection()
+        defer { connection.disconnect() }
+        let status = try await connection.send(.fetchStatus).expectedStatus()
+        let apps = status.apps.filter { app in
+            (app.assetPacks?.isEmpty == false) && (bundleIdentifier.map { $0 == app.bundleIdentifier } ?? groups.contains(app.appGroup))
+        }
+        for app in apps {
+            let response = try await connection.send(.purgeAssetPacks(bundleIdentifier: app.bundleIdentifier, bytes: assetPackBytes))
+            guard case let .assetPackChanges(changes) = response else { continue }
+            for removed in changes.removed {
+                context.console.output("Removed the asset pack \(removed.split(separator: "/").last.map(String.init) ?? removed) of \(app.bundleIdentifier).")
+            }
+        }
     }
 
     /// The app group of an installed app, from the service's status.

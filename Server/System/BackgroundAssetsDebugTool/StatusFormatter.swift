@@ -43,7 +43,8 @@ struct StatusFormatter {
         let settings = SettingsFormatter(settings: status.settings).pairs()
         let clock = status.deviceClock.flatMap { DeviceClockText(clock: $0).statusPairs }.map { [$0] } ?? []
         let tasks = TaskFormatter(tasks: status.tasks ?? []).lines().map { "task " + $0 }
-        return ([summary, settings] + clock + appLines() + rows + tasks).joined(separator: "\n")
+        let packs = PackFormatter(apps: status.apps).lines().map { "pack " + $0 }
+        return ([summary, settings] + clock + appLines() + rows + tasks + packs).joined(separator: "\n")
     }
 
     /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
@@ -53,7 +54,8 @@ struct StatusFormatter {
         let head = [summary, SettingsFormatter(settings: status.settings).summary] + clock + ["", appSection(), ""]
         // Background Tasks come last, and only when there are any, so the rest reads the same without them.
         let tasks = TaskFormatter(tasks: status.tasks ?? []).section().map { ["", $0] } ?? []
-        return (head + [downloadTable()] + tasks).joined(separator: "\n")
+        let packs = PackFormatter(apps: status.apps).section().map { ["", $0] } ?? []
+        return (head + [downloadTable()] + tasks + packs).joined(separator: "\n")
     }
 
     /// The downloads as an aligned table with a header row.

@@ -1,12 +1,12 @@
 /*
 Abstract:
-Sizes as people read them in the tool's messages: bytes, KiB, MiB, GiB.
+Sizes as people read them in the tools' messages: bytes, KiB, MiB, GiB.
 */
 
 /// Formats byte counts in binary units, one decimal place above a KiB.
-enum ByteCountText {
+public enum ByteCountText {
     /// `512 bytes`, `1.5 KiB`, `12.0 MiB`, `3.2 GiB`.
-    static func describe(_ bytes: Int64) -> String {
+    public static func describe(_ bytes: Int64) -> String {
         guard bytes >= 1024 else { return bytes == 1 ? "1 byte" : "\(bytes) bytes" }
         var value = Double(bytes) / 1024
         var unit = "KiB"

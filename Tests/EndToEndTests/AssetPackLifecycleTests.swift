@@ -1,0 +1,134 @@
+/*
+Abstract:
+End-to-end: asset-pack updates through the periodic check, storage pressure, removal, and kill -9 of the service.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Asset packs over time, with the real processes", .serialized, .timeLimit(.minutes(4)))
+struct AssetPackLifecycleTests {
+    static let one = AssetPackInstallTests.bytes(300_000, seed: 11)
+    static let two = AssetPackInstallTests.bytes(300_000, seed: 12)
+
+    static func packs(_ packs: URL, _ folder: URL) async throws {
+        try await AssetPackScenario.package("Intro", policy: AssetPackScenario.essential,
+                                            files: ["Intro/welcome.txt": Data("Welcome".utf8)], into: packs, in: folder)
+        try await AssetPackScenario.package("Transcripts", policy: AssetPackScenario.prefetch,
+                                            files: ["Transcripts/t.txt": AssetPackInstallTests.bytes(10_000, seed: 13)], into: packs, in: folder)
+        try await AssetPackScenario.package("Slides", policy: AssetPackScenario.onDemand,
+                                            files: ["Slides/s.pdf": one], into: packs, in: folder)
+    }
+
+    /// Publishes Slides version 2 beside the others.
+    static func publishSlidesTwo(_ device: AssetPackScenario) async throws {
+        try await AssetPackScenario.package("Slides", version: 2, policy: AssetPackScenario.onDemand,
+                                            files: ["Slides/s.pdf": two], into: device.packs, in: device.scenario.folder.url)
+        try await AssetPackScenario.publish(device.packs)
+    }
+
+    /// What a reader of Slides sees now: its version and whether its file is that version's, whole.
+    static func readSlides(_ device: AssetPackScenario) -> (version: Int?, whole: Bool) {
+        let version = device.installedVersion(of: "Slides")
+        guard let version else { return (nil, true) }
+        let bytes = try? Data(contentsOf: device.installedFile("Slides", "Slides/s.pdf"))
+        return (version, bytes == (version == 1 ? one : two))
+    }
+
+    @Test("A new version arrives through the periodic check, and the old one stays readable, whole, until it is complete")
+    func periodicUpdate() async throws {
+        try await withAssetPacks(serverArguments: ["--throttle", "100000"], prepare: Self.packs) { device in
+            _ = try await device.install()
+            try await device.app(["ensure", "Slides"])
+            try await Self.publishSlidesTwo(device)
+            _ = try await device.scenario.runTool(["simulate", "--periodic-check", "-b", AssetPackScenario.app])
+            var sawOldDuringUpdate = false
+            _ = try await poll(timeout: .seconds(60), interval: .milliseconds(20), "version 2 of Slides") { () -> Bool? in
+                let seen = Self.readSlides(device)
+                #expect(seen.whole, "a reader saw Slides version \(seen.version ?? -1) not whole")
+                if seen.version == 1,
+                   (try? await device.scenario.runTool(["packs", "-b", AssetPackScenario.app]))?.standardOutput.contains("updating") == true {
+                    sawOldDuringUpdate = true
+                }
+                return seen.version == 2 ? true : nil
+            }
+            #expect(sawOldDuringUpdate, "version 1 was read while version 2 downloaded")
+            #expect(Self.readSlides(device) == (2, true))
+        }
+    }
+
+    @Test("Storage pressure removes on-demand packs first and never an essential one; removing a pack frees its space")
+    func purgeAndRemove() async throws {
+        try await withAssetPacks(prepare: Self.packs) { device in
+            _ = try await device.install()
+            try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, timeout: .seconds(30), "the prefetch pack")
+            try await device.app(["ensure", "Slides"])
+            let first = try await device.scenario.runTool(["purge", "-b", AssetPackScenario.app, "--asset-pack-bytes", "1"])
+            #expect(first.standardOutput.contains("Removed the asset pack Slides"), "\(first.standardOutput)")
+            #expect(!first.standardOutput.contains("Transcripts"), "an on-demand pack goes first: \(first.standardOutput)")
+            #expect(device.installedVersion(of: "Slides") == nil && device.installedVersion(of: "Transcripts") == 1)
+            let all = try await device.scenario.runTool(["purge", "-b", AssetPackScenario.app])
+            #expect(all.standardOutput.contains("Removed the asset pack Transcripts"), "\(all.standardOutput)")
+            #expect(device.installedVersion(of: "Intro") == 1, "an essential pack is never purged")
+
+            try await device.app(["ensure", "Slides"])
+            let slidesFolder = device.packsFolder.appending(path: "Slides")
+            #expect(FileManager.default.fileExists(atPath: slidesFolder.path))
+            let lines = try await device.app(["remove", "Slides"])
+            #expect(lines == ["removed Slides"])
+            #expect(!FileManager.default.fileExists(atPath: slidesFolder.path), "the pack's files are deleted")
+            let packs = try await device.scenario.runTool(["packs", "-b", AssetPackScenario.app])
+            #expect(packs.standardOutput.contains("Intro") && !packs.standardOutput.contains("Slides"), "\(packs.standardOutput)")
+        }
+    }
+
+    @Test("kill -9 of the service in the middle of an update's download leaves version 1 whole, and the restarted service installs version 2")
+    func killMidDownload() async throws {
+        try await withAssetPacks(serverArguments: ["--throttle", "100000"], prepare: Self.packs) { device in
+            _ = try await device.install()
+            try await device.app(["ensure", "Slides"])
+            try await Self.publishSlidesTwo(device)
+            let app = try device.launchApp(["ensure", "Slides", "--latest"])
+            try await poll(until: { app.standardOutput().contains("downloading Slides v2") }, timeout: .seconds(30), "the update's download")
+            try await device.scenario.service.kill()
+            #expect(Self.readSlides(device) == (1, true), "after the kill, version 1 is current and whole")
+            // The app reconnects at once, starting the service, which resumes the download.
+            let status = try await app.waitForExit(timeout: .seconds(60))
+            #expect(status.isSuccess, "\(app.standardOutput()) \(app.standardError())")
+            #expect(app.standardOutput().contains("1 finished Slides v2"), "\(app.standardOutput())")
+            #expect(Self.readSlides(device) == (2, true))
+        }
+    }
+
+    @Test("kill -9 of the service in the middle of unpacking leaves the old version whole, and the restarted service installs the new one")
+    func killMidUnpack() async throws {
+        // Many files, each synced, so unpacking lasts long enough to be caught in the middle.
+        let many = Dictionary(uniqueKeysWithValues: (0..<1500).map { ("Atlas/tile-\($0).bin", Data("tile \($0) v".utf8)) })
+        try await withAssetPacks(prepare: { packs, folder in
+            try await AssetPackScenario.package("Atlas", policy: AssetPackScenario.onDemand,
+                                                files: many.mapValues { $0 + Data("1".utf8) }, into: packs, in: folder)
+        }) { device in
+            _ = try await device.install()
+            try await device.app(["ensure", "Atlas"])
+            try await AssetPackScenario.package("Atlas", version: 2, policy: AssetPackScenario.onDemand,
+                                                files: many.mapValues { $0 + Data("2".utf8) }, into: device.packs, in: device.scenario.folder.url)
+            try await AssetPackScenario.publish(device.packs)
+            let app = try device.launchApp(["ensure", "Atlas", "--latest"])
+            let staging = device.packsFolder.appending(path: ".staging")
+            _ = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "the unpack to start") { () -> Bool? in
+                let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
+                return entries.isEmpty ? nil : true
+            }
+            try await device.scenario.service.kill()
+            #expect(device.installedVersion(of: "Atlas") == 1, "version 1 stays current")
+            let sample = try Data(contentsOf: device.installedFile("Atlas", "Atlas/tile-1499.bin"))
+            #expect(sample == Data("tile 1499 v1".utf8), "and whole")
+            let status = try await app.waitForExit(timeout: .seconds(90))
+            #expect(status.isSuccess, "\(app.standardOutput()) \(app.standardError())")
+            #expect(device.installedVersion(of: "Atlas") == 2)
+            #expect(try Data(contentsOf: device.installedFile("Atlas", "Atlas/tile-0.bin")) == Data("tile 0 v2".utf8))
+        }
+    }
+}
