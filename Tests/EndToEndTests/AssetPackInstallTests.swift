@@ -36,6 +36,12 @@ struct AssetPackInstallTests {
             #expect(device.installedVersion(of: "Slides") == nil, "an on-demand pack waits for the app to ask")
             let asked = (try? String(contentsOf: device.recordsFolder.appending(path: "asked.txt"), encoding: .utf8)) ?? ""
             #expect(asked.contains("Intro 1 yes") && asked.contains("Transcripts 1 yes") && !asked.contains("Slides"), "\(asked)")
+            // The trace has each archive's transfer, as a timeline lane, then the pack's end.
+            let trace = TraceEntry.entries(in: try Data(contentsOf: device.scenario.deviceRoot.appending(path: "system/trace.jsonl")))
+            let intro = trace.filter { $0.download == "asset-pack.Intro.v1" }.map(\.event)
+            #expect(intro.first == "downloadDidBegin" && intro.contains("finishedWithFileURL") && intro.last == "assetPackFinished",
+                    "\(intro)")
+            #expect(trace.contains { $0.event == "shouldDownload(_:)" && $0.detail == "Intro, Transcripts" })
         }
     }
 

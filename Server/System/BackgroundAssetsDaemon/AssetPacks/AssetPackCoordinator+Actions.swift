@@ -166,19 +166,19 @@ extension AssetPackCoordinator {
     func emit(_ event: AssetPackEvent, app: String) {
         let receivers = watchers[app]?.values.sorted { $0.connection.id < $1.connection.id } ?? []
         for receiver in receivers { receiver.connection.send(.event(.assetPackStatus(event.wireEvent))) }
+        // The archive's transfer is traced as any download's; these are what the pack's watchers learn.
         let name: String
         var version: Int?
         var detail: String?
         switch event {
-        case let .began(_, v): (name, version) = ("assetPackDidBegin", v)
-        case let .paused(_, v): (name, version) = ("assetPackDidPause", v)
-        case .downloading: return
+        case .began, .paused, .downloading: return
         case let .finished(_, v): (name, version) = ("assetPackFinished", v)
         case let .failed(_, v, failure): (name, version, detail) = ("assetPackFailed", v, failure.message)
         case .removed: name = "assetPackRemoved"
         }
         let roles = Set(receivers.map(\.role)).sorted()
+        let download = version.map { AssetPackDownloadIdentifier(packID: event.packID, version: $0).description } ?? event.packID
         trace.append(.init(from: "backgroundassetsd", to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), event: name,
-                           app: app, download: version.map { "\(event.packID) v\($0)" } ?? event.packID, detail: detail))
+                           app: app, download: download, detail: detail))
     }
 }

@@ -85,11 +85,36 @@ extension BackgroundAssetsService {
     /// install whose essential phase the archive belongs to.
     func routeAssetPackEvent(_ event: QueueEvent) async {
         let row = event.row
+        traceTransfer(event)
         if case let .progress(_, _, total, _) = event, installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
             installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
             await pushInstallProgress(of: row.bundleIdentifier)
         }
         await settle(await assetPacks.queueEvent(event))
+    }
+
+    /// Records an archive's transfer as any download's, so a timeline draws it as a lane of its own.
+    private func traceTransfer(_ event: QueueEvent) {
+        let row = event.row
+        switch event {
+        case .began:
+            progressSamples.forget(rowID: row.id)
+            traceEvent("downloadDidBegin", row: row, to: "backgroundassetsd", detail: "asset pack")
+        case .paused:
+            traceEvent("downloadDidPause", row: row, to: "backgroundassetsd", detail: row.lastError?.message)
+        case let .progress(_, _, total, expected):
+            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
+                traceEvent(TraceEntry.progressEvent, row: row, to: "backgroundassetsd")
+            }
+        case .finished:
+            progressSamples.forget(rowID: row.id)
+            traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "asset pack: verifying and unpacking")
+        case let .failed(_, failure):
+            progressSamples.forget(rowID: row.id)
+            traceEvent("failedWithError", row: row, to: "backgroundassetsd", detail: failure.message)
+        case .challenge, .redirected:
+            break
+        }
     }
 
     /// What the asset-pack subsystem reported: an unpack ended.

@@ -183,7 +183,7 @@ extension BackgroundAssetsService {
         traceEvent(name, row: row, to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), detail: detail)
     }
 
-    private func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {
+    func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {
         trace.append(.init(from: "backgroundassetsd", to: receiver, event: name, app: row.bundleIdentifier,
                            download: row.descriptor.identifier, detail: detail, transfer: transfer(of: row)))
     }
