@@ -12,6 +12,7 @@ import Foundation
 /// asset-pack-test-app ensure ID [--latest] [--callers N]   ensureLocalAvailability, watched by N callers
 /// asset-pack-test-app read PATH [--pack ID] --out FILE      contents(at:searchingInAssetPackWithID:)
 /// asset-pack-test-app url PATH --out FILE                   url(for:), its file copied out
+/// asset-pack-test-app time-ensure ID [--count N]            ensureLocalAvailability of a pack already there, N times, timed
 /// asset-pack-test-app remove ID                             remove(assetPackWithID:)
 /// asset-pack-test-app check                                 checkForUpdates()
 /// asset-pack-test-app manifest                              allAssetPacks
@@ -42,6 +43,20 @@ struct AssetPackTestApp {
                 let url = try manager.url(for: FilePath(path))
                 try Data(contentsOf: url).write(to: URL(fileURLWithPath: out))
                 say("url \(path) \(url.path)")
+            case "time-ensure":
+                // ensureLocalAvailability of a pack already on the device, COUNT times: the benchmark's.
+                guard let id = arguments.first, let count = Int(value(of: "--count", in: arguments) ?? "1000") else { usage() }
+                let pack = try await manager.assetPack(withID: id)
+                var samples: [Double] = []
+                for _ in 0..<max(count, 1) {
+                    let start = ContinuousClock.now
+                    try await manager.ensureLocalAvailability(of: pack)
+                    let elapsed = ContinuousClock.now - start
+                    samples.append(Double(elapsed.components.attoseconds) / 1e12 + Double(elapsed.components.seconds) * 1e6)
+                }
+                let sorted = samples.sorted()
+                say(String(format: "ensure first=%.1fus median=%.1fus p99=%.1fus max=%.1fus", samples[0],
+                           sorted[sorted.count / 2], sorted[min(sorted.count - 1, sorted.count * 99 / 100)], sorted[sorted.count - 1]))
             case "remove":
                 guard let id = arguments.first else { usage() }
                 try await manager.remove(assetPackWithID: id)
@@ -114,7 +129,7 @@ struct AssetPackTestApp {
     }
 
     private static func usage() -> Never {
-        FileHandle.standardError.write(Data("usage: asset-pack-test-app ensure ID [--latest] [--callers N] | read PATH [--pack ID] --out FILE | url PATH --out FILE | remove ID | check | manifest\n".utf8))
+        FileHandle.standardError.write(Data("usage: asset-pack-test-app ensure ID [--latest] [--callers N] | read PATH [--pack ID] --out FILE | url PATH --out FILE | time-ensure ID [--count N] | remove ID | check | manifest\n".utf8))
         exit(64)
     }
 }

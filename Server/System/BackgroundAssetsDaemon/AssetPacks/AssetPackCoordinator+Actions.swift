@@ -107,7 +107,8 @@ extension AssetPackCoordinator {
             url: archiveURL.absoluteString, fileSize: Int(clamping: entry.downloadSize), applicationGroupIdentifier: group,
             isEssential: isEssential)
         do {
-            guard let row = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: descriptor)]).first else { return performed }
+            let new = NewDownload(bundleIdentifier: app, descriptor: descriptor, isForeground: inForeground.contains(download.key))
+            guard let row = try await queue.enqueue([new]).first else { return performed }
             download.rowID = row.id
             pending[download.key] = download
             try? await store?.savePending(download)

@@ -33,6 +33,9 @@ extension AssetPackCoordinator {
         }
         let installedVersion = host.layout(forAppGroup: app.bundle.appGroup)?.installedVersion(of: packID)
         let (outcome, actions) = state.request(app: id, entry: entry, archiveURL: archiveURL, installedVersion: installedVersion)
+        // Someone waits for it: it downloads in the foreground, as a download the app starts does.
+        inForeground.insert(key)
+        defer { inForeground.remove(key) }
         await perform(actions)
         return .success(outcome)
     }

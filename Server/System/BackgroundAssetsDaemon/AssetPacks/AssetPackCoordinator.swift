@@ -73,6 +73,8 @@ final class AssetPackCoordinator {
     var appGroups: [String: String] = [:]
     /// Archives being unpacked now.
     var unpacking = 0
+    /// The packs whose download the app is asking for right now, which start in the foreground.
+    var inForeground: Set<InstalledAssetPack.Key> = []
     var nextManifestNumber = 0
 
     /// Creates the coordinator.
