@@ -290,6 +290,11 @@ let package = Package(
             exclude: ["GoldenFrames"]
         ),
         .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing", "TestSupport"],
+            path: "Tests/ArgumentParsingTests"
+        ),
+        .testTarget(
             name: "TLSTests",
             dependencies: ["TLS", "TestSupport"],
             path: "Tests/TLSTests"

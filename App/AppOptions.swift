@@ -70,7 +70,7 @@ struct AppOptions: Equatable {
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``UsageError`` naming the argument at fault.
     init(arguments: [String]) throws(UsageError) {
-        var arguments = CommandLineArguments(arguments, command: Self.command)
+        var arguments = LegacyCommandLineArguments(arguments, command: Self.command)
         if arguments.flag("--help", "-h") {
             command = .help
             return

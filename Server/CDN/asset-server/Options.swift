@@ -64,7 +64,7 @@ struct Options {
     init(arguments: [String]) throws(UsageError) {
         configuration.port = SamplePort.fromAppInfoPlist(
             searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-        var arguments = CommandLineArguments(arguments, command: "asset-server")
+        var arguments = LegacyCommandLineArguments(arguments, command: "asset-server")
         showHelp = arguments.flag("--help", "-h")
         printManifest = arguments.flag("--print-manifest")
         tls = arguments.flag("--tls")
@@ -84,7 +84,7 @@ struct Options {
         if tlsCertificate != nil { tls = true }
     }
 
-    private mutating func parseServing(_ arguments: inout CommandLineArguments<UsageError>) throws {
+    private mutating func parseServing(_ arguments: inout LegacyCommandLineArguments<UsageError>) throws {
         configuration.host = try arguments.option("--host") ?? configuration.host
         configuration.port = try arguments.number("--port", in: 0...65535, expected: "a port from 0 to 65535") ?? configuration.port
         if let folder = try arguments.option("--catalog") { configuration.catalogDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
@@ -98,7 +98,7 @@ struct Options {
         gameVersion = try arguments.number("--game-version", in: 1...Int(Int32.max), expected: "a version from 1") ?? gameVersion
     }
 
-    private mutating func parseFaults(_ arguments: inout CommandLineArguments<UsageError>) throws {
+    private mutating func parseFaults(_ arguments: inout LegacyCommandLineArguments<UsageError>) throws {
         var faults = configuration.faults
         faults.throttleBytesPerSecond = try arguments.number("--throttle", in: 1...Int64.max, expected: "a positive byte rate")
             ?? faults.throttleBytesPerSecond

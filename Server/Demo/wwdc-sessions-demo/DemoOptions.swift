@@ -45,7 +45,7 @@ struct DemoOptions {
     /// Parses `arguments` (without the program name); `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``UsageError`` naming the argument at fault.
     init(arguments: [String]) throws(UsageError) {
-        var arguments = CommandLineArguments(arguments, command: "wwdc-sessions-demo")
+        var arguments = LegacyCommandLineArguments(arguments, command: "wwdc-sessions-demo")
         showHelp = arguments.flag("--help", "-h")
         step = arguments.flag("--step")
         https = arguments.flag("--https")

@@ -55,7 +55,7 @@ public enum AssetPackagingTool {
     /// - Returns: How the run ended; its raw value is the exit code.
     public static func run(arguments: [String], currentDirectory: URL, output: (String) -> Void,
                            error: (String) -> Void) -> Outcome {
-        var arguments = CommandLineArguments(arguments, command: "ba-package")
+        var arguments = LegacyCommandLineArguments(arguments, command: "ba-package")
         if arguments.flag("--help", "-h") {
             output(usage)
             return .success

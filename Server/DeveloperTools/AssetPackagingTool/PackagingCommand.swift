@@ -24,7 +24,7 @@ struct PackagingCommand {
     let currentDirectory: URL
 
     /// Parses a command; `package` is the default when the first argument is not a command's name.
-    init(parsing arguments: inout CommandLineArguments<UsageError>, currentDirectory: URL) throws(UsageError) {
+    init(parsing arguments: inout LegacyCommandLineArguments<UsageError>, currentDirectory: URL) throws(UsageError) {
         func path(_ text: String) -> URL { URL(fileURLWithPath: text, relativeTo: currentDirectory).absoluteURL }
         self.currentDirectory = currentDirectory
         output = try arguments.option("--output-path", alias: "-o").map { ($0, path($0)) }

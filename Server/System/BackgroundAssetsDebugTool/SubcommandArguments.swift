@@ -6,9 +6,9 @@ A subcommand's arguments: the package's argument parser, with the debug tool's u
 @_exported import ArgumentParsing
 
 /// The arguments of one subcommand; mistakes are ``DebugToolError/usage(_:)`` errors (exit code 64).
-public typealias SubcommandArguments = CommandLineArguments<DebugToolError>
+public typealias SubcommandArguments = LegacyCommandLineArguments<DebugToolError>
 
-extension CommandLineArguments where Failure == DebugToolError {
+extension LegacyCommandLineArguments where Failure == DebugToolError {
     /// Wraps the arguments that follow a subcommand's name.
     /// - Parameters:
     ///   - arguments: The arguments after the subcommand's name.

@@ -33,7 +33,7 @@ struct BackgroundAssetsDaemonCommand {
         // Everything the service creates (queue, log, trace, staging, containers) is the owner's only.
         umask(DeviceRootPrivacy.fileCreationMask)
 
-        var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()), command: "backgroundassetsd")
+        var arguments = LegacyCommandLineArguments(Array(CommandLine.arguments.dropFirst()), command: "backgroundassetsd")
         if arguments.flag("--help", "-h") { CommandLineExit.help(usage) }
         let foreground = arguments.flag("--foreground")
         do {
