@@ -17,7 +17,7 @@ struct ParsingTests {
         #expect(try arguments.options(SampleCommand.fail) == ["/a=503", "/b=404"])
         #expect(try arguments.option(SampleCommand.lowPower) == true)
         #expect(try arguments.option(SampleCommand.app) == nil)
-        #expect(try SampleCommand.parse([]).option(SampleCommand.port) == 8080)
+        #expect(try SampleCommand.parse([]).value(SampleCommand.port) == 8080)
     }
 
     @Test("A value that does not convert is refused when read, naming the option and the value")

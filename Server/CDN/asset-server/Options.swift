@@ -10,30 +10,29 @@ import Foundation
 /// The options of one `asset-server` run.
 struct Options: ParsableArguments {
     var configuration = AssetServer.Configuration()
-    var sessionCount = Catalog.defaultSessionCount
-    var sessionSize = Catalog.defaultSessionSize
+    var sessionCount: Int
+    var sessionSize: Int64
     var tls = false
     var tlsDirectory = URL(fileURLWithPath: ".tls", isDirectory: true)
     var tlsCertificate: URL?
     var tlsKey: URL?
     var printManifest = false
     var gameArchive: URL?
-    var gameVersion = 1
+    var gameVersion: Int
 
     /// Reads the options; `--flag value` and `--flag=value` are both accepted.
     /// - Throws: ``UsageError`` naming the flag and value at fault.
     init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
         configuration.port = SamplePort.fromAppInfoPlist(
             searchingFrom: URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true))
-        configuration.host = try arguments.option(Self.host) ?? configuration.host
+        configuration.host = try arguments.value(Self.host)
         configuration.port = try arguments.option(Self.port) ?? configuration.port
         if let folder = try arguments.option(Self.catalog) {
             configuration.catalogDirectory = URL(fileURLWithPath: folder, isDirectory: true)
         }
-        sessionCount = try arguments.option(Self.sessions) ?? sessionCount
-        sessionSize = try arguments.option(Self.sessionSize) ?? sessionSize
+        sessionCount = try arguments.value(Self.sessions)
+        sessionSize = try arguments.value(Self.sessionSize)
         if let file = try arguments.option(Self.accessLog) { configuration.accessLogURL = URL(fileURLWithPath: file) }
-        try readFaults(arguments)
         tls = arguments.flag(Self.tls)
         if let folder = try arguments.option(Self.tlsDirectory) { tlsDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
         tlsCertificate = try arguments.option(Self.tlsCertificate).map { URL(fileURLWithPath: $0) }
@@ -44,7 +43,8 @@ struct Options: ParsableArguments {
         if tlsCertificate != nil { tls = true }
         printManifest = arguments.flag(Self.printManifest)
         gameArchive = try arguments.option(Self.printGameVersion).map { URL(fileURLWithPath: $0) }
-        gameVersion = try arguments.option(Self.gameVersion) ?? gameVersion
+        gameVersion = try arguments.value(Self.gameVersion)
+        try readFaults(arguments)
     }
 
     private mutating func readFaults(_ arguments: CommandLineArguments<UsageError>) throws(UsageError) {

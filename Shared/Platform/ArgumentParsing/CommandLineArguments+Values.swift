@@ -17,6 +17,17 @@ extension CommandLineArguments {
         try options(option).first ?? option.defaultValue
     }
 
+    /// The value of an option declared with a default: the value given, else the default.
+    /// - Parameter option: The option, as the command declared it, with `default:`.
+    /// - Throws: The command's usage error when the value does not convert, naming the option and the text.
+    /// - Precondition: The declaration has a default; one without is read with ``option(_:)``.
+    public func value<Value>(_ option: Option<Value>) throws(Failure) -> Value {
+        guard let value = try self.option(option) else {
+            preconditionFailure("\(option.definition.primaryName) is declared without a default; read it with option(_:).")
+        }
+        return value
+    }
+
     /// Every value of an option that may be repeated, converted, in the order given.
     /// - Throws: The command's usage error for the first value that does not convert.
     public func options<Value>(_ option: Option<Value>) throws(Failure) -> [Value] {
