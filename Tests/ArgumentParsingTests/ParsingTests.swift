@@ -37,15 +37,15 @@ struct ParsingTests {
         (["fetch", "http://a", "-o", "x", "--output-path", "y"], "-o and --output-path are the same option; give it once."),
         (["--mermaid", "--svg", "a.svg"], "--mermaid and --svg do not go together; choose one."),
         (["--app", "com.example.a"], "--app only goes with --low-power; add --low-power on|off."),
-        (["fetch", "http://a"], "sample fetch needs -o FILE: where to write."),
-        (["fetch", "-o", "x"], "sample fetch needs URL: what to download."),
+        (["fetch", "http://a"], "fetch needs -o FILE: where to write."),
+        (["fetch", "-o", "x"], "fetch needs URL: what to download."),
         (["fetch", "http://a", "http://b", "-o", "x"], "Unknown argument \"http://b\"."),
         (["fetch", "http://a", "-o", "x", "--port", "1"], "--port is not an option of sample fetch; it belongs to sample."),
         (["--output-path", "x"], "--output-path is not an option of sample; it belongs to sample fetch and sample manifest create."),
-        (["manifest"], "sample manifest needs a command: create."),
+        (["manifest"], "manifest needs a command: create."),
         (["manifest", "remove"], "\"remove\" is not a command of sample manifest; the commands are create."),
         (["stop"], "\"stop\" is not a command of sample; the commands are fetch, manifest."),
-        (["manifest", "create"], "sample manifest create needs ARCHIVE...: the archives to read."),
+        (["manifest", "create"], "manifest create needs ARCHIVE...: the archives to read."),
     ])
     func mistakes(_ line: [String], _ message: String) {
         #expect(SampleCommand.mistake(line) == message)
@@ -73,7 +73,7 @@ struct ParsingTests {
         let arguments = try SampleCommand.parse(["http://a", "-o", "x"], signature)
         #expect(arguments.selected(SampleCommand.fetch))
         #expect(try arguments.positional(SampleCommand.url) == "http://a")
-        #expect(SampleCommand.mistake([], signature) == "pack fetch needs URL: what to download.")
+        #expect(SampleCommand.mistake([], signature) == "fetch needs URL: what to download.")
     }
 
     @Test("--help anywhere before -- is answered before anything is checked")

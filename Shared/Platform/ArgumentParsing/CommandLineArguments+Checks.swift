@@ -26,7 +26,8 @@ extension CommandLineArguments {
     /// Checks the flags and options given against the selected command's declarations.
     /// - Throws: A usage error naming the first option at fault.
     static func check(
-        _ given: [Given], against command: CommandSignature, in signature: CommandSignature, named name: String
+        _ given: [Given], against command: CommandSignature, in signature: CommandSignature, named name: String,
+        words: [String]
     ) throws(UsageError) {
         let declared = command.definitions
         var seen: [String: String] = [:]
@@ -35,7 +36,8 @@ extension CommandLineArguments {
                 let owners = signature.runnableCommands.filter { command in
                     command.signature.definitions.contains { $0.primaryName == option.definition.primaryName }
                 }.map { ([signature.name] + $0.words).joined(separator: " ") }
-                throw UsageError("\(option.spelling) is not an option of \(name); it belongs to "
+                throw UsageError("\(option.spelling) is not an option of \(([signature.name] + words).joined(separator: " ")); "
+                    + "it belongs to "
                     + "\(owners.joined(separator: " and ")).")
             }
             if let earlier = seen[option.definition.primaryName], option.definition.kind == .option,

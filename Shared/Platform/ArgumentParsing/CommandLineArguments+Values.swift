@@ -47,7 +47,7 @@ extension CommandLineArguments {
     ///   for an argument the selected command declares.
     public func positional(_ argument: Argument) throws(Failure) -> String {
         guard let word = positionals(argument).first else {
-            throw makeError(Self.needs(argument.definition, in: ([signature.name] + commandWords).joined(separator: " ")))
+            throw makeError(Self.needs(argument.definition, in: commandName))
         }
         return word
     }

@@ -51,11 +51,17 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
             var words: [String] = []
             (given, words) = try Self.scan(arguments, options: signature.allOptions)
             (command, commandWords, words) = try Self.select(in: signature, words: words)
-            positionals = try Self.assign(words, to: command, named: ([signature.name] + commandWords).joined(separator: " "))
-            try Self.check(given, against: command, in: signature, named: ([signature.name] + commandWords).joined(separator: " "))
+            positionals = try Self.assign(words, to: command, named: commandName)
+            try Self.check(given, against: command, in: signature, named: commandName, words: commandWords)
         } catch {
             throw makeError(error.message)
         }
+    }
+
+    /// The selected command as its messages name it: its words, such as `download-manifest create`,
+    /// or the executable's name.
+    var commandName: String {
+        commandWords.isEmpty ? signature.name : commandWords.joined(separator: " ")
     }
 
     /// Splits the words into flags and options (by the declared names) and the rest, in order.
@@ -114,8 +120,10 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
                 break
             } else {
                 let names = command.subcommands.map(\.name).joined(separator: ", ")
+                guard let word = words.first else {
+                    throw UsageError("\((path.isEmpty ? [signature.name] : path).joined(separator: " ")) needs a command: \(names).")
+                }
                 let whole = ([signature.name] + path).joined(separator: " ")
-                guard let word = words.first else { throw UsageError("\(whole) needs a command: \(names).") }
                 throw UsageError("\(word.debugDescription) is not a command of \(whole); the commands are \(names).")
             }
         }
