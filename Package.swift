@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetPackArchiveTests",
-            dependencies: ["AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
             path: "Tests/AssetPackArchiveTests"
         ),
         .testTarget(

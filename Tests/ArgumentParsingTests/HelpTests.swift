@@ -52,8 +52,8 @@ struct HelpTests {
               -h, --help               Show this help.
 
             Commands:
-              fetch URL                    Fetch a URL.
-              manifest create ARCHIVE...   Create a manifest from archives.
+              fetch             Fetch a URL.
+              manifest create   Create a manifest from archives.
 
             Exit codes: 0 success, 64 bad options.
             """)

@@ -53,11 +53,10 @@ extension CommandSignature {
         allOptions.map { HelpRow(label: $0.rowLabel, text: $0.helpWithNotes) }
     }
 
-    /// A row for each subcommand that runs: its words and positional arguments, and its abstract.
+    /// A row for each subcommand that runs: its words, such as `download-manifest create`, and its abstract.
     public var commandRows: [HelpRow] {
         runnableCommands.filter { !$0.words.isEmpty }.map { command in
-            let label = command.words + command.signature.positionals.map(\.usageToken)
-            return HelpRow(label: label.joined(separator: " "), text: command.signature.abstract)
+            HelpRow(label: command.words.joined(separator: " "), text: command.signature.abstract)
         }
     }
 
