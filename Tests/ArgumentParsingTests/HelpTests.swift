@@ -45,7 +45,7 @@ struct HelpTests {
               --fail PATH=STATUS       Answer STATUS for PATH (repeatable).
               -v, --verbose            Say more.
               --low-power on|off       Low-power mode.
-              --app ID                 This app's own switch.
+              --app ID                 This app's own switch (with --low-power).
               --mermaid                Print a diagram.
               --svg FILE               Draw a picture into FILE.
               -o, --output-path PATH   Where to write.

@@ -60,9 +60,11 @@ public struct ArgumentDefinition: Sendable, Hashable {
     }
 
     /// The help with what the parser knows folded in before its last full stop, so that it cannot
-    /// drift: `Catalog folder (default: .catalog).`, `Serve PATH with some bytes flipped (repeatable).`
+    /// drift: `Catalog folder (default: .catalog).`, `Serve PATH with some bytes flipped (repeatable).`,
+    /// `Give up after SECONDS (with --until-complete; default: 600).`
     public var helpWithNotes: String {
         var notes: [String] = []
+        if let companion { notes.append("with \(companion)") }
         if isRepeatable, kind == .option { notes.append("repeatable") }
         if let defaultDescription { notes.append("default: \(defaultDescription)") }
         guard !notes.isEmpty else { return help }
