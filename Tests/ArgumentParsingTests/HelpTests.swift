@@ -12,7 +12,7 @@ struct HelpTests {
     @Test("The usage line brackets what is optional, joins a group with |, and nests a companion")
     func synopsis() {
         #expect(SampleCommand.signature.synopsis
-            == "[--port PORT] [--fail PATH=STATUS] [--verbose] [--low-power on|off [--app ID]] [--mermaid | --svg FILE]")
+            == "[--port PORT] [--fail PATH=STATUS]... [--verbose] [--low-power on|off [--app ID]] [--mermaid | --svg FILE]")
         #expect(SampleCommand.fetch.synopsis == "URL -o FILE")
         #expect(SampleCommand.manifest.synopsis == "create ARCHIVE... [-o PATH]")
     }
@@ -30,7 +30,7 @@ struct HelpTests {
     @Test("The whole help: usage, abstract, arguments, options with their notes, commands, discussion")
     func helpMessage() {
         #expect(SampleCommand.signature.helpMessage() == """
-            Usage: sample [--port PORT] [--fail PATH=STATUS] [--verbose] [--low-power on|off [--app ID]] [--mermaid | --svg FILE]
+            Usage: sample [--port PORT] [--fail PATH=STATUS]... [--verbose] [--low-power on|off [--app ID]] [--mermaid | --svg FILE]
                    sample fetch URL -o FILE
                    sample manifest create ARCHIVE... [-o PATH]
 

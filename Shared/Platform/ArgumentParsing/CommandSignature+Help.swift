@@ -8,8 +8,8 @@ extension CommandSignature {
     public static let helpRow = HelpRow(label: "-h, --help", text: "Show this help.")
 
     /// The usage after the command's name, such as `[--json] [--app-bundle-id ID]`: the declared
-    /// ``usage``, else every argument, optional ones in brackets, a group's members joined by `|`,
-    /// and an option that needs another inside that one's brackets. A command that only dispatches
+    /// ``usage``, else every argument, optional ones in brackets, a repeatable option followed by `...`,
+    /// a group's members joined by `|`, and an option that needs another inside that one's brackets. A command that only dispatches
     /// shows its subcommands joined by `|`, such as `add PEM | list [--json]`.
     public var synopsis: String {
         if let usage { return usage }
@@ -23,7 +23,8 @@ extension CommandSignature {
             case let .argument(definition):
                 guard definition.companion == nil else { return nil }
                 let nested = companions.filter { $0.companion == definition.primaryName }.map { " [\($0.usageToken)]" }
-                return bracketed(definition.usageToken + nested.joined(), unless: definition.isRequired)
+                let repeats = definition.isRepeatable && definition.kind == .option ? "..." : ""
+                return bracketed(definition.usageToken + nested.joined(), unless: definition.isRequired) + repeats
             case let .oneOf(members, isRequired):
                 return bracketed(members.map(\.usageToken).joined(separator: " | "), unless: isRequired)
             }
