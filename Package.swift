@@ -358,7 +358,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifecycle-test-app",
-            dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-app"
         ),
         .executableTarget(
