@@ -314,7 +314,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "exclusive-control-probe",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
         ),
         .executableTarget(
