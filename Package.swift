@@ -319,7 +319,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "asset-pack-unpack-probe",
-            dependencies: ["AssetPackArchive", "AssetPackFormat"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat"],
             path: "Tests/asset-pack-unpack-probe"
         ),
         .target(
