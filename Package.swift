@@ -328,7 +328,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "task-test-app",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
             path: "Tests/task-test-app"
         ),
         // Apple-style code written from Apple's documentation, kept compiling in both language modes:
