@@ -1,6 +1,6 @@
 /*
 Abstract:
-Unit tests of the help rendered from a signature, and of the promise behind it: what the help lists is what the parser accepts.
+Unit tests of the help rendered from a signature, and of its promise: what the help lists is what the parser accepts.
 */
 
 import ArgumentParsing
@@ -66,18 +66,23 @@ struct HelpTests {
         let lines = rendered.split(separator: "\n")
         #expect(lines.count > 1)
         #expect(lines.allSatisfy { $0.count <= HelpTable.width })
-        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(String(repeating: " ", count: 24)) && !$0.hasPrefix(String(repeating: " ", count: 25)) })
+        let indent = String(repeating: " ", count: 24)
+        #expect(lines.dropFirst().allSatisfy { $0.hasPrefix(indent) && !$0.hasPrefix(indent + " ") })
     }
 
     @Test("Every option the help lists is accepted, and every option accepted is in the help")
     func helpMatchesParsing() throws {
         let help = SampleCommand.signature.helpMessage()
         let listed = HelpOptions.spellings(inHelp: help)
-        #expect(listed == ["--port", "--fail", "-v", "--verbose", "--low-power", "--app", "--mermaid", "--svg", "-o", "--output-path", "-h", "--help"])
+        #expect(listed == [
+            "--port", "--fail", "-v", "--verbose", "--low-power", "--app", "--mermaid", "--svg", "-o", "--output-path",
+            "-h", "--help",
+        ])
         for spelling in listed {
             // An unknown word after the option is what is refused: the option itself, and its value, were read.
             let mistake = SampleCommand.mistake(HelpOptions.line(using: spelling, inHelp: help) + ["--zzz"])
-            #expect(mistake == nil && ["-h", "--help"].contains(spelling) || mistake == "Unknown argument \"--zzz\".", "\(spelling)")
+            let isHelp = ["-h", "--help"].contains(spelling)
+            #expect(isHelp ? mistake == nil : mistake == "Unknown argument \"--zzz\".", "\(spelling)")
         }
         for definition in SampleCommand.signature.allOptions {
             for name in definition.names { #expect(listed.contains(name), "\(name) is accepted but not in the help") }

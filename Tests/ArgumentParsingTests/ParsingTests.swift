@@ -10,7 +10,8 @@ import Testing
 struct ParsingTests {
     @Test("Options take their value in either form, flags any spelling, and a declared default fills in")
     func optionsAndFlags() throws {
-        let arguments = try SampleCommand.parse(["--port=9000", "-v", "--fail", "/a=503", "--fail", "/b=404", "--low-power", "ON"])
+        let arguments = try SampleCommand.parse(
+            ["--port=9000", "-v", "--fail", "/a=503", "--fail", "/b=404", "--low-power", "ON"])
         #expect(try arguments.option(SampleCommand.port) == 9000)
         #expect(arguments.flag(SampleCommand.verbose))
         #expect(!arguments.flag(SampleCommand.mermaid))
@@ -23,8 +24,12 @@ struct ParsingTests {
     @Test("A value that does not convert is refused when read, naming the option and the value")
     func conversion() throws {
         let arguments = try SampleCommand.parse(["--port", "70000", "--low-power", "maybe"])
-        #expect(throws: UsageError("--port takes a port from 0 to 65535, not \"70000\".")) { try arguments.option(SampleCommand.port) }
-        #expect(throws: UsageError("--low-power takes on or off, not \"maybe\".")) { try arguments.option(SampleCommand.lowPower) }
+        #expect(throws: UsageError("--port takes a port from 0 to 65535, not \"70000\".")) {
+            try arguments.option(SampleCommand.port)
+        }
+        #expect(throws: UsageError("--low-power takes on or off, not \"maybe\".")) {
+            try arguments.option(SampleCommand.lowPower)
+        }
     }
 
     @Test("Mistakes are refused with a sentence naming the argument", arguments: [
@@ -86,7 +91,8 @@ struct ParsingTests {
     @Test("One of a required group must be given")
     func requiredGroup() {
         let signature = CommandSignature(
-            name: "simulate", abstract: "Simulates.", arguments: [OneOf([SampleCommand.mermaid, SampleCommand.svg], required: true)])
+            name: "simulate", abstract: "Simulates.",
+            arguments: [OneOf([SampleCommand.mermaid, SampleCommand.svg], required: true)])
         #expect(SampleCommand.mistake([], signature) == "simulate needs one of --mermaid, --svg FILE.")
         #expect(SampleCommand.mistake(["--svg", "a"], signature) == nil)
     }

@@ -31,7 +31,9 @@ enum SampleCommand {
         arguments: [port, fail, verbose, lowPower, app, OneOf([mermaid, svg])],
         subcommands: [fetch, manifest])
 
-    static func parse(_ line: [String], _ signature: CommandSignature = signature) throws(UsageError) -> CommandLineArguments<UsageError> {
+    static func parse(
+        _ line: [String], _ signature: CommandSignature = signature
+    ) throws(UsageError) -> CommandLineArguments<UsageError> {
         try CommandLineArguments(line, signature: signature)
     }
 

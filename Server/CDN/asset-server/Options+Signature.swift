@@ -7,10 +7,11 @@ import ArgumentParsing
 import AssetServer
 
 extension Options {
-    static let host = Option("--host", valueName: "HOST", help: "Address to listen on.", default: AssetServer.Configuration().host)
+    static let host = Option(
+        "--host", valueName: "HOST", help: "Address to listen on.", default: AssetServer.Configuration().host)
     static let port = Option<Int>.number(
-        "--port", valueName: "PORT", in: 0...65_535, expected: "a port from 0 to 65535", help: "TCP port; 0 picks a free one.",
-        defaultDescription: "the port of BAManifestURL in the package's App/Info.plist, else 8080")
+        "--port", valueName: "PORT", in: 0...65_535, expected: "a port from 0 to 65535",
+        help: "TCP port; 0 picks a free one.", defaultDescription: "the port of BAManifestURL in the package's App/Info.plist, else 8080")
     static let catalog = Option(
         "--catalog", valueName: "DIR", help: "Catalog folder.", defaultDescription: ".catalog in the current directory")
     static let sessions = Option<Int>.number(
@@ -27,7 +28,8 @@ extension Options {
         help: "Close the connection after this many body bytes of a response.")
     // The fault rules and the credentials name their own option and value when they are refused.
     static let fail = Option(
-        "--fail", valueName: "PATH=STATUS[xCOUNT]", help: "Answer STATUS for PATH, COUNT times or always.", repeatable: true
+        "--fail", valueName: "PATH=STATUS[xCOUNT]", help: "Answer STATUS for PATH, COUNT times or always.",
+        repeatable: true
     ) { text throws(UsageError) in
         do { return try FailureRule(parsing: text) } catch { throw UsageError("\(error)") }
     }
@@ -55,8 +57,9 @@ extension Options {
         """)
     static let tlsDirectory = Option(
         "--tls-dir", valueName: "DIR", help: "The TLS folder.", defaultDescription: ".tls in the current directory")
-    static let tlsCertificate = Option(
-        "--tls-cert", valueName: "PEM", help: "Serve https with this certificate chain and the key of --tls-key, instead of a local CA.")
+    static let tlsCertificate = Option("--tls-cert", valueName: "PEM", help: """
+        Serve https with this certificate chain and the key of --tls-key, instead of a local CA.
+        """)
     static let tlsKey = Option("--tls-key", valueName: "PEM", help: "The private key of the --tls-cert chain.")
     static let printManifest = Flag("--print-manifest", help: """
         Print a manifest of DIR's audio and video files (sizes, SHA-256) and exit; save it as DIR/manifest.json \

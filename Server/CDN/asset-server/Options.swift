@@ -34,7 +34,9 @@ struct Options: ParsableArguments {
         sessionSize = try arguments.value(Self.sessionSize)
         if let file = try arguments.option(Self.accessLog) { configuration.accessLogURL = URL(fileURLWithPath: file) }
         tls = arguments.flag(Self.tls)
-        if let folder = try arguments.option(Self.tlsDirectory) { tlsDirectory = URL(fileURLWithPath: folder, isDirectory: true) }
+        if let folder = try arguments.option(Self.tlsDirectory) {
+            tlsDirectory = URL(fileURLWithPath: folder, isDirectory: true)
+        }
         tlsCertificate = try arguments.option(Self.tlsCertificate).map { URL(fileURLWithPath: $0) }
         tlsKey = try arguments.option(Self.tlsKey).map { URL(fileURLWithPath: $0) }
         if (tlsCertificate == nil) != (tlsKey == nil) {

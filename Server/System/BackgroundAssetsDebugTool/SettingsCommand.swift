@@ -11,9 +11,9 @@ struct SettingsCommand: DebugSubcommand {
     static let lowPower = Option.onOff("--low-power", help: "Low-power mode: no periodic content requests while on.")
     static let backgroundRefresh = Option.onOff(
         "--background-refresh", help: "Background App Refresh: no periodic content requests while off.")
-    static let app = Option(
-        "--app", valueName: "ID", help: "Set this app's own switch instead of the global one, which still wins while it is off."
-    ).requiring(backgroundRefresh)
+    static let app = Option("--app", valueName: "ID", help: """
+        Set this app's own switch instead of the global one, which still wins while it is off.
+        """).requiring(backgroundRefresh)
     static let inAppContent = Option.onOff("--in-app-content", help: """
         In-app content: while off, nothing is downloaded and no extension runs before the app's first launch.
         """)

@@ -28,7 +28,8 @@ struct SimulateCommand: DebugSubcommand {
     ]
 
     static let signature = CommandSignature(
-        name: "simulate", abstract: "Send an app's extension a content request now (Apple's -s), or launch or expire a task.",
+        name: "simulate",
+        abstract: "Send an app's extension a content request now (Apple's -s), or launch or expire a task.",
         discussion: """
             Exactly one event is required. The service launches the extension with the request and resets
             the app's extension runtime budget first, so a test can repeat it as often as needed.

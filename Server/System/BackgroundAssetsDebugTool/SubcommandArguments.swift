@@ -1,6 +1,6 @@
 /*
 Abstract:
-A subcommand's arguments: the package's argument parser, with the debug tool's usage error, and the options several subcommands share.
+A subcommand's arguments: the package's parser with the debug tool's usage error, and an option several share.
 */
 
 @_exported import ArgumentParsing

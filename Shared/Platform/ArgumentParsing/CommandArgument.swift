@@ -1,6 +1,6 @@
 /*
 Abstract:
-The declarations a command lists in its signature: flags, options, positional arguments, and groups of options of which one is given.
+What a command lists in its signature: flags, options, positional arguments, and groups of options given one at a time.
 */
 
 /// Something a command lists in its ``CommandSignature``: one argument, or a ``OneOf`` group.

@@ -1,6 +1,6 @@
 /*
 Abstract:
-What the signature says beyond names: positional arguments in order, one option of a group, companions, and required arguments.
+What a signature says beyond names: positional arguments in order, one option of a group, companions, requirements.
 */
 
 extension CommandLineArguments {
@@ -36,9 +36,8 @@ extension CommandLineArguments {
                 let owners = signature.runnableCommands.filter { command in
                     command.signature.definitions.contains { $0.primaryName == option.definition.primaryName }
                 }.map { ([signature.name] + $0.words).joined(separator: " ") }
-                throw UsageError("\(option.spelling) is not an option of \(([signature.name] + words).joined(separator: " ")); "
-                    + "it belongs to "
-                    + "\(owners.joined(separator: " and ")).")
+                let whole = ([signature.name] + words).joined(separator: " ")
+                throw UsageError("\(option.spelling) is not an option of \(whole); it belongs to \(owners.joined(separator: " and ")).")
             }
             if let earlier = seen[option.definition.primaryName], option.definition.kind == .option,
                !option.definition.isRepeatable {

@@ -1,6 +1,6 @@
 /*
 Abstract:
-A command line parsed against the command's signature: each word becomes a flag, an option's value, a subcommand or a positional argument.
+A command line parsed against its signature: each word a flag, an option's value, a subcommand or a positional argument.
 */
 
 /// The arguments of one command, parsed against its ``CommandSignature``.
@@ -114,14 +114,15 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
             if let word = words.first, let next = command.subcommands.first(where: { $0.name == word }) {
                 words = words.dropFirst()
                 (command, path) = (next, path + [word])
-            } else if let name = command.defaultSubcommand, let next = command.subcommands.first(where: { $0.name == name }) {
-                (command, path) = (next, path + [name])
+            } else if let next = command.subcommands.first(where: { $0.name == command.defaultSubcommand }) {
+                (command, path) = (next, path + [next.name])
             } else if command.runsByItself, words.isEmpty || !command.positionals.isEmpty {
                 break
             } else {
                 let names = command.subcommands.map(\.name).joined(separator: ", ")
                 guard let word = words.first else {
-                    throw UsageError("\((path.isEmpty ? [signature.name] : path).joined(separator: " ")) needs a command: \(names).")
+                    let subject = (path.isEmpty ? [signature.name] : path).joined(separator: " ")
+                    throw UsageError("\(subject) needs a command: \(names).")
                 }
                 let whole = ([signature.name] + path).joined(separator: " ")
                 throw UsageError("\(word.debugDescription) is not a command of \(whole); the commands are \(names).")

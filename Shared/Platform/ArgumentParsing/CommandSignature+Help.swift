@@ -9,13 +9,14 @@ extension CommandSignature {
 
     /// The usage after the command's name, such as `[--json] [--app-bundle-id ID]`: the declared
     /// ``usage``, else every argument, optional ones in brackets, a repeatable option followed by `...`,
-    /// a group's members joined by `|`, and an option that needs another inside that one's brackets. A command that only dispatches
-    /// shows its subcommands joined by `|`, such as `add PEM | list [--json]`.
+    /// a group's members joined by `|`, and an option that needs another inside that one's brackets.
+    /// A command that only dispatches shows its subcommands joined by `|`, such as `add PEM | list [--json]`.
     public var synopsis: String {
         if let usage { return usage }
         guard runsByItself else {
-            return runnableCommands.map { ($0.words + [$0.signature.synopsis]).filter { !$0.isEmpty }.joined(separator: " ") }
-                .joined(separator: " | ")
+            return runnableCommands.map { command in
+                (command.words + [command.signature.synopsis]).filter { !$0.isEmpty }.joined(separator: " ")
+            }.joined(separator: " | ")
         }
         let companions = definitions.filter { $0.companion != nil }
         return elements.compactMap { element -> String? in
