@@ -150,17 +150,16 @@ struct AppCommandLineTests {
             #expect(await DebugTool.run(arguments: [command.name, "--help"], context: recording) == .success)
             let help = transcript.output
             #expect(DebugTool.usage.contains(help.split(separator: "\n").dropFirst(2).joined(separator: "\n")))
-            let spellings = HelpOptions.spellings(inHelp: help)
-            for spelling in spellings {
-                let line = [command.name] + HelpOptions.line(using: spelling, inHelp: help) + ["--not-in-the-help"]
+            for probe in HelpOptions.probes(inHelp: help) {
+                let line = [command.name] + probe
                 let refusal = ConsoleTranscript()
                 #expect(await DebugTool.run(arguments: line, context: .recording(context.paths, into: refusal)) == .usage)
                 // The unlisted word is the one refused: the option before it, and its value, were read.
-                #expect(refusal.error.hasPrefix("backgroundassets-debug \(command.name): Unknown argument \"--not-in-the-help\"."),
+                #expect(refusal.error.hasPrefix("backgroundassets-debug \(command.name): \(HelpOptions.unlistedRefusal)"),
                         "\(line): \(refusal.error)")
             }
             let accepted = command.signature.allOptions.flatMap(\.names)
-            #expect(Set(accepted) == Set(spellings), "\(command.name): \(help)")
+            #expect(Set(accepted) == Set(HelpOptions.spellings(inHelp: help)), "\(command.name): \(help)")
         }
     }
 }

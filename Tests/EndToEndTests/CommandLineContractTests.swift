@@ -58,14 +58,12 @@ struct CommandLineContractTests {
         let scenario = try Scenario()
         let path = try ProductsDirectory.executable(named: executable).path
         let help = try await runCommand(path, arguments: ["--help"], environment: scenario.environment).standardOutput
-        let spellings = HelpOptions.spellings(inHelp: help)
-        #expect(spellings.suffix(2) == ["-h", "--help"], "\(help)")
-        for spelling in spellings.dropLast(2) {
-            let line = HelpOptions.line(using: spelling, inHelp: help) + ["--not-in-the-help"]
+        #expect(HelpOptions.spellings(inHelp: help).suffix(2) == ["-h", "--help"], "\(help)")
+        for line in HelpOptions.probes(inHelp: help) {
             let result = try await runCommand(path, arguments: line, environment: scenario.environment)
             // The unlisted word is the one refused: the option before it, and its value, were read.
             #expect(result.status == .exited(64), "\(line)")
-            #expect(result.standardError.hasPrefix("\(executable): Unknown argument \"--not-in-the-help\"."),
+            #expect(result.standardError.hasPrefix("\(executable): \(HelpOptions.unlistedRefusal)"),
                     "\(line): \(result.standardError.prefix(200))")
         }
     }

@@ -30,6 +30,20 @@ public enum HelpOptions {
         label.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
     }
 
+    /// A word no help lists. Given after an option, it is what the parser refuses when the option (and
+    /// its value) was read, and the parser names the option instead when it does not know it.
+    public static let unlistedWord = "--not-in-the-help"
+
+    /// The sentence every executable of the package refuses ``unlistedWord`` with.
+    public static let unlistedRefusal = "Unknown argument \"\(unlistedWord)\"."
+
+    /// For every option the help lists, `--help` aside, a command line that gives it (with its row's
+    /// value name as the value), then ``unlistedWord``.
+    /// - Parameter help: The whole help text.
+    public static func probes(inHelp help: String) -> [[String]] {
+        spellings(inHelp: help).filter { !["-h", "--help"].contains($0) }.map { line(using: $0, inHelp: help) + [unlistedWord] }
+    }
+
     /// The label of each option row: its text up to the gap before its description.
     static func labels(inHelp help: String) -> [String] {
         help.split(separator: "\n").filter { $0.hasPrefix("  -") }.map { line in
