@@ -6,7 +6,7 @@ A command line parsed against its signature: each word a flag, an option's value
 /// The arguments of one command, parsed against its ``CommandSignature``.
 ///
 /// Parsing refuses, with a sentence naming the argument, anything the signature does not declare,
-/// an option without its value, a group given twice, and a required argument left out; the command
+/// an option without its value, two options of a group, and a required argument left out; the command
 /// then reads each value with the declaration it listed, such as `try arguments.option(Self.port)`.
 /// `--name value` and `--name=value` are both accepted, and `--` ends the options.
 public struct CommandLineArguments<Failure: Error>: Sendable {
@@ -20,7 +20,7 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
 
     /// The signature parsed against.
     public let signature: CommandSignature
-    /// The subcommand the words selected (the signature itself when none), and its words.
+    /// The subcommand the words selected, or the signature itself when they selected none.
     public let command: CommandSignature
     /// The words that selected ``command``, such as `["download-manifest", "create"]`.
     public let commandWords: [String]

@@ -9,7 +9,9 @@ A command's declaration: what it is, what it takes, and its subcommands; the one
 public struct CommandSignature: Sendable, Hashable {
     /// One entry of the signature: an argument, or a group of options of which one is given.
     public enum Element: Sendable, Hashable {
+        /// A flag, an option or a positional argument.
         case argument(ArgumentDefinition)
+        /// Options of which at most one is given, exactly one when required.
         case oneOf([ArgumentDefinition], isRequired: Bool)
 
         /// The arguments of the entry, in order.
