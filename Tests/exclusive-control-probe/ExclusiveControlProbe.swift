@@ -13,12 +13,7 @@ import Foundation
 @main
 struct ExclusiveControlProbe {
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard let holdText = arguments.first, let hold = UInt32(holdText) else {
-            FileHandle.standardError.write(Data("usage: exclusive-control-probe HOLD_MS [--crash]\n".utf8))
-            exit(64)
-        }
-        let crash = arguments.contains("--crash")
+        let options = ProbeOptions.parseOrExit()
         // Readiness: the test starts the next probe only once this one has asked for control.
         say("waiting \(now())")
         let done = DispatchSemaphore(value: 0)
@@ -28,8 +23,8 @@ struct ExclusiveControlProbe {
                 exit(1)
             }
             say("enter \(now())")
-            usleep(hold * 1000)
-            if crash { kill(getpid(), SIGKILL) }
+            usleep(options.hold * 1000)
+            if options.crash { kill(getpid(), SIGKILL) }
             say("exit \(now())")
             done.signal()
         }

@@ -3,7 +3,6 @@ Abstract:
 The one-command demo: runs the asset server, the install, and the app, and stops them on Ctrl-C.
 */
 
-import ArgumentParsing
 import BackgroundAssetsIPC
 import Foundation
 import ServerRuntime
@@ -13,13 +12,7 @@ import Synchronization
 struct DemoCommand {
     static func main() {
         let stopSignals = StopSignals.blockInEveryThread()
-        let options: DemoOptions
-        do {
-            options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            CommandLineExit.usageError(error.message, command: "wwdc-sessions-demo", usage: DemoOptions.usage)
-        }
-        if options.showHelp { CommandLineExit.help(DemoOptions.usage) }
+        let options = DemoOptions.parseOrExit()
         let paths = DevicePaths.current()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         var environment = ProcessInfo.processInfo.environment
