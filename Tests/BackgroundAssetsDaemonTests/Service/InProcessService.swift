@@ -53,6 +53,24 @@ final class InProcessService: Sendable {
         await service.stop()
     }
 
+    /// Starts a service, runs `body` with it, and stops it afterwards, also when `body` throws, so
+    /// no extension it launched outlives the test.
+    static func with<T>(
+        _ configure: @Sendable (inout ServiceConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (InProcessService) async throws -> T
+    ) async throws -> T {
+        let device = try await InProcessService(configure)
+        do {
+            let result = try await body(device)
+            await device.stop()
+            return result
+        } catch {
+            await device.stop()
+            throw error
+        }
+    }
+
     /// Waits (in real time, briefly) until the service has set at least `count` timers on its clock.
     func waitForTimers(_ count: Int = 1) async throws {
         try await poll(until: { self.clock.sleeperCount >= count }, timeout: .seconds(10), "\\(count) timer(s) on the clock")
