@@ -20,15 +20,20 @@ extension InProcessService {
 
     /// Installs `lifecycle-test-app` with its extension told to behave as `behaviour` says.
     ///
-    /// - Parameter behaviour: The keys of LifecycleTestKit's `LifecycleBehaviour` (such as
-    ///   `["sleepSeconds": 3600, "misbehaveFor": [1]]`), written where every launch of the extension
-    ///   reads them. The extension is a real process: it runs in real time, while the service's
-    ///   limits on it run on the clock.
+    /// - Parameters:
+    ///   - behaviour: The keys of LifecycleTestKit's `LifecycleBehaviour` (such as
+    ///     `["sleepSeconds": 3600, "misbehaveFor": [1]]`), written where every launch of the extension
+    ///     reads them. The extension is a real process: it runs in real time, while the service's
+    ///     limits on it run on the clock.
+    ///   - bundle: Changes to the Info.plists, such as the permitted task identifiers.
     /// - Returns: The app; stop its `manifestServer` when the test ends.
-    func installTestApp(behaviour: [String: any Sendable] = [:]) async throws -> TestApp {
+    func installTestApp(
+        behaviour: [String: any Sendable] = [:], bundle: (inout AppBundleFixture) -> Void = { _ in }
+    ) async throws -> TestApp {
         let body = Array(#"{"version":1,"sessions":[]}"#.utf8)
         let server = try ScriptedHTTPServer { _, _ in .response("200 OK", ["Content-Type: application/json"], body: body) }
-        let fixture = AppBundleFixture(manifestURL: server.url("/manifest.json"))
+        var fixture = AppBundleFixture(manifestURL: server.url("/manifest.json"))
+        bundle(&fixture)
         if let container = paths.container(forAppGroup: fixture.appGroupIdentifier) {
             // LifecycleBehaviour.path, which this target does not link.
             let file = container.appending(path: "Library/Preferences/lifecycle-test.json")
@@ -59,9 +64,12 @@ extension InProcessService {
         try await poll(timeout: timeout, "the trace to show \(description)") { trace.last(where: matches) }
     }
 
-    /// Waits (in real time, briefly) until the service waits on its clock for a deadline that matches.
-    func waitForDeadline(_ description: String, where matches: @escaping @Sendable (Duration) -> Bool) async throws {
-        try await poll(until: { self.clock.pendingDeadlines.contains(where: matches) }, timeout: .seconds(20),
-                       "the service to wait for \(description); it waits for \(clock.pendingDeadlines)")
+    /// Waits (in real time, briefly) until the service waits on its clock for a deadline that
+    /// matches, and returns how far ahead it is.
+    @discardableResult
+    func waitForDeadline(_ description: String, where matches: @escaping @Sendable (Duration) -> Bool) async throws -> Duration {
+        try await poll(timeout: .seconds(20), "the service to wait for \(description); it waits for \(clock.pendingDeadlines)") {
+            self.clock.pendingDeadlines.first(where: matches)
+        }
     }
 }
