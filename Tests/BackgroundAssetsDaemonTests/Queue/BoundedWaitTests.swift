@@ -30,25 +30,37 @@ struct BoundedWaitTests {
     func foregroundFailsAfterWait() async throws {
         let server = try ScriptedHTTPServer(script: Self.unavailable)
         defer { server.stop() }
-        let harness = try QueueHarness(clock: ManualClock()) { $0.foregroundWait = Self.foregroundWait }
+        let failure = try await Self.failureOnceWaitPasses(of: server, wait: Self.foregroundWait, essential: false)
+        #expect(failure?.message.contains("made no progress for 61.0 s") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains("503") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains(server.url("/a.mp4").absoluteString) == true, "\(String(describing: failure))")
+    }
+
+    /// Schedules a download from `server` (which answers 503 for ever) that someone waits for, takes
+    /// the queue's clock to a second before `wait` (a retry fails then, and the download still
+    /// waits), then to a second after it, and returns how the download failed.
+    static func failureOnceWaitPasses(of server: ScriptedHTTPServer, wait: Double, essential: Bool) async throws -> WireFailure? {
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.foregroundWait = Self.foregroundWait
+            $0.essentialWait = Self.essentialWait
+        }
         let clock = try #require(harness.clock)
         try await harness.queue.start()
-        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
+        let row = try await harness.schedule(
+            server.url("/a.mp4"), fileSize: Self.file.count, essential: essential, foreground: !essential)
         // The first attempt failed: the wait runs from here, and a retry is due.
-        try await harness.waitForTimers("a retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(61)))
+        try await harness.waitForTimers("a retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(wait + 1)))
 
-        clock.advance(by: .seconds(Self.foregroundWait - 1))
+        clock.advance(by: .seconds(wait - 1))
         try await poll(until: { server.requests.count >= 2 }, timeout: .seconds(10), "the retry")
         try await harness.waitForTimers("the next retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(2)))
         #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
 
         clock.advance(by: .seconds(2))
         guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
-            Issue.record("Must fail"); return
+            Issue.record("Must fail"); return nil
         }
-        #expect(failure.message.contains("made no progress for 61.0 s"), "\(failure.message)")
-        #expect(failure.message.contains("503"), "\(failure.message)")
-        #expect(failure.message.contains(server.url("/a.mp4").absoluteString), "\(failure.message)")
+        return failure
     }
 
     @Test("A promoted download from a server that answers nothing fails at foregroundWait, not at the stall timeout")
@@ -86,22 +98,8 @@ struct BoundedWaitTests {
     func essentialFailsAfterWait() async throws {
         let server = try ScriptedHTTPServer(script: Self.unavailable)
         defer { server.stop() }
-        let harness = try QueueHarness(clock: ManualClock()) { $0.essentialWait = Self.essentialWait }
-        let clock = try #require(harness.clock)
-        try await harness.queue.start()
-        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, essential: true)
-        try await harness.waitForTimers("a retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(31)))
-
-        clock.advance(by: .seconds(Self.essentialWait - 1))
-        try await poll(until: { server.requests.count >= 2 }, timeout: .seconds(10), "the retry")
-        try await harness.waitForTimers("the next retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(2)))
-        #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
-
-        clock.advance(by: .seconds(2))
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
-            Issue.record("Must fail"); return
-        }
-        #expect(failure.message.contains("essential download made no progress for 31.0 s"), "\(failure.message)")
+        let failure = try await Self.failureOnceWaitPasses(of: server, wait: Self.essentialWait, essential: true)
+        #expect(failure?.message.contains("essential download made no progress for 31.0 s") == true, "\(String(describing: failure))")
     }
 
     @Test("A Retry-After longer than what is left of the wait (within retryMaxDelay) fails at once, quoting the server")

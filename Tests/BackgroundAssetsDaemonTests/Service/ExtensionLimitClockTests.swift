@@ -22,9 +22,7 @@ struct ExtensionLimitClockTests {
             try await device.waitForTrace("the content request") { $0.event == Self.contentRequest }
             try await device.waitForDeadline("the call's deadline") { $0 == .seconds(60) }
 
-            device.clock.advance(by: .seconds(59))
-            try await device.waitForDeadline("the call's deadline, a second away") { $0 == .seconds(1) }
-            #expect(!device.trace.contains { $0.event == "extensionKilled" }, "killed before its limit")
+            try await device.expectNothing("extensionKilled", after: .seconds(59), leaving: .seconds(1))
 
             device.clock.advance(by: .seconds(2))
             let killed = try await device.waitForTrace("the kill") { $0.event == "extensionKilled" }
@@ -42,9 +40,7 @@ struct ExtensionLimitClockTests {
             let grace = ExtensionHost.extensionIdleGrace
             try await device.waitForDeadline("the idle grace") { $0 == grace }
 
-            device.clock.advance(by: grace - .milliseconds(50))
-            try await device.waitForDeadline("the idle grace, 50 ms away") { $0 == .milliseconds(50) }
-            #expect(!device.trace.contains { $0.event == "extensionWillTerminate()" }, "asked to terminate within its grace")
+            try await device.expectNothing("extensionWillTerminate()", after: grace - .milliseconds(50), leaving: .milliseconds(50))
 
             device.clock.advance(by: .milliseconds(100))
             try await device.waitForTrace("extensionWillTerminate()") { $0.event == "extensionWillTerminate()" }
@@ -68,9 +64,7 @@ struct ExtensionLimitClockTests {
             try await device.waitForDeadline("the hold's limit") { $0 == .seconds(60) }
             #expect(!device.trace.contains { $0.event == "extensionWillTerminate()" }, "asked to terminate while it held control")
 
-            device.clock.advance(by: .seconds(59))
-            try await device.waitForDeadline("the hold's limit, a second away") { $0 == .seconds(1) }
-            #expect(!device.trace.contains { $0.event == "extensionKilled" }, "killed before its limit")
+            try await device.expectNothing("extensionKilled", after: .seconds(59), leaving: .seconds(1))
 
             device.clock.advance(by: .seconds(2))
             let killed = try await device.waitForTrace("the kill") { $0.event == "extensionKilled" }

@@ -6,6 +6,7 @@ Installing the lifecycle test app on an in-process service, and reading what the
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
+import Testing
 import TestSupport
 
 extension InProcessService {
@@ -71,5 +72,19 @@ extension InProcessService {
         try await poll(timeout: .seconds(20), "the service to wait for \(description); it waits for \(clock.pendingDeadlines)") {
             self.clock.pendingDeadlines.first(where: matches)
         }
+    }
+
+    /// Advances the clock by `duration`, waits until the service waits for its next deadline,
+    /// `left` away, and expects the trace to show no `event` yet.
+    func expectNothing(_ event: String, after duration: Duration, leaving left: Duration,
+                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
+        clock.advance(by: duration)
+        try await waitForDeadline("the deadline, \(left) away") { Self.isNear($0, left) }
+        #expect(!trace.contains { $0.event == event }, "\(event) came \(left) early", sourceLocation: sourceLocation)
+    }
+
+    /// Whether a timer's deadline is `target`, within a millisecond of rounding between dates and durations.
+    static func isNear(_ deadline: Duration, _ target: Duration) -> Bool {
+        deadline > target - .milliseconds(1) && deadline < target + .milliseconds(1)
     }
 }

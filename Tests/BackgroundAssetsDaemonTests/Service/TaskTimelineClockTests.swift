@@ -38,27 +38,16 @@ struct TaskTimelineClockTests {
             try await device.waitForTrace("the task's start") { $0.event == "launchTask" }
 
             // The expiration handler runs 5 s before the 30 s limit, and the limit ends the task.
-            try await device.waitForDeadline("the expiration") { PeriodicCheckClockTests.isNear($0, .seconds(25)) }
+            try await device.waitForDeadline("the expiration") { InProcessService.isNear($0, .seconds(25)) }
             try await device.expectNothing("expireTask", after: .seconds(24), leaving: .seconds(1))
             device.clock.advance(by: .seconds(2))
             try await device.waitForTrace("the expiration") { $0.event == "expireTask" }
 
-            try await device.waitForDeadline("the limit") { PeriodicCheckClockTests.isNear($0, .seconds(4)) }
+            try await device.waitForDeadline("the limit") { InProcessService.isNear($0, .seconds(4)) }
             try await device.expectNothing("taskEnded", after: .seconds(3), leaving: .seconds(1))
             device.clock.advance(by: .seconds(2))
             let ended = try await device.waitForTrace("the task's end") { $0.event == "taskEnded" }
             #expect(ended.detail?.contains("ran past its 30 s runtime limit") == true, "\(ended)")
         }
-    }
-}
-
-extension InProcessService {
-    /// Advances the clock by `duration`, waits until the service waits for its next deadline,
-    /// `left` away, and expects the trace to show no `event` yet.
-    func expectNothing(_ event: String, after duration: Duration, leaving left: Duration,
-                       sourceLocation: SourceLocation = #_sourceLocation) async throws {
-        clock.advance(by: duration)
-        try await waitForDeadline("the deadline, \(left) away") { PeriodicCheckClockTests.isNear($0, left) }
-        #expect(!trace.contains { $0.event == event }, "\(event) came \(left) early", sourceLocation: sourceLocation)
     }
 }
