@@ -25,7 +25,9 @@ final class InProcessService: Sendable {
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) async throws {
         root = try TemporaryDeviceRoot()
         paths = DevicePaths(root: root.url)
-        clock = ManualClock()
+        // From the machine's time: the trace stamps its entries with it, and with a device clock
+        // (timeScale) running from a far-off date their device times would be nonsense.
+        clock = ManualClock(start: .now)
         var configuration = ServiceConfiguration()
         configuration.idleExitAfter = 60
         configure(&configuration)
