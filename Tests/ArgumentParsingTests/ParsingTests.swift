@@ -70,6 +70,21 @@ struct ParsingTests {
         #expect(create.positionals(SampleCommand.url).isEmpty)
     }
 
+    @Test("An optional positional argument may be left out, and is shown in brackets")
+    func optionalPositional() throws {
+        let first = Argument("FIRST", help: "The first.")
+        let second = Argument("SECOND", help: "The second.").optional()
+        let signature = CommandSignature(name: "pair", abstract: "Pairs.", arguments: [first, second])
+        let both = try SampleCommand.parse(["a", "b"], signature)
+        #expect(both.positionals(second) == ["b"])
+        let one = try SampleCommand.parse(["a"], signature)
+        #expect(try one.positional(first) == "a")
+        #expect(one.positionals(second).isEmpty)
+        #expect(SampleCommand.mistake([], signature) == "pair needs FIRST: the first.")
+        #expect(SampleCommand.mistake(["a", "b", "c"], signature) == "Unknown argument \"c\".")
+        #expect(signature.usageLines(commandName: "pair") == ["pair FIRST [SECOND]"], "\(signature.usageLines(commandName: "pair"))")
+    }
+
     @Test("A default subcommand runs when the first word names none")
     func defaultSubcommand() throws {
         let signature = CommandSignature(

@@ -55,8 +55,8 @@ public struct Flag: DeclaredArgument {
     }
 }
 
-/// A positional argument, such as the URL of `download URL`; always required, and with `repeatable`
-/// it takes every remaining word (at least one).
+/// A positional argument, such as the URL of `download URL`; required unless declared ``optional()``
+/// (then it comes last), and with `repeatable` it takes every remaining word (at least one).
 public struct Argument: DeclaredArgument {
     public var definition: ArgumentDefinition
 
@@ -68,6 +68,15 @@ public struct Argument: DeclaredArgument {
     public init(_ valueName: String, help: String = "", repeatable: Bool = false) {
         definition = ArgumentDefinition(
             names: [], kind: .positional, valueName: valueName, help: help, isRequired: true, isRepeatable: repeatable)
+    }
+
+    /// The same argument, optional: the usage line shows it in brackets, and
+    /// ``CommandLineArguments/positionals(_:)`` is empty when it is left out. Only the last positional
+    /// argument of a command may be optional.
+    public func optional() -> Self {
+        var copy = self
+        copy.definition.isRequired = false
+        return copy
     }
 }
 

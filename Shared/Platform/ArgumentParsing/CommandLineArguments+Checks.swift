@@ -12,7 +12,10 @@ extension CommandLineArguments {
         var words = words[...]
         var assigned: [String: [String]] = [:]
         for definition in command.positionals {
-            guard !words.isEmpty else { throw UsageError(needs(definition, in: name)) }
+            guard !words.isEmpty else {
+                if definition.isRequired { throw UsageError(needs(definition, in: name)) }
+                continue
+            }
             let taken = definition.isRepeatable ? words : words.prefix(1)
             words = words.dropFirst(taken.count)
             assigned[definition.primaryName] = Array(taken)
