@@ -28,8 +28,16 @@ struct DemoCommand {
                 say("\nDone: every session is on the device and verified.")
             } catch {
                 // Ctrl-C reaches the demo's children too, and one may fail of it first: that is the
-                // person stopping the demo, not the demo failing, so it exits as interrupted.
-                let signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                // person stopping the demo, not the demo failing, so it exits as interrupted. A child
+                // can end of it before the demo's own signal arrives, so that wait is given a second.
+                var signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                if signal == 0, (error as? DemoError)?.isInterruption == true {
+                    let deadline = Date.now.addingTimeInterval(1)
+                    while signal == 0, Date.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(10))
+                        signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                    }
+                }
                 if signal != 0 {
                     reportInterruption(stopped: processes.stopAll(), processes: processes, options: options)
                     exit(signal == SIGINT ? 130 : 143)
