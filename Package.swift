@@ -243,7 +243,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetPackArchiveTests",
-            dependencies: ["AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
             path: "Tests/AssetPackArchiveTests"
         ),
         .testTarget(
@@ -290,6 +290,11 @@ let package = Package(
             exclude: ["GoldenFrames"]
         ),
         .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing", "TestSupport"],
+            path: "Tests/ArgumentParsingTests"
+        ),
+        .testTarget(
             name: "TLSTests",
             dependencies: ["TLS", "TestSupport"],
             path: "Tests/TLSTests"
@@ -309,12 +314,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "exclusive-control-probe",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
         ),
         .executableTarget(
             name: "asset-pack-unpack-probe",
-            dependencies: ["AssetPackArchive", "AssetPackFormat"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat"],
             path: "Tests/asset-pack-unpack-probe"
         ),
         .target(
@@ -323,7 +328,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "task-test-app",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
             path: "Tests/task-test-app"
         ),
         // Apple-style code written from Apple's documentation, kept compiling in both language modes:
@@ -353,7 +358,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifecycle-test-app",
-            dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-app"
         ),
         .executableTarget(

@@ -42,13 +42,17 @@ struct PackFormatterTests {
 
     @Test("packs takes --json and -b, and refuses anything else")
     func parsing() throws {
-        var arguments = SubcommandArguments(["--json", "-b", "com.example.WWDC-Sessions"], subcommand: "packs")
-        let command = try PacksCommand(parsing: &arguments)
+        let command = try PacksCommand.parsing(["--json", "-b", "com.example.WWDC-Sessions"])
         #expect(command.json && command.bundleIdentifier == "com.example.WWDC-Sessions")
-        var wrong = SubcommandArguments(["--bytes"], subcommand: "packs")
-        #expect(throws: DebugToolError.self) {
-            _ = try PacksCommand(parsing: &wrong)
-            try wrong.finish()
+        #expect(throws: DebugToolError.self) { try PacksCommand.parsing(["--bytes"]) }
+    }
+
+    @Test("purge reads --asset-pack-bytes as a number of bytes and refuses anything else")
+    func purgeBytes() throws {
+        #expect(try PurgeCommand.parsing(["-b", "com.example.WWDC-Sessions", "--asset-pack-bytes", "1048576"]).assetPackBytes == 1_048_576)
+        #expect(try PurgeCommand.parsing([]).assetPackBytes == nil)
+        for wrong in ["-1", "1MiB", ""] {
+            #expect(throws: DebugToolError.self) { try PurgeCommand.parsing(["--asset-pack-bytes", wrong]) }
         }
     }
 }

@@ -9,18 +9,23 @@ import Foundation
 /// Deletes what apps keep in `Library/Caches/` of their app group containers, as the system may
 /// when storage runs low; an app must notice its missing files and download them again.
 struct PurgeCommand: DebugSubcommand {
-    static let name = "purge"
-    static let synopsis = "[--app-bundle-id ID | -b ID | --app-group GROUP] [--asset-pack-bytes BYTES]"
-    static let summary = "Simulate storage pressure: empty the caches of app group containers."
-    static let details = """
-          --app-bundle-id ID, -b ID   Only the app group container of this installed app.
-          --app-group GROUP           Only this app group's container (default: every container).
-          --asset-pack-bytes BYTES    Remove only enough managed asset packs to free this many bytes.
-        Deletes everything in each container's Library/Caches/ except the files the service is
-        handing over right now (Library/Caches/com.apple.BackgroundAssets/), then has the service
-        remove managed asset packs as storage pressure would: on-demand packs first, then prefetch
-        packs, least recently used first, never an essential pack.
-        """
+    static let app = Option.appBundleID(help: "Only the app group container of this installed app.")
+    static let appGroup = Option(
+        "--app-group", valueName: "GROUP", help: "Only this app group's container.", defaultDescription: "every container")
+    static let assetPackBytes = Option<Int64>.number(
+        "--asset-pack-bytes", valueName: "BYTES", in: 0...Int64.max, expected: "a number of bytes",
+        help: "Remove only enough managed asset packs to free this many bytes.", defaultDescription: "every pack it may remove")
+
+    static let signature = CommandSignature(
+        name: "purge", abstract: "Simulate storage pressure: empty the caches of app group containers.",
+        discussion: """
+            Deletes everything in each container's Library/Caches/ except the files the service is
+            handing over right now (Library/Caches/com.apple.BackgroundAssets/), then has the service
+            remove managed asset packs as storage pressure would: on-demand packs first, then prefetch
+            packs, least recently used first, never an essential pack.
+            """,
+        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
+        arguments: [OneOf([app, Self.appGroup]), Self.assetPackBytes])
 
     /// The folder of files in the middle of a hand-over, which a purge must not pull away.
     static let handOverFolder = "com.apple.BackgroundAssets"
@@ -29,19 +34,10 @@ struct PurgeCommand: DebugSubcommand {
     var bundleIdentifier: String?
     var assetPackBytes: Int64?
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        appGroup = try arguments.option("--app-group")
-        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
-        if let bytes = try arguments.option("--asset-pack-bytes") {
-            guard let value = Int64(bytes), value >= 0 else {
-                throw DebugToolError.usage("--asset-pack-bytes takes a number of bytes, not \(bytes.debugDescription).")
-            }
-            assetPackBytes = value
-        }
-        if appGroup != nil, bundleIdentifier != nil {
-            throw DebugToolError.usage("purge takes --app-bundle-id or --app-group, not both.")
-        }
-        try arguments.finish()
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        appGroup = try arguments.option(Self.appGroup)
+        bundleIdentifier = try arguments.option(Self.app)
+        assetPackBytes = try arguments.option(Self.assetPackBytes)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
