@@ -1,0 +1,150 @@
+#!/usr/bin/env bash
+# Benchmarks asset packs through the Background Assets service, against curl in the same run:
+#   1. install: COUNT (default 20) essential packs of SIZE (default 5 MiB) of random bytes, made with
+#      ba-package and served by asset-server, installed by `backgroundassets-debug install --wait`, which
+#      returns once every pack is downloaded, verified (SHA-256 of the archive and of each file), unpacked,
+#      synced and made current; against `curl` fetching the same archives from the same server into files,
+#      one after another in one process and 4 at a time (--parallel, as the service's default
+#      maxConcurrentDownloads), and 4 at a time followed by `sync` of the files (the service syncs every
+#      file it installs, so a crash leaves the old version or the new one). RUNS (default 3) interleaved runs each, each install on a fresh device.
+#      Goal: the install at 1.5x curl's time or better, unpacking included. The service runs with
+#      backgroundBandwidthLimit 0: pack archives are background rows, which the default limit (8 MiB/s
+#      shared) would pace, measuring the limit rather than the service; SERVICE_CONFIG overrides it.
+#   2. ensureLocalAvailability(of:) of a pack already on the device, CALLS (default 1000) times in one app
+#      process (asset-pack-test-app time-ensure): the first call and the median. Goal: under 5 ms.
+# Not a test: run it by hand on a quiet machine.
+#
+# Usage: Tests/Benchmarks/asset-packs.sh          (from anywhere inside the package)
+# Environment: COUNT, SIZE in bytes, RUNS, CALLS, SERVICE_CONFIG (the service's config.json); SKIP_BUILD=1 to reuse the release build,
+#              SCRATCH_PATH (default .build-bench) for the build folder, KEEP_WORK=1 to keep the files.
+set -euo pipefail
+
+COUNT="${COUNT:-20}"
+SIZE="${SIZE:-5242880}"
+RUNS="${RUNS:-3}"
+CALLS="${CALLS:-1000}"
+PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=common.sh
+source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
+SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/asset-pack-bench.XXXXXX")"
+
+trap stop_service_and_server EXIT
+trap 'exit 130' INT TERM
+
+command -v curl >/dev/null || { log "curl is missing; install it (apt-get install curl) and run again."; exit 1; }
+
+build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug ba-package asset-pack-test-app \
+    asset-pack-test-extension
+BIN="$SCRATCH/release"
+
+# --- Packs and server ------------------------------------------------------------------------------------------
+log "Packaging $COUNT essential packs of $SIZE bytes..."
+mkdir -p "$WORK/catalog"
+for number in $(seq -w 1 "$COUNT"); do
+    source_folder="$WORK/source/Pack-$number"
+    mkdir -p "$source_folder/Data"
+    head -c "$SIZE" /dev/urandom > "$source_folder/Data/pack-$number.bin"
+    cat > "$source_folder/Manifest.json" <<EOF
+{ "assetPackID": "Pack-$number", "version": 1,
+  "downloadPolicy": { "essential": { "installationEventTypes": ["firstInstallation"] } },
+  "fileSelectors": [ { "directory": "Data" } ] }
+EOF
+    (cd "$source_folder" && "$BIN/ba-package" Manifest.json -o "$WORK/catalog/Pack-$number.aar" --quiet)
+done
+"$BIN/ba-package" download-manifest create "$WORK"/catalog/*.aar -o "$WORK/catalog/manifest.json" --quiet
+start_asset_server
+URLS=()
+for archive in "$WORK"/catalog/*.aar; do URLS+=("$BASE_URL/$(basename "$archive")"); done
+ARCHIVE_BYTES="$(cat "$WORK"/catalog/*.aar | wc -c)"
+
+# --- The managed app -------------------------------------------------------------------------------------------
+APP=com.example.asset-pack-bench
+GROUP="group.$APP"
+plist() {  # plist ENTRIES...: an Info.plist of the given <key>/<value> lines.
+    printf '<?xml version="1.0" encoding="UTF-8"?>\n<plist version="1.0">\n<dict>\n%s\n</dict>\n</plist>\n' "$*"
+}
+GROUPS_KEY="<key>com.apple.security.application-groups</key><array><string>$GROUP</string></array>"
+plist "<key>CFBundleIdentifier</key><string>$APP</string>
+<key>CFBundleExecutable</key><string>asset-pack-test-app</string>
+<key>CFBundleVersion</key><string>1</string>
+<key>CFBundleShortVersionString</key><string>1.0</string>
+<key>BAManifestURL</key><string>$BASE_URL/manifest.json</string>
+<key>BAInitialDownloadRestrictions</key><dict>
+  <key>BADownloadAllowance</key><integer>4294967296</integer>
+  <key>BAEssentialDownloadAllowance</key><integer>4294967296</integer>
+  <key>BADownloadDomainAllowList</key><array><string>127.0.0.1</string></array></dict>
+<key>BAMaxInstallSize</key><integer>4294967296</integer>
+<key>BAEssentialMaxInstallSize</key><integer>4294967296</integer>
+$GROUPS_KEY
+<key>BAHasManagedAssetPacks</key><true/>
+<key>BAAppGroupID</key><string>$GROUP</string>
+<key>BAUsesAppleHosting</key><false/>" > "$WORK/App-Info.plist"
+plist "<key>CFBundleIdentifier</key><string>$APP.Extension</string>
+<key>CFBundleExecutable</key><string>asset-pack-test-extension</string>
+<key>CFBundleVersion</key><string>1</string>
+<key>CFBundleShortVersionString</key><string>1.0</string>
+<key>EXAppExtensionAttributes</key><dict>
+  <key>EXExtensionPointIdentifier</key><string>com.apple.background-asset-downloader-extension</string></dict>
+$GROUPS_KEY
+<key>BAAppGroupID</key><string>$GROUP</string>" > "$WORK/Extension-Info.plist"
+
+# --- Runs ------------------------------------------------------------------------------------------------------
+now() { date +%s.%N; }
+elapsed() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.3f}')" "$1" "$2"; }
+CURL_SEQUENTIAL=()
+CURL_PARALLEL=()
+CURL_SYNCED=()
+INSTALL=()
+curl_run() {  # curl_run OUT-FOLDER EXTRA-ARGS...: fetches every archive into OUT-FOLDER, prints the seconds.
+    local out="$1" start end arguments=()
+    shift
+    rm -rf "$out" && mkdir -p "$out"
+    for url in "${URLS[@]}"; do arguments+=(-o "$out/$(basename "$url")" "$url"); done
+    start="$(now)"
+    curl -sf "$@" "${arguments[@]}"
+    [ "${SYNC:-0}" = 1 ] && sync "$out"/*
+    end="$(now)"
+    elapsed "$start" "$end"
+}
+for run in $(seq "$RUNS"); do
+    CURL_SEQUENTIAL+=("$(curl_run "$WORK/curl")")
+    CURL_PARALLEL+=("$(curl_run "$WORK/curl" --parallel --parallel-max 4)")
+    CURL_SYNCED+=("$(SYNC=1 curl_run "$WORK/curl" --parallel --parallel-max 4)")
+    rm -rf "$WORK/curl"
+
+    DEVICE_ROOT="$WORK/device-$run"
+    start_service "${SERVICE_CONFIG:-{\"idleExitAfter\": 600, \"backgroundBandwidthLimit\": 0\}}"
+    start="$(now)"
+    "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
+        --extension-plist "$WORK/Extension-Info.plist" --wait > "$WORK/install-$run.out" 2>&1 ||
+        { log "the install failed: $(cat "$WORK/install-$run.out")"; exit 1; }
+    end="$(now)"
+    INSTALL+=("$(elapsed "$start" "$end")")
+    installed="$(find "$BA_DEVICE_ROOT/containers/$GROUP/Library/BackgroundAssets/AssetPacks" -name 'pack-*.bin' | wc -l)"
+    [ "$installed" -eq "$COUNT" ] || { log "run $run installed $installed of $COUNT packs"; exit 1; }
+    log "run $run: curl one by one ${CURL_SEQUENTIAL[-1]} s, curl 4 at a time ${CURL_PARALLEL[-1]} s, then synced ${CURL_SYNCED[-1]} s, install ${INSTALL[-1]} s"
+    if [ "$run" -lt "$RUNS" ]; then
+        stop "$SERVICE_PID" backgroundassetsd
+        rm -rf "$BA_DEVICE_ROOT"
+    fi
+done
+
+# ensureLocalAvailability of a pack on the device, on the last run's device, the service still running.
+ENSURE="$(BA_BUNDLE_IDENTIFIER="$APP" "$BIN/asset-pack-test-app" time-ensure Pack-01 --count "$CALLS")"
+
+python3 - "$COUNT" "$SIZE" "$ARCHIVE_BYTES" "$ENSURE" "${CURL_SEQUENTIAL[*]}" "${CURL_PARALLEL[*]}" "${CURL_SYNCED[*]}" "${INSTALL[*]}" <<'PY'
+import statistics, sys
+count, size, archive_bytes, ensure = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+sequential, parallel, synced, install = ([float(x) for x in arg.split()] for arg in sys.argv[5:9])
+mib = archive_bytes / 1048576
+print(f"{count} packs of {size / 1048576:.1f} MiB ({mib:.1f} MiB of archives), {len(install)} runs, medians:")
+for name, runs in [("curl, one by one", sequential), ("curl, 4 at a time", parallel),
+                   ("curl, 4 + sync", synced), ("install --wait", install)]:
+    median = statistics.median(runs)
+    print(f"  {name:<20} {median:7.3f} s  {mib / median:7.1f} MiB/s   runs: {' '.join(f'{r:.3f}' for r in runs)}")
+best = min(statistics.median(sequential), statistics.median(parallel))
+print(f"  install / the faster curl: {statistics.median(install) / best:.2f}x (goal: 1.5x or better); "
+      f"/ curl + sync: {statistics.median(install) / statistics.median(synced):.2f}x")
+print(f"ensureLocalAvailability of a pack already there: {ensure.removeprefix('ensure ')} (goal: under 5 ms)")
+PY
