@@ -101,6 +101,7 @@ final class ExtensionHost {
     /// - Throws: The error that kept the executable from starting.
     func launch(_ installed: InstalledApp) throws {
         let app = installed.bundleIdentifier
+        guard !activities.isClosed else { throw ServiceStopping(launch: "the extension of \(app)") }
         // The extension runs from its installed bundle, linked again to the latest build first.
         if let built = installed.builtExtensionExecutable {
             try InstalledExecutable.refresh(installed.extensionExecutable, from: built)

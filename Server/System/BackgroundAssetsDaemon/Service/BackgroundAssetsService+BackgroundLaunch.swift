@@ -16,6 +16,7 @@ extension BackgroundAssetsService {
             app: app, role: .app, deviceRoot: paths, manifestURL: installed.bundle.app.manifestURL,
             extra: [Self.backgroundLaunchVariable: "1"])
         do {
+            guard !activities.isClosed else { throw ServiceStopping(launch: app) }
             let process = try ExtensionProcess.launch(executable: installed.appExecutable, environment: environment) {
                 [weak self, activities] exit in
                 guard let self else { return }
