@@ -3,7 +3,7 @@ Abstract:
 Making a background session's tasks, listing them, and refusing what background sessions do not support.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundURLSession {

@@ -4,7 +4,6 @@ The background sessions' link to this device's system service, which does not se
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The system side of background sessions in an app process.

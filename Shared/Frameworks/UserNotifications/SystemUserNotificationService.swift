@@ -3,8 +3,8 @@ Abstract:
 The notification center's link to this device's system service, which does not serve notifications yet.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The system side of ``UNUserNotificationCenter/current()`` in an app process.
 ///

@@ -4,10 +4,10 @@ Tests of the service's notifications: answers from the settings, due requests, w
 */
 
 @testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Notifications in the service")
 struct NotificationSubsystemTests {

@@ -5,7 +5,6 @@ Tests of the background-session state and policy: events to the attached process
 
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 import Testing
 

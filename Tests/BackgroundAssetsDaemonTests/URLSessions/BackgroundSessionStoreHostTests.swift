@@ -5,10 +5,9 @@ Tests of the background-session store and host: records survive reopening, files
 
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Background-session store and host")
 struct BackgroundSessionStoreHostTests {

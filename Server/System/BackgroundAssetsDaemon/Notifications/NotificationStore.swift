@@ -5,7 +5,6 @@ Each app's notification authorization and delivered notifications, kept in their
 
 import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// Records what the person answered each app, and the notifications delivered to it.
 ///

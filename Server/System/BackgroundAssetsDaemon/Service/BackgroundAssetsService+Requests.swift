@@ -84,6 +84,14 @@ extension BackgroundAssetsService {
                 guard hello.role == .tool else { return toolOnly("clock") }
                 await resetDeviceClock()
                 return .status(try await status())
+            case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
+                .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
+                .forceQuit:
+                return await handleURLSessionRequest(request, hello: hello, connection: connection)
+            case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
+                .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
+                .answerNotificationPresentation:
+                return await handleNotificationRequest(request, hello: hello, connection: connection)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {

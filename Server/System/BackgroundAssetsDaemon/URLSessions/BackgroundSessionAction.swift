@@ -3,7 +3,7 @@ Abstract:
 What the background-session state asks the service to do: transfers in the queue, events, files, launches, records.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 
 /// One thing to do, returned by ``BackgroundSessionState``; the service does them in order.

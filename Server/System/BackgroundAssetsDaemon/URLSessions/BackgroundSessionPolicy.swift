@@ -4,7 +4,6 @@ When a background session's transfer may run, when the app is launched for its e
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The system's decisions about background sessions, as values: no I/O, no clock.

@@ -3,7 +3,7 @@ Abstract:
 One app's background session as the service keeps it: settings, outstanding tasks, and the events waiting for the app.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 
 /// Which app's session a record is: the identity two apps never share.

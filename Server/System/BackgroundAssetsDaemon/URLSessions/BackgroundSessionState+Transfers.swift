@@ -4,7 +4,6 @@ The queue's events for background-session transfers, the relaunch for events, fo
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 extension BackgroundSessionState {

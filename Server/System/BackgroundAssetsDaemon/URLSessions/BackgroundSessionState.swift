@@ -4,7 +4,6 @@ Every app's background sessions: a value the service owns, that turns each happe
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The background sessions of every app, and the rules that order what happens to them.
