@@ -21,7 +21,7 @@ struct BackgroundSessionStateTests {
         let made = state.makeTask(request, key: key)
         #expect(made?.0.taskIdentifier == 1)
         let actions = state.resume(task: 1, key: key, earliestBeginDate: nil, expectedBytes: 500, now: now)
-        #expect(actions.first == .scheduleTransfer(key, task: 1, request: request, notBefore: nil, discretionary: false))
+        #expect(actions.first == .scheduleTransfer(key, task: 1, request: request, notBefore: nil, discretionary: false, resumingFrom: nil))
         return state
     }
 
@@ -35,7 +35,7 @@ struct BackgroundSessionStateTests {
                 "progress of a session no process has is not kept")
         let file = URL(fileURLWithPath: "/device/containers/game/CFNetworkDownload_A.tmp")
         let response = BackgroundTaskResponse(url: request.url, statusCode: 200)
-        let actions = state.handedOver(task: 1, key: key, file: file, response: response)
+        let actions = state.transferFinished(task: 1, key: key, file: file, response: response)
         #expect(actions.contains(.launchApp(bundleIdentifier: "com.example.game", session: "game-data")))
         #expect(state.sessionsAwaitingEvents(app: "com.example.game") == ["game-data"])
         #expect(state.sessionsAwaitingEvents(app: "com.example.other").isEmpty)
@@ -52,7 +52,6 @@ struct BackgroundSessionStateTests {
         #expect(sent[1] == .finishedDownloading(taskIdentifier: 1, file: file, response: response))
         #expect(sent.last == .waitingEventsDelivered)
         #expect(state.record(key)?.tasks.isEmpty == true, "a delivered completion ends the task")
-        #expect(state.eventsHandled(key: key).first == .endBackgroundLaunchIfIdle(bundleIdentifier: "com.example.game"))
     }
 
     @Test("A session without launch events keeps its events without launching the app")

@@ -113,6 +113,7 @@ extension BackgroundAssetsService {
         }
         clients.introduce(client.connection.id, as: hello)
         client.connection.liftFrameLimit()
+        if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }
@@ -163,6 +164,8 @@ extension BackgroundAssetsService {
             settings: settings, tasks: await taskStatuses())
         let now = time.now
         status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        let sessions = urlSessions.statuses
+        status.urlSessions = sessions.isEmpty ? nil : sessions
         return status
     }
 
@@ -191,7 +194,7 @@ extension BackgroundAssetsService {
         return nil
     }
 
-    private func toolOnly(_ command: String) -> ServerResponse {
+    func toolOnly(_ command: String) -> ServerResponse {
         failure(.callerConnectionNotAccepted, "Only backgroundassets-debug may \(command); run backgroundassets-debug \(command).")
     }
 

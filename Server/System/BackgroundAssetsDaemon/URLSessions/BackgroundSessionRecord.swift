@@ -43,6 +43,9 @@ public struct BackgroundSessionRecord: Codable, Sendable, Equatable {
     public var launchedForEvents = false
     /// Set by `finishTasksAndInvalidate()`: the session ends when its last task does.
     public var isFinishing = false
+    /// The resume data of tasks that continue from a partial file the system keeps (a task made
+    /// from resume data, or suspended), until their transfer takes the file over.
+    public var resumeData: [Int: Data]?
 
     /// Creates an empty session.
     public init(key: BackgroundSessionKey, settings: BackgroundSessionSettings) {
