@@ -94,12 +94,12 @@ let package = Package(
         ),
         .target(
             name: "BackgroundURLSessions",
-            dependencies: ["BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(
             name: "UserNotifications",
-            dependencies: ["BackgroundAssetsIPC", "FoundationFixes"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/UserNotifications"
         ),
         .target(
@@ -311,6 +311,11 @@ let package = Package(
         .target(
             name: "LifecycleTestKit",
             path: "Tests/LifecycleTestKit"
+        ),
+        .executableTarget(
+            name: "url-session-test-app",
+            dependencies: ["BackgroundAssetsIPC", "BackgroundURLSessions", "UserNotifications"],
+            path: "Tests/url-session-test-app"
         ),
         .executableTarget(
             name: "task-test-app",

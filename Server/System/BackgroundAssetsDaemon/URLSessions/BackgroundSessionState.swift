@@ -46,7 +46,14 @@ public struct BackgroundSessionState: Sendable {
         if let previous = attachments[key], previous != connection { actions.append(.finishStream(connection: previous, key)) }
         attachments[key] = connection
         let outstanding = record.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }
-        actions.append(.send(connection: connection, key, .attached(tasks: outstanding)))
+        // A task that ended while no process had the session is listed as running: the process
+        // learns of its end from the completion that follows, as the delegate must.
+        let listed = outstanding.map { task in
+            var task = task
+            if task.state == .completed { (task.state, task.failure) = (.running, nil) }
+            return task
+        }
+        actions.append(.send(connection: connection, key, .attached(tasks: listed)))
         actions += record.waiting.map { .send(connection: connection, key, $0) }
         if record.launchedForEvents { actions.append(.send(connection: connection, key, .waitingEventsDelivered)) }
         record.waiting = []

@@ -1,0 +1,86 @@
+/*
+Abstract:
+The test app's command line, and what it expects to see completed before it exits with --wait.
+*/
+
+import BackgroundURLSessions
+import Synchronization
+
+/// What the test asked the app to do.
+final class TestOptions: Sendable {
+    let session: String
+    let launchEvents: Bool
+    let discretionary: Bool
+    let sharedContainer: Bool
+    let downloads: [URL]
+    let cancelResumeAfter: Int64?
+    let dataTask: URL?
+    let list: Bool
+    let notification: String?
+    let wait: Bool
+    private let expected = Mutex<Set<Int>>([])
+
+    init(_ arguments: ArraySlice<String>) {
+        var arguments = Array(arguments)
+        var values: [String: [String]] = [:]
+        var flags: Set<String> = []
+        while !arguments.isEmpty {
+            let argument = arguments.removeFirst()
+            if ["--session", "--download", "--cancel-resume-after", "--data-task", "--notify"].contains(argument), !arguments.isEmpty {
+                values[argument, default: []].append(arguments.removeFirst())
+            } else {
+                flags.insert(argument)
+            }
+        }
+        session = values["--session"]?.last ?? "com.example.lifecycle-test.downloads"
+        launchEvents = !flags.contains("--no-launch-events")
+        discretionary = flags.contains("--discretionary")
+        sharedContainer = flags.contains("--shared-container")
+        downloads = (values["--download"] ?? []).compactMap(URL.init(string:))
+        cancelResumeAfter = values["--cancel-resume-after"]?.last.flatMap { Int64($0) }
+        dataTask = values["--data-task"]?.last.flatMap(URL.init(string:))
+        list = flags.contains("--list")
+        notification = values["--notify"]?.last
+        wait = flags.contains("--wait")
+    }
+
+    func configuration() -> BackgroundURLSessionConfiguration {
+        let configuration = URLSessionConfiguration.background(withIdentifier: session)
+        configuration.sessionSendsLaunchEvents = launchEvents
+        configuration.isDiscretionary = discretionary
+        if sharedContainer { configuration.sharedContainerIdentifier = URLSessionTestLog.appGroup }
+        return configuration
+    }
+
+    /// The session's delegate: it exits with --wait once every expected task completed, and cancels
+    /// with resume data (then resumes from it) with --cancel-resume-after.
+    func delegate() -> RecordingSessionDelegate {
+        let cancelled = Mutex<Set<Int>>([])
+        return RecordingSessionDelegate(
+            onCompletion: { [self] completed in
+                let remaining = expected.withLock { $0.subtracting(completed) }
+                if wait, remaining.isEmpty { URLSessionTestLog.shared.append("done"); exit(0) }
+            },
+            onProgress: { [self] task, bytes in
+                guard let limit = cancelResumeAfter, bytes >= limit,
+                      cancelled.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
+                let session = URLSessionTestApp.sessions.last
+                task.cancel { data in
+                    var record = URLSessionTestRecord(event: "cancelledWithResumeData", session: self.session, task: task.taskIdentifier)
+                    record.bytes = bytes
+                    record.hasResumeData = data != nil
+                    URLSessionTestLog.shared.append(record)
+                    guard let data, let session else { return }
+                    let resumed = session.downloadTask(withResumeData: data)
+                    self.expect([resumed.taskIdentifier])
+                    URLSessionTestLog.shared.append("resumedFromResumeData", session: self.session, task: resumed.taskIdentifier)
+                    resumed.resume()
+                }
+            })
+    }
+
+    /// Adds tasks the app waits for with --wait.
+    func expect(_ tasks: [Int]) {
+        expected.withLock { $0.formUnion(tasks) }
+    }
+}
