@@ -12,7 +12,7 @@ import Glibc
 #endif
 
 /// One line of `url-session-test-app.jsonl`, as the test app writes it.
-struct URLSessionTestRecord: Decodable, Equatable {
+struct URLSessionTestRecord: Decodable, Equatable, Sendable {
     var event: String
     var pid: Int32
     var background: Bool

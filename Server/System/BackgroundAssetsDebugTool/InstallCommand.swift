@@ -14,7 +14,10 @@ struct InstallCommand: DebugSubcommand {
     static let summary = "Install or update an app from its Info.plists, as the App Store would."
     static let details = """
           --app-plist PATH         The app's Info.plist (default: App/Info.plist in the current folder).
-          --extension-plist PATH   The extension's Info.plist (default: Extension/Info.plist).
+          --extension-plist PATH   The extension's Info.plist (default: Extension/Info.plist when it is the
+                                   extension of the app being installed). An app whose extension is not
+                                   there is installed without one: it has no Background Assets keys and
+                                   downloads with a background URLSession, for example.
           --version V              Install this CFBundleVersion instead of the Info.plists' own; a version
                                    above the installed one makes the install an update.
           --wait                   Stay until the app is launchable: show the install's progress (a bar on
@@ -26,15 +29,15 @@ struct InstallCommand: DebugSubcommand {
         """
 
     var appPlist: URL
-    var extensionPlist: URL
+    /// The extension's Info.plist as given; `nil` means the default, when it is the app's extension.
+    var extensionPlist: URL?
     var version: String?
     var wait: Bool
 
     init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
         // Relative paths are taken from the current folder now, because the service runs elsewhere.
         appPlist = URL(fileURLWithPath: try arguments.option("--app-plist") ?? "App/Info.plist").standardizedFileURL
-        extensionPlist = URL(fileURLWithPath: try arguments.option("--extension-plist") ?? "Extension/Info.plist")
-            .standardizedFileURL
+        extensionPlist = try arguments.option("--extension-plist").map { URL(fileURLWithPath: $0).standardizedFileURL }
         version = try arguments.option("--version")
         if let version, version.trimmingCharacters(in: .whitespaces).isEmpty {
             throw .usage("--version needs a CFBundleVersion such as 2 or 1.1, not an empty string.")
@@ -44,9 +47,9 @@ struct InstallCommand: DebugSubcommand {
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         try Self.requireFile(appPlist, option: "--app-plist", default: "App/Info.plist")
-        try Self.requireFile(extensionPlist, option: "--extension-plist", default: "Extension/Info.plist")
+        if let extensionPlist { try Self.requireFile(extensionPlist, option: "--extension-plist", default: "Extension/Info.plist") }
         let request = InstallRequest(
-            appPlistPath: appPlist.path, extensionPlistPath: extensionPlist.path,
+            appPlistPath: appPlist.path, extensionPlistPath: (extensionPlist ?? Self.defaultExtensionPlist(of: appPlist))?.path,
             executablesDirectory: try Self.executablesDirectory().path, version: version)
 
         let (signals, continuation) = AsyncStream<InstallWaiter.Signal>.makeStream()
@@ -87,6 +90,22 @@ struct InstallCommand: DebugSubcommand {
         let launchable = try await waiter.wait(for: signals)
         context.console.output(InstallSummary.paragraph(for: launchable))
         return .success
+    }
+
+    /// `Extension/Info.plist` in the current folder, when it is the extension of the app being
+    /// installed (its identifier starts with the app's); otherwise the app is installed alone.
+    static func defaultExtensionPlist(of appPlist: URL, in folder: URL = URL(fileURLWithPath: ".")) -> URL? {
+        let candidate = folder.appending(path: "Extension/Info.plist").standardizedFileURL
+        guard FileManager.default.fileExists(atPath: candidate.path) else { return nil }
+        // An app Info.plist that cannot be read is the service's to explain: it gets the default.
+        guard let app = bundleIdentifier(in: appPlist) else { return candidate }
+        return bundleIdentifier(in: candidate)?.hasPrefix(app + ".") == true ? candidate : nil
+    }
+
+    private static func bundleIdentifier(in plist: URL) -> String? {
+        guard let data = try? Data(contentsOf: plist), data.count <= 1 << 20,
+              let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { return nil }
+        return object["CFBundleIdentifier"] as? String
     }
 
     /// Refuses a missing Info.plist before the service is bothered, naming the file and the option.

@@ -12,8 +12,9 @@ struct SimulateCommand: DebugSubcommand {
     static let name = "simulate"
     static let aliases = ["-s", "--simulate"]
     static let synopsis =
-        "--app-install | --app-update | --periodic-check | --launch-task ID | --expire-task ID [--app-bundle-id ID | -b ID]"
-    static let summary = "Send an app's extension a content request now (Apple's -s), or launch or expire a task."
+        "--app-install | --app-update | --periodic-check | --launch-task ID | --expire-task ID | --force-quit "
+        + "[--app-bundle-id ID | -b ID]"
+    static let summary = "Send an app's extension a content request now (Apple's -s), launch or expire a task, or force-quit the app."
     static let details = """
           --app-install               Simulate the app's install (essential downloads permitted).
           --app-update                Simulate an update of the app (essential downloads permitted).
@@ -22,6 +23,10 @@ struct SimulateCommand: DebugSubcommand {
                                       earliest begin date (_simulateLaunchForTaskWithIdentifier).
           --expire-task ID            Run the expiration handler of the app's running task ID now
                                       (_simulateExpirationForTaskWithIdentifier).
+          --force-quit                Force-quit the app, as swiping it away in the app switcher does: its
+                                      processes end, its background URL session transfers are cancelled
+                                      (NSURLErrorCancelledReasonUserForceQuitApplication), and the system
+                                      does not launch it for them until it is opened again.
           --app-bundle-id ID, -b ID   The app (default: the only app installed; status lists them).
         Exactly one event is required. The service launches the extension with the request and resets
         the app's extension runtime budget first, so a test can repeat it as often as needed.
@@ -37,6 +42,7 @@ struct SimulateCommand: DebugSubcommand {
     enum Event: Equatable {
         case contentRequest(ContentRequestKind)
         case task(TaskSimulation, identifier: String)
+        case forceQuit
     }
 
     var event: Event
@@ -56,10 +62,11 @@ struct SimulateCommand: DebugSubcommand {
         if let identifier = try arguments.option("--expire-task") {
             given.append(("--expire-task", .task(.expire, identifier: identifier)))
         }
+        if arguments.flag("--force-quit") { given.append(("--force-quit", .forceQuit)) }
         bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
         // A misspelled event is named as such, rather than reported as no event at all.
         try arguments.finish()
-        let flags = (Self.events.map(\.flag) + ["--launch-task ID", "--expire-task ID"]).joined(separator: ", ")
+        let flags = (Self.events.map(\.flag) + ["--launch-task ID", "--expire-task ID", "--force-quit"]).joined(separator: ", ")
         guard let first = given.first else {
             throw .usage("simulate needs one event: \(flags).")
         }
@@ -83,6 +90,10 @@ struct SimulateCommand: DebugSubcommand {
                     + "else in the app launched in the background. "
                     + "Run `backgroundassets-debug trace --follow` to watch it."
                 : "Asked the running task \(identifier) to expire; its expiration handler runs now.")
+        case .forceQuit:
+            let app = try await connection.send(.forceQuit(bundleIdentifier: bundleIdentifier)).expectedApp(answering: "simulate")
+            context.console.output("Force-quit \(StatusFormatter.shortened(app.bundleIdentifier)): its processes ended and its "
+                + "background transfers were cancelled; it is not launched for their events until it is opened again.")
         }
         return .success
     }

@@ -10,8 +10,8 @@ What the debug tool sends to install or update an app: where its Info.plists and
 public struct InstallRequest: Codable, Sendable, Equatable {
     /// The app's Info.plist, an absolute path.
     public var appPlistPath: String
-    /// The extension's Info.plist, an absolute path.
-    public var extensionPlistPath: String
+    /// The extension's Info.plist, an absolute path; `nil` installs the app without a downloader extension.
+    public var extensionPlistPath: String?
     /// The folder holding both executables (named by `CFBundleExecutable`), an absolute path.
     public var executablesDirectory: String
     /// A `CFBundleVersion` that replaces the app's (and the extension's), to install an update
@@ -21,10 +21,10 @@ public struct InstallRequest: Codable, Sendable, Equatable {
     /// Creates an install request.
     /// - Parameters:
     ///   - appPlistPath: The app's Info.plist.
-    ///   - extensionPlistPath: The extension's Info.plist.
+    ///   - extensionPlistPath: The extension's Info.plist, or `nil` for an app without a downloader extension.
     ///   - executablesDirectory: The folder holding both executables.
     ///   - version: A `CFBundleVersion` to install instead of the Info.plists' own.
-    public init(appPlistPath: String, extensionPlistPath: String, executablesDirectory: String, version: String? = nil) {
+    public init(appPlistPath: String, extensionPlistPath: String?, executablesDirectory: String, version: String? = nil) {
         self.appPlistPath = appPlistPath
         self.extensionPlistPath = extensionPlistPath
         self.executablesDirectory = executablesDirectory

@@ -66,16 +66,17 @@ struct BackgroundSessionStateTests {
         #expect(state.record(key)?.waiting.count == 1)
     }
 
-    @Test("Force-quit cancels the app's transfers with Apple's reason and does not launch it")
+    @Test("Force-quit cancels the app's transfers with Apple's reason, keeps the completion for its next process and does not launch it")
     func forceQuit() throws {
+        // Still attached: the connection of the process being killed has not closed yet.
         var state = running()
-        state.connectionClosed(7)
         let actions = state.forceQuit(app: "com.example.game")
         #expect(actions.first == .cancelTransfer(key, task: 1, keepPartialFile: false))
         #expect(!actions.contains { if case .launchApp = $0 { true } else { false } })
         guard case let .completed(snapshot) = state.record(key)?.waiting.last else { Issue.record("no completion kept"); return }
         #expect(snapshot.failure?.cancelledReason == .userForceQuitApplication)
         #expect(snapshot.failure?.error.code == -999)
+        #expect(!actions.contains { if case .send = $0 { true } else { false } }, "nothing is sent to the killed process")
     }
 
     @Test("A task past timeoutIntervalForResource fails with NSURLErrorTimedOut")

@@ -82,6 +82,8 @@ extension BackgroundSessionState {
     /// not launched for them; it hears of them when it next makes the session.
     public mutating func forceQuit(app: String) -> [BackgroundSessionAction] {
         forceQuitApps.insert(app)
+        // Its processes are being killed: what they would have been sent waits for the next one.
+        attachments = attachments.filter { $0.key.bundleIdentifier != app }
         var actions: [BackgroundSessionAction] = []
         for key in records.keys.sorted() where key.bundleIdentifier == app {
             for task in (records[key]?.tasks.keys.sorted() ?? []) where records[key]?.tasks[task]?.state != .completed {
