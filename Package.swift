@@ -234,7 +234,7 @@ let package = Package(
         ),
         .testTarget(
             name: "AssetPackArchiveTests",
-            dependencies: ["AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackagingTool", "AssetPackFormat", "TestSupport"],
             path: "Tests/AssetPackArchiveTests"
         ),
         .testTarget(
@@ -281,6 +281,11 @@ let package = Package(
             exclude: ["GoldenFrames"]
         ),
         .testTarget(
+            name: "ArgumentParsingTests",
+            dependencies: ["ArgumentParsing", "TestSupport"],
+            path: "Tests/ArgumentParsingTests"
+        ),
+        .testTarget(
             name: "TLSTests",
             dependencies: ["TLS", "TestSupport"],
             path: "Tests/TLSTests"
@@ -300,12 +305,12 @@ let package = Package(
         ),
         .executableTarget(
             name: "exclusive-control-probe",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets"],
             path: "Tests/exclusive-control-probe"
         ),
         .executableTarget(
             name: "asset-pack-unpack-probe",
-            dependencies: ["AssetPackArchive", "AssetPackFormat"],
+            dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat"],
             path: "Tests/asset-pack-unpack-probe"
         ),
         .target(
@@ -319,7 +324,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "task-test-app",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks"],
             path: "Tests/task-test-app"
         ),
         // Apple-style code written from Apple's documentation, kept compiling in both language modes:
@@ -349,7 +354,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "lifecycle-test-app",
-            dependencies: ["BackgroundAssets", "LifecycleTestKit", "SessionKit"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets", "LifecycleTestKit", "SessionKit"],
             path: "Tests/lifecycle-test-app"
         ),
         .executableTarget(

@@ -3,6 +3,7 @@ Abstract:
 Tests of the ba-package command: the template, packaging, the download manifest, and its exit codes.
 */
 
+import ArgumentParsing
 import AssetPackagingTool
 import AssetPackFormat
 import Foundation
@@ -71,6 +72,20 @@ struct PackagingToolTests {
         #expect(fake.0 == .failure)
         #expect(fake.error.contains("fake.aar: is not an asset-pack archive"))
         #expect(!FileManager.default.fileExists(atPath: fixture.root.appending(path: "m.json").path))
+    }
+
+    @Test("Every option --help lists is accepted, and every option accepted is in --help")
+    func helpListsWhatIsParsed() throws {
+        let fixture = try PackFixture()
+        let help = run(["--help"], in: fixture.root).output
+        for line in HelpOptions.probes(inHelp: help) {
+            let result = run(line, in: fixture.root)
+            // The unlisted word is the one refused: the option before it, and its value, were read.
+            #expect(result.0 == .usage, "\(line)")
+            #expect(result.error.hasPrefix("ba-package: \(HelpOptions.unlistedRefusal)"), "\(line): \(result.error)")
+        }
+        let accepted = AssetPackagingTool.signature.allOptions.flatMap(\.names) + ["-h", "--help"]
+        #expect(Set(accepted) == Set(HelpOptions.spellings(inHelp: help)), "\(help)")
     }
 
     @Test("The executable prints the template and exits with the documented codes")

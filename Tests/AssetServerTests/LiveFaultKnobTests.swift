@@ -20,9 +20,9 @@ struct LiveFaultKnobTests {
             let response = try await server.raw("GET", "/sessions/throttled.bin")
             let elapsed = clock.now - start
             #expect(response.body == bytes)
-            // Three seconds' worth of bytes; even allowing a one-second burst it takes two seconds.
+            // Three seconds' worth of bytes; even allowing a one-second burst it takes two seconds. (The
+            // pacing itself, too slow as well as too fast, is FaultKnobUnitTests' token bucket, on given times.)
             #expect(elapsed >= .milliseconds(1_600), "98304 bytes at 32768 B/s arrived in \(elapsed)")
-            #expect(elapsed < .seconds(10), "the throttle is far slower than asked: \(elapsed)")
         }
     }
 
@@ -80,7 +80,6 @@ struct LiveFaultKnobTests {
                 #expect(try await client.request("GET", "/manifest.json").statusCode == 200)
                 let elapsed = clock.now - start
                 #expect(elapsed >= .milliseconds(400), "answered after \(elapsed)")
-                #expect(elapsed < .seconds(5))
             }
         }
     }

@@ -28,11 +28,9 @@ struct LiveHarnessTests {
             executableURL: shell, arguments: ["-c", "trap '' TERM; echo ready; while :; do sleep 0.1; done"])
         _ = try await process.waitForLine { $0 == "ready" }
         #expect(process.isRunning)
-        let clock = ContinuousClock()
-        let start = clock.now
+        // Without the SIGKILL it would never end: the suite's time limit would.
         let status = await process.terminate(gracePeriod: .milliseconds(300))
         #expect(status == .signalled(SIGKILL))
-        #expect(clock.now - start < .seconds(5))
         #expect(!process.isRunning)
     }
 
@@ -55,16 +53,14 @@ struct LiveHarnessTests {
     func waitForLineFailsFastOnExit() async throws {
         let shell = try locateExecutable("sh")
         let process = try ChildProcess.launch(executableURL: shell, arguments: ["-c", "echo broken catalog >&2; exit 3"])
-        let clock = ContinuousClock()
-        let start = clock.now
         do {
-            _ = try await process.waitForLine(timeout: .seconds(20)) { $0.hasPrefix("asset-server listening") }
+            // Ten times the suite's time limit: only the child's exit can end the wait in time.
+            _ = try await process.waitForLine(timeout: .seconds(600)) { $0.hasPrefix("asset-server listening") }
             Issue.record("waitForLine returned although the child printed nothing")
         } catch let error as TestSupportError {
             #expect(error.description.contains("exit code 3"))
             #expect(error.description.contains("broken catalog"))
         }
-        #expect(clock.now - start < .seconds(5))
     }
 
     @Test("Polling gives up at its deadline with a message naming what it waited for, and where the logs are")

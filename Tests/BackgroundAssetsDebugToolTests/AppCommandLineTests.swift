@@ -12,12 +12,9 @@ import Testing
 
 @Suite("Parse the app commands' command lines")
 struct AppCommandLineTests {
-    /// Parses a subcommand the way the dispatcher does: its own parsing, then the leftover check.
+    /// Parses a subcommand the way the dispatcher does.
     static func parse<Command: DebugSubcommand>(_ type: Command.Type, _ line: [String]) throws -> Command {
-        var arguments = SubcommandArguments(line, subcommand: type.name)
-        let command = try Command(parsing: &arguments)
-        try arguments.finish()
-        return command
+        try Command.parsing(line)
     }
 
     /// Expects a usage error whose message names `expected`.
@@ -117,7 +114,7 @@ struct AppCommandLineTests {
             #expect(command.bundleIdentifier == app, "\(line)")
         }
         Self.expectUsageError(SimulateCommand.self, [], naming: "--app-install, --app-update, --periodic-check")
-        Self.expectUsageError(SimulateCommand.self, ["-b", "com.example.a"], naming: "needs one event")
+        Self.expectUsageError(SimulateCommand.self, ["-b", "com.example.a"], naming: "needs one of")
         Self.expectUsageError(
             SimulateCommand.self, ["--app-install", "--periodic-check"], naming: "--app-install and --periodic-check")
         Self.expectUsageError(SimulateCommand.self, ["--app-update", "-d", "DEVICE"], naming: "\"-d\"")
@@ -154,21 +151,25 @@ struct AppCommandLineTests {
         Self.expectUsageError(SettingsCommand.self, ["--low-power"], naming: "--low-power")
     }
 
-    @Test("Every subcommand's help lists each of its flags")
-    func helpListsFlags() {
-        let flags: [(any DebugSubcommand.Type, [String])] = [
-            (InstallCommand.self, ["--app-plist", "--extension-plist", "--version", "--wait"]),
-            (UninstallCommand.self, ["--app-bundle-id", "-b"]),
-            (SimulateCommand.self, ["--app-install", "--app-update", "--periodic-check", "--app-bundle-id", "-b"]),
-            (SettingsCommand.self, ["--low-power", "--background-refresh", "--app", "--in-app-content"]),
-            (TraceCommand.self, ["--follow", "--mermaid"]),
-        ]
-        for (command, expected) in flags {
-            for flag in expected {
-                #expect(command.synopsis.contains(flag), "\(command.name) synopsis lacks \(flag)")
-                #expect(command.details.contains(flag), "\(command.name) details lack \(flag)")
+    @Test("Every option a subcommand's --help lists is accepted, and every option it accepts is listed")
+    func helpListsWhatIsParsed() async throws {
+        let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))
+        for command in DebugTool.subcommands {
+            let transcript = ConsoleTranscript()
+            let recording = ToolContext.recording(context.paths, into: transcript)
+            #expect(await DebugTool.run(arguments: [command.name, "--help"], context: recording) == .success)
+            let help = transcript.output
+            #expect(DebugTool.usage.contains(help.split(separator: "\n").dropFirst(2).joined(separator: "\n")))
+            for probe in HelpOptions.probes(inHelp: help) {
+                let line = [command.name] + probe
+                let refusal = ConsoleTranscript()
+                #expect(await DebugTool.run(arguments: line, context: .recording(context.paths, into: refusal)) == .usage)
+                // The unlisted word is the one refused: the option before it, and its value, were read.
+                #expect(refusal.error.hasPrefix("backgroundassets-debug \(command.name): \(HelpOptions.unlistedRefusal)"),
+                        "\(line): \(refusal.error)")
             }
-            #expect(DebugTool.usage.contains(DebugTool.usageLine(of: command)))
+            let accepted = command.signature.allOptions.flatMap(\.names)
+            #expect(Set(accepted) == Set(HelpOptions.spellings(inHelp: help)), "\(command.name): \(help)")
         }
     }
 }

@@ -10,35 +10,27 @@ import Testing
 
 @Suite("Parse the debug tool's command line")
 struct CommandLineTests {
-    @Test("Options take a value in either form; unknown arguments are reported")
+    @Test("Options take a value in either form; unknown arguments are usage errors")
     func optionsAndLeftovers() throws {
-        var arguments = SubcommandArguments(["--output=a", "--size", "5", "URL", "--json"], subcommand: "test")
-        #expect(try arguments.option("--output") == "a")
-        #expect(try arguments.option("--size") == "5")
-        let first = arguments.flag("--json")
-        let second = arguments.flag("--json")
-        #expect(first && !second, "a flag is consumed once")
-        #expect(try arguments.positional("URL") == "URL")
-        try arguments.finish()
-
-        var missing = SubcommandArguments(["--output"], subcommand: "test")
-        do {
-            _ = try missing.option("--output")
-            Issue.record("An option without a value was accepted.")
-        } catch {
-            #expect(error.exitCode == .usage)
+        let arguments = try SubcommandArguments(
+            ["--output=a", "--size", "5", "http://127.0.0.1/a", "--foreground"], subcommand: DownloadCommand.signature)
+        #expect(try arguments.option(DownloadCommand.output) == "a")
+        #expect(try arguments.option(DownloadCommand.size) == 5)
+        #expect(arguments.flag(DownloadCommand.foreground))
+        #expect(try arguments.positional(DownloadCommand.url) == "http://127.0.0.1/a")
+        for line in [["--output"], ["http://127.0.0.1/a", "--output", "a", "--bogus"]] {
+            #expect { try SubcommandArguments(line, subcommand: DownloadCommand.signature) } throws: { error in
+                (error as? DebugToolError)?.exitCode == .usage
+            }
         }
-        let extra = SubcommandArguments(["--bogus"], subcommand: "test")
-        #expect { try extra.finish() } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
     }
 
     @Test("The same URL and output give the same download identifier, a different output another")
     func stableIdentifier() throws {
         let folder = FileManager.default.temporaryDirectory.path
         func request(_ output: String, extra: [String] = []) throws -> DownloadRequest {
-            var arguments = SubcommandArguments(
-                ["http://127.0.0.1:8080/a.mp4", "--output", "\(folder)/\(output)"] + extra, subcommand: "download")
-            return try DownloadRequest(parsing: &arguments)
+            try DownloadRequest(parsing: SubcommandArguments(
+                ["http://127.0.0.1:8080/a.mp4", "--output", "\(folder)/\(output)"] + extra, subcommand: DownloadCommand.signature))
         }
         let first = try request("a.mp4")
         #expect(first.identifier == (try request("a.mp4", extra: ["--foreground"])).identifier)
@@ -59,9 +51,8 @@ struct CommandLineTests {
             (["http://127.0.0.1/a"], "--output"),
         ]
         for (line, expected) in cases {
-            var arguments = SubcommandArguments(line, subcommand: "download")
             do {
-                _ = try DownloadRequest(parsing: &arguments)
+                _ = try DownloadRequest(parsing: SubcommandArguments(line, subcommand: DownloadCommand.signature))
                 Issue.record("\(line) was accepted.")
             } catch {
                 #expect(error.message.contains(expected), "\(line): \(error.message)")

@@ -30,8 +30,7 @@ struct PurgeCommandTests {
         let kept = try #require(paths.container(forAppGroup: group)).appending(path: "Library/Preferences/settings.plist")
         try Self.write(3, to: kept)
 
-        var arguments = SubcommandArguments([], subcommand: "purge")
-        let command = try PurgeCommand(parsing: &arguments)
+        let command = try PurgeCommand.parsing([])
         let transcript = ConsoleTranscript()
         #expect(try await command.run(in: ToolContext.recording(paths, into: transcript)) == .success)
         #expect(transcript.output.hasPrefix("Purged 2 file(s), 1024 bytes, from the caches of \(group)."), "\(transcript.output)")
@@ -47,8 +46,7 @@ struct PurgeCommandTests {
     func refusesUnknownGroups() async throws {
         let root = try TemporaryDeviceRoot()
         for group in ["group.missing", "../../etc"] {
-            var arguments = SubcommandArguments(["--app-group", group], subcommand: "purge")
-            let command = try PurgeCommand(parsing: &arguments)
+            let command = try PurgeCommand.parsing(["--app-group", group])
             await #expect {
                 try await command.run(in: ToolContext.recording(DevicePaths(root: root.url)))
             } throws: { error in

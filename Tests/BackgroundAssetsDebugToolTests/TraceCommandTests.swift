@@ -15,14 +15,12 @@ import Testing
 struct TraceCommandTests {
     @Test("Filters and the diagram switch are read; a bad --last is a usage error")
     func parsesOptions() throws {
-        var arguments = SubcommandArguments(["--mermaid", "--app", "com.example.app", "--last", "5"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &arguments)
+        let command = try TraceCommand.parsing(["--mermaid", "--app", "com.example.app", "--last", "5"])
         #expect(command.mermaid)
         #expect(command.app == "com.example.app")
         #expect(command.last == 5)
         for bad in ["0", "x", "-3"] {
-            var arguments = SubcommandArguments(["--last", bad], subcommand: "trace")
-            #expect { try TraceCommand(parsing: &arguments) } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
+            #expect { try TraceCommand.parsing(["--last", bad]) } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
         }
     }
 
@@ -38,11 +36,9 @@ struct TraceCommandTests {
 
     @Test("--follow is read, and refused with --mermaid as a usage error naming both")
     func parsesFollow() throws {
-        var arguments = SubcommandArguments(["--follow", "--app", "com.example.app"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &arguments)
+        let command = try TraceCommand.parsing(["--follow", "--app", "com.example.app"])
         #expect(command.follow && !command.mermaid)
-        var both = SubcommandArguments(["--mermaid", "--follow"], subcommand: "trace")
-        #expect { try TraceCommand(parsing: &both) } throws: { error in
+        #expect { try TraceCommand.parsing(["--mermaid", "--follow"]) } throws: { error in
             let error = error as? DebugToolError
             return error?.exitCode == .usage && error?.message.contains("--follow") == true
                 && error?.message.contains("--mermaid") == true
@@ -89,8 +85,7 @@ struct TraceCommandTests {
         let file = folder.appending("trace.jsonl")
         try Data((Self.line("old") + Self.line("recent") + Self.line("other", app: "com.example.other")).utf8)
             .write(to: file)
-        var arguments = SubcommandArguments(["--follow", "--app", "com.example.app", "--last", "1"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &arguments)
+        let command = try TraceCommand.parsing(["--follow", "--app", "com.example.app", "--last", "1"])
         let printed = Mutex<[String]>([])
         let console = Console(inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false)
         let following = Task {

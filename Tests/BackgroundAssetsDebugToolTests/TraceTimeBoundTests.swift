@@ -37,13 +37,11 @@ struct TraceTimeBoundTests {
 
     @Test("The picture options are read, and only one way of drawing is taken at a time")
     func pictureOptions() throws {
-        var svg = SubcommandArguments(["--svg", "run.svg", "--since", "5m"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &svg)
+        let command = try TraceCommand.parsing(["--svg", "run.svg", "--since", "5m"])
         #expect(command.output == .svg(path: "run.svg"))
         #expect(command.since?.text == "5m")
         for pair in [["--svg", "a.svg", "--html", "a.html"], ["--follow", "--svg", "a.svg"], ["--mermaid", "--html", "a"]] {
-            var arguments = SubcommandArguments(pair, subcommand: "trace")
-            #expect { try TraceCommand(parsing: &arguments) } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
+            #expect { try TraceCommand.parsing(pair) } throws: { ($0 as? DebugToolError)?.exitCode == .usage }
         }
     }
 
@@ -52,17 +50,14 @@ struct TraceTimeBoundTests {
         let sample = TraceEntry(from: "backgroundassetsd", to: "app", event: TraceEntry.progressEvent, app: "a",
                                 download: "d", transfer: TraceTransfer(written: 5, expected: 10, foreground: true,
                                                                       essential: false, priority: 0))
-        var plain = SubcommandArguments([], subcommand: "trace")
-        #expect(!(try TraceCommand(parsing: &plain)).shows(sample))
-        var asked = SubcommandArguments(["--progress"], subcommand: "trace")
-        #expect(try TraceCommand(parsing: &asked).shows(sample))
+        #expect(!(try TraceCommand.parsing([])).shows(sample))
+        #expect(try TraceCommand.parsing(["--progress"]).shows(sample))
         #expect(TraceCommand.line(for: sample).hasSuffix("downloadProgress d (5 of 10 bytes)"))
     }
 
     @Test("--since and --until keep the entries between them")
     func filtersByTime() throws {
-        var arguments = SubcommandArguments(["--since", "10m", "--until", "1m"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &arguments)
+        let command = try TraceCommand.parsing(["--since", "10m", "--until", "1m"])
         func entry(_ secondsAgo: Double) -> TraceEntry {
             TraceEntry(time: Self.now.addingTimeInterval(-secondsAgo), from: "tool", to: "backgroundassetsd", event: "e")
         }
@@ -75,8 +70,7 @@ struct TraceTimeBoundTests {
 
     @Test("last-EVENT starts at the last time an event happened, and names a missing one")
     func sinceLastEvent() throws {
-        var arguments = SubcommandArguments(["--since", "last-install"], subcommand: "trace")
-        let command = try TraceCommand(parsing: &arguments)
+        let command = try TraceCommand.parsing(["--since", "last-install"])
         let entries = [600.0, 300, 30].map { secondsAgo in
             TraceEntry(time: Self.now.addingTimeInterval(-secondsAgo), from: "tool", to: "backgroundassetsd",
                        event: secondsAgo == 30 ? "uninstall" : "install")

@@ -14,8 +14,7 @@ import TLS
 @Suite("Trusting CA certificates on a device")
 struct TrustCommandTests {
     static func run(_ words: [String], _ paths: DevicePaths) async throws -> DebugExitCode {
-        var arguments = SubcommandArguments(Array(words.dropFirst()), subcommand: "trust")
-        let command = try TrustCommand(parsing: &arguments)
+        let command = try TrustCommand.parsing(Array(words.dropFirst()))
         return try await command.run(in: ToolContext.recording(paths))
     }
 
@@ -65,7 +64,6 @@ struct TrustCommandTests {
 
     @Test("trust without a known verb is a usage error")
     func usage() {
-        var arguments = SubcommandArguments(["trust-me"], subcommand: "trust")
-        #expect(throws: DebugToolError.self) { try TrustCommand(parsing: &arguments) }
+        #expect(throws: DebugToolError.self) { try TrustCommand.parsing(["trust-me"]) }
     }
 }

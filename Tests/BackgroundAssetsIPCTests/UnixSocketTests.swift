@@ -129,9 +129,13 @@ struct UnixSocketTests {
         let directory = try TemporaryDirectory(prefix: "ba-sock")
         let path = directory.appending("s.sock").path
         let listener = try UnixSocketListener(path: path)
-        async let waiting: Void = onThread { _ = try listener.accept() }
-        // Gives the thread time to block in accept; the expectations hold whichever runs first.
-        try await Task.sleep(for: .milliseconds(50))
+        let thread = BlockedThread()
+        async let waiting: Void = onThread {
+            thread.recordCurrentThread()
+            _ = try listener.accept()
+        }
+        let accept = try #require(BlockedThread.acceptCall, "no accept(2) number for this architecture")
+        try await poll(until: { thread.blockedCall == accept }, timeout: .seconds(10), "the thread to block in accept")
         listener.close()
         var failure: (any Error)?
         do { try await waiting } catch { failure = error }

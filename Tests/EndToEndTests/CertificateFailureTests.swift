@@ -45,13 +45,12 @@ struct CertificateFailureTests {
                 #expect(trusted.status == .exited(0), "\(trusted.standardError)")
                 let file = try CatalogFile.all(in: assets.catalogURL)[0]
                 let output = scenario.outputFolder.appendingPathComponent("session.mp4")
-                let started = ContinuousClock.now
                 let result = try await scenario.runTool(["download", assets.url(file.path).absoluteString, "--output", output.path])
+                // Failing at all shows it was not retried: a background download retries without end.
                 #expect(result.status == .exited(1))
                 #expect(result.standardError.contains("certificate"), "\(result.standardError)")
                 #expect(result.standardError.contains(wrong.reason), "\(result.standardError)")
                 #expect(result.standardError.contains("127.0.0.1"), "\(result.standardError)")
-                #expect(ContinuousClock.now - started < .seconds(20), "a certificate failure is not retried")
                 #expect(try scenario.accessEntries(for: file.path).isEmpty)
                 #expect(!FileManager.default.fileExists(atPath: output.path))
             }

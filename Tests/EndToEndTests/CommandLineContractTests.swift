@@ -46,4 +46,25 @@ struct CommandLineContractTests {
         #expect(result.status == .exited(64), "\(result.standardError)")
         #expect(result.standardError.contains("The option \(arguments.last!) needs a value."), "\(result.standardError.prefix(300))")
     }
+
+    /// The executables whose options are declared once, in a signature that parses them and renders `--help`.
+    static let declaredExecutables = [
+        "asset-server", "backgroundassetsd", SampleDevice.appExecutable, "wwdc-sessions-demo", "lifecycle-test-app",
+        "task-test-app", "exclusive-control-probe", "asset-pack-unpack-probe",
+    ]
+
+    @Test("Every option --help lists is accepted, and a word it does not list is refused", arguments: declaredExecutables)
+    func helpListsWhatIsParsed(_ executable: String) async throws {
+        let scenario = try Scenario()
+        let path = try ProductsDirectory.executable(named: executable).path
+        let help = try await runCommand(path, arguments: ["--help"], environment: scenario.environment).standardOutput
+        #expect(HelpOptions.spellings(inHelp: help).suffix(2) == ["-h", "--help"], "\(help)")
+        for line in HelpOptions.probes(inHelp: help) {
+            let result = try await runCommand(path, arguments: line, environment: scenario.environment)
+            // The unlisted word is the one refused: the option before it, and its value, were read.
+            #expect(result.status == .exited(64), "\(line)")
+            #expect(result.standardError.hasPrefix("\(executable): \(HelpOptions.unlistedRefusal)"),
+                    "\(line): \(result.standardError.prefix(200))")
+        }
+    }
 }

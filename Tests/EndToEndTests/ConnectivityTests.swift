@@ -23,8 +23,8 @@ struct ConnectivityTests {
             let started = ContinuousClock.now
             let result = try await scenario.runTool(["download", url, "--output", output.path, "--foreground"])
             #expect(result.status == .exited(1))
+            // It waits out foregroundWait; the rule itself is checked on a manual clock (BoundedWaitTests).
             #expect(ContinuousClock.now - started >= .seconds(1), "it waits out foregroundWait")
-            #expect(ContinuousClock.now - started < .seconds(10))
             #expect(result.standardError.contains("failed"), "\(result.standardError)")
             #expect(result.standardError.contains("no progress"), "\(result.standardError)")
         }
@@ -39,11 +39,10 @@ struct ConnectivityTests {
             configuration["foregroundWait"] = 1
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
                 let output = scenario.outputFolder.appendingPathComponent("unavailable.mp4")
-                let started = ContinuousClock.now
                 let url = server.url("/sessions/unavailable.mp4").absoluteString
                 let result = try await scenario.runTool(["download", url, "--output", output.path, "--foreground"])
+                // Ending at all is the bound: a download that kept retrying would outlast the tool's time limit.
                 #expect(result.status == .exited(1))
-                #expect(ContinuousClock.now - started < .seconds(10))
                 #expect(result.standardError.contains("503"), "\(result.standardError)")
             }
         }

@@ -78,14 +78,30 @@ struct DemoCommandTests {
                 environment: scenario.environment, currentDirectory: Self.repositoryRoot)
             defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
             _ = try await demo.waitForLine(timeout: .seconds(60)) { $0.contains("Install the app") }
-            // A terminal sends Ctrl-C to the whole foreground process group: the demo and what it started.
-            let pids = [demo.pid] + Self.descendants(of: demo.pid)
-            for pid in pids.reversed() { kill(pid, SIGINT) }
+            // A terminal sends Ctrl-C to the whole foreground process group: the demo and what it
+            // started. Here the children get it first and have ended of it before the demo's own
+            // arrives, the order in which a busy machine can deliver them.
+            let children = try await poll(timeout: .seconds(30), "the demo's install tool") { () -> [Int32]? in
+                let children = Self.descendants(of: demo.pid)
+                return children.isEmpty ? nil : children
+            }
+            for pid in children.reversed() { kill(pid, SIGINT) }
+            try await poll(until: { children.allSatisfy { !Self.isRunning($0) } }, timeout: .seconds(10),
+                           "the demo's children ended of Ctrl-C")
+            kill(demo.pid, SIGINT)
             let status = try await demo.waitForExit(timeout: .seconds(30))
             await ServiceProcess.killAll(in: scenario.deviceRoot)
             #expect(status == .exited(130), "\(demo.diagnostics())")
             #expect(demo.standardError().contains("wwdc-sessions-demo: interrupted"), "\(demo.diagnostics())")
         }
+    }
+
+    /// Whether a process runs: it exists and is not a zombie waiting to be reaped.
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
+              let afterName = stat.range(of: ") ", options: .backwards)
+        else { return false }
+        return stat[afterName.upperBound...].first != "Z"
     }
 
     /// The processes started, directly or not, by `pid`, from `/proc`.

@@ -21,13 +21,12 @@ struct HTTPSDownloadTests {
                 let url = server.url(file.path).absoluteString
                 #expect(url.hasPrefix("https://"))
 
-                let started = ContinuousClock.now
                 let refused = try await scenario.runTool(["download", url, "--output", output.path])
+                // Failing at all shows it was not retried: a background download retries without end.
                 #expect(refused.status == .exited(1))
                 #expect(refused.standardError.contains("certificate"), "\(refused.standardError)")
                 #expect(refused.standardError.contains("untrusted issuer"), "\(refused.standardError)")
                 #expect(refused.standardError.contains("127.0.0.1"), "\(refused.standardError)")
-                #expect(ContinuousClock.now - started < .seconds(20), "a certificate failure is not retried")
                 #expect(try scenario.accessEntries(for: file.path).isEmpty)
 
                 let trusted = try await scenario.runTool(["trust", "add", tls.url.appending(path: "ca.pem").path])

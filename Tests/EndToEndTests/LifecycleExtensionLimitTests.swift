@@ -18,7 +18,7 @@ extension LifecycleTests {
                 behaviour.sleepSeconds = 30
                 behaviour.misbehaveFor = [1]
                 try life.write(behaviour)
-                try await expectKilled(life, because: "runtime limit", within: .seconds(15))
+                try await expectKilled(life, because: "runtime limit")
             }
         }
 
@@ -31,7 +31,7 @@ extension LifecycleTests {
                 behaviour.sleepSeconds = 15
                 behaviour.misbehaveFor = [1]
                 try life.write(behaviour)
-                try await expectKilled(life, because: "memory limit", within: .seconds(12))
+                try await expectKilled(life, because: "memory limit")
             }
         }
 
@@ -42,9 +42,7 @@ extension LifecycleTests {
                 behaviour.crash = true
                 behaviour.misbehaveFor = [1]
                 try life.write(behaviour)
-                let started = ContinuousClock.now
                 try await life.installAndWait()
-                #expect(ContinuousClock.now - started < .seconds(15))
                 let calls = life.extensionCalls()
                 let request = try #require(calls.contentRequests(1).first, "\(calls)")
                 #expect(calls.calls("returned").isEmpty, "the extension was meant to abort: \(calls)")
@@ -73,15 +71,10 @@ extension LifecycleTests {
             }
         }
 
-        /// Installs, expects `install --wait` to return well before the extension's own sleep would
-        /// end, and checks that the extension was killed for `reason` in the status and the trace.
-        private func expectKilled(_ life: LifecycleScenario, because reason: String, within limit: Duration)
-            async throws
-        {
-            let started = ContinuousClock.now
+        /// Installs, and checks that the extension was killed for `reason` in the status and the
+        /// trace. (When the limit passes is checked on a manual clock, in ExtensionLimitClockTests.)
+        private func expectKilled(_ life: LifecycleScenario, because reason: String) async throws {
             try await life.installAndWait()
-            let elapsed = ContinuousClock.now - started
-            #expect(elapsed < limit, "install --wait took \(elapsed) while the extension misbehaved")
 
             let calls = life.extensionCalls()
             let request = try #require(calls.contentRequests(1).first, "\(calls)")

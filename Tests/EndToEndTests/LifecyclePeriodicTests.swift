@@ -26,13 +26,12 @@ extension LifecycleTests {
                 let status = try #require(try await life.appStatus())
                 #expect(status["nextPeriodicCheck"] != nil && !(status["nextPeriodicCheck"] is NSNull), "\(status)")
 
+                // Eleven device days, not eleven real ones: a few real seconds. (When each comes is
+                // checked on a manual clock, in PeriodicCheckClockTests.)
                 let calls = try await life.waitForExtensionCalls("three periodic requests", timeout: .seconds(30)) {
                     $0.contentRequests(3).count >= 3
                 }
-                let periodic = calls.contentRequests(3)
-                // Eleven device days, not eleven real ones: a few real seconds.
-                let offsets = periodic.map { $0.date.timeIntervalSince(installed) }
-                #expect(offsets[2] < 10, "periodic requests came \(offsets) s after the install")
+                #expect(calls.contentRequests(3).allSatisfy { $0.date > installed })
             }
         }
 
@@ -51,9 +50,9 @@ extension LifecycleTests {
                 let reason = status["periodicCheckSuspendedBecause"] as? String ?? ""
                 #expect(reason.lowercased().contains("low"), "periodicCheckSuspendedBecause: \(reason)")
                 #expect(status["nextPeriodicCheck"] == nil || status["nextPeriodicCheck"] is NSNull, "\(status)")
-                // Sixteen device days pass in this window; an app not in low-power mode gets three checks in it.
-                let ran = try await watch(for: .seconds(4)) { !life.extensionCalls().contentRequests(3).isEmpty }
-                #expect(!ran, "a periodic request ran in low-power mode")
+                // That none comes however long low-power mode lasts is checked on a manual clock, in
+                // PeriodicCheckClockTests; here, none has come by the time the status says why.
+                #expect(life.extensionCalls().contentRequests(3).isEmpty, "a periodic request ran in low-power mode")
 
                 try await life.tool(["settings", "--low-power", "off"])
                 _ = try await life.waitForExtensionCalls("a periodic request after low-power mode", timeout: .seconds(30)) {

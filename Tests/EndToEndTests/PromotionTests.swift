@@ -15,8 +15,9 @@ struct PromotionTests {
         let scenario = try Scenario()
         let tls = try TemporaryDirectory(prefix: "e2e-tls")
         var configuration = quickConfiguration
-        // Background transfers share 128 KiB/s, so the 1 MiB file would take about 8 s without promotion.
-        configuration["backgroundBandwidthLimit"] = 131_072
+        // Background transfers share 8 KiB/s, so the 1 MiB file would take over two minutes without
+        // promotion, twice the tool's time limit: finishing at all shows the promotion lifted the cap.
+        configuration["backgroundBandwidthLimit"] = 8_192
         let serverArguments = ["--access-log", scenario.accessLog.path] + (https ? ["--tls", "--tls-dir", tls.url.path] : [])
         try await withAssetServer(sessionSize: 1_048_576, arguments: serverArguments) { server in
             if https {
@@ -29,15 +30,13 @@ struct PromotionTests {
                                  scenario.outputFolder.appendingPathComponent("promoted.mp4").path]
                 let background = try scenario.launchTool(arguments)
                 try await background.runScoped { tool in
-                    try await waitForDurableBytes(scenario, atLeast: 131_072)
+                    try await waitForDurableBytes(scenario, atLeast: 8_192)
                     try tool.signal(SIGINT)
                     #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
                 }
-                let started = ContinuousClock.now
                 let promoted = try await scenario.runTool(arguments + ["--foreground"])
                 #expect(promoted.status == .exited(0), "\(promoted.standardError)")
                 #expect(promoted.standardError.contains("Resuming"), "\(promoted.standardError)")
-                #expect(ContinuousClock.now - started < .seconds(5))
                 #expect(try await sha256(of: scenario.outputFolder.appendingPathComponent("promoted.mp4")) == file.sha256)
                 // One request served the whole file: promotion lifted the cap without reconnecting.
                 let entries = try scenario.accessEntries(for: file.path)

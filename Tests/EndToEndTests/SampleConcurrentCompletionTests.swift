@@ -25,16 +25,20 @@ extension SampleTests {
                 let sessions = try device.catalog()
                 try await device.install()
 
-                // A third process holds the app's exclusive control for a few seconds. The first
-                // background downloads finish with no app connected: the extension is launched for them
-                // and waits for control with its finished files in hand. The app is opened meanwhile, so
-                // it is connected (and receiving finishes of its own) when the extension moves its files.
+                // A third process holds the app's exclusive control. The first background downloads
+                // finish with no app connected: the extension is launched for them and waits for
+                // control with its finished files in hand. The app is opened meanwhile, and the holder
+                // lets go once it is connected, so the extension moves its files while the app
+                // receives finishes of its own.
                 let essential = Set(sessions.filter(\.essential).map(\.id))
                 var holder = ProcessInfo.processInfo.environment.merging(device.scenario.environment) { $1 }
                 holder["BA_BUNDLE_IDENTIFIER"] = SampleDevice.bundleIdentifier
                 let probe = try ChildProcess.launch(
                     executableURL: try ProductsDirectory.executable(named: "exclusive-control-probe"),
-                    arguments: ["4000"], environment: holder)
+                    arguments: ["--until-sigusr1"], environment: holder)
+                let isApp = { (entry: TraceEntry) in
+                    entry.from == "app" && entry.event == "connected" && entry.detail != "pid \(probe.pid)"
+                }
                 let app: CommandResult
                 do {
                     _ = try await probe.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("enter") }
@@ -43,8 +47,11 @@ extension SampleTests {
                             $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
                         }
                     }, timeout: .seconds(30), interval: .milliseconds(5), "a background download to finish")
-                    app = try await device.runApp()
-                    // The probe lets go of control on its own, before the app can finish.
+                    async let run = device.runApp()
+                    try await poll(until: { device.trace().contains(where: isApp) }, timeout: .seconds(30),
+                                   interval: .milliseconds(5), "the app to connect")
+                    try probe.signal(SIGUSR1)
+                    app = try await run
                     #expect(try await probe.waitForExit(timeout: .seconds(10)).isSuccess, "\(probe.diagnostics())")
                 } catch {
                     await probe.terminate()
@@ -63,16 +70,16 @@ extension SampleTests {
                 let byApp = trace.finishesHandledByApp
                 #expect(byExtension.contains { !essential.contains($0) }, "\(byExtension)")
                 #expect(!byApp.isEmpty, "the app handled no finished download: \(trace.map(\.event))")
-                // The extension was still moving files while the app, connected, received finished downloads.
-                let appConnected = try #require(trace.firstIndex { $0.from == "app" && $0.event == "connected" })
+                // The extension was still moving files while the app, connected, received finished
+                // downloads: it moves them while it holds control, which the trace records when granted.
+                let appConnected = try #require(trace.firstIndex(where: isApp))
                 let appLastFinish = try #require(trace.lastIndex {
                     $0.event == "finishedWithFileURL" && $0.to.split(separator: "+").contains("app")
                 })
-                let movedMeanwhile = trace[appConnected..<max(appConnected, appLastFinish)].filter {
-                    $0.from == "extension" && $0.event == "return"
-                        && $0.detail?.hasPrefix("backgroundDownload(_:finishedWithFileURL:)") == true
-                }.compactMap(\.download)
-                #expect(!movedMeanwhile.isEmpty, "the extension moved no file while the app was handling finishes")
+                let movedMeanwhile = trace[appConnected..<max(appConnected, appLastFinish)].contains {
+                    $0.from == "extension" && $0.event == "acquireExclusiveControl"
+                }
+                #expect(movedMeanwhile, "the extension moved no file while the app was handling finishes")
 
                 // Each session was downloaded once, and moved into place by exactly one of them.
                 let handOvers = byApp + byExtension

@@ -14,20 +14,21 @@ extension SampleTests {
         @Test("install --wait against an essential session answering 503 ends after essentialWait; the rescheduled download lands once the server recovers")
         func unavailableEssentialEndsTheInstall() async throws {
             let failing = CatalogSession.firstEssentialPath
-            // 503 (with Retry-After: 1) for the whole essential wait, then for a while longer.
-            try await withSampleDevice(serverArguments: ["--fail", "\(failing)=503x20"], configuration: ["essentialWait": 2]) { device in
+            // 503 (with Retry-After: 1, clamped to retryMaxDelay, 0.5 s here) for the whole essential
+            // wait (four attempts at most), then for a few retries of the rescheduled download.
+            try await withSampleDevice(serverArguments: ["--fail", "\(failing)=503x8"], configuration: ["essentialWait": 2]) { device in
                 let sessions = try device.catalog()
                 let broken = try #require(sessions.first { $0.path == failing && $0.essential }, "\(sessions)")
                 let started = ContinuousClock.now
                 try await device.install()
                 let took = ContinuousClock.now - started
                 // It retries through the wait and ends once the next retry (the server's Retry-After: 1,
-                // clamped to retryMaxDelay, 0.5 s here) would come after the 2 s essentialWait.
+                // clamped to retryMaxDelay, 0.5 s here) would come after the 2 s essentialWait; the
+                // rule itself is checked on a manual clock, in BoundedWaitTests.
                 #expect(took >= .seconds(1.5), "the essential download gets the wait; install --wait ended after \(took)")
-                #expect(took < .seconds(10), "install --wait ended after \(took)")
                 try await device.waitUntilVerified([broken], timeout: .seconds(60))
                 let statuses = try device.accessLog().filter { $0.path == failing }.map(\.status)
-                #expect(statuses.filter { $0 == 503 }.count == 20 && statuses.last == 200, "\(statuses)")
+                #expect(statuses.filter { $0 == 503 }.count == 8 && statuses.last == 200, "\(statuses)")
             }
         }
 

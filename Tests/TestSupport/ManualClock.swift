@@ -6,55 +6,89 @@ A clock a test advances by hand, so deadlines and timers are checked without wai
 import Foundation
 import Synchronization
 
-/// A wall clock that stands still until the test advances it, as SwiftNIO's `EmbeddedEventLoop`
-/// does: a sleep ends when ``advance(by:)`` moves the time past its deadline, never before.
+/// A clock that stands still until the test advances it, as SwiftNIO's `EmbeddedEventLoop` does: a
+/// sleep or a wait ends when ``advance(by:)`` moves the time past its deadline, never before.
 ///
-/// It has the shape of the service's `ServiceClock` (`now`, `sleep(for:)`); a test target that
-/// needs it as one declares the conformance, as TestSupport does not link the service.
+/// It reads as a wall clock (``now``, for the service) and as a monotonic one (``uptimeNanoseconds``,
+/// for the asset server), both moved by ``advance(by:)``. It has the shape of the service's
+/// `ServiceClock` (`now`, `sleep(for:)`) and of ServerRuntime's `DeadlineClock` (`now()`,
+/// `poll(_:until:)`); a test target declares the conformance it needs, as TestSupport links neither.
 public final class ManualClock: Sendable {
     private struct Sleeper {
-        var deadline: Date
+        var deadline: UInt64
         var continuation: CheckedContinuation<Void, any Error>
     }
 
     private struct State {
-        var now: Date
+        var elapsed: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
         var cancelled: Set<UInt64> = []
         var nextID: UInt64 = 1
+        /// The deadlines of the threads blocked in ``poll(_:untilUptime:)``, by id.
+        var pollers: [UInt64: UInt64] = [:]
+        var begun = 0
+
+        mutating func take() -> UInt64 {
+            defer { nextID += 1 }
+            return nextID
+        }
     }
 
-    private let state: Mutex<State>
+    /// The wall-clock time the clock started at.
+    public let start: Date
+    private let state = Mutex(State())
+
+    /// How long one real `poll(2)` of a waiting thread lasts before it reads the clock again.
+    private static let pollSliceMilliseconds: Int32 = 5
 
     /// Creates a clock showing `start`.
     public init(start: Date = Date(timeIntervalSince1970: 1_800_000_000)) {
-        state = Mutex(State(now: start))
+        self.start = start
     }
 
-    /// The time the clock shows.
-    public var now: Date { state.withLock { $0.now } }
+    /// The wall-clock time the clock shows.
+    public var now: Date { start.addingTimeInterval(Double(uptimeNanoseconds) / 1e9) }
 
-    /// How many sleeps are waiting for the clock to move: a test waits for this to know its
-    /// subject has set its timers before it advances the clock.
-    public var sleeperCount: Int { state.withLock { $0.sleepers.count } }
+    /// The monotonic time the clock shows: nanoseconds it has been advanced by since it was made.
+    public var uptimeNanoseconds: UInt64 { state.withLock { $0.elapsed } }
+
+    /// How many sleeps and waits are waiting for the clock to move: a test waits for this to know
+    /// its subject has set its timers, or is waiting for a deadline, before it advances the clock.
+    public var sleeperCount: Int { state.withLock { $0.sleepers.count + $0.pollers.count } }
+
+    /// How far ahead the deadline of each sleep and wait in progress is, shortest first: a test
+    /// reads which deadline its subject waits for (`[.seconds(30)]`: a 30-second stall timeout).
+    public var pendingDeadlines: [Duration] {
+        state.withLock { state in
+            (state.sleepers.values.map(\.deadline) + state.pollers.values).sorted().map { deadline in
+                .nanoseconds(Int64(clamping: deadline - min(deadline, state.elapsed)))
+            }
+        }
+    }
+
+    /// How many sleeps and waits have begun since the clock was made: when it grows, the subject
+    /// has come back to wait again (it read what the test sent, and waits for more).
+    public var waitsBegun: Int { state.withLock { $0.begun } }
 
     /// Suspends until the clock has been advanced by `duration`.
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(for duration: Duration) async throws {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let nanoseconds = Self.nanoseconds(duration)
         let id = state.withLock { state in
-            defer { state.nextID += 1 }
-            return state.nextID
+            state.begun += 1
+            return state.take()
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 state.withLock { state in
                     if state.cancelled.remove(id) != nil {
                         continuation.resume(throwing: CancellationError())
-                    } else if seconds <= 0 {
+                    } else if nanoseconds == 0 {
                         continuation.resume()
                     } else {
-                        state.sleepers[id] = Sleeper(deadline: state.now.addingTimeInterval(seconds), continuation: continuation)
+                        let deadline = state.elapsed.addingReportingOverflow(nanoseconds)
+                        state.sleepers[id] = Sleeper(
+                            deadline: deadline.overflow ? .max : deadline.partialValue, continuation: continuation)
                     }
                 }
             }
@@ -70,16 +104,48 @@ public final class ManualClock: Sendable {
         }
     }
 
+    /// Blocks the calling thread until one of `descriptors` is ready or the clock reaches
+    /// `deadline` (in ``uptimeNanoseconds``), counted in ``sleeperCount`` meanwhile.
+    ///
+    /// The thread waits in short real `poll(2)` calls, reading the clock between them, so it sees
+    /// the clock advanced within a few milliseconds.
+    /// - Returns: What `poll(2)` returns: how many descriptors are ready, `0` once the deadline has
+    ///   passed, or `-1` with `errno` set.
+    public func poll(_ descriptors: inout [pollfd], untilUptime deadline: UInt64) -> Int32 {
+        let id = state.withLock { state in
+            state.begun += 1
+            let id = state.take()
+            state.pollers[id] = deadline
+            return id
+        }
+        defer { state.withLock { _ = $0.pollers.removeValue(forKey: id) } }
+        while uptimeNanoseconds < deadline {
+            let ready = Foundation.poll(&descriptors, nfds_t(descriptors.count), Self.pollSliceMilliseconds)
+            if ready != 0 { return ready }
+        }
+        return 0
+    }
+
     /// Moves the clock forward and wakes, in deadline order, every sleep whose deadline it passes.
     public func advance(by duration: Duration) {
-        let seconds = Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+        let nanoseconds = Self.nanoseconds(duration)
         let due = state.withLock { state -> [Sleeper] in
-            state.now = state.now.addingTimeInterval(seconds)
-            let now = state.now
+            let moved = state.elapsed.addingReportingOverflow(nanoseconds)
+            state.elapsed = moved.overflow ? .max : moved.partialValue
+            let now = state.elapsed
             let due = state.sleepers.filter { $0.value.deadline <= now }
             for id in due.keys { state.sleepers[id] = nil }
             return due.values.sorted { $0.deadline < $1.deadline }
         }
         for sleeper in due { sleeper.continuation.resume() }
+    }
+
+    /// A non-negative duration in whole nanoseconds, saturating.
+    private static func nanoseconds(_ duration: Duration) -> UInt64 {
+        let (seconds, attoseconds) = duration.components
+        guard seconds >= 0, attoseconds >= 0 else { return 0 }
+        let whole = UInt64(seconds).multipliedReportingOverflow(by: 1_000_000_000)
+        let total = whole.partialValue.addingReportingOverflow(UInt64(attoseconds / 1_000_000_000))
+        return whole.overflow || total.overflow ? .max : total.partialValue
     }
 }

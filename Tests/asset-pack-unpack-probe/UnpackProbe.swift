@@ -13,18 +13,12 @@ import Foundation
 @main
 struct UnpackProbe {
     static func main() {
-        let arguments = Array(CommandLine.arguments.dropFirst())
-        guard arguments.count == 2 || (arguments.count == 4 && arguments[2] == "--pause-after"),
-              arguments.count == 2 || Int(arguments[3]) != nil else {
-            FileHandle.standardError.write(Data("usage: asset-pack-unpack-probe ARCHIVE PACKS-FOLDER [--pause-after N]\n".utf8))
-            exit(64)
-        }
-        let pauseAfter = arguments.count == 4 ? Int(arguments[3]) : nil
-        let unpacker = AssetPackUnpacker(layout: AssetPackContainerLayout(root: URL(fileURLWithPath: arguments[1])))
+        let options = UnpackProbeOptions.parseOrExit()
+        let unpacker = AssetPackUnpacker(layout: AssetPackContainerLayout(root: options.packsFolder))
         do {
-            let installation = try unpacker.install(archive: URL(fileURLWithPath: arguments[0])) { progress in
+            let installation = try unpacker.install(archive: options.archive) { progress in
                 say("unpacked \(progress.filesDone)")
-                if progress.filesDone == pauseAfter {
+                if progress.filesDone == options.pauseAfter {
                     say("paused")
                     while true { pause() }
                 }

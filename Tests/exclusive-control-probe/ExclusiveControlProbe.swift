@@ -7,18 +7,23 @@ import BackgroundAssets
 import Dispatch
 import Foundation
 
-/// `exclusive-control-probe HOLD_MS [--crash]`: waits for exclusive control, prints `enter NS`, holds
-/// it for HOLD_MS, prints `exit NS` and returns (or, with `--crash`, dies holding it). NS is
-/// CLOCK_MONOTONIC in nanoseconds, comparable across the processes of one machine.
+/// `exclusive-control-probe (HOLD_MS | --until-sigusr1) [--crash]`: waits for exclusive control,
+/// prints `enter NS`, holds it for HOLD_MS or until it receives SIGUSR1, prints `exit NS` and returns
+/// (or, with `--crash`, dies holding it instead). NS is CLOCK_MONOTONIC in nanoseconds, comparable
+/// across the processes of one machine.
+///
+/// Tests hold control until they send SIGUSR1, so how long a process holds it is decided by what
+/// the test has seen happen, never by how fast the machine is; HOLD_MS is for people watching it.
 @main
 struct ExclusiveControlProbe {
     static func main() {
-        let arguments = CommandLine.arguments.dropFirst()
-        guard let holdText = arguments.first, let hold = UInt32(holdText) else {
-            FileHandle.standardError.write(Data("usage: exclusive-control-probe HOLD_MS [--crash]\n".utf8))
-            exit(64)
-        }
-        let crash = arguments.contains("--crash")
+        let options = ProbeOptions.parseOrExit()
+        // Blocked before the framework starts a thread, so every thread inherits the mask and the
+        // signal waits for sigwait in the handler instead of ending the process.
+        var release = sigset_t()
+        sigemptyset(&release)
+        sigaddset(&release, SIGUSR1)
+        pthread_sigmask(SIG_BLOCK, &release, nil)
         // Readiness: the test starts the next probe only once this one has asked for control.
         say("waiting \(now())")
         let done = DispatchSemaphore(value: 0)
@@ -28,14 +33,20 @@ struct ExclusiveControlProbe {
                 exit(1)
             }
             say("enter \(now())")
-            usleep(hold * 1000)
-            if crash { kill(getpid(), SIGKILL) }
+            switch options.hold {
+            case let .milliseconds(hold):
+                usleep(hold * 1000)
+            case .untilSignal:
+                var received: Int32 = 0
+                sigwait(&release, &received)
+            }
+            if options.crash { kill(getpid(), SIGKILL) }
             say("exit \(now())")
             done.signal()
         }
         done.wait()
-        // Give the asynchronous release a moment to leave; closing the connection releases it anyway.
-        usleep(50_000)
+        // Returning from the handler releases control; exiting closes the connection, which
+        // releases it too, should the release not have left yet.
         exit(0)
     }
 

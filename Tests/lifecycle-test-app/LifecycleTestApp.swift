@@ -16,13 +16,7 @@ import LifecycleTestKit
 @main
 struct LifecycleTestApp {
     static func main() async {
-        let options: AppOptions
-        do {
-            options = try AppOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            FileHandle.standardError.write(Data("lifecycle-test-app: \(error)\n".utf8))
-            exit(64)
-        }
+        let options = AppOptions.parseOrExit()
         let container = FileManager.default.containerURL(
             forSecurityApplicationGroupIdentifier: LifecycleTestContainer.appGroupIdentifier
         ) ?? URL(fileURLWithPath: NSTemporaryDirectory())

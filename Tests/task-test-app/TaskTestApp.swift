@@ -8,18 +8,8 @@ import BackgroundAssetsIPC
 import BackgroundTasks
 import Foundation
 
-/// Registers `REFRESH` and `CLEANUP` as every launch must, submits the requests its arguments name,
-/// then stays alive (a background launch ends when the service terminates it) unless given `--exit`.
-///
-/// Arguments: `--submit refresh:SECONDS` or `--submit cleanup:SECONDS[:power][:network]` (repeatable;
-/// SECONDS from now on the device clock, or `now`), `--submit-other ID`, `--continue NAME:TOTAL:STOP[:fail]`
-/// (registers `EXPORT.NAME` after launch and submits a continued-processing request for it, whose
-/// task advances one unit every 100 ms up to STOP of TOTAL units, completes at TOTAL, and completes
-/// unsuccessfully when expired), `--cancel-all` (cancels every pending request of the app, then
-/// waits for the service's answer to a later request, so the cancel has left the app), `--exit`. What it does with a
-/// task comes from `task-behaviour` in the app group container: `hang` ignores expiration and never
-/// completes; otherwise the task completes after `work` seconds, or at its expiration. Every event is
-/// a line in `task-test-app.log` in the container: `EVENT IDENTIFIER PID background|foreground`.
+/// Registers `REFRESH` and `CLEANUP` as every launch must, submits the requests its options name,
+/// then stays alive unless given `--exit`; ``TaskTestOptions`` says what each option does.
 @main
 struct TaskTestApp {
     static let appGroup = "group.com.example.lifecycle-test"
@@ -28,6 +18,7 @@ struct TaskTestApp {
     static let export = "com.example.lifecycle-test.export"
 
     static func main() throws {
+        let options = TaskTestOptions.parseOrExit()
         let container = DevicePaths.current().container(forAppGroup: appGroup)!
         try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
         let log = TaskTestLog(file: container.appending(path: "task-test-app.log"))
@@ -51,29 +42,18 @@ struct TaskTestApp {
             log.append(registered ? "registered" : "notRegistered", identifier)
         }
 
-        var arguments = Array(CommandLine.arguments.dropFirst())
-        while !arguments.isEmpty {
-            let argument = arguments.removeFirst()
-            switch argument {
-            case "--submit", "--submit-other":
-                let value = arguments.isEmpty ? "" : arguments.removeFirst()
-                submit(argument == "--submit" ? value : value + ":now:other", log: log)
-            case "--continue":
-                submitContinuedProcessing(arguments.isEmpty ? "" : arguments.removeFirst(), log: log)
-            case "--cancel-all":
-                BGTaskScheduler.shared.cancelAllTaskRequests()
-                // Requests leave in order: once a later one is answered, the cancel has been sent.
-                let answered = DispatchSemaphore(value: 0)
-                BGTaskScheduler.shared.getPendingTaskRequests { _ in answered.signal() }
-                answered.wait()
-                log.append("cancelledAll", "all")
-            case "--exit":
-                exit(0)
-            default:
-                FileHandle.standardError.write(Data("task-test-app: unknown argument \(argument)\n".utf8))
-                exit(64)
-            }
+        for specification in options.submit { submit(specification, log: log) }
+        for identifier in options.submitOther { submit(identifier + ":now:other", log: log) }
+        for specification in options.continued { submitContinuedProcessing(specification, log: log) }
+        if options.cancelAll {
+            BGTaskScheduler.shared.cancelAllTaskRequests()
+            // Requests leave in order: once a later one is answered, the cancel has been sent.
+            let answered = DispatchSemaphore(value: 0)
+            BGTaskScheduler.shared.getPendingTaskRequests { _ in answered.signal() }
+            answered.wait()
+            log.append("cancelledAll", "all")
         }
+        if options.exit { exit(0) }
         dispatchMain()
     }
 

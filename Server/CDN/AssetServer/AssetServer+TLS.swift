@@ -39,13 +39,14 @@ extension Connection {
     ///   caller closes the socket).
     func acceptTLS(_ tls: TLSServerContext) -> TLSStream? {
         let descriptor = stream.descriptor
-        let deadline = MonotonicClock.now() &+ context.requestHeadTimeout
+        let deadline = context.clock.now() &+ context.requestHeadTimeout
         var first: UInt8 = 0
         while true {
-            var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-            let timeout = MonotonicClock.millisecondsUntil(deadline)
-            guard timeout > 0, poll(&entry, 1, timeout) >= 0 else { return nil }
-            if entry.revents == 0 { continue }
+            var entries = [pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)]
+            let ready = context.clock.poll(&entries, until: deadline)
+            if ready < 0, errno == EINTR { continue }
+            guard ready > 0 else { return nil }
+            if entries[0].revents == 0 { continue }
             let peeked = recv(descriptor, &first, 1, Int32(MSG_PEEK))
             if peeked == 1 { break }
             if peeked < 0, errno == EINTR || errno == EAGAIN { continue }
@@ -59,7 +60,7 @@ extension Connection {
         }
         do {
             return try TLSStream.accept(descriptor: descriptor, context: tls,
-                                        timeoutMilliseconds: MonotonicClock.millisecondsUntil(deadline))
+                                        timeoutMilliseconds: context.clock.millisecondsUntil(deadline))
         } catch {
             context.logger.info("TLS handshake failed: \(error.message)")
             return nil

@@ -25,6 +25,8 @@ import SystemLogging
 public final class AssetServer: Sendable {
     /// The configuration the server was created with.
     public let configuration: Configuration
+    /// The clock the connections' deadlines run on.
+    private let clock: any DeadlineClock
 
     private struct Running: Sendable {
         let context: ServingContext
@@ -43,9 +45,13 @@ public final class AssetServer: Sendable {
     private let logger = Logger(subsystem: "com.example.asset-server", category: "server", writesToDeviceLog: false)
 
     /// Creates a server; nothing happens until ``start()``.
-    /// - Parameter configuration: The address, catalog, limits, timeouts and faults to use.
-    public init(configuration: Configuration) {
+    /// - Parameters:
+    ///   - configuration: The address, catalog, limits, timeouts and faults to use.
+    ///   - clock: The clock the idle, request-head and send-stall deadlines run on; a test passes
+    ///     one it advances by hand.
+    public init(configuration: Configuration, clock: any DeadlineClock = SystemDeadlineClock()) {
         self.configuration = configuration
+        self.clock = clock
     }
 
     /// The bound port while the server runs, or `nil` before ``start()`` and after ``shutdown(gracePeriod:)``.
@@ -95,7 +101,7 @@ public final class AssetServer: Sendable {
                 throw error
             }
             let context = ServingContext(configuration: configuration, resolver: resolver, accessLog: accessLog,
-                                         logger: logger, shutdownDescriptor: pipeEnds[0], tls: tls)
+                                         logger: logger, shutdownDescriptor: pipeEnds[0], tls: tls, clock: clock)
             let running = Running(context: context, listener: listener, wakeWriteDescriptor: pipeEnds[1],
                                   acceptLoopFinished: DispatchSemaphore(value: 0))
             guard DetachedThread.start({ Self.acceptConnections(running) }) else {

@@ -30,7 +30,7 @@ final class Connection {
     var lastModifiedField = HTTPDate.Cache()
 
     init(descriptor: Int32, context: ServingContext) {
-        stream = SocketStream(descriptor: descriptor, shutdownDescriptor: context.shutdownDescriptor)
+        stream = SocketStream(descriptor: descriptor, shutdownDescriptor: context.shutdownDescriptor, clock: context.clock)
         self.context = context
         let limits = context.configuration.limits
         capacity = limits.maximumRequestLineLength + limits.maximumHeaderBytes + 8
@@ -88,7 +88,7 @@ final class Connection {
     /// Reads one request head: the idle timeout applies until its first byte, then the head deadline.
     private func readHead() -> HeadResult {
         let limits = context.configuration.limits
-        let idleDeadline = MonotonicClock.now() &+ context.idleTimeout
+        let idleDeadline = context.clock.now() &+ context.idleTimeout
         var headDeadline: UInt64?
         var scanned = 0
         // After a response the client has rarely sent its next request yet, so a read would only find
@@ -97,7 +97,7 @@ final class Connection {
         while true {
             dropLeadingLineBreaks()
             if filled > 0 {
-                if headDeadline == nil { headDeadline = MonotonicClock.now() &+ context.requestHeadTimeout }
+                if headDeadline == nil { headDeadline = context.clock.now() &+ context.requestHeadTimeout }
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
                 if let length = HTTPRequestParser.headLength(in: bytes, searchingFrom: max(0, scanned - 2)) {
                     defer { consume(length) }
@@ -133,7 +133,7 @@ final class Connection {
         guard head.contentLength > 0 else { return true }
         guard head.contentLength <= Int64(context.configuration.limits.maximumDiscardedBodyBytes) else { return false }
         var remaining = Int(head.contentLength)
-        let deadline = MonotonicClock.now() &+ context.requestHeadTimeout
+        let deadline = context.clock.now() &+ context.requestHeadTimeout
         while remaining > 0 {
             if filled == 0 {
                 let space = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity])
@@ -176,7 +176,7 @@ final class Connection {
         let pending = recv(stream.descriptor, buffer.baseAddress, capacity, Int32(MSG_DONTWAIT))
         guard pending > 0 else { return }
         shutdown(stream.descriptor, Int32(SHUT_WR))
-        let deadline = MonotonicClock.now() &+ 1_000_000_000
+        let deadline = context.clock.now() &+ 1_000_000_000
         var drained = 0
         while drained < 256 * 1024 {
             let space = UnsafeMutableRawBufferPointer(rebasing: buffer[0..<capacity])

@@ -3,6 +3,7 @@ Abstract:
 The state every connection of one running server shares: configuration, resolver, faults, log and stop flags.
 */
 
+import ServerRuntime
 import Synchronization
 import SystemLogging
 import TLS
@@ -20,6 +21,8 @@ final class ServingContext: Sendable {
     let shutdownDescriptor: Int32
     /// The TLS every connection speaks, or `nil` for plain http.
     let tls: TLSServerContext?
+    /// The clock the connections' deadlines are set on and waited with.
+    let clock: any DeadlineClock
 
     let idleTimeout: UInt64
     let requestHeadTimeout: UInt64
@@ -29,8 +32,10 @@ final class ServingContext: Sendable {
     private let forced = Atomic<Bool>(false)
 
     init(configuration: AssetServer.Configuration, resolver: CatalogFileResolver, accessLog: AccessLog?,
-         logger: Logger, shutdownDescriptor: Int32, tls: TLSServerContext? = nil) {
+         logger: Logger, shutdownDescriptor: Int32, tls: TLSServerContext?,
+         clock: any DeadlineClock) {
         self.tls = tls
+        self.clock = clock
         self.configuration = configuration
         parser = HTTPRequestParser(limits: configuration.limits)
         self.resolver = resolver

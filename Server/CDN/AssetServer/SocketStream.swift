@@ -22,6 +22,8 @@ struct SocketStream {
     let descriptor: Int32
     /// The read end of the server's shutdown pipe: readable once the server stops.
     let shutdownDescriptor: Int32
+    /// The clock every deadline is set on and waited for with.
+    let clock: any DeadlineClock
     /// The TLS layer of an https connection; every read and write then goes through it.
     var tls: TLSStream?
 
@@ -29,7 +31,7 @@ struct SocketStream {
     /// enough to stay in the CPU's cache between the read and the encryption.
     static let tlsFileChunk = 256 * 1024
 
-    /// Reads what is available into `buffer`, waiting until `deadline` (monotonic nanoseconds) for data.
+    /// Reads what is available into `buffer`, waiting until `deadline` (on ``clock``) for data.
     /// - Parameters:
     ///   - interruptible: Whether a server shutdown ends the wait (true between requests).
     ///   - waitsFirst: Whether to wait for data before trying to read, when nothing is likely to be there yet.
@@ -78,7 +80,7 @@ struct SocketStream {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK:
-                try wait(for: Int16(POLLOUT), deadline: MonotonicClock.now() &+ stallTimeout, interruptible: false)
+                try wait(for: Int16(POLLOUT), deadline: clock.now() &+ stallTimeout, interruptible: false)
             default: throw .closed
             }
         }
@@ -121,7 +123,7 @@ struct SocketStream {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK:
-                try wait(for: Int16(POLLOUT), deadline: MonotonicClock.now() &+ stallTimeout, interruptible: false)
+                try wait(for: Int16(POLLOUT), deadline: clock.now() &+ stallTimeout, interruptible: false)
             default: throw .closed
             }
         }
@@ -137,14 +139,12 @@ struct SocketStream {
             pollfd(fd: interruptible ? shutdownDescriptor : -1, events: Int16(POLLIN), revents: 0),
         ]
         while true {
-            let timeout = MonotonicClock.millisecondsUntil(deadline)
-            if timeout == 0 { throw .timedOut }
-            let ready = poll(&descriptors, nfds_t(descriptors.count), timeout)
+            let ready = clock.poll(&descriptors, until: deadline)
             if ready < 0 {
                 if errno == EINTR { continue }
                 throw .closed
             }
-            if ready == 0 { continue }  // loop to re-check the deadline, which ends the wait
+            if ready == 0 { throw .timedOut }
             if descriptors[1].revents != 0 { throw .shuttingDown }
             let revents = descriptors[0].revents
             if revents & events != 0 { return }
@@ -155,7 +155,7 @@ struct SocketStream {
     private func receiveTLS(_ tls: TLSStream, into buffer: UnsafeMutableRawBufferPointer, deadline: UInt64,
                             interruptible: Bool) throws(Failure) -> Int {
         while true {
-            let remaining = MonotonicClock.millisecondsUntil(deadline)
+            let remaining = clock.millisecondsUntil(deadline)
             if remaining == 0 { throw .timedOut }
             // Short slices when a shutdown may end the wait, so the shutdown pipe is looked at.
             let read: TLSStream.Read

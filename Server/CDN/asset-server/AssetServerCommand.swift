@@ -13,13 +13,7 @@ import TLS
 struct AssetServerCommand {
     static func main() {
         let stopSignals = StopSignals.blockInEveryThread()
-        let options: Options
-        do {
-            options = try Options(arguments: Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            CommandLineExit.usageError(error.message, command: "asset-server", usage: Options.usage)
-        }
-        if options.showHelp { CommandLineExit.help(Options.usage) }
+        let options = Options.parseOrExit()
         var configuration = options.configuration
         var caCertificate: URL?
         if options.tls {

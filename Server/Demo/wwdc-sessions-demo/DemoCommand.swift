@@ -3,7 +3,6 @@ Abstract:
 The one-command demo: runs the asset server, the install, and the app, and stops them on Ctrl-C.
 */
 
-import ArgumentParsing
 import BackgroundAssetsIPC
 import Foundation
 import ServerRuntime
@@ -13,13 +12,7 @@ import Synchronization
 struct DemoCommand {
     static func main() {
         let stopSignals = StopSignals.blockInEveryThread()
-        let options: DemoOptions
-        do {
-            options = try DemoOptions(arguments: Array(CommandLine.arguments.dropFirst()))
-        } catch {
-            CommandLineExit.usageError(error.message, command: "wwdc-sessions-demo", usage: DemoOptions.usage)
-        }
-        if options.showHelp { CommandLineExit.help(DemoOptions.usage) }
+        let options = DemoOptions.parseOrExit()
         let paths = DevicePaths.current()
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         var environment = ProcessInfo.processInfo.environment
@@ -35,8 +28,16 @@ struct DemoCommand {
                 say("\nDone: every session is on the device and verified.")
             } catch {
                 // Ctrl-C reaches the demo's children too, and one may fail of it first: that is the
-                // person stopping the demo, not the demo failing, so it exits as interrupted.
-                let signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                // person stopping the demo, not the demo failing, so it exits as interrupted. A child
+                // can end of it before the demo's own signal arrives, so that wait is given a second.
+                var signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                if signal == 0, (error as? DemoError)?.isInterruption == true {
+                    let deadline = Date.now.addingTimeInterval(1)
+                    while signal == 0, Date.now < deadline {
+                        try? await Task.sleep(for: .milliseconds(10))
+                        signal = stopSignals.pending() ?? stopping.load(ordering: .acquiring)
+                    }
+                }
                 if signal != 0 {
                     reportInterruption(stopped: processes.stopAll(), processes: processes, options: options)
                     exit(signal == SIGINT ? 130 : 143)

@@ -48,8 +48,9 @@ final class DemoProcesses: Sendable {
     }
 
     /// Runs an executable to the end.
-    /// - Returns: Its exit status.
-    func run(_ name: String, _ arguments: [String]) async throws -> Int32 {
+    /// - Returns: Its exit status, or the signal that ended it.
+    @discardableResult
+    func run(_ name: String, _ arguments: [String]) async throws -> ChildExit {
         let process = try start(name, arguments)
         await withCheckedContinuation { continuation in
             DispatchQueue.global().async {
@@ -58,7 +59,7 @@ final class DemoProcesses: Sendable {
             }
         }
         started.withLock { $0.removeAll { $0 === process } }
-        return process.terminationStatus
+        return ChildExit(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
     }
 
     /// Stops every process still running (SIGTERM, then SIGKILL after two seconds).
@@ -84,8 +85,27 @@ final class DemoProcesses: Sendable {
     }
 }
 
+/// How a process the demo ran ended.
+struct ChildExit {
+    /// The exit status, or the signal's number when ``bySignal``.
+    var status: Int32
+    var bySignal: Bool
+
+    /// Whether it ended of Ctrl-C or SIGTERM, killed by it or exiting as interrupted (130, 143).
+    var isInterruption: Bool {
+        bySignal ? [SIGINT, SIGTERM].contains(status) : [130, 143].contains(status)
+    }
+}
+
 /// A demo step that failed, with what to do about it.
 struct DemoError: Error, CustomStringConvertible {
     let description: String
-    init(_ description: String) { self.description = description }
+    /// Whether the step failed because its process was interrupted, which a Ctrl-C does to the
+    /// demo's children as well as to the demo.
+    var isInterruption = false
+
+    init(_ description: String, isInterruption: Bool = false) {
+        self.description = description
+        self.isInterruption = isInterruption
+    }
 }

@@ -84,7 +84,7 @@ struct DemoScript {
             timeline (a lane per download with its bytes over time, the install, the extension and the app \
             above), trace --mermaid as a sequence diagram, and status shows the app and its downloads.
             """)
-        _ = try await processes.run(appExecutable, ["list"])
+        try await processes.run(appExecutable, ["list"])
         let timeline = paths.root.appending(path: "demo/timeline.svg")
         try FileManager.default.createDirectory(at: timeline.deletingLastPathComponent(), withIntermediateDirectories: true)
         try await expectSuccess("backgroundassets-debug", [
@@ -134,9 +134,9 @@ struct DemoScript {
     }
 
     private func expectSuccess(_ name: String, _ arguments: [String]) async throws {
-        let status = try await processes.run(name, arguments)
-        guard status == 0 else {
-            throw DemoError("\(name) \(arguments.first ?? "") exited with status \(status); its messages above say why.")
-        }
+        let exit = try await processes.run(name, arguments)
+        if !exit.bySignal, exit.status == 0 { return }
+        let ending = exit.bySignal ? "was ended by signal \(exit.status)" : "exited with status \(exit.status)"
+        throw DemoError("\(name) \(arguments.first ?? "") \(ending); its messages above say why.", isInterruption: exit.isInterruption)
     }
 }

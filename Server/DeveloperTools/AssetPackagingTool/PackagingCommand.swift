@@ -1,6 +1,6 @@
 /*
 Abstract:
-The three commands of ba-package, parsed from the command line and run.
+The three commands of ba-package, read from the parsed command line and run.
 */
 
 import ArgumentParsing
@@ -23,45 +23,21 @@ struct PackagingCommand {
     let quiet: Bool
     let currentDirectory: URL
 
-    /// Parses a command; `package` is the default when the first argument is not a command's name.
-    init(parsing arguments: inout CommandLineArguments<UsageError>, currentDirectory: URL) throws(UsageError) {
+    /// Reads a parsed command line.
+    /// - Throws: ``UsageError`` naming the argument at fault.
+    init(parsing arguments: CommandLineArguments<UsageError>, currentDirectory: URL) throws(UsageError) {
         func path(_ text: String) -> URL { URL(fileURLWithPath: text, relativeTo: currentDirectory).absoluteURL }
         self.currentDirectory = currentDirectory
-        output = try arguments.option("--output-path", alias: "-o").map { ($0, path($0)) }
-        quiet = arguments.flag("--quiet")
-        let baseURL = try arguments.option("--download-base-url")
-        switch arguments.optionalPositional() {
-        case "template":
+        output = try arguments.option(Self.output).map { ($0, path($0)) }
+        quiet = arguments.flag(Self.quiet)
+        if arguments.selected(Self.template) {
             kind = .template
-        case "download-manifest":
-            guard arguments.optionalPositional() == "create" else {
-                throw UsageError("download-manifest takes the command create: "
-                    + "ba-package download-manifest create ARCHIVE... -o MANIFEST.")
-            }
-            var archives: [URL] = []
-            while let archive = arguments.optionalPositional() { archives.append(path(archive)) }
-            guard !archives.isEmpty else { throw UsageError("download-manifest create needs at least one ARCHIVE.") }
-            guard output != nil else { throw UsageError("download-manifest create needs -o MANIFEST, the file to write.") }
-            kind = .downloadManifest(archives: archives, baseURL: try Self.baseURL(baseURL))
-        case nil:
-            try arguments.finish()
-            throw UsageError("name a packaging manifest: ba-package MANIFEST -o ARCHIVE (ba-package template writes one).")
-        case let name?:
-            let manifest = name == "package" ? try arguments.positional("MANIFEST") : name
-            guard output != nil else { throw UsageError("package needs -o ARCHIVE, the archive to write.") }
-            kind = .package(manifest: path(manifest))
+        } else if arguments.selected(Self.create) {
+            let baseURL = try arguments.option(Self.downloadBaseURL)
+            kind = .downloadManifest(archives: arguments.positionals(Self.archives).map(path), baseURL: baseURL)
+        } else {
+            kind = .package(manifest: path(try arguments.positional(Self.manifest)))
         }
-        if baseURL != nil, case .downloadManifest = kind {
-            return
-        } else if baseURL != nil {
-            throw UsageError("--download-base-url belongs to download-manifest create.")
-        }
-    }
-
-    private static func baseURL(_ text: String?) throws(UsageError) -> URL? {
-        guard let text else { return nil }
-        if let problem = DownloadDescriptor.urlProblem(text) { throw UsageError("--download-base-url: \(problem)") }
-        return URL(string: text)
     }
 
     /// Runs the command.

@@ -7,20 +7,21 @@ import BackgroundAssetsIPC
 
 /// Cancels a download by its identifier, the tool's own or an app's.
 struct CancelCommand: DebugSubcommand {
-    static let name = "cancel"
-    static let synopsis = "ID [--app BUNDLE_ID]"
-    static let summary = "Cancel a queued or running download."
-    static let details = """
-          --app BUNDLE_ID   The app that owns the download (default: the tool's own downloads,
-                            \(ToolContext.bundleIdentifier)). `status` lists both columns.
-        """
+    static let download = Argument("ID", help: "The download's identifier, as status lists it.")
+    static let app = Option(
+        "--app", valueName: "BUNDLE_ID", help: "The app that owns the download; status lists both columns.",
+        default: ToolContext.bundleIdentifier,
+        defaultDescription: "the tool's own downloads, \(ToolContext.bundleIdentifier)")
+
+    static let signature = CommandSignature(
+        name: "cancel", abstract: "Cancel a queued or running download.", arguments: [download, app])
 
     var identifier: String
     var bundleIdentifier: String
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        bundleIdentifier = try arguments.option("--app") ?? ToolContext.bundleIdentifier
-        identifier = try arguments.positional("the ID of the download to cancel (see status)")
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        bundleIdentifier = try arguments.value(Self.app)
+        identifier = try arguments.positional(Self.download)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -12,22 +12,25 @@ import Foundation
 ///   speeds the device's clock up for demos, and the clock never runs backwards, so after an
 ///   accelerated run it stays ahead of real time until this command puts it back.
 struct ClockCommand: DebugSubcommand {
-    static let name = "clock"
-    static let synopsis = "[--real-time]"
-    static let summary = "Show the device's clock against real time, or put it back to real time."
-    static let details = """
-          --real-time   Put the device's clock back to real time. Every date recorded in device time (the
-                        install, launches, periodic checks, refresh tasks and their requests) moves back by
-                        as much, so the schedule keeps its spacing; the extension's runtime budget starts a
-                        new day. With timeScale in config.json the clock runs ahead again from then on.
-        The device's clock runs timeScale times faster than real time (config.json) and never backwards,
-        so after an accelerated run it stays ahead, and status and tasks show device dates in the future.
-        """
+    static let realTime = Flag("--real-time", help: """
+        Put the device's clock back to real time. Every date recorded in device time (the install, launches, \
+        periodic checks, refresh tasks and their requests) moves back by as much, so the schedule keeps its \
+        spacing; the extension's runtime budget starts a new day. With timeScale in config.json the clock runs \
+        ahead again from then on.
+        """)
+
+    static let signature = CommandSignature(
+        name: "clock", abstract: "Show the device's clock against real time, or put it back to real time.",
+        discussion: """
+            The device's clock runs timeScale times faster than real time (config.json) and never backwards,
+            so after an accelerated run it stays ahead, and status and tasks show device dates in the future.
+            """,
+        arguments: [Self.realTime])
 
     var realTime: Bool
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        realTime = arguments.flag("--real-time")
+    init(parsing arguments: SubcommandArguments) {
+        realTime = arguments.flag(Self.realTime)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -16,29 +16,23 @@ public enum DebugTool {
         TrustCommand.self, ClockCommand.self,
     ]
 
-    /// The whole help text.
+    /// The whole help text: every subcommand's abstract, then each one's usage line and details.
     public static var usage: String {
-        var names: [String] = []
-        var list: [String] = []
-        var details: [String] = []
-        for command in subcommands {
-            names.append(([command.name] + command.aliases).joined(separator: ", "))
-            details.append("\(usageLine(of: command))\n\(command.details)")
+        let list = subcommands.map { command in
+            HelpRow(label: ([command.name] + command.aliases).joined(separator: ", "), text: command.signature.abstract)
         }
-        let width = names.map(\.count).max() ?? 0
-        for (name, command) in zip(names, subcommands) {
-            list.append("  \(name.padding(toLength: width, withPad: " ", startingAt: 0))  \(command.summary)")
-        }
+        let sections = subcommands.map { "\(usageLine(of: $0))\n\(details(of: $0))" }
         return """
             Usage: backgroundassets-debug SUBCOMMAND [options]
 
             Inspects and drives the Background Assets service (backgroundassetsd) of the device root named by
             BA_DEVICE_ROOT (default .device/ in the current directory), starting it when needed.
+            backgroundassets-debug SUBCOMMAND --help shows the help of one subcommand.
 
             Subcommands:
-            \(list.joined(separator: "\n"))
+            \(HelpTable.render(list, wraps: false))
 
-            \(details.joined(separator: "\n\n"))
+            \(sections.joined(separator: "\n\n"))
 
             Exit codes: 0 success, 1 failure (the reason is printed), 64 usage error, 130 interrupted.
             """
@@ -65,12 +59,8 @@ public enum DebugTool {
         }
         // Errors name the subcommand by its name even when an alias such as -s selected it.
         let name = type.name
-        if arguments.dropFirst().contains(where: { $0 == "--help" || $0 == "-h" }) {
-            context.console.output("Usage: \(usageLine(of: type))\n\(type.summary)\n\(type.details)")
-            return .success
-        }
         do {
-            return try await parseAndRun(type, Array(arguments.dropFirst()), name: name, context: context)
+            return try await parseAndRun(type, Array(arguments.dropFirst()), context: context)
         } catch let error as DebugToolError {
             context.console.error("backgroundassets-debug \(name): \(error.message)")
             return error.exitCode
@@ -90,19 +80,29 @@ public enum DebugTool {
         subcommands.first { $0.name == word || $0.aliases.contains(word) }
     }
 
-    /// Parses a subcommand's arguments and runs it; generic so no existential value is ever built.
+    /// Parses a subcommand's arguments and runs it, or prints its help; generic so no existential value is ever built.
     private static func parseAndRun<Command: DebugSubcommand>(
-        _ type: Command.Type, _ arguments: [String], name: String, context: ToolContext
+        _ type: Command.Type, _ arguments: [String], context: ToolContext
     ) async throws -> DebugExitCode {
-        var parsed = SubcommandArguments(arguments, subcommand: name)
-        let command = try Command(parsing: &parsed)
-        try parsed.finish()
-        return try await command.run(in: context)
+        let parsed = try SubcommandArguments(arguments, subcommand: Command.signature)
+        if parsed.isHelpRequested {
+            context.console.output("Usage: \(usageLine(of: type))\n\(Command.signature.abstract)\n\(details(of: type))")
+            return .success
+        }
+        return try await Command(parsing: parsed).run(in: context)
     }
 
     /// The usage line of a subcommand, such as `backgroundassets-debug status [--json]`.
     static func usageLine(of command: any DebugSubcommand.Type) -> String {
-        "backgroundassets-debug \(command.name) \(command.synopsis)"
+        ["backgroundassets-debug", command.name, command.signature.synopsis].filter { !$0.isEmpty }.joined(separator: " ")
+    }
+
+    /// What the help says of a subcommand under its usage line: a row for each of its arguments, options and
+    /// subcommands, then its details.
+    static func details(of command: any DebugSubcommand.Type) -> String {
+        let signature = command.signature
+        let rows = HelpTable.render(signature.argumentRows + signature.optionRows + signature.commandRows)
+        return [rows, signature.discussion].filter { !$0.isEmpty }.joined(separator: "\n")
     }
 
     /// The message of an error from the service or the framework, without Foundation's decoration.

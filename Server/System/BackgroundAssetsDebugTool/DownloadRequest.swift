@@ -35,15 +35,12 @@ struct DownloadRequest: Sendable {
     }
 
     /// Reads and checks the arguments, so mistakes are reported before anything is queued.
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        let outputPath = try arguments.option("--output")
-        let sizeText = try arguments.option("--size")
-        let credentialText = try arguments.option("--credential")
-        foreground = arguments.flag("--foreground")
-        url = try arguments.positional("the URL to download")
-        guard let outputPath else { throw .usage("download needs --output PATH, the file to write.") }
-
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        url = try arguments.positional(DownloadCommand.url)
         if let problem = DownloadDescriptor.urlProblem(url) { throw .usage(problem) }
+        guard let outputPath = try arguments.option(DownloadCommand.output) else {
+            throw arguments.usage("download needs --output PATH, the file to write.")
+        }
         output = URL(fileURLWithPath: outputPath).standardizedFileURL
         var isDirectory: ObjCBool = false
         let folder = output.deletingLastPathComponent()
@@ -53,17 +50,8 @@ struct DownloadRequest: Sendable {
         if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw DebugToolError("--output \(output.path) is a folder; give the path of the file to write.")
         }
-        if let sizeText {
-            guard let size = Int(sizeText), size > 0 else {
-                throw .usage("--size \(sizeText.debugDescription) is not a positive number of bytes.")
-            }
-            self.size = size
-        }
-        if let credentialText {
-            guard let colon = credentialText.firstIndex(of: ":"), colon != credentialText.startIndex else {
-                throw .usage("--credential must be USER:PASSWORD, with a non-empty user name.")
-            }
-            credential = (String(credentialText[..<colon]), String(credentialText[credentialText.index(after: colon)...]))
-        }
+        size = try arguments.option(DownloadCommand.size)
+        foreground = arguments.flag(DownloadCommand.foreground)
+        credential = try arguments.option(DownloadCommand.credential)
     }
 }

@@ -9,15 +9,18 @@ import Foundation
 /// Deletes what apps keep in `Library/Caches/` of their app group containers, as the system may
 /// when storage runs low; an app must notice its missing files and download them again.
 struct PurgeCommand: DebugSubcommand {
-    static let name = "purge"
-    static let synopsis = "[--app-bundle-id ID | -b ID | --app-group GROUP]"
-    static let summary = "Simulate storage pressure: empty the caches of app group containers."
-    static let details = """
-          --app-bundle-id ID, -b ID   Only the app group container of this installed app.
-          --app-group GROUP           Only this app group's container (default: every container).
-        Deletes everything in each container's Library/Caches/ except the files the service is
-        handing over right now (Library/Caches/com.apple.BackgroundAssets/).
-        """
+    static let app = Option.appBundleID(help: "Only the app group container of this installed app.")
+    static let appGroup = Option(
+        "--app-group", valueName: "GROUP", help: "Only this app group's container.", defaultDescription: "every container")
+
+    static let signature = CommandSignature(
+        name: "purge", abstract: "Simulate storage pressure: empty the caches of app group containers.",
+        discussion: """
+            Deletes everything in each container's Library/Caches/ except the files the service is
+            handing over right now (Library/Caches/com.apple.BackgroundAssets/).
+            """,
+        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
+        arguments: [OneOf([app, Self.appGroup])])
 
     /// The folder of files in the middle of a hand-over, which a purge must not pull away.
     static let handOverFolder = "com.apple.BackgroundAssets"
@@ -25,13 +28,9 @@ struct PurgeCommand: DebugSubcommand {
     var appGroup: String?
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        appGroup = try arguments.option("--app-group")
-        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
-        if appGroup != nil, bundleIdentifier != nil {
-            throw DebugToolError.usage("purge takes --app-bundle-id or --app-group, not both.")
-        }
-        try arguments.finish()
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        appGroup = try arguments.option(Self.appGroup)
+        bundleIdentifier = try arguments.option(Self.app)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -8,19 +8,20 @@ import Foundation
 
 /// Stops `backgroundassetsd` and deletes its queue and partial downloads.
 struct ResetCommand: DebugSubcommand {
-    static let name = "reset"
-    static let synopsis = "[--yes]"
-    static let summary = "Stop the service and delete its queue and partial downloads."
-    static let details = """
-          --yes   Do not ask for confirmation (required when standard input is not a terminal).
-        Sends SIGTERM to the service, waits for it to exit, then deletes system/queue.sqlite* and
-        staging/*. Files already handed over to app group containers are kept.
-        """
+    static let yes = Flag("--yes", help: "Do not ask for confirmation (required when standard input is not a terminal).")
+
+    static let signature = CommandSignature(
+        name: "reset", abstract: "Stop the service and delete its queue and partial downloads.",
+        discussion: """
+            Sends SIGTERM to the service, waits for it to exit, then deletes system/queue.sqlite* and
+            staging/*. Files already handed over to app group containers are kept.
+            """,
+        arguments: [yes])
 
     var assumeYes: Bool
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        assumeYes = arguments.flag("--yes")
+    init(parsing arguments: SubcommandArguments) {
+        assumeYes = arguments.flag(Self.yes)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

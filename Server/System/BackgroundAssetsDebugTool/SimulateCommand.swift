@@ -9,34 +9,38 @@ import BackgroundAssetsIPC
 /// Triggers a content request without waiting for the event behind it, like Apple's
 /// `xcrun backgroundassets-debug -s --app-install -b BUNDLE_ID`.
 struct SimulateCommand: DebugSubcommand {
-    static let name = "simulate"
     static let aliases = ["-s", "--simulate"]
-    static let synopsis =
-        "--app-install | --app-update | --periodic-check | --launch-task ID | --expire-task ID | --force-quit "
-        + "[--app-bundle-id ID | -b ID]"
-    static let summary = "Send an app's extension a content request now (Apple's -s), launch or expire a task, or force-quit the app."
-    static let details = """
-          --app-install               Simulate the app's install (essential downloads permitted).
-          --app-update                Simulate an update of the app (essential downloads permitted).
-          --periodic-check            Simulate a periodic check for new content.
-          --launch-task ID            Run the app's pending Background Tasks request ID now, whatever its
-                                      earliest begin date (_simulateLaunchForTaskWithIdentifier).
-          --expire-task ID            Run the expiration handler of the app's running task ID now
-                                      (_simulateExpirationForTaskWithIdentifier).
-          --force-quit                Force-quit the app, as swiping it away in the app switcher does: its
-                                      processes end, its background URL session transfers are cancelled
-                                      (NSURLErrorCancelledReasonUserForceQuitApplication), and the system
-                                      does not launch it for them until it is opened again.
-          --app-bundle-id ID, -b ID   The app (default: the only app installed; status lists them).
-        Exactly one event is required. The service launches the extension with the request and resets
-        the app's extension runtime budget first, so a test can repeat it as often as needed.
-        `backgroundassets-debug -s --app-install -b ID` works as with Apple's tool.
-        """
+    static let appInstall = Flag("--app-install", help: "Simulate the app's install (essential downloads permitted).")
+    static let appUpdate = Flag("--app-update", help: "Simulate an update of the app (essential downloads permitted).")
+    static let periodicCheck = Flag("--periodic-check", help: "Simulate a periodic check for new content.")
+    static let launchTask = Option("--launch-task", valueName: "ID", help: """
+        Run the app's pending Background Tasks request ID now, whatever its earliest begin date \
+        (_simulateLaunchForTaskWithIdentifier).
+        """)
+    static let expireTask = Option("--expire-task", valueName: "ID", help: """
+        Run the expiration handler of the app's running task ID now (_simulateExpirationForTaskWithIdentifier).
+        """)
+    static let forceQuit = Flag("--force-quit", help: """
+        Force-quit the app, as swiping it away in the app switcher does: its processes end, its background URL \
+        session transfers are cancelled (NSURLErrorCancelledReasonUserForceQuitApplication), and the system does \
+        not launch it for them until it is opened again.
+        """)
+    static let app = Option.appBundleID(help: "The app.", defaultDescription: "the only app installed; status lists them")
 
-    /// The event flags, in the order the usage lists them.
-    static let events: [(flag: String, kind: ContentRequestKind)] = [
-        ("--app-install", .install), ("--app-update", .update), ("--periodic-check", .periodic),
+    /// The content requests, by the flag that sends each.
+    static let contentRequests: [(flag: Flag, kind: ContentRequestKind)] = [
+        (appInstall, .install), (appUpdate, .update), (periodicCheck, .periodic),
     ]
+
+    static let signature = CommandSignature(
+        name: "simulate",
+        abstract: "Send an app's extension a content request now (Apple's -s), launch or expire a task, or force-quit the app.",
+        discussion: """
+            Exactly one event is required. The service launches the extension with the request and resets
+            the app's extension runtime budget first, so a test can repeat it as often as needed.
+            `backgroundassets-debug -s --app-install -b ID` works as with Apple's tool.
+            """,
+        arguments: [OneOf([appInstall, appUpdate, periodicCheck, launchTask, expireTask, forceQuit], required: true), app])
 
     /// What to simulate: a content request, or a Background Tasks launch or expiration.
     enum Event: Equatable {
@@ -53,28 +57,20 @@ struct SimulateCommand: DebugSubcommand {
     }
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        var given: [(flag: String, event: Event)] = Self.events.filter { arguments.flag($0.flag) }
-            .map { ($0.flag, .contentRequest($0.kind)) }
-        if let identifier = try arguments.option("--launch-task") {
-            given.append(("--launch-task", .task(.launch, identifier: identifier)))
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        bundleIdentifier = try arguments.option(Self.app)
+        // The signature lets exactly one event through.
+        if let request = Self.contentRequests.first(where: { arguments.flag($0.flag) }) {
+            event = .contentRequest(request.kind)
+        } else if let identifier = try arguments.option(Self.launchTask) {
+            event = .task(.launch, identifier: identifier)
+        } else if let identifier = try arguments.option(Self.expireTask) {
+            event = .task(.expire, identifier: identifier)
+        } else if arguments.flag(Self.forceQuit) {
+            event = .forceQuit
+        } else {
+            throw arguments.usage("simulate needs one event; run simulate --help for them.")
         }
-        if let identifier = try arguments.option("--expire-task") {
-            given.append(("--expire-task", .task(.expire, identifier: identifier)))
-        }
-        if arguments.flag("--force-quit") { given.append(("--force-quit", .forceQuit)) }
-        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
-        // A misspelled event is named as such, rather than reported as no event at all.
-        try arguments.finish()
-        let flags = (Self.events.map(\.flag) + ["--launch-task ID", "--expire-task ID", "--force-quit"]).joined(separator: ", ")
-        guard let first = given.first else {
-            throw .usage("simulate needs one event: \(flags).")
-        }
-        guard given.count == 1 else {
-            throw .usage("simulate sends one event at a time, not \(given.map(\.flag).joined(separator: " and ")); "
-                + "run it once for each.")
-        }
-        event = first.event
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -1,6 +1,6 @@
 /*
 Abstract:
-A subcommand's arguments: the package's argument parser, with the debug tool's usage error.
+A subcommand's arguments: the package's parser with the debug tool's usage error, and an option several share.
 */
 
 @_exported import ArgumentParsing
@@ -9,11 +9,22 @@ A subcommand's arguments: the package's argument parser, with the debug tool's u
 public typealias SubcommandArguments = CommandLineArguments<DebugToolError>
 
 extension CommandLineArguments where Failure == DebugToolError {
-    /// Wraps the arguments that follow a subcommand's name.
+    /// Parses the arguments that follow a subcommand's name.
     /// - Parameters:
     ///   - arguments: The arguments after the subcommand's name.
-    ///   - subcommand: The subcommand's name, for error messages.
-    public init(_ arguments: [String], subcommand: String) {
-        self.init(arguments, command: subcommand) { DebugToolError.usage($0) }
+    ///   - subcommand: What the subcommand takes.
+    /// - Throws: A usage ``DebugToolError`` naming the first argument at fault.
+    public init(_ arguments: [String], subcommand: CommandSignature) throws(DebugToolError) {
+        try self.init(arguments, signature: subcommand) { DebugToolError.usage($0) }
+    }
+}
+
+extension Option where Value == String {
+    /// `--app-bundle-id ID`, or Apple's `-b ID`: the app a subcommand acts on.
+    /// - Parameters:
+    ///   - help: What the app is to the subcommand.
+    ///   - defaultDescription: Which app, when none is named.
+    static func appBundleID(help: String, defaultDescription: String? = nil) -> Option {
+        Option("--app-bundle-id", "-b", valueName: "ID", help: help, defaultDescription: defaultDescription)
     }
 }

@@ -8,26 +8,28 @@ import Foundation
 
 /// Lists every pending Background Tasks request and every running task, or one app's.
 struct TasksCommand: DebugSubcommand {
-    static let name = "tasks"
-    static let synopsis = "[--json] [--app-bundle-id ID | -b ID]"
-    static let summary = "List the Background Tasks requests waiting to run and the tasks running."
-    static let details = """
-          --json                      Print the requests as JSON (dates in ISO 8601).
-          --app-bundle-id ID, -b ID   Only this app's requests.
-        One line per request: the app, the task identifier, refresh, processing or continued processing,
-        pending or running, its earliest begin date (device time), what it requires, and when it may run
-        or why not (Low Power Mode, Background App Refresh off, on battery, no network, no room); a
-        running continued-processing task shows its progress, title and subtitle. Run a pending one now
-        with `simulate --launch-task ID`; run a running one's expiration handler (for a
-        continued-processing task, a person cancelling it) with `simulate --expire-task ID`.
-        """
+    static let json = Flag("--json", help: "Print the requests as JSON (dates in ISO 8601).")
+    static let app = Option.appBundleID(help: "Only this app's requests.")
+
+    static let signature = CommandSignature(
+        name: "tasks", abstract: "List the Background Tasks requests waiting to run and the tasks running.",
+        discussion: """
+            One line per request: the app, the task identifier, refresh, processing or continued processing,
+            pending or running, its earliest begin date (device time), what it requires, and when it may run
+            or why not (Low Power Mode, Background App Refresh off, on battery, no network, no room); a
+            running continued-processing task shows its progress, title and subtitle. Run a pending one now
+            with `simulate --launch-task ID`; run a running one's expiration handler (for a
+            continued-processing task, a person cancelling it) with `simulate --expire-task ID`.
+            """,
+        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
+        arguments: [Self.json, app])
 
     var json: Bool
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        json = arguments.flag("--json")
-        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        json = arguments.flag(Self.json)
+        bundleIdentifier = try arguments.option(Self.app)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -8,30 +8,6 @@ import Foundation
 
 /// Reads `system/trace.jsonl`, filters it, and prints it as lines, a sequence diagram, or a timeline picture.
 struct TraceCommand: DebugSubcommand {
-    static let name = "trace"
-    static let synopsis = "[--mermaid | --svg FILE | --html FILE | --follow] [--app BUNDLE_ID] [--download ID] "
-        + "[--since TIME] [--until TIME] [--last N] [--progress]"
-    static let summary = "Print the cross-process events, follow them, or draw them as a diagram or a timeline."
-    static let details = """
-          --mermaid          Print a Mermaid sequence diagram instead of one line per event.
-          --svg FILE         Draw a timeline into FILE (- for standard output): a lane per download with
-                             its bytes over time, and the installs, extension runs, app launches, tasks,
-                             periodic checks and exclusive control above. Self-contained; open it in a browser.
-          --html FILE        The same timeline in a web page, with a table of the downloads under it.
-          --follow           After the events so far (the last 10, unless --last or --since says), print each
-                             new one as it is appended, until Ctrl-C. Lines only.
-          --app BUNDLE_ID    Only the events of this app.
-          --download ID      Only the events of this download (and the app's connections).
-          --since TIME       Only the events from TIME: now, a time ago (90s, 5m, 2h, 1d), a time of day
-                             in UTC as trace prints it (14:07:02), a date (2026-11-24T14:07:02Z), or the
-                             last time an event happened: last-install, last-appLaunched, last-uninstall.
-          --until TIME       Only the events up to TIME, in the same forms.
-          --last N           Only the last N events that pass the filters.
-          --progress         Also print the downloadProgress samples (a few a second per transfer), which
-                             lines and diagrams leave out; the timeline always draws them.
-        Reads system/trace.jsonl directly; the service need not be running.
-        """
-
     /// How often `--follow` looks for new events.
     static let followInterval = Duration.milliseconds(200)
     /// How many events `--follow` prints before the new ones, unless told.
@@ -57,33 +33,27 @@ struct TraceCommand: DebugSubcommand {
     /// Whether the command follows the trace.
     var follow: Bool { output == .follow }
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        var outputs: [(flag: String, output: Output)] = []
-        if arguments.flag("--mermaid") { outputs.append(("--mermaid", .mermaid)) }
-        if arguments.flag("--follow") { outputs.append(("--follow", .follow)) }
-        if let path = try arguments.option("--svg") { outputs.append(("--svg", .svg(path: path))) }
-        if let path = try arguments.option("--html") { outputs.append(("--html", .html(path: path))) }
-        if outputs.count > 1 {
-            let flags = outputs.map(\.flag)
-            if flags.contains("--follow") {
-                throw .usage("--follow prints events as lines and \(flags.first { $0 != "--follow" } ?? "") needs the whole "
-                    + "trace; drop one of them.")
-            }
-            throw .usage("\(flags.joined(separator: " and ")) each draw the trace; choose one.")
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        // The signature lets at most one output through.
+        if arguments.flag(Self.mermaid) {
+            output = .mermaid
+        } else if arguments.flag(Self.follow) {
+            output = .follow
+        } else if let path = try arguments.option(Self.svg) {
+            output = .svg(path: path)
+        } else if let path = try arguments.option(Self.html) {
+            output = .html(path: path)
         }
-        output = outputs.first?.output ?? .lines
-        progress = arguments.flag("--progress")
-        app = try arguments.option("--app")
-        download = try arguments.option("--download")
-        since = try arguments.option("--since").map { text throws(DebugToolError) in try TraceTimeBound(text, option: "--since") }
-        until = try arguments.option("--until").map { text throws(DebugToolError) in try TraceTimeBound(text, option: "--until") }
-        if let text = try arguments.option("--last") {
-            guard let count = Int(text), count > 0 else {
-                throw .usage("--last takes a positive number of events, not \(text.debugDescription).")
-            }
-            last = count
+        progress = arguments.flag(Self.progress)
+        app = try arguments.option(Self.app)
+        download = try arguments.option(Self.download)
+        since = try arguments.option(Self.since).map { text throws(DebugToolError) in
+            try TraceTimeBound(text, option: "--since")
         }
-        try arguments.finish()
+        until = try arguments.option(Self.until).map { text throws(DebugToolError) in
+            try TraceTimeBound(text, option: "--until")
+        }
+        last = try arguments.option(Self.last)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -11,16 +11,26 @@ import TLS
 /// root certificate does on a device. The service, the app and the extension of this device
 /// trust them; the machine's trust store is never touched.
 struct TrustCommand: DebugSubcommand {
-    static let name = "trust"
-    static let synopsis = "add PEM | list [--json] | remove (PATH | SHA-256)"
-    static let summary = "Trust a CA certificate on this device for https, list the trusted ones, or remove one."
-    static let details = """
-          add PEM       Trust the CA certificate in the PEM file (asset-server --tls prints its path).
-          list          List the trusted CAs: SHA-256 fingerprint, subject, expiry. --json for a JSON array.
-          remove X      Stop trusting a CA, named by the PEM file it was added from or its fingerprint.
-        Trusted CAs are kept in system/trust/ of the device root; downloads already running keep
-        the trust they started with, the next ones use the new list.
-        """
+    static let pem = Argument("PEM")
+    static let json = Flag("--json", help: "Print the list as a JSON array.")
+    static let fingerprintOrPath = Argument("(PATH | SHA-256)")
+
+    static let add = CommandSignature(
+        name: "add", abstract: "Trust the CA certificate in the PEM file (asset-server --tls prints its path).",
+        arguments: [pem])
+    static let list = CommandSignature(
+        name: "list", abstract: "List the trusted CAs: SHA-256 fingerprint, subject, expiry.", arguments: [json])
+    static let remove = CommandSignature(
+        name: "remove", abstract: "Stop trusting a CA, named by the PEM file it was added from or its fingerprint.",
+        arguments: [fingerprintOrPath])
+
+    static let signature = CommandSignature(
+        name: "trust", abstract: "Trust a CA certificate on this device for https, list the trusted ones, or remove one.",
+        discussion: """
+            Trusted CAs are kept in system/trust/ of the device root; downloads already running keep
+            the trust they started with, the next ones use the new list.
+            """,
+        subcommands: [add, list, remove])
 
     enum Action: Sendable, Equatable {
         case add(String)
@@ -30,15 +40,14 @@ struct TrustCommand: DebugSubcommand {
 
     var action: Action
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        let verb = try arguments.positional("add, list or remove")
-        switch verb {
-        case "add": action = .add(try arguments.positional("PEM"))
-        case "list": action = .list(json: arguments.flag("--json"))
-        case "remove": action = .remove(try arguments.positional("PATH or SHA-256 fingerprint"))
-        default: throw DebugToolError.usage("trust takes add, list or remove, not \(verb.debugDescription).")
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        if arguments.selected(Self.add) {
+            action = .add(try arguments.positional(Self.pem))
+        } else if arguments.selected(Self.remove) {
+            action = .remove(try arguments.positional(Self.fingerprintOrPath))
+        } else {
+            action = .list(json: arguments.flag(Self.json))
         }
-        try arguments.finish()
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

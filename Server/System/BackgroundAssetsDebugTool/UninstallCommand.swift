@@ -7,20 +7,22 @@ import BackgroundAssetsIPC
 
 /// Removes an app the way deleting it from the home screen would.
 struct UninstallCommand: DebugSubcommand {
-    static let name = "uninstall"
-    static let synopsis = "[--app-bundle-id ID | -b ID]"
-    static let summary = "Remove an installed app with its downloads and its app group container."
-    static let details = """
-          --app-bundle-id ID, -b ID   The app to remove (default: the only app installed; status lists them).
-        Stops the app's extension, cancels its downloads, and deletes its app group container unless
-        another installed app shares it. The service refuses when no app is installed, or when several
-        are and none is named.
-        """
+    static let app = Option.appBundleID(
+        help: "The app to remove.", defaultDescription: "the only app installed; status lists them")
+
+    static let signature = CommandSignature(
+        name: "uninstall", abstract: "Remove an installed app with its downloads and its app group container.",
+        discussion: """
+            Stops the app's extension, cancels its downloads, and deletes its app group container unless
+            another installed app shares it. The service refuses when no app is installed, or when several
+            are and none is named.
+            """,
+        arguments: [app])
 
     var bundleIdentifier: String?
 
-    init(parsing arguments: inout SubcommandArguments) throws(DebugToolError) {
-        bundleIdentifier = try arguments.option("--app-bundle-id", alias: "-b")
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        bundleIdentifier = try arguments.option(Self.app)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

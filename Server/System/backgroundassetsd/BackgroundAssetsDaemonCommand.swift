@@ -3,7 +3,6 @@ Abstract:
 The backgroundassetsd executable: the Background Assets system service for one device root.
 */
 
-import ArgumentParsing
 import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
@@ -12,19 +11,6 @@ import Synchronization
 
 @main
 struct BackgroundAssetsDaemonCommand {
-    static let usage = """
-        Usage: backgroundassetsd [--foreground]
-
-        The Background Assets system service. Clients start it on demand; it serves the device root
-        named by BA_DEVICE_ROOT (default .device/ in the current directory) and exits when idle.
-
-        Options:
-          --foreground   Log to the terminal as well as to the device log (for demos).
-          --help         Show this help.
-
-        Exit codes: 0 stopped or already running, 1 could not start, 64 bad option, 78 bad config.json.
-        """
-
     static func main() {
         // Before any thread starts (main is synchronous so that the concurrency runtime's threads
         // start later and inherit the mask): only the wait below receives them.
@@ -33,14 +19,7 @@ struct BackgroundAssetsDaemonCommand {
         // Everything the service creates (queue, log, trace, staging, containers) is the owner's only.
         umask(DeviceRootPrivacy.fileCreationMask)
 
-        var arguments = CommandLineArguments(Array(CommandLine.arguments.dropFirst()), command: "backgroundassetsd")
-        if arguments.flag("--help", "-h") { CommandLineExit.help(usage) }
-        let foreground = arguments.flag("--foreground")
-        do {
-            try arguments.finish()
-        } catch {
-            CommandLineExit.usageError(error.message, command: "backgroundassetsd", usage: usage)
-        }
+        let foreground = DaemonOptions.parseOrExit().foreground
 
         let paths = DevicePaths.current()
         if foreground { print("backgroundassetsd: device root \(paths.root.path)") }

@@ -1,112 +1,133 @@
 /*
 Abstract:
-A small parser for a command's arguments: flags, options with values, and positionals, asked for by name.
+A command line parsed against its signature: each word a flag, an option's value, a subcommand or a positional argument.
 */
 
-/// The arguments of one command, consumed as the command asks for them.
+/// The arguments of one command, parsed against its ``CommandSignature``.
 ///
-/// Each command declares what it takes by asking for it, then calls ``finish()`` so that anything
-/// it did not ask for is reported instead of silently ignored. `--name value` and `--name=value` are
-/// both accepted. Every executable of the package parses its command line with it, and says what is
-/// wrong the same way: a sentence naming the argument, in the error type the command chooses.
+/// Parsing refuses, with a sentence naming the argument, anything the signature does not declare,
+/// an option without its value, two options of a group, and a required argument left out; the command
+/// then reads each value with the declaration it listed, such as `try arguments.option(Self.port)`.
+/// `--name value` and `--name=value` are both accepted, and `--` ends the options.
 public struct CommandLineArguments<Failure: Error>: Sendable {
-    private var remaining: [String]
-    /// The command's name, for error messages: `asset-server`, or a subcommand such as `install`.
-    public let command: String
-    private let makeError: @Sendable (String) -> Failure
+    /// One flag or option as given.
+    struct Given: Sendable {
+        var definition: ArgumentDefinition
+        /// The spelling used, for messages.
+        var spelling: String
+        var value: String?
+    }
 
-    /// Wraps the arguments that follow a command's name.
+    /// The signature parsed against.
+    public let signature: CommandSignature
+    /// The subcommand the words selected, or the signature itself when they selected none.
+    public let command: CommandSignature
+    /// The words that selected ``command``, such as `["download-manifest", "create"]`.
+    public let commandWords: [String]
+    /// Whether `--help` or `-h` was given; nothing else was checked then.
+    public let isHelpRequested: Bool
+    var given: [Given] = []
+    var positionals: [String: [String]] = [:]
+    let makeError: @Sendable (String) -> Failure
+
+    /// Parses a command line.
     /// - Parameters:
     ///   - arguments: The arguments after the command's name.
-    ///   - command: The command's name, for error messages.
+    ///   - signature: What the command takes.
     ///   - makeError: Turns a sentence about the command line into the command's usage error.
-    public init(_ arguments: [String], command: String, makeError: @escaping @Sendable (String) -> Failure) {
-        remaining = arguments
-        self.command = command
+    /// - Throws: The command's usage error naming the first argument at fault.
+    public init(
+        _ arguments: [String], signature: CommandSignature, makeError: @escaping @Sendable (String) -> Failure
+    ) throws(Failure) {
+        self.signature = signature
         self.makeError = makeError
-    }
-
-    /// Whether any argument is left.
-    public var isEmpty: Bool { remaining.isEmpty }
-
-    /// Removes a flag and says whether it was given, in any of its spellings.
-    /// - Parameter names: The flag and its aliases, such as `--help` and `-h`.
-    /// - Returns: Whether the flag was present.
-    public mutating func flag(_ names: String...) -> Bool {
-        var found = false
-        remaining.removeAll { argument in
-            guard names.contains(argument) else { return false }
-            found = true
-            return true
+        let options = arguments.prefix { $0 != "--" }
+        isHelpRequested = options.contains("--help") || options.contains("-h")
+        guard !isHelpRequested else {
+            (command, commandWords) = (signature, [])
+            return
         }
-        return found
-    }
-
-    /// Removes an option and returns its value.
-    /// - Parameter name: The option, such as `--output`.
-    /// - Returns: Its value, or `nil` when the option was not given.
-    /// - Throws: A usage error when the option has no value.
-    public mutating func option(_ name: String) throws(Failure) -> String? {
-        if let index = remaining.firstIndex(where: { $0.hasPrefix(name + "=") }) {
-            return String(remaining.remove(at: index).dropFirst(name.count + 1))
-        }
-        guard let index = remaining.firstIndex(of: name) else { return nil }
-        guard index + 1 < remaining.count, !remaining[index + 1].hasPrefix("--") else {
-            throw usage("The option \(name) needs a value.")
-        }
-        let value = remaining[index + 1]
-        remaining.removeSubrange(index...index + 1)
-        return value
-    }
-
-    /// Removes every occurrence of an option that may be repeated, in order.
-    /// - Parameter name: The option, such as `--fail`.
-    /// - Returns: Its values; empty when it was not given.
-    /// - Throws: A usage error when an occurrence has no value.
-    public mutating func options(_ name: String) throws(Failure) -> [String] {
-        var values: [String] = []
-        while let value = try option(name) { values.append(value) }
-        return values
-    }
-
-    /// Removes the next positional argument, if there is one.
-    /// - Returns: The argument, or `nil`.
-    public mutating func optionalPositional() -> String? {
-        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("-") || $0 == "-" }) else { return nil }
-        return remaining.remove(at: index)
-    }
-
-    /// Removes the next positional argument.
-    /// - Parameter name: What the argument is, such as `URL`, for the error message.
-    /// - Returns: The argument.
-    /// - Throws: A usage error when there is none.
-    public mutating func positional(_ name: String) throws(Failure) -> String {
-        guard let index = remaining.firstIndex(where: { !$0.hasPrefix("--") }) else {
-            throw usage("\(command) needs \(name).")
-        }
-        return remaining.remove(at: index)
-    }
-
-    /// Checks that every argument was used.
-    /// - Throws: A usage error naming the first argument no one asked for.
-    public func finish() throws(Failure) {
-        if let extra = remaining.first {
-            throw usage("Unknown argument \(extra.debugDescription).")
+        do {
+            var words: [String] = []
+            (given, words) = try Self.scan(arguments, options: signature.allOptions)
+            (command, commandWords, words) = try Self.select(in: signature, words: words)
+            positionals = try Self.assign(words, to: command, named: commandName)
+            try Self.check(given, against: command, in: signature, named: commandName, words: commandWords)
+        } catch {
+            throw makeError(error.message)
         }
     }
 
-    /// The command's usage error for a sentence about its command line.
-    public func usage(_ message: String) -> Failure {
-        makeError(message)
+    /// The selected command as its messages name it: its words, such as `download-manifest create`,
+    /// or the executable's name.
+    var commandName: String {
+        commandWords.isEmpty ? signature.name : commandWords.joined(separator: " ")
     }
-}
 
-extension CommandLineArguments where Failure == UsageError {
-    /// Wraps the arguments of a command whose mistakes are plain ``UsageError``s.
-    /// - Parameters:
-    ///   - arguments: The arguments after the command's name.
-    ///   - command: The command's name, for error messages.
-    public init(_ arguments: [String], command: String) {
-        self.init(arguments, command: command) { UsageError($0) }
+    /// Splits the words into flags and options (by the declared names) and the rest, in order.
+    private static func scan(
+        _ arguments: [String], options: [ArgumentDefinition]
+    ) throws(UsageError) -> ([Given], [String]) {
+        var given: [Given] = []
+        var words: [String] = []
+        var remaining = arguments[...]
+        while let word = remaining.popFirst() {
+            if word == "--" {
+                words += remaining
+                break
+            }
+            guard word.hasPrefix("-"), word != "-" else {
+                words.append(word)
+                continue
+            }
+            let spelling = String(word.prefix { $0 != "=" })
+            let inline = word.contains("=") ? String(word.drop { $0 != "=" }.dropFirst()) : nil
+            guard let definition = options.first(where: { $0.names.contains(spelling) }) else {
+                throw UsageError("Unknown argument \(word.debugDescription).")
+            }
+            if definition.kind == .flag {
+                guard inline == nil else { throw UsageError("\(spelling) takes no value; give it alone.") }
+                given.append(Given(definition: definition, spelling: spelling))
+                continue
+            }
+            if let inline {
+                given.append(Given(definition: definition, spelling: spelling, value: inline))
+                continue
+            }
+            guard let value = remaining.first, !value.hasPrefix("--") else {
+                throw UsageError("The option \(spelling) needs a value.")
+            }
+            remaining = remaining.dropFirst()
+            given.append(Given(definition: definition, spelling: spelling, value: value))
+        }
+        return (given, words)
+    }
+
+    /// Follows the leading words down the subcommands as long as they name one, or a default does.
+    private static func select(
+        in signature: CommandSignature, words: [String]
+    ) throws(UsageError) -> (CommandSignature, [String], [String]) {
+        var command = signature
+        var path: [String] = []
+        var words = words[...]
+        while !command.subcommands.isEmpty {
+            if let word = words.first, let next = command.subcommands.first(where: { $0.name == word }) {
+                words = words.dropFirst()
+                (command, path) = (next, path + [word])
+            } else if let next = command.subcommands.first(where: { $0.name == command.defaultSubcommand }) {
+                (command, path) = (next, path + [next.name])
+            } else if command.runsByItself, words.isEmpty || !command.positionals.isEmpty {
+                break
+            } else {
+                let names = command.subcommands.map(\.name).joined(separator: ", ")
+                guard let word = words.first else {
+                    let subject = (path.isEmpty ? [signature.name] : path).joined(separator: " ")
+                    throw UsageError("\(subject) needs a command: \(names).")
+                }
+                let whole = ([signature.name] + path).joined(separator: " ")
+                throw UsageError("\(word.debugDescription) is not a command of \(whole); the commands are \(names).")
+            }
+        }
+        return (command, path, Array(words))
     }
 }

@@ -17,60 +17,89 @@ struct BoundedWaitTests {
         .response("503 Service Unavailable")
     }
 
-    @Test("A foreground download against a server answering 503 for ever fails after foregroundWait, naming the status and the URL")
+    /// The foreground and essential waits of these tests: the defaults, passed on the queue's clock.
+    static let foregroundWait = 60.0
+    static let essentialWait = 30.0
+
+    /// Whether the queue waits for a retry due within a second, and checks the wait later on.
+    static func retryAndWaitCheck(before check: Duration) -> @Sendable ([Duration]) -> Bool {
+        { deadlines in deadlines.contains { $0 < .seconds(1) } && deadlines.contains { $0 > .seconds(1) && $0 <= check } }
+    }
+
+    @Test("A foreground download against a server answering 503 for ever fails once foregroundWait passes, not before, naming the status and the URL")
     func foregroundFailsAfterWait() async throws {
         let server = try ScriptedHTTPServer(script: Self.unavailable)
         defer { server.stop() }
-        let harness = try QueueHarness { $0.foregroundWait = 0.5 }
-        try await harness.queue.start()
-        let started = ContinuousClock.now
-        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
-            Issue.record("Must fail"); return
+        let failure = try await Self.failureOnceWaitPasses(of: server, wait: Self.foregroundWait, essential: false)
+        #expect(failure?.message.contains("made no progress for 61.0 s") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains("503") == true, "\(String(describing: failure))")
+        #expect(failure?.message.contains(server.url("/a.mp4").absoluteString) == true, "\(String(describing: failure))")
+    }
+
+    /// Schedules a download from `server` (which answers 503 for ever) that someone waits for, takes
+    /// the queue's clock to a second before `wait` (a retry fails then, and the download still
+    /// waits), then to a second after it, and returns how the download failed.
+    static func failureOnceWaitPasses(of server: ScriptedHTTPServer, wait: Double, essential: Bool) async throws -> WireFailure? {
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.foregroundWait = Self.foregroundWait
+            $0.essentialWait = Self.essentialWait
         }
-        #expect(ContinuousClock.now - started >= .milliseconds(500), "it gets the whole wait")
-        #expect(server.requests.count >= 2, "it retried while it could")
-        #expect(failure.message.contains("503"), "\(failure.message)")
-        #expect(failure.message.contains(server.url("/a.mp4").absoluteString), "\(failure.message)")
-        #expect(failure.message.contains("no progress"), "\(failure.message)")
+        let clock = try #require(harness.clock)
+        try await harness.queue.start()
+        let row = try await harness.schedule(
+            server.url("/a.mp4"), fileSize: Self.file.count, essential: essential, foreground: !essential)
+        // The first attempt failed: the wait runs from here, and a retry is due.
+        try await harness.waitForTimers("a retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(wait + 1)))
+
+        clock.advance(by: .seconds(wait - 1))
+        try await poll(until: { server.requests.count >= 2 }, timeout: .seconds(10), "the retry")
+        try await harness.waitForTimers("the next retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(2)))
+        #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
+
+        clock.advance(by: .seconds(2))
+        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
+            Issue.record("Must fail"); return nil
+        }
+        return failure
     }
 
     @Test("A promoted download from a server that answers nothing fails at foregroundWait, not at the stall timeout")
     func silentServerFailsAtTheWait() async throws {
         let server = try ScriptedHTTPServer { _, _ in ScriptedHTTPServer.Reply([], stallAfterwards: true) }
         defer { server.stop() }
-        let harness = try QueueHarness {
-            $0.foregroundWait = 0.5
-            $0.stallTimeout = 30
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.foregroundWait = Self.foregroundWait
+            // Far beyond the test: only the wait can end the attempt.
+            $0.stallTimeout = 3600
         }
+        let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
         try await poll(until: { harness.eventNames(of: row.id).contains("began") }, timeout: .seconds(10), "the transfer")
         // The app promotes it: a person waits from now on.
-        let started = ContinuousClock.now
         try await harness.queue.promote(id: row.id)
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(20)) else {
+        try await harness.waitForTimers("the wait's check", until: { $0.contains { $0 > .seconds(60) } })
+
+        clock.advance(by: .seconds(Self.foregroundWait - 1))
+        try await harness.waitForTimers("the wait's check, a second away", until: { $0.contains { $0 <= .seconds(2) } })
+        #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
+
+        clock.advance(by: .seconds(2))
+        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
             Issue.record("Must fail"); return
         }
-        // The stall timeout (30 s) would have ended the attempt much later; the wait's deadline ends it.
-        #expect(ContinuousClock.now - started < .seconds(15), "failed after \(ContinuousClock.now - started)")
-        #expect(failure.message.contains("made no progress"), "\(failure.message)")
+        #expect(failure.message.contains("made no progress for 61.0 s"), "\(failure.message)")
         #expect(failure.message.contains("sent nothing more before the wait ran out"), "\(failure.message)")
         #expect(failure.code == -1001, "timed out, as URLSession says")
         #expect(try harness.store.download(id: row.id)?.state == .failed)
     }
 
-    @Test("An essential download fails after essentialWait whatever the cause, so the install ends")
+    @Test("An essential download fails once essentialWait passes, whatever the cause, so the install ends")
     func essentialFailsAfterWait() async throws {
         let server = try ScriptedHTTPServer(script: Self.unavailable)
         defer { server.stop() }
-        let harness = try QueueHarness { $0.essentialWait = 0.5 }
-        try await harness.queue.start()
-        let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, essential: true)
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
-            Issue.record("Must fail"); return
-        }
-        #expect(failure.message.contains("essential download made no progress"), "\(failure.message)")
+        let failure = try await Self.failureOnceWaitPasses(of: server, wait: Self.essentialWait, essential: true)
+        #expect(failure?.message.contains("essential download made no progress for 31.0 s") == true, "\(String(describing: failure))")
     }
 
     @Test("A Retry-After longer than what is left of the wait (within retryMaxDelay) fails at once, quoting the server")
@@ -97,16 +126,23 @@ struct BoundedWaitTests {
             .response("200 OK", ["ETag: \"v\(index)\"", "Content-Length: \(Self.file.count)"], body: Array(Self.file.prefix(100_000)))
         }
         defer { server.stop() }
-        let harness = try QueueHarness {
-            $0.foregroundWait = 2
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.foregroundWait = 10
             $0.checkpointInterval = 0.01
         }
+        let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
+        // One retry every 4 s of the clock: the third comes after the 10 s wait.
+        for attempt in 1...3 {
+            try await poll(until: { server.requests.count >= attempt }, timeout: .seconds(10), "attempt \(attempt)")
+            try await harness.waitForTimers("retry \(attempt)", until: { $0.contains { $0 < .seconds(1) } })
+            #expect(!harness.hasEnded(row.id), "it ended after \(attempt) attempt(s), within its wait")
+            clock.advance(by: .seconds(4))
+        }
         guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(15)) else {
             Issue.record("Must fail"); return
         }
-        #expect(server.requests.count >= 2)
         #expect(failure.message.contains("started over from zero"), "\(failure.message)")
     }
 
@@ -116,13 +152,19 @@ struct BoundedWaitTests {
             index < 6 ? .response("503 Service Unavailable") : HTTPTransferTests.fullResponse(head, index)
         }
         defer { server.stop() }
-        let harness = try QueueHarness {
-            $0.foregroundWait = 0.1
-            $0.essentialWait = 0.1
-            $0.retryMaxDelay = 0.05
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.foregroundWait = 1
+            $0.essentialWait = 1
         }
+        let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
+        // Each failure waits for its retry twenty seconds of the clock: two minutes without progress in all.
+        for attempt in 1...6 {
+            try await poll(until: { server.requests.count >= attempt }, timeout: .seconds(10), "attempt \(attempt)")
+            try await harness.waitForTimers("retry \(attempt)", until: { $0.contains { $0 < .seconds(1) } })
+            clock.advance(by: .seconds(20))
+        }
         guard case .finished = try await harness.end(of: row.id, timeout: .seconds(10)) else {
             Issue.record("Must finish"); return
         }

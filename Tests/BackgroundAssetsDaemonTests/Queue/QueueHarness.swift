@@ -10,6 +10,9 @@ import Synchronization
 import TestSupport
 
 /// A ``DownloadQueue`` in its own device root, with short policy knobs and every event recorded.
+///
+/// Its timers (retries, connectivity probes, bounded waits) run on the machine's clock, or on a
+/// ``ManualClock`` the test advances; transfers always run in real time, on real sockets.
 final class QueueHarness: Sendable {
     static let bundleIdentifier = "com.example.apple-samplecode.WWDC-Sessions"
     static let appGroup = "group.com.example.apple-samplecode.WWDC-Sessions"
@@ -18,9 +21,11 @@ final class QueueHarness: Sendable {
     let paths: DevicePaths
     let store: DownloadStore
     let queue: DownloadQueue
+    /// The clock the queue's timers run on, when the test advances it.
+    let clock: ManualClock?
     private let recorded: EventLog
 
-    init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+    init(clock: ManualClock? = nil, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
         root = try TemporaryDeviceRoot()
         paths = DevicePaths(root: root.url)
         try FileManager.default.createDirectory(at: paths.systemDirectory, withIntermediateDirectories: true)
@@ -33,9 +38,26 @@ final class QueueHarness: Sendable {
         configure(&configuration)
         let recorded = EventLog()
         self.recorded = recorded
-        queue = DownloadQueue(store: store, paths: paths, configuration: configuration) { event in
+        self.clock = clock
+        let activities = ServiceActivities(clock: clock ?? SystemServiceClock() as any ServiceClock)
+        queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) { event in
             recorded.events.withLock { $0.append(event) }
         }
+    }
+
+    /// Waits (in real time, briefly) until the deadlines of the queue's timers on its manual clock
+    /// satisfy `condition`: the queue has handled what the clock's last move made due, and set what
+    /// comes next.
+    func waitForTimers(_ description: String, until condition: @escaping @Sendable ([Duration]) -> Bool) async throws {
+        guard let clock else { throw TestSupportError("This harness runs on the machine's clock; pass a ManualClock.") }
+        try await poll(until: { condition(clock.pendingDeadlines) }, timeout: .seconds(10),
+                       "the queue's timers to show \(description); they are \(clock.pendingDeadlines)")
+    }
+
+    /// Whether the download has ended, finished or failed.
+    func hasEnded(_ id: Int64) -> Bool {
+        let names = eventNames(of: id)
+        return names.contains("finished") || names.contains("failed")
     }
 
     /// The events so far, in order.

@@ -25,7 +25,9 @@ final class InProcessService: Sendable {
     init(_ configure: (inout ServiceConfiguration) -> Void = { _ in }) async throws {
         root = try TemporaryDeviceRoot()
         paths = DevicePaths(root: root.url)
-        clock = ManualClock()
+        // From the machine's time: the trace stamps its entries with it, and with a device clock
+        // (timeScale) running from a far-off date their device times would be nonsense.
+        clock = ManualClock(start: .now)
         var configuration = ServiceConfiguration()
         configuration.idleExitAfter = 60
         configure(&configuration)
@@ -51,6 +53,24 @@ final class InProcessService: Sendable {
         connections.stop()
         listener.close()
         await service.stop()
+    }
+
+    /// Starts a service, runs `body` with it, and stops it afterwards, also when `body` throws, so
+    /// no extension it launched outlives the test.
+    static func with<T>(
+        _ configure: @Sendable (inout ServiceConfiguration) -> Void = { _ in },
+        isolation: isolated (any Actor)? = #isolation,
+        _ body: (InProcessService) async throws -> T
+    ) async throws -> T {
+        let device = try await InProcessService(configure)
+        do {
+            let result = try await body(device)
+            await device.stop()
+            return result
+        } catch {
+            await device.stop()
+            throw error
+        }
     }
 
     /// Waits (in real time, briefly) until the service has set at least `count` timers on its clock.

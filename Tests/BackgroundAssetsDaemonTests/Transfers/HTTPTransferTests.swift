@@ -71,7 +71,9 @@ struct HTTPTransferTests {
         let server = try ScriptedHTTPServer { _, _ in
             var reply = ScriptedHTTPServer.Reply.response(
                 "200 OK", ["ETag: \(Self.etag)", "X-Padding: " + String(repeating: "x", count: 1000)], body: Self.file)
-            reply.dripMilliseconds = 20
+            // A byte every 100 ms, well within the stall timeout: the head alone would take two
+            // minutes, twice the suite's time limit, so only the head's deadline can end it.
+            reply.dripMilliseconds = 100
             return reply
         }
         defer { server.stop() }
@@ -85,10 +87,7 @@ struct HTTPTransferTests {
             #expect(error.kind == .stalled, "\(error)")
             #expect(error.isRetryable)
         }
-        let elapsed = ContinuousClock.now - started
-        #expect(elapsed >= .milliseconds(800), "every byte arrives within the stall timeout: only the head's deadline ends it")
-        // Far below the head's own time, with room for a machine busy with the rest of the suite.
-        #expect(elapsed < .seconds(10), "the head alone would take about 25 s")
+        #expect(ContinuousClock.now - started >= .milliseconds(800), "it ended before the head's deadline")
     }
 
     @Test("A fresh download writes the file and records its validator")
@@ -350,18 +349,16 @@ struct HTTPTransferTests {
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let request = try Self.request(server.url("/a.mp4"), in: folder.url)
-        let control = TransferControl(bytesPerSecond: 50_000)
+        let control = TransferControl(bytesPerSecond: 1_000)
         async let outcome = Self.transfer(request, control: control)
-        // At 50 KB/s the 300 KB file would take about six seconds; lift the limit once a
-        // checkpoint shows bytes arriving, and the rest must come at full speed (well within
-        // half the paced time, even on a loaded machine).
+        // At 1 KB/s the 300 KB file would take five minutes, five times the suite's time limit; lift
+        // the limit once a checkpoint shows bytes arriving, and finishing at all shows the rest came
+        // at full speed.
         try await poll(until: { (try? Data(contentsOf: request.partFile).count).map { $0 > 0 } ?? false },
                        timeout: .seconds(10), "the first bytes on disk")
-        let start = ContinuousClock.now
         control.bytesPerSecond = nil
         let (result, _) = await outcome
         #expect(try result.get().length == Int64(Self.file.count))
-        #expect(ContinuousClock.now - start < .seconds(3), "the lifted transfer finishes well before its paced time")
     }
 
     @Test("Cancelling stops a transfer promptly, keeping its bytes")

@@ -12,17 +12,9 @@ import Foundation
 /// The packs' files are the truth of what readers see (each pack's `current` link); this store keeps
 /// what the files cannot say: the policy a pack was installed under, its size, and when the app last
 /// used it, which storage pressure needs. An actor of its own, as ``TaskStore`` is.
-public actor AssetPackStore {
+public actor AssetPackStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.asset-packs")
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    deinit {
-        executor.stop()
-    }
+    public nonisolated let thread = ActorThread(name: "backgroundassetsd.asset-packs")
 
     private let database: SQLiteDatabase
     /// The database file.

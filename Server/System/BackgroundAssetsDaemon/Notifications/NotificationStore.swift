@@ -9,17 +9,9 @@ import Foundation
 /// Records what the person answered each app, and the notifications delivered to it.
 ///
 /// An actor of its own, as ``TaskStore`` is; `backgroundassets-debug notifications` reads it.
-public actor NotificationStore {
+public actor NotificationStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.notifications")
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    deinit {
-        executor.stop()
-    }
+    public nonisolated let thread = ActorThread(name: "backgroundassetsd.notifications")
 
     private let database: SQLiteDatabase
     /// The database file.

@@ -13,13 +13,9 @@ import SystemLogging
 ///
 /// Transfers block, so each runs on its own thread; what they report comes back to this actor,
 /// which is the only place that changes a download's state.
-public actor DownloadQueue {
+public actor DownloadQueue: OwnThreadActor {
     /// The queue's own thread: it calls the store, which blocks on SQLite and the disk.
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.queue")
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+    public nonisolated let thread = ActorThread(name: "backgroundassetsd.queue")
 
     struct RunningTransfer {
         /// The download as it was when the transfer started.
@@ -86,10 +82,6 @@ public actor DownloadQueue {
         self.policy = RetryPolicy(configuration: configuration)
         self.trust = TrustedCertificates(directory: paths.trustDirectory)
         self.observer = observer
-    }
-
-    deinit {
-        executor.stop()
     }
 
     /// Creates the staging folder, puts downloads interrupted by a crash back in line, then starts

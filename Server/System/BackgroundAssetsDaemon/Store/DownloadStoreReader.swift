@@ -9,22 +9,14 @@ The service's questions about the queue, answered on a thread of their own from 
 /// Reads through the queue would wait for the queue's own work (its writes, each commit, a sync on
 /// a slow disk). These go to the store's reading connection on a thread of their own, so a client
 /// asking a question is answered from the last commit whatever the queue is writing.
-actor DownloadStoreReader {
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.reader")
-
-    nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
+actor DownloadStoreReader: OwnThreadActor {
+    nonisolated let thread = ActorThread(name: "backgroundassetsd.reader")
 
     private let store: DownloadStore
 
     /// Creates a reader of a store.
     init(store: DownloadStore) {
         self.store = store
-    }
-
-    deinit {
-        executor.stop()
     }
 
     /// Runs one read of the store; it must only use the store's reading methods.

@@ -11,17 +11,9 @@ import Foundation
 /// An actor of its own, on a thread of its own: each call is a short SQLite statement that blocks,
 /// and the service that serves clients awaits it instead of running it on its own executor or on a
 /// thread of the shared pool.
-public actor TaskStore {
+public actor TaskStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.tasks")
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    deinit {
-        executor.stop()
-    }
+    public nonisolated let thread = ActorThread(name: "backgroundassetsd.tasks")
 
     private let database: SQLiteDatabase
     /// The database file.

@@ -11,17 +11,9 @@ import Foundation
 /// A record is written whole, as JSON, after each change the state returns: a session has few tasks,
 /// and one row per session keeps a task and the events about it from ever disagreeing. An actor of its
 /// own, as ``TaskStore`` is.
-public actor BackgroundSessionStore {
+public actor BackgroundSessionStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    private nonisolated let executor = DedicatedThreadExecutor(name: "backgroundassetsd.url-sessions")
-
-    public nonisolated var unownedExecutor: UnownedSerialExecutor {
-        executor.asUnownedSerialExecutor()
-    }
-
-    deinit {
-        executor.stop()
-    }
+    public nonisolated let thread = ActorThread(name: "backgroundassetsd.url-sessions")
 
     private let database: SQLiteDatabase
     /// The database file.

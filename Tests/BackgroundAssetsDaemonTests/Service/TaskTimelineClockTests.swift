@@ -1,0 +1,53 @@
+/*
+Abstract:
+Tests that a Background Tasks request starts at its earliest begin date, expires before its runtime limit and ends at it, on the service's clock.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Background Tasks on a manual clock", .serialized, .timeLimit(.minutes(1)))
+struct TaskTimelineClockTests {
+    static let refresh = "com.example.lifecycle-test.refresh"
+
+    @Test("A refresh task starts at its earliest begin date, is told to expire 5 s before its limit, and ends at it")
+    func refreshTimeline() async throws {
+        try await InProcessService.with({ $0.appRefreshRuntimeLimit = 30 }) { device in
+            let app = try await device.installTestApp { bundle in
+                bundle.permittedTaskIdentifiers = [Self.refresh]
+                bundle.backgroundModes = ["fetch"]
+            }
+            defer { app.manifestServer.stop() }
+            _ = try await device.waitForAppStatus(app, "the install's end") { $0.state == .launchable ? $0 : nil }
+            // The app is connected, with a handler: the task runs in it when it is due.
+            let client = try await device.client(app.bundleIdentifier, role: .app)
+            _ = try await client.ask(.registerTaskHandler(identifier: Self.refresh))
+            let request = TaskRequestDescriptor(
+                identifier: Self.refresh, kind: .appRefresh, earliestBeginDate: Date(timeIntervalSinceNow: 300))
+            guard case .done = try await client.ask(.submitTaskRequest(request)) else {
+                Issue.record("the request was refused"); return
+            }
+
+            // 300 s from when the service read the request, on the app's wall clock: a hair less from here.
+            let due = try await device.waitForDeadline("the earliest begin date") { $0 > .seconds(290) && $0 <= .seconds(300) }
+            try await device.expectNothing("launchTask", after: due - .seconds(1), leaving: .seconds(1))
+            device.clock.advance(by: .seconds(2))
+            try await device.waitForTrace("the task's start") { $0.event == "launchTask" }
+
+            // The expiration handler runs 5 s before the 30 s limit, and the limit ends the task.
+            try await device.waitForDeadline("the expiration") { InProcessService.isNear($0, .seconds(25)) }
+            try await device.expectNothing("expireTask", after: .seconds(24), leaving: .seconds(1))
+            device.clock.advance(by: .seconds(2))
+            try await device.waitForTrace("the expiration") { $0.event == "expireTask" }
+
+            try await device.waitForDeadline("the limit") { InProcessService.isNear($0, .seconds(4)) }
+            try await device.expectNothing("taskEnded", after: .seconds(3), leaving: .seconds(1))
+            device.clock.advance(by: .seconds(2))
+            let ended = try await device.waitForTrace("the task's end") { $0.event == "taskEnded" }
+            #expect(ended.detail?.contains("ran past its 30 s runtime limit") == true, "\(ended)")
+        }
+    }
+}
