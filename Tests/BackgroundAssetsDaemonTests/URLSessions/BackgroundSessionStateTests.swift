@@ -30,7 +30,7 @@ struct BackgroundSessionStateTests {
         var state = running()
         #expect(state.transferProgressed(task: 1, key: key, written: 10, total: 10, expected: 40)
             == [.send(connection: 7, key, .wroteData(taskIdentifier: 1, bytesWritten: 10, totalBytesWritten: 10, totalBytesExpectedToWrite: 40))])
-        state.connectionClosed(7)
+        _ = state.connectionClosed(7) { _ in true }
         #expect(state.transferProgressed(task: 1, key: key, written: 30, total: 40, expected: 40).isEmpty,
                 "progress of a session no process has is not kept")
         let file = URL(fileURLWithPath: "/device/containers/game/CFNetworkDownload_A.tmp")
@@ -51,7 +51,9 @@ struct BackgroundSessionStateTests {
         #expect(tasks.map(\.taskIdentifier) == [1])
         #expect(sent[1] == .finishedDownloading(taskIdentifier: 1, file: file, response: response))
         #expect(sent.last == .waitingEventsDelivered)
-        #expect(state.record(key)?.tasks.isEmpty == true, "a delivered completion ends the task")
+        #expect(state.record(key)?.tasks.count == 1, "a file's task stays until didFinishDownloadingTo returns")
+        _ = state.fileHandled(task: 1, key: key)
+        #expect(state.record(key)?.tasks.isEmpty == true, "a handled file and a delivered completion end the task")
     }
 
     @Test("A session without launch events keeps its events without launching the app")
@@ -60,7 +62,7 @@ struct BackgroundSessionStateTests {
         _ = state.attach(BackgroundSessionSettings(identifier: "game-data", sendsLaunchEvents: false), app: "com.example.game", connection: 7)
         _ = state.makeTask(request, key: key)
         _ = state.resume(task: 1, key: key, earliestBeginDate: nil, expectedBytes: -1, now: now)
-        state.connectionClosed(7)
+        _ = state.connectionClosed(7) { _ in true }
         let actions = state.transferFailed(task: 1, key: key, failure: .cancelled())
         #expect(!actions.contains { if case .launchApp = $0 { true } else { false } })
         #expect(state.record(key)?.waiting.count == 1)

@@ -32,7 +32,7 @@ extension BackgroundAssetsService {
             case let .changeURLSessionTask(session, task, command):
                 return .resumeData(try await urlSessions.change(task: task, session: session, command: command, app: app, connection: connection))
             case let .urlSessionFileHandled(session, task):
-                urlSessions.fileHandled(task: task, session: session, app: app)
+                await urlSessions.fileHandled(task: task, session: session, app: app)
                 return .done
             case .fetchURLSessionsAwaitingEvents:
                 return .urlSessionIdentifiers(urlSessions.sessionsAwaitingEvents(app: app))
@@ -108,6 +108,18 @@ extension BackgroundAssetsService {
         taskHost.removeBackgroundLaunch(of: id)?.kill()
         await urlSessions.forceQuit(app: id)
         return .app(appStatus(app))
+    }
+
+    /// Detaches a closed connection's sessions at once, then does what is left (a file it did not
+    /// handle waits again, and may launch the app).
+    func urlSessionsConnectionClosed(_ connection: UInt64) {
+        let actions = urlSessions.connectionClosed(connection)
+        guard !actions.isEmpty else { return }
+        activities.run("background sessions of connection \(connection)") { [weak self] in await self?.performURLSessionActions(actions) }
+    }
+
+    private func performURLSessionActions(_ actions: [BackgroundSessionAction]) async {
+        await urlSessions.perform(actions)
     }
 
     private func sessionFailure(_ message: String) -> ServerResponse {

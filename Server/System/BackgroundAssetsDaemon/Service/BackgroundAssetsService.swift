@@ -268,12 +268,13 @@ public actor BackgroundAssetsService {
         }
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
-        urlSessions.connectionClosed(id)
         activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }
         if let hello = client.hello, hello.role == .app,
             !clients.all.contains(where: { $0.hello?.bundleIdentifier == hello.bundleIdentifier && $0.hello?.role == .app }) {
             urlSessions.setRunning(false, app: hello.bundleIdentifier)
         }
+        // After the app is known to have ended: what its process left may launch it again.
+        urlSessionsConnectionClosed(id)
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.
             record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")

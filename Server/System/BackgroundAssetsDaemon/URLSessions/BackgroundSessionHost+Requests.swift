@@ -89,9 +89,10 @@ extension BackgroundSessionHost {
     }
 
     /// The delegate returned from `didFinishDownloadingTo`: the file is the app's business no more.
-    func fileHandled(task: Int, session: String, app: String) {
-        trace("didFinishDownloadingTo returned", key: BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session),
-              task: task, from: "app", to: "backgroundassetsd")
+    func fileHandled(task: Int, session: String, app: String, isolation: isolated (any Actor)? = #isolation) async {
+        let key = BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session)
+        trace("didFinishDownloadingTo returned", key: key, task: task, from: "app", to: "backgroundassetsd")
+        await perform(state.fileHandled(task: task, key: key))
     }
 
     /// The app's sessions whose events wait for it, those it was launched for first.

@@ -81,10 +81,12 @@ extension BackgroundSessionHost {
 
     // MARK: - Connections and apps
 
-    /// A connection closed: its sessions' events wait from now on.
-    func connectionClosed(_ connection: UInt64) {
-        guard connections.removeValue(forKey: connection) != nil else { return }
-        state.connectionClosed(connection)
+    /// A connection closed: its sessions' events wait from now on. Returns what is left to do (a
+    /// file it was sent and did not handle waits again, which may launch the app), for
+    /// ``perform(_:isolation:)``: the detaching itself is done before this returns.
+    func connectionClosed(_ connection: UInt64) -> [BackgroundSessionAction] {
+        guard connections.removeValue(forKey: connection) != nil else { return [] }
+        return state.connectionClosed(connection) { FileManager.default.fileExists(atPath: $0.path) }
     }
 
     /// Whether a process of the app runs: a running app is not launched for events.

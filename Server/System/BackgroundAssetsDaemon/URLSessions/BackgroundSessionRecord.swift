@@ -46,6 +46,10 @@ public struct BackgroundSessionRecord: Codable, Sendable, Equatable {
     /// The resume data of tasks that continue from a partial file the system keeps (a task made
     /// from resume data, or suspended), until their transfer takes the file over.
     public var resumeData: [Int: Data]?
+    /// A finished file and its task's completion sent to the process that has the session, kept
+    /// until its `didFinishDownloadingTo` returns: a process that ends before then leaves them to
+    /// the next one instead of losing the file.
+    public var unacknowledged: [BackgroundSessionEvent]?
 
     /// Creates an empty session.
     public init(key: BackgroundSessionKey, settings: BackgroundSessionSettings) {

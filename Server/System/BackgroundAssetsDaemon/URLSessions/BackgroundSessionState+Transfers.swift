@@ -39,8 +39,12 @@ extension BackgroundSessionState {
             records[key]?.tasks[task]?.countOfBytesReceived = length
             records[key]?.tasks[task]?.countOfBytesExpectedToReceive = length
         }
-        return deliver(.finishedDownloading(taskIdentifier: task, file: file, response: response), key: key)
-            + complete(task: task, key: key, failure: nil)
+        let finished = BackgroundSessionEvent.finishedDownloading(taskIdentifier: task, file: file, response: response)
+        if attachments[key] != nil {
+            let sent = records[key]?.unacknowledged ?? []
+            records[key]?.unacknowledged = sent + [finished]
+        }
+        return deliver(finished, key: key) + complete(task: task, key: key, failure: nil)
     }
 
     /// A transfer failed for good (after the queue's retries).
@@ -94,11 +98,6 @@ extension BackgroundSessionState {
         return actions
     }
 
-    /// A connection closed: its sessions' events wait from now on.
-    public mutating func connectionClosed(_ connection: UInt64) {
-        attachments = attachments.filter { $0.value != connection }
-    }
-
     /// The app could not be launched for a session's events: the next process that makes the
     /// session gets them without `urlSessionDidFinishEvents`.
     public mutating func launchFailed(key: BackgroundSessionKey) {
@@ -129,7 +128,14 @@ extension BackgroundSessionState {
             actions.append(.removePartialFile(bundleIdentifier: key.bundleIdentifier, resumeData: kept))
         }
         actions += deliver(.completed(snapshot), key: key)
-        if attachments[key] != nil { records[key]?.tasks[task] = nil }
+        if attachments[key] != nil {
+            // A handed-over file's task stays until didFinishDownloadingTo returns.
+            if awaitsFileHandled(task: task, key: key) {
+                records[key]?.unacknowledged?.append(.completed(snapshot))
+            } else {
+                records[key]?.tasks[task] = nil
+            }
+        }
         // A finishing session ends with its last task, once its process has had the completion.
         if let record = records[key], record.isFinishing, record.tasks.isEmpty { return actions + end(key) }
         return actions + [.persist(key, records[key])]
@@ -144,16 +150,23 @@ extension BackgroundSessionState {
         if let name = event.delegateCall {
             actions.append(.trace(key, task: event.taskIdentifier, event: name, detail: "kept until the app makes the session again"))
         }
-        // Apple relaunches the app once every task of the session is complete, not at each one.
-        let transfersEnded = !record.tasks.values.contains { $0.state == .running || $0.state == .canceling }
-        if case .completed = event, transfersEnded, !record.launchedForEvents,
-           BackgroundSessionPolicy.launchesApp(for: record.settings, isAttached: false,
-                                               isRunning: runningApps.contains(key.bundleIdentifier),
-                                               wasForceQuit: forceQuitApps.contains(key.bundleIdentifier)) {
-            record.launchedForEvents = true
-            actions.append(.launchApp(bundleIdentifier: key.bundleIdentifier, session: key.sessionIdentifier))
-        }
         records[key] = record
-        return actions
+        guard case .completed = event else { return actions }
+        return actions + launchIfDue(key)
+    }
+
+    /// Launches the app for a session whose completions wait, once every task of the session is
+    /// complete (as Apple does, not at each one), when the session asks for launch events and no
+    /// process of the app runs.
+    mutating func launchIfDue(_ key: BackgroundSessionKey) -> [BackgroundSessionAction] {
+        guard let record = records[key], !record.launchedForEvents, attachments[key] == nil,
+              record.waiting.contains(where: { if case .completed = $0 { true } else { false } }),
+              !record.tasks.values.contains(where: { $0.state == .running || $0.state == .canceling }),
+              BackgroundSessionPolicy.launchesApp(for: record.settings, isAttached: false,
+                                                  isRunning: runningApps.contains(key.bundleIdentifier),
+                                                  wasForceQuit: forceQuitApps.contains(key.bundleIdentifier))
+        else { return [] }
+        records[key]?.launchedForEvents = true
+        return [.launchApp(bundleIdentifier: key.bundleIdentifier, session: key.sessionIdentifier)]
     }
 }

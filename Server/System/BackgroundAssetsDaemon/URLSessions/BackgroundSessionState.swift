@@ -56,10 +56,22 @@ public struct BackgroundSessionState: Sendable {
         actions.append(.send(connection: connection, key, .attached(tasks: listed)))
         actions += record.waiting.map { .send(connection: connection, key, $0) }
         if record.launchedForEvents { actions.append(.send(connection: connection, key, .waitingEventsDelivered)) }
+        // Files now sent count as delivered once their didFinishDownloadingTo returns.
+        let files = Set(record.waiting.compactMap { if case let .finishedDownloading(task, _, _) = $0 { task } else { nil } })
+        let sent = record.waiting.filter {
+            switch $0 {
+            case let .finishedDownloading(task, _, _): files.contains(task)
+            case let .completed(snapshot): files.contains(snapshot.taskIdentifier)
+            default: false
+            }
+        }
+        record.unacknowledged = sent.isEmpty ? record.unacknowledged : (record.unacknowledged ?? []) + sent
         record.waiting = []
         record.launchedForEvents = false
-        // Completions now delivered end their tasks.
-        for task in outstanding where task.state == .completed { record.tasks[task.taskIdentifier] = nil }
+        // Completions now delivered end their tasks; a file's task ends when its method returns.
+        for task in outstanding where task.state == .completed && !files.contains(task.taskIdentifier) {
+            record.tasks[task.taskIdentifier] = nil
+        }
         records[key] = record
         return actions + [.persist(key, record), .trace(key, task: nil, event: "attachURLSession", detail: "\(outstanding.count) outstanding task(s)")]
     }
