@@ -319,7 +319,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "url-session-test-app",
-            dependencies: ["BackgroundAssetsIPC", "BackgroundURLSessions", "UserNotifications"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "BackgroundURLSessions", "UserNotifications"],
             path: "Tests/url-session-test-app"
         ),
         .executableTarget(

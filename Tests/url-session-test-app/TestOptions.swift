@@ -1,6 +1,6 @@
 /*
 Abstract:
-The test app's command line, and what it expects to see completed before it exits with --wait.
+What the test app was asked to do, and what it expects to see completed before it exits with --wait.
 */
 
 import BackgroundURLSessions
@@ -20,28 +20,17 @@ final class TestOptions: Sendable {
     let wait: Bool
     private let expected = Mutex<Set<Int>>([])
 
-    init(_ arguments: ArraySlice<String>) {
-        var arguments = Array(arguments)
-        var values: [String: [String]] = [:]
-        var flags: Set<String> = []
-        while !arguments.isEmpty {
-            let argument = arguments.removeFirst()
-            if ["--session", "--download", "--cancel-resume-after", "--data-task", "--notify"].contains(argument), !arguments.isEmpty {
-                values[argument, default: []].append(arguments.removeFirst())
-            } else {
-                flags.insert(argument)
-            }
-        }
-        session = values["--session"]?.last ?? "com.example.lifecycle-test.downloads"
-        launchEvents = !flags.contains("--no-launch-events")
-        discretionary = flags.contains("--discretionary")
-        sharedContainer = flags.contains("--shared-container")
-        downloads = (values["--download"] ?? []).compactMap(URL.init(string:))
-        cancelResumeAfter = values["--cancel-resume-after"]?.last.flatMap { Int64($0) }
-        dataTask = values["--data-task"]?.last.flatMap(URL.init(string:))
-        list = flags.contains("--list")
-        notification = values["--notify"]?.last
-        wait = flags.contains("--wait")
+    init(_ arguments: TestArguments) {
+        session = arguments.session
+        launchEvents = arguments.launchEvents
+        discretionary = arguments.discretionary
+        sharedContainer = arguments.sharedContainer
+        downloads = arguments.downloads
+        cancelResumeAfter = arguments.cancelResumeAfter
+        dataTask = arguments.dataTask
+        list = arguments.list
+        notification = arguments.notification
+        wait = arguments.wait
     }
 
     func configuration() -> BackgroundURLSessionConfiguration {

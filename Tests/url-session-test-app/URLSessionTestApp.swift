@@ -6,25 +6,16 @@ An app for the background-session tests: makes a session, downloads what it is t
 import BackgroundURLSessions
 import UserNotifications
 
-/// Arguments, in any order:
-/// - `--session ID` the session's identifier (default `com.example.lifecycle-test.downloads`);
-///   `--no-launch-events`, `--discretionary`, `--shared-container` set the configuration;
-/// - `--download URL` (repeatable) makes a download task and resumes it;
-/// - `--cancel-resume-after BYTES` cancels each task with resume data once it has BYTES, and
-///   continues from the data with `downloadTask(withResumeData:)`;
-/// - `--data-task URL` makes a data task, which a background session refuses;
-/// - `--list` records the tasks `getAllTasks` gives;
-/// - `--notify TITLE` asks to notify and posts a notification;
-/// - `--wait` exits once every task it knows of has completed; otherwise it stays until killed.
-/// Launched in the background for a session's events, it names its app delegate, makes the session
-/// again in `handleEventsForBackgroundURLSession`, and calls the handler from `urlSessionDidFinishEvents`.
+/// Makes a background session and does what ``TestArguments`` says; launched in the background for
+/// a session's events, it names its app delegate, makes the session again in
+/// `handleEventsForBackgroundURLSession`, and calls the handler from `urlSessionDidFinishEvents`.
 /// Every call is a line of `url-session-test-app.jsonl` in the app group container.
 @main
 struct URLSessionTestApp {
     nonisolated(unsafe) static var sessions: [URLSession] = []
 
     static func main() {
-        let options = TestOptions(CommandLine.arguments.dropFirst())
+        let options = TestOptions(TestArguments.parseOrExit())
         let log = URLSessionTestLog.shared
         log.append("launched", session: options.session)
         if ProcessInfo.processInfo.environment["BG_TASK_BACKGROUND_LAUNCH"] == "1" {
