@@ -66,10 +66,10 @@ extension LifecycleScenario {
 /// Installs `url-session-test-app` (with the lifecycle test extension, which returns nothing) in a
 /// device whose catalog has the game archive, runs `body`, then kills any app process the test left.
 func withSessionApp(
-    serverArguments: [String] = [], install: Bool = true, isolation: isolated (any Actor)? = #isolation,
+    serverArguments: [String] = [], sessionSize: Int = 65_536, install: Bool = true, isolation: isolated (any Actor)? = #isolation,
     _ body: (LifecycleScenario) async throws -> Void
 ) async throws {
-    try await withLifecycle(sessions: 2, sessionSize: 65_536, serverArguments: serverArguments) { original in
+    try await withLifecycle(sessions: 2, sessionSize: sessionSize, serverArguments: serverArguments) { original in
         var scenario = original
         scenario.bundle.appExecutable = "url-session-test-app"
         var behaviour = scenario.behaviour()

@@ -20,7 +20,7 @@ struct TestArguments: ParsableArguments {
     }
     static let cancelResumeAfter = Option.number(
         "--cancel-resume-after", valueName: "BYTES", in: 1...Int64.max, expected: "a number of bytes above 0", help: """
-            Cancel each task with resume data once it has BYTES, and continue from the data with \
+            Cancel each task of --download with resume data once it has BYTES, and continue from the data with \
             downloadTask(withResumeData:).
             """)
     static let dataTask = Option("--data-task", valueName: "URL", help: "Make a data task, which a background session refuses.") {

@@ -54,13 +54,20 @@ final class TestOptions: Sendable {
                 guard let limit = cancelResumeAfter, bytes >= limit,
                       cancelled.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
                 let session = URLSessionTestApp.sessions.last
+                // Until the task made from the resume data is expected, --wait must not end on the
+                // cancelled task's completion, which may arrive first.
+                let placeholder = -task.taskIdentifier
+                self.expect([placeholder])
                 task.cancel { data in
+                    defer { self.expected.withLock { _ = $0.remove(placeholder) } }
                     var record = URLSessionTestRecord(event: "cancelledWithResumeData", session: self.session, task: task.taskIdentifier)
                     record.bytes = bytes
                     record.hasResumeData = data != nil
                     URLSessionTestLog.shared.append(record)
                     guard let data, let session else { return }
                     let resumed = session.downloadTask(withResumeData: data)
+                    // The task that continues is not cancelled again.
+                    cancelled.withLock { _ = $0.insert(resumed.taskIdentifier) }
                     self.expect([resumed.taskIdentifier])
                     URLSessionTestLog.shared.append("resumedFromResumeData", session: self.session, task: resumed.taskIdentifier)
                     resumed.resume()
