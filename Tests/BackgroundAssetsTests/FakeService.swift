@@ -158,6 +158,13 @@ final class FakeService: Sendable {
         case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask,
             .reportTaskProgress:
             .done
+        case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
+            .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
+            .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
+            .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
+            .answerNotificationPresentation:
+            // BackgroundAssets never sends them.
+            nil
         }
     }
 }

@@ -14,6 +14,7 @@ public enum DebugTool {
         TasksCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
         TrustCommand.self, ClockCommand.self,
+        NotificationsCommand.self,
     ]
 
     /// The whole help text: every subcommand's abstract, then each one's usage line and details.

@@ -48,8 +48,9 @@ extension BADownloadManager {
         case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
             // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
             callbackThread.async { [self] in deliverToDelegate(event) }
-        case .launchTask, .expireTask:
-            // Sent only to the connection of BackgroundTasks' scheduler, never to this one.
+        case .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached, .notificationWillPresent:
+            // Sent only to the connections of BackgroundTasks, BackgroundURLSessions and
+            // UserNotifications, never to this one.
             break
         }
     }
@@ -73,7 +74,8 @@ extension BADownloadManager {
             connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
-        case .installProgress, .extensionCall, .launchTask, .expireTask:
+        case .installProgress, .extensionCall, .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached,
+            .notificationWillPresent:
             // Routed by handle(_:); the delegate has no callback for them.
             break
         }

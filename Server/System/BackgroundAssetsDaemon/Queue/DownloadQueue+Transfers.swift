@@ -98,15 +98,15 @@ extension DownloadQueue {
         guard let transfer = running[id], transfer.control === control else { return }
         running[id] = nil
         defer { pump() }
+        // Stopped to keep its partial file: whatever the outcome, the keeper takes it from here.
+        if let keeper = partialFileKeepers.removeValue(forKey: id) { return keeper.fire() }
         do {
             switch result {
             case let .success(transferred):
                 // The row as launched names the app group and the download; what changed since
                 // (its state, its URL after a redirect) does not matter to the hand-over.
                 let launched = transfer.row
-                let handOver = Result { () throws(TransferError) in
-                    try staging.handOver(rowID: id, toAppGroup: launched.descriptor.applicationGroupIdentifier)
-                }
+                let handOver = Result { () throws(TransferError) in try staging.handOver(launched) }
                 if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
                     // Something deleted the staging file while the transfer wrote into it (the
                     // bytes went to an unlinked file): fetch the file again rather than fail.

@@ -43,7 +43,7 @@ extension BackgroundAssetsService {
         do {
             try extensionHost.launch(installed)
         } catch {
-            let reason = "\(installed.extensionExecutable.path) could not be started (\(error))"
+            let reason = "\(installed.extensionExecutable?.path ?? "its extension") could not be started (\(error))"
             logger.error("The extension of \(app) was not launched: \(reason). Reinstall the app after building it.")
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
             return await abandon(records, of: app, reason: reason)

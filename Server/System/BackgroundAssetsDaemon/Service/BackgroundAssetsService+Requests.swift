@@ -84,6 +84,14 @@ extension BackgroundAssetsService {
                 guard hello.role == .tool else { return toolOnly("clock") }
                 await resetDeviceClock()
                 return .status(try await status())
+            case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
+                .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
+                .forceQuit:
+                return await handleURLSessionRequest(request, hello: hello, connection: connection)
+            case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
+                .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
+                .answerNotificationPresentation:
+                return await handleNotificationRequest(request, hello: hello, connection: connection)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error {
@@ -105,6 +113,7 @@ extension BackgroundAssetsService {
         }
         clients.introduce(client.connection.id, as: hello)
         client.connection.liftFrameLimit()
+        if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }
@@ -155,6 +164,8 @@ extension BackgroundAssetsService {
             settings: settings, tasks: await taskStatuses())
         let now = time.now
         status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        let sessions = urlSessions.statuses
+        status.urlSessions = sessions.isEmpty ? nil : sessions
         return status
     }
 
@@ -183,7 +194,7 @@ extension BackgroundAssetsService {
         return nil
     }
 
-    private func toolOnly(_ command: String) -> ServerResponse {
+    func toolOnly(_ command: String) -> ServerResponse {
         failure(.callerConnectionNotAccepted, "Only backgroundassets-debug may \(command); run backgroundassets-debug \(command).")
     }
 

@@ -72,6 +72,16 @@ public actor BackgroundAssetsService {
     var taskHost = TaskHost()
     var taskTimer: ServiceActivities.Activity?
 
+    /// Every app's background URL sessions and their transfers.
+    let urlSessions: BackgroundSessionHost
+    /// What the background-session host asks of the service, routed in order from ``start()`` on.
+    private let urlSessionEvents: AsyncStream<BackgroundSessionHost.Event>
+
+    /// Every app's notification answer, pending requests and delivered notifications.
+    let notifications: NotificationHost
+    /// What the notification host asks of the service, routed in order from ``start()`` on.
+    private let notificationEvents: AsyncStream<NotificationHost.Event>
+
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
     ///   - paths: The device root.
@@ -110,6 +120,16 @@ public actor BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
+        let (sessionEvents, sessionContinuation) = AsyncStream<BackgroundSessionHost.Event>.makeStream()
+        urlSessionEvents = sessionEvents
+        urlSessions = try BackgroundSessionHost(
+            paths: paths, queue: queue, reader: storeReader, trace: trace, activities: activities, settings: settings
+        ) { sessionContinuation.yield($0) }
+        let (notificationEvents, notificationContinuation) = AsyncStream<NotificationHost.Event>.makeStream()
+        self.notificationEvents = notificationEvents
+        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings) {
+            notificationContinuation.yield($0)
+        }
         trace.use(clock)
     }
 
@@ -128,7 +148,16 @@ public actor BackgroundAssetsService {
         activities.run("due periodic checks") { [weak self] in
             for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
         }
+        let urlSessionEvents = urlSessionEvents
+        activities.run("background session events") { [weak self] in
+            for await event in urlSessionEvents { await self?.handle(event) }
+        }
+        let notificationEvents = notificationEvents
+        activities.run("notification events") { [weak self] in
+            for await event in notificationEvents { await self?.handle(event) }
+        }
         try await queue.start()
+        await urlSessions.start()
         await resumeInstalls()
         await redeliverUndeliveredFiles()
         schedulePeriodicChecks()
@@ -189,6 +218,7 @@ public actor BackgroundAssetsService {
     public func isIdle() async -> Bool {
         let now = time.now
         guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+            !notifications.hasPendingRequests,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -241,6 +271,13 @@ public actor BackgroundAssetsService {
         }
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
+        activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }
+        if let hello = client.hello, hello.role == .app,
+            !clients.all.contains(where: { $0.hello?.bundleIdentifier == hello.bundleIdentifier && $0.hello?.role == .app }) {
+            urlSessions.setRunning(false, app: hello.bundleIdentifier)
+        }
+        // After the app is known to have ended: what its process left may launch it again.
+        urlSessionsConnectionClosed(id)
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.
             record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
