@@ -59,15 +59,6 @@ let package = Package(
             path: "Shared/Platform/AssetPackFormat"
         ),
         .target(
-            name: "BackgroundSessionModel",
-            dependencies: ["BackgroundAssetsIPC"],
-            path: "Shared/Platform/BackgroundSessionModel"
-        ),
-        .target(
-            name: "NotificationModel",
-            path: "Shared/Platform/NotificationModel"
-        ),
-        .target(
             name: "SystemLogging",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/SystemLogging"
@@ -103,12 +94,12 @@ let package = Package(
         ),
         .target(
             name: "BackgroundURLSessions",
-            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "FoundationFixes", "URLChallengeBridge"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(
             name: "UserNotifications",
-            dependencies: ["FoundationFixes", "NotificationModel"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
             path: "Shared/Frameworks/UserNotifications"
         ),
         .target(
@@ -186,7 +177,7 @@ let package = Package(
             name: "BackgroundAssetsDaemon",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "ServerRuntime", "SystemLogging", "TLS", "BackgroundSessionModel", "NotificationModel",
+                "ServerRuntime", "SystemLogging", "TLS",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
@@ -258,12 +249,12 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundURLSessionsTests",
-            dependencies: ["BackgroundAssetsIPC", "BackgroundSessionModel", "BackgroundURLSessions", "TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "BackgroundURLSessions", "TestSupport"],
             path: "Tests/BackgroundURLSessionsTests"
         ),
         .testTarget(
             name: "UserNotificationsTests",
-            dependencies: ["NotificationModel", "TestSupport", "UserNotifications"],
+            dependencies: ["BackgroundAssetsIPC", "TestSupport", "UserNotifications"],
             path: "Tests/UserNotificationsTests"
         ),
         .testTarget(
@@ -303,7 +294,7 @@ let package = Package(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
                 "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "ServerRuntime", "TestSupport", "TLS", "BackgroundSessionModel", "NotificationModel",
+                "ServerRuntime", "TestSupport", "TLS",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),
@@ -325,6 +316,11 @@ let package = Package(
         .target(
             name: "LifecycleTestKit",
             path: "Tests/LifecycleTestKit"
+        ),
+        .executableTarget(
+            name: "url-session-test-app",
+            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "BackgroundURLSessions", "UserNotifications"],
+            path: "Tests/url-session-test-app"
         ),
         .executableTarget(
             name: "task-test-app",

@@ -32,14 +32,24 @@ struct AppCommandLineTests {
         }
     }
 
-    @Test("install defaults to App/Info.plist and Extension/Info.plist under the current folder, as absolute paths")
+    @Test("install defaults to App/Info.plist and, when it is that app's extension, Extension/Info.plist, as absolute paths")
     func installDefaults() throws {
         let command = try Self.parse(InstallCommand.self, [])
         let here = FileManager.default.currentDirectoryPath
         let expected = URL(fileURLWithPath: here).appending(path: "App/Info.plist").standardizedFileURL
         #expect(command.appPlist.path == expected.path)
-        #expect(command.extensionPlist.path.hasSuffix("/Extension/Info.plist"))
-        #expect(command.extensionPlist.path.hasPrefix("/"))
+        #expect(command.extensionPlist == nil, "the default is decided from the files")
+        let folder = try TemporaryDirectory(prefix: "install-defaults")
+        let app = folder.url.appending(path: "App/Info.plist")
+        let appExtension = folder.url.appending(path: "Extension/Info.plist")
+        for (file, identifier) in [(app, "com.example.app"), (appExtension, "com.example.app.Downloader")] {
+            try FileManager.default.createDirectory(at: file.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": identifier], format: .xml, options: 0).write(to: file)
+        }
+        #expect(InstallCommand.defaultExtensionPlist(of: app, in: folder.url)?.path == appExtension.standardizedFileURL.path)
+        let game = folder.url.appending(path: "Game.plist")
+        try PropertyListSerialization.data(fromPropertyList: ["CFBundleIdentifier": "com.example.game"], format: .xml, options: 0).write(to: game)
+        #expect(InstallCommand.defaultExtensionPlist(of: game, in: folder.url) == nil, "another app's extension is not this app's")
         #expect(command.version == nil)
         #expect(!command.wait)
     }
@@ -52,7 +62,7 @@ struct AppCommandLineTests {
         #expect(command.appPlist.path.hasPrefix("/"))
         #expect(command.appPlist.path.hasSuffix("/b/App.plist"))
         #expect(!command.appPlist.path.contains(".."))
-        #expect(command.extensionPlist.path == "/x/Ext.plist")
+        #expect(command.extensionPlist?.path == "/x/Ext.plist")
         #expect(command.version == "2")
         #expect(command.wait)
         Self.expectUsageError(InstallCommand.self, ["--version", ""], naming: "--version")

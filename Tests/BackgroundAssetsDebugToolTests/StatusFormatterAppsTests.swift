@@ -104,6 +104,7 @@ struct StatusFormatterAppsTests {
             "In-app content          on",
             "External power          on",
             "Network                 reachable",
+            "Notifications           allow (when an app asks)",
         ])
         #expect(SettingsFormatter(settings: settings).summary.contains("Background App Refresh off,"))
         settings.externalPower = false
@@ -122,5 +123,20 @@ struct StatusFormatterAppsTests {
         }
         #expect(DurationText.relative(Self.now.addingTimeInterval(-60), now: Self.now) == "due now")
         #expect(DurationText.relative(Self.now.addingTimeInterval(90), now: Self.now) == "in 1 min 30 s")
+    }
+}
+
+@Suite("Show the notification answers in the settings")
+struct NotificationSettingsFormatterTests {
+    @Test("settings shows the default answer and each app's; status shows them only once one was given")
+    func notificationAnswers() {
+        var settings = DeviceSettings()
+        #expect(SettingsFormatter(settings: settings).lines().hasSuffix("\nnotifications=allow"))
+        #expect(!SettingsFormatter(settings: settings).pairs().contains("notifications"))
+        settings.notificationsByApp = ["com.example.game": false]
+        let formatter = SettingsFormatter(settings: settings)
+        #expect(formatter.lines().hasSuffix("\nnotifications=allow\nnotifications.com.example.game=deny"))
+        #expect(formatter.table().hasSuffix("Notifications           allow (when an app asks)\n  com.example.game      deny"))
+        #expect(formatter.pairs().hasSuffix(" notifications=allow notifications.com.example.game=deny"))
     }
 }

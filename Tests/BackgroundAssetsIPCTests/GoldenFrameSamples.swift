@@ -147,5 +147,6 @@ extension SampleMessages {
             + calls.map {
                 GoldenFrame(server: .event(.extensionCall(callID: 9, call: $0.1)), named: "event.extensionCall.\($0.0)")
             }
+            + backgroundSessionFrames + notificationFrames
     }()
 }

@@ -82,8 +82,9 @@ struct GoldenFrameTests {
             ClientRequest.CodingKeys.allCases.filter { $0 != .extensionCallReturned }.map { "request.\($0.rawValue)" }
                 + ExtensionCallResult.CodingKeys.allCases.map { "request.extensionCallReturned.\($0.rawValue)" }
                 + ServerResponse.CodingKeys.allCases.map { "response.\($0.rawValue)" }
-                + ServerEvent.CodingKeys.allCases.filter { $0 != .extensionCall }.map { "event.\($0.rawValue)" }
-                + ExtensionCall.CodingKeys.allCases.map { "event.extensionCall.\($0.rawValue)" })
+                + ServerEvent.CodingKeys.allCases.filter { $0 != .extensionCall && $0 != .urlSessionEvent }.map { "event.\($0.rawValue)" }
+                + ExtensionCall.CodingKeys.allCases.map { "event.extensionCall.\($0.rawValue)" }
+                + BackgroundSessionEvent.CodingKeys.allCases.map { "event.urlSessionEvent.\($0.rawValue)" })
         #expect(names.symmetricDifference(expected).isEmpty, "cases and samples differ")
         let files = Set(
             try FileManager.default.contentsOfDirectory(atPath: Self.folder.path)

@@ -158,6 +158,13 @@ final class FakeService: Sendable {
         case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask,
             .reportTaskProgress, .watchAssetPacks:
             .done
+        case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
+            .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
+            .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
+            .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
+            .answerNotificationPresentation:
+            // BackgroundAssets never sends them.
+            nil
         case .fetchAssetPackManifest:
             .assetPackManifest(AssetPackManifestReply(url: "http://127.0.0.1:9/manifest.json", json: #"{"assetPacks": []}"#))
         case .requestAssetPack: .assetPackRequest(outcome: .scheduled)

@@ -3,11 +3,11 @@ Abstract:
 Tests of a background session across processes: tasks back in a new process, the relaunch's events, isolation, invalidation.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 @testable import BackgroundURLSessions
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Background sessions across processes")
 struct BackgroundSessionLifecycleTests {

@@ -3,11 +3,11 @@ Abstract:
 Tests of a background session's tasks: identifiers, progress, files, resume data and the refusals Apple makes.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 @testable import BackgroundURLSessions
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Background session tasks")
 struct BackgroundSessionTaskTests {

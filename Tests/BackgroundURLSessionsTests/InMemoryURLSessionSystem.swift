@@ -4,7 +4,6 @@ An in-memory system for the background sessions' tests: per-app sessions that ou
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 @testable import BackgroundURLSessions
 import Foundation
 import Synchronization

@@ -50,7 +50,7 @@ struct CommandLineContractTests {
     /// The executables whose options are declared once, in a signature that parses them and renders `--help`.
     static let declaredExecutables = [
         "asset-server", "backgroundassetsd", SampleDevice.appExecutable, "wwdc-sessions-demo", "lifecycle-test-app",
-        "task-test-app", "exclusive-control-probe", "asset-pack-unpack-probe",
+        "task-test-app", "exclusive-control-probe", "asset-pack-unpack-probe", "url-session-test-app",
     ]
 
     @Test("Every option --help lists is accepted, and a word it does not list is refused", arguments: declaredExecutables)

@@ -3,8 +3,8 @@ Abstract:
 An in-memory system for the notification center's tests: an answer to the authorization question, pending and delivered lists.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 import Synchronization
 @testable import UserNotifications
 

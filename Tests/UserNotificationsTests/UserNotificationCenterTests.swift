@@ -3,10 +3,10 @@ Abstract:
 Tests of the notification center: authorization asked once, requests added, pending and delivered lists, removal, willPresent.
 */
 
-import NotificationModel
+import BackgroundAssetsIPC
 import Synchronization
-import Testing
 import TestSupport
+import Testing
 @testable import UserNotifications
 
 @Suite("Local notifications")

@@ -13,7 +13,8 @@ public enum DebugTool {
         StatusCommand.self, InstallCommand.self, UninstallCommand.self, SimulateCommand.self, SettingsCommand.self,
         TasksCommand.self,
         DownloadCommand.self, CancelCommand.self, ResetCommand.self, TraceCommand.self, PurgeCommand.self,
-        TrustCommand.self, ClockCommand.self, PacksCommand.self,
+        TrustCommand.self, ClockCommand.self,
+        NotificationsCommand.self, PacksCommand.self,
     ]
 
     /// The whole help text: every subcommand's abstract, then each one's usage line and details.

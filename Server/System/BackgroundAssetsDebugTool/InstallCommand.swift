@@ -13,7 +13,11 @@ struct InstallCommand: DebugSubcommand {
         "--app-plist", valueName: "PATH", help: "The app's Info.plist.", default: "App/Info.plist",
         defaultDescription: "App/Info.plist in the current folder")
     static let extensionPlist = Option(
-        "--extension-plist", valueName: "PATH", help: "The extension's Info.plist.", default: "Extension/Info.plist")
+        "--extension-plist", valueName: "PATH", help: """
+            The extension's Info.plist. An app whose extension is not there is installed without one: it has \
+            no Background Assets keys and downloads with a background URLSession, for example.
+            """,
+        defaultDescription: "Extension/Info.plist when it is the extension of the app being installed")
     static let version = Option(
         "--version", valueName: "V", help: """
             Install this CFBundleVersion instead of the Info.plists' own; a version above the installed one \
@@ -41,23 +45,24 @@ struct InstallCommand: DebugSubcommand {
         arguments: [Self.appPlist, Self.extensionPlist, Self.version, Self.wait])
 
     var appPlist: URL
-    var extensionPlist: URL
+    /// The extension's Info.plist as given; `nil` means the default, when it is the app's extension.
+    var extensionPlist: URL?
     var version: String?
     var wait: Bool
 
     init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
         // Relative paths are taken from the current folder now, because the service runs elsewhere.
         appPlist = URL(fileURLWithPath: try arguments.value(Self.appPlist)).standardizedFileURL
-        extensionPlist = URL(fileURLWithPath: try arguments.value(Self.extensionPlist)).standardizedFileURL
+        extensionPlist = try arguments.option(Self.extensionPlist).map { URL(fileURLWithPath: $0).standardizedFileURL }
         version = try arguments.option(Self.version)
         wait = arguments.flag(Self.wait)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         try Self.requireFile(appPlist, given: Self.appPlist)
-        try Self.requireFile(extensionPlist, given: Self.extensionPlist)
+        if let extensionPlist { try Self.requireFile(extensionPlist, given: Self.extensionPlist) }
         let request = InstallRequest(
-            appPlistPath: appPlist.path, extensionPlistPath: extensionPlist.path,
+            appPlistPath: appPlist.path, extensionPlistPath: (extensionPlist ?? Self.defaultExtensionPlist(of: appPlist))?.path,
             executablesDirectory: try Self.executablesDirectory().path, version: version)
 
         let (signals, continuation) = AsyncStream<InstallWaiter.Signal>.makeStream()
@@ -98,6 +103,22 @@ struct InstallCommand: DebugSubcommand {
         let launchable = try await waiter.wait(for: signals)
         context.console.output(InstallSummary.paragraph(for: launchable))
         return .success
+    }
+
+    /// `Extension/Info.plist` in the current folder, when it is the extension of the app being
+    /// installed (its identifier starts with the app's); otherwise the app is installed alone.
+    static func defaultExtensionPlist(of appPlist: URL, in folder: URL = URL(fileURLWithPath: ".")) -> URL? {
+        let candidate = folder.appending(path: "Extension/Info.plist").standardizedFileURL
+        guard FileManager.default.fileExists(atPath: candidate.path) else { return nil }
+        // An app Info.plist that cannot be read is the service's to explain: it gets the default.
+        guard let app = bundleIdentifier(in: appPlist) else { return candidate }
+        return bundleIdentifier(in: candidate)?.hasPrefix(app + ".") == true ? candidate : nil
+    }
+
+    private static func bundleIdentifier(in plist: URL) -> String? {
+        guard let data = try? Data(contentsOf: plist), data.count <= 1 << 20,
+              let object = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { return nil }
+        return object["CFBundleIdentifier"] as? String
     }
 
     /// Refuses a missing Info.plist before the service is bothered, naming the file and the option.

@@ -1,19 +1,20 @@
 /*
 Abstract:
-`settings`: shows and changes the device settings that gate Background Assets.
+`settings`: shows and changes the device settings that gate Background Assets, Background Tasks and notifications.
 */
 
 import BackgroundAssetsIPC
 
-/// Turns low-power mode, Background App Refresh (for every app or one) and in-app content on or off,
-/// then prints every setting.
+/// Turns low-power mode, Background App Refresh (for every app or one), in-app content, power and
+/// network on or off, answers for notifications (every app's default or one app's), then prints every setting.
 struct SettingsCommand: DebugSubcommand {
     static let lowPower = Option.onOff("--low-power", help: "Low-power mode: no periodic content requests while on.")
     static let backgroundRefresh = Option.onOff(
         "--background-refresh", help: "Background App Refresh: no periodic content requests while off.")
     static let app = Option("--app", valueName: "ID", help: """
-        Set this app's own switch instead of the global one, which still wins while it is off.
-        """).requiring(backgroundRefresh)
+        With --background-refresh, set this app's own switch instead of the global one, which still wins while \
+        it is off; with --notifications, answer for this app instead of setting every app's default.
+        """)
     static let inAppContent = Option.onOff("--in-app-content", help: """
         In-app content: while off, nothing is downloaded and no extension runs before the app's first launch.
         """)
@@ -22,15 +23,25 @@ struct SettingsCommand: DebugSubcommand {
         """)
     static let network = Option.onOff(
         "--network", help: "Whether the network is reachable: processing requests that require it wait while off.")
+    static let notifications = Option("--notifications", valueName: "allow|deny", help: """
+        Whether an app that asks may post notifications: the answer a person gives when the app first asks, \
+        for every app (the default, allow) or, with --app, for one. Changing it changes the app's answer.
+        """) { text throws(UsageError) in
+        switch text.lowercased() {
+        case "allow": return true
+        case "deny": return false
+        default: throw UsageError("--notifications takes allow or deny, not \(text.debugDescription).")
+        }
+    }
 
     static let signature = CommandSignature(
         name: "settings",
-        abstract: "Show or change low-power mode, Background App Refresh, in-app content, power and network.",
+        abstract: "Show or change low-power mode, Background App Refresh, in-app content, power, network and notifications.",
         discussion: """
             Without options, prints the settings. Changes are saved in system/settings.json by the service
             and apply at once. Prints aligned rows on a terminal, key=value lines otherwise.
             """,
-        arguments: [lowPower, backgroundRefresh, app, inAppContent, externalPower, network])
+        arguments: [lowPower, backgroundRefresh, app, inAppContent, externalPower, network, notifications])
 
     var change: SettingsChange
 
@@ -41,7 +52,11 @@ struct SettingsCommand: DebugSubcommand {
             app: try arguments.option(Self.app),
             inAppContent: try arguments.option(Self.inAppContent),
             externalPower: try arguments.option(Self.externalPower),
-            networkReachable: try arguments.option(Self.network))
+            networkReachable: try arguments.option(Self.network),
+            notifications: try arguments.option(Self.notifications))
+        if change.app != nil, change.backgroundAppRefresh == nil, change.notifications == nil {
+            throw arguments.usage("--app only goes with --background-refresh or --notifications; add one of them.")
+        }
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

@@ -45,6 +45,8 @@ struct SettingsFormatter {
         rows.append(("In-app content", Self.word(settings.inAppContent)))
         rows.append(("External power", Self.word(settings.externalPower)))
         rows.append(("Network", settings.networkReachable ? "reachable" : "unreachable"))
+        rows.append(("Notifications", Self.answer(settings.notifications ?? true) + " (when an app asks)"))
+        rows += notificationAnswers.map { ("  \($0.app)", Self.answer($0.allows)) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
             .joined(separator: "\n")
@@ -52,6 +54,11 @@ struct SettingsFormatter {
 
     /// One `key=value` line per setting, stable for `grep`; an app's switch is `background-refresh.APP=off`.
     func lines() -> String {
+        lines(withNotifications: true)
+    }
+
+    /// The lines, the notification answers left out when asked (`status` shows them only once changed).
+    private func lines(withNotifications: Bool) -> String {
         var lines = [
             "low-power=\(Self.word(settings.lowPowerMode))",
             "background-refresh=\(Self.word(settings.backgroundAppRefresh))",
@@ -60,13 +67,24 @@ struct SettingsFormatter {
         lines.append("in-app-content=\(Self.word(settings.inAppContent))")
         lines.append("external-power=\(Self.word(settings.externalPower))")
         lines.append("network=\(settings.networkReachable ? "reachable" : "unreachable")")
+        guard withNotifications else { return lines.joined(separator: "\n") }
+        lines.append("notifications=\(Self.answer(settings.notifications ?? true))")
+        lines += notificationAnswers.map { "notifications.\(StatusFormatter.shortened($0.app))=\(Self.answer($0.allows))" }
         return lines.joined(separator: "\n")
     }
 
     /// The same settings on one line of `key=value` pairs, for `status` without a terminal.
     func pairs() -> String {
-        "settings " + lines().split(separator: "\n").joined(separator: " ")
+        // Notifications at their default are left out, so the line stays as it was for devices that never used them.
+        let changed = settings.notifications != nil || settings.notificationsByApp?.isEmpty == false
+        return "settings " + lines(withNotifications: changed).split(separator: "\n").joined(separator: " ")
+    }
+
+    /// Each app's own notification answer, sorted by bundle identifier.
+    private var notificationAnswers: [(app: String, allows: Bool)] {
+        (settings.notificationsByApp ?? [:]).sorted { $0.key < $1.key }.map { ($0.key, $0.value) }
     }
 
     private static func word(_ isOn: Bool) -> String { isOn ? "on" : "off" }
+    private static func answer(_ allows: Bool) -> String { allows ? "allow" : "deny" }
 }

@@ -20,6 +20,11 @@ struct SimulateCommand: DebugSubcommand {
     static let expireTask = Option("--expire-task", valueName: "ID", help: """
         Run the expiration handler of the app's running task ID now (_simulateExpirationForTaskWithIdentifier).
         """)
+    static let forceQuit = Flag("--force-quit", help: """
+        Force-quit the app, as swiping it away in the app switcher does: its processes end, its background URL \
+        session transfers are cancelled (NSURLErrorCancelledReasonUserForceQuitApplication), and the system does \
+        not launch it for them until it is opened again.
+        """)
     static let app = Option.appBundleID(help: "The app.", defaultDescription: "the only app installed; status lists them")
 
     /// The content requests, by the flag that sends each.
@@ -29,18 +34,19 @@ struct SimulateCommand: DebugSubcommand {
 
     static let signature = CommandSignature(
         name: "simulate",
-        abstract: "Send an app's extension a content request now (Apple's -s), or launch or expire a task.",
+        abstract: "Send an app's extension a content request now (Apple's -s), launch or expire a task, or force-quit the app.",
         discussion: """
             Exactly one event is required. The service launches the extension with the request and resets
             the app's extension runtime budget first, so a test can repeat it as often as needed.
             `backgroundassets-debug -s --app-install -b ID` works as with Apple's tool.
             """,
-        arguments: [OneOf([appInstall, appUpdate, periodicCheck, launchTask, expireTask], required: true), app])
+        arguments: [OneOf([appInstall, appUpdate, periodicCheck, launchTask, expireTask, forceQuit], required: true), app])
 
     /// What to simulate: a content request, or a Background Tasks launch or expiration.
     enum Event: Equatable {
         case contentRequest(ContentRequestKind)
         case task(TaskSimulation, identifier: String)
+        case forceQuit
     }
 
     var event: Event
@@ -60,6 +66,8 @@ struct SimulateCommand: DebugSubcommand {
             event = .task(.launch, identifier: identifier)
         } else if let identifier = try arguments.option(Self.expireTask) {
             event = .task(.expire, identifier: identifier)
+        } else if arguments.flag(Self.forceQuit) {
+            event = .forceQuit
         } else {
             throw arguments.usage("simulate needs one event; run simulate --help for them.")
         }
@@ -78,6 +86,10 @@ struct SimulateCommand: DebugSubcommand {
                     + "else in the app launched in the background. "
                     + "Run `backgroundassets-debug trace --follow` to watch it."
                 : "Asked the running task \(identifier) to expire; its expiration handler runs now.")
+        case .forceQuit:
+            let app = try await connection.send(.forceQuit(bundleIdentifier: bundleIdentifier)).expectedApp(answering: "simulate")
+            context.console.output("Force-quit \(StatusFormatter.shortened(app.bundleIdentifier)): its processes ended and its "
+                + "background transfers were cancelled; it is not launched for their events until it is opened again.")
         }
         return .success
     }

@@ -11,7 +11,8 @@ extension BADownload {
     /// - Returns: A ``BAURLDownload``, or the private manifest class for the manifest download.
     package static func make(from descriptor: DownloadDescriptor) -> BADownload {
         switch descriptor.kind {
-        case .url, .assetPack: BAURLDownload(descriptor: descriptor)
+        // The service never sends a background session's transfer to Background Assets.
+        case .url, .backgroundSession, .assetPack: BAURLDownload(descriptor: descriptor)
         case .manifest: BAManifestDownload(descriptor: descriptor)
         }
     }

@@ -48,9 +48,9 @@ extension BADownloadManager {
         case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
             // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
             callbackThread.async { [self] in deliverToDelegate(event) }
-        case .launchTask, .expireTask, .assetPackStatus:
-            // Sent only to the connections of BackgroundTasks' scheduler and of the asset-pack
-            // manager, never to this one.
+        case .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached, .notificationWillPresent, .assetPackStatus:
+            // Sent only to the connections of BackgroundTasks, BackgroundURLSessions,
+            // UserNotifications and the asset-pack manager, never to this one.
             break
         }
     }
@@ -74,7 +74,8 @@ extension BADownloadManager {
             connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
-        case .installProgress, .extensionCall, .launchTask, .expireTask, .assetPackStatus:
+        case .installProgress, .extensionCall, .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached,
+            .notificationWillPresent, .assetPackStatus:
             // Routed by handle(_:); the delegate has no callback for them.
             break
         }

@@ -3,7 +3,7 @@ Abstract:
 A background session's download task: Foundation's URLSessionDownloadTask whose state the system keeps.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 

@@ -4,7 +4,6 @@ The errors background sessions report, as Foundation's NSURLErrorDomain errors w
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The key of a cancelled background task's reason in its error's user info; the value is one of

@@ -4,10 +4,9 @@ Turns the system's events for a background session into Foundation's delegate ca
 */
 
 import BackgroundAssetsIPC
-import URLChallengeBridge
-import BackgroundSessionModel
 import Foundation
 import FoundationNetworking
+import URLChallengeBridge
 
 extension BackgroundURLSession {
     /// Reads the session's events until the system ends the stream or the session is invalidated;

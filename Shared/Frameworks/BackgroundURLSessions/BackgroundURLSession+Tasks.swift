@@ -3,12 +3,11 @@ Abstract:
 Making a background session's tasks, listing them, and refusing what background sessions do not support.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundURLSession {
-    /// Creates a download task for a URL; the system starts it once you call `resume()`.
-        /// A download task for a request; a request the system cannot run (not http or https, not GET)
+    /// A download task for a request; a request the system cannot run (not http or https, not GET)
     /// gives a task that completes with the reason when resumed, as Foundation reports an unsupported URL.
     func makeDownloadTask(with request: URLRequest) -> URLSessionDownloadTask {
         let described = BackgroundTaskRequest(request)
@@ -18,7 +17,7 @@ extension BackgroundURLSession {
         do {
             return register(try service.makeDownloadTask(session: settings.identifier, request: described))
         } catch {
-            return refusedTask(described, BackgroundSessionError.refused("\(error)"))
+            return refusedTask(described, BackgroundSessionError.refused(Self.reason(error)))
         }
     }
 
@@ -30,7 +29,7 @@ extension BackgroundURLSession {
             let decoded = try BackgroundResumeData(decoding: resumeData)
             return register(try service.makeDownloadTask(session: settings.identifier, resumeData: decoded))
         } catch {
-            return refusedTask(placeholder, BackgroundSessionError.refused("\(error)"))
+            return refusedTask(placeholder, BackgroundSessionError.refused(Self.reason(error)))
         }
     }
 
@@ -41,6 +40,11 @@ extension BackgroundURLSession {
             let tasks = registry.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
             onDelegateQueue { completionHandler(tasks) }
         }
+    }
+
+    /// An error's sentence: the system's refusals are `NSError`s, resume data's problems say themselves.
+    private static func reason(_ error: any Error) -> String {
+        error is BackgroundResumeDataError ? "\(error)" : error.localizedDescription
     }
 
     private func unusable() -> NSError? {

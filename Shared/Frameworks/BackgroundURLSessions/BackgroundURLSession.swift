@@ -4,7 +4,6 @@ The system's background session: Foundation's URLSession whose tasks run in the 
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 import FoundationNetworking
 import Synchronization

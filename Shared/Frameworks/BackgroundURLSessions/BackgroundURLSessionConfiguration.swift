@@ -3,7 +3,7 @@ Abstract:
 The configuration `URLSessionConfiguration.background(withIdentifier:)` returns: Foundation's class with the background settings.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 

@@ -3,7 +3,7 @@ Abstract:
 The relaunch for a background session's events: the app delegate's entry point, and who calls it.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 

@@ -4,7 +4,6 @@ What a background session asks of the system, as a protocol: the service's clien
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The system side of ``BackgroundURLSession``: where the transfers of an app's background sessions
@@ -58,18 +57,4 @@ package protocol BackgroundURLSessionService: Sendable {
     /// the attachment's stream finished; otherwise the system ends the session once its tasks have
     /// ended, and makes no task for it meanwhile.
     func invalidate(session: String, cancellingTasks: Bool) async
-}
-
-/// What the app does to one task.
-package enum BackgroundTaskCommand: Sendable, Equatable {
-    /// Start or continue the transfer, with the values the app set on the task before `resume()`.
-    case resume(earliestBeginDate: Date?, countOfBytesClientExpectsToReceive: Int64)
-    /// Pause the transfer; it keeps its bytes.
-    case suspend
-    /// Cancel the task; it completes with `NSURLErrorCancelled`.
-    case cancel
-    /// Cancel the task and keep its partial file for `downloadTask(withResumeData:)`.
-    case cancelProducingResumeData
-    /// Record the app's description of the task.
-    case describe(String?)
 }

@@ -1,50 +1,138 @@
 /*
 Abstract:
-The background sessions' link to this device's system service, which does not serve them yet.
+The background sessions' link to this device's system service: a connection per session, requests over the service's socket, events back.
 */
 
+import BackgroundAssets
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
+import Synchronization
 
-/// The system side of background sessions in an app process.
+/// The system side of background sessions in an app process: the device's Background Assets
+/// service, which runs the transfers and keeps their events while the app is gone.
 ///
-/// - Note: The service's background-session subsystem (`Server/System/BackgroundAssetsDaemon/URLSessions/`)
-///   is not yet reachable over the service's socket. Until it is, attaching a session fails with an
-///   error that says so, and each task of the session completes with it when resumed; nothing runs
-///   in the app's process behind the app's back.
-struct SystemURLSessionService: BackgroundURLSessionService {
+/// Each session this process makes has a connection of its own to the service, the one the service
+/// sends that session's events to; a session made again with the same identifier (here or in
+/// another process of the app) takes them over. A connection that drops (the service restarted)
+/// connects again at once and makes the session again, so the service's outstanding tasks and the
+/// events that waited reach the same session object.
+final class SystemURLSessionService: BackgroundURLSessionService {
     static let shared = SystemURLSessionService()
 
+    private let paths: DevicePaths
+    private let identity: ProcessIdentity
+    private let launcher: ServiceLauncher?
+    /// Each session's connection, by identifier.
+    private let sessions = Mutex<[String: ServiceConnection]>([:])
+    /// For the calls that concern every session of the app.
+    private let shared: ServiceConnection
+
+    init(paths: DevicePaths = .current(), identity: ProcessIdentity = .current()) {
+        self.paths = paths
+        self.identity = identity
+        launcher = ServiceLauncher.besideExecutable(paths: paths)
+        shared = ServiceConnection(socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher, onEvent: { _ in })
+    }
+
     func attach(_ settings: BackgroundSessionSettings) throws -> AsyncStream<BackgroundSessionEvent> {
-        throw unavailable("making the background session \(settings.identifier)")
+        let identifier = settings.identifier
+        let (events, continuation) = AsyncStream<BackgroundSessionEvent>.makeStream()
+        let connection = ServiceConnection(
+            socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: launcher,
+            onEvent: { event in
+                switch event {
+                case let .urlSessionEvent(session, event) where session == identifier: continuation.yield(event)
+                case let .urlSessionDetached(session) where session == identifier: continuation.finish()
+                default: break
+                }
+            })
+        do {
+            _ = try connection.send(.attachURLSession(settings: settings))
+        } catch {
+            connection.disconnect()
+            throw Self.refusal(error)
+        }
+        // A service that restarts knows no attachments: the connection makes the session again.
+        connection.replayOnReconnect(.attachURLSession(settings: settings))
+        let previous = sessions.withLock { sessions in
+            defer { sessions[identifier] = connection }
+            return sessions[identifier]
+        }
+        previous?.disconnect()
+        continuation.onTermination = { [weak self] _ in
+            connection.disconnect()
+            self?.sessions.withLock { sessions in
+                if sessions[identifier] === connection { sessions[identifier] = nil }
+            }
+        }
+        return events
     }
 
     func makeDownloadTask(session: String, request: BackgroundTaskRequest) throws -> BackgroundTaskSnapshot {
-        throw unavailable("downloading \(request.url.absoluteString) in the background session \(session)")
+        try makeTask(.makeURLSessionTask(session: session, request: request), session: session)
     }
 
     func makeDownloadTask(session: String, resumeData: BackgroundResumeData) throws -> BackgroundTaskSnapshot {
-        throw unavailable("resuming \(resumeData.request.url.absoluteString) in the background session \(session)")
+        try makeTask(.makeURLSessionTaskFromResumeData(session: session, resumeData: resumeData.encoded()), session: session)
     }
 
+    @discardableResult
     func perform(_ command: BackgroundTaskCommand, session: String, taskIdentifier: Int) async throws -> Data? {
-        throw unavailable("changing task \(taskIdentifier) of the background session \(session)")
+        let response: ServerResponse
+        do {
+            response = try await connection(for: session).send(
+                .changeURLSessionTask(session: session, taskIdentifier: taskIdentifier, command: command))
+        } catch {
+            throw Self.refusal(error)
+        }
+        guard case let .resumeData(data) = response else { return nil }
+        return data
     }
 
-    func fileHandled(session: String, taskIdentifier: Int) async {}
+    func fileHandled(session: String, taskIdentifier: Int) async {
+        _ = try? await connection(for: session).send(.urlSessionFileHandled(session: session, taskIdentifier: taskIdentifier))
+    }
 
-    func answer(_ answer: ChallengeAnswer, challengeID: UInt64, session: String) async {}
+    func answer(_ answer: ChallengeAnswer, challengeID: UInt64, session: String) async {
+        _ = try? await connection(for: session).send(.answerChallenge(deliveryID: challengeID, answer: answer))
+    }
 
-    func sessionsAwaitingEvents() async throws -> [String] { [] }
+    func sessionsAwaitingEvents() async throws -> [String] {
+        guard case let .urlSessionIdentifiers(sessions) = try await shared.send(.fetchURLSessionsAwaitingEvents) else { return [] }
+        return sessions
+    }
 
-    func finishedHandlingEvents(session: String) async {}
+    func finishedHandlingEvents(session: String) async {
+        _ = try? await shared.send(.urlSessionEventsHandled(session: session))
+    }
 
-    func invalidate(session: String, cancellingTasks: Bool) async {}
+    func invalidate(session: String, cancellingTasks: Bool) async {
+        _ = try? await connection(for: session).send(.invalidateURLSession(session: session, cancellingTasks: cancellingTasks))
+    }
 
-    private func unavailable(_ what: String) -> NSError {
-        BackgroundSessionError.refused(
-            "The Background Assets service of this device does not run background URL sessions yet, so \(what) "
-                + "is not possible. Download with BADownloadManager, or with a default URLSession while the app runs.")
+    private func connection(for session: String) throws -> ServiceConnection {
+        guard let connection = sessions.withLock({ $0[session] }) else {
+            throw BackgroundSessionError.refused("The background session \(session) is not connected to the system; make it again with "
+                + "URLSession(configuration:delegate:delegateQueue:).")
+        }
+        return connection
+    }
+
+    private func makeTask(_ request: ClientRequest, session: String) throws -> BackgroundTaskSnapshot {
+        let response: ServerResponse
+        do {
+            response = try connection(for: session).send(request)
+        } catch {
+            throw Self.refusal(error)
+        }
+        guard case let .urlSessionTask(task) = response else {
+            throw BackgroundSessionError.refused("The system answered \(response) instead of a task.")
+        }
+        return task
+    }
+
+    /// The service's refusal as the error a background session reports: its words, in `NSURLErrorDomain`.
+    private static func refusal(_ error: any Error) -> NSError {
+        BackgroundSessionError.refused(error.localizedDescription)
     }
 }

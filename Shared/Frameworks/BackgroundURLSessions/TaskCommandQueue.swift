@@ -4,7 +4,6 @@ Sends the app's changes to a session's tasks to the system one at a time, in the
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// A serial line from the task objects to the system.

@@ -1,38 +1,107 @@
 /*
 Abstract:
-The notification center's link to this device's system service, which does not serve notifications yet.
+The notification center's link to this device's system service: requests over the service's socket, notifications to present back.
 */
 
+import BackgroundAssets
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
+import Synchronization
 
-/// The system side of ``UNUserNotificationCenter/current()`` in an app process.
-///
-/// - Note: The service's notifications subsystem (`Server/System/BackgroundAssetsDaemon/Notifications/`)
-///   is not yet reachable over the service's socket. Until it is, authorization is not determined,
-///   `requestAuthorization(options:)` and `add(_:)` throw an error that says so, and the lists are empty.
-struct SystemUserNotificationService: UserNotificationService {
-    func requestAuthorization(options: UInt) async throws -> Bool {
-        throw unavailable("asking to notify")
+/// The system side of ``UNUserNotificationCenter/current()`` in an app process: the device's
+/// Background Assets service, which keeps the app's answer, its pending requests and its delivered
+/// notifications, and shows them on the desktop when there is one.
+final class SystemUserNotificationService: UserNotificationService {
+    private typealias Arrival = (notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)
+
+    /// What the connection's reader thread needs to pass a notification on: the listening center's
+    /// stream, and the connection to answer on.
+    private final class Relay: Sendable {
+        let listener = Mutex<AsyncStream<Arrival>.Continuation?>(nil)
+        let connection = Mutex<ServiceConnection?>(nil)
+
+        func receive(_ event: ServerEvent) {
+            guard case let .notificationWillPresent(id, notification) = event, let connection = connection.withLock({ $0 }) else { return }
+            let present: @Sendable (UInt) -> Void = { options in
+                connection.request(.answerNotificationPresentation(presentationID: id, options: options)) { _ in }
+            }
+            guard let continuation = listener.withLock({ $0 }) else { return present(0) }
+            continuation.yield((notification, present))
+        }
     }
 
-    func authorizationStatus() async -> NotificationAuthorizationStatus { .notDetermined }
+    private let relay = Relay()
+    private let connection: ServiceConnection
+
+    init(paths: DevicePaths = .current(), identity: ProcessIdentity = .current()) {
+        let relay = relay
+        connection = ServiceConnection(
+            socketPath: paths.serviceSocket.path, hello: identity.hello, launcher: ServiceLauncher.besideExecutable(paths: paths),
+            onEvent: { relay.receive($0) })
+        relay.connection.withLock { $0 = connection }
+    }
+
+    func requestAuthorization(options: UInt) async throws -> Bool {
+        let status = try await authorization(.requestNotificationAuthorization(options: options))
+        return status == .authorized || status == .provisional || status == .ephemeral
+    }
+
+    func authorizationStatus() async -> NotificationAuthorizationStatus {
+        (try? await authorization(.fetchNotificationAuthorization)) ?? .notDetermined
+    }
 
     func add(_ request: NotificationRequestDescriptor) async throws {
-        throw unavailable("scheduling the notification \(request.identifier)")
+        do {
+            _ = try await connection.send(.addNotification(request))
+        } catch {
+            throw Self.notificationError(error)
+        }
     }
 
-    func pendingRequests() async -> [NotificationRequestDescriptor] { [] }
-    func deliveredNotifications() async -> [DeliveredNotificationDescriptor] { [] }
-    func removePending(identifiers: [String]?) async {}
-    func removeDelivered(identifiers: [String]?) async {}
+    func pendingRequests() async -> [NotificationRequestDescriptor] {
+        guard case let .pendingNotifications(requests)? = try? await connection.send(.fetchPendingNotifications) else { return [] }
+        return requests
+    }
+
+    func deliveredNotifications() async -> [DeliveredNotificationDescriptor] {
+        guard case let .deliveredNotifications(list)? = try? await connection.send(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil))
+        else { return [] }
+        return list.map(\.notification)
+    }
+
+    func removePending(identifiers: [String]?) async {
+        _ = try? await connection.send(.removeNotifications(.pending, identifiers: identifiers))
+    }
+
+    func removeDelivered(identifiers: [String]?) async {
+        _ = try? await connection.send(.removeNotifications(.delivered, identifiers: identifiers))
+    }
 
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)> {
-        AsyncStream { $0.finish() }
+        let (stream, continuation) = AsyncStream<Arrival>.makeStream()
+        relay.listener.withLock { $0 = continuation }
+        // The service asks this connection, and a restarted service asks it again, from now on.
+        connection.request(.setNotificationPresenter(isSet: true)) { _ in }
+        connection.replayOnReconnect(.setNotificationPresenter(isSet: true))
+        return stream
     }
 
-    private func unavailable(_ what: String) -> UNError {
-        UNError(.notificationsNotAllowed, message: "The Background Assets service of this device does not keep "
-            + "notifications yet, so \(what) is not possible; tell the person in the app's own output instead.")
+    private func authorization(_ request: ClientRequest) async throws -> NotificationAuthorizationStatus {
+        let response: ServerResponse
+        do {
+            response = try await connection.send(request)
+        } catch {
+            throw Self.notificationError(error)
+        }
+        guard case let .notificationAuthorization(status) = response else { return .notDetermined }
+        return status
+    }
+
+    /// The service's refusal as UserNotifications' error, with its code; an unreachable service is
+    /// `notificationsNotAllowed` too, with the reason.
+    private static func notificationError(_ error: any Error) -> UNError {
+        let error = error as NSError
+        let code = error.domain == UNErrorDomain ? UNError.Code(rawValue: error.code) ?? .notificationsNotAllowed : .notificationsNotAllowed
+        return UNError(code, message: error.localizedDescription)
     }
 }

@@ -3,8 +3,8 @@ Abstract:
 A notification's content: the immutable class and its mutable subclass, with Apple's names.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The uneditable content of a notification.
 open class UNNotificationContent: NSObject, @unchecked Sendable {

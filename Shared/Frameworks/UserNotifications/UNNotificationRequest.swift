@@ -3,8 +3,8 @@ Abstract:
 A notification request, its time-interval trigger, and a delivered notification, with Apple's names.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The common behaviour of triggers.
 open class UNNotificationTrigger: NSObject, @unchecked Sendable {

@@ -3,8 +3,8 @@ Abstract:
 Authorization options, presentation options, authorization status and settings, and UNError, with Apple's values.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The kinds of interaction the app asks to be allowed.
 public struct UNAuthorizationOptions: OptionSet, Sendable, Hashable {

@@ -3,8 +3,8 @@ Abstract:
 The app's notification center: authorization, scheduling, pending and delivered notifications, and the delegate.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 import Synchronization
 
 /// The central object for managing notification-related activities for the app.

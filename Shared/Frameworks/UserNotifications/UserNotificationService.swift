@@ -3,8 +3,8 @@ Abstract:
 What the notification center asks of the system, as a protocol: the service's client, or an in-memory system in tests.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The system side of ``UNUserNotificationCenter``: the device keeps each app's authorization, its
 /// pending requests and its delivered notifications, and shows them on the desktop when there is one.

@@ -78,6 +78,47 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     /// Puts the device's clock back to real time, moving every recorded device date back by as much (debug tool only).
     case resetDeviceClock
 
+    // Background URL sessions.
+
+    /// Makes this connection the one that has the app's session with these settings, creating the
+    /// session on first use; its events follow as `urlSessionEvent` (app or extension).
+    case attachURLSession(settings: BackgroundSessionSettings)
+    /// Records a new, suspended download task in one of the app's sessions.
+    case makeURLSessionTask(session: String, request: BackgroundTaskRequest)
+    /// Records a suspended task that continues from resume data (`downloadTask(withResumeData:)`).
+    case makeURLSessionTaskFromResumeData(session: String, resumeData: Data)
+    /// Resumes, suspends, cancels or describes a task.
+    case changeURLSessionTask(session: String, taskIdentifier: Int, command: BackgroundTaskCommand)
+    /// The delegate returned from `didFinishDownloadingTo`: the system forgets the file.
+    case urlSessionFileHandled(session: String, taskIdentifier: Int)
+    /// Asks which of the app's sessions have events waiting, the ones it was launched for first.
+    case fetchURLSessionsAwaitingEvents
+    /// The app called the completion handler of `handleEventsForBackgroundURLSession`.
+    case urlSessionEventsHandled(session: String)
+    /// Invalidates a session, cancelling its tasks or once they have ended.
+    case invalidateURLSession(session: String, cancellingTasks: Bool)
+    /// A person force-quits an app: its background transfers are cancelled (debug tool only).
+    case forceQuit(bundleIdentifier: String?)
+
+    // Local notifications.
+
+    /// Asks once whether the app may notify; later calls get the recorded answer.
+    case requestNotificationAuthorization(options: UInt)
+    /// Asks for the app's notification authorization.
+    case fetchNotificationAuthorization
+    /// Schedules a local notification, replacing the app's pending one with the same identifier.
+    case addNotification(NotificationRequestDescriptor)
+    /// Asks for the app's pending notification requests.
+    case fetchPendingNotifications
+    /// Asks for delivered notifications after a place in the list: the caller's app's, or with the
+    /// debug tool, one app's or every app's.
+    case fetchDeliveredNotifications(bundleIdentifier: String?, after: Int64?)
+    /// Removes the app's pending or delivered notifications, all of them when `identifiers` is `nil`.
+    case removeNotifications(NotificationList, identifiers: [String]?)
+    /// Says whether this connection presents notifications that arrive while the app runs (`willPresent`).
+    case setNotificationPresenter(isSet: Bool)
+    /// Answers a `notificationWillPresent` event with `UNNotificationPresentationOptions`' raw value.
+    case answerNotificationPresentation(presentationID: UInt64, options: UInt)
     // Managed asset packs.
     /// Asks for the app's latest asset-pack download manifest, fetched now from its `BAManifestURL`.
     case fetchAssetPackManifest

@@ -29,9 +29,23 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     /// Whether the network is reachable; Background Tasks processing requests that require it wait
     /// while this is off. On by default.
     public var networkReachable = true
+    /// The answer the device gives an app that asks to post notifications, when the app has no
+    /// answer of its own in ``notificationsByApp``; `nil` (the default) allows.
+    ///
+    /// Optional, and absent from the file and the wire until set, so settings written before
+    /// notifications existed read and encode as they did.
+    public var notifications: Bool?
+    /// The answer for each app that has one, by bundle identifier, as a person gives it in Settings.
+    public var notificationsByApp: [String: Bool]?
 
     /// The defaults.
     public init() {}
+
+    /// Whether an app that asks may post notifications: its own answer, else the device's default.
+    /// - Parameter bundleIdentifier: The app's `CFBundleIdentifier`.
+    public func allowsNotifications(for bundleIdentifier: String) -> Bool {
+        notificationsByApp?[bundleIdentifier] ?? notifications ?? true
+    }
 
     /// Whether periodic content requests may run for an app: the global switch and the app's own.
     /// - Parameter bundleIdentifier: The app's `CFBundleIdentifier`.
@@ -57,18 +71,25 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         "inAppContent": { settings, value throws(SettingsFile.Failure) in settings.inAppContent = try flag(value) },
         "externalPower": { settings, value throws(SettingsFile.Failure) in settings.externalPower = try flag(value) },
         "networkReachable": { settings, value throws(SettingsFile.Failure) in settings.networkReachable = try flag(value) },
+        "notifications": { settings, value throws(SettingsFile.Failure) in settings.notifications = try flag(value) },
+        "notificationsByApp": { settings, value throws(SettingsFile.Failure) in
+            settings.notificationsByApp = try appFlags(value, key: "notificationsByApp")
+        },
         "backgroundAppRefreshByApp": { settings, value throws(SettingsFile.Failure) in
-            guard case let .flags(flags) = value else {
-                throw SettingsFile.Failure(
-                    key: "backgroundAppRefreshByApp", reason: "\(value) is not an object of app identifiers to true or false")
-            }
-            if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
-                throw SettingsFile.Failure(
-                    key: "backgroundAppRefreshByApp", reason: "\(DeviceSettingsError.quote(bad)) is not a bundle identifier")
-            }
-            settings.backgroundAppRefreshByApp = flags
+            settings.backgroundAppRefreshByApp = try appFlags(value, key: "backgroundAppRefreshByApp")
         },
     ]
+
+    /// An object of bundle identifiers to true or false.
+    private static func appFlags(_ value: SettingsFile.Value, key: String) throws(SettingsFile.Failure) -> [String: Bool] {
+        guard case let .flags(flags) = value else {
+            throw SettingsFile.Failure(key: key, reason: "\(value) is not an object of app identifiers to true or false")
+        }
+        if let bad = flags.keys.sorted().first(where: { !DevicePaths.isSafePathComponent($0) }) {
+            throw SettingsFile.Failure(key: key, reason: "\(DeviceSettingsError.quote(bad)) is not a bundle identifier")
+        }
+        return flags
+    }
 
     private static func flag(_ value: SettingsFile.Value) throws(SettingsFile.Failure) -> Bool {
         guard case let .flag(flag) = value else {

@@ -31,6 +31,8 @@ public struct DownloadDescriptor: Codable, Sendable, Hashable {
         case url
         /// The manifest download the service makes for a content request.
         case manifest
+        /// A task of an app's background URL session: the system's transfer, never a `BADownload`.
+        case backgroundSession
         /// The archive of a managed asset pack, which the system downloads and installs for the app.
         case assetPack
     }

@@ -10,8 +10,8 @@ What the debug tool sends to install or update an app: where its Info.plists and
 public struct InstallRequest: Codable, Sendable, Equatable {
     /// The app's Info.plist, an absolute path.
     public var appPlistPath: String
-    /// The extension's Info.plist, an absolute path.
-    public var extensionPlistPath: String
+    /// The extension's Info.plist, an absolute path; `nil` installs the app without a downloader extension.
+    public var extensionPlistPath: String?
     /// The folder holding both executables (named by `CFBundleExecutable`), an absolute path.
     public var executablesDirectory: String
     /// A `CFBundleVersion` that replaces the app's (and the extension's), to install an update
@@ -21,10 +21,10 @@ public struct InstallRequest: Codable, Sendable, Equatable {
     /// Creates an install request.
     /// - Parameters:
     ///   - appPlistPath: The app's Info.plist.
-    ///   - extensionPlistPath: The extension's Info.plist.
+    ///   - extensionPlistPath: The extension's Info.plist, or `nil` for an app without a downloader extension.
     ///   - executablesDirectory: The folder holding both executables.
     ///   - version: A `CFBundleVersion` to install instead of the Info.plists' own.
-    public init(appPlistPath: String, extensionPlistPath: String, executablesDirectory: String, version: String? = nil) {
+    public init(appPlistPath: String, extensionPlistPath: String?, executablesDirectory: String, version: String? = nil) {
         self.appPlistPath = appPlistPath
         self.extensionPlistPath = extensionPlistPath
         self.executablesDirectory = executablesDirectory
@@ -38,7 +38,7 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     public var lowPowerMode: Bool?
     /// Background App Refresh on or off, for every app or, with ``app``, for one.
     public var backgroundAppRefresh: Bool?
-    /// The app whose own Background App Refresh switch ``backgroundAppRefresh`` sets.
+    /// The app whose own switch ``backgroundAppRefresh`` or ``notifications`` sets.
     public var app: String?
     /// In-app content on or off.
     public var inAppContent: Bool?
@@ -46,18 +46,21 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     public var externalPower: Bool?
     /// The network reachable or not (Background Tasks processing requests).
     public var networkReachable: Bool?
+    /// Whether apps that ask may post notifications: every app's default or, with ``app``, one app's answer.
+    public var notifications: Bool?
 
     /// Creates a change.
     /// - Parameters:
     ///   - lowPowerMode: Low-power mode, or `nil` to leave it.
     ///   - backgroundAppRefresh: Background App Refresh, or `nil` to leave it.
-    ///   - app: The app whose switch `backgroundAppRefresh` sets; `nil` sets the global switch.
+    ///   - app: The app whose switch `backgroundAppRefresh` or `notifications` sets; `nil` sets the device's.
     ///   - inAppContent: In-app content, or `nil` to leave it.
     ///   - externalPower: External power, or `nil` to leave it.
     ///   - networkReachable: Network reachability, or `nil` to leave it.
+    ///   - notifications: Whether apps that ask may notify (one app's with `app`), or `nil` to leave it.
     public init(
         lowPowerMode: Bool? = nil, backgroundAppRefresh: Bool? = nil, app: String? = nil, inAppContent: Bool? = nil,
-        externalPower: Bool? = nil, networkReachable: Bool? = nil
+        externalPower: Bool? = nil, networkReachable: Bool? = nil, notifications: Bool? = nil
     ) {
         self.lowPowerMode = lowPowerMode
         self.backgroundAppRefresh = backgroundAppRefresh
@@ -65,11 +68,12 @@ public struct SettingsChange: Codable, Sendable, Equatable {
         self.inAppContent = inAppContent
         self.externalPower = externalPower
         self.networkReachable = networkReachable
+        self.notifications = notifications
     }
 
     /// Whether the change changes nothing (the tool then just shows the settings).
     public var isEmpty: Bool {
         lowPowerMode == nil && backgroundAppRefresh == nil && inAppContent == nil && externalPower == nil
-            && networkReachable == nil
+            && networkReachable == nil && notifications == nil
     }
 }

@@ -3,6 +3,8 @@ Abstract:
 What the service sends to a client: responses to its requests, and events pushed at any time.
 */
 
+import Foundation
+
 /// One message from the service to a client.
 public enum ServerMessage: Codable, Sendable, Equatable {
     /// The answer to the request with the same id.
@@ -33,6 +35,19 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case taskRequests([TaskRequestDescriptor])
     /// The request failed.
     case failure(WireFailure)
+    /// A task of a background session as the service holds it (answer to `makeURLSessionTask` and
+    /// `makeURLSessionTaskFromResumeData`).
+    case urlSessionTask(BackgroundTaskSnapshot)
+    /// The resume data of a task cancelled with `cancelProducingResumeData`, when its transfer can continue.
+    case resumeData(Data?)
+    /// The identifiers of the app's sessions whose events wait (answer to `fetchURLSessionsAwaitingEvents`).
+    case urlSessionIdentifiers([String])
+    /// The app's notification authorization (answer to the two authorization requests).
+    case notificationAuthorization(NotificationAuthorizationStatus)
+    /// The app's pending notification requests.
+    case pendingNotifications([NotificationRequestDescriptor])
+    /// Delivered notifications, oldest first.
+    case deliveredNotifications([DeliveredNotificationRecord])
 
     // Managed asset packs.
     /// The app's latest asset-pack manifest (answer to `fetchAssetPackManifest`).
@@ -90,6 +105,12 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     case launchTask(taskID: UInt64, request: TaskRequestDescriptor)
     /// The task's time is nearly up: run its expiration handler.
     case expireTask(taskID: UInt64)
+    /// Something happened in a background session this connection has.
+    case urlSessionEvent(session: String, event: BackgroundSessionEvent)
+    /// Another process made the session, or it was invalidated: this connection no longer has it.
+    case urlSessionDetached(session: String)
+    /// A notification arrived while the app runs: answer with `answerNotificationPresentation`.
+    case notificationWillPresent(presentationID: UInt64, notification: DeliveredNotificationDescriptor)
 
     // Managed asset packs.
     /// One of the app's asset packs changed; sent to the app's connections that sent `watchAssetPacks`.

@@ -23,6 +23,8 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var tasks: [TaskStatus]?
     /// The device's clock when the status was taken; `nil` from a service that does not say.
     public var deviceClock: DeviceClockStatus?
+    /// Every app's background URL sessions that have tasks or waiting events; `nil` when there are none.
+    public var urlSessions: [URLSessionStatus]?
 
     /// Creates a status.
     /// - Parameters:

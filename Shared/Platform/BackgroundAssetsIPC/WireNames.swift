@@ -39,6 +39,23 @@ extension ClientRequest {
         case simulateTask = "simulateTask"
         case reportTaskProgress = "reportTaskProgress"
         case resetDeviceClock = "resetDeviceClock"
+        case attachURLSession = "attachURLSession"
+        case makeURLSessionTask = "makeURLSessionTask"
+        case makeURLSessionTaskFromResumeData = "makeURLSessionTaskFromResumeData"
+        case changeURLSessionTask = "changeURLSessionTask"
+        case urlSessionFileHandled = "urlSessionFileHandled"
+        case fetchURLSessionsAwaitingEvents = "fetchURLSessionsAwaitingEvents"
+        case urlSessionEventsHandled = "urlSessionEventsHandled"
+        case invalidateURLSession = "invalidateURLSession"
+        case forceQuit = "forceQuit"
+        case requestNotificationAuthorization = "requestNotificationAuthorization"
+        case fetchNotificationAuthorization = "fetchNotificationAuthorization"
+        case addNotification = "addNotification"
+        case fetchPendingNotifications = "fetchPendingNotifications"
+        case fetchDeliveredNotifications = "fetchDeliveredNotifications"
+        case removeNotifications = "removeNotifications"
+        case setNotificationPresenter = "setNotificationPresenter"
+        case answerNotificationPresentation = "answerNotificationPresentation"
         case fetchAssetPackManifest = "fetchAssetPackManifest"
         case requestAssetPack = "requestAssetPack"
         case removeAssetPack = "removeAssetPack"
@@ -92,6 +109,45 @@ extension ClientRequest {
         case taskID = "taskID"
         case progress = "progress"
     }
+    enum AttachURLSessionCodingKeys: String, CodingKey { case settings = "settings" }
+    enum MakeURLSessionTaskCodingKeys: String, CodingKey {
+        case session = "session"
+        case request = "request"
+    }
+    enum MakeURLSessionTaskFromResumeDataCodingKeys: String, CodingKey {
+        case session = "session"
+        case resumeData = "resumeData"
+    }
+    enum ChangeURLSessionTaskCodingKeys: String, CodingKey {
+        case session = "session"
+        case taskIdentifier = "taskIdentifier"
+        case command = "command"
+    }
+    enum UrlSessionFileHandledCodingKeys: String, CodingKey {
+        case session = "session"
+        case taskIdentifier = "taskIdentifier"
+    }
+    enum UrlSessionEventsHandledCodingKeys: String, CodingKey { case session = "session" }
+    enum InvalidateURLSessionCodingKeys: String, CodingKey {
+        case session = "session"
+        case cancellingTasks = "cancellingTasks"
+    }
+    enum ForceQuitCodingKeys: String, CodingKey { case bundleIdentifier = "bundleIdentifier" }
+    enum RequestNotificationAuthorizationCodingKeys: String, CodingKey { case options = "options" }
+    enum AddNotificationCodingKeys: String, CodingKey { case _0 = "request" }
+    enum FetchDeliveredNotificationsCodingKeys: String, CodingKey {
+        case bundleIdentifier = "bundleIdentifier"
+        case after = "after"
+    }
+    enum RemoveNotificationsCodingKeys: String, CodingKey {
+        case _0 = "list"
+        case identifiers = "identifiers"
+    }
+    enum SetNotificationPresenterCodingKeys: String, CodingKey { case isSet = "isSet" }
+    enum AnswerNotificationPresentationCodingKeys: String, CodingKey {
+        case presentationID = "presentationID"
+        case options = "options"
+    }
     enum RequestAssetPackCodingKeys: String, CodingKey {
         case packID = "packID"
         case version = "version"
@@ -130,6 +186,12 @@ extension ServerResponse {
         case settings = "settings"
         case failure = "failure"
         case taskRequests = "taskRequests"
+        case urlSessionTask = "urlSessionTask"
+        case resumeData = "resumeData"
+        case urlSessionIdentifiers = "urlSessionIdentifiers"
+        case notificationAuthorization = "notificationAuthorization"
+        case pendingNotifications = "pendingNotifications"
+        case deliveredNotifications = "deliveredNotifications"
         case assetPackManifest = "assetPackManifest"
         case assetPackRequest = "assetPackRequest"
         case assetPackChanges = "assetPackChanges"
@@ -144,6 +206,12 @@ extension ServerResponse {
     enum SettingsCodingKeys: String, CodingKey { case _0 = "settings" }
     enum FailureCodingKeys: String, CodingKey { case _0 = "_0" }
     enum TaskRequestsCodingKeys: String, CodingKey { case _0 = "requests" }
+    enum UrlSessionTaskCodingKeys: String, CodingKey { case _0 = "task" }
+    enum ResumeDataCodingKeys: String, CodingKey { case _0 = "resumeData" }
+    enum UrlSessionIdentifiersCodingKeys: String, CodingKey { case _0 = "sessions" }
+    enum NotificationAuthorizationCodingKeys: String, CodingKey { case _0 = "status" }
+    enum PendingNotificationsCodingKeys: String, CodingKey { case _0 = "requests" }
+    enum DeliveredNotificationsCodingKeys: String, CodingKey { case _0 = "notifications" }
     enum AssetPackManifestCodingKeys: String, CodingKey { case _0 = "manifest" }
     enum AssetPackRequestCodingKeys: String, CodingKey { case outcome = "outcome" }
     enum AssetPackChangesCodingKeys: String, CodingKey { case _0 = "changes" }
@@ -162,6 +230,9 @@ extension ServerEvent {
         case extensionCall = "extensionCall"
         case launchTask = "launchTask"
         case expireTask = "expireTask"
+        case urlSessionEvent = "urlSessionEvent"
+        case urlSessionDetached = "urlSessionDetached"
+        case notificationWillPresent = "notificationWillPresent"
         case assetPackStatus = "assetPackStatus"
     }
 
@@ -197,7 +268,72 @@ extension ServerEvent {
         case request = "request"
     }
     enum ExpireTaskCodingKeys: String, CodingKey { case taskID = "taskID" }
+    enum UrlSessionEventCodingKeys: String, CodingKey {
+        case session = "session"
+        case event = "event"
+    }
+    enum UrlSessionDetachedCodingKeys: String, CodingKey { case session = "session" }
+    enum NotificationWillPresentCodingKeys: String, CodingKey {
+        case presentationID = "presentationID"
+        case notification = "notification"
+    }
     enum AssetPackStatusCodingKeys: String, CodingKey { case _0 = "event" }
+}
+
+extension BackgroundSessionEvent {
+    /// The name of each background-session event on the wire.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case attached = "attached"
+        case resumed = "resumed"
+        case updated = "updated"
+        case wroteData = "wroteData"
+        case finishedDownloading = "finishedDownloading"
+        case completed = "completed"
+        case challenge = "challenge"
+        case waitingEventsDelivered = "waitingEventsDelivered"
+    }
+
+    enum AttachedCodingKeys: String, CodingKey { case tasks = "tasks" }
+    enum ResumedCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case offset = "offset"
+        case expectedTotalBytes = "expectedTotalBytes"
+    }
+    enum UpdatedCodingKeys: String, CodingKey { case _0 = "task" }
+    enum WroteDataCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case bytesWritten = "bytesWritten"
+        case totalBytesWritten = "totalBytesWritten"
+        case totalBytesExpectedToWrite = "totalBytesExpectedToWrite"
+    }
+    enum FinishedDownloadingCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case file = "file"
+        case response = "response"
+    }
+    enum CompletedCodingKeys: String, CodingKey { case _0 = "task" }
+    enum ChallengeCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case challengeID = "challengeID"
+        case _2 = "challenge"
+    }
+}
+
+extension BackgroundTaskCommand {
+    /// The name of each change to a task on the wire.
+    public enum CodingKeys: String, CodingKey, CaseIterable {
+        case resume = "resume"
+        case suspend = "suspend"
+        case cancel = "cancel"
+        case cancelProducingResumeData = "cancelProducingResumeData"
+        case describe = "describe"
+    }
+
+    enum ResumeCodingKeys: String, CodingKey {
+        case earliestBeginDate = "earliestBeginDate"
+        case countOfBytesClientExpectsToReceive = "countOfBytesClientExpectsToReceive"
+    }
+    enum DescribeCodingKeys: String, CodingKey { case _0 = "taskDescription" }
 }
 
 extension ExtensionCall {

@@ -40,6 +40,23 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `simulateTask` | `done` | launch a pending task or expire a running one now (debug tool only) |
 /// | `reportTaskProgress` | `done` | a running continued-processing task's progress, title and subtitle (app only) |
 /// | `resetDeviceClock` | `status` | put the device's clock back to real time, recorded dates with it (debug tool only) |
+/// | `attachURLSession` | `done` | this connection has the app's background session; its `urlSessionEvent`s follow (app or extension) |
+/// | `makeURLSessionTask` | `urlSessionTask` | record a new, suspended download task in one of the app's sessions |
+/// | `makeURLSessionTaskFromResumeData` | `urlSessionTask` | record a suspended task that continues from resume data |
+/// | `changeURLSessionTask` | `resumeData` | resume, suspend, cancel (with resume data) or describe a task |
+/// | `urlSessionFileHandled` | `done` | `didFinishDownloadingTo` returned; the system forgets the file |
+/// | `fetchURLSessionsAwaitingEvents` | `urlSessionIdentifiers` | the app's sessions whose events wait, those it was launched for first |
+/// | `urlSessionEventsHandled` | `done` | the app called the completion handler of `handleEventsForBackgroundURLSession` |
+/// | `invalidateURLSession` | `done` | end a session, cancelling its tasks or once they have ended |
+/// | `forceQuit` | `done` | a person force-quits the app: its processes end, its background transfers are cancelled (debug tool only) |
+/// | `requestNotificationAuthorization` | `notificationAuthorization` | ask once whether the app may notify; later calls get the recorded answer |
+/// | `fetchNotificationAuthorization` | `notificationAuthorization` | the app's notification authorization |
+/// | `addNotification` | `done` | schedule a local notification (authorized apps only) |
+/// | `fetchPendingNotifications` | `pendingNotifications` | the app's notification requests not yet delivered |
+/// | `fetchDeliveredNotifications` | `deliveredNotifications` | delivered notifications after a place in the list (the debug tool may name any app) |
+/// | `removeNotifications` | `done` | remove pending or delivered notifications |
+/// | `setNotificationPresenter` | `done` | this connection is asked how to present notifications while the app runs |
+/// | `answerNotificationPresentation` | `done` | the delegate's presentation options for a `notificationWillPresent` event |
 /// | `fetchAssetPackManifest` | `assetPackManifest` | the app's asset-pack download manifest, fetched now from its `BAManifestURL` |
 /// | `requestAssetPack` | `assetPackRequest` | download and install a pack version (scheduled, joined, or already installed) |
 /// | `removeAssetPack` | `assetPackChanges` | remove a pack from the device, cancelling its download |
@@ -66,6 +83,9 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `extensionCall` | run an entry point (to the extension the service launched) |
 /// | `launchTask` | run a Background Tasks launch handler (to the connection that registered it) |
 /// | `expireTask` | a running task's time is nearly up: run its expiration handler |
+/// | `urlSessionEvent` | something happened in a background session this connection has (progress, a file, a task's end) |
+/// | `urlSessionDetached` | another process made the session, or it was invalidated |
+/// | `notificationWillPresent` | a notification arrived while the app runs; answer with `answerNotificationPresentation` |
 /// | `assetPackStatus` | one of the app's asset packs began, paused, progressed, finished, failed or was removed (to connections that sent `watchAssetPacks`) |
 ///
 /// The names above are the bytes on the wire, written out in `WireNames.swift` apart from the Swift

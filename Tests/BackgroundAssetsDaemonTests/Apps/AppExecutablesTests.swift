@@ -20,17 +20,18 @@ struct AppExecutablesTests {
         let folder = try TemporaryDirectory()
         let bundle = try SampleBundle.description()
         try Self.makeFile(folder.appending(bundle.app.executable), permissions: 0o755)
-        try Self.makeFile(folder.appending(bundle.extension.executable), permissions: 0o755)
+        let extensionExecutable = try #require(bundle.extension?.executable)
+        try Self.makeFile(folder.appending(extensionExecutable), permissions: 0o755)
         let executables = try bundle.executables(in: folder.url)
         #expect(executables.app.lastPathComponent == bundle.app.executable)
-        #expect(executables.extension.lastPathComponent == bundle.extension.executable)
+        #expect(executables.extension?.lastPathComponent == extensionExecutable)
     }
 
     @Test("A missing, non-executable or folder executable is refused, naming the Info.plist and CFBundleExecutable")
     func refused() throws {
         let folder = try TemporaryDirectory()
         let bundle = try SampleBundle.description()
-        let extensionExecutable = bundle.extension.executable
+        let extensionExecutable = try #require(bundle.extension?.executable)
         try Self.makeFile(folder.appending(bundle.app.executable), permissions: 0o755)
         #expect(throws: AppBundleError.self) { try bundle.executables(in: folder.url) }
         do {

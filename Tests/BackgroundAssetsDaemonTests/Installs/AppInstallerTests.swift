@@ -28,7 +28,7 @@ struct AppInstallerTests {
         let (app, kind) = try await installer.install(candidate, at: Date(timeIntervalSince1970: 1000))
         #expect(kind == .install)
         #expect(FileManager.default.isExecutableFile(atPath: app.appExecutable.path))
-        #expect(FileManager.default.isExecutableFile(atPath: app.extensionExecutable.path))
+        #expect(FileManager.default.isExecutableFile(atPath: app.extensionExecutable?.path ?? ""))
         #expect(app.installDate == Date(timeIntervalSince1970: 1000))
         await #expect { try await installer.install(candidate, at: .now) } throws: { error in
             (error as? AppInstaller.Refusal)?.message.contains("is already installed. Install a higher version") == true

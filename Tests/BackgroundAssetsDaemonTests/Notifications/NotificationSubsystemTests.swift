@@ -4,10 +4,10 @@ Tests of the service's notifications: answers from the settings, due requests, w
 */
 
 @testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Notifications in the service")
 struct NotificationSubsystemTests {
@@ -60,7 +60,7 @@ struct NotificationSubsystemTests {
         #expect(kept.count == NotificationPolicy.deliveredLimit)
         #expect(kept.first?.notification.request.identifier == "n2", "the oldest go first")
         try await store.removeDelivered(app: "com.example.game", identifiers: nil)
-        #expect(try await store.delivered().map(\.app) == ["com.example.other"])
+        #expect(try await store.delivered().map(\.bundleIdentifier) == ["com.example.other"])
     }
 
     @Test("Without a session bus nothing is shown and nothing fails; with one, notify-send gets the notification")

@@ -5,7 +5,6 @@ Tests of the background-session state and policy: events to the attached process
 
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 import Testing
 
@@ -22,7 +21,7 @@ struct BackgroundSessionStateTests {
         let made = state.makeTask(request, key: key)
         #expect(made?.0.taskIdentifier == 1)
         let actions = state.resume(task: 1, key: key, earliestBeginDate: nil, expectedBytes: 500, now: now)
-        #expect(actions.first == .scheduleTransfer(key, task: 1, request: request, notBefore: nil, discretionary: false))
+        #expect(actions.first == .scheduleTransfer(key, task: 1, request: request, notBefore: nil, discretionary: false, resumingFrom: nil))
         return state
     }
 
@@ -31,12 +30,12 @@ struct BackgroundSessionStateTests {
         var state = running()
         #expect(state.transferProgressed(task: 1, key: key, written: 10, total: 10, expected: 40)
             == [.send(connection: 7, key, .wroteData(taskIdentifier: 1, bytesWritten: 10, totalBytesWritten: 10, totalBytesExpectedToWrite: 40))])
-        state.connectionClosed(7)
+        _ = state.connectionClosed(7) { _ in true }
         #expect(state.transferProgressed(task: 1, key: key, written: 30, total: 40, expected: 40).isEmpty,
                 "progress of a session no process has is not kept")
         let file = URL(fileURLWithPath: "/device/containers/game/CFNetworkDownload_A.tmp")
         let response = BackgroundTaskResponse(url: request.url, statusCode: 200)
-        let actions = state.handedOver(task: 1, key: key, file: file, response: response)
+        let actions = state.transferFinished(task: 1, key: key, file: file, response: response)
         #expect(actions.contains(.launchApp(bundleIdentifier: "com.example.game", session: "game-data")))
         #expect(state.sessionsAwaitingEvents(app: "com.example.game") == ["game-data"])
         #expect(state.sessionsAwaitingEvents(app: "com.example.other").isEmpty)
@@ -52,8 +51,9 @@ struct BackgroundSessionStateTests {
         #expect(tasks.map(\.taskIdentifier) == [1])
         #expect(sent[1] == .finishedDownloading(taskIdentifier: 1, file: file, response: response))
         #expect(sent.last == .waitingEventsDelivered)
-        #expect(state.record(key)?.tasks.isEmpty == true, "a delivered completion ends the task")
-        #expect(state.eventsHandled(key: key).first == .endBackgroundLaunchIfIdle(bundleIdentifier: "com.example.game"))
+        #expect(state.record(key)?.tasks.count == 1, "a file's task stays until didFinishDownloadingTo returns")
+        _ = state.fileHandled(task: 1, key: key)
+        #expect(state.record(key)?.tasks.isEmpty == true, "a handled file and a delivered completion end the task")
     }
 
     @Test("A session without launch events keeps its events without launching the app")
@@ -62,22 +62,23 @@ struct BackgroundSessionStateTests {
         _ = state.attach(BackgroundSessionSettings(identifier: "game-data", sendsLaunchEvents: false), app: "com.example.game", connection: 7)
         _ = state.makeTask(request, key: key)
         _ = state.resume(task: 1, key: key, earliestBeginDate: nil, expectedBytes: -1, now: now)
-        state.connectionClosed(7)
+        _ = state.connectionClosed(7) { _ in true }
         let actions = state.transferFailed(task: 1, key: key, failure: .cancelled())
         #expect(!actions.contains { if case .launchApp = $0 { true } else { false } })
         #expect(state.record(key)?.waiting.count == 1)
     }
 
-    @Test("Force-quit cancels the app's transfers with Apple's reason and does not launch it")
+    @Test("Force-quit cancels the app's transfers with Apple's reason, keeps the completion for its next process and does not launch it")
     func forceQuit() throws {
+        // Still attached: the connection of the process being killed has not closed yet.
         var state = running()
-        state.connectionClosed(7)
         let actions = state.forceQuit(app: "com.example.game")
         #expect(actions.first == .cancelTransfer(key, task: 1, keepPartialFile: false))
         #expect(!actions.contains { if case .launchApp = $0 { true } else { false } })
         guard case let .completed(snapshot) = state.record(key)?.waiting.last else { Issue.record("no completion kept"); return }
         #expect(snapshot.failure?.cancelledReason == .userForceQuitApplication)
         #expect(snapshot.failure?.error.code == -999)
+        #expect(!actions.contains { if case .send = $0 { true } else { false } }, "nothing is sent to the killed process")
     }
 
     @Test("A task past timeoutIntervalForResource fails with NSURLErrorTimedOut")

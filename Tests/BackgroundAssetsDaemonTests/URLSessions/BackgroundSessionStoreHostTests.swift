@@ -5,10 +5,9 @@ Tests of the background-session store and host: records survive reopening, files
 
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
-import Testing
 import TestSupport
+import Testing
 
 @Suite("Background-session store and host")
 struct BackgroundSessionStoreHostTests {
@@ -28,19 +27,41 @@ struct BackgroundSessionStoreHostTests {
         #expect(try await reopened.all().records.isEmpty)
     }
 
-    @Test("A finished file is handed over inside the app group's container and leftovers are cleared")
-    func handOver() throws {
-        let root = try TemporaryDirectory(prefix: "url-session-host")
+    @Test("A session's files go inside the app group's container, or the app's folder, and never outside the device root")
+    func folders() throws {
+        let root = try TemporaryDirectory(prefix: "url-session-files")
         let paths = DevicePaths(root: root.url)
-        let host = BackgroundSessionHost(paths: paths)
-        let staged = root.url.appending(path: "staged.part")
-        try Data("game data".utf8).write(to: staged)
-        let handed = try host.handOver(staged, for: "com.example.game", appGroup: "group.com.example.game")
-        #expect(handed.path.hasPrefix(paths.container(forAppGroup: "group.com.example.game")!.path))
-        #expect(handed.lastPathComponent.hasPrefix("CFNetworkDownload_"))
-        #expect(try String(contentsOf: handed, encoding: .utf8) == "game data")
-        #expect(!FileManager.default.fileExists(atPath: staged.path))
-        #expect(host.removeLeftovers(for: "com.example.game", appGroup: "group.com.example.game") == 1)
-        #expect(host.handOverDirectory(for: "com.example.game", appGroup: "../escape") == nil)
+        let files = BackgroundSessionFiles(paths: paths)
+        let shared = try #require(files.handOverDirectory(for: "com.example.game", appGroup: "group.com.example.game"))
+        #expect(shared.path.hasPrefix(paths.container(forAppGroup: "group.com.example.game")!.path))
+        let own = try #require(files.handOverDirectory(for: "com.example.game", appGroup: nil))
+        #expect(own.path.hasPrefix(paths.appDirectory(forBundleIdentifier: "com.example.game")!.path))
+        #expect(files.handOverDirectory(for: "com.example.game", appGroup: "../escape") == nil)
+        #expect(files.handOverDirectory(for: "../escape", appGroup: nil) == nil)
+
+        try FileManager.default.createDirectory(at: shared, withIntermediateDirectories: true)
+        let kept = shared.appending(path: "CFNetworkDownload_7-A.tmp")
+        let left = shared.appending(path: "CFNetworkDownload_8-B.tmp")
+        try Data("a".utf8).write(to: kept)
+        try Data("b".utf8).write(to: left)
+        #expect(files.removeLeftovers(for: "com.example.game", appGroup: "group.com.example.game", keeping: [kept.path]) == 1)
+        #expect(FileManager.default.fileExists(atPath: kept.path))
+        #expect(!FileManager.default.fileExists(atPath: left.path))
+    }
+
+    @Test("Resume data names a partial file of its own app only")
+    func partialFiles() throws {
+        let root = try TemporaryDirectory(prefix: "url-session-partials")
+        let files = BackgroundSessionFiles(paths: DevicePaths(root: root.url))
+        let (name, url) = try #require(files.newPartialFile(for: "com.example.game"))
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try Data("partial".utf8).write(to: url)
+        #expect(files.partialFile(named: name, for: "com.example.game") == url)
+        #expect(files.partialFile(named: name, for: "com.example.other") == nil, "another app's partial file")
+        #expect(files.partialFile(named: "../com.example.game/\(name)", for: "com.example.other") == nil)
+        let data = BackgroundResumeData(sessionIdentifier: "s", request: BackgroundTaskRequest(url: URL(string: "https://a.example/x")!),
+                                        bytesReceived: 7, entityTag: "\"v1\"", partialFileName: name).encoded()
+        files.removePartialFile(of: data, for: "com.example.game")
+        #expect(!FileManager.default.fileExists(atPath: url.path))
     }
 }

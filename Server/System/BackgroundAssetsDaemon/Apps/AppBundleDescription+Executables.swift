@@ -20,13 +20,13 @@ extension AppBundleDescription {
     ///   - directory: The folder that holds the built products.
     ///   - appFile: The app's Info.plist name, for errors.
     ///   - extensionFile: The extension's Info.plist name, for errors.
-    /// - Returns: The app's executable and the extension's.
+    /// - Returns: The app's executable and the extension's, if it has one.
     /// - Throws: ``AppBundleError`` naming the Info.plist and `CFBundleExecutable` of a missing executable.
     public func executables(
         in directory: URL, appFile: String = "App/Info.plist", extensionFile: String = "Extension/Info.plist"
-    ) throws -> (app: URL, extension: URL) {
+    ) throws -> (app: URL, extension: URL?) {
         let appExecutable = try Self.executable(app.executable, in: directory, file: appFile)
-        let extensionExecutable = try Self.executable(`extension`.executable, in: directory, file: extensionFile)
+        let extensionExecutable = try `extension`.map { try Self.executable($0.executable, in: directory, file: extensionFile) }
         return (appExecutable, extensionExecutable)
     }
 

@@ -5,7 +5,7 @@ An app bundle as the system sees it: the app's and its extension's Info.plists, 
 
 import Foundation
 
-/// An app and its downloader extension, described by their two Info.plists.
+/// An app and its downloader extension, described by their two Info.plists, or an app alone.
 ///
 /// `backgroundassets-debug install` plays the App Store: it builds this from `App/Info.plist` and
 /// `Extension/Info.plist` and refuses the install with the ``AppBundleError`` it throws.
@@ -19,8 +19,9 @@ import Foundation
 public struct AppBundleDescription: Sendable, Equatable, Codable {
     /// The app's Info.plist.
     public var app: AppInfoPlist
-    /// The extension's Info.plist.
-    public var `extension`: ExtensionInfoPlist
+    /// The extension's Info.plist; `nil` for an app installed without a downloader extension (one
+    /// that downloads with a background `URLSession` instead, for example).
+    public var `extension`: ExtensionInfoPlist?
     /// The app group both declare, where the app and the extension share files.
     ///
     /// - Note: Apple's app and extension may share several groups; downloads name theirs. This
@@ -72,13 +73,38 @@ public struct AppBundleDescription: Sendable, Equatable, Codable {
         appGroup = shared
     }
 
-    /// Reads and validates the two Info.plist files of an app bundle.
+    /// An app without a downloader extension: its files live in its app group's container.
+    /// - Parameters:
+    ///   - app: The app's Info.plist, read without Background Assets keys.
+    ///   - appFile: The app's file name for errors.
+    /// - Throws: ``AppBundleError`` when the app declares no app group.
+    public init(app: AppInfoPlist, appFile: String) throws {
+        guard let group = app.appGroupIdentifier ?? app.appGroups.first else {
+            throw AppBundleError(
+                file: appFile, key: "com.apple.security.application-groups", value: nil,
+                problem: "the app declares no app group, and on this device an app's files live in its group's container",
+                remedy: "Add an app group such as group.\(app.bundleIdentifier)."
+            )
+        }
+        self.app = app
+        self.extension = nil
+        appGroup = group
+    }
+
+    /// Reads and validates the Info.plist files of an app bundle: the app's and its extension's, or
+    /// the app's alone.
     /// - Parameters:
     ///   - appPlistAt: The app's Info.plist, such as `App/Info.plist`.
-    ///   - extensionPlistAt: The extension's Info.plist, such as `Extension/Info.plist`.
+    ///   - extensionPlistAt: The extension's Info.plist, such as `Extension/Info.plist`, or `nil`
+    ///     for an app without a downloader extension.
     /// - Throws: ``AppBundleError`` naming the file, and the key when the file could be read.
-    public init(appPlistAt appURL: URL, extensionPlistAt extensionURL: URL) throws {
+    public init(appPlistAt appURL: URL, extensionPlistAt extensionURL: URL?) throws {
         let appFile = appURL.relativePath
+        guard let extensionURL else {
+            let app = try AppInfoPlist(data: Self.read(appURL, name: appFile), file: appFile, hasExtension: false)
+            try self.init(app: app, appFile: appFile)
+            return
+        }
         let extensionFile = extensionURL.relativePath
         let app = try AppInfoPlist(data: Self.read(appURL, name: appFile), file: appFile)
         let appExtension = try ExtensionInfoPlist(

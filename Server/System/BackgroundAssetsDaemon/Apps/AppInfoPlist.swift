@@ -16,8 +16,9 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     public var shortVersion: String
     /// `CFBundleVersion`: the build version, which orders installs and updates.
     public var version: String
-    /// `BAManifestURL`: what the system fetches before each content request.
-    public var manifestURL: URL
+    /// `BAManifestURL`: what the system fetches before each content request; `nil` for an app
+    /// installed without a downloader extension, which has no Background Assets keys.
+    public var manifestURL: URL?
     /// `BAInitialDownloadRestrictions`.
     public var restrictions: InitialDownloadRestrictions
     /// `BAMaxInstallSize`: the combined size, in bytes, of the assets the system downloads at install.
@@ -40,24 +41,40 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
     /// - Parameters:
     ///   - data: The file's bytes, an XML or binary property list.
     ///   - file: The file's name for errors, such as `App/Info.plist`.
+    ///   - hasExtension: Whether the app comes with a downloader extension, which needs the
+    ///     Background Assets keys; an app without one must not have them.
     /// - Throws: ``AppBundleError`` naming the first key at fault.
-    public init(data: Data, file: String) throws {
+    public init(data: Data, file: String, hasExtension: Bool = true) throws {
         let plist = try PropertyListReader(data: data, file: file)
         bundleIdentifier = try plist.bundleIdentifier()
         executable = try plist.executableName()
         shortVersion = try plist.bundleVersion("CFBundleShortVersionString")
         version = try plist.bundleVersion("CFBundleVersion")
-        manifestURL = try Self.manifestURL(plist)
-        restrictions = try InitialDownloadRestrictions(reading: plist)
-        guard let manifestHost = manifestURL.host(), restrictions.domainAllowList.allows(host: manifestHost) else {
-            throw AppBundleError(
-                file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
-                value: PropertyListText.list(restrictions.domainAllowList.entries),
-                problem: "it does not allow \(manifestURL.host() ?? "the host") of BAManifestURL",
-                remedy: "Add \(manifestURL.host() ?? "the manifest's host") to the list."
-            )
+        if hasExtension {
+            let manifestURL = try Self.manifestURL(plist)
+            self.manifestURL = manifestURL
+            restrictions = try InitialDownloadRestrictions(reading: plist)
+            guard let manifestHost = manifestURL.host(), restrictions.domainAllowList.allows(host: manifestHost) else {
+                throw AppBundleError(
+                    file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
+                    value: PropertyListText.list(restrictions.domainAllowList.entries),
+                    problem: "it does not allow \(manifestURL.host() ?? "the host") of BAManifestURL",
+                    remedy: "Add \(manifestURL.host() ?? "the manifest's host") to the list."
+                )
+            }
+            (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)
+        } else {
+            if plist.contains("BAManifestURL") {
+                throw AppBundleError(
+                    file: file, key: "BAManifestURL", value: nil,
+                    problem: "Background Assets needs the app's downloader extension, and none was given",
+                    remedy: "Pass the extension's Info.plist with --extension-plist, or remove the Background Assets keys."
+                )
+            }
+            manifestURL = nil
+            restrictions = InitialDownloadRestrictions(downloadAllowance: 0, essentialDownloadAllowance: 0, domainAllowList: try DomainAllowList([]))
+            (maxInstallSize, essentialMaxInstallSize) = (0, 0)
         }
-        (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)
         appGroups = try plist.appGroups()
         taskPermission = TaskPermission(
             permittedIdentifiers: plist.contains(TaskPermission.permittedIdentifiersKey)

@@ -26,8 +26,8 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     /// The app's executable: inside its installed bundle (see ``InstalledBundle``), through which
     /// the app is launched so that `Bundle.main` is the installed Info.plist.
     public var appExecutable: URL
-    /// The extension's executable, inside the installed app bundle.
-    public var extensionExecutable: URL
+    /// The extension's executable, inside the installed app bundle; `nil` for an app without one.
+    public var extensionExecutable: URL?
     /// The built executable the app was installed from, found beside the debug tool by
     /// `CFBundleExecutable`: started by a person, it moves itself into ``appExecutable``.
     public var builtAppExecutable: URL?
@@ -58,7 +58,7 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - builtAppExecutable: The built executable the app was installed from, if not `appExecutable`.
     ///   - builtExtensionExecutable: The built executable the extension was installed from.
     public init(
-        bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, installDate: Date,
+        bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL?, installDate: Date,
         builtAppExecutable: URL? = nil, builtExtensionExecutable: URL? = nil
     ) {
         self.bundle = bundle
@@ -140,7 +140,7 @@ public struct InstalledApp: Sendable, Equatable, Codable {
     ///   - builtAppExecutable: The built executable the update was installed from, if not `appExecutable`.
     ///   - builtExtensionExecutable: The built executable the extension was installed from.
     public mutating func update(
-        to bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL, at date: Date,
+        to bundle: AppBundleDescription, appExecutable: URL, extensionExecutable: URL?, at date: Date,
         builtAppExecutable: URL? = nil, builtExtensionExecutable: URL? = nil
     ) {
         self.bundle = bundle

@@ -19,32 +19,37 @@ public struct InstalledBundle: Sendable, Equatable {
     public let appBundle: URL
     /// The app's executable inside its bundle.
     public let appExecutable: URL
-    /// `NAME.app/Extensions/NAME.appex`, named after the extension's `CFBundleExecutable`.
-    public let extensionBundle: URL
-    /// The extension's executable inside its bundle.
-    public let extensionExecutable: URL
+    /// `NAME.app/Extensions/NAME.appex`, named after the extension's `CFBundleExecutable`, when the app has one.
+    public let extensionBundle: URL?
+    /// The extension's executable inside its bundle, when the app has one.
+    public let extensionExecutable: URL?
 
     /// The bundle of an app in its folder under `apps/`.
     /// - Parameters:
     ///   - appDirectory: `apps/ID/`.
     ///   - bundle: The app's validated Info.plists.
     public init(in appDirectory: URL, for bundle: AppBundleDescription) {
-        appBundle = appDirectory.appending(path: "\(bundle.app.executable).app", directoryHint: .isDirectory)
+        let appBundle = appDirectory.appending(path: "\(bundle.app.executable).app", directoryHint: .isDirectory)
+        self.appBundle = appBundle
         appExecutable = appBundle.appending(path: bundle.app.executable, directoryHint: .notDirectory)
-        extensionBundle = appBundle.appending(
-            path: "Extensions/\(bundle.extension.executable).appex", directoryHint: .isDirectory)
-        extensionExecutable = extensionBundle.appending(path: bundle.extension.executable, directoryHint: .notDirectory)
+        let extensionBundle = bundle.extension.map {
+            appBundle.appending(path: "Extensions/\($0.executable).appex", directoryHint: .isDirectory)
+        }
+        self.extensionBundle = extensionBundle
+        extensionExecutable = extensionBundle.flatMap { folder in
+            bundle.extension.map { folder.appending(path: $0.executable, directoryHint: .notDirectory) }
+        }
     }
 
     /// Writes the bundle, replacing the one a previous version installed.
     /// - Parameters:
     ///   - appPlist: The app's Info.plist as the developer wrote it.
-    ///   - extensionPlist: The extension's.
+    ///   - extensionPlist: The extension's, if the app has one.
     ///   - version: A `CFBundleVersion` that replaces both files' own, or `nil`.
     ///   - executables: The built app and extension executables.
     /// - Throws: An error naming the file that could not be written.
     public func write(
-        appPlist: URL, extensionPlist: URL, version: String?, executables: (app: URL, extension: URL)
+        appPlist: URL, extensionPlist: URL?, version: String?, executables: (app: URL, extension: URL?)
     ) throws {
         let fileManager = FileManager.default
         // Built beside the old bundle and swapped in, so a failed install leaves the old one whole.
@@ -52,15 +57,17 @@ public struct InstalledBundle: Sendable, Equatable {
             path: ".\(appBundle.lastPathComponent).new", directoryHint: .isDirectory)
         try? fileManager.removeItem(at: staging)
         do {
-            let stagedExtension = staging.appending(
-                path: "Extensions/\(extensionBundle.lastPathComponent)", directoryHint: .isDirectory)
-            try fileManager.createDirectory(at: stagedExtension, withIntermediateDirectories: true)
+            try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
             try Self.writeInfoPlist(from: appPlist, version: version, to: staging.appending(path: "Info.plist"))
-            try Self.writeInfoPlist(
-                from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
             try InstalledExecutable.place(executables.app, at: staging.appending(path: appExecutable.lastPathComponent))
-            try InstalledExecutable.place(
-                executables.extension, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+            if let extensionBundle, let extensionExecutable, let extensionPlist, let built = executables.extension {
+                let stagedExtension = staging.appending(
+                    path: "Extensions/\(extensionBundle.lastPathComponent)", directoryHint: .isDirectory)
+                try fileManager.createDirectory(at: stagedExtension, withIntermediateDirectories: true)
+                try Self.writeInfoPlist(
+                    from: extensionPlist, version: version, to: stagedExtension.appending(path: "Info.plist"))
+                try InstalledExecutable.place(built, at: stagedExtension.appending(path: extensionExecutable.lastPathComponent))
+            }
         } catch {
             // Half a bundle (a full disk) is removed, not left to fill the disk further.
             try? fileManager.removeItem(at: staging)

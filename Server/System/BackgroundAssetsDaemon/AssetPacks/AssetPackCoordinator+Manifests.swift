@@ -31,7 +31,9 @@ extension AssetPackCoordinator {
         let problem: String?
         switch settings(of: app) {
         case let .failure(error): problem = "its Info.plist cannot be used for asset packs (\(error))."
-        case let .success(settings): problem = settings.managementProblem
+        case let .success(settings):
+            problem = settings.managementProblem
+                ?? (app.bundle.app.manifestURL == nil ? "its Info.plist has no BAManifestURL, where its self-hosted packs are listed. Add it." : nil)
         }
         if let problem {
             return Self.refusal("\(prefix) \(problem) Then install it again (backgroundassets-debug install).")
@@ -52,7 +54,10 @@ extension AssetPackCoordinator {
     /// Fetches the app's download manifest from its `BAManifestURL` now, and keeps it as the latest.
     /// - Returns: The manifest, its URL and its JSON, or the failure naming the URL or the field at fault.
     nonisolated(nonsending) func fetchManifest(of app: InstalledApp) async -> Result<(AssetPackDownloadManifest, URL, String), WireFailure> {
-        let url = app.bundle.app.manifestURL
+        guard let url = app.bundle.app.manifestURL else {
+            return .failure(Self.refusal("The app \(app.bundleIdentifier.debugDescription) has no BAManifestURL in its Info.plist, "
+                + "where its self-hosted asset packs are listed. Add it, then install it again (backgroundassets-debug install)."))
+        }
         nextManifestNumber += 1
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),

@@ -56,14 +56,3 @@ extension AssetPackCoordinator {
         }
     }
 }
-
-extension QueueEvent {
-    /// The download the event is about.
-    var row: DownloadRow {
-        switch self {
-        case let .began(row), let .paused(row), let .progress(row, _, _, _), let .challenge(row, _), let .finished(row, _),
-             let .failed(row, _), let .redirected(row, _, _, _):
-            row
-        }
-    }
-}

@@ -101,14 +101,18 @@ final class ExtensionHost {
     /// - Throws: The error that kept the executable from starting.
     func launch(_ installed: InstalledApp) throws {
         let app = installed.bundleIdentifier
+        guard !activities.isClosed else { throw ServiceStopping(launch: "the extension of \(app)") }
+        guard let executable = installed.extensionExecutable else {
+            throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(app) was installed without a downloader extension"])
+        }
         // The extension runs from its installed bundle, linked again to the latest build first.
         if let built = installed.builtExtensionExecutable {
-            try InstalledExecutable.refresh(installed.extensionExecutable, from: built)
+            try InstalledExecutable.refresh(executable, from: built)
         }
         let environment = LaunchEnvironment.of(
             app: app, role: .extension, deviceRoot: paths, manifestURL: installed.bundle.app.manifestURL)
         let events = events
-        let process = try ExtensionProcess.launch(executable: installed.extensionExecutable, environment: environment) {
+        let process = try ExtensionProcess.launch(executable: executable, environment: environment) {
             [activities] exit in
             activities.run("exit of \(app)'s extension") { await events(.exited(app: app, exit)) }
         }

@@ -17,17 +17,18 @@ enum LaunchEnvironment {
     ///   - app: The app's bundle identifier.
     ///   - role: Whether it runs as the app or as its extension.
     ///   - paths: The device root.
-    ///   - manifestURL: The app's `BAManifestURL`, which stands in for reading its Info.plist.
+    ///   - manifestURL: The app's `BAManifestURL`, which stands in for reading its Info.plist; `nil`
+    ///     for an app without Background Assets.
     ///   - extra: More variables, such as the one that tells an app it was launched for its tasks.
     /// - Returns: The whole environment.
     static func of(
-        app: String, role: Hello.Role, deviceRoot paths: DevicePaths, manifestURL: URL, extra: [String: String] = [:]
+        app: String, role: Hello.Role, deviceRoot paths: DevicePaths, manifestURL: URL?, extra: [String: String] = [:]
     ) -> [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment[DevicePaths.environmentVariable] = paths.root.path
         environment["BA_BUNDLE_IDENTIFIER"] = app
         environment["BA_PROCESS_ROLE"] = role.rawValue
-        environment["BA_MANIFEST_URL"] = manifestURL.absoluteString
+        environment["BA_MANIFEST_URL"] = manifestURL?.absoluteString
         return environment.merging(extra) { $1 }
     }
 }

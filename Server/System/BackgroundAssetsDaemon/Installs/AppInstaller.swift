@@ -23,7 +23,7 @@ struct AppInstaller: Sendable {
         let request: InstallRequest
         let bundle: AppBundleDescription
         /// The built executables it is installed from.
-        let executables: (app: URL, extension: URL)
+        let executables: (app: URL, extension: URL?)
 
         /// The app's bundle identifier.
         var bundleIdentifier: String { bundle.app.bundleIdentifier }
@@ -38,17 +38,17 @@ struct AppInstaller: Sendable {
         do {
             var bundle = try AppBundleDescription(
                 appPlistAt: URL(fileURLWithPath: request.appPlistPath),
-                extensionPlistAt: URL(fileURLWithPath: request.extensionPlistPath))
+                extensionPlistAt: request.extensionPlistPath.map { URL(fileURLWithPath: $0) })
             if let version = request.version {
                 guard BundleVersion(version) != nil else {
                     throw Refusal(message: "--version \(version.debugSummary) is not a bundle version; use numbers separated by dots, such as 2 or 1.1.")
                 }
                 bundle.app.version = version
-                if bundle.extension.version != nil { bundle.extension.version = version }
+                if bundle.extension?.version != nil { bundle.extension?.version = version }
             }
             let executables = try bundle.executables(
                 in: URL(fileURLWithPath: request.executablesDirectory), appFile: request.appPlistPath,
-                extensionFile: request.extensionPlistPath)
+                extensionFile: request.extensionPlistPath ?? "")
             return Candidate(request: request, bundle: bundle, executables: executables)
         } catch let refusal as Refusal {
             throw refusal
@@ -76,7 +76,7 @@ struct AppInstaller: Sendable {
         do {
             try installedBundle.write(
                 appPlist: URL(fileURLWithPath: candidate.request.appPlistPath),
-                extensionPlist: URL(fileURLWithPath: candidate.request.extensionPlistPath),
+                extensionPlist: candidate.request.extensionPlistPath.map { URL(fileURLWithPath: $0) },
                 version: candidate.request.version, executables: executables)
         } catch {
             throw Refusal(message: "The app bundle could not be written under \(appDirectory.path): \(reasonText(error)). Check that the device root is writable and has room for the app's executables.")

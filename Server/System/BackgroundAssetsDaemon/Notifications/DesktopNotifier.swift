@@ -3,8 +3,8 @@ Abstract:
 Shows a notification on the desktop through `notify-send` when a session bus is there, and does nothing where there is none.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// The desktop side of notifications: freedesktop notifications, through `notify-send`.
 ///

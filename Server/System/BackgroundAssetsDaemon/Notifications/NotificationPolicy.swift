@@ -3,8 +3,8 @@ Abstract:
 The device's decisions about local notifications: the answer to an app's question, when requests are due, what is kept.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// Local-notification rules as values: no I/O, no clock.
 public enum NotificationPolicy {

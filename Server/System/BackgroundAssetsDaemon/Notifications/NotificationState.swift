@@ -3,8 +3,8 @@ Abstract:
 Every app's pending and delivered notifications: a value the service owns, that says what to deliver and when.
 */
 
+import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// What the notification state asks the service to do.
 public enum NotificationAction: Sendable, Equatable {

@@ -5,7 +5,6 @@ Each app's notification authorization and delivered notifications, kept in their
 
 import BackgroundAssetsIPC
 import Foundation
-import NotificationModel
 
 /// Records what the person answered each app, and the notifications delivered to it.
 ///
@@ -62,18 +61,38 @@ public actor NotificationStore: OwnThreadActor {
         }
     }
 
-    /// The delivered notifications of one app or of all, oldest first, each with its app.
-    public func delivered(app: String? = nil) throws -> [(app: String, notification: DeliveredNotificationDescriptor)] {
-        let condition = app == nil ? "" : "WHERE app = ?"
-        return try database.prepare("SELECT app, delivered, request FROM delivered \(condition) ORDER BY rowid")
-            .bind(app.map { [.text($0)] } ?? []).rows { row in
-                (row.text(0), Date(timeIntervalSince1970: row.double(1)), row.text(2))
-            }.compactMap { app, date, json in
+    /// The delivered notifications of one app or of all, oldest first, each with its app and its
+    /// place in the list; with `after`, only those placed after it (`notifications --follow`).
+    public func delivered(app: String? = nil, after sequence: Int64? = nil) throws -> [DeliveredNotificationRecord] {
+        var conditions: [String] = []
+        var values: [SQLiteValue?] = []
+        if let app {
+            conditions.append("app = ?")
+            values.append(.text(app))
+        }
+        if let sequence {
+            conditions.append("rowid > ?")
+            values.append(.integer(sequence))
+        }
+        let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+        return try database.prepare("SELECT rowid, app, delivered, request FROM delivered \(filter) ORDER BY rowid")
+            .bind(values).rows { row in
+                (row.int64(0), row.text(1), Date(timeIntervalSince1970: row.double(2)), row.text(3))
+            }.compactMap { sequence, app, date, json in
                 guard let request = try? JSONDecoder().decode(NotificationRequestDescriptor.self, from: Data(json.utf8)) else {
                     return nil
                 }
-                return (app, DeliveredNotificationDescriptor(request: request, date: date))
+                return DeliveredNotificationRecord(bundleIdentifier: app, sequence: sequence,
+                                                   notification: DeliveredNotificationDescriptor(request: request, date: date))
             }
+    }
+
+    /// Forgets an uninstalled app: its answer and its delivered notifications.
+    public func removeApp(_ app: String) throws {
+        try database.transaction {
+            try database.prepare("DELETE FROM delivered WHERE app = ?").bind([.text(app)]).run()
+            try database.prepare("DELETE FROM authorizations WHERE app = ?").bind([.text(app)]).run()
+        }
     }
 
     /// Removes an app's delivered notifications, all of them when `identifiers` is `nil`.

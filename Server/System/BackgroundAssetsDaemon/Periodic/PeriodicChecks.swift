@@ -74,7 +74,7 @@ final class PeriodicChecks {
         registry: AppRegistry, schedule: PeriodicSchedule, inputs: Inputs, device: Date
     ) async -> [String] {
         await registry.apps().apps.compactMap { app in
-            guard !inputs.installing.contains(app.bundleIdentifier),
+            guard !inputs.installing.contains(app.bundleIdentifier), app.bundle.extension != nil,
                 case let .due(date) = schedule.nextCheck(for: app, settings: inputs.settings, now: device), date <= device
             else { return nil }
             return app.bundleIdentifier
@@ -85,7 +85,7 @@ final class PeriodicChecks {
     static func nextCheck(registry: AppRegistry, schedule: PeriodicSchedule, inputs: Inputs, now: Date) async -> Date? {
         let device = inputs.clock.deviceTime(at: now)
         return await registry.apps().apps.compactMap { app -> Date? in
-            guard !inputs.installing.contains(app.bundleIdentifier),
+            guard !inputs.installing.contains(app.bundleIdentifier), app.bundle.extension != nil,
                 case let .due(date) = schedule.nextCheck(for: app, settings: inputs.settings, now: device)
             else { return nil }
             return inputs.clock.realTime(at: date)

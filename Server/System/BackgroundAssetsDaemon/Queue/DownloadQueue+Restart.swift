@@ -12,7 +12,7 @@ extension DownloadQueue {
     /// than fetch it a second time.
     func finishHandedOverDownloads() throws {
         for row in try store.interruptedDownloads() {
-            guard let file = staging.handedOverFile(ofRow: row.id, appGroup: row.descriptor.applicationGroupIdentifier) else { continue }
+            guard let file = staging.handedOverFile(of: row) else { continue }
             var status = stat()
             guard stat(file.path, &status) == 0 else { continue }
             let length = Int64(status.st_size)

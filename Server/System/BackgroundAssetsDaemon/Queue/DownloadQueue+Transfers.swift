@@ -98,15 +98,15 @@ extension DownloadQueue {
         guard let transfer = running[id], transfer.control === control else { return }
         running[id] = nil
         defer { pump() }
+        // Stopped to keep its partial file: whatever the outcome, the keeper takes it from here.
+        if let keeper = partialFileKeepers.removeValue(forKey: id) { return keeper.fire() }
         do {
             switch result {
             case let .success(transferred):
                 // The row as launched names the app group and the download; what changed since
                 // (its state, its URL after a redirect) does not matter to the hand-over.
                 let launched = transfer.row
-                let handOver = Result { () throws(TransferError) in
-                    try staging.handOver(rowID: id, toAppGroup: launched.descriptor.applicationGroupIdentifier)
-                }
+                let handOver = Result { () throws(TransferError) in try staging.handOver(launched) }
                 if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
                     // Something deleted the staging file while the transfer wrote into it (the
                     // bytes went to an unlinked file): fetch the file again rather than fail.
@@ -277,7 +277,8 @@ extension DownloadQueue {
         switch answer.disposition {
         case .useCredential:
             credentials[id] = BasicCredential(user: answer.user ?? "", password: answer.password ?? "")
-            try store.update(id: id, at: time.now) { $0.nextAttemptAt = .now }
+            let now = time.now
+            try store.update(id: id, at: now) { $0.nextAttemptAt = now }
             pump()
         case .performDefaultHandling, .rejectProtectionSpace:
             fail(row, TransferError(.remote, .authenticationRequired(realm: nil),

@@ -61,6 +61,8 @@ public actor DownloadQueue: OwnThreadActor {
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
+    /// What callers waiting for a transfer's thread to stop (to keep its partial file) wait on, by row id.
+    var partialFileKeepers: [Int64: TransferStopSignal] = [:]
 
     /// Creates a queue over a store.
     /// - Parameters:

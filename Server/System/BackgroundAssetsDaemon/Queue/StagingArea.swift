@@ -20,6 +20,23 @@ struct StagingArea: Sendable {
         paths.stagingFile(forDownloadRow: id)
     }
 
+    /// Moves a finished staging file to where its download is handed over: a Background Assets
+    /// download into its app group's hand-over folder, a background session's task into the
+    /// session's folder (``BackgroundSessionFiles/handOverDirectory(for:appGroup:)``).
+    /// - Returns: The file's new location.
+    /// - Throws: A local ``TransferError`` when the folder is invalid or the move fails.
+    func handOver(_ row: DownloadRow) throws(TransferError) -> URL {
+        guard row.descriptor.kind == .backgroundSession else {
+            return try handOver(rowID: row.id, toAppGroup: row.descriptor.applicationGroupIdentifier)
+        }
+        let group = row.descriptor.applicationGroupIdentifier
+        guard let folder = sessionHandOverFolder(of: row) else {
+            throw TransferError(.local, .localFile(errno: EINVAL), "the app \(row.bundleIdentifier.debugDescription) or its app group \(group.debugDescription) has no folder")
+        }
+        // The session's record keeps track of the file from here: no second name is needed.
+        return try move(rowID: row.id, into: folder, as: Self.sessionHandOverName(rowID: row.id), keepingSecondName: false)
+    }
+
     /// Moves a finished staging file into the app group's hand-over folder.
     /// - Returns: The file's new location.
     /// - Throws: A local ``TransferError`` when the app group is invalid or the move fails.
@@ -27,10 +44,15 @@ struct StagingArea: Sendable {
         guard let folder = handOverFolder(ofAppGroup: group) else {
             throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
         }
-        let destination = folder.appending(path: Self.handOverName(rowID: id), directoryHint: .notDirectory)
+        return try move(rowID: id, into: folder, as: Self.handOverName(rowID: id), keepingSecondName: true)
+    }
+
+    private func move(rowID id: Int64, into folder: URL, as name: String, keepingSecondName: Bool) throws(TransferError) -> URL {
+        let destination = folder.appending(path: name, directoryHint: .notDirectory)
         let source = partFile(forRow: id).path
+        let kept = { keepingSecondName ? keep(destination) : destination }
         // The folder exists after the first hand-over; it is created only when the rename says it is missing.
-        if rename(source, destination.path) == 0 { return keep(destination) }
+        if rename(source, destination.path) == 0 { return kept() }
         var code = errno
         if code == ENOENT, access(source, F_OK) == 0 {
             do {
@@ -38,18 +60,34 @@ struct StagingArea: Sendable {
             } catch {
                 throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
             }
-            if rename(source, destination.path) == 0 { return keep(destination) }
+            if rename(source, destination.path) == 0 { return kept() }
             code = errno
         }
         throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
     }
 
+    /// The file a download handed over, if one is there.
+    func handedOverFile(of row: DownloadRow) -> URL? {
+        guard row.descriptor.kind == .backgroundSession else {
+            return handedOverFile(ofRow: row.id, appGroup: row.descriptor.applicationGroupIdentifier)
+        }
+        return sessionHandOverFolder(of: row).flatMap { handedOverFile(ofRow: row.id, in: $0) }
+    }
+
     /// The file a download handed over into its app group, if one is there.
     func handedOverFile(ofRow id: Int64, appGroup group: String) -> URL? {
-        guard let folder = handOverFolder(ofAppGroup: group) else { return nil }
+        handOverFolder(ofAppGroup: group).flatMap { handedOverFile(ofRow: id, in: $0) }
+    }
+
+    private func handedOverFile(ofRow id: Int64, in folder: URL) -> URL? {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
         return names.first { Self.rowID(ofHandOverFile: $0) == id }
             .map { folder.appending(path: $0, directoryHint: .notDirectory) }
+    }
+
+    private func sessionHandOverFolder(of row: DownloadRow) -> URL? {
+        let group = row.descriptor.applicationGroupIdentifier
+        return BackgroundSessionFiles(paths: paths).handOverDirectory(for: row.bundleIdentifier, appGroup: group.isEmpty ? nil : group)
     }
 
     /// The folder of an app group's container where finished files are handed over.
@@ -66,10 +104,17 @@ struct StagingArea: Sendable {
         "BAFile-\(id)-\(UUID().uuidString).tmp"
     }
 
+    /// `CFNetworkDownload_<row>-<uuid>.tmp`: Apple's name for a background session's file, with its download's row.
+    static func sessionHandOverName(rowID id: Int64) -> String {
+        "\(BackgroundSessionFiles.handOverPrefix)\(id)-\(UUID().uuidString).tmp"
+    }
+
     /// The download a hand-over file belongs to, from its name; `nil` for any other file.
     static func rowID(ofHandOverFile name: String) -> Int64? {
-        guard name.hasPrefix("BAFile-"), name.hasSuffix(".tmp") else { return nil }
-        let parts = name.dropFirst("BAFile-".count).split(separator: "-", maxSplits: 1)
+        guard let prefix = ["BAFile-", BackgroundSessionFiles.handOverPrefix].first(where: name.hasPrefix), name.hasSuffix(".tmp") else {
+            return nil
+        }
+        let parts = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         return Int64(parts[0])
     }

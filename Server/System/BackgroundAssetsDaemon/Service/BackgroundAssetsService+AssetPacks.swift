@@ -148,9 +148,9 @@ extension BackgroundAssetsService {
     /// periodic check updates installed packs and removes obsolete ones.
     /// - Returns: Whether the app is managed and the request was handled here.
     func requestManagedContent(_ kind: ContentRequestKind, of installed: InstalledApp, manifest file: URL) async -> Bool {
-        guard assetPacks.isManaged(installed) else { return false }
+        // A content request fetched the manifest from BAManifestURL, so an app without one never gets here.
+        guard assetPacks.isManaged(installed), let url = installed.bundle.app.manifestURL else { return false }
         let app = installed.bundleIdentifier
-        let url = installed.bundle.app.manifestURL
         switch assetPacks.readManifest(file, url: url, app: app) {
         case let .failure(failure):
             unlink(file.path)

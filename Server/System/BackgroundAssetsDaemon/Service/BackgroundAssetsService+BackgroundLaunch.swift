@@ -1,17 +1,37 @@
 /*
 Abstract:
-Background Tasks on the service: the app launched in the background for its tasks, and ended when they are done.
+The app launched in the background, for its Background Tasks or its background sessions' events, and ended when they are done.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 
+/// Why the service launches an app in the background; one launch serves every reason.
+enum BackgroundLaunchReason: Sendable, Equatable {
+    /// Its Background Tasks: they run once it registers their launch handlers.
+    case tasks
+    /// A background session's events: it makes the session again and receives them.
+    case urlSessionEvents(session: String)
+
+    /// The reason as the trace and the log say it.
+    var text: String {
+        switch self {
+        case .tasks: "for its tasks"
+        case let .urlSessionEvents(session): "for the events of background session \(session)"
+        }
+    }
+}
+
 extension BackgroundAssetsService {
-    /// Starts the app in the background so it can register its handlers; its tasks run once it has.
-    func launchAppInBackground(_ app: String) async {
+    /// Starts the app in the background: its tasks run once it has registered their handlers, and
+    /// a session's events reach it once it makes the session again.
+    func launchAppInBackground(_ app: String, for reason: BackgroundLaunchReason = .tasks) async {
         guard let installed = try? await registry.app(app) else { return }
         // Checked after the suspension above and set before the next one: one launch per app.
         guard taskHost.backgroundLaunch(of: app) == nil else { return }
+        // A stopping service starts nothing that would outlive it, and records no failure: the
+        // reason for the launch is still there when it next starts.
+        guard !activities.isClosed else { return }
         let environment = LaunchEnvironment.of(
             app: app, role: .app, deviceRoot: paths, manifestURL: installed.bundle.app.manifestURL,
             extra: [Self.backgroundLaunchVariable: "1"])
@@ -22,25 +42,29 @@ extension BackgroundAssetsService {
                 activities.run("background launch of \(app) exited") { [weak self] in await self?.backgroundLaunchExited(app: app, exit) }
             }
             taskHost.recordBackgroundLaunch(process, of: app)
-            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier)"))
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier), \(reason.text)"))
         } catch {
-            logger.error("Could not launch \(app) in the background for its tasks: \(error)")
+            logger.error("Could not launch \(app) in the background \(reason.text): \(error)")
+            if case let .urlSessionEvents(session) = reason { urlSessions.launchFailed(app: app, session: session) }
             taskHost.recordEnding(of: app, reason: "the app could not be launched in the background: \(error)")
         }
     }
 
-    /// The environment variable that tells an app the service launched it for background tasks.
+    /// The environment variable that tells an app the service launched it in the background, for
+    /// its tasks or its sessions' events: the stand-in for `UIApplication.shared.applicationState`.
     static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
 
     func backgroundLaunchExited(app: String, _ exit: ExtensionProcess.Exit) {
         guard taskHost.backgroundLaunch(of: app)?.processIdentifier == exit.processIdentifier else { return }
         _ = taskHost.removeBackgroundLaunch(of: app)
+        urlSessions.backgroundLaunchEnded(app: app)
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "backgroundLaunchEnded", app: app, detail: "\(exit)"))
     }
 
-    /// Ends an app the service launched only for its tasks once none of them is running.
+    /// Ends an app the service launched in the background once none of its tasks runs and it has
+    /// handled the events of every session it was launched for.
     func endBackgroundLaunchIfIdle(app: String) {
-        guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }),
+        guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }), !urlSessions.keepsBackgroundLaunch(of: app),
             let process = taskHost.removeBackgroundLaunch(of: app)
         else { return }
         // From now on its downloads' events go to the extension, not to a process about to end.

@@ -16,6 +16,11 @@ extension BackgroundAssetsService {
             // An install must still end, or the app would wait at its launch gate for ever.
             return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
         }
+        // An app without a downloader extension has nothing to download before it opens.
+        guard let manifestURL = installed.bundle.app.manifestURL, installed.bundle.extension != nil else {
+            if kind != .periodic { await markLaunchable(app) }
+            return
+        }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
         installs[app]?.contentRequested = time.now
         // In-app content off: nothing of the app's runs before its first launch.
@@ -25,7 +30,6 @@ extension BackgroundAssetsService {
             }
             return
         }
-        let manifestURL = installed.bundle.app.manifestURL
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
             stallTimeout: configuration.stallTimeout,

@@ -8,6 +8,8 @@ import Foundation
 
 extension BackgroundAssetsService {
     func route(_ event: QueueEvent) async {
+        // A background session's transfer is the session's to report, never a delegate's or the extension's.
+        if event.row.descriptor.kind == .backgroundSession { return await routeURLSessionTransfer(event) }
         // Archives of managed asset packs are the system's own: installed, never handed over.
         if event.row.descriptor.kind == .assetPack { return await routeAssetPackEvent(event) }
         switch event {
@@ -209,6 +211,7 @@ extension BackgroundAssetsService {
     /// finished in neither list, and start it again.
     func currentDownloads(of app: String) async throws -> [DownloadRow] {
         var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
+            .filter { $0.descriptor.kind != .backgroundSession }
         var handingOver = handOvers.rowsBeingHandedOver(app: app)
         for record in extensionHost.runs.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }

@@ -79,6 +79,8 @@ extension BackgroundAssetsService {
             return failure(.downloadFailedToStart, error.message)
         }
         installedApps.remove(id)
+        await urlSessions.appRemoved(id)
+        await notifications.appRemoved(id)
         await queue.restrictRedirects(of: id, to: nil)
         extensionHost.runs.setRuntimeUsedToday(nil, for: id)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "uninstall", app: id))

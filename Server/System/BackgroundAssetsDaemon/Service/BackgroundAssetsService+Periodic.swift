@@ -66,6 +66,16 @@ extension BackgroundAssetsService {
         if let value = change.inAppContent { changed.inAppContent = value }
         if let value = change.externalPower { changed.externalPower = value }
         if let value = change.networkReachable { changed.networkReachable = value }
+        if let value = change.notifications {
+            if let app = change.app {
+                guard DevicePaths.isSafePathComponent(app) else {
+                    return failure(.downloadInvalid, "\(app.debugSummary) is not a bundle identifier.")
+                }
+                changed.notificationsByApp = (changed.notificationsByApp ?? [:]).merging([app: value]) { $1 }
+            } else {
+                changed.notifications = value
+            }
+        }
         if let value = change.backgroundAppRefresh {
             if let app = change.app {
                 guard DevicePaths.isSafePathComponent(app) else {
@@ -86,6 +96,7 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "settings", detail: changed.summary))
         schedulePeriodicChecks()
         scheduleTasks()
+        activities.run("settings for background sessions and notifications") { [weak self] in await self?.deviceSettingsChanged() }
         return .settings(settings)
     }
 }
@@ -98,6 +109,10 @@ extension DeviceSettings {
         for (app, flag) in backgroundAppRefreshByApp.sorted(by: { $0.key < $1.key }) { text += ", \(app) refresh \(onOff(flag))" }
         if !externalPower { text += ", on battery" }
         if !networkReachable { text += ", network unreachable" }
+        if let notifications { text += ", notifications \(notifications ? "allowed" : "denied")" }
+        for (app, flag) in (notificationsByApp ?? [:]).sorted(by: { $0.key < $1.key }) {
+            text += ", \(app) notifications \(flag ? "allowed" : "denied")"
+        }
         return text
     }
 }

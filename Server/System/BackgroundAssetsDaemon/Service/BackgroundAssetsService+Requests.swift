@@ -84,6 +84,14 @@ extension BackgroundAssetsService {
                 guard hello.role == .tool else { return toolOnly("clock") }
                 await resetDeviceClock()
                 return .status(try await status())
+            case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
+                .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
+                .forceQuit:
+                return await handleURLSessionRequest(request, hello: hello, connection: connection)
+            case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
+                .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
+                .answerNotificationPresentation:
+                return await handleNotificationRequest(request, hello: hello, connection: connection)
             case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
                 .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:
                 return await handleAssetPackRequest(request, hello: hello, connection: connection)
@@ -108,6 +116,7 @@ extension BackgroundAssetsService {
         }
         clients.introduce(client.connection.id, as: hello)
         client.connection.liftFrameLimit()
+        if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
     }
@@ -158,6 +167,8 @@ extension BackgroundAssetsService {
             settings: settings, tasks: await taskStatuses())
         let now = time.now
         status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        let sessions = urlSessions.statuses
+        status.urlSessions = sessions.isEmpty ? nil : sessions
         return status
     }
 

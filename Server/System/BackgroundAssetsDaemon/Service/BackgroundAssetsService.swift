@@ -72,6 +72,16 @@ public actor BackgroundAssetsService {
     var taskHost = TaskHost()
     var taskTimer: ServiceActivities.Activity?
 
+    /// Every app's background URL sessions and their transfers.
+    let urlSessions: BackgroundSessionHost
+    /// What the background-session host asks of the service, routed in order from ``start()`` on.
+    private let urlSessionEvents: AsyncStream<BackgroundSessionHost.Event>
+
+    /// Every app's notification answer, pending requests and delivered notifications.
+    let notifications: NotificationHost
+    /// What the notification host asks of the service, routed in order from ``start()`` on.
+    private let notificationEvents: AsyncStream<NotificationHost.Event>
+
     /// Downloads, installs, updates and removes the apps' managed asset packs.
     let assetPacks: AssetPackCoordinator
     /// What the asset-pack subsystem reports, routed in order from ``start()`` on.
@@ -115,6 +125,16 @@ public actor BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
+        let (sessionEvents, sessionContinuation) = AsyncStream<BackgroundSessionHost.Event>.makeStream()
+        urlSessionEvents = sessionEvents
+        urlSessions = try BackgroundSessionHost(
+            paths: paths, queue: queue, reader: storeReader, trace: trace, activities: activities, settings: settings
+        ) { sessionContinuation.yield($0) }
+        let (notificationEvents, notificationContinuation) = AsyncStream<NotificationHost.Event>.makeStream()
+        self.notificationEvents = notificationEvents
+        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings) {
+            notificationContinuation.yield($0)
+        }
         let (packEvents, packContinuation) = AsyncStream<AssetPackCoordinator.Event>.makeStream()
         assetPackEvents = packEvents
         assetPacks = AssetPackCoordinator(
@@ -138,6 +158,14 @@ public actor BackgroundAssetsService {
         activities.run("due periodic checks") { [weak self] in
             for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
         }
+        let urlSessionEvents = urlSessionEvents
+        activities.run("background session events") { [weak self] in
+            for await event in urlSessionEvents { await self?.handle(event) }
+        }
+        let notificationEvents = notificationEvents
+        activities.run("notification events") { [weak self] in
+            for await event in notificationEvents { await self?.handle(event) }
+        }
         let assetPackEvents = assetPackEvents
         activities.run("asset-pack events") { [weak self] in
             for await event in assetPackEvents { await self?.handle(event) }
@@ -145,6 +173,7 @@ public actor BackgroundAssetsService {
         // Before the queue starts: the archives it resumes report to downloads already taken up.
         await assetPacks.start(apps: await registry.apps().apps)
         try await queue.start()
+        await urlSessions.start()
         await resumeInstalls()
         await redeliverUndeliveredFiles()
         schedulePeriodicChecks()
@@ -204,7 +233,8 @@ public actor BackgroundAssetsService {
     /// periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
-        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty, !assetPacks.isBusy,
+        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+            !notifications.hasPendingRequests, !assetPacks.isBusy,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }
@@ -215,6 +245,9 @@ public actor BackgroundAssetsService {
     /// Stops every transfer, timer, watcher and process the service started; their bytes are kept
     /// for the next start. When it returns, nothing of the service runs any more.
     public func stop() async {
+        // Closed first and synchronously: a launch that an activity attempts while the kills and
+        // the shutdown below are under way is refused, so no process outlives the service.
+        activities.close()
         for process in taskHost.backgroundLaunches { process.kill() }
         extensionHost.killAll()
         for client in clients.all { client.connection.close() }
@@ -254,6 +287,13 @@ public actor BackgroundAssetsService {
         }
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
+        activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }
+        if let hello = client.hello, hello.role == .app,
+            !clients.all.contains(where: { $0.hello?.bundleIdentifier == hello.bundleIdentifier && $0.hello?.role == .app }) {
+            urlSessions.setRunning(false, app: hello.bundleIdentifier)
+        }
+        // After the app is known to have ended: what its process left may launch it again.
+        urlSessionsConnectionClosed(id)
         assetPacks.disconnected(id)
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.

@@ -1,62 +1,118 @@
 /*
 Abstract:
-The file work of background sessions: handing finished downloads over inside the app's container, and clearing what is left.
+The background-session host: the sessions' state, their store, their transfers in the queue, and the events to their apps.
 */
 
 import BackgroundAssetsIPC
 import Foundation
+import SystemLogging
 
-/// Does the I/O the background-session state asks for, under one device root.
+/// Runs every app's background sessions: keeps their records, puts their tasks' transfers in the
+/// shared download queue, turns the queue's events into each session's events, sends them to the
+/// process that has the session or keeps them for the next one, and asks the service to launch an
+/// app for its events.
 ///
-/// Every method blocks while it works, so the service calls them off its actor.
-public struct BackgroundSessionHost: Sendable {
-    /// The device root.
-    public let paths: DevicePaths
-
-    /// Creates a host for a device root.
-    public init(paths: DevicePaths) {
-        self.paths = paths
+/// The behaviour of background sessions, as ``BackgroundSessionState`` is their state and
+/// ``BackgroundSessionPolicy`` their rules. The service owns the host and calls it on its own
+/// executor (each `async` method runs on the caller's actor); what only the service can do (launch
+/// the app in the background, end that launch) comes back to it as an ``Event``.
+final class BackgroundSessionHost {
+    /// What the host asks of the service.
+    enum Event: Sendable {
+        /// Launch the installed app in the background for a session's events.
+        case launchApp(app: String, session: String)
+        /// The app called the completion handler of every session it was launched for (or ran out
+        /// of time): end its background launch if nothing else keeps it.
+        case endBackgroundLaunchIfIdle(app: String)
+        /// A running task may have passed its resource timeout.
+        case expiryDue
+        /// A relaunched app did not call its completion handler in time.
+        case eventsHandlingOverran(app: String)
     }
 
-    /// The folder a session's files are handed over in: inside the app group's container when the
-    /// session names one (`sharedContainerIdentifier`), else inside the app's own folder. Apple's
-    /// system uses `Library/Caches/com.apple.nsurlsessiond/Downloads/BUNDLE-ID` the same way.
-    public func handOverDirectory(for app: String, appGroup: String?) -> URL? {
-        let base: URL?
-        if let appGroup {
-            base = paths.container(forAppGroup: appGroup)
-        } else {
-            base = paths.appDirectory(forBundleIdentifier: app)?.appending(path: "Data", directoryHint: .isDirectory)
+    /// A task of a session.
+    struct TaskReference: Hashable, Sendable {
+        var key: BackgroundSessionKey
+        var task: Int
+    }
+
+    /// A transfer the app resumed that waits for the device (network, a discretionary session's conditions).
+    struct WaitingTransfer: Sendable {
+        var request: BackgroundTaskRequest
+        var notBefore: Date?
+        var discretionary: Bool
+        var resumingFrom: Data?
+        var reason: String
+    }
+
+    /// Why a request was refused, in a sentence that says what to do.
+    struct Refusal: Error, Sendable {
+        let message: String
+    }
+
+    /// How long a relaunched app has to call its completion handler, as on Apple platforms.
+    static let eventsHandlingLimit: Duration = .seconds(30)
+    /// How long a kept partial file is kept for resume data nobody used.
+    static let partialFileLifetime: TimeInterval = 7 * 86_400
+
+    var state = BackgroundSessionState()
+    let files: BackgroundSessionFiles
+    let store: BackgroundSessionStore
+    let queue: DownloadQueue
+    let reader: DownloadStoreReader
+    let trace: ServiceTrace
+    let activities: ServiceActivities
+    let events: @Sendable (Event) async -> Void
+    let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
+    /// The device settings, for the conditions transfers wait for.
+    var settings: DeviceSettings
+    /// The connections that have sessions, by id.
+    var connections: [UInt64: ClientConnection] = [:]
+    /// Each queued transfer's row.
+    var rows: [TaskReference: Int64] = [:]
+    /// Transfers waiting for the device before they join the queue.
+    var waiting: [TaskReference: WaitingTransfer] = [:]
+    /// Resume data a cancellation produced, until the request that asked for it is answered.
+    var producedResumeData: [TaskReference: Data] = [:]
+    /// Apps launched for events, with the sessions whose completion handler they have not called.
+    var launchedForEvents: [String: Set<String>] = [:]
+    var handlingLimits: [String: ServiceActivities.Activity] = [:]
+    var expiryTimer: ServiceActivities.Activity?
+    var progressSamples = ProgressTraceSampler()
+    /// Transfers whose attempt began and has not reported bytes yet.
+    var startingAttempts: Set<TaskReference> = []
+
+    /// Opens the sessions' store.
+    /// - Throws: ``DaemonError`` when the store cannot be opened.
+    init(paths: DevicePaths, queue: DownloadQueue, reader: DownloadStoreReader, trace: ServiceTrace,
+         activities: ServiceActivities, settings: DeviceSettings, events: @escaping @Sendable (Event) async -> Void) throws {
+        files = BackgroundSessionFiles(paths: paths)
+        store = try BackgroundSessionStore(url: files.database)
+        self.queue = queue
+        self.reader = reader
+        self.trace = trace
+        self.activities = activities
+        self.settings = settings
+        self.events = events
+    }
+
+    var now: Date { activities.clock.now }
+
+    /// Every session with tasks or waiting events, for `status`.
+    var statuses: [URLSessionStatus] {
+        state.sessions.filter { !$0.tasks.isEmpty || !$0.waiting.isEmpty }.map { record in
+            var reasons: [String: String] = [:]
+            for (reference, transfer) in waiting where reference.key == record.key { reasons["\(reference.task)"] = transfer.reason }
+            return URLSessionStatus(
+                bundleIdentifier: record.key.bundleIdentifier, settings: record.settings,
+                tasks: record.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }, waitingEvents: record.waiting.count,
+                isAttached: state.isAttached(record.key), waitReasons: reasons)
         }
-        return base?.appending(path: "Library/Caches/com.apple.nsurlsessiond/Downloads", directoryHint: .isDirectory)
-            .appending(path: app, directoryHint: .isDirectory)
     }
 
-    /// Moves a finished download into the session's hand-over folder, as `CFNetworkDownload_XXXXXX.tmp`.
-    /// - Returns: The file the app's delegate receives; the app moves it, or the framework deletes it.
-    /// - Throws: A `CocoaError` when the folder cannot be made or the file cannot be moved.
-    public func handOver(_ file: URL, for app: String, appGroup: String?) throws -> URL {
-        guard let directory = handOverDirectory(for: app, appGroup: appGroup) else {
-            throw CocoaError(.fileWriteInvalidFileName, userInfo: [
-                NSLocalizedDescriptionKey: "The app \(app) or its app group \(appGroup ?? "") cannot name a folder; check the session's sharedContainerIdentifier.",
-            ])
-        }
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true,
-                                                attributes: [.posixPermissions: 0o700])
-        let name = "CFNetworkDownload_\(UUID().uuidString.prefix(6)).tmp"
-        let destination = directory.appending(path: name, directoryHint: .notDirectory)
-        try FileManager.default.moveItem(at: file, to: destination)
-        return destination
-    }
-
-    /// Deletes handed-over files the app never took, left by a crash of the app or the service.
-    /// - Returns: How many files were removed.
-    @discardableResult
-    public func removeLeftovers(for app: String, appGroup: String?) -> Int {
-        guard let directory = handOverDirectory(for: app, appGroup: appGroup),
-              let names = try? FileManager.default.contentsOfDirectory(atPath: directory.path) else { return 0 }
-        let leftovers = names.filter { $0.hasPrefix("CFNetworkDownload_") }
-        for name in leftovers { try? FileManager.default.removeItem(at: directory.appending(path: name)) }
-        return leftovers.count
+    /// Whether the app's background launch must go on: it has not called the completion handler
+    /// of every session it was launched for.
+    func keepsBackgroundLaunch(of app: String) -> Bool {
+        !(launchedForEvents[app] ?? []).isEmpty
     }
 }

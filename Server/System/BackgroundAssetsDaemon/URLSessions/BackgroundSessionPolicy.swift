@@ -4,7 +4,6 @@ When a background session's transfer may run, when the app is launched for its e
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 /// The system's decisions about background sessions, as values: no I/O, no clock.
@@ -37,10 +36,11 @@ public enum BackgroundSessionPolicy {
     }
 
     /// Whether a session's ended task launches the app in the background: the session asks for
-    /// launch events, no process of the app has it, and the app is installed and may launch.
-    public static func launchesApp(for settings: BackgroundSessionSettings, isAttached: Bool, isLaunchable: Bool,
+    /// launch events, no process of the app has the session or runs at all (a running app hears of
+    /// the events when it makes the session), and a person did not force-quit the app.
+    public static func launchesApp(for settings: BackgroundSessionSettings, isAttached: Bool, isRunning: Bool,
                                    wasForceQuit: Bool) -> Bool {
-        settings.sendsLaunchEvents && !isAttached && isLaunchable && !wasForceQuit
+        settings.sendsLaunchEvents && !isAttached && !isRunning && !wasForceQuit
     }
 
     /// Whether a task has run longer than its session's `timeoutIntervalForResource` allows.

@@ -3,7 +3,7 @@ Abstract:
 One app's background session as the service keeps it: settings, outstanding tasks, and the events waiting for the app.
 */
 
-import BackgroundSessionModel
+import BackgroundAssetsIPC
 import Foundation
 
 /// Which app's session a record is: the identity two apps never share.
@@ -43,6 +43,13 @@ public struct BackgroundSessionRecord: Codable, Sendable, Equatable {
     public var launchedForEvents = false
     /// Set by `finishTasksAndInvalidate()`: the session ends when its last task does.
     public var isFinishing = false
+    /// The resume data of tasks that continue from a partial file the system keeps (a task made
+    /// from resume data, or suspended), until their transfer takes the file over.
+    public var resumeData: [Int: Data]?
+    /// A finished file and its task's completion sent to the process that has the session, kept
+    /// until its `didFinishDownloadingTo` returns: a process that ends before then leaves them to
+    /// the next one instead of losing the file.
+    public var unacknowledged: [BackgroundSessionEvent]?
 
     /// Creates an empty session.
     public init(key: BackgroundSessionKey, settings: BackgroundSessionSettings) {

@@ -4,7 +4,6 @@ The queue's events for background-session transfers, the relaunch for events, fo
 */
 
 import BackgroundAssetsIPC
-import BackgroundSessionModel
 import Foundation
 
 extension BackgroundSessionState {
@@ -12,8 +11,8 @@ extension BackgroundSessionState {
     public mutating func transferResumed(task: Int, key: BackgroundSessionKey, offset: Int64, expected: Int64)
         -> [BackgroundSessionAction]
     {
-        guard records[key]?.tasks[task] != nil else { return [] }
-        return deliver(.resumed(taskIdentifier: task, offset: offset, expectedTotalBytes: expected), key: key)
+        guard records[key]?.tasks[task]?.state == .running, let connection = attachments[key] else { return [] }
+        return [.send(connection: connection, key, .resumed(taskIdentifier: task, offset: offset, expectedTotalBytes: expected))]
     }
 
     /// A transfer wrote bytes. Progress of a session no process has is not kept: the next process
@@ -28,28 +27,32 @@ extension BackgroundSessionState {
                                                               totalBytesWritten: total, totalBytesExpectedToWrite: expected))]
     }
 
-    /// A transfer finished: its file goes into the app's container first.
+    /// A transfer finished, its file handed over in the session's folder: the app receives the file,
+    /// then the task's completion; a file no task waits for is deleted.
     public mutating func transferFinished(task: Int, key: BackgroundSessionKey, file: URL, response: BackgroundTaskResponse)
         -> [BackgroundSessionAction]
     {
-        guard records[key]?.tasks[task] != nil else { return [.removeFile(file)] }
+        guard records[key]?.tasks[task]?.state == .running else { return [.removeFile(file)] }
         records[key]?.tasks[task]?.response = response
-        return [.handOver(key, task: task, file: file, response: response)]
+        let length = Int64(response.headers["Content-Length"] ?? "")
+        if let length {
+            records[key]?.tasks[task]?.countOfBytesReceived = length
+            records[key]?.tasks[task]?.countOfBytesExpectedToReceive = length
+        }
+        let finished = BackgroundSessionEvent.finishedDownloading(taskIdentifier: task, file: file, response: response)
+        if attachments[key] != nil {
+            let sent = records[key]?.unacknowledged ?? []
+            records[key]?.unacknowledged = sent + [finished]
+        }
+        return deliver(finished, key: key) + complete(task: task, key: key, failure: nil)
     }
 
-    /// The file is in the app's container: the app receives it, then the task's completion.
-    public mutating func handedOver(task: Int, key: BackgroundSessionKey, file: URL, response: BackgroundTaskResponse)
-        -> [BackgroundSessionAction]
-    {
-        deliver(.finishedDownloading(taskIdentifier: task, file: file, response: response), key: key)
-            + complete(task: task, key: key, failure: nil)
-    }
-
-    /// A transfer failed for good (after the queue's retries), or ran past its resource timeout.
+    /// A transfer failed for good (after the queue's retries).
     public mutating func transferFailed(task: Int, key: BackgroundSessionKey, failure: BackgroundTaskFailure)
         -> [BackgroundSessionAction]
     {
-        complete(task: task, key: key, failure: failure)
+        guard records[key]?.tasks[task]?.state == .running else { return [] }
+        return complete(task: task, key: key, failure: failure)
     }
 
     /// Fails the tasks that have run past their session's `timeoutIntervalForResource`.
@@ -70,10 +73,21 @@ extension BackgroundSessionState {
         return actions
     }
 
+    /// When the next running task will have run past its resource timeout, for the host's timer.
+    public var nextExpiry: Date? {
+        records.values.flatMap { record in
+            record.started.compactMap { task, started in
+                record.tasks[task]?.state == .running ? started.addingTimeInterval(record.settings.timeoutIntervalForResource) : nil
+            }
+        }.min()
+    }
+
     /// A person force-quit the app: its transfers are cancelled with Apple's reason, and the app is
     /// not launched for them; it hears of them when it next makes the session.
     public mutating func forceQuit(app: String) -> [BackgroundSessionAction] {
         forceQuitApps.insert(app)
+        // Its processes are being killed: what they would have been sent waits for the next one.
+        attachments = attachments.filter { $0.key.bundleIdentifier != app }
         var actions: [BackgroundSessionAction] = []
         for key in records.keys.sorted() where key.bundleIdentifier == app {
             for task in (records[key]?.tasks.keys.sorted() ?? []) where records[key]?.tasks[task]?.state != .completed {
@@ -84,14 +98,10 @@ extension BackgroundSessionState {
         return actions
     }
 
-    /// A connection closed: its sessions' events wait from now on.
-    public mutating func connectionClosed(_ connection: UInt64) {
-        attachments = attachments.filter { $0.value != connection }
-    }
-
-    /// The app called the completion handler of the relaunch for a session's events.
-    public func eventsHandled(key: BackgroundSessionKey) -> [BackgroundSessionAction] {
-        [.endBackgroundLaunchIfIdle(bundleIdentifier: key.bundleIdentifier), .trace(key, task: nil, "events handled")]
+    /// The app could not be launched for a session's events: the next process that makes the
+    /// session gets them without `urlSessionDidFinishEvents`.
+    public mutating func launchFailed(key: BackgroundSessionKey) {
+        records[key]?.launchedForEvents = false
     }
 
     /// Whether a process of the app has the session.
@@ -99,7 +109,7 @@ extension BackgroundSessionState {
 
     /// The identifiers of the app's sessions whose events wait, the ones it was launched for first.
     public func sessionsAwaitingEvents(app: String) -> [String] {
-        records.values.filter { $0.key.bundleIdentifier == app && !$0.waiting.isEmpty }
+        records.values.filter { $0.key.bundleIdentifier == app && ($0.launchedForEvents || !$0.waiting.isEmpty) }
             .sorted { ($0.launchedForEvents ? 0 : 1, $0.key) < ($1.launchedForEvents ? 0 : 1, $1.key) }
             .map(\.key.sessionIdentifier)
     }
@@ -112,29 +122,51 @@ extension BackgroundSessionState {
         snapshot.failure = failure
         records[key]?.tasks[task] = snapshot
         records[key]?.started[task] = nil
-        let outcome = failure.map { "failed: \($0.error.message)" } ?? "finished"
-        var actions = deliver(.completed(snapshot), key: key) + [.trace(key, task: task, outcome)]
-        if attachments[key] != nil { records[key]?.tasks[task] = nil }
+        var actions: [BackgroundSessionAction] = []
+        // A partial file the task held and did not hand on in its resume data is nobody's now.
+        if let kept = records[key]?.resumeData?.removeValue(forKey: task), kept != failure?.resumeData {
+            actions.append(.removePartialFile(bundleIdentifier: key.bundleIdentifier, resumeData: kept))
+        }
+        actions += deliver(.completed(snapshot), key: key)
+        if attachments[key] != nil {
+            // A handed-over file's task stays until didFinishDownloadingTo returns.
+            if awaitsFileHandled(task: task, key: key) {
+                records[key]?.unacknowledged?.append(.completed(snapshot))
+            } else {
+                records[key]?.tasks[task] = nil
+            }
+        }
         // A finishing session ends with its last task, once its process has had the completion.
-        if let record = records[key], record.isFinishing, record.tasks.isEmpty { actions += end(key) }
+        if let record = records[key], record.isFinishing, record.tasks.isEmpty { return actions + end(key) }
         return actions + [.persist(key, records[key])]
     }
 
     /// Sends an event to the session's process, or keeps it; a kept completion may launch the app.
-    mutating func deliver(_ event: BackgroundSessionEvent, key: BackgroundSessionKey, isLaunchable: Bool = true)
-        -> [BackgroundSessionAction]
-    {
+    mutating func deliver(_ event: BackgroundSessionEvent, key: BackgroundSessionKey) -> [BackgroundSessionAction] {
         if let connection = attachments[key] { return [.send(connection: connection, key, event)] }
         guard var record = records[key] else { return [] }
         record.waiting.append(event)
         var actions: [BackgroundSessionAction] = []
-        if case .completed = event, !record.launchedForEvents,
-           BackgroundSessionPolicy.launchesApp(for: record.settings, isAttached: false, isLaunchable: isLaunchable,
-                                               wasForceQuit: forceQuitApps.contains(key.bundleIdentifier)) {
-            record.launchedForEvents = true
-            actions.append(.launchApp(bundleIdentifier: key.bundleIdentifier, session: key.sessionIdentifier))
+        if let name = event.delegateCall {
+            actions.append(.trace(key, task: event.taskIdentifier, event: name, detail: "kept until the app makes the session again"))
         }
         records[key] = record
-        return actions
+        guard case .completed = event else { return actions }
+        return actions + launchIfDue(key)
+    }
+
+    /// Launches the app for a session whose completions wait, once every task of the session is
+    /// complete (as Apple does, not at each one), when the session asks for launch events and no
+    /// process of the app runs.
+    mutating func launchIfDue(_ key: BackgroundSessionKey) -> [BackgroundSessionAction] {
+        guard let record = records[key], !record.launchedForEvents, attachments[key] == nil,
+              record.waiting.contains(where: { if case .completed = $0 { true } else { false } }),
+              !record.tasks.values.contains(where: { $0.state == .running || $0.state == .canceling }),
+              BackgroundSessionPolicy.launchesApp(for: record.settings, isAttached: false,
+                                                  isRunning: runningApps.contains(key.bundleIdentifier),
+                                                  wasForceQuit: forceQuitApps.contains(key.bundleIdentifier))
+        else { return [] }
+        records[key]?.launchedForEvents = true
+        return [.launchApp(bundleIdentifier: key.bundleIdentifier, session: key.sessionIdentifier)]
     }
 }

@@ -3,7 +3,6 @@ Abstract:
 What the system knows of one background download: its request, state, counts and outcome.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// One task of a background session, as the system last described it.

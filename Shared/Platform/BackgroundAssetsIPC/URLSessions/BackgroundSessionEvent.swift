@@ -3,7 +3,6 @@ Abstract:
 What the system tells a background session, in order: its tasks, their progress, their files and their ends.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// One happening in a background session, which the framework turns into a delegate call.

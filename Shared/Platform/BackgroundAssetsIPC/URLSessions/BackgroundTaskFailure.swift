@@ -3,7 +3,6 @@ Abstract:
 Why a background download ended without a file: an NSURLErrorDomain error, its resume data, and a cancellation's reason.
 */
 
-import BackgroundAssetsIPC
 import Foundation
 
 /// A task's error as the system reports it; the framework turns it into the `NSError` Apple's

@@ -1,0 +1,65 @@
+/*
+Abstract:
+Routing between the service and its notification host: the app's requests, the debug tool's list, and the answers of the app's delegate.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Answers the notification requests of an app or the debug tool.
+    func handleNotificationRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
+        let app = hello.bundleIdentifier
+        do {
+            switch request {
+            case .requestNotificationAuthorization:
+                guard hello.role == .app else { return appOnly("ask to post notifications") }
+                return .notificationAuthorization(try await notifications.requestAuthorization(app: app))
+            case .fetchNotificationAuthorization:
+                return .notificationAuthorization(try await notifications.authorization(of: app))
+            case let .addNotification(descriptor):
+                guard hello.role != .tool else { return appOnly("post notifications") }
+                try await notifications.add(descriptor, app: app)
+                return .done
+            case .fetchPendingNotifications:
+                return .pendingNotifications(notifications.pendingRequests(of: app))
+            case let .fetchDeliveredNotifications(bundleIdentifier, after):
+                // The debug tool lists any app's, or every app's; an app lists its own.
+                let listed = hello.role == .tool ? bundleIdentifier : app
+                return .deliveredNotifications(try await notifications.delivered(app: listed, after: after))
+            case let .removeNotifications(list, identifiers):
+                try await notifications.remove(list, identifiers: identifiers, app: app)
+                return .done
+            case let .setNotificationPresenter(isSet):
+                guard hello.role == .app, let client = clients[connection] else { return appOnly("present notifications") }
+                notifications.setPresenter(isSet, app: app, connection: client.connection)
+                return .done
+            case let .answerNotificationPresentation(presentationID, options):
+                await notifications.answerPresentation(presentationID, options: options)
+                return .done
+            default:
+                return failure(.downloadFailedToStart, "\(request) is not a notification request.")
+            }
+        } catch let refusal as NotificationHost.Refusal {
+            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: refusal.code, message: refusal.message))
+        } catch {
+            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "The device could not keep the notification: \(error)."))
+        }
+    }
+
+    /// Does what the notification host asks of the service.
+    func handle(_ event: NotificationHost.Event) async {
+        switch event {
+        case .due: await notifications.deliverDue()
+        }
+    }
+
+    /// A connection closed: presentations it owed are listed.
+    func notificationsConnectionClosed(_ connection: UInt64) async {
+        await notifications.connectionClosed(connection)
+    }
+
+    private func appOnly(_ what: String) -> ServerResponse {
+        .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "Only an app may \(what); the debug tool lists them with backgroundassets-debug notifications."))
+    }
+}

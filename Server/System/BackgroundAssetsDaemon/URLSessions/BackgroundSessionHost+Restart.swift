@@ -1,0 +1,88 @@
+/*
+Abstract:
+What the background-session host finds when the service starts: its records against the queue's rows and the files on disk.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundSessionHost {
+    /// Loads the sessions and settles each running task with its transfer in the queue.
+    ///
+    /// A service that stopped (or was killed) between the queue's record of a transfer's end and the
+    /// session's record of it finds the task running here and its row ended: a finished row whose
+    /// file is in the session's folder is delivered, a failed one fails the task, and a task with no
+    /// transfer (waiting for the device, or never queued) is scheduled again. A transfer still in the
+    /// queue resumes there, from its bytes on disk.
+    func start(isolation: isolated (any Actor)? = #isolation) async {
+        do {
+            let (records, unreadable) = try await store.all()
+            for key in unreadable {
+                logger.error("The background session \(key.sessionIdentifier) of \(key.bundleIdentifier) could not be read (written by a later version?); it is left as it is.")
+            }
+            state = BackgroundSessionState(records: records)
+        } catch {
+            logger.error("The background sessions could not be read: \(error). They start empty until the next start.")
+        }
+        files.removePartialFiles(olderThan: Self.partialFileLifetime, now: now)
+        let latest = await latestRows()
+        let staging = StagingArea(paths: files.paths)
+        for record in state.sessions {
+            for snapshot in record.tasks.values.sorted(by: { $0.taskIdentifier < $1.taskIdentifier }) {
+                let reference = TaskReference(key: record.key, task: snapshot.taskIdentifier)
+                switch snapshot.state {
+                case .running:
+                    await settle(reference, snapshot: snapshot, row: latest[reference], staging: staging)
+                case .canceling:
+                    // Cancelled while the service stopped: the partial file is gone with its transfer.
+                    await perform(state.cancelledKeepingPartialFile(task: reference.task, key: reference.key, resumeData: nil))
+                case .suspended, .completed:
+                    continue
+                }
+            }
+            let referenced = Set(record.waiting.compactMap { event -> String? in
+                if case let .finishedDownloading(_, file, _) = event { return file.path }
+                return nil
+            })
+            files.removeLeftovers(for: record.key.bundleIdentifier, appGroup: record.settings.sharedContainerIdentifier,
+                                  keeping: referenced)
+        }
+        scheduleExpiry()
+    }
+
+    private func settle(_ reference: TaskReference, snapshot: BackgroundTaskSnapshot, row: DownloadRow?, staging: StagingArea,
+                        isolation: isolated (any Actor)? = #isolation) async {
+        let (key, task) = (reference.key, reference.task)
+        switch row?.state {
+        case .waiting?, .downloading?, .created?:
+            rows[reference] = row?.id
+        case .finished?:
+            guard let row, let file = staging.handedOverFile(of: row) else { return await reschedule(reference, snapshot) }
+            await perform(state.transferFinished(task: task, key: key, file: file, response: Self.response(of: row)))
+        case .failed?:
+            let failure = row?.lastError ?? WireFailure(domain: WireFailure.urlDomain, code: -1, message: "The download failed.")
+            await perform(state.transferFailed(task: task, key: key, failure: BackgroundTaskFailure(error: failure)))
+        case nil:
+            await reschedule(reference, snapshot)
+        }
+    }
+
+    private func reschedule(_ reference: TaskReference, _ snapshot: BackgroundTaskSnapshot,
+                            isolation: isolated (any Actor)? = #isolation) async {
+        let discretionary = state.record(reference.key)?.settings.isDiscretionary ?? false
+        await schedule(reference, WaitingTransfer(request: snapshot.currentRequest, notBefore: snapshot.earliestBeginDate,
+                                                  discretionary: discretionary, resumingFrom: nil, reason: ""))
+    }
+
+    /// The newest queue row of each background session's task.
+    private func latestRows(isolation: isolated (any Actor)? = #isolation) async -> [TaskReference: DownloadRow] {
+        let all = (try? await reader.read { try $0.allDownloads() }) ?? []
+        var latest: [TaskReference: DownloadRow] = [:]
+        for row in all {
+            guard let reference = Self.reference(of: row) else { continue }
+            if let known = latest[reference], known.id > row.id { continue }
+            latest[reference] = row
+        }
+        return latest
+    }
+}

@@ -1,0 +1,93 @@
+/*
+Abstract:
+`notifications`: the local notifications the device delivered, every app's or one app's, listed or followed as they arrive.
+*/
+
+import BackgroundAssets
+import BackgroundAssetsIPC
+import Foundation
+
+/// Lists the notifications the device delivered (the newest of each app, as Notification Center
+/// keeps them), or follows them as they arrive.
+struct NotificationsCommand: DebugSubcommand {
+    /// How often `--follow` asks for new notifications.
+    static let followInterval = Duration.milliseconds(200)
+
+    static let follow = Flag("--follow", help: "Print the delivered notifications, then each new one as it arrives (Ctrl-C to stop).")
+    static let json = Flag("--json", help: """
+        Print JSON (dates in ISO 8601): an array, or with --follow one object per line.
+        """)
+    static let app = Option.appBundleID(help: "Only this app's notifications.", defaultDescription: "every app's")
+
+    static let signature = CommandSignature(
+        name: "notifications", abstract: "List or follow the local notifications the device delivered.",
+        discussion: """
+            One line per notification: when it was delivered (device time), the app, its identifier, its
+            title and body. An app posts them with UNUserNotificationCenter once it is allowed to; answer
+            for it with `settings --notifications allow|deny --app ID`. Where a desktop notification service
+            runs (what notify-send talks to), they also appear on the desktop.
+            """,
+        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
+        arguments: [Self.follow, Self.json, app])
+
+    var follow: Bool
+    var json: Bool
+    var bundleIdentifier: String?
+
+    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
+        follow = arguments.flag(Self.follow)
+        json = arguments.flag(Self.json)
+        bundleIdentifier = try arguments.option(Self.app)
+    }
+
+    func run(in context: ToolContext) async throws -> DebugExitCode {
+        let connection = context.connection()
+        defer { connection.disconnect() }
+        var listed = try await delivered(after: nil, on: connection)
+        guard follow else {
+            if json {
+                context.console.output(try StatusFormatter.json(listed))
+            } else if listed.isEmpty {
+                context.console.output("No notifications were delivered" + (bundleIdentifier.map { " for \($0)." } ?? "."))
+            } else {
+                context.console.output(listed.map(Self.line).joined(separator: "\n"))
+            }
+            return .success
+        }
+        var last: Int64?
+        while true {
+            for record in listed { context.console.output(json ? try Self.jsonLine(record) : Self.line(record)) }
+            last = listed.last?.sequence ?? last
+            do {
+                try await Task.sleep(for: Self.followInterval)
+            } catch {
+                return .interrupted
+            }
+            listed = try await delivered(after: last, on: connection)
+        }
+    }
+
+    private func delivered(after sequence: Int64?, on connection: ServiceConnection) async throws -> [DeliveredNotificationRecord] {
+        let answer = try await connection.send(.fetchDeliveredNotifications(bundleIdentifier: bundleIdentifier, after: sequence))
+        guard case let .deliveredNotifications(records) = answer else {
+            throw DebugToolError("The service answered notifications with \(answer) instead of the delivered notifications. "
+                + "Update the service and the tool together (swift build), then try again.")
+        }
+        return records
+    }
+
+    /// `2026-11-27T03:20:01Z  com.example.game  data-ready  Ready to play: The new levels are installed.`
+    static func line(_ record: DeliveredNotificationRecord) -> String {
+        let content = record.notification.request.content
+        let text = [content.title, content.subtitle, content.body].filter { !$0.isEmpty }.joined(separator: ": ")
+        return [ISO8601Timestamp.string(for: record.notification.date), StatusFormatter.shortened(record.bundleIdentifier),
+                record.notification.request.identifier, text].joined(separator: "  ")
+    }
+
+    private static func jsonLine(_ record: DeliveredNotificationRecord) throws -> String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .iso8601
+        return String(decoding: try encoder.encode(record), as: UTF8.self)
+    }
+}

@@ -1,0 +1,44 @@
+/*
+Abstract:
+One message of every local-notification case, each named after the frame file that pins its bytes.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension SampleMessages {
+    static let notificationRequest = NotificationRequestDescriptor(
+        identifier: "game-data-ready",
+        content: NotificationContentDescriptor(
+            title: "Ready to play", subtitle: "Version 2", body: "The new levels are on your device.", badge: 1,
+            playsSound: true, threadIdentifier: "game-data", categoryIdentifier: "READY",
+            userInfoJSON: Data(#"{"version":2}"#.utf8)),
+        trigger: NotificationTriggerDescriptor(timeInterval: 5, repeats: false))
+
+    static let deliveredNotification = DeliveredNotificationDescriptor(
+        request: notificationRequest, date: Date(timeIntervalSince1970: 1_800_000_000))
+
+    static let notificationFrames: [GoldenFrame] = {
+        let requests: [(String, ClientRequest)] = [
+            ("requestNotificationAuthorization", .requestNotificationAuthorization(options: 7)),
+            ("fetchNotificationAuthorization", .fetchNotificationAuthorization),
+            ("addNotification", .addNotification(notificationRequest)),
+            ("fetchPendingNotifications", .fetchPendingNotifications),
+            ("fetchDeliveredNotifications", .fetchDeliveredNotifications(bundleIdentifier: "com.example.game", after: 41)),
+            ("removeNotifications", .removeNotifications(.delivered, identifiers: ["game-data-ready"])),
+            ("setNotificationPresenter", .setNotificationPresenter(isSet: true)),
+            ("answerNotificationPresentation", .answerNotificationPresentation(presentationID: 5, options: 24)),
+        ]
+        let answers: [(String, ServerResponse)] = [
+            ("notificationAuthorization", .notificationAuthorization(.authorized)),
+            ("pendingNotifications", .pendingNotifications([notificationRequest])),
+            ("deliveredNotifications", .deliveredNotifications([
+                DeliveredNotificationRecord(bundleIdentifier: "com.example.game", sequence: 42, notification: deliveredNotification),
+            ])),
+        ]
+        return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
+            + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }
+            + [GoldenFrame(server: .event(.notificationWillPresent(presentationID: 5, notification: deliveredNotification)),
+                           named: "event.notificationWillPresent")]
+    }()
+}

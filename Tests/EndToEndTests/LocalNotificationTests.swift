@@ -1,0 +1,47 @@
+/*
+Abstract:
+Local notifications with the real processes: recorded by the device when the app is allowed to post them, and not when it is denied.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Local notifications", .serialized, .timeLimit(.minutes(3)))
+struct LocalNotificationTests {
+    @Test("A denied app's notification is not delivered; allowed, the next one is, and notifications lists it")
+    func allowedAndDenied() async throws {
+        try await withSessionApp { scenario in
+            let app = scenario.bundle.bundleIdentifier
+            let denied = try await scenario.tool(["settings", "--notifications", "deny", "--app", app])
+            #expect(denied.standardOutput.split(separator: "\n").contains { $0.hasPrefix("notifications.") && $0.hasSuffix("=deny") },
+                    "settings shows the app's answer: \(denied.standardOutput)")
+            let first = try scenario.launchSessionApp(["--notify", "Denied"])
+            #expect(try await first.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(scenario.sessionRecords().contains { $0.pid == first.pid && $0.event == "notAuthorized" })
+            #expect(try await delivered(in: scenario, app: app).isEmpty, "nothing is delivered for a denied app")
+
+            _ = try await scenario.tool(["settings", "--notifications", "allow", "--app", app])
+            let second = try scenario.launchSessionApp(["--notify", "Allowed"])
+            #expect(try await second.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(scenario.sessionRecords().contains { $0.pid == second.pid && $0.event == "authorized" })
+            let records = try await poll(timeout: .seconds(30), interval: .milliseconds(200), "the notification delivered") {
+                let records = try await delivered(in: scenario, app: app)
+                return records.isEmpty ? nil : records
+            }
+            #expect(records.map(\.notification.request.content.title) == ["Allowed"])
+            #expect(records.first?.bundleIdentifier == app)
+            let listed = try await scenario.tool(["notifications", "-b", app])
+            #expect(listed.standardOutput.contains("download-complete  Allowed: The download is complete."), "\(listed.standardOutput)")
+        }
+    }
+
+    /// What `notifications --json -b APP` lists.
+    private func delivered(in scenario: LifecycleScenario, app: String) async throws -> [DeliveredNotificationRecord] {
+        let result = try await scenario.tool(["notifications", "--json", "-b", app])
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return try decoder.decode([DeliveredNotificationRecord].self, from: Data(result.standardOutput.utf8))
+    }
+}

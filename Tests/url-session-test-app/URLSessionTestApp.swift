@@ -1,0 +1,86 @@
+/*
+Abstract:
+An app for the background-session tests: makes a session, downloads what it is told, and records every delegate call.
+*/
+
+import BackgroundURLSessions
+import UserNotifications
+
+/// Makes a background session and does what ``TestArguments`` says; launched in the background for
+/// a session's events, it names its app delegate, makes the session again in
+/// `handleEventsForBackgroundURLSession`, and calls the handler from `urlSessionDidFinishEvents`.
+/// Every call is a line of `url-session-test-app.jsonl` in the app group container.
+@main
+struct URLSessionTestApp {
+    nonisolated(unsafe) static var sessions: [URLSession] = []
+
+    static func main() {
+        let options = TestOptions(TestArguments.parseOrExit())
+        let log = URLSessionTestLog.shared
+        log.append("launched", session: options.session)
+        if ProcessInfo.processInfo.environment["BG_TASK_BACKGROUND_LAUNCH"] == "1" {
+            // The one added line: no UIApplicationMain finds the app delegate on Linux.
+            BackgroundURLSessionEvents.applicationDelegate = AppDelegate.shared
+            dispatchMain()
+        }
+        let delegate = options.delegate()
+        let session = URLSession(configuration: options.configuration(), delegate: delegate, delegateQueue: nil)
+        sessions.append(session)
+        if options.list {
+            session.getAllTasks { tasks in
+                var record = URLSessionTestRecord(event: "listed", session: options.session)
+                record.tasks = tasks.map(\.taskIdentifier).sorted()
+                log.append(record)
+                options.expect(tasks.map(\.taskIdentifier))
+            }
+        }
+        for url in options.downloads {
+            let task = session.downloadTask(with: url)
+            task.taskDescription = url.lastPathComponent
+            options.expect([task.taskIdentifier])
+            log.append("resumed", session: options.session, task: task.taskIdentifier)
+            task.resume()
+        }
+        if let url = options.dataTask {
+            session.dataTask(with: url).resume()
+        }
+        if let title = options.notification {
+            Task {
+                await notify(title)
+                if options.downloads.isEmpty, !options.list { exit(0) }
+            }
+        }
+        dispatchMain()
+    }
+
+    static func notify(_ title: String) async {
+        let center = UNUserNotificationCenter.current()
+        let log = URLSessionTestLog.shared
+        do {
+            let granted = try await center.requestAuthorization(options: [.alert, .sound])
+            log.append(URLSessionTestRecord(event: granted ? "authorized" : "notAuthorized"))
+            let content = UNMutableNotificationContent()
+            content.title = title
+            content.body = "The download is complete."
+            try await center.add(UNNotificationRequest(identifier: "download-complete", content: content, trigger: nil))
+            log.append("notified")
+        } catch {
+            let error = error as NSError
+            log.append(URLSessionTestRecord(event: "notifyFailed", code: error.code, domain: error.domain, message: error.localizedDescription))
+        }
+    }
+}
+
+/// The app delegate of a background launch: makes the session again and keeps the handler.
+final class AppDelegate: BackgroundURLSessionApplicationDelegate, @unchecked Sendable {
+    // @unchecked: used on the main queue only.
+    static let shared = AppDelegate()
+
+    func application(handleEventsForBackgroundURLSession identifier: String, completionHandler: @escaping @Sendable () -> Void) {
+        URLSessionTestLog.shared.append("handleEventsForBackgroundURLSession", session: identifier)
+        let delegate = RecordingSessionDelegate()
+        delegate.keep(completionHandler)
+        let configuration = URLSessionConfiguration.background(withIdentifier: identifier)
+        URLSessionTestApp.sessions.append(URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil))
+    }
+}
