@@ -384,7 +384,7 @@ let package = Package(
         // asset-pack tests.
         .executableTarget(
             name: "asset-pack-test-app",
-            dependencies: ["BackgroundAssets"],
+            dependencies: ["ArgumentParsing", "BackgroundAssets"],
             path: "Tests/asset-pack-test-app"
         ),
         .executableTarget(

@@ -51,6 +51,7 @@ struct CommandLineContractTests {
     static let declaredExecutables = [
         "asset-server", "backgroundassetsd", SampleDevice.appExecutable, "wwdc-sessions-demo", "lifecycle-test-app",
         "task-test-app", "exclusive-control-probe", "asset-pack-unpack-probe", "url-session-test-app",
+        "asset-pack-test-app",
     ]
 
     @Test("Every option --help lists is accepted, and a word it does not list is refused", arguments: declaredExecutables)
