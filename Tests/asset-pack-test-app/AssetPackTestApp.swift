@@ -70,16 +70,23 @@ struct AssetPackTestApp {
                     let watcher = Task {
                         for await update in updates { say("\(caller) \(describe(update))") }
                     }
-                    try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: latest)
-                    // A download's finished update is published before ensureLocalAvailability returns,
-                    // and ends the pack's sequence: the watcher ends once it has printed it. A pack that
-                    // was already there has no updates, and its sequence stays open: give up on it.
+                    var failure: (any Error)?
+                    do {
+                        try await manager.ensureLocalAvailability(of: pack, requireLatestVersion: latest)
+                    } catch {
+                        failure = error
+                    }
+                    // A download's finished or failed update is published before ensureLocalAvailability
+                    // returns or throws, and ends the pack's sequence: the watcher ends once it has printed
+                    // it, so the update comes before the error line. A pack that was already there has no
+                    // updates, and its sequence stays open: give up on it.
                     let deadline = Task {
                         try? await Task.sleep(for: .seconds(5))
                         watcher.cancel()
                     }
                     _ = await watcher.result
                     deadline.cancel()
+                    if let failure { throw failure }
                 }
             }
             try await group.waitForAll()
