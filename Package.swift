@@ -130,8 +130,8 @@ let package = Package(
         .executableTarget(
             name: "background-game",
             dependencies: [
-                "ArgumentParsing", "AssetPackArchive", "AssetPackFormat", "BackgroundAssets", "BackgroundTasks",
-                "BackgroundURLSessions", "UserNotifications",
+                "ArgumentParsing", "BackgroundAssets", "BackgroundTasks", "BackgroundURLSessions", "SessionKit",
+                "UserNotifications",
             ],
             path: "App/BackgroundGame",
             exclude: ["Info.plist"]

@@ -3,8 +3,6 @@ Abstract:
 The game data in the app group container: the installed version, the archive waiting to be installed, and the atomic install.
 */
 
-import AssetPackArchive
-import AssetPackFormat
 import Foundation
 #if !canImport(Darwin)
 // FileManager.containerURL(forSecurityApplicationGroupIdentifier:) is Foundation's on Apple
@@ -15,14 +13,12 @@ import BackgroundAssets
 /// Where the game keeps its data:
 ///
 /// ```
-/// Library/GameData/GameData/current -> v2     the data the game plays from
-/// Library/Caches/GameUpdate/GameData.aar      an archive downloaded and not installed yet
-/// Library/Caches/GameUpdate/update.json       its version file, for the SHA-256 to verify
+/// Library/GameData/current -> v2               the data the game plays from
+/// Library/GameData/v2/Levels/level-1.dat …
+/// Library/Caches/GameUpdate/GameData.aar       an archive downloaded and not installed yet
+/// Library/Caches/GameUpdate/update.json        its version file, for the SHA-256 to verify
 /// ```
 struct GameData: Sendable {
-    /// The archive's pack identifier.
-    static let packID = "GameData"
-
     let container: URL
 
     /// The game data of this app's group container, or `nil` when the game is not installed.
@@ -35,18 +31,19 @@ struct GameData: Sendable {
         }
     }
 
-    private var layout: AssetPackContainerLayout {
-        AssetPackContainerLayout(root: container.appending(path: "Library/GameData", directoryHint: .isDirectory))
-    }
+    private var dataFolder: URL { container.appending(path: "Library/GameData", directoryHint: .isDirectory) }
     private var updateFolder: URL { container.appending(path: "Library/Caches/GameUpdate", directoryHint: .isDirectory) }
     private var downloadedArchive: URL { updateFolder.appending(path: "GameData.aar") }
     private var updateFile: URL { updateFolder.appending(path: "update.json") }
 
     /// The version the game plays, if any is installed.
-    var installedVersion: Int? { layout.installedVersion(of: Self.packID) }
+    var installedVersion: Int? {
+        let link = try? FileManager.default.destinationOfSymbolicLink(atPath: installedData.path)
+        return link.flatMap { Int($0.dropFirst()) }
+    }
 
     /// The folder of the installed data, which never shows a half-unpacked archive.
-    var installedData: URL { layout.currentLink(Self.packID) }
+    var installedData: URL { dataFolder.appending(path: "current") }
 
     /// The update being downloaded or waiting to be installed.
     var pendingUpdate: GameVersion? {
@@ -69,23 +66,45 @@ struct GameData: Sendable {
         try FileManager.default.moveItem(at: location, to: downloadedArchive)
     }
 
-    /// Verifies the downloaded archive against the version file's SHA-256 and unpacks it.
+    /// Verifies the downloaded archive against the version file's SHA-256 and installs it.
     ///
-    /// The unpacker writes the new version beside the old one, checks every byte, and only then
-    /// switches `current` over with one rename: the game sees the old data or the new, never a mix,
-    /// and a crash in the middle leaves the old data in place.
+    /// The files are written into a staging folder the game never reads, made durable, and the new
+    /// version becomes visible in one step: a new `current` link renamed over the old one. The game
+    /// sees the old data or the new, never a mix, and a crash at any moment leaves the old data.
     /// - Returns: The version installed.
     func installDownloadedArchive() throws -> Int {
         guard let update = pendingUpdate, hasDownloadedArchive else {
             throw GameError.container("no downloaded archive waits to be installed")
         }
-        let unpacker = AssetPackUnpacker(layout: layout)
-        // What an earlier install left when it was interrupted is never visible; delete it.
-        unpacker.removeLeftovers()
-        let installation = try unpacker.install(
-            archive: downloadedArchive,
-            expecting: .init(packID: Self.packID, version: update.version, sha256: update.sha256))
-        try? FileManager.default.removeItem(at: updateFolder)
-        return installation.version
+        let archive = GameArchive(url: downloadedArchive)
+        let digest = try archive.sha256()
+        guard digest == update.sha256 else {
+            try? FileManager.default.removeItem(at: updateFolder)
+            throw GameError.container("the downloaded archive's SHA-256 is \(digest), not the \(update.sha256) of the version file")
+        }
+        let fileManager = FileManager.default
+        let staging = dataFolder.appending(path: ".staging", directoryHint: .isDirectory)
+        // What an interrupted install left was never visible; start again from nothing.
+        try? fileManager.removeItem(at: staging)
+        try fileManager.createDirectory(at: staging, withIntermediateDirectories: true)
+        try archive.extract(into: staging)
+
+        let previous = installedVersion
+        let version = dataFolder.appending(path: "v\(update.version)")
+        if previous != update.version {
+            try? fileManager.removeItem(at: version)
+            try fileManager.moveItem(at: staging, to: version)
+            let link = dataFolder.appending(path: ".current.new")
+            try? fileManager.removeItem(at: link)
+            try fileManager.createSymbolicLink(atPath: link.path, withDestinationPath: "v\(update.version)")
+            // rename(2) replaces the old link atomically: the switch itself.
+            guard rename(link.path, installedData.path) == 0 else {
+                throw GameError.container("\(installedData.path) cannot be replaced (errno \(errno))")
+            }
+            if let previous { try? fileManager.removeItem(at: dataFolder.appending(path: "v\(previous)")) }
+        }
+        try? fileManager.removeItem(at: staging)
+        try? fileManager.removeItem(at: updateFolder)
+        return update.version
     }
 }
