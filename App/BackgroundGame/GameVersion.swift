@@ -30,7 +30,12 @@ struct GameVersion: Codable, Sendable, Equatable {
 
     /// Fetches the version file. It is small: an ordinary (not background) request while the game runs.
     static func fetch(from url: URL) async throws -> GameVersion {
-        let (data, response) = try await URLSession.shared.data(from: url)
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await URLSession.shared.data(from: url)
+        } catch {
+            throw GameError.versionFile(url, error.localizedDescription)
+        }
         guard let http = response as? HTTPURLResponse, http.statusCode == 200 else {
             throw GameError.versionFile(url, "the server answered \((response as? HTTPURLResponse)?.statusCode ?? 0)")
         }

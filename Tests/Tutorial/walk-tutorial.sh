@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Abstract:
 # Walks the tutorial as a newcomer would, on a copy of the package: changes the port as Getting Started
-# says, then runs chapters 1 to 8 block by block and compares every output block with its page.
+# says, then runs chapters 1 to 8 and 10 block by block and compares every output block with its page.
 #
 # Usage: Tests/Tutorial/walk-tutorial.sh            (about 4 minutes after swift build)
 #        PORT=N SECOND_PORT=M Tests/Tutorial/walk-tutorial.sh   (the app's port, 9191 by default, and the
@@ -25,6 +25,7 @@ PAGES=(
     Docs/06-Simulate-events.md
     Docs/07-Refresh-in-the-background.md
     Docs/08-Point-the-sample-at-your-own-server.md
+    Docs/10-Game-data-in-the-background.md
 )
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tutorial-walk.XXXXXX")"
@@ -47,7 +48,7 @@ done
 # The products the pages' `swift run` and `.build/debug/...` start: built once, in the package itself.
 PRODUCTS="$ROOT/.build/debug"
 for product in asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension \
-    exclusive-control-probe; do
+    exclusive-control-probe background-game; do
     [[ -x "$PRODUCTS/$product" ]] || fail "$PRODUCTS/$product is missing; run swift build first."
 done
 
