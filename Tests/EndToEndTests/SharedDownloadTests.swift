@@ -12,8 +12,10 @@ struct SharedDownloadTests {
     @Test("A second run of the same command follows the first's download; both end with the file, fetched once")
     func twoRunsOneDownload() async throws {
         let scenario = try Scenario()
+        // About 12 s of transfer: the second run must start while the first still downloads, and
+        // on a loaded machine starting a process alone can take seconds.
         try await withAssetServer(
-            sessions: 1, sessionSize: 1_048_576, arguments: ["--throttle", "262144", "--access-log", scenario.accessLog.path]
+            sessions: 1, sessionSize: 1_048_576, arguments: ["--throttle", "65536", "--access-log", scenario.accessLog.path]
         ) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 let file = try CatalogFile.all(in: server.catalogURL)[0]

@@ -16,8 +16,15 @@ struct PackageDependencyTests {
     @Test(
         "A package depending on this one by path imports BackgroundAssets, BackgroundTasks and OSLog and reaches the service")
     func dependsByPath() async throws {
-        // Inside this package's build folder, so that a second run builds only what changed.
-        let dependent = Self.packageRoot.appendingPathComponent(".build/package-dependency-check/my-app")
+        // Inside this package's build folder, so that a second run builds only what changed. SwiftPM
+        // keeps a path dependency's list of source files in the dependent's build folder, so a file
+        // added here since the last run would be missing from it: a new file list gets a new folder.
+        let checks = Self.packageRoot.appendingPathComponent(".build/package-dependency-check")
+        let folder = checks.appendingPathComponent(Self.sourceListFingerprint())
+        for stale in (try? FileManager.default.contentsOfDirectory(atPath: checks.path)) ?? [] where stale != folder.lastPathComponent {
+            try? FileManager.default.removeItem(at: checks.appendingPathComponent(stale))
+        }
+        let dependent = folder.appendingPathComponent("my-app")
         try writeDependentPackage(at: dependent)
         // At the lowest priority: the tests that run beside this one time transfers and deadlines.
         let scratch = dependent.appendingPathComponent(".build")
@@ -44,6 +51,17 @@ struct PackageDependencyTests {
             #expect(run.standardOutput.contains("error domain: BGTaskSchedulerErrorDomain"), "\(run.standardOutput)")
             #expect(run.standardError.contains("[app] notice: Connected; 00 downloads."), "\(run.standardError)")
         }
+    }
+
+    /// A name for the set of source files under `Shared/` (FNV-1a of their sorted paths).
+    static func sourceListFingerprint() -> String {
+        let shared = packageRoot.appendingPathComponent("Shared")
+        let paths = (FileManager.default.subpaths(atPath: shared.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in paths.joined(separator: "\n").utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return String(hash, radix: 16)
     }
 
     /// Writes the package a developer would write: the frameworks as products of this package, by path.

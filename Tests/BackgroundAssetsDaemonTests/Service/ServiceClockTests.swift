@@ -93,6 +93,11 @@ struct ServiceClockTests {
         await device.stop()
         try await poll(until: { !Self.isRunning(pid) }, timeout: .seconds(10), "the extension \(pid) to end")
         #expect(device.service.activities.runningNames == [])
+        // An activity that was still running when the stop began launches nothing that would outlive it.
+        await device.service.launchAppInBackground(fixture.bundleIdentifier)
+        #expect(await device.service.taskHost.backgroundLaunch(of: fixture.bundleIdentifier) == nil)
+        let installed = try #require(await device.service.registry.app(fixture.bundleIdentifier))
+        await #expect(throws: ServiceStopping.self) { try await device.service.launchExtension(of: installed) }
     }
 
     /// Whether a process runs, a zombie not counting.
@@ -131,4 +136,11 @@ struct ServiceClockTests {
         await device.stop()
     }
 
+}
+
+extension BackgroundAssetsService {
+    /// Asks the extension host for a launch on the service's executor, as the service itself does.
+    fileprivate func launchExtension(of installed: InstalledApp) throws {
+        try extensionHost.launch(installed)
+    }
 }

@@ -101,6 +101,7 @@ final class ExtensionHost {
     /// - Throws: The error that kept the executable from starting.
     func launch(_ installed: InstalledApp) throws {
         let app = installed.bundleIdentifier
+        guard !activities.isClosed else { throw ServiceStopping(launch: "the extension of \(app)") }
         guard let executable = installed.extensionExecutable else {
             throw CocoaError(.fileNoSuchFile, userInfo: [NSLocalizedDescriptionKey: "\(app) was installed without a downloader extension"])
         }

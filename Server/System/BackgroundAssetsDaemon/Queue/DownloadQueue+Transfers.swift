@@ -277,7 +277,8 @@ extension DownloadQueue {
         switch answer.disposition {
         case .useCredential:
             credentials[id] = BasicCredential(user: answer.user ?? "", password: answer.password ?? "")
-            try store.update(id: id, at: time.now) { $0.nextAttemptAt = .now }
+            let now = time.now
+            try store.update(id: id, at: now) { $0.nextAttemptAt = now }
             pump()
         case .performDefaultHandling, .rejectProtectionSpace:
             fail(row, TransferError(.remote, .authenticationRequired(realm: nil),

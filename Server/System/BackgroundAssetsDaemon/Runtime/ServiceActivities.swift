@@ -73,6 +73,18 @@ public final class ServiceActivities: Sendable {
         }
     }
 
+    /// Whether ``close()`` or ``shutdown()`` has been called: nothing new may start, activities
+    /// and processes alike.
+    public var isClosed: Bool {
+        state.withLock { $0.isShutDown }
+    }
+
+    /// Refuses every activity from now on, without waiting. The service calls it before it kills
+    /// its processes, so an activity that runs while ``shutdown()`` waits cannot launch another one.
+    public func close() {
+        state.withLock { $0.isShutDown = true }
+    }
+
     /// Cancels every activity and waits until each has ended; no activity starts afterwards.
     public func shutdown() async {
         let tasks = state.withLock { state in

@@ -29,6 +29,9 @@ extension BackgroundAssetsService {
         guard let installed = try? await registry.app(app) else { return }
         // Checked after the suspension above and set before the next one: one launch per app.
         guard taskHost.backgroundLaunch(of: app) == nil else { return }
+        // A stopping service starts nothing that would outlive it, and records no failure: the
+        // reason for the launch is still there when it next starts.
+        guard !activities.isClosed else { return }
         let environment = LaunchEnvironment.of(
             app: app, role: .app, deviceRoot: paths, manifestURL: installed.bundle.app.manifestURL,
             extra: [Self.backgroundLaunchVariable: "1"])

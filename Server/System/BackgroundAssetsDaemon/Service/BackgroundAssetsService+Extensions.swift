@@ -37,6 +37,9 @@ extension BackgroundAssetsService {
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
             return await abandon(records, of: app, reason: reason)
         }
+        // A stopping service starts nothing that would outlive it. The calls end with it, as they
+        // would if it were killed, and the next start settles what they were for.
+        guard !activities.isClosed else { return }
         do {
             try extensionHost.launch(installed)
         } catch {

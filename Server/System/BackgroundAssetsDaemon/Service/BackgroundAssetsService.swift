@@ -229,6 +229,9 @@ public actor BackgroundAssetsService {
     /// Stops every transfer, timer, watcher and process the service started; their bytes are kept
     /// for the next start. When it returns, nothing of the service runs any more.
     public func stop() async {
+        // Closed first and synchronously: a launch that an activity attempts while the kills and
+        // the shutdown below are under way is refused, so no process outlives the service.
+        activities.close()
         for process in taskHost.backgroundLaunches { process.kill() }
         extensionHost.killAll()
         for client in clients.all { client.connection.close() }
