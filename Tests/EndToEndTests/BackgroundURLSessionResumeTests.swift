@@ -21,12 +21,13 @@ struct BackgroundURLSessionResumeTests {
 
     @Test("SIGKILL of the service mid-transfer: the restarted service resumes with a Range request, and the file is byte-exact")
     func serviceKilled() async throws {
-        // 768 KiB at 256 KiB/s: long enough to be killed in the middle.
-        try await withSessionApp(serverArguments: ["--throttle", "262144"], sessionSize: 262_144) { scenario in
+        // 3 MiB at 256 KiB/s: twelve seconds, long enough to be killed in the middle on a loaded machine.
+        try await withSessionApp(serverArguments: ["--throttle", "262144"], sessionSize: 1_048_576) { scenario in
             let url = scenario.server.url(LifecycleScenario.archivePath)
             let app = try scenario.launchSessionApp(["--no-launch-events", "--download", url.absoluteString, "--wait"])
             try await waitForDurableBytes(scenario.scenario, atLeast: 200_000)
             try await scenario.scenario.service.kill()
+            #expect(!scenario.trace().contains { $0.event == "finishedWithFileURL" }, "the service was killed mid-transfer")
             // The app's session connects again, which starts the service on demand; the transfer resumes.
             #expect(try await app.waitForExit(timeout: .seconds(60)).isSuccess, "\(scenario.sessionRecords().map(\.event))")
             let finished = try #require(scenario.sessionRecords().first { $0.event == "didFinishDownloadingTo" })

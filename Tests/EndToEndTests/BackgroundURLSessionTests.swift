@@ -27,7 +27,7 @@ struct BackgroundURLSessionTests {
             // The transfer belongs to the service: it finishes with no process of the app running.
             try await poll(until: {
                 scenario.trace().contains { $0.event == "didFinishDownloadingTo" && $0.detail?.contains("kept until") == true }
-            }, timeout: .seconds(30), "the file kept for the app")
+            }, timeout: .seconds(60), "the file kept for the app; the trace ends \(scenario.trace().suffix(12).map { "\($0.event) \($0.detail ?? "")" })")
 
             let second = try scenario.launchSessionApp(["--no-launch-events", "--list", "--wait"])
             #expect(try await second.waitForExit(timeout: .seconds(30)).isSuccess)
