@@ -18,35 +18,47 @@ import Foundation
 struct ExclusiveControlProbe {
     static func main() {
         let options = ProbeOptions.parseOrExit()
-        // Blocked before the framework starts a thread, so every thread inherits the mask and the
-        // signal waits for sigwait in the handler instead of ending the process.
+        // Blocked before the framework or Swift's concurrency start a thread, so every thread
+        // inherits the mask and the signal waits for sigwait instead of ending the process.
         var release = sigset_t()
         sigemptyset(&release)
         sigaddset(&release, SIGUSR1)
         pthread_sigmask(SIG_BLOCK, &release, nil)
+        let signals = release
+        // Detached: main runs on the main actor, whose thread waits below. Not dispatchMain(): it
+        // unblocks the main thread's signals, and SIGUSR1 would end the probe.
+        Task.detached {
+            await probe(options, releasedBy: signals)
+        }
+        DispatchSemaphore(value: 0).wait()
+    }
+
+    /// Asks for control, holds it as told, and exits once the service has handled its release.
+    static func probe(_ options: ProbeOptions, releasedBy signals: sigset_t) async {
         // Readiness: the test starts the next probe only once this one has asked for control.
         say("waiting \(now())")
-        let done = DispatchSemaphore(value: 0)
-        BADownloadManager.shared.withExclusiveControl { acquired, error in
-            guard acquired else {
-                say("error \(error.map { "\($0)" } ?? "unknown")")
-                exit(1)
+        do {
+            try await BADownloadManager.shared.withExclusiveControl {
+                say("enter \(now())")
+                switch options.hold {
+                case let .milliseconds(hold):
+                    usleep(hold * 1000)
+                case .untilSignal:
+                    var signals = signals
+                    var received: Int32 = 0
+                    sigwait(&signals, &received)
+                }
+                if options.crash { kill(getpid(), SIGKILL) }
+                say("exit \(now())")
             }
-            say("enter \(now())")
-            switch options.hold {
-            case let .milliseconds(hold):
-                usleep(hold * 1000)
-            case .untilSignal:
-                var received: Int32 = 0
-                sigwait(&release, &received)
-            }
-            if options.crash { kill(getpid(), SIGKILL) }
-            say("exit \(now())")
-            done.signal()
+        } catch {
+            say("error \(error)")
+            exit(1)
         }
-        done.wait()
-        // Returning from the handler releases control; exiting closes the connection, which
-        // releases it too, should the release not have left yet.
+        // Control was released as the closure returned. The service answers one connection's
+        // requests in order, so once a later request is answered the release has been handled and
+        // traced as the app's own, rather than left to the connection's close.
+        _ = try? BADownloadManager.shared.fetchCurrentDownloads()
         exit(0)
     }
 
