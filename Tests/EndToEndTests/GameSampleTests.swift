@@ -26,6 +26,8 @@ struct GameSampleTests {
                 let plist = try Self.infoPlist(versionURL: server.url("/game/version.json"), in: scenario)
                 let install = try await scenario.runTool(["install", "--app-plist", plist.path, "--wait"])
                 #expect(install.status == .exited(0), "\(install.standardError)")
+                let status = try await scenario.runTool(["status"]).standardOutput
+                #expect(status.contains("suspended-because=\"the app has no downloader extension\""), "no periodic checks: \(status)")
 
                 let game = try ProductsDirectory.executable(named: "background-game").path
                 let first = try await runCommand(game, environment: scenario.environment)
