@@ -16,7 +16,7 @@ struct GameSampleTests {
     static let infoPlist = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appending(path: "App/BackgroundGame/Info.plist")
 
-    @Test("Version check, background download with the game gone, relaunch, notifications, processing task, data unpacked")
+    @Test("Version check, background download with the game gone, relaunch, notifications, processing task, data unpacked, then an update")
     func endToEnd() async throws {
         let scenario = try Scenario()
         // 768 KiB of game data at 256 KiB/s: the game has long exited when the transfer ends.
@@ -53,8 +53,23 @@ struct GameSampleTests {
                 #expect(ready.status == .exited(0), "\(ready.standardOutput)")
                 #expect(ready.standardOutput.contains("Game data version 1 is installed and verified. Ready to play."))
                 try Self.checkUnpacked(in: scenario, totalSize: 3 * 262_144)
+                try await Self.updateToVersion2(game, server: server, in: scenario)
             }
         }
+    }
+
+    /// The server announces version 2: the next launch downloads it, and the install replaces version 1.
+    static func updateToVersion2(_ game: String, server: AssetServerProcess, in scenario: Scenario) async throws {
+        let versionFile = server.catalogURL.appendingPathComponent("game/version.json")
+        let text = try String(contentsOf: versionFile, encoding: .utf8)
+        try text.replacingOccurrences(of: #""version":1,"#, with: #""version":2,"#).write(to: versionFile, atomically: true, encoding: .utf8)
+        let update = try await runCommand(game, arguments: ["--until-ready", "--timeout", "60"], environment: scenario.environment)
+        #expect(update.status == .exited(0), "\(update.standardOutput)")
+        #expect(update.standardOutput.contains("Downloading game data version 2"), "\(update.standardOutput)")
+        #expect(update.standardOutput.contains("Game data version 2 is installed and verified. Ready to play."))
+        let data = scenario.deviceRoot.appendingPathComponent("containers/group.\(bundleIdentifier)/Library/GameData")
+        #expect(try FileManager.default.destinationOfSymbolicLink(atPath: data.appendingPathComponent("current").path) == "v2")
+        #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent("v1").path), "the old version is removed")
     }
 
     /// A copy of the game's Info.plist whose version file is on the test's server.
