@@ -124,6 +124,16 @@ let package = Package(
             name: "wwdc-sessions",
             dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundTasks", "OSLog", "SessionKit"],
             path: "App",
+            exclude: ["Info.plist", "BackgroundGame"]
+        ),
+        // The second sample: a game whose data arrives with a background URLSession.
+        .executableTarget(
+            name: "background-game",
+            dependencies: [
+                "ArgumentParsing", "BackgroundAssets", "BackgroundTasks", "BackgroundURLSessions", "SessionKit",
+                "UserNotifications",
+            ],
+            path: "App/BackgroundGame",
             exclude: ["Info.plist"]
         ),
 

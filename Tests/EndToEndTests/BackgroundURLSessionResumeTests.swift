@@ -28,6 +28,7 @@ struct BackgroundURLSessionResumeTests {
             let app = try scenario.launchSessionApp(["--no-launch-events", "--download", url.absoluteString, "--wait"])
             try await waitForDurableBytes(scenario.scenario, atLeast: 200_000)
             try await scenario.scenario.service.kill()
+            #expect(!scenario.trace().contains { $0.event == "finishedWithFileURL" }, "the service was killed mid-transfer")
             // The app's session connects again, which starts the service on demand; the transfer resumes.
             #expect(try await app.waitForExit(timeout: .seconds(60)).isSuccess, "\(scenario.sessionRecords().map(\.event))")
             let finished = try #require(scenario.sessionRecords().first { $0.event == "didFinishDownloadingTo" })

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Abstract:
 # Walks the tutorial as a newcomer would, on a copy of the package: changes the port as Getting Started
-# says, then runs chapters 1 to 9 block by block and compares every output block with its page.
+# says, then runs chapters 1 to 10 block by block and compares every output block with its page.
 #
 # Usage: Tests/Tutorial/walk-tutorial.sh            (about 4 minutes after swift build)
 #        PORT=N SECOND_PORT=M Tests/Tutorial/walk-tutorial.sh   (the app's port, 9191 by default, and the
@@ -26,6 +26,7 @@ PAGES=(
     Docs/07-Refresh-in-the-background.md
     Docs/08-Point-the-sample-at-your-own-server.md
     Docs/09-Move-to-asset-packs.md
+    Docs/10-Game-data-in-the-background.md
 )
 
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/tutorial-walk.XXXXXX")"
@@ -48,7 +49,7 @@ done
 # The products the pages' `swift run` and `.build/debug/...` start: built once, in the package itself.
 PRODUCTS="$ROOT/.build/debug"
 for product in asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension \
-    exclusive-control-probe ba-package; do
+    exclusive-control-probe ba-package background-game; do
     [[ -x "$PRODUCTS/$product" ]] || fail "$PRODUCTS/$product is missing; run swift build first."
 done
 

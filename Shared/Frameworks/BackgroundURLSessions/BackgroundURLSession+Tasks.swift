@@ -34,11 +34,14 @@ extension BackgroundURLSession {
     }
 
     /// Hands the session's tasks that have not completed to `completionHandler` on the delegate queue,
-    /// once the system's list has arrived.
+    /// once the system's list has arrived and the task changes queued before have reached the system.
     func listTasks(_ completionHandler: @escaping @Sendable ([BackgroundDownloadTask]) -> Void) {
         whenAttached { [self] in
-            let tasks = registry.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
-            onDelegateQueue { completionHandler(tasks) }
+            // After the changes the app made before asking, as Apple's list reflects them.
+            commands.afterQueuedCommands { [self] in
+                let tasks = registry.withLock { $0.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier } }
+                onDelegateQueue { completionHandler(tasks) }
+            }
         }
     }
 

@@ -13,7 +13,8 @@ import Foundation
 /// resume), so they queue here and one task sends them.
 final class TaskCommandQueue: Sendable {
     private struct Command: Sendable {
-        var command: BackgroundTaskCommand
+        /// The change to send, or `nil` for a mark that only waits for the changes queued before it.
+        var command: BackgroundTaskCommand?
         var taskIdentifier: Int
         var reply: @Sendable (Result<Data?, any Error>) -> Void
     }
@@ -26,8 +27,12 @@ final class TaskCommandQueue: Sendable {
         self.continuation = continuation
         sender = Task {
             for await item in stream {
+                guard let command = item.command else {
+                    item.reply(.success(nil))
+                    continue
+                }
                 do {
-                    item.reply(.success(try await service.perform(item.command, session: session,
+                    item.reply(.success(try await service.perform(command, session: session,
                                                                   taskIdentifier: item.taskIdentifier)))
                 } catch {
                     item.reply(.failure(error))
@@ -43,6 +48,14 @@ final class TaskCommandQueue: Sendable {
         if case .terminated = result {
             reply(.failure(BackgroundSessionError.invalidated))
         }
+    }
+
+    /// Runs `body` once every command queued before has been answered by the system (or could not
+    /// be sent), so that what the app asks next sees what it changed before: `getAllTasks` after
+    /// `resume()` lists a task the system runs.
+    func afterQueuedCommands(_ body: @escaping @Sendable () -> Void) {
+        let result = continuation.yield(Command(command: nil, taskIdentifier: 0) { _ in body() })
+        if case .terminated = result { body() }
     }
 
     /// Stops sending; commands queued later fail as sent to an invalidated session.

@@ -22,6 +22,8 @@ struct InstallRun: Sendable {
     let appShare: Int64
     /// The essential allowance, which sizes the essential part until the real sizes are known.
     let essentialAllowance: Int64
+    /// Whether the app has a downloader extension, which downloads more once the app is launchable.
+    let hasDownloaderExtension: Bool
     /// What the install is doing.
     var phase: InstallProgress.Phase = .requestingContent
     /// The essential downloads, once the extension returned some.
@@ -46,6 +48,7 @@ struct InstallRun: Sendable {
         let plist = app.bundle.app
         appShare = Int64(max(0, plist.maxInstallSize - plist.essentialMaxInstallSize))
         essentialAllowance = Int64(max(0, plist.restrictions.essentialDownloadAllowance))
+        hasDownloaderExtension = app.bundle.extension != nil
     }
 
     /// The progress to show.
@@ -82,7 +85,8 @@ struct InstallRun: Sendable {
             text += " The extension returned no essential downloads."
         }
         if let note { text += " " + note }
-        text += " The app is launchable; its other downloads continue in the background."
+        text += hasDownloaderExtension
+            ? " The app is launchable; its other downloads continue in the background." : " The app is launchable."
         return text
     }
 }

@@ -17,6 +17,8 @@ extension BackgroundAssetsService {
         case let .due(date): next = clock.realTime(at: date)
         case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
         }
+        // Periodic checks ask the downloader extension; an app installed without one gets none.
+        if app.bundle.extension == nil { (next, suspended) = (nil, "the app has no downloader extension") }
         let run = installs[id]
         let progress = run?.progress ?? installs.outcome(of: id)?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
         return AppStatus(

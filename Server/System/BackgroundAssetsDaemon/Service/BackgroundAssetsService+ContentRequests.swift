@@ -18,7 +18,9 @@ extension BackgroundAssetsService {
         }
         // An app without a downloader extension has nothing to download before it opens.
         guard let manifestURL = installed.bundle.app.manifestURL, installed.bundle.extension != nil else {
-            if kind != .periodic { await markLaunchable(app) }
+            if kind != .periodic {
+                await markLaunchable(app, note: "It has no downloader extension, so nothing is downloaded before its first launch.")
+            }
             return
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))

@@ -32,6 +32,7 @@ public enum BackgroundSessionAction: Sendable, Equatable {
     case removePartialFile(bundleIdentifier: String, resumeData: Data)
     /// Write the session's record (``BackgroundSessionStore/save(_:_:)``), or delete it when `nil`.
     case persist(BackgroundSessionKey, BackgroundSessionRecord?)
-    /// Append a line to the trace, with the session identifier.
-    case trace(BackgroundSessionKey, task: Int?, event: String, detail: String?)
+    /// Append a line to the trace, with the session identifier: by default something the app did;
+    /// what the system kept for an app with nobody to receive it goes from the service to nobody.
+    case trace(BackgroundSessionKey, task: Int?, event: String, detail: String?, from: String = "app", to: String = "backgroundassetsd")
 }

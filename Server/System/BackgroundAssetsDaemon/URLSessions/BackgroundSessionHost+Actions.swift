@@ -53,8 +53,8 @@ extension BackgroundSessionHost {
                 } catch {
                     logger.error("The background session \(key.sessionIdentifier) of \(key.bundleIdentifier) could not be saved: \(error). It is kept in memory until the next change.")
                 }
-            case let .trace(key, task, event, detail):
-                trace(event, key: key, task: task, from: "app", to: "backgroundassetsd", detail: detail)
+            case let .trace(key, task, event, detail, from, to):
+                trace(event, key: key, task: task, from: from, to: to, detail: detail)
             }
         }
     }

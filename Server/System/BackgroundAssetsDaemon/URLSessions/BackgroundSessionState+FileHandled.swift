@@ -39,7 +39,8 @@ extension BackgroundSessionState {
             for event in again {
                 guard case .finishedDownloading = event, let name = event.delegateCall else { continue }
                 actions.append(.trace(key, task: event.taskIdentifier, event: name,
-                                      detail: "kept until the app makes the session again: its process ended before the method returned"))
+                                      detail: "kept until the app makes the session again: its process ended before the method returned",
+                                      from: "backgroundassetsd", to: "nobody"))
             }
             actions += launchIfDue(key) + [.persist(key, records[key])]
         }

@@ -148,7 +148,8 @@ extension BackgroundSessionState {
         record.waiting.append(event)
         var actions: [BackgroundSessionAction] = []
         if let name = event.delegateCall {
-            actions.append(.trace(key, task: event.taskIdentifier, event: name, detail: "kept until the app makes the session again"))
+            actions.append(.trace(key, task: event.taskIdentifier, event: name, detail: "kept until the app makes the session again",
+                                  from: "backgroundassetsd", to: "nobody"))
         }
         records[key] = record
         guard case .completed = event else { return actions }

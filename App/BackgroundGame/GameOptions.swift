@@ -1,0 +1,46 @@
+/*
+Abstract:
+What the game takes on its command line, declared once for its parsing and its --help.
+*/
+
+import ArgumentParsing
+import Foundation
+
+/// How one launch of the game runs.
+struct GameOptions: ParsableArguments {
+    static let untilReady = Flag("--until-ready", help: """
+        Stay until the newest game data is unpacked and verified, starting the download when needed, then \
+        exit 0; exit 1 with the reason otherwise.
+        """)
+    static let timeout = Option(
+        "--timeout", valueName: "SECONDS", help: "Give up after SECONDS and exit 1.", default: Duration.seconds(600),
+        defaultDescription: "600"
+    ) { text throws(UsageError) in
+        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+            throw UsageError("--timeout \(text) is not a positive number of seconds.")
+        }
+        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
+    }.requiring(untilReady)
+
+    static let signature = CommandSignature(
+        name: "background-game",
+        abstract: """
+            Checks the game's version file and, when the server has newer game data, downloads it with a
+            background URLSession. You can leave the game at once: the system finishes the download, launches
+            the game in the background for it, and a processing task verifies and unpacks the data.
+            """,
+        discussion: """
+            The version file's URL is GameVersionURL in the installed Info.plist. Install the game first:
+            swift run backgroundassets-debug install --app-plist App/BackgroundGame/Info.plist
+            """,
+        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
+        arguments: [Self.untilReady, Self.timeout])
+
+    var untilReady: Bool
+    var timeout: Duration
+
+    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
+        untilReady = arguments.flag(Self.untilReady)
+        timeout = try arguments.value(Self.timeout)
+    }
+}
