@@ -134,8 +134,15 @@ struct UnixSocketTests {
             thread.recordCurrentThread()
             _ = try listener.accept()
         }
-        let accept = try #require(BlockedThread.acceptCall, "no accept(2) number for this architecture")
-        try await poll(until: { thread.blockedCall == accept }, timeout: .seconds(10), "the thread to block in accept")
+        do {
+            let accept = try #require(BlockedThread.acceptCall, "no accept(2) number for this architecture")
+            try await poll(until: { thread.blockedCall == accept }, timeout: .seconds(10), "the thread to block in accept")
+        } catch {
+            // The scope awaits `waiting` before it ends: without the close, a failed wait would hang
+            // the whole test run on a thread that accepts for ever.
+            listener.close()
+            throw error
+        }
         listener.close()
         var failure: (any Error)?
         do { try await waiting } catch { failure = error }
