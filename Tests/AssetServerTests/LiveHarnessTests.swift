@@ -81,6 +81,18 @@ struct LiveHarnessTests {
         }
     }
 
+    @Test("A child starts with standard input, output and error only, whatever the test process has open")
+    func childInheritsNoDescriptors() async throws {
+        // A pipe without close-on-exec, as some code in the test process opens them.
+        var ends: [Int32] = [0, 0]
+        #expect(pipe(&ends) == 0)
+        defer { ends.forEach { close($0) } }
+        let listing = try await runCommand("ls", arguments: ["/proc/self/fd"])
+        let open = Set(listing.standardOutput.split(separator: "\n").compactMap { Int32($0) })
+        // ls itself holds one more, the folder it lists.
+        #expect(open.isSubset(of: [0, 1, 2, 3]), "the child had \(open.sorted()) open; the pipe is \(ends)")
+    }
+
     @Test("A missing product is reported with the next step")
     func missingProductNamesNextStep() throws {
         do {

@@ -78,6 +78,15 @@ private struct SpawnRequest: Sendable {
     let standardOutputPath: String
     let standardErrorPath: String
 
+    #if os(Linux)
+    /// glibc's `posix_spawn_file_actions_addclosefrom_np` (2.34 and later), which Swift's Glibc
+    /// module does not show; `nil` on an older glibc.
+    private static let addCloseFrom: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32)? = {
+        guard let symbol = dlsym(nil, "posix_spawn_file_actions_addclosefrom_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32).self)
+    }()
+    #endif
+
     func spawn() -> Result<pid_t, TestSupportError> {
         #if os(Linux)
         var actions = posix_spawn_file_actions_t()
@@ -95,6 +104,11 @@ private struct SpawnRequest: Sendable {
         posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
         posix_spawn_file_actions_addopen(&actions, 1, standardOutputPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
         posix_spawn_file_actions_addopen(&actions, 2, standardErrorPath, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        #if os(Linux)
+        // Nothing else of the test process: its sockets and pipes are not all close-on-exec, and a
+        // child started under a descriptor limit (prlimit --nofile) would find the low numbers taken.
+        _ = Self.addCloseFrom?(&actions, 3)
+        #endif
 
         // Start from default signal handling, as a shell would: the test runner may ignore
         // SIGPIPE or block signals, and a child inherits both.
