@@ -45,11 +45,11 @@ public final class UnixSocketListener: Sendable {
         if unlink(path) != 0, errno != ENOENT {
             throw IPCError.socketFailed(operation: "unlink", path: path, errno: errno)
         }
-        // The umask closes the window between bind creating the file and chmod tightening it.
-        let previousMask = umask(0o177)
+        // Between bind creating the file and chmod tightening it, the 0700 folder keeps everyone
+        // else out. Not umask: it is the whole process's, and would change the mode of files that
+        // other threads create meanwhile.
         let bound = try UnixSocket.withSocketAddress(path) { systemBind(descriptor, $0, $1) }
         let bindError = errno
-        umask(previousMask)
         guard bound == 0 else { throw IPCError.socketFailed(operation: "bind", path: path, errno: bindError) }
         guard chmod(path, 0o600) == 0 else { throw IPCError.socketFailed(operation: "chmod", path: path, errno: errno) }
         guard listen(descriptor, backlog) == 0 else {
