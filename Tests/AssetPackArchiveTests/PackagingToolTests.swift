@@ -36,6 +36,13 @@ struct PackagingToolTests {
         #expect(packaged.0 == .success, "\(packaged.error)")
         #expect(packaged.output == "Packaged Tutorial version 1 (essential (firstInstallation, subsequentUpdate)): "
             + "2 files, 12 bytes, into Tutorial.aar.")
+        // One file is said as one.
+        try fixture.write(template.replacingOccurrences(of: "[Asset-Pack ID]", with: "Welcome")
+            .replacingOccurrences(of: "[Path to File]", with: "Welcome.txt")
+            .replacingOccurrences(of: "[Path to Directory]", with: "Empty"), to: "One.json")
+        try FileManager.default.createDirectory(at: fixture.root.appending(path: "Empty"), withIntermediateDirectories: true)
+        let single = run(["One.json", "-o", "Welcome.aar"], in: fixture.root)
+        #expect(single.output.hasSuffix(": 1 file, 7 bytes, into Welcome.aar."), "\(single.output) \(single.error)")
 
         let listed = run(["download-manifest", "create", "Tutorial.aar", "--download-base-url",
                           "https://cdn.example.com/packs/", "--output-path", "manifest.json", "--quiet"], in: fixture.root)

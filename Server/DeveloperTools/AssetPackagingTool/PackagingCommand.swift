@@ -49,7 +49,8 @@ struct PackagingCommand {
             let header = try AssetPackPackager.package(manifest: manifest, workingDirectory: currentDirectory, output: output.url)
             if !quiet {
                 print("Packaged \(header.assetPackID) version \(header.version) (\(header.downloadPolicy.summary)): "
-                    + "\(header.files.count) files, \(ByteCountText.describe(header.installSize)), into \(output.text).")
+                    + "\(header.files.count) \(header.files.count == 1 ? "file" : "files"), "
+                    + "\(ByteCountText.describe(header.installSize)), into \(output.text).")
             }
         case .template:
             guard let output else { return print(PackagingManifestTemplate.text) }
