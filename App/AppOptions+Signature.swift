@@ -12,15 +12,9 @@ extension AppOptions {
         Exit once every session is downloaded and verified (0), or as soon as one has failed and nothing is \
         left in flight (1).
         """)
-    static let timeout = Option(
-        "--timeout", valueName: "SECONDS", help: "Give up after SECONDS and exit 1.", default: Duration.seconds(600),
-        defaultDescription: "600"
-    ) { text throws(UsageError) in
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw UsageError("--timeout \(text) is not a positive number of seconds.")
-        }
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
-    }.requiring(untilComplete)
+    static let timeout = Option.seconds(
+        "--timeout", help: "Give up after SECONDS and exit 1.", default: .seconds(600)
+    ).requiring(untilComplete)
     static let manifestURL = Option(
         "--manifest-url", valueName: "URL", help: "Where to refresh the manifest from.",
         defaultDescription: "$BA_MANIFEST_URL, or the BAManifestURL of the installed Info.plist, now "

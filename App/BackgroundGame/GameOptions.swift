@@ -12,15 +12,9 @@ struct GameOptions: ParsableArguments {
         Stay until the newest game data is unpacked and verified, starting the download when needed, then \
         exit 0; exit 1 with the reason otherwise.
         """)
-    static let timeout = Option(
-        "--timeout", valueName: "SECONDS", help: "Give up after SECONDS and exit 1.", default: Duration.seconds(600),
-        defaultDescription: "600"
-    ) { text throws(UsageError) in
-        guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
-            throw UsageError("--timeout \(text) is not a positive number of seconds.")
-        }
-        return .milliseconds(Int64((seconds * 1000).rounded(.up)))
-    }.requiring(untilReady)
+    static let timeout = Option.seconds(
+        "--timeout", help: "Give up after SECONDS and exit 1.", default: .seconds(600)
+    ).requiring(untilReady)
 
     static let signature = CommandSignature(
         name: "background-game",

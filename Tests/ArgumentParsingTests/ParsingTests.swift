@@ -56,6 +56,20 @@ struct ParsingTests {
         #expect(SampleCommand.mistake(line) == message)
     }
 
+    @Test("Seconds are read to the millisecond; zero, negative, infinite and too large are refused by name")
+    func seconds() throws {
+        let timeout = Option.seconds("--timeout", help: "Give up after SECONDS.", default: .seconds(600))
+        #expect(timeout.definition.defaultDescription == "600")
+        #expect(try timeout.value(from: "1.5") == .milliseconds(1500))
+        #expect(try timeout.value(from: "0.0001") == .milliseconds(1))
+        for text in ["0", "-3", "inf", "nan", "soon"] {
+            #expect(throws: UsageError("--timeout \(text) is not a positive number of seconds.")) { try timeout.value(from: text) }
+        }
+        #expect(throws: UsageError("--timeout 1e300 is more seconds than can be waited; give a smaller number.")) {
+            try timeout.value(from: "1e300")
+        }
+    }
+
     @Test("A positional argument is any word not starting with -, or - alone, or any word after --")
     func positionals() throws {
         let fetch = try SampleCommand.parse(["fetch", "-o", "-", "--", "--not-an-option"])

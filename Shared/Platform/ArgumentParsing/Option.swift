@@ -88,3 +88,29 @@ extension Option where Value == Bool {
         }
     }
 }
+
+extension Option where Value == Duration {
+    /// Declares an option whose value is a positive number of seconds, fractions allowed, such as
+    /// `--timeout 1.5`, read to the millisecond.
+    /// - Parameters:
+    ///   - name: The option, such as `--timeout`.
+    ///   - help: What it does, as sentences.
+    ///   - defaultValue: The value when the option is not given, shown in whole seconds.
+    public static func seconds(_ name: String, help: String, default defaultValue: Duration? = nil) -> Option {
+        Option(
+            name, valueName: "SECONDS", help: help, default: defaultValue,
+            defaultDescription: defaultValue.map { "\($0.components.seconds)" }
+        ) { text throws(UsageError) in
+            guard let seconds = Double(text), seconds > 0, seconds.isFinite else {
+                throw UsageError("\(name) \(text) is not a positive number of seconds.")
+            }
+            // Checked before the conversion, which would trap: a number from the command line must
+            // end in an error, not a crash.
+            let milliseconds = (seconds * 1000).rounded(.up)
+            guard milliseconds < Double(Int64.max) else {
+                throw UsageError("\(name) \(text) is more seconds than can be waited; give a smaller number.")
+            }
+            return .milliseconds(Int64(milliseconds))
+        }
+    }
+}
