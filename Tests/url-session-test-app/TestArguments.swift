@@ -7,7 +7,7 @@ import ArgumentParsing
 import Foundation
 
 /// What one launch of `url-session-test-app` is asked to do.
-struct TestArguments: ParsableArguments {
+struct TestArguments: ParsableArguments, Sendable {
     static let session = Option(
         "--session", valueName: "ID", help: "The session's identifier.", default: "com.example.lifecycle-test.downloads")
     static let noLaunchEvents = Flag("--no-launch-events", help: "Set sessionSendsLaunchEvents to false.")

@@ -6,38 +6,25 @@ What the test app was asked to do, and what it expects to see completed before i
 import BackgroundURLSessions
 import Synchronization
 
-/// What the test asked the app to do.
+/// What the test asked the app to do: its arguments, read through, and the tasks it waits for.
+@dynamicMemberLookup
 final class TestOptions: Sendable {
-    let session: String
-    let launchEvents: Bool
-    let discretionary: Bool
-    let sharedContainer: Bool
-    let downloads: [URL]
-    let cancelResumeAfter: Int64?
-    let dataTask: URL?
-    let list: Bool
-    let notification: String?
-    let wait: Bool
+    private let arguments: TestArguments
     private let expected = Mutex<Set<Int>>([])
 
     init(_ arguments: TestArguments) {
-        session = arguments.session
-        launchEvents = arguments.launchEvents
-        discretionary = arguments.discretionary
-        sharedContainer = arguments.sharedContainer
-        downloads = arguments.downloads
-        cancelResumeAfter = arguments.cancelResumeAfter
-        dataTask = arguments.dataTask
-        list = arguments.list
-        notification = arguments.notification
-        wait = arguments.wait
+        self.arguments = arguments
+    }
+
+    subscript<Value>(dynamicMember keyPath: KeyPath<TestArguments, Value>) -> Value {
+        arguments[keyPath: keyPath]
     }
 
     func configuration() -> BackgroundURLSessionConfiguration {
-        let configuration = URLSessionConfiguration.background(withIdentifier: session)
-        configuration.sessionSendsLaunchEvents = launchEvents
-        configuration.isDiscretionary = discretionary
-        if sharedContainer { configuration.sharedContainerIdentifier = URLSessionTestLog.appGroup }
+        let configuration = URLSessionConfiguration.background(withIdentifier: arguments.session)
+        configuration.sessionSendsLaunchEvents = arguments.launchEvents
+        configuration.isDiscretionary = arguments.discretionary
+        if arguments.sharedContainer { configuration.sharedContainerIdentifier = URLSessionTestLog.appGroup }
         return configuration
     }
 
@@ -48,10 +35,10 @@ final class TestOptions: Sendable {
         return RecordingSessionDelegate(
             onCompletion: { [self] completed in
                 let remaining = expected.withLock { $0.subtracting(completed) }
-                if wait, remaining.isEmpty { URLSessionTestLog.shared.append("done"); exit(0) }
+                if arguments.wait, remaining.isEmpty { URLSessionTestLog.shared.append("done"); exit(0) }
             },
             onProgress: { [self] task, bytes in
-                guard let limit = cancelResumeAfter, bytes >= limit,
+                guard let limit = arguments.cancelResumeAfter, bytes >= limit,
                       cancelled.withLock({ $0.insert(task.taskIdentifier).inserted }) else { return }
                 let session = URLSessionTestApp.sessions.last
                 // Until the task made from the resume data is expected, --wait must not end on the
@@ -60,7 +47,7 @@ final class TestOptions: Sendable {
                 self.expect([placeholder])
                 task.cancel { data in
                     defer { self.expected.withLock { _ = $0.remove(placeholder) } }
-                    var record = URLSessionTestRecord(event: "cancelledWithResumeData", session: self.session, task: task.taskIdentifier)
+                    var record = URLSessionTestRecord(event: "cancelledWithResumeData", session: self.arguments.session, task: task.taskIdentifier)
                     record.bytes = bytes
                     record.hasResumeData = data != nil
                     URLSessionTestLog.shared.append(record)
@@ -69,7 +56,7 @@ final class TestOptions: Sendable {
                     // The task that continues is not cancelled again.
                     cancelled.withLock { _ = $0.insert(resumed.taskIdentifier) }
                     self.expect([resumed.taskIdentifier])
-                    URLSessionTestLog.shared.append("resumedFromResumeData", session: self.session, task: resumed.taskIdentifier)
+                    URLSessionTestLog.shared.append("resumedFromResumeData", session: self.arguments.session, task: resumed.taskIdentifier)
                     resumed.resume()
                 }
             })
