@@ -329,7 +329,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "url-session-test-app",
-            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "BackgroundURLSessions", "UserNotifications"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "BackgroundURLSessions", "LifecycleTestKit", "UserNotifications"],
             path: "Tests/url-session-test-app"
         ),
         .executableTarget(

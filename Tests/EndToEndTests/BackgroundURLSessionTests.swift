@@ -5,6 +5,7 @@ Background URL sessions with the real processes: transfers that outlive the app,
 
 import BackgroundAssetsIPC
 import Foundation
+import LifecycleTestKit
 import TestSupport
 import Testing
 

@@ -5,28 +5,12 @@ The world of a background-session test: the lifecycle scenario with url-session-
 
 import BackgroundAssetsIPC
 import Foundation
+import LifecycleTestKit
 import TestSupport
 
 #if canImport(Glibc)
 import Glibc
 #endif
-
-/// One line of `url-session-test-app.jsonl`, as the test app writes it.
-struct URLSessionTestRecord: Decodable, Equatable, Sendable {
-    var event: String
-    var pid: Int32
-    var background: Bool
-    var session: String?
-    var task: Int?
-    var tasks: [Int]?
-    var bytes: Int64?
-    var code: Int?
-    var domain: String?
-    var message: String?
-    var reason: Int?
-    var hasResumeData: Bool?
-    var file: String?
-}
 
 extension LifecycleScenario {
     /// The session identifier the test app uses unless told otherwise.

@@ -4,6 +4,7 @@ The test app's session delegate: records every call, moves each file before retu
 */
 
 import BackgroundURLSessions
+import LifecycleTestKit
 import Synchronization
 
 /// Records each delegate call of a background session; moves finished files into the container.

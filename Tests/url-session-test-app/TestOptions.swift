@@ -4,6 +4,7 @@ What the test app was asked to do, and what it expects to see completed before i
 */
 
 import BackgroundURLSessions
+import LifecycleTestKit
 import Synchronization
 
 /// What the test asked the app to do: its arguments, read through, and the tasks it waits for.

@@ -4,6 +4,7 @@ An app for the background-session tests: makes a session, downloads what it is t
 */
 
 import BackgroundURLSessions
+import LifecycleTestKit
 import UserNotifications
 
 /// Makes a background session and does what ``TestArguments`` says; launched in the background for

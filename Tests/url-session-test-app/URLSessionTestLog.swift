@@ -5,24 +5,8 @@ What url-session-test-app records: one JSON line per delegate call or step, in t
 
 import BackgroundAssetsIPC
 import BackgroundURLSessions
+import LifecycleTestKit
 import Synchronization
-
-/// One line of `url-session-test-app.jsonl`.
-struct URLSessionTestRecord: Codable, Sendable {
-    var event: String
-    var pid: Int32 = ProcessInfo.processInfo.processIdentifier
-    var background = ProcessInfo.processInfo.environment["BG_TASK_BACKGROUND_LAUNCH"] == "1"
-    var session: String?
-    var task: Int?
-    var tasks: [Int]?
-    var bytes: Int64?
-    var code: Int?
-    var domain: String?
-    var message: String?
-    var reason: Int?
-    var hasResumeData: Bool?
-    var file: String?
-}
 
 /// Appends records to the log, one line each, whole.
 final class URLSessionTestLog: Sendable {
