@@ -37,11 +37,12 @@ extension BackgroundAssetsService {
             trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
             return await abandon(records, of: app, reason: reason)
         }
-        // A stopping service starts nothing that would outlive it. The calls end with it, as they
-        // would if it were killed, and the next start settles what they were for.
-        guard !activities.isClosed else { return }
         do {
             try extensionHost.launch(installed)
+        } catch is ServiceStopping {
+            // Nothing is launched while the service stops. The calls end with it, as they would if
+            // it were killed, and the next start settles what they were for.
+            return
         } catch {
             let reason = "\(installed.extensionExecutable?.path ?? "its extension") could not be started (\(error))"
             logger.error("The extension of \(app) was not launched: \(reason). Reinstall the app after building it.")
