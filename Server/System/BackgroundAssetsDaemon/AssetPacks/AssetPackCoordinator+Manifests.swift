@@ -12,11 +12,7 @@ extension AssetPackCoordinator {
     /// the reason it cannot be read.
     func settings(of app: InstalledApp) -> Result<ManagedAssetPackSettings, AssetPackFormatError> {
         let file = app.appExecutable.deletingLastPathComponent().appending(path: "Info.plist", directoryHint: .notDirectory)
-        guard let data = try? Data(contentsOf: file),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            return .failure(AssetPackFormatError(source: file.path, problem: "cannot be read; install the app again."))
-        }
-        return Result { () throws(AssetPackFormatError) in try ManagedAssetPackSettings(infoDictionary: plist, source: file.path) }
+        return Result { () throws(AssetPackFormatError) in try ManagedAssetPackSettings(contentsOf: file) }
     }
 
     /// Whether the system manages the app's asset packs: its Info.plist sets `BAHasManagedAssetPacks`.

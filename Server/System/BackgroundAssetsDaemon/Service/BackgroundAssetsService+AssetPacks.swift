@@ -68,10 +68,8 @@ extension BackgroundAssetsService {
     /// Why an install of an app that sets `BAHasManagedAssetPacks` is refused (Apple hosting, no app
     /// group), naming the key; `nil` when it is not refused.
     func managedAssetPackRefusal(appPlistPath: String) -> String? {
-        guard let data = FileManager.default.contents(atPath: appPlistPath),
-              let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else { return nil }
         do {
-            let settings = try ManagedAssetPackSettings(infoDictionary: plist, source: appPlistPath)
+            let settings = try ManagedAssetPackSettings(contentsOf: URL(fileURLWithPath: appPlistPath))
             guard settings.hasManagedAssetPacks, let problem = settings.managementProblem else { return nil }
             return "\(appPlistPath): the app cannot have managed asset packs: \(problem)"
         } catch {
