@@ -84,10 +84,7 @@ extension BackgroundAssetsService {
     func routeAssetPackEvent(_ event: QueueEvent) async {
         let row = event.row
         traceTransfer(event)
-        if case let .progress(_, _, total, _) = event, installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
-            installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
-            await pushInstallProgress(of: row.bundleIdentifier)
-        }
+        if case let .progress(_, _, total, _) = event { await recordEssentialProgress(of: row, totalWritten: total) }
         await settle(await assetPacks.queueEvent(event))
     }
 

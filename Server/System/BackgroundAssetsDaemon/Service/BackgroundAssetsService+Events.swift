@@ -28,10 +28,7 @@ extension BackgroundAssetsService {
             if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
                 traceEvent(TraceEntry.progressEvent, row: row, receivers: receivers)
             }
-            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
-                installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: total)
-                await pushInstallProgress(of: row.bundleIdentifier)
-            }
+            await recordEssentialProgress(of: row, totalWritten: total)
         case let .failed(row, failure):
             defer { progressSamples.forget(rowID: row.id) }
             if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
@@ -126,6 +123,13 @@ extension BackgroundAssetsService {
         _ = handOvers.remove(deliveryID)
         traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
         await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
+    }
+
+    /// Counts an essential download's bytes in its install's progress, and tells whoever follows the install.
+    func recordEssentialProgress(of row: DownloadRow, totalWritten: Int64) async {
+        guard installs[row.bundleIdentifier]?.essential?.contains(row.id) == true else { return }
+        installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: totalWritten)
+        await pushInstallProgress(of: row.bundleIdentifier)
     }
 
     /// Finds the files an earlier run of the service handed over that nobody took, and hands them
