@@ -375,7 +375,7 @@ let package = Package(
         // Builds a package of its own that depends on this one by path, as a developer's would.
         .testTarget(
             name: "PackageDependencyTests",
-            dependencies: ["TestSupport"],
+            dependencies: ["BackgroundAssetsIPC", "TestSupport"],
             path: "Tests/PackageDependencyTests"
         ),
         // The docs that describe code, checked against it: Architecture.md's module table against

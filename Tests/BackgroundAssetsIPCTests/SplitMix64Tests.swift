@@ -1,6 +1,6 @@
 /*
 Abstract:
-Pins SplitMix64's sequence: the asset server's catalogs and replayed test runs depend on every bit of it.
+Pins SplitMix64's sequence and FNV-1a's values: the asset server's catalogs and replayed test runs depend on every bit of it.
 */
 
 import BackgroundAssetsIPC
@@ -24,5 +24,11 @@ struct SplitMix64Tests {
         let choices = (0..<8).map { _ in Int.random(in: 0..<1000, using: &first) }
         #expect(choices == (0..<8).map { _ in Int.random(in: 0..<1000, using: &second) })
         #expect(choices != (0..<8).map { _ in Int.random(in: 0..<1000, using: &other) })
+    }
+
+    @Test("FNV-1a gives the published values, so the seeds made from names are the same everywhere")
+    func fnv1a() {
+        #expect(FNV1a.hash("") == 0xcbf2_9ce4_8422_2325)
+        #expect(FNV1a.hash("a") == 0xaf63_dc4c_8601_ec8c)
     }
 }

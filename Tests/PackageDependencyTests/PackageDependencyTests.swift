@@ -3,6 +3,7 @@ Abstract:
 A package of someone's own that depends on this one by path builds, imports the frameworks, and talks to a running service.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import TestSupport
 import Testing
@@ -57,11 +58,7 @@ struct PackageDependencyTests {
     static func sourceListFingerprint() -> String {
         let shared = packageRoot.appendingPathComponent("Shared")
         let paths = (FileManager.default.subpaths(atPath: shared.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in paths.joined(separator: "\n").utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        return String(hash, radix: 16)
+        return String(FNV1a.hash(paths.joined(separator: "\n")), radix: 16)
     }
 
     /// Writes the package a developer would write: the frameworks as products of this package, by path.

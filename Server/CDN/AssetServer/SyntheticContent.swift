@@ -14,17 +14,7 @@ struct SyntheticContent {
 
     /// Starts the stream for `identifier`.
     init(identifier: String) {
-        generator = SplitMix64(seed: Self.fnv1a(identifier))
-    }
-
-    /// The 64-bit FNV-1a hash of the identifier's UTF-8 bytes.
-    static func fnv1a(_ text: String) -> UInt64 {
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash ^= UInt64(byte)
-            hash = hash &* 0x0000_0100_0000_01b3
-        }
-        return hash
+        generator = SplitMix64(seed: FNV1a.hash(identifier))
     }
 
     /// Fills `buffer` with the next bytes of the stream, eight at a time in little-endian order.
@@ -49,7 +39,7 @@ struct SyntheticContent {
     static func size(for identifier: String, around nominal: Int64) -> Int64 {
         let spread = nominal / 4
         guard spread > 0 else { return max(0, nominal) }
-        let offset = Int64(fnv1a(identifier + "#size") % UInt64(2 * spread + 1)) - spread
+        let offset = Int64(FNV1a.hash(identifier + "#size") % UInt64(2 * spread + 1)) - spread
         return nominal + offset
     }
 }
