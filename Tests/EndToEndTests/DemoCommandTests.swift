@@ -91,17 +91,9 @@ struct DemoCommandTests {
             await ServiceProcess.killAll(in: scenario.deviceRoot)
             #expect(status == .exited(130), "\(demo.diagnostics())")
             #expect(demo.standardError().contains("wwdc-sessions-demo: interrupted"), "\(demo.diagnostics())")
-            try await poll(until: { children.allSatisfy { !Self.isRunning($0) } }, timeout: .seconds(10),
+            try await poll(until: { children.allSatisfy { !isProcessAlive($0) } }, timeout: .seconds(10),
                            "the demo's children to end with it")
         }
-    }
-
-    /// Whether a process runs: it exists and is not a zombie waiting to be reaped.
-    static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8),
-              let afterName = stat.range(of: ") ", options: .backwards)
-        else { return false }
-        return stat[afterName.upperBound...].first != "Z"
     }
 
     /// The processes `pid` started itself, from `/proc`.

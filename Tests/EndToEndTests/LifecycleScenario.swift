@@ -215,14 +215,6 @@ func watch(for duration: Duration, whether happened: () -> Bool) async throws ->
     }
 }
 
-/// Whether a process is alive: it exists and is not a zombie waiting to be reaped.
-func isProcessAlive(_ pid: Int32) -> Bool {
-    guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-    // The state follows the parenthesised command name, which may itself contain spaces.
-    guard let close = stat.lastIndex(of: ")") else { return false }
-    return !stat[stat.index(after: close)...].trimmingCharacters(in: .whitespaces).hasPrefix("Z")
-}
-
 extension Dictionary where Key == String, Value == Any {
     /// A nested value of a decoded JSON object, such as `["progress", "essentialFinished"]`.
     subscript(path keys: String...) -> Any? {

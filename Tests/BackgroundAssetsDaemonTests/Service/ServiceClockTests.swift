@@ -89,9 +89,9 @@ struct ServiceClockTests {
             let trace = TraceEntry.entries(in: (try? Data(contentsOf: device.paths.traceFile)) ?? Data())
             return trace.last { $0.event == "extensionLaunched" }?.detail.flatMap { Int32($0.dropFirst("pid ".count)) }
         }
-        #expect(Self.isRunning(pid))
+        #expect(isProcessAlive(pid))
         await device.stop()
-        try await poll(until: { !Self.isRunning(pid) }, timeout: .seconds(10), "the extension \(pid) to end")
+        try await poll(until: { !isProcessAlive(pid) }, timeout: .seconds(10), "the extension \(pid) to end")
         #expect(device.service.activities.runningNames == [])
         // An activity that was still running when the stop began launches nothing that would outlive it.
         await device.service.launchAppInBackground(fixture.bundleIdentifier)
@@ -100,11 +100,6 @@ struct ServiceClockTests {
         await #expect(throws: ServiceStopping.self) { try await device.service.launchExtension(of: installed) }
     }
 
-    /// Whether a process runs, a zombie not counting.
-    static func isRunning(_ pid: Int32) -> Bool {
-        guard let stat = try? String(contentsOfFile: "/proc/\(pid)/stat", encoding: .utf8) else { return false }
-        return !stat.contains(") Z ")
-    }
 
     @Test("A periodic check runs when the service's clock reaches the time the schedule gives, not before")
     func periodicCheckOnTheClock() async throws {
