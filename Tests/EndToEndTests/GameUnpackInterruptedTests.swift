@@ -13,11 +13,15 @@ import Glibc
 
 @Suite("The game sample's unpack, interrupted", .serialized, .timeLimit(.minutes(3)))
 struct GameUnpackInterruptedTests {
+    /// The generated catalog's session size; the game's archive holds three of them.
+    static let sessionSize = 24 << 20
+
     @Test("Killed in the middle of unpacking a new version, the game keeps the previous one whole; the next launch installs the new one")
     func killMidUnpack() async throws {
         let scenario = try Scenario()
-        // 24 MiB of game data: its unpack lasts long enough to be caught in the middle.
-        try await withAssetServer(sessions: 2, sessionSize: 8 << 20) { server in
+        // 72 MiB of game data: its unpack lasts long enough to be caught in the middle, also when a
+        // busy machine makes the test slow to look.
+        try await withAssetServer(sessions: 2, sessionSize: Self.sessionSize) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 let plist = try GameSampleTests.infoPlist(versionURL: server.url("/game/version.json"), in: scenario)
                 let install = try await scenario.runTool(["install", "--app-plist", plist.path, "--wait"])
@@ -43,7 +47,7 @@ struct GameUnpackInterruptedTests {
                 #expect(next.standardOutput.contains("Game data version \(version) is downloaded; it is being verified and installed."),
                         "\(next.standardOutput)")
                 #expect(try FileManager.default.destinationOfSymbolicLink(atPath: current) == "v\(version)")
-                #expect(try Self.contents(of: data.appendingPathComponent("current")).values.reduce(0, +) == 3 * (8 << 20))
+                #expect(try Self.contents(of: data.appendingPathComponent("current")).values.reduce(0, +) == 3 * Self.sessionSize)
                 #expect(!FileManager.default.fileExists(atPath: data.appendingPathComponent(".staging").path), "what the kill left is gone")
             }
         }
