@@ -43,6 +43,9 @@ public final class RawServiceClient: @unchecked Sendable {
 
     deinit { socket.close() }
 
+    /// Closes the connection, as a process that exits does.
+    public func close() { socket.close() }
+
     /// Whether the service answers a hello with this bundle identifier with a failure.
     public static func refusesHello(deviceRoot: URL, bundleIdentifier: String) throws -> Bool {
         do {

@@ -18,7 +18,7 @@ struct NotificationServiceTests {
                                       trigger: interval.map { NotificationTriggerDescriptor(timeInterval: $0, repeats: false) })
     }
 
-    private func delivered(_ tool: EventRecordingClient, app: String? = nil) async throws -> [DeliveredNotificationRecord] {
+    private func delivered(_ tool: RawServiceClient, app: String? = nil) async throws -> [DeliveredNotificationRecord] {
         guard case let .deliveredNotifications(list) = try await tool.ask(.fetchDeliveredNotifications(bundleIdentifier: app, after: nil)) else {
             throw TestSupportError("no list")
         }
@@ -84,9 +84,10 @@ struct NotificationServiceTests {
         #expect(try await game.ask(.setNotificationPresenter(isSet: true)) == .done)
         for (identifier, options) in [("hidden", UInt(0)), ("listed", UInt(8))] {
             #expect(try await game.ask(.addNotification(Self.request(identifier))) == .done)
-            let event = try await blocking {
-                try game.waitForEvent { if case let .notificationWillPresent(_, n) = $0 { n.request.identifier == identifier } else { false } }
+            let presented: @Sendable (ServerEvent) -> Bool = {
+                if case let .notificationWillPresent(_, n) = $0 { n.request.identifier == identifier } else { false }
             }
+            let event = try await game.event(presented).last(where: presented)
             guard case let .notificationWillPresent(id, _) = event else { return }
             #expect(try await game.ask(.answerNotificationPresentation(presentationID: id, options: options)) == .done)
         }

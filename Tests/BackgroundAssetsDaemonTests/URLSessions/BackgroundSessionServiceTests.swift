@@ -21,7 +21,7 @@ struct BackgroundSessionServiceTests {
     }
 
     /// Attaches a session, makes a task for the game archive and resumes it.
-    private func startDownload(_ client: EventRecordingClient, from server: AssetServerProcess,
+    private func startDownload(_ client: RawServiceClient, from server: AssetServerProcess,
                                settings: BackgroundSessionSettings = BackgroundSessionSettings(identifier: session),
                                earliestBeginDate: Date? = nil) async throws -> BackgroundTaskSnapshot {
         #expect(try await client.ask(.attachURLSession(settings: settings)) == .done)
@@ -38,7 +38,7 @@ struct BackgroundSessionServiceTests {
         try Data(contentsOf: server.catalogURL.appending(path: String(Self.archive.dropFirst())))
     }
 
-    private func status(_ tool: EventRecordingClient) async throws -> ServiceStatus {
+    private func status(_ tool: RawServiceClient) async throws -> ServiceStatus {
         guard case let .status(status) = try await tool.ask(.fetchStatus) else { throw TestSupportError("no status") }
         return status
     }
