@@ -11,10 +11,15 @@ import Synchronization
 @dynamicMemberLookup
 final class TestOptions: Sendable {
     private let arguments: TestArguments
-    private let expected = Mutex<Set<Int>>([])
+    /// Tasks that must complete before --wait exits, and those that did.
+    private let tasks = Mutex<(expected: Set<Int>, completed: Set<Int>)>(([], []))
+    /// Stands for the getAllTasks answer of --list: its tasks are not known until it comes, and
+    /// their completions may be delivered before it.
+    private static let listing = Int.min
 
     init(_ arguments: TestArguments) {
         self.arguments = arguments
+        if arguments.list { expect([Self.listing]) }
     }
 
     subscript<Value>(dynamicMember keyPath: KeyPath<TestArguments, Value>) -> Value {
@@ -35,8 +40,8 @@ final class TestOptions: Sendable {
         let cancelled = Mutex<Set<Int>>([])
         return RecordingSessionDelegate(
             onCompletion: { [self] completed in
-                let remaining = expected.withLock { $0.subtracting(completed) }
-                if arguments.wait, remaining.isEmpty { URLSessionTestLog.shared.append("done"); exit(0) }
+                tasks.withLock { $0.completed.formUnion(completed) }
+                exitIfDone()
             },
             onProgress: { [self] task, bytes in
                 guard let limit = arguments.cancelResumeAfter, bytes >= limit,
@@ -47,7 +52,7 @@ final class TestOptions: Sendable {
                 let placeholder = -task.taskIdentifier
                 self.expect([placeholder])
                 task.cancel { data in
-                    defer { self.expected.withLock { _ = $0.remove(placeholder) } }
+                    defer { self.fulfil(placeholder) }
                     var record = URLSessionTestRecord(event: "cancelledWithResumeData", session: self.arguments.session, task: task.taskIdentifier)
                     record.bytes = bytes
                     record.hasResumeData = data != nil
@@ -64,7 +69,23 @@ final class TestOptions: Sendable {
     }
 
     /// Adds tasks the app waits for with --wait.
-    func expect(_ tasks: [Int]) {
-        expected.withLock { $0.formUnion(tasks) }
+    func expect(_ identifiers: [Int]) {
+        tasks.withLock { $0.expected.formUnion(identifiers) }
+    }
+
+    /// Records the tasks getAllTasks gave as expected, in place of the placeholder that held --wait.
+    func listed(_ identifiers: [Int]) {
+        expect(identifiers)
+        fulfil(Self.listing)
+    }
+
+    private func fulfil(_ placeholder: Int) {
+        tasks.withLock { _ = $0.expected.remove(placeholder) }
+        exitIfDone()
+    }
+
+    private func exitIfDone() {
+        let remaining = tasks.withLock { $0.expected.subtracting($0.completed) }
+        if arguments.wait, remaining.isEmpty { URLSessionTestLog.shared.append("done"); exit(0) }
     }
 }

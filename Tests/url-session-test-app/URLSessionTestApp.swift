@@ -32,7 +32,7 @@ struct URLSessionTestApp {
                 var record = URLSessionTestRecord(event: "listed", session: options.session)
                 record.tasks = tasks.map(\.taskIdentifier).sorted()
                 log.append(record)
-                options.expect(tasks.map(\.taskIdentifier))
+                options.listed(tasks.map(\.taskIdentifier))
             }
         }
         for url in options.downloads {

@@ -5,6 +5,7 @@ Sends the app's changes to a session's tasks to the system one at a time, in the
 
 import BackgroundAssetsIPC
 import Foundation
+import Synchronization
 
 /// A serial line from the task objects to the system.
 ///
@@ -21,22 +22,30 @@ final class TaskCommandQueue: Sendable {
 
     private let continuation: AsyncStream<Command>.Continuation
     private let sender: Task<Void, Never>
+    /// Commands queued and not yet answered; a class, so that the sender shares it.
+    private final class Pending: Sendable {
+        let count = Atomic<Int>(0)
+    }
+
+    private let pending = Pending()
 
     init(service: any BackgroundURLSessionService, session: String) {
         let (stream, continuation) = AsyncStream<Command>.makeStream()
         self.continuation = continuation
-        sender = Task {
+        sender = Task { [pending] in
             for await item in stream {
                 guard let command = item.command else {
                     item.reply(.success(nil))
                     continue
                 }
+                let result: Result<Data?, any Error>
                 do {
-                    item.reply(.success(try await service.perform(command, session: session,
-                                                                  taskIdentifier: item.taskIdentifier)))
+                    result = .success(try await service.perform(command, session: session, taskIdentifier: item.taskIdentifier))
                 } catch {
-                    item.reply(.failure(error))
+                    result = .failure(error)
                 }
+                pending.count.subtract(1, ordering: .sequentiallyConsistent)
+                item.reply(result)
             }
         }
     }
@@ -44,8 +53,10 @@ final class TaskCommandQueue: Sendable {
     /// Queues a command; `reply` runs once the system has answered.
     func send(_ command: BackgroundTaskCommand, taskIdentifier: Int,
               reply: @escaping @Sendable (Result<Data?, any Error>) -> Void = { _ in }) {
+        pending.count.add(1, ordering: .sequentiallyConsistent)
         let result = continuation.yield(Command(command: command, taskIdentifier: taskIdentifier, reply: reply))
         if case .terminated = result {
+            pending.count.subtract(1, ordering: .sequentiallyConsistent)
             reply(.failure(BackgroundSessionError.invalidated))
         }
     }
@@ -53,7 +64,12 @@ final class TaskCommandQueue: Sendable {
     /// Runs `body` once every command queued before has been answered by the system (or could not
     /// be sent), so that what the app asks next sees what it changed before: `getAllTasks` after
     /// `resume()` lists a task the system runs.
+    ///
+    /// With nothing queued, `body` runs at once: `getAllTasks` asked before the session attached then
+    /// answers, on the delegate queue, ahead of the events that arrived with the attachment, so the
+    /// app sees a task before its completion.
     func afterQueuedCommands(_ body: @escaping @Sendable () -> Void) {
+        if pending.count.load(ordering: .sequentiallyConsistent) == 0 { return body() }
         let result = continuation.yield(Command(command: nil, taskIdentifier: 0) { _ in body() })
         if case .terminated = result { body() }
     }
