@@ -13,6 +13,8 @@ let package = Package(
         .executable(name: "wwdc-sessions", targets: ["wwdc-sessions"]),
         .executable(name: "wwdc-sessions-extension", targets: ["wwdc-sessions-extension"]),
         .executable(name: "wwdc-sessions-demo", targets: ["wwdc-sessions-demo"]),
+        .executable(name: "wwdc-slides", targets: ["wwdc-slides"]),
+        .executable(name: "wwdc-slides-extension", targets: ["wwdc-slides-extension"]),
         .library(name: "SessionKit", targets: ["SessionKit"]),
         // The frameworks, for a package of your own that depends on this one by path or URL.
         .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
@@ -124,7 +126,7 @@ let package = Package(
             name: "wwdc-sessions",
             dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundTasks", "OSLog", "SessionKit"],
             path: "App",
-            exclude: ["Info.plist", "BackgroundGame"]
+            exclude: ["Info.plist", "BackgroundGame", "WWDCSlides"]
         ),
         // The second sample: a game whose data arrives with a background URLSession.
         .executableTarget(
@@ -136,6 +138,13 @@ let package = Package(
             path: "App/BackgroundGame",
             exclude: ["Info.plist"]
         ),
+        // The sample's sessions as managed asset packs: slides, transcripts and the session list.
+        .executableTarget(
+            name: "wwdc-slides",
+            dependencies: ["ArgumentParsing", "BackgroundAssets"],
+            path: "App/WWDCSlides",
+            exclude: ["Info.plist"]
+        ),
 
         // MARK: - Extension
 
@@ -143,6 +152,12 @@ let package = Package(
             name: "wwdc-sessions-extension",
             dependencies: ["BackgroundAssets", "OSLog", "SessionKit"],
             path: "Extension",
+            exclude: ["Info.plist", "WWDCSlides"]
+        ),
+        .executableTarget(
+            name: "wwdc-slides-extension",
+            dependencies: ["BackgroundAssets", "OSLog"],
+            path: "Extension/WWDCSlides",
             exclude: ["Info.plist"]
         ),
 

@@ -72,7 +72,7 @@ struct InstallRun: Sendable {
         let verb = kind == .update ? "Updated" : "Installed"
         var text = "\(verb) \(bundleIdentifier) version \(version)."
         if let essential, essential.count > 0 {
-            let sizes = String(format: "%.1f MiB", Double(essential.totalBytes) / 1_048_576)
+            let sizes = ByteCountText.describe(essential.totalBytes)
             text += " \(essential.finishedCount) of \(essential.count) essential download(s) (\(sizes)) finished"
             if essential.failedCount == 0 {
                 text += "."
