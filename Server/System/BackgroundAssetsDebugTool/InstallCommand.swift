@@ -31,7 +31,8 @@ struct InstallCommand: DebugSubcommand {
     }
     static let wait = Flag("--wait", help: """
         Stay until the app is launchable: show the install's progress (a bar on a terminal, a line per phase or \
-        10% otherwise), then a summary of its essential downloads. Ctrl-C stops waiting, not the install.
+        10% otherwise), then a summary of its essential downloads. An update asked for while another version is \
+        still installing waits for that install to end. Ctrl-C stops waiting, not the install.
         """)
 
     static let signature = CommandSignature(
@@ -77,7 +78,18 @@ struct InstallCommand: DebugSubcommand {
         // Only to tell an update from an install; the install itself does not depend on it.
         var before: [AppStatus]?
         if case let .status(status)? = try? await connection.send(.fetchStatus) { before = status.apps }
-        let app = try await connection.send(.install(request)).expectedApp(answering: "install")
+        let answer: ServerResponse
+        do {
+            answer = try await connection.send(.install(request))
+        } catch let refusal as NSError where wait && refusal.domain == InstallRequest.refusalDomain
+            && refusal.code == InstallRequest.busyCode {
+            // Another version is still installing (a simulated install, say): with --wait, wait
+            // for it to end, as the App Store queues an update behind an install, then ask again.
+            guard let busy = Self.bundleIdentifier(in: appPlist) else { throw refusal }
+            _ = try await connection.send(.awaitLaunchable(bundleIdentifier: busy, recordLaunch: false))
+            answer = try await connection.send(.install(request))
+        }
+        let app = try answer.expectedApp(answering: "install")
         let headline = InstallSummary.headline(for: app, before: before)
         guard wait else {
             context.console.output(app.state == .launchable

@@ -18,6 +18,12 @@ public struct InstallRequest: Codable, Sendable, Equatable {
     /// without editing the Info.plists; `nil` keeps the Info.plists' version.
     public var version: String?
 
+    /// The error domain of a refused install; the message names the Info.plist key at fault.
+    public static let refusalDomain = "BackgroundAssetsInstallErrorDomain"
+    /// The code of a refusal because another version of the app is still installing: the same
+    /// request succeeds once that install has ended.
+    public static let busyCode = 2
+
     /// Creates an install request.
     /// - Parameters:
     ///   - appPlistPath: The app's Info.plist.

@@ -8,7 +8,7 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// The error domain of a refused install: the message names the Info.plist key at fault.
-    static let installErrorDomain = "BackgroundAssetsInstallErrorDomain"
+    static let installErrorDomain = InstallRequest.refusalDomain
 
     /// Validates an app bundle, registers it, and starts its install or update content request.
     func install(_ request: InstallRequest) async -> ServerResponse {
@@ -26,7 +26,7 @@ extension BackgroundAssetsService {
             // The same install asked for again (a re-run after Ctrl-C or after the service restarted)
             // joins the one in progress, so `install --wait` can follow it to its end.
             guard running.version == candidate.bundle.app.version, let installed = try? await registry.app(app) else {
-                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(candidate.bundle.app.version).")
+                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(candidate.bundle.app.version).", code: InstallRequest.busyCode)
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "install", app: app,
                                detail: "version \(running.version), already installing"))
@@ -49,8 +49,8 @@ extension BackgroundAssetsService {
         return .app(appStatus(installed))
     }
 
-    private func installRefusal(_ message: String) -> ServerResponse {
-        .failure(WireFailure(domain: Self.installErrorDomain, code: 1, message: message))
+    private func installRefusal(_ message: String, code: Int = 1) -> ServerResponse {
+        .failure(WireFailure(domain: Self.installErrorDomain, code: code, message: message))
     }
 
     /// Removes an app: its extension, downloads, record and, when no other app shares it, its container.
