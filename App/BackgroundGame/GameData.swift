@@ -101,7 +101,11 @@ struct GameData: Sendable {
             guard rename(link.path, installedData.path) == 0 else {
                 throw GameError.container("\(installedData.path) cannot be replaced (errno \(errno))")
             }
-            if let previous { try? fileManager.removeItem(at: dataFolder.appending(path: "v\(previous)")) }
+        }
+        // The previous version goes, and any an interrupted install switched away from but never deleted.
+        let folders = (try? fileManager.contentsOfDirectory(atPath: dataFolder.path)) ?? []
+        for folder in folders where folder.hasPrefix("v") && folder != "v\(update.version)" {
+            try? fileManager.removeItem(at: dataFolder.appending(path: folder))
         }
         try? fileManager.removeItem(at: staging)
         try? fileManager.removeItem(at: updateFolder)

@@ -56,7 +56,9 @@ struct GameLaunch {
     private func waitUntilInstalled(_ newest: GameVersion) async -> Int32 {
         let deadline = ContinuousClock.now.advanced(by: options.timeout)
         while ContinuousClock.now < deadline {
-            if let installed = try? GameData.current.installedVersion, installed >= newest.version {
+            // Ready once the install has finished too: it deletes the pending update last, after the old data.
+            let data = try? GameData.current
+            if let installed = data?.installedVersion, installed >= newest.version, data?.pendingUpdate == nil {
                 print("Game data version \(installed) is installed and verified. Ready to play.")
                 return 0
             }

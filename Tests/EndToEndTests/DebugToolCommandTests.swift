@@ -93,12 +93,14 @@ struct DebugToolCommandTests {
     @Test("Usage mistakes exit with 64 and say what was wrong")
     func usageErrors() async throws {
         let scenario = try Scenario()
+        // A file that does not exist, whatever the machine's /tmp holds.
+        let output = scenario.outputFolder.appending(path: "x").path
         let cases: [([String], String)] = [
             ([], "Usage: backgroundassets-debug"),
             (["frobnicate"], "Unknown subcommand"),
             (["download", "http://127.0.0.1:1/x"], "--output"),
-            (["download", "ftp://example.com/x", "--output", "/tmp/x"], "scheme ftp"),
-            (["download", "http://127.0.0.1:1/x", "--output", "/tmp/x", "--size", "-3"], "--size"),
+            (["download", "ftp://example.com/x", "--output", output], "scheme ftp"),
+            (["download", "http://127.0.0.1:1/x", "--output", output, "--size", "-3"], "--size"),
             (["status", "--bogus"], "--bogus"),
             (["cancel"], "ID"),
             (["-s", "-b", "com.example.app"], "--app-install, --app-update, --periodic-check"),
