@@ -76,6 +76,21 @@ struct StatusFormatterAppsTests {
             + "last-termination=-")
     }
 
+    @Test("An app installed without a downloader extension shows no runtime budget, which only an extension spends")
+    func appWithoutExtension() {
+        var game = Self.suspended
+        game.periodicCheckSuspendedBecause = "the app has no downloader extension"
+        game.runtimeBudgetLeft = 600
+        game.hasDownloaderExtension = false
+        let status = ServiceStatus(processIdentifier: 7, deviceRoot: "/tmp/device", connectionCount: 0, downloads: [],
+                                   apps: [game], settings: DeviceSettings())
+        let table = StatusFormatter(status: status, now: Self.now).table()
+        #expect(table.contains("    next periodic check: suspended (the app has no downloader extension)"), "\(table)")
+        #expect(!table.contains("runtime budget"), "\(table)")
+        let line = StatusFormatter(status: status, now: Self.now).lines()
+        #expect(line.contains(" budget-left=- "), "\(line)")
+    }
+
     @Test("JSON carries the apps and the settings, with ISO 8601 dates")
     func json() throws {
         let text = try StatusFormatter(status: Self.status).json()

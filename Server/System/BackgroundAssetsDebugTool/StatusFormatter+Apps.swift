@@ -23,7 +23,10 @@ extension StatusFormatter {
             let name = "\(Self.shortened(app.bundleIdentifier)) version \(Self.shortened(app.version))"
             lines.append("  \(name): \(Self.state(of: app)), \(launched)")
             lines.append("    next periodic check: \(nextCheck(of: app))")
-            lines.append("    runtime budget left: \(DurationText.duration(app.runtimeBudgetLeft))")
+            // The runtime budget is the extension's; an app installed without one has none to spend.
+            if app.hasDownloaderExtension != false {
+                lines.append("    runtime budget left: \(DurationText.duration(app.runtimeBudgetLeft))")
+            }
             if let pid = app.extensionProcessIdentifier {
                 lines.append("    extension: running as pid \(pid)")
             }
@@ -50,7 +53,7 @@ extension StatusFormatter {
                 ("launched", app.hasLaunched ? "yes" : "no"),
                 ("next-check", app.nextPeriodicCheck?.ISO8601Format() ?? suspended.map { _ in "suspended" } ?? "-"),
                 ("suspended-because", suspended ?? "-"),
-                ("budget-left", String(Int(max(0, app.runtimeBudgetLeft).rounded(.down)))),
+                ("budget-left", app.hasDownloaderExtension == false ? "-" : String(Int(max(0, app.runtimeBudgetLeft).rounded(.down)))),
                 ("extension-pid", app.extensionProcessIdentifier.map { String($0) } ?? "-"),
                 ("last-termination", app.lastExtensionTermination.map(Self.quoted) ?? "-"),
             ]

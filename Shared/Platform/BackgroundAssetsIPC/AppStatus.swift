@@ -43,13 +43,17 @@ public struct AppStatus: Codable, Sendable, Equatable {
     public var lastTaskEnding: String?
     /// The app's managed asset packs, installed or on their way; `nil` for an app without any.
     public var assetPacks: [AssetPackStatus]?
+    /// Whether the app was installed with a downloader extension, which is all the runtime budget
+    /// is for; `nil` from a service that does not say, taken as `true`.
+    public var hasDownloaderExtension: Bool?
 
     /// Creates an app status.
     public init(
         bundleIdentifier: String, version: String, appGroup: String, state: InstallState, progress: InstallProgress,
         hasLaunched: Bool, nextPeriodicCheck: Date? = nil, periodicCheckSuspendedBecause: String? = nil,
         runtimeBudgetLeft: Double, extensionProcessIdentifier: Int32? = nil, lastExtensionTermination: String? = nil,
-        installSummary: String? = nil, lastTaskEnding: String? = nil, assetPacks: [AssetPackStatus]? = nil
+        installSummary: String? = nil, lastTaskEnding: String? = nil, assetPacks: [AssetPackStatus]? = nil,
+        hasDownloaderExtension: Bool? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version
@@ -65,6 +69,7 @@ public struct AppStatus: Codable, Sendable, Equatable {
         self.installSummary = installSummary
         self.lastTaskEnding = lastTaskEnding
         self.assetPacks = assetPacks
+        self.hasDownloaderExtension = hasDownloaderExtension
     }
 }
 

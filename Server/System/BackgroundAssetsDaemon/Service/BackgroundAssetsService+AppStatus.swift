@@ -28,7 +28,8 @@ extension BackgroundAssetsService {
             runtimeBudgetLeft: max(0, extensionHost.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
             extensionProcessIdentifier: extensionHost.runs[id]?.process.processIdentifier,
             lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
-            lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id))
+            lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
+            hasDownloaderExtension: app.bundle.extension != nil)
     }
 }
 
