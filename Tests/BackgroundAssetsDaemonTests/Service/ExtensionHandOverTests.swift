@@ -1,0 +1,120 @@
+/*
+Abstract:
+Tests that an app starting while finished files go to its extension gets every download it can promote, and no other.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Finished files on their way to the extension when the app starts", .serialized, .timeLimit(.minutes(1)))
+struct ExtensionHandOverTests {
+    static let finishedCall = "backgroundDownload(_:finishedWithFileURL:)"
+
+    @Test("A delegate set before a finished file went to the extension receives it; the extension never does")
+    func unsentFileGoesToTheDelegate() async throws {
+        try await Self.withExtensionHoldingOneFile { scene in
+            let (app, held, queued) = (scene.app, scene.held, scene.queued)
+            try await Self.expect(app, toList: [])
+            _ = try await app.ask(.setDelegate(isSet: true))
+
+            let events = try await app.event { if case .finished = $0 { true } else { false } }
+            let delivered = events.compactMap { event -> (UInt64, DownloadDescriptor, String)? in
+                if case let .finished(id, download, path) = event { (id, download, path) } else { nil }
+            }
+            #expect(delivered.map(\.1.uniqueIdentifier) == [queued.uniqueIdentifier], "only the file not sent yet")
+            guard let (deliveryID, download, path) = delivered.first else { return }
+            #expect(FileManager.default.fileExists(atPath: path), "the file is there until the delegate returns")
+            // Until the delegate returns, the app lists it (finished) and promoting it starts nothing.
+            try await Self.expect(app, toList: [queued.uniqueIdentifier])
+            guard case let .download(promoted) = try await app.ask(.startForeground(download: download)) else {
+                Issue.record("promoting the download handed to the delegate failed"); return
+            }
+            #expect(promoted.state == .finished)
+            _ = try await app.ask(.acknowledgeDelivery(deliveryID: deliveryID))
+            try await poll(until: { !FileManager.default.fileExists(atPath: path) }, timeout: .seconds(10), "the delivered file to be deleted")
+
+            // The extension still owes the file it holds, and no other: the delegate's is not sent to it later.
+            let owed = await scene.device.service.rowsGivenToExtension(of: scene.bundleIdentifier)
+            #expect(owed.count == 1, "the extension owes \(owed)")
+            let sent = scene.device.trace.filter { $0.event == Self.finishedCall && $0.to == "extension" }
+            #expect(sent.map(\.download) == [held.identifier], "the extension received \(sent)")
+        }
+    }
+
+    @Test("A finished file the extension holds is not listed to the app, and promoting it fails with downloadNotScheduled")
+    func sentFileStaysTheExtensions() async throws {
+        try await Self.withExtensionHoldingOneFile { scene in
+            let (app, held, queued) = (scene.app, scene.held, scene.queued)
+            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.event { if case .finished = $0 { true } else { false } }
+            // Listed: the file on its way to the delegate. Not listed: the one the extension holds.
+            try await Self.expect(app, toList: [queued.uniqueIdentifier], without: held)
+
+            guard case let .failure(failure) = try await app.ask(.startForeground(download: held)) else {
+                Issue.record("promoting the extension's download did not fail"); return
+            }
+            #expect(failure.code == BAError.Code.downloadNotScheduled.rawValue, "\(failure)")
+            #expect(failure.message.contains("extension") && failure.message.contains(held.identifier), "\(failure)")
+            #expect(!app.events.contains { if case let .finished(_, download, _) = $0 { download.uniqueIdentifier == held.uniqueIdentifier } else { false } })
+        }
+    }
+
+    /// An app started while its extension holds one finished file and another waits for it.
+    struct Scene {
+        let device: InProcessService
+        let bundleIdentifier: String
+        /// The app's connection, which has not set a delegate yet.
+        let app: RawServiceClient
+        /// The download whose file the extension is receiving.
+        let held: DownloadDescriptor
+        /// The download whose file is queued for the extension behind it.
+        let queued: DownloadDescriptor
+    }
+
+    /// Installs the lifecycle test app, whose extension sleeps in `finishedWithFileURL`, and, with no
+    /// delegate connected, has two downloads finish: the first is sent to the extension, which holds
+    /// it, and the second waits for the extension behind it.
+    static func withExtensionHoldingOneFile(_ body: (Scene) async throws -> Void) async throws {
+        let bytes = Array(repeating: UInt8(ascii: "v"), count: 4096)
+        let files = try ScriptedHTTPServer { _, _ in .response("200 OK", body: bytes) }
+        defer { files.stop() }
+        try await InProcessService.with { device in
+            let installed = try await device.installTestApp(behaviour: ["finishedSleepSeconds": 3600])
+            defer { installed.manifestServer.stop() }
+            _ = try await device.waitForAppStatus(installed, "the install's end") { $0.state == .launchable ? $0 : nil }
+            // Past the grace in which a just-started service keeps finished files for reconnecting delegates.
+            device.clock.advance(by: .seconds(BackgroundAssetsService.reconnectGrace + 1))
+            let app = try await device.client(installed.bundleIdentifier)
+            func finish(_ identifier: String, _ description: String, when traced: @escaping (TraceEntry) -> Bool) async throws -> DownloadDescriptor {
+                let download = DownloadDescriptor(
+                    identifier: identifier, uniqueIdentifier: UUID().uuidString, url: files.url("/\(identifier).mp4").absoluteString,
+                    fileSize: bytes.count, applicationGroupIdentifier: installed.fixture.appGroupIdentifier)
+                guard case let .download(scheduled) = try await app.ask(.schedule(download: download)) else {
+                    throw TestSupportError("The service refused to schedule \(identifier).")
+                }
+                try await device.waitForTrace(description) { $0.download == identifier && traced($0) }
+                return scheduled
+            }
+            let held = try await finish("held", "the first file sent to the extension") { $0.event == finishedCall && $0.to == "extension" }
+            let queued = try await finish("queued", "the second file routed to the extension") {
+                $0.event == "finishedWithFileURL" && $0.detail?.contains("launching the extension") == true
+            }
+            try await body(Scene(device: device, bundleIdentifier: installed.bundleIdentifier, app: app, held: held, queued: queued))
+        }
+    }
+
+    /// Expects the app's listing to hold exactly these finished downloads, and not `absent`.
+    static func expect(
+        _ app: RawServiceClient, toList finished: [String], without absent: DownloadDescriptor? = nil,
+        sourceLocation: SourceLocation = #_sourceLocation
+    ) async throws {
+        guard case let .downloads(listed) = try await app.ask(.fetchCurrentDownloads) else {
+            Issue.record("the service did not list the app's downloads", sourceLocation: sourceLocation); return
+        }
+        #expect(listed.filter { $0.state == .finished }.map(\.uniqueIdentifier) == finished, "listed \(listed)", sourceLocation: sourceLocation)
+        if let absent { #expect(!listed.contains { $0.uniqueIdentifier == absent.uniqueIdentifier }, sourceLocation: sourceLocation) }
+    }
+}
