@@ -62,6 +62,29 @@ struct ExtensionHandOverTests {
         }
     }
 
+    @Test("A file whose delegate went away before returning goes to a delegate set since, not to the extension")
+    func orphanedFileGoesToANewDelegate() async throws {
+        try await Self.withInstalledApp { setup in
+            let bundle = setup.installed.bundleIdentifier
+            let first = try await setup.device.client(bundle)
+            _ = try await first.ask(.setDelegate(isSet: true))
+            let download = try await setup.finish("orphaned", from: first, "the file sent to the first delegate") {
+                $0.event == "finishedWithFileURL" && $0.to == "app"
+            }
+            // The first app's process receives the file, then exits before its callback returns.
+            _ = try await first.event { if case .finished = $0 { true } else { false } }
+            let second = try await setup.device.client(bundle)
+            _ = try await second.ask(.setDelegate(isSet: true))
+            first.close()
+
+            let events = try await second.event { if case .finished = $0 { true } else { false } }
+            let delivered = events.compactMap { if case let .finished(id, download, _) = $0 { (id, download) } else { nil } }
+            #expect(delivered.map(\.1.uniqueIdentifier) == [download.uniqueIdentifier])
+            if let (deliveryID, _) = delivered.first { _ = try await second.ask(.acknowledgeDelivery(deliveryID: deliveryID)) }
+            #expect(!setup.device.trace.contains { $0.event == Self.finishedCall }, "the extension was called for it")
+        }
+    }
+
     /// An app started while its extension holds one finished file and another waits for it.
     struct Scene {
         let device: InProcessService
@@ -78,31 +101,51 @@ struct ExtensionHandOverTests {
     /// delegate connected, has two downloads finish: the first is sent to the extension, which holds
     /// it, and the second waits for the extension behind it.
     static func withExtensionHoldingOneFile(_ body: (Scene) async throws -> Void) async throws {
-        let bytes = Array(repeating: UInt8(ascii: "v"), count: 4096)
-        let files = try ScriptedHTTPServer { _, _ in .response("200 OK", body: bytes) }
-        defer { files.stop() }
-        try await InProcessService.with { device in
-            let installed = try await device.installTestApp(behaviour: ["finishedSleepSeconds": 3600])
-            defer { installed.manifestServer.stop() }
-            _ = try await device.waitForAppStatus(installed, "the install's end") { $0.state == .launchable ? $0 : nil }
-            // Past the grace in which a just-started service keeps finished files for reconnecting delegates.
-            device.clock.advance(by: .seconds(BackgroundAssetsService.reconnectGrace + 1))
-            let app = try await device.client(installed.bundleIdentifier)
-            func finish(_ identifier: String, _ description: String, when traced: @escaping (TraceEntry) -> Bool) async throws -> DownloadDescriptor {
-                let download = DownloadDescriptor(
-                    identifier: identifier, uniqueIdentifier: UUID().uuidString, url: files.url("/\(identifier).mp4").absoluteString,
-                    fileSize: bytes.count, applicationGroupIdentifier: installed.fixture.appGroupIdentifier)
-                guard case let .download(scheduled) = try await app.ask(.schedule(download: download)) else {
-                    throw TestSupportError("The service refused to schedule \(identifier).")
-                }
-                try await device.waitForTrace(description) { $0.download == identifier && traced($0) }
-                return scheduled
+        try await withInstalledApp(behaviour: ["finishedSleepSeconds": 3600]) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            let held = try await setup.finish("held", from: app, "the first file sent to the extension") {
+                $0.event == finishedCall && $0.to == "extension"
             }
-            let held = try await finish("held", "the first file sent to the extension") { $0.event == finishedCall && $0.to == "extension" }
-            let queued = try await finish("queued", "the second file routed to the extension") {
+            let queued = try await setup.finish("queued", from: app, "the second file routed to the extension") {
                 $0.event == "finishedWithFileURL" && $0.detail?.contains("launching the extension") == true
             }
-            try await body(Scene(device: device, bundleIdentifier: installed.bundleIdentifier, app: app, held: held, queued: queued))
+            try await body(Scene(device: setup.device, bundleIdentifier: setup.installed.bundleIdentifier, app: app, held: held, queued: queued))
+        }
+    }
+
+    /// The lifecycle test app installed on an in-process service, and a server of its downloads.
+    struct Setup {
+        static let bytes = Array(repeating: UInt8(ascii: "v"), count: 4096)
+        let device: InProcessService
+        let installed: InProcessService.TestApp
+        let files: ScriptedHTTPServer
+
+        /// Schedules a background download from `client`, and waits until the trace shows `traced` of it.
+        func finish(
+            _ identifier: String, from client: RawServiceClient, _ description: String, when traced: @escaping (TraceEntry) -> Bool
+        ) async throws -> DownloadDescriptor {
+            let download = DownloadDescriptor(
+                identifier: identifier, uniqueIdentifier: UUID().uuidString, url: files.url("/\(identifier).mp4").absoluteString,
+                fileSize: Self.bytes.count, applicationGroupIdentifier: installed.fixture.appGroupIdentifier)
+            guard case let .download(scheduled) = try await client.ask(.schedule(download: download)) else {
+                throw TestSupportError("The service refused to schedule \(identifier).")
+            }
+            try await device.waitForTrace(description) { $0.download == identifier && traced($0) }
+            return scheduled
+        }
+    }
+
+    /// Installs the lifecycle test app with its extension behaving as `behaviour` says, and moves the
+    /// clock past the grace in which a just-started service keeps finished files for reconnecting delegates.
+    static func withInstalledApp(behaviour: [String: any Sendable] = [:], _ body: (Setup) async throws -> Void) async throws {
+        let files = try ScriptedHTTPServer { _, _ in .response("200 OK", body: Setup.bytes) }
+        defer { files.stop() }
+        try await InProcessService.with { device in
+            let installed = try await device.installTestApp(behaviour: behaviour)
+            defer { installed.manifestServer.stop() }
+            _ = try await device.waitForAppStatus(installed, "the install's end") { $0.state == .launchable ? $0 : nil }
+            device.clock.advance(by: .seconds(BackgroundAssetsService.reconnectGrace + 1))
+            try await body(Setup(device: device, installed: installed, files: files))
         }
     }
 
