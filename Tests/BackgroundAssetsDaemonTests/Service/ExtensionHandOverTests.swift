@@ -20,21 +20,19 @@ struct ExtensionHandOverTests {
             try await Self.expect(app, toList: [])
             _ = try await app.ask(.setDelegate(isSet: true))
 
-            let events = try await app.event { if case .finished = $0 { true } else { false } }
-            let delivered = events.compactMap { event -> (UInt64, DownloadDescriptor, String)? in
-                if case let .finished(id, download, path) = event { (id, download, path) } else { nil }
-            }
-            #expect(delivered.map(\.1.uniqueIdentifier) == [queued.uniqueIdentifier], "only the file not sent yet")
-            guard let (deliveryID, download, path) = delivered.first else { return }
-            #expect(FileManager.default.fileExists(atPath: path), "the file is there until the delegate returns")
+            let delivered = try await app.deliveries()
+            #expect(delivered.map(\.download.uniqueIdentifier) == [queued.uniqueIdentifier], "only the file not sent yet")
+            guard let delivery = delivered.first else { return }
+            #expect(FileManager.default.fileExists(atPath: delivery.path), "the file is there until the delegate returns")
             // Until the delegate returns, the app lists it (finished) and promoting it starts nothing.
             try await Self.expect(app, toList: [queued.uniqueIdentifier])
-            guard case let .download(promoted) = try await app.ask(.startForeground(download: download)) else {
+            guard case let .download(promoted) = try await app.ask(.startForeground(download: delivery.download)) else {
                 Issue.record("promoting the download handed to the delegate failed"); return
             }
             #expect(promoted.state == .finished)
-            _ = try await app.ask(.acknowledgeDelivery(deliveryID: deliveryID))
-            try await poll(until: { !FileManager.default.fileExists(atPath: path) }, timeout: .seconds(10), "the delivered file to be deleted")
+            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.id))
+            try await poll(
+                until: { !FileManager.default.fileExists(atPath: delivery.path) }, timeout: .seconds(10), "the delivered file to be deleted")
 
             // The extension still owes the file it holds, and no other: the delegate's is not sent to it later.
             let owed = await scene.device.service.rowsGivenToExtension(of: scene.bundleIdentifier)
@@ -49,7 +47,7 @@ struct ExtensionHandOverTests {
         try await Self.withExtensionHoldingOneFile { scene in
             let (app, held, queued) = (scene.app, scene.held, scene.queued)
             _ = try await app.ask(.setDelegate(isSet: true))
-            _ = try await app.event { if case .finished = $0 { true } else { false } }
+            _ = try await app.deliveries()
             // Listed: the file on its way to the delegate. Not listed: the one the extension holds.
             try await Self.expect(app, toList: [queued.uniqueIdentifier], without: held)
 
@@ -58,7 +56,7 @@ struct ExtensionHandOverTests {
             }
             #expect(failure.code == BAError.Code.downloadNotScheduled.rawValue, "\(failure)")
             #expect(failure.message.contains("extension") && failure.message.contains(held.identifier), "\(failure)")
-            #expect(!app.events.contains { if case let .finished(_, download, _) = $0 { download.uniqueIdentifier == held.uniqueIdentifier } else { false } })
+            #expect(!app.handedOver.contains { $0.download.uniqueIdentifier == held.uniqueIdentifier }, "the delegate received it")
         }
     }
 
@@ -72,15 +70,14 @@ struct ExtensionHandOverTests {
                 $0.event == "finishedWithFileURL" && $0.to == "app"
             }
             // The first app's process receives the file, then exits before its callback returns.
-            _ = try await first.event { if case .finished = $0 { true } else { false } }
+            _ = try await first.deliveries()
             let second = try await setup.device.client(bundle)
             _ = try await second.ask(.setDelegate(isSet: true))
             first.close()
 
-            let events = try await second.event { if case .finished = $0 { true } else { false } }
-            let delivered = events.compactMap { if case let .finished(id, download, _) = $0 { (id, download) } else { nil } }
-            #expect(delivered.map(\.1.uniqueIdentifier) == [download.uniqueIdentifier])
-            if let (deliveryID, _) = delivered.first { _ = try await second.ask(.acknowledgeDelivery(deliveryID: deliveryID)) }
+            let delivered = try await second.deliveries()
+            #expect(delivered.map(\.download.uniqueIdentifier) == [download.uniqueIdentifier])
+            if let delivery = delivered.first { _ = try await second.ask(.acknowledgeDelivery(deliveryID: delivery.id)) }
             #expect(!setup.device.trace.contains { $0.event == Self.finishedCall }, "the extension was called for it")
         }
     }
@@ -159,5 +156,27 @@ struct ExtensionHandOverTests {
         }
         #expect(listed.filter { $0.state == .finished }.map(\.uniqueIdentifier) == finished, "listed \(listed)", sourceLocation: sourceLocation)
         if let absent { #expect(!listed.contains { $0.uniqueIdentifier == absent.uniqueIdentifier }, sourceLocation: sourceLocation) }
+    }
+}
+
+extension RawServiceClient {
+    /// A finished file handed to this client's delegate.
+    struct Delivery {
+        let id: UInt64
+        let download: DownloadDescriptor
+        let path: String
+    }
+
+    /// The finished files handed to this client so far, as far as it has read.
+    var handedOver: [Delivery] {
+        events.compactMap {
+            if case let .finished(id, download, path) = $0 { Delivery(id: id, download: download, path: path) } else { nil }
+        }
+    }
+
+    /// Waits until a finished file has been handed to this client, and returns every one handed so far.
+    func deliveries() async throws -> [Delivery] {
+        _ = try await event { if case .finished = $0 { true } else { false } }
+        return handedOver
     }
 }
