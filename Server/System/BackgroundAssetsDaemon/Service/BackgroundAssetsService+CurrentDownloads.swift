@@ -12,11 +12,11 @@ extension BackgroundAssetsService {
     ///
     /// Listing the second kind (in the finished state) closes a race: an app that lists its current
     /// downloads and the WWDC sessions missing from disk would otherwise see a download that just
-    /// finished in neither list, and start it again. The app is listed only the files on their way
-    /// to its own delegate: one the extension receives ends for the extension, and a download the
-    /// app sees it may promote, then wait for a callback that would never come. Apple's
-    /// `fetchCurrentDownloads` lists scheduled and in-flight downloads only; the extension, which
-    /// cannot promote, is also listed the files on their way to itself.
+    /// finished in neither list, and start it again. The app sees only the files on their way to
+    /// its own delegate: a file the extension receives ends for the extension, and an app that saw
+    /// its download could promote it, then wait for a callback that never comes (Apple's
+    /// `fetchCurrentDownloads` lists scheduled and in-flight downloads only). The extension, which
+    /// cannot promote, also sees the files on their way to itself.
     /// - Parameters:
     ///   - app: The app whose downloads to list.
     ///   - role: Who asks: the app, or its extension (or the debug tool, which sees what the extension sees).
