@@ -45,11 +45,14 @@ public struct LifecycleBehaviour: Codable, Sendable {
     public var moveUnderExclusiveControlAfter: Double?
     /// Session identifiers whose URL gets another host, such as `localhost`, to test the domain allow list.
     public var hostOverrides: [String: String]
+    /// Seconds to sleep inside `backgroundDownload(_:finishedWithFileURL:)` before taking the file,
+    /// so a test can act while the extension holds a finished file.
+    public var finishedSleepSeconds: Double
 
     private enum CodingKeys: String, CodingKey {
         case manifestURL, essential, nonEssential, returnFor, essentialForPeriodic, misbehaveFor, sleepSeconds
         case allocateMiB, crash, scheduleInsideDownloads, rescheduleFailedEssential, exclusiveControlSeconds
-        case hostOverrides, moveUnderExclusiveControlAfter
+        case hostOverrides, moveUnderExclusiveControlAfter, finishedSleepSeconds
     }
 
     /// The behaviour of a missing file, with the app's `BAManifestURL` when the test gives it.
@@ -64,6 +67,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
         rescheduleFailedEssential = false
         exclusiveControlSeconds = 0
         hostOverrides = [:]
+        finishedSleepSeconds = 0
     }
 
     public init(from decoder: any Decoder) throws {
@@ -83,6 +87,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
         exclusiveControlSeconds = try container.decodeIfPresent(Double.self, forKey: .exclusiveControlSeconds) ?? 0
         moveUnderExclusiveControlAfter = try container.decodeIfPresent(Double.self, forKey: .moveUnderExclusiveControlAfter)
         hostOverrides = try container.decodeIfPresent([String: String].self, forKey: .hostOverrides) ?? [:]
+        finishedSleepSeconds = try container.decodeIfPresent(Double.self, forKey: .finishedSleepSeconds) ?? 0
     }
 
     /// Reads the behaviour file in an app group container.

@@ -114,6 +114,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
         record.isEssential = download.isEssential
         record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
         record.path = fileURL.path
+        if behaviour.finishedSleepSeconds > 0 { Thread.sleep(forTimeInterval: behaviour.finishedSleepSeconds) }
         // The system deletes the file when this method returns, so move it now.
         if let delay = behaviour.moveUnderExclusiveControlAfter {
             let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)

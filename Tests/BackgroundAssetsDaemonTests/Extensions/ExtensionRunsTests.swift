@@ -46,6 +46,27 @@ struct ExtensionRunsTests {
         #expect(runs.isEmpty)
     }
 
+    @Test("A finished file not sent yet can be taken back, queued or deferred; an essential outcome or the running call cannot")
+    func takingBackUnsentFiles() throws {
+        func finished(_ rowID: Int64, essential: Bool = false) -> ExtensionCallRecord {
+            let download = DownloadDescriptor(
+                identifier: "d\(rowID)", uniqueIdentifier: "u\(rowID)", url: "https://example.com/\(rowID)", fileSize: 1,
+                applicationGroupIdentifier: "group.com.example.app", isEssential: essential)
+            return ExtensionCallRecord(call: .finished(download: download, filePath: "/f\(rowID)"), purpose: .delivery(file: URL(fileURLWithPath: "/f\(rowID)"), rowID: rowID))
+        }
+        var runs = ExtensionRuns()
+        runs[Self.app] = try Self.run()
+        runs[Self.app]?.running = (id: 1, record: finished(1), sentAt: .now)
+        #expect(runs.queue([finished(2), finished(3, essential: true), Self.record(4)], for: Self.app) == .toRunning)
+        runs[Self.app]?.isTerminating = true
+        #expect(runs.queue([finished(5)], for: Self.app) == .deferred)
+
+        #expect(Self.rowIDs(runs.takeUnsentDeliveries(of: Self.app)) == [2, 5])
+        #expect(Self.rowIDs(runs.callsOwed(to: Self.app)) == [3, 4, 1], "the essential outcome, another call, and the running one stay")
+        #expect(runs.takeUnsentDeliveries(of: Self.app).isEmpty)
+        #expect(runs.takeUnsentDeliveries(of: "com.example.other").isEmpty)
+    }
+
     @Test("The extension on a connection is found by its connection")
     func byConnection() throws {
         var runs = ExtensionRuns()

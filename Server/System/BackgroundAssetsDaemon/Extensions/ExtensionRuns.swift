@@ -58,6 +58,23 @@ struct ExtensionRuns {
         return run + (deferred[app] ?? [])
     }
 
+    /// Removes and returns the finished files queued for an app's extension that it has not been
+    /// sent yet, so that a delegate can receive them instead.
+    ///
+    /// The essential phase's outcomes stay: the extension receives them as one batch, and the last
+    /// of them ends the install.
+    mutating func takeUnsentDeliveries(of app: String) -> [ExtensionCallRecord] {
+        func isTakeable(_ record: ExtensionCallRecord) -> Bool {
+            guard case .delivery = record.purpose, case let .finished(download, _) = record.call else { return false }
+            return !download.isEssential && !record.completesInstall
+        }
+        let queued = runs[app]?.pending ?? []
+        let waiting = deferred[app] ?? []
+        runs[app]?.pending = queued.filter { !isTakeable($0) }
+        if deferred[app] != nil { deferred[app] = waiting.filter { !isTakeable($0) } }
+        return (queued + waiting).filter(isTakeable)
+    }
+
     /// The extension that checked in on a connection, and its app.
     func run(onConnection connection: UInt64) -> (app: String, run: ExtensionRun)? {
         runs.first { $0.value.connection?.id == connection }.map { ($0.key, $0.value) }

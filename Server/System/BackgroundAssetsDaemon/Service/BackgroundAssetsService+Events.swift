@@ -113,16 +113,33 @@ extension BackgroundAssetsService {
         await callExtension(of: app, batch)
     }
 
-    /// Deletes a delivered file once every delegate's callback returned, unless one moved it.
     /// Hands an unacknowledged delivery's file to the app's extension, or deletes it when there is none.
+    /// A delegate of the app set since the file was sent (the app launched again) receives it instead.
     func handOverToExtension(_ deliveryID: UInt64) async {
         guard let delivery = handOvers.delivery(deliveryID) else { return }
         guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
             let row = try? await storeReader.read({ try $0.download(id: delivery.rowID) })
         else { return finishDelivery(deliveryID) }
         _ = handOvers.remove(deliveryID)
+        if !clients.delegates(of: delivery.app).isEmpty { return await route(.finished(row, file: delivery.file)) }
         traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
         await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
+    }
+
+    /// Gives an app's delegate, just set, the finished files queued for its extension that have not
+    /// gone out yet: the file goes to whoever is there when it leaves, and from now on that is the
+    /// app. A file the extension already received stays the extension's, and is no longer listed
+    /// to the app (see ``currentDownloads(of:for:)``).
+    func takeBackFromExtension(for app: String) async {
+        for record in extensionHost.runs.takeUnsentDeliveries(of: app) {
+            guard case let .delivery(file, rowID) = record.purpose else { continue }
+            guard let row = try? await storeReader.read({ try $0.download(id: rowID) }) else {
+                StagingArea.release(handedOver: file)
+                continue
+            }
+            logger.info("Handing \(app)/\(row.descriptor.identifier) to the app's delegate, set before its file went to the extension.")
+            await route(.finished(row, file: file))
+        }
     }
 
     /// Counts an essential download's bytes in its install's progress, and tells whoever follows the install.
@@ -171,6 +188,7 @@ extension BackgroundAssetsService {
         }
     }
 
+    /// Ends a delivery: its file is deleted, unless a delegate moved it.
     func finishDelivery(_ deliveryID: UInt64) {
         guard let delivery = handOvers.remove(deliveryID) else { return }
         StagingArea.release(handedOver: delivery.file)
@@ -203,26 +221,5 @@ extension BackgroundAssetsService {
             : max(row.bytesDurable, progressSamples.lastWritten(rowID: row.id))
         return TraceTransfer(written: written, expected: expected, foreground: row.isForeground,
                              essential: row.descriptor.isEssential, priority: row.descriptor.priority)
-    }
-}
-
-extension BackgroundAssetsService {
-    /// The app's downloads that have not ended, then those that finished but whose file is still
-    /// being handed over (to a delegate or to the extension).
-    ///
-    /// Listing the second kind (in the finished state) closes a race: an app that lists its current
-    /// downloads and the WWDC sessions missing from disk would otherwise see a download that just
-    /// finished in neither list, and start it again.
-    func currentDownloads(of app: String) async throws -> [DownloadRow] {
-        var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
-            .filter { $0.descriptor.kind != .backgroundSession }
-        var handingOver = handOvers.rowsBeingHandedOver(app: app)
-        for record in extensionHost.runs.callsOwed(to: app) {
-            if case let .delivery(_, rowID) = record.purpose { handingOver.insert(rowID) }
-        }
-        for finished in installs[app]?.essential?.finished ?? [] { handingOver.insert(finished.rowID) }
-        let listed = handingOver.sorted()
-        rows += try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }
-        return rows
     }
 }

@@ -21,8 +21,12 @@ extension BackgroundAssetsService {
                 return nil
             case let .setDelegate(isSet):
                 clients.setDelegate(connection, isSet)
-                // A delegate set after a restart of the service is handed what the old one could not deliver.
-                if isSet { await deliverUndelivered(app: app) }
+                // A delegate set after a restart of the service is handed what the old one could not
+                // deliver, and what waits for the extension unsent is the delegate's now.
+                if isSet {
+                    await deliverUndelivered(app: app)
+                    await takeBackFromExtension(for: app)
+                }
                 return .done
             case let .schedule(download):
                 return try await schedule(download, app: app, client: client)
@@ -36,7 +40,7 @@ extension BackgroundAssetsService {
                 record(from: client, event: "cancel", app: app, download: download.identifier)
                 return .done
             case .fetchCurrentDownloads:
-                return .downloads(try await currentDownloads(of: app).map(\.descriptor))
+                return .downloads(try await currentDownloads(of: app, for: hello.role).map(\.descriptor))
             case let .acquireExclusiveControl(deadline):
                 return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
             case .releaseExclusiveControl:
@@ -144,10 +148,14 @@ extension BackgroundAssetsService {
             record(from: client, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
             return .download(try await queue.promote(id: row.id).descriptor)
         }
-        // A download that ended a moment ago (its file may still be on its way to a delegate or the
-        // extension) is not started again: the app learns of its end through its callbacks.
+        // A download that ended a moment ago (its file may still be on its way to a delegate) is not
+        // started again: the app learns of its end through its callbacks. One whose file the extension
+        // receives ends for the extension; the app would wait for a callback that never comes.
         if let ended = try await storeReader.read({ try $0.download(uniqueIdentifier: download.uniqueIdentifier) }), ended.bundleIdentifier == app,
             ended.state.isTerminal {
+            guard !rowsGivenToExtension(of: app).contains(ended.id) else {
+                return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) has finished, and its file went to the app's downloader extension (backgroundDownload(_:finishedWithFileURL:)) rather than to the app's delegate; look for the file where the extension puts it, or start a new download to fetch it again.")
+            }
             return .download(ended.descriptor)
         }
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }

@@ -110,7 +110,7 @@ struct HandOverDesk {
         app.map { undelivered.take(app: $0) } ?? undelivered.takeAll()
     }
 
-    /// The rows of an app whose files are being handed over, or wait to be.
+    /// The rows of an app whose files are being handed over to its delegates, or wait for one.
     func rowsBeingHandedOver(app: String) -> Set<Int64> {
         Set(deliveries.values.filter { $0.app == app }.map(\.rowID)).union(undelivered.rowIDs(of: app))
     }
