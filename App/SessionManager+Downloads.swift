@@ -97,7 +97,7 @@ extension SessionManager {
             applicationGroupIdentifier: settings.appGroupIdentifier,
             priority: .default)
 
-        // Finished a moment ago: its file is being moved into place, by this app's delegate or the extension.
+        // Finished a moment ago: its file is on its way to this app's delegate, which moves it into place.
         guard download.state != .finished else {
             Logger.app.info("Session \(session.id) finished downloading; its file is on its way into place.")
             watchForHandOver(of: session)
