@@ -13,7 +13,9 @@ extension SessionManager {
     ///
     /// A session the extension is already downloading in the background is promoted to the
     /// foreground, continuing from the same byte, rather than downloaded twice.
-    func startDownloads() {
+    /// - Parameter startingOverOnRestart: Whether to start over once when the system's download
+    ///   service restarts while the app holds exclusive control.
+    func startDownloads(startingOverOnRestart: Bool = true) {
         // Exclusive control keeps the extension from scheduling, or moving a finished file into
         // place, between the moment the app lists the current downloads and the moment it acts on them.
         BADownloadManager.shared.withExclusiveControl { [self] acquired, error in
@@ -29,6 +31,11 @@ extension SessionManager {
             let currentDownloads: [BADownload]
             do {
                 currentDownloads = try BADownloadManager.shared.fetchCurrentDownloads()
+            } catch let error as BAError where error.code == .callerConnectionInvalid && startingOverOnRestart {
+                // The service restarted, and exclusive control ended with the connection: take it again.
+                Logger.app.notice("Lost the download service while listing downloads; starting over.")
+                startDownloads(startingOverOnRestart: false)
+                return
             } catch {
                 Logger.app.error("Failed to fetch the current downloads: \(error.localizedDescription)")
                 for local in remoteSessionsNow() { markFailed(local.session, reason: error.localizedDescription) }

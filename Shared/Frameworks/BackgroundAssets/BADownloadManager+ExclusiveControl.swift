@@ -69,10 +69,11 @@ extension BADownloadManager {
         deadline: Date?, _ body: () throws -> sending ReturnType
     ) async throws -> sending ReturnType {
         let response = try await connection.send(.acquireExclusiveControl(deadline: deadline))
+        let granted = connection.connectionGeneration
         guard case .exclusiveControlGranted = response else {
             throw Self.unexpected(response, for: "withExclusiveControl")
         }
-        defer { releaseExclusiveControl() }
+        defer { releaseExclusiveControl(grantedOn: granted) }
         return try body()
     }
 
@@ -80,6 +81,8 @@ extension BADownloadManager {
         deadline: Date?, _ handler: UncheckedReference<(Bool, (any Error)?) -> Void>
     ) {
         connection.request(.acquireExclusiveControl(deadline: deadline)) { [self] result in
+            // Read on the reader thread of the connection that answered, before it can be replaced.
+            let granted = connection.connectionGeneration
             // The handler may block (fetchCurrentDownloads() is a common first call), so it gets a thread
             // of its own rather than the reader thread or a worker of Dispatch's small shared pool.
             Thread {
@@ -92,13 +95,17 @@ extension BADownloadManager {
                     return handler.value(false, error)
                 }
                 handler.value(true, nil)
-                self.releaseExclusiveControl()
+                self.releaseExclusiveControl(grantedOn: granted)
             }.start()
         }
     }
 
-    /// Gives control back without waiting; a lost connection releases it on the service's side anyway.
-    private func releaseExclusiveControl() {
-        connection.request(.releaseExclusiveControl) { _ in }
+    /// Gives control back without waiting, on the connection it was granted on.
+    ///
+    /// A lost connection released it on the service's side already. Sent on a newer connection, the
+    /// release would end control acquired since, such as by a handler that starts over after losing
+    /// the service.
+    private func releaseExclusiveControl(grantedOn generation: UInt64) {
+        connection.request(.releaseExclusiveControl, onConnection: generation) { _ in }
     }
 }

@@ -33,6 +33,8 @@ package final class ServiceConnection: Sendable {
         var closedByClient = false
         /// Why the service refused the connection being opened, for a request sent after the refusal came.
         var refusal: BAError?
+        /// Counts the connections opened, so a request can be bound to the one it belongs to.
+        var generation: UInt64 = 0
     }
 
     /// How many times in a row a lost connection is retried before waiting for the next request.
@@ -90,6 +92,28 @@ package final class ServiceConnection: Sendable {
         }
     }
 
+    /// The connection open now, or the last one: a number that changes each time the connection
+    /// is opened again, for ``request(_:onConnection:reply:)``.
+    package var connectionGeneration: UInt64 {
+        state.withLock { $0.generation }
+    }
+
+    /// Sends a request only if the connection `generation` names is still open; otherwise `reply`
+    /// gets ``BAError/Code/callerConnectionInvalid`` and nothing is sent.
+    ///
+    /// What a connection holds on the service's side (exclusive control) ends with it; giving it
+    /// back on a newer connection would give back what that connection acquired since.
+    package func request(_ request: ClientRequest, onConnection generation: UInt64, reply: @escaping Reply) {
+        sender.async { [self] in
+            let socket = state.withLock { $0.generation == generation ? $0.socket : nil }
+            guard let socket else {
+                return reply(.failure(BAError(.callerConnectionInvalid, message: Self.lostMessage(
+                    "the connection this request belonged to has closed"))))
+            }
+            send(request, on: socket, reply: reply)
+        }
+    }
+
     /// Sends a request and blocks until its response arrives.
     /// - Parameter request: The request.
     /// - Returns: The response, never `failure`.
@@ -140,6 +164,7 @@ package final class ServiceConnection: Sendable {
         state.withLock { state in
             state.socket = socket
             state.refusal = nil
+            state.generation &+= 1
         }
         startReading(socket)
         do {
