@@ -13,7 +13,7 @@ extension AssetPackArchiveReader {
     /// Check the archive first (``check(_:expecting:)``): this copies bytes, it does not digest
     /// them. Nothing is ever written outside `directory`: the paths were checked when the archive
     /// was opened, and files are created exclusively (`O_EXCL`, `O_NOFOLLOW`) in a folder the
-    /// caller just made. Each file's write-back starts as soon as it is written, without waiting;
+    /// caller just made. Write-back starts as soon as each piece is written, without waiting;
     /// the syncs that wait come at the end, by batches, when most of the bytes are on the disk
     /// already, so the caller can make the folder visible knowing its bytes are there. On an error
     /// the folder is left as it is, for the caller to delete.
@@ -45,10 +45,10 @@ extension AssetPackArchiveReader {
                     throw AssetPackArchiveError(.truncated, path: path, problem: "ends inside \(file.path); download it again.")
                 }
                 try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, file: file.path)
+                UnsyncedFiles.startWriteBack(output, from: file.size - remaining, count: count)
                 remaining -= Int64(count)
                 offset += Int64(count)
             }
-            UnsyncedFiles.startWriteBack(output)
             state.filesDone += 1
             state.bytesDone += file.size
             progress(state)
@@ -110,11 +110,11 @@ private struct UnsyncedFiles {
         files = []
     }
 
-    /// Asks the kernel to start writing a file out now, without waiting (`sync_file_range` with
-    /// `SYNC_FILE_RANGE_WRITE`), so the disk works while the next file is copied. Only a hint:
-    /// ``syncAll()`` is what makes the bytes durable.
-    static func startWriteBack(_ descriptor: Int32) {
-        _ = syncFileRange?(descriptor, 0, 0, 2)
+    /// Asks the kernel to start writing bytes just written out now, without waiting
+    /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), so the disk works while the rest is
+    /// copied. Only a hint: ``syncAll()`` is what makes the bytes durable.
+    static func startWriteBack(_ descriptor: Int32, from offset: Int64, count: Int) {
+        _ = syncFileRange?(descriptor, off_t(offset), off_t(count), 2)
     }
 
     /// Linux's `sync_file_range(2)`, which Glibc's Swift overlay does not export (it needs _GNU_SOURCE).
