@@ -12,6 +12,12 @@ import Testing
 struct DigesterTests {
     private let files = ["Videos/intro.m4v": String(repeating: "v", count: 3000), "notes.txt": "hello", "empty.txt": ""]
 
+    /// An archive of `files` in the fixture's folder, its bytes, and its digests as reading the file gives them.
+    private func packaged(in fixture: PackFixture) throws -> (url: URL, bytes: [UInt8], digests: AssetPackArchiveDigests) {
+        let archive = try fixture.packageFiles(files, to: "P.aar")
+        return (archive, Array(try Data(contentsOf: archive)), try AssetPackArchiveDigests(reading: archive))
+    }
+
     /// Digests `bytes` in pieces of `piece` bytes.
     private static func digest(_ bytes: [UInt8], piece: Int) -> AssetPackArchiveDigests {
         var digester = AssetPackArchiveDigester()
@@ -27,9 +33,7 @@ struct DigesterTests {
     @Test("Bytes digested in any pieces give the whole archive's SHA-256 and each file's, as reading the file does")
     func anySplit() throws {
         let fixture = try PackFixture()
-        let archive = try fixture.packageFiles(files, to: "P.aar")
-        let bytes = Array(try Data(contentsOf: archive))
-        let read = try AssetPackArchiveDigests(reading: archive)
+        let (archive, bytes, read) = try packaged(in: fixture)
         let reader = try AssetPackArchiveReader(url: archive)
         #expect(read.length == Int64(bytes.count))
         #expect(read.fileSHA256s == reader.header.files.map(\.sha256))
@@ -46,9 +50,7 @@ struct DigesterTests {
     @Test("A download resumed at any byte, its first bytes read back from the file, gives the same digests")
     func resumed() throws {
         let fixture = try PackFixture()
-        let archive = try fixture.packageFiles(files, to: "P.aar")
-        let bytes = Array(try Data(contentsOf: archive))
-        let expected = try AssetPackArchiveDigests(reading: archive)
+        let (_, bytes, expected) = try packaged(in: fixture)
         let partial = fixture.root.appending(path: "P.aar.part")
         for resumeAt in [0, 5, 12, 100, bytes.count / 2, bytes.count - 1] {
             try Data(bytes.prefix(resumeAt)).write(to: partial)
@@ -69,14 +71,13 @@ struct DigesterTests {
         #expect(junk.fileSHA256s == nil)
 
         let fixture = try PackFixture()
-        let archive = try fixture.packageFiles(files, to: "P.aar")
+        let (archive, bytes, read) = try packaged(in: fixture)
         let reader = try AssetPackArchiveReader(url: archive)
-        #expect(try reader.digests(matching: junk) == AssetPackArchiveDigests(reading: archive))
+        #expect(try reader.digests(matching: junk) == read)
         // Digests of a prefix do not cover the file either.
-        let bytes = Array(try Data(contentsOf: archive))
         let prefix = Self.digest(Array(bytes.dropLast(40)), piece: 512)
         #expect(prefix.fileSHA256s == nil)
-        #expect(try reader.digests(matching: prefix) == AssetPackArchiveDigests(reading: archive))
+        #expect(try reader.digests(matching: prefix) == read)
     }
 
     @Test("Digests of tampered bytes are refused before anything is unpacked, naming the file or the manifest")
