@@ -54,8 +54,8 @@ extension AssetPackCoordinator {
                     performed.ended.append(PackEnd(app: pack.bundleIdentifier, rowID: rowID, packID: pack.packID, failure: nil))
                 }
                 installed[pack.key] = pack
-                try? await store?.save(pack)
-                await forgetPending(pack.key)
+                pending[pack.key] = nil  // its digests went with its download's end
+                try? await store?.recordArrival(pack)
             case let .remove(app, packID):
                 await removeFiles(app: app, packID: packID)
             case let .emit(app, event):
