@@ -36,6 +36,17 @@ struct ArchiveDigest: ~Copyable {
         bytes.withUnsafeBytes { update($0) }
     }
 
+    /// Finishes the digest and starts a new one in the same context, for a run of files without a
+    /// context allocated for each.
+    /// - Returns: The finished digest as 64 lowercase hexadecimal characters.
+    mutating func finalizeAndRestart() -> String {
+        var digest = [UInt8](repeating: 0, count: 32)
+        var length: UInt32 = 0
+        EVP_DigestFinal_ex(context, &digest, &length)
+        EVP_DigestInit_ex(context, EVP_sha256(), nil)
+        return Self.hex(digest)
+    }
+
     /// Finishes the digest.
     /// - Returns: The 32 bytes of the digest.
     consuming func finalizeBytes() -> [UInt8] {

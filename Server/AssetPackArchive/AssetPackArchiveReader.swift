@@ -1,6 +1,6 @@
 /*
 Abstract:
-Opens an asset-pack archive, checks its header, size and seal, and streams its files while verifying every byte.
+Opens an asset-pack archive and checks its header, size and seal; its files are checked and copied by the extensions.
 */
 
 import AssetPackFormat
@@ -12,8 +12,9 @@ import Foundation
 /// Opening refuses what can be refused without reading the files: something that is not an
 /// archive, a header that breaks a rule (a path leaving the pack, an unknown policy), a size other
 /// than the header promises (a truncated download), and a header changed after packaging.
-/// ``extract(into:wholeFileDigest:progress:)`` then checks each file's bytes against its SHA-256
-/// as they stream past.
+/// ``check(_:expecting:)`` then checks each file's bytes against its SHA-256, from digests computed
+/// as the archive arrived or by reading it (``digests(matching:)``), before ``copyFiles(into:progress:)``
+/// writes a byte; ``extract(into:wholeFileDigest:progress:)`` does all three.
 public struct AssetPackArchiveReader: ~Copyable {
     /// The archive's path.
     public let path: String

@@ -9,7 +9,7 @@ import Foundation
 
 /// Installs, removes and tidies the asset packs of one app group container.
 ///
-/// An install unpacks into `.staging/`, checks every byte, makes the data durable, renames the
+/// An install checks every digest first, then unpacks into `.staging/`, makes the data durable, renames the
 /// whole version folder beside the old one, and only then makes it current by renaming a new
 /// `current` link over the old one. A crash at any moment (even `kill -9`) leaves the old version
 /// current and whole; what the crash left behind is never visible through `current` and goes at the
@@ -51,14 +51,20 @@ public struct AssetPackUnpacker: Sendable {
     }
 
     /// Verifies an archive and makes it the current version of its pack.
+    ///
+    /// Every digest is checked before a byte is unpacked: the whole archive's against the
+    /// manifest's, then each file's against the header's. Digests computed while the archive was
+    /// downloaded (``AssetPackArchiveDigester``) are used when they cover exactly this file, so it
+    /// is read once more only to copy its files out; without them, it is read once to digest it first.
     /// - Parameters:
     ///   - archive: The downloaded archive.
     ///   - expectation: The pack, version and digest the download manifest promised, or `nil` to take the archive as it is.
+    ///   - digests: The archive's digests, computed as its bytes arrived, if they were.
     ///   - progress: Called after each file is unpacked.
     /// - Returns: What was installed.
     /// - Throws: ``AssetPackArchiveError``; nothing of the archive is visible then.
     @discardableResult
-    public func install(archive: URL, expecting expectation: Expectation? = nil,
+    public func install(archive: URL, expecting expectation: Expectation? = nil, digests: AssetPackArchiveDigests? = nil,
                         progress: (AssetPackArchiveReader.Progress) -> Void = { _ in }) throws(AssetPackArchiveError) -> Installation {
         let reader = try AssetPackArchiveReader(url: archive)
         let header = reader.header
@@ -68,30 +74,26 @@ public struct AssetPackUnpacker: Sendable {
                 + "\(expectation.version) at its URL; publish the archive the manifest describes (ba-package "
                 + "download-manifest create) and check again.")
         }
+        try reader.check(try reader.digests(matching: digests), expecting: expectation?.sha256)
         let packID = header.assetPackID
         let previous = layout.installedVersion(of: packID)
+        if previous == header.version {
+            return Installation(packID: packID, version: header.version, installSize: header.installSize,
+                                replacedVersion: nil, wasAlreadyInstalled: true)
+        }
         let staging = layout.stagingDirectory.appending(path: "\(packID).v\(header.version).\(UUID().uuidString)")
         try makeDirectory(layout.stagingDirectory)
         try makeDirectory(layout.trashDirectory)
         guard mkdir(staging.path, 0o755) == 0 else { throw ioError(staging, "cannot be created") }
         do throws(AssetPackArchiveError) {
-            let digest = try reader.extract(into: staging, wholeFileDigest: expectation?.sha256 != nil, progress: progress)
-            if let expected = expectation?.sha256, let digest, digest != expected {
-                throw AssetPackArchiveError(.tampered, path: archive.path, problem: "has the SHA-256 \(digest), but the "
-                    + "download manifest lists \(expected): it is not the archive that was published. Check the "
-                    + "server's files and the manifest.")
-            }
-            if previous == header.version {
-                discard(staging)
-                return Installation(packID: packID, version: header.version, installSize: header.installSize,
-                                    replacedVersion: nil, wasAlreadyInstalled: true)
-            }
-            syncDirectory(layout.stagingDirectory)
+            try reader.copyFiles(into: staging, progress: progress)
             try makeDirectory(layout.packDirectory(packID))
             let destination = layout.versionDirectory(packID, version: header.version)
             // A folder of this version that is not current is what a crash left between the two renames.
             if FileManager.default.fileExists(atPath: destination.path) { discard(destination) }
             guard rename(staging.path, destination.path) == 0 else { throw ioError(destination, "cannot be renamed into place") }
+            // The version folder's entry is on the disk before any link can point at it.
+            syncDirectory(layout.packDirectory(packID))
         } catch {
             discard(staging)
             throw error

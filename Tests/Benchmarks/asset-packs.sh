@@ -10,6 +10,9 @@
 #      Goal: the install at 1.5x curl's time or better, unpacking included. The service runs with
 #      backgroundBandwidthLimit 0: pack archives are background rows, which the default limit (8 MiB/s
 #      shared) would pace, measuring the limit rather than the service; SERVICE_CONFIG overrides it.
+#      From the service's trace, each install splits into the time from its request to the first archive's
+#      transfer (manifest, the extension's launch and answer) and from there to the last pack installed;
+#      with the service's CPU time (user + system) over the install.
 #   2. ensureLocalAvailability(of:) of a pack already on the device, CALLS (default 1000) times in one app
 #      process (asset-pack-test-app time-ensure): the first call and the median. Goal: under 5 ms.
 # Not a test: run it by hand on a quiet machine.
@@ -96,6 +99,21 @@ CURL_SEQUENTIAL=()
 CURL_PARALLEL=()
 CURL_SYNCED=()
 INSTALL=()
+SERVICE_CPU=()
+PHASES=()
+cpu_ticks() { awk '{print $14 + $15}' "/proc/$1/stat"; }  # user + system time, in clock ticks
+install_phases() {  # install_phases TRACE: ms from the install request to the first archive's transfer, then to the last pack's end.
+    python3 - "$1" <<'PY'
+import datetime, json, sys
+times = {}
+for line in open(sys.argv[1]):
+    row = json.loads(line)
+    at = datetime.datetime.fromisoformat(row["time"].replace("Z", "+00:00")).timestamp() * 1000
+    times.setdefault(row["event"], []).append(at)
+print(f"{min(times['downloadDidBegin']) - min(times['install']):.0f}/"
+      f"{max(times['assetPackFinished']) - min(times['downloadDidBegin']):.0f}")
+PY
+}
 curl_run() {  # curl_run OUT-FOLDER EXTRA-ARGS...: fetches every archive into OUT-FOLDER, prints the seconds.
     local out="$1" start end arguments=()
     shift
@@ -115,15 +133,18 @@ for run in $(seq "$RUNS"); do
 
     DEVICE_ROOT="$WORK/device-$run"
     start_service "${SERVICE_CONFIG:-{\"idleExitAfter\": 600, \"backgroundBandwidthLimit\": 0\}}"
+    cpu_before="$(cpu_ticks "$SERVICE_PID")"
     start="$(now)"
     "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
         --extension-plist "$WORK/Extension-Info.plist" --wait > "$WORK/install-$run.out" 2>&1 ||
         { log "the install failed: $(cat "$WORK/install-$run.out")"; exit 1; }
     end="$(now)"
     INSTALL+=("$(elapsed "$start" "$end")")
+    SERVICE_CPU+=("$(( $(cpu_ticks "$SERVICE_PID") - cpu_before ))")
+    PHASES+=("$(install_phases "$BA_DEVICE_ROOT/system/trace.jsonl")")
     installed="$(find "$BA_DEVICE_ROOT/containers/$GROUP/Library/BackgroundAssets/AssetPacks" -name 'pack-*.bin' | wc -l)"
     [ "$installed" -eq "$COUNT" ] || { log "run $run installed $installed of $COUNT packs"; exit 1; }
-    log "run $run: curl one by one ${CURL_SEQUENTIAL[-1]} s, curl 4 at a time ${CURL_PARALLEL[-1]} s, then synced ${CURL_SYNCED[-1]} s, install ${INSTALL[-1]} s"
+    log "run $run: curl one by one ${CURL_SEQUENTIAL[-1]} s, curl 4 at a time ${CURL_PARALLEL[-1]} s, then synced ${CURL_SYNCED[-1]} s, install ${INSTALL[-1]} s (to the first transfer/transfers to the last pack: ${PHASES[-1]} ms; service CPU ${SERVICE_CPU[-1]} ticks)"
     if [ "$run" -lt "$RUNS" ]; then
         stop "$SERVICE_PID" backgroundassetsd
         rm -rf "$BA_DEVICE_ROOT"
@@ -133,10 +154,13 @@ done
 # ensureLocalAvailability of a pack on the device, on the last run's device, the service still running.
 ENSURE="$(BA_BUNDLE_IDENTIFIER="$APP" "$BIN/asset-pack-test-app" time-ensure Pack-01 --count "$CALLS")"
 
-python3 - "$COUNT" "$SIZE" "$ARCHIVE_BYTES" "$ENSURE" "${CURL_SEQUENTIAL[*]}" "${CURL_PARALLEL[*]}" "${CURL_SYNCED[*]}" "${INSTALL[*]}" <<'PY'
+python3 - "$COUNT" "$SIZE" "$ARCHIVE_BYTES" "$ENSURE" "${CURL_SEQUENTIAL[*]}" "${CURL_PARALLEL[*]}" "${CURL_SYNCED[*]}" "${INSTALL[*]}" \
+    "${PHASES[*]}" "${SERVICE_CPU[*]}" "$(getconf CLK_TCK)" <<'PY'
 import statistics, sys
 count, size, archive_bytes, ensure = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 sequential, parallel, synced, install = ([float(x) for x in arg.split()] for arg in sys.argv[5:9])
+phases = [[float(x) for x in run.split("/")] for run in sys.argv[9].split()]
+cpu = [int(x) / int(sys.argv[11]) for x in sys.argv[10].split()]
 mib = archive_bytes / 1048576
 print(f"{count} packs of {size / 1048576:.1f} MiB ({mib:.1f} MiB of archives), {len(install)} runs, medians:")
 for name, runs in [("curl, one by one", sequential), ("curl, 4 at a time", parallel),
@@ -146,5 +170,8 @@ for name, runs in [("curl, one by one", sequential), ("curl, 4 at a time", paral
 best = min(statistics.median(sequential), statistics.median(parallel))
 print(f"  install / the faster curl: {statistics.median(install) / best:.2f}x (goal: 1.5x or better); "
       f"/ curl + sync: {statistics.median(install) / statistics.median(synced):.2f}x")
+print(f"  install request to the first archive's transfer {statistics.median(p[0] for p in phases):.0f} ms, "
+      f"then to the last pack installed {statistics.median(p[1] for p in phases):.0f} ms; "
+      f"service CPU {statistics.median(cpu):.2f} s")
 print(f"ensureLocalAvailability of a pack already there: {ensure.removeprefix('ensure ')} (goal: under 5 ms)")
 PY

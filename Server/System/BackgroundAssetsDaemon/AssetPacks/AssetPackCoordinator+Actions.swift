@@ -54,8 +54,8 @@ extension AssetPackCoordinator {
                     performed.ended.append(PackEnd(app: pack.bundleIdentifier, rowID: rowID, packID: pack.packID, failure: nil))
                 }
                 installed[pack.key] = pack
-                try? await store?.save(pack)
-                await forgetPending(pack.key)
+                pending[pack.key] = nil  // its digests went with its download's end
+                try? await store?.recordArrival(pack)
             case let .remove(app, packID):
                 await removeFiles(app: app, packID: packID)
             case let .emit(app, event):
@@ -131,10 +131,13 @@ extension AssetPackCoordinator {
         unpacking += 1
         let host = host
         let events = events
+        let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
+        let digests = pending[key]?.rowID.flatMap(arrivals.take(rowID:))
         activities.run("unpack \(identifier) of \(app)") {
             let result = await Self.offActor { () -> Result<InstallSize, WireFailure> in
                 do {
-                    let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group)
+                    let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group,
+                                                                      digests: digests)
                     return .success(InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk))
                 } catch let error as AssetPackArchiveError {
                     return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
@@ -159,7 +162,8 @@ extension AssetPackCoordinator {
     }
 
     private nonisolated(nonsending) func forgetPending(_ key: InstalledAssetPack.Key) async {
-        guard pending.removeValue(forKey: key) != nil else { return }
+        guard let download = pending.removeValue(forKey: key) else { return }
+        if let rowID = download.rowID { arrivals.forget(rowID: rowID) }
         try? await existingStore?.removePending(app: key.bundleIdentifier, packID: key.packID)
     }
 

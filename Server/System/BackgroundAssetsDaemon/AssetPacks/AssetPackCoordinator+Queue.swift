@@ -29,8 +29,10 @@ extension AssetPackCoordinator {
         case let .finished(_, file):
             let actions = state.downloadFinished(app: app, identifier: identifier, file: file)
             if actions.isEmpty { StagingArea.release(handedOver: file) }
+            defer { arrivals.forget(rowID: row.id) }  // its unpack took them; nobody else will
             return await perform(actions)
         case let .failed(_, failure):
+            defer { arrivals.forget(rowID: row.id) }
             return await perform(state.failed(app: app, identifier: identifier, failure: failure))
         case .challenge:
             try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))

@@ -73,6 +73,8 @@ final class AssetPackCoordinator {
     var appGroups: [String: String] = [:]
     /// Archives being unpacked now.
     var unpacking = 0
+    /// The archives' digests, computed as their bytes arrive.
+    let arrivals = ArchiveArrivals()
     /// The packs whose download the app is asking for right now, which start in the foreground.
     var inForeground: Set<InstalledAssetPack.Key> = []
     var nextManifestNumber = 0
@@ -128,6 +130,8 @@ final class AssetPackCoordinator {
     /// the service hands it over again, and one that ended otherwise is forgotten.
     /// - Parameter apps: The installed apps.
     nonisolated(nonsending) func start(apps: [InstalledApp]) async {
+        let arrivals = arrivals
+        await queue.observeBodies { arrivals.observer(for: $0) }
         for app in apps { know(app) }
         for path in host.removeLeftovers(appGroups: Array(Set(appGroups.values))) { logger.info("Deleted \(path), left by an interrupted asset-pack install.") }
         let recorded = (try? await existingStore?.packs()) ?? []
@@ -153,7 +157,10 @@ final class AssetPackCoordinator {
     /// with its container, or here when another app shares the container.
     nonisolated(nonsending) func appRemoved(_ app: String, appGroup: String) async {
         for (key, download) in pending where key.bundleIdentifier == app {
-            if let rowID = download.rowID { try? await queue.cancel(id: rowID) }
+            if let rowID = download.rowID {
+                try? await queue.cancel(id: rowID)
+                arrivals.forget(rowID: rowID)
+            }
             pending[key] = nil
         }
         state.forget(app: app)

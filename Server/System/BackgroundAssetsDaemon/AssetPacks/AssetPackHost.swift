@@ -30,13 +30,15 @@ public struct AssetPackHost: Sendable {
     ///   - archive: The downloaded archive (in staging).
     ///   - entry: The manifest entry it was downloaded for: identifier, version and SHA-256 must match.
     ///   - appGroup: The app group to install into.
+    ///   - digests: The archive's digests, computed as it arrived (``ArchiveArrivals``), if they were;
+    ///     without them the archive is read once more to digest it.
     /// - Returns: What was installed and the bytes the pack occupies on disk.
     /// - Throws: ``AssetPackArchiveError`` naming what did not match; nothing is visible then.
-    public func install(archive: URL, entry: AssetPackDownloadManifest.Entry,
-                        appGroup: String) throws(AssetPackArchiveError) -> (AssetPackUnpacker.Installation, sizeOnDisk: Int64) {
+    public func install(archive: URL, entry: AssetPackDownloadManifest.Entry, appGroup: String,
+                        digests: AssetPackArchiveDigests? = nil) throws(AssetPackArchiveError) -> (AssetPackUnpacker.Installation, sizeOnDisk: Int64) {
         let unpacker = try unpacker(appGroup)
         let installation = try unpacker.install(
-            archive: archive, expecting: .init(packID: entry.id, version: entry.version, sha256: entry.sha256))
+            archive: archive, expecting: .init(packID: entry.id, version: entry.version, sha256: entry.sha256), digests: digests)
         return (installation, unpacker.diskUsage(of: entry.id))
     }
 

@@ -47,7 +47,8 @@ extension DownloadQueue {
             checkpointInterval: .seconds(fractional: configuration.checkpointInterval),
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: .seconds(fractional: configuration.lowSpeedTime),
-            allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections)
+            allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections,
+            bodyObserver: bodyObserverMaker?(row))
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
         // Its share of the background bandwidth before its first byte, not after the thread has run.

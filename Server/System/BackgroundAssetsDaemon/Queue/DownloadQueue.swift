@@ -63,6 +63,8 @@ public actor DownloadQueue: OwnThreadActor {
     var recordingRetry: ServiceActivities.Activity?
     /// What callers waiting for a transfer's thread to stop (to keep its partial file) wait on, by row id.
     var partialFileKeepers: [Int64: TransferStopSignal] = [:]
+    /// Gives a download's transfers an observer of their bytes, for downloads digested as they arrive.
+    private(set) var bodyObserverMaker: (@Sendable (DownloadRow) -> (any TransferBodyObserver)?)?
 
     /// Creates a queue over a store.
     /// - Parameters:
@@ -82,6 +84,12 @@ public actor DownloadQueue: OwnThreadActor {
         self.policy = RetryPolicy(configuration: configuration)
         self.trust = TrustedCertificates(directory: paths.trustDirectory)
         self.observer = observer
+    }
+
+    /// Has every transfer started from now on show its bytes to the observer `maker` gives for its
+    /// download, if it gives one (``TransferBodyObserver``).
+    func observeBodies(with maker: @escaping @Sendable (DownloadRow) -> (any TransferBodyObserver)?) {
+        bodyObserverMaker = maker
     }
 
     /// Creates the staging folder, puts downloads interrupted by a crash back in line, then starts

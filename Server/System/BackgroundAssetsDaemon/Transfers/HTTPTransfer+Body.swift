@@ -33,6 +33,7 @@ extension HTTPTransfer {
         }
         let budget = try BodyBudget(declared: request.expectedLength, announced: total, written: offset,
                                     available: { part.availableBytes }, file: part.url)
+        request.bodyObserver?.bodyBegan(at: offset, partFile: part.descriptor)
         events(.began(offset: offset, expectedLength: total))
         // A new version's validator is recorded before its first byte lands: after a crash of the
         // service the queue trusts the staging file's length, which must never pair the bytes
@@ -58,6 +59,7 @@ extension HTTPTransfer {
                     throw budget.exceeded(at: offset + Int64(bytes.count), url: url)
                 }
                 try part.write(bytes, at: offset)
+                request.bodyObserver?.bodyWrote(bytes)
                 offset += Int64(bytes.count)
             }
             while true {

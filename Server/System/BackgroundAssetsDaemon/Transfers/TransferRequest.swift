@@ -42,6 +42,8 @@ struct TransferRequest: Sendable {
     var trust: TrustedCertificates?
     /// Where kept-alive connections wait between transfers; `nil` closes each after its response.
     var connections: ConnectionPool?
+    /// Sees the body's bytes as they are written (a pack archive digested as it arrives); `nil` for most downloads.
+    var bodyObserver: (any TransferBodyObserver)?
 
     /// The rules every redirect of this transfer must satisfy.
     var redirectPolicy: RedirectPolicy {
