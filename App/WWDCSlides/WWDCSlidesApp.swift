@@ -40,7 +40,7 @@ struct WWDCSlidesApp {
     private static func hint(for error: any Error) -> String {
         guard Bundle.main.infoDictionary?["BAHasManagedAssetPacks"] == nil else { return "" }
         return """
-            Install WWDC Slides first, as the App Store would:
+            WWDC Slides and its extension install with:
             swift run backgroundassets-debug install --app-plist App/WWDCSlides/Info.plist \
             --extension-plist Extension/WWDCSlides/Info.plist --wait
 

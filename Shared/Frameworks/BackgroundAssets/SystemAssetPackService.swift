@@ -23,15 +23,29 @@ struct SystemAssetPackService: AssetPackService {
 
     /// The service of this process: its identity, its main bundle's Info.plist, and the device's service.
     static func current() -> SystemAssetPackService {
-        let path = Bundle.main.bundleURL.appending(path: "Info.plist").path
-        let settings = Result {
-            try ManagedAssetPackSettings(infoDictionary: Bundle.main.infoDictionary ?? [:], source: path)
+        let identity = ProcessIdentity.current()
+        let settings = Self.settings(of: Bundle.main, identity: identity)
+        let paths = DevicePaths.current()
+        return SystemAssetPackService(identity: identity, settings: settings, paths: paths,
+                                      launcher: ServiceLauncher.besideExecutable(paths: paths))
+    }
+
+    /// The managed-pack keys of a bundle's Info.plist, or why they cannot be used.
+    ///
+    /// A bundle without an Info.plist is an app started from its build folder that was never
+    /// installed: it is told to install, not to add keys its Info.plist may well have.
+    static func settings(of bundle: Bundle, identity: ProcessIdentity) -> Result<ManagedAssetPackSettings, BAError> {
+        guard let info = bundle.infoDictionary, info["CFBundleIdentifier"] != nil else {
+            return .failure(BAError(.callerConnectionNotAccepted, message: "The app \(identity.bundleIdentifier.debugDescription) "
+                + "is not installed, so the system knows nothing of its asset packs. Install it with its extension "
+                + "(backgroundassets-debug install --app-plist PATH --extension-plist PATH --wait), then run it again."))
+        }
+        let path = bundle.bundleURL.appending(path: "Info.plist").path
+        return Result {
+            try ManagedAssetPackSettings(infoDictionary: info, source: path)
         }.mapError { error in
             BAError(.callerConnectionNotAccepted, message: "The app's Info.plist cannot be used for asset packs: \(error)")
         }
-        let paths = DevicePaths.current()
-        return SystemAssetPackService(identity: .current(), settings: settings, paths: paths,
-                                      launcher: ServiceLauncher.besideExecutable(paths: paths))
     }
 
     /// Creates the service's client for a device root.

@@ -93,4 +93,29 @@ struct AssetPackManagerRefusalTests {
             try ManagedAssetPackSettings(infoDictionary: ["BAAppGroupID": "../escape"], source: "Info.plist")
         }
     }
+    @Test("An app started without an installed bundle is told to install, not to add keys to its Info.plist")
+    func notInstalled() throws {
+        let folder = FileManager.default.temporaryDirectory.appending(path: "not-installed-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let identity = ProcessIdentity(bundleIdentifier: "wwdc-slides", role: .app)
+        let bare = try #require(Bundle(url: folder))
+        guard case let .failure(refusal) = SystemAssetPackService.settings(of: bare, identity: identity) else {
+            Issue.record("a bundle without an Info.plist was accepted")
+            return
+        }
+        #expect(refusal.message.contains("\"wwdc-slides\" is not installed"), "\(refusal.message)")
+        #expect(refusal.message.contains("backgroundassets-debug install"), "\(refusal.message)")
+
+        let plist: [String: Any] = ["CFBundleIdentifier": "com.example.app", "BAHasManagedAssetPacks": true,
+                                    "BAAppGroupID": "group.com.example.app"]
+        // Another folder: Foundation keeps one Bundle per path, with the Info.plist it read first.
+        let installedFolder = folder.appending(path: "WWDC Slides.app")
+        try FileManager.default.createDirectory(at: installedFolder, withIntermediateDirectories: true)
+        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+            .write(to: installedFolder.appending(path: "Info.plist"))
+        let installed = try #require(Bundle(url: installedFolder))
+        let settings = try SystemAssetPackService.settings(of: installed, identity: identity).get()
+        #expect(settings.hasManagedAssetPacks && settings.appGroupID == "group.com.example.app")
+    }
 }
