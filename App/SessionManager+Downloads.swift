@@ -14,12 +14,17 @@ extension SessionManager {
     /// A session the extension is already downloading in the background is promoted to the
     /// foreground, continuing from the same byte, rather than downloaded twice.
     /// - Parameter startingOverOnRestart: Whether to start over once when the system's download
-    ///   service restarts while the app holds exclusive control.
+    ///   service restarts while the app takes or holds exclusive control.
     func startDownloads(startingOverOnRestart: Bool = true) {
         // Exclusive control keeps the extension from scheduling, or moving a finished file into
         // place, between the moment the app lists the current downloads and the moment it acts on them.
         BADownloadManager.shared.withExclusiveControl { [self] acquired, error in
             guard acquired else {
+                // The service restarted before it answered: ask again, once.
+                if let error = error as? BAError, error.code == .callerConnectionInvalid, startingOverOnRestart {
+                    Logger.app.notice("Lost the download service while taking exclusive control; starting over.")
+                    return startDownloads(startingOverOnRestart: false)
+                }
                 let reason = "could not acquire exclusive control: \(error?.localizedDescription ?? "no reason given")"
                 Logger.app.error("Failed to start downloads: \(reason)")
                 for local in remoteSessionsNow() { markFailed(local.session, reason: reason) }
@@ -34,8 +39,7 @@ extension SessionManager {
             } catch let error as BAError where error.code == .callerConnectionInvalid && startingOverOnRestart {
                 // The service restarted, and exclusive control ended with the connection: take it again.
                 Logger.app.notice("Lost the download service while listing downloads; starting over.")
-                startDownloads(startingOverOnRestart: false)
-                return
+                return startDownloads(startingOverOnRestart: false)
             } catch {
                 Logger.app.error("Failed to fetch the current downloads: \(error.localizedDescription)")
                 for local in remoteSessionsNow() { markFailed(local.session, reason: error.localizedDescription) }

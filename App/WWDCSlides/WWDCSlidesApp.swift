@@ -22,7 +22,7 @@ struct WWDCSlidesApp {
                 print("Removed \(assetPackID) from this device.")
             }
         } catch {
-            FileHandle.standardError.write(Data("wwdc-slides: \(error)\n\(hint(for: error))".utf8))
+            FileHandle.standardError.write(Data("wwdc-slides: \(error)\n\(installHint)".utf8))
             exit(1)
         }
     }
@@ -36,8 +36,8 @@ struct WWDCSlidesApp {
         }
     }
 
-    /// What to do next when the app cannot read its packs at all: it is not installed yet.
-    private static func hint(for error: any Error) -> String {
+    /// What to do next when the app cannot read its packs at all because it is not installed yet.
+    private static var installHint: String {
         guard Bundle.main.infoDictionary?["BAHasManagedAssetPacks"] == nil else { return "" }
         return """
             WWDC Slides and its extension install with:
