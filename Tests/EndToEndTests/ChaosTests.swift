@@ -11,7 +11,7 @@ import TestSupport
 extension SampleTests {
     @Suite("Survive a crashing service")
     struct ChaosTests {
-        /// Eight sessions of about 4 MiB through a server throttled to 1 MiB/s per connection: slow
+        /// Eight sessions of about 4 MiB through a server throttled to 512 KiB/s per connection: slow
         /// enough that every kill lands in the middle of transfers, fast enough for a short test.
         /// Each kill costs what the server had sent but the service had not read yet (about 0.1 s
         /// of throttled bytes per connection, up to six connections); larger files keep that within
@@ -26,7 +26,7 @@ extension SampleTests {
             // The default checkpoints (64 MiB or 1 s): a kill must not cost what was received since the last one.
             let configuration = sampleConfiguration.merging(["checkpointBytes": 67_108_864, "checkpointInterval": 1]) { $1 }
             try await withServiceOnDemand(
-                configuration: configuration, sessions: 8, sessionSize: Self.sessionSize, throttle: 1_048_576
+                configuration: configuration, sessions: 8, sessionSize: Self.sessionSize, throttle: 524_288
             ) { device in
                 try await Self.run(device, seed: seed, random: &random)
             }
