@@ -40,9 +40,12 @@ extension AssetPackManager {
 
     /// An asynchronous sequence of download-status updates, of every pack or of one.
     ///
-    /// Each iteration receives the updates posted after it starts, in the order they happened. The
-    /// sequence of all packs never finishes; the sequence of one pack finishes after yielding
-    /// ``DownloadStatusUpdate/finished(_:)`` or ``DownloadStatusUpdate/failed(_:_:)``.
+    /// The updates come in the order they happened. The sequence of all packs never finishes, and
+    /// each of its iterations receives the updates posted after it starts. The sequence of one pack
+    /// finishes after yielding ``DownloadStatusUpdate/finished(_:)`` or
+    /// ``DownloadStatusUpdate/failed(_:_:)``, and watches from the moment it is made: its first
+    /// iteration receives every update posted since, so a watcher made before
+    /// `ensureLocalAvailability(of:)` is called misses none, however late its task starts.
     /// - Note: Apple declares `statusUpdates` with an opaque type (`some Sendable & AsyncSequence`);
     ///   here it is this named type, with the same conformances, so it can be a stored `let` too.
     public struct StatusUpdates: AsyncSequence, Sendable {
@@ -52,10 +55,22 @@ extension AssetPackManager {
         let broadcaster: AssetPackStatusBroadcaster
         let listener: AssetPackEventListener
         let packID: String?
+        /// The watcher started when a pack's sequence was made, for its first iteration.
+        private let started: PreparedStatusWatch?
+
+        init(broadcaster: AssetPackStatusBroadcaster, listener: AssetPackEventListener, packID: String?) {
+            self.broadcaster = broadcaster
+            self.listener = listener
+            self.packID = packID
+            // The sequence of all packs is a stored property that may never be iterated; it starts
+            // watching only when iterated, so no update is kept for nobody.
+            started = packID.map { PreparedStatusWatch(broadcaster.watchUntilStopped(packID: $0)) }
+            if started != nil { listener.start() }
+        }
 
         /// Starts receiving updates.
         public func makeAsyncIterator() -> AsyncIterator {
-            let stream = broadcaster.watch(packID: packID)
+            let stream = started?.take() ?? broadcaster.watch(packID: packID)
             listener.start()
             return AsyncIterator(base: stream.makeAsyncIterator())
         }

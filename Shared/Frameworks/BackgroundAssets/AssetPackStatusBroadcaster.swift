@@ -22,6 +22,12 @@ final class AssetPackStatusBroadcaster: Sendable {
     /// - Parameter packID: The pack to watch, or `nil` for every pack.
     /// - Returns: The watcher's updates; a pack's stream finishes after its finished or failed update.
     func watch(packID: String?) -> AsyncStream<AssetPackManager.DownloadStatusUpdate> {
+        watchUntilStopped(packID: packID).updates
+    }
+
+    /// Starts a watcher and returns, with its updates, what stops it (for a watcher that may never
+    /// be iterated, whose stream alone would keep it registered).
+    func watchUntilStopped(packID: String?) -> (updates: AsyncStream<AssetPackManager.DownloadStatusUpdate>, stop: @Sendable () -> Void) {
         let (stream, continuation) = AsyncStream<AssetPackManager.DownloadStatusUpdate>.makeStream()
         let id = watchers.withLock { state in
             let id = state.next
@@ -32,7 +38,7 @@ final class AssetPackStatusBroadcaster: Sendable {
         continuation.onTermination = { [weak self] _ in
             _ = self?.watchers.withLock { $0.all.removeValue(forKey: id) }
         }
-        return stream
+        return (stream, { continuation.finish() })
     }
 
     /// Delivers an update to every watcher it concerns.
@@ -57,4 +63,33 @@ final class AssetPackStatusBroadcaster: Sendable {
 
     /// How many watchers there are, for tests.
     var watcherCount: Int { watchers.withLock { $0.all.count } }
+}
+
+/// A watcher started before anyone iterates it: the first iteration takes its updates, and one that
+/// no iteration takes is stopped when the sequence that made it goes.
+final class PreparedStatusWatch: Sendable {
+    private struct Pending: Sendable {
+        var updates: AsyncStream<AssetPackManager.DownloadStatusUpdate>
+        var stop: @Sendable () -> Void
+    }
+
+    private let pending: Mutex<Pending?>
+
+    init(_ watch: (updates: AsyncStream<AssetPackManager.DownloadStatusUpdate>, stop: @Sendable () -> Void)) {
+        pending = Mutex(Pending(updates: watch.updates, stop: watch.stop))
+    }
+
+    /// The updates, to the first caller only.
+    func take() -> AsyncStream<AssetPackManager.DownloadStatusUpdate>? {
+        pending.withLock { pending in
+            let updates = pending?.updates
+            pending = nil
+            return updates
+        }
+    }
+
+    deinit {
+        let stop = pending.withLock { $0?.stop }
+        stop?()
+    }
 }

@@ -80,6 +80,29 @@ struct AssetPackManagerDownloadTests {
                                     "downloading Transcripts 1000/1000", "finished Transcripts v2"])
     }
 
+    @Test("A pack's sequence watches from when it is made: a task that starts iterating late still gets every update")
+    func packSequenceWatchesFromItsMaking() async throws {
+        let system = try InMemoryAssetPackSystem()
+        system.publish([("Slides", 1, onDemand)])
+        let manager = system.manager()
+        let updates = manager.statusUpdates(forAssetPackWithID: "Slides")
+        let pack = try await manager.assetPack(withID: "Slides")
+        let waiter = Task { try await manager.ensureLocalAvailability(of: pack) }
+        try await poll(until: { system.requests.count == 1 }, "the download request")
+        system.send(.began(packID: "Slides", version: 1))
+        system.send(.downloading(packID: "Slides", version: 1, completedBytes: 10, totalBytes: 20))
+        try system.install("Slides", version: 1, files: ["a.pdf": "a"])
+        system.send(.finished(packID: "Slides", version: 1))
+        try await waiter.value
+        // Only now does anyone iterate: the updates posted since the sequence was made are all there.
+        var lines: [String] = []
+        for await update in updates { lines.append(line(update)) }
+        #expect(lines == ["began Slides v1", "downloading Slides 10/20", "finished Slides v1"])
+        // A sequence made and never iterated stops watching when it goes.
+        do { _ = manager.statusUpdates(forAssetPackWithID: "Slides") }
+        #expect(manager.broadcaster.watcherCount == 0)
+    }
+
     @Test("A failed download fails every caller with its error, and ends the pack's sequence with it")
     func failedDownload() async throws {
         let system = try InMemoryAssetPackSystem()
