@@ -29,8 +29,18 @@ extension LifecycleScenario {
     func waitForSessionRecord(
         _ description: String, timeout: Duration = .seconds(60), where matches: @escaping (URLSessionTestRecord) -> Bool
     ) async throws -> URLSessionTestRecord {
-        try await poll(timeout: timeout, interval: .milliseconds(20), "the test app to record \(description)") {
-            sessionRecords().first(where: matches)
+        do {
+            return try await poll(timeout: timeout, interval: .milliseconds(20), "the test app to record \(description)") {
+                sessionRecords().first(where: matches)
+            }
+        } catch {
+            // What the service did and what the app and its background launches logged, for a failure
+            // seen only on a loaded machine.
+            let trace = trace().filter { $0.event != "downloadProgress" }
+                .map { "\($0.event) \($0.download ?? "") \($0.detail ?? "")" }
+            let log = (try? String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)) ?? ""
+            throw TestSupportError("\(error)\ntrace:\n\(trace.joined(separator: "\n"))\nrecords: \(sessionRecords().map(\.event))"
+                + "\nlast lines of the device log:\n\(log.split(separator: "\n").suffix(30).joined(separator: "\n"))")
         }
     }
 

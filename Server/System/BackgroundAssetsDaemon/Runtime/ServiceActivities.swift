@@ -64,11 +64,23 @@ public final class ServiceActivities: Sendable {
     }
 
     /// Runs `body` once `delay` has passed on the clock, unless the activity is cancelled first.
+    ///
+    /// The delay counts from this call, not from when the activity's task first runs: a task that
+    /// starts late on a busy machine, after a test has advanced its clock, still wakes on time.
     @discardableResult
     public func after(_ delay: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
         let clock = clock
+        let start = clock.now
         return run(name) {
-            guard (try? await clock.sleep(for: delay)) != nil, !Task.isCancelled else { return }
+            // What the clock moved before this task ran comes off the delay. Dates so far from 1970
+            // round to a fraction of a microsecond, so the rest is taken in whole microseconds,
+            // rounded down: a clock advanced by hand by exactly the delay must end the wait.
+            let late = max(0, clock.now.timeIntervalSince(start))
+            let left = (delay - .seconds(fractional: late)) / .microseconds(1)
+            if left >= 1 {
+                guard (try? await clock.sleep(for: .microseconds(Int64(left)))) != nil else { return }
+            }
+            guard !Task.isCancelled else { return }
             await body()
         }
     }

@@ -1,0 +1,38 @@
+/*
+Abstract:
+Tests of the service's timers: a delay counts from when it was set, however late its task starts.
+*/
+
+@testable import BackgroundAssetsDaemon
+import Foundation
+import Synchronization
+import Testing
+import TestSupport
+
+@Suite("Timers of the service's activities")
+struct ServiceActivitiesTimerTests {
+    @Test("A timer set for 10 s fires once the clock has moved 10 s from when it was set, even if the clock moved before its task ran")
+    func delayCountsFromTheCall() async throws {
+        let clock = ManualClock()
+        let activities = ServiceActivities(clock: clock)
+        let fired = Mutex(false)
+        // Kept: an activity let go of is cancelled.
+        let timer = activities.after(.seconds(10), "timer") { fired.withLock { $0 = true } }
+        // Straight away, before the activity's task may have run at all, as a test's next line does.
+        clock.advance(by: .seconds(10))
+        try await poll(until: { fired.withLock { $0 } }, timeout: .seconds(10), "the timer to fire")
+
+        let early = Mutex(false)
+        let second = activities.after(.seconds(10), "second timer") { early.withLock { $0 = true } }
+        clock.advance(by: .seconds(9))
+        // The timer waits for the one second left, and has not fired.
+        try await poll(until: {
+            clock.pendingDeadlines.count == 1 && abs((clock.pendingDeadlines[0] - .seconds(1)) / .milliseconds(1)) < 1
+        }, timeout: .seconds(10), "the timer to wait for the 1 s left")
+        #expect(!early.withLock { $0 }, "not before its 10 s")
+        clock.advance(by: .seconds(1))
+        try await poll(until: { early.withLock { $0 } }, timeout: .seconds(10), "the second timer to fire")
+        withExtendedLifetime((timer, second)) {}
+        await activities.shutdown()
+    }
+}
