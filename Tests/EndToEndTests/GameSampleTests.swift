@@ -12,10 +12,6 @@ struct GameSampleTests {
     static let bundleIdentifier = "com.example.apple-samplecode.BackgroundGame"
     static let sessionIdentifier = "com.example.apple-samplecode.BackgroundGame.data"
 
-    /// The repository's `App/BackgroundGame/Info.plist`, found from this file's location.
-    static let infoPlist = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent().appending(path: "App/BackgroundGame/Info.plist")
-
     @Test("Version check, background download with the game gone, relaunch, notifications, processing task, data unpacked, then an update")
     func endToEnd() async throws {
         let scenario = try Scenario()
@@ -77,11 +73,8 @@ struct GameSampleTests {
 
     /// A copy of the game's Info.plist whose version file is on the test's server.
     static func infoPlist(versionURL: URL, in scenario: Scenario) throws -> URL {
-        var plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: infoPlist), format: nil) as? [String: Any] ?? [:]
-        plist["GameVersionURL"] = versionURL.absoluteString
-        let copy = scenario.outputFolder.appendingPathComponent("Info.plist")
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: copy)
-        return copy
+        try infoPlistCopy(of: "App/BackgroundGame/Info.plist", setting: "GameVersionURL", to: versionURL,
+                          at: scenario.outputFolder.appendingPathComponent("Info.plist"))
     }
 
     /// The installed data is the archive's eight files, through `current`, with nothing staged left over.

@@ -98,15 +98,7 @@ struct SampleDevice: Sendable {
     /// Writes a copy of App/Info.plist whose `BAManifestURL` names this test's server, as the demo does.
     /// - Returns: The copy.
     func appPlist() throws -> URL {
-        let original = Self.repositoryRoot.appendingPathComponent("App/Info.plist")
-        let data = try Data(contentsOf: original)
-        guard var plist = try PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
-            throw TestSupportError("\(original.path) is not a dictionary property list.")
-        }
-        plist["BAManifestURL"] = manifestURL.absoluteString
-        let copy = scenario.folder.appending("App-Info.plist")
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: copy)
-        return copy
+        try infoPlistCopy(of: "App/Info.plist", setting: "BAManifestURL", to: manifestURL, at: scenario.folder.appending("App-Info.plist"))
     }
 
     /// The arguments of `backgroundassets-debug install --wait` with the patched App/Info.plist.

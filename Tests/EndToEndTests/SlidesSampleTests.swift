@@ -10,16 +10,15 @@ import TestSupport
 @Suite("The WWDC Slides sample", .serialized, .timeLimit(.minutes(3)))
 struct SlidesSampleTests {
     static let bundleIdentifier = "com.example.apple-samplecode.WWDC-Slides"
-    static let repository = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-        .deletingLastPathComponent()
 
     @Test("Installed, the app lists the essential pack's sessions; opening one downloads its year's slides once; remove deletes them")
     func endToEnd() async throws {
         let scenario = try Scenario()
         try await withAssetServer(sessions: 3, arguments: ["--access-log", scenario.accessLog.path]) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
-                let plist = try Self.appPlist(manifestURL: server.url("/asset-packs/manifest.json"), in: scenario)
-                let extensionPlist = Self.repository.appending(path: "Extension/WWDCSlides/Info.plist")
+                let plist = try infoPlistCopy(of: "App/WWDCSlides/Info.plist", setting: "BAManifestURL",
+                                              to: server.url("/asset-packs/manifest.json"), at: scenario.outputFolder.appending(path: "Info.plist"))
+                let extensionPlist = SampleIdentity.repositoryRoot.appending(path: "Extension/WWDCSlides/Info.plist")
                 let install = try await scenario.runTool(["install", "--app-plist", plist.path, "--extension-plist", extensionPlist.path, "--wait"])
                 #expect(install.status == .exited(0), "\(install.standardError)")
                 #expect(install.standardOutput.contains("1 of 1 essential download(s) (24.7 KiB) finished"), "\(install.standardOutput)")
@@ -79,15 +78,5 @@ struct SlidesSampleTests {
             throw TestSupportError("wwdc-slides \(arguments) ended with \(result.status): \(result.standardError)")
         }
         return result.standardOutput
-    }
-
-    /// A copy of the app's Info.plist whose manifest is on the test's server.
-    static func appPlist(manifestURL: URL, in scenario: Scenario) throws -> URL {
-        let source = repository.appending(path: "App/WWDCSlides/Info.plist")
-        var plist = try PropertyListSerialization.propertyList(from: Data(contentsOf: source), format: nil) as? [String: Any] ?? [:]
-        plist["BAManifestURL"] = manifestURL.absoluteString
-        let copy = scenario.outputFolder.appending(path: "Info.plist")
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0).write(to: copy)
-        return copy
     }
 }
