@@ -20,7 +20,7 @@ struct SlidesViewer {
         // `url(for:)` resolves the path in every downloaded pack, through the version that is
         // current now; a file already open stays readable when the system installs a new version.
         let slides = try manager.url(for: session.slidesPath)
-        let size = try manager.contents(at: session.slidesPath, searchingInAssetPackWithID: session.slidesPackID).count
+        let size = try slides.resourceValues(forKeys: [.fileSizeKey]).fileSize ?? 0
         print("Slides: \(slides.path) (\(Self.kibibytes(size)))")
         print("Transcript: \(library.transcriptTitle(of: session) ?? "not on this device yet")")
     }
