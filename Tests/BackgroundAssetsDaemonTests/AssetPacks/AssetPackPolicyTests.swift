@@ -98,4 +98,13 @@ struct AssetPackPolicyTests {
         #expect(AssetPackPolicy.admission(for: update, app: "com.example.app", freeBytes: 0, reserve: 200, installed: packs)
             == .doesNotFit(shortfall: 50))
     }
+
+    @Test("A manifest that declares the largest sizes is refused for its shortfall rather than overflowing the sum")
+    func admissionOfHugeSizes() {
+        let huge = Self.entry("Huge", 1, .onDemand, size: .max)
+        #expect(AssetPackPolicy.admission(for: huge, app: "com.example.app", freeBytes: 1_000, reserve: 100, installed: [])
+            == .doesNotFit(shortfall: .max - 1_000))
+        #expect(AssetPackPolicy.admission(for: huge, app: "com.example.app", freeBytes: .max, reserve: .max, installed: [])
+            == .fits)
+    }
 }

@@ -96,9 +96,10 @@ public enum AssetPackPolicy {
     public static func admission(for entry: AssetPackDownloadManifest.Entry, app: String, freeBytes: Int64, reserve: Int64,
                                  installed: [InstalledAssetPack],
                                  protecting: Set<InstalledAssetPack.Key> = []) -> Admission {
-        let needed = entry.downloadSize + (entry.installSize ?? entry.downloadSize) + reserve
+        // The sizes come from a server's manifest: a hostile one may declare `Int64.max`.
+        let needed = [entry.downloadSize, entry.installSize ?? entry.downloadSize, reserve].saturatedSum()
         guard needed > freeBytes else { return .fits }
-        var shortfall = needed - freeBytes
+        var shortfall = needed.addingSaturated(-max(freeBytes, 0))
         var removals: [InstalledAssetPack] = []
         let replaced = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
         for pack in removalOrder(installed, protecting: protecting.union([replaced])) where shortfall > 0 {

@@ -8,6 +8,13 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension AssetPackStore {
+    /// Records pack versions on their way, replacing the apps' earlier records of those packs, in one transaction.
+    func savePending(_ downloads: [PendingAssetPackDownload]) throws {
+        try database.transaction {
+            for download in downloads { try savePending(download) }
+        }
+    }
+
     /// Records a pack version on its way, replacing the app's earlier record of that pack.
     func savePending(_ download: PendingAssetPackDownload) throws {
         let entry = AssetPackDownloadManifest(assetPacks: [download.entry]).jsonValue.encoded(pretty: false)
