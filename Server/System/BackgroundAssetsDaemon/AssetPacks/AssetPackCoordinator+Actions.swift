@@ -170,22 +170,31 @@ extension AssetPackCoordinator {
         let host = host
         let events = events
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
-        let digests = pending[key]?.rowID.flatMap(arrivals.take(rowID:))
+        let rowID = pending[key]?.rowID
+        let digests = rowID.flatMap(arrivals.take(rowID:))
+        // Without the digests taken as its bytes arrived, the service stopped between the archive's
+        // last byte and now; if that was a power cut, the archive (not synced) may have lost bytes
+        // the server sent, so refusing it would blame the server for the device's loss.
+        let mayFetchAgain = digests == nil && rowID.map { !fetchedAgain.contains($0) } == true
         activities.run("unpack \(identifier) of \(app)") {
-            let result = await Self.offActor { () -> Result<InstallSize, WireFailure> in
-                do {
+            let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
+                Result { () throws(AssetPackArchiveError) in
                     let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group,
                                                                       digests: digests)
-                    return .success(InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk))
-                } catch let error as AssetPackArchiveError {
-                    return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
-                        "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
-                        + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create)."))
-                } catch {
-                    return .failure(.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message: "\(error)"))
+                    return InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk)
                 }
             }
-            await events(.installEnded(app: app, identifier: identifier, archive: archive, result: result))
+            let ended = result.mapError { error in
+                WireFailure.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
+                    "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
+                    + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
+            }
+            if case let .failure(error) = result, mayFetchAgain, error.concernsContent, let rowID {
+                await events(.refusedAfterRestart(app: app, identifier: identifier, archive: archive, rowID: rowID,
+                                                  problem: error.problem, result: ended))
+            } else {
+                await events(.installEnded(app: app, identifier: identifier, archive: archive, result: ended))
+            }
         }
     }
 

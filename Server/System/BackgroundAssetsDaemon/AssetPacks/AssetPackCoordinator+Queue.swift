@@ -42,6 +42,24 @@ extension AssetPackCoordinator {
         }
     }
 
+    /// An archive was refused on bytes read back after a restart: it is fetched again from zero,
+    /// once, since the archive is not synced when its download finishes and a power cut may have
+    /// taken bytes the server sent; a second refusal is the server's.
+    /// - Returns: The pack downloads that ended: none while it is fetched again.
+    nonisolated(nonsending) func refusedAfterRestart(app: String, identifier: String, archive: URL, rowID: Int64, problem: String,
+                                                     result: Result<InstallSize, WireFailure>, deviceNow: Date) async -> Performed {
+        fetchedAgain.insert(rowID)
+        let reason = "its archive, checked after the service restarted, \(problem)"
+        guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
+            return await installEnded(app: app, identifier: identifier, archive: archive, result: result, deviceNow: deviceNow)
+        }
+        unpacking -= 1
+        StagingArea.release(handedOver: archive)
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "assetPackFetchedAgain", app: app,
+                           download: identifier, detail: reason))
+        return Performed()
+    }
+
     /// An unpack ended: the version is recorded and reported finished, or reported failed.
     /// - Parameter deviceNow: The device's time, the install date storage pressure orders packs by.
     /// - Returns: The pack downloads that ended.

@@ -24,6 +24,10 @@ final class AssetPackCoordinator {
     enum Event: Sendable {
         /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
         case installEnded(app: String, identifier: String, archive: URL, result: Result<InstallSize, WireFailure>)
+        /// An archive was refused on bytes read back after the service restarted, which a power cut
+        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:archive:rowID:problem:result:deviceNow:)``).
+        case refusedAfterRestart(app: String, identifier: String, archive: URL, rowID: Int64, problem: String,
+                                 result: Result<InstallSize, WireFailure>)
     }
 
     /// The size of an installed version: its files, and what they occupy on disk.
@@ -73,6 +77,9 @@ final class AssetPackCoordinator {
     var appGroups: [String: String] = [:]
     /// Archives being unpacked now.
     var unpacking = 0
+    /// Archives fetched again after their check failed on bytes read back after a restart: a
+    /// second failure is the server's.
+    var fetchedAgain: Set<Int64> = []
     /// The archives' digests, computed as their bytes arrive.
     let arrivals = ArchiveArrivals()
     /// The packs whose download the app is asking for right now, which start in the foreground.

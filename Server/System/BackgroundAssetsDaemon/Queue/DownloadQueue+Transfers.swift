@@ -48,7 +48,11 @@ extension DownloadQueue {
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: .seconds(fractional: configuration.lowSpeedTime),
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections,
-            bodyObserver: bodyObserverMaker?(row))
+            bodyObserver: bodyObserverMaker?(row),
+            // A pack archive is read once, by its unpack, which syncs the files it installs and
+            // fetches the archive again should a power cut have taken its bytes: waiting for the
+            // disk to hold the archive too would only delay the next transfer.
+            syncsFinishedFile: descriptor.kind != .assetPack)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
         // Its share of the background bandwidth before its first byte, not after the thread has run.
@@ -135,8 +139,9 @@ extension DownloadQueue {
 
     /// Records that a download's whole file, of `length` bytes, was handed over.
     ///
-    /// The file was synced before it was handed over. A power cut may take back this commit (not a
-    /// crash of the service): the next boot then finishes the download again from its file.
+    /// The file was synced before it was handed over (a pack archive excepted: see
+    /// ``fetchAgain(id:because:)``). A power cut may take back this commit (not a crash of the
+    /// service): the next boot then finishes the download again from its file.
     /// - Returns: The download as stored.
     @discardableResult
     func recordFinished(id: Int64, length: Int64) throws -> DownloadRow {
@@ -146,6 +151,17 @@ extension DownloadQueue {
             row.expectedLength = length
             row.lastError = nil
         }
+    }
+
+    /// Fetches a finished download again from zero, under the same row: its file turned out not to
+    /// hold the bytes that arrived (a pack archive, not synced when it finished, after a power cut).
+    /// - Returns: Whether the download was finished and is back in line.
+    @discardableResult
+    public func fetchAgain(id: Int64, because reason: String) throws -> Bool {
+        guard let row = try store.download(id: id), row.state == .finished else { return false }
+        try startOver(row, because: reason)
+        pump()
+        return true
     }
 
     /// Puts a download back in line to be fetched from zero.

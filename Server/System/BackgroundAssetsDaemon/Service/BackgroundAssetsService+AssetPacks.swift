@@ -118,6 +118,9 @@ extension BackgroundAssetsService {
         case let .installEnded(app, identifier, archive, result):
             await settle(await assetPacks.installEnded(app: app, identifier: identifier, archive: archive, result: result,
                                                        deviceNow: deviceNow))
+        case let .refusedAfterRestart(app, identifier, archive, rowID, problem, result):
+            await settle(await assetPacks.refusedAfterRestart(app: app, identifier: identifier, archive: archive, rowID: rowID,
+                                                              problem: problem, result: result, deviceNow: deviceNow))
         }
     }
 

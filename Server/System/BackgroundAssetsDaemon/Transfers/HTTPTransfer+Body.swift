@@ -17,7 +17,7 @@ extension HTTPTransfer {
     /// attempt.
     ///
     /// Whatever happens, the bytes written so far are synced and reported as a checkpoint before
-    /// returning or throwing, so the next attempt resumes from them instead of from the last
+    /// returning (unless the request leaves the finished file to its consumer) or throwing, so the next attempt resumes from them instead of from the last
     /// periodic checkpoint, and the disk reserved beyond them is given back. Periodic checkpoints
     /// are synced by a ``CheckpointSyncer`` while the body keeps arriving.
     func receiveBody(
@@ -108,8 +108,11 @@ extension HTTPTransfer {
         }
 
         try syncer?.finish()
-        try part.sync()
-        events(.checkpoint(length: offset, validator: validator))
+        // Unsynced, the end is no checkpoint: after a power cut the download resumes from the last one.
+        if request.syncsFinishedFile {
+            try part.sync()
+            events(.checkpoint(length: offset, validator: validator))
+        }
         events(.progress(totalWritten: offset, expectedLength: total))
         try checkLength(offset)
         return TransferResult(length: offset, validator: validator, finalURL: url)
