@@ -25,9 +25,15 @@ public struct AssetPackArchiveDigester: ~Copyable {
     private var file = ArchiveDigest()
     private var fileRemaining: Int64 = 0
     private var fileDigests: [String] = []
+    private let digestsFiles: Bool
 
     /// Starts with no bytes.
-    public init() {}
+    /// - Parameter digestsFiles: Whether to digest each file too, besides the whole archive. A
+    ///   download manifest's SHA-256 of the whole archive makes theirs redundant (see
+    ///   ``AssetPackArchiveReader/check(_:expecting:)``); without one, they are what is checked.
+    public init(digestsFiles: Bool = true) {
+        self.digestsFiles = digestsFiles
+    }
 
     /// The number of bytes digested so far.
     public var byteCount: Int64 { length }
@@ -40,7 +46,7 @@ public struct AssetPackArchiveDigester: ~Copyable {
         var rest = bytes[...]
         while !rest.isEmpty, isReadable {
             if let sizes = fileSizes {
-                guard fileDigests.count < sizes.count else { return }  // the trailer: the whole digest has it
+                guard digestsFiles, fileDigests.count < sizes.count else { return }  // the trailer: the whole digest has it
                 let count = Int(min(Int64(rest.count), fileRemaining))
                 file.update(UnsafeRawBufferPointer(rebasing: rest.prefix(count)))
                 rest = rest.dropFirst(count)
@@ -83,7 +89,7 @@ public struct AssetPackArchiveDigester: ~Copyable {
     public mutating func finish() -> AssetPackArchiveDigests {
         let complete = fileSizes.map { fileDigests.count == $0.count } ?? false
         return AssetPackArchiveDigests(length: length, sha256: whole.finalizeAndRestart(),
-                                       sealedBytes: complete ? sealed : nil, fileSHA256s: complete ? fileDigests : nil)
+                                       sealedBytes: fileSizes == nil ? nil : sealed, fileSHA256s: complete ? fileDigests : nil)
     }
 
     /// Reads the header's length, then the header, once their bytes are all there.
@@ -106,7 +112,7 @@ public struct AssetPackArchiveDigester: ~Copyable {
 
     /// Closes the digest of every file whose bytes are all in (an empty file at once).
     private mutating func finishFiles() {
-        guard let sizes = fileSizes else { return }
+        guard digestsFiles, let sizes = fileSizes else { return }
         while fileDigests.count < sizes.count, fileRemaining == 0 {
             fileDigests.append(file.finalizeAndRestart())
             if fileDigests.count < sizes.count { fileRemaining = sizes[fileDigests.count] }
@@ -125,10 +131,10 @@ public struct AssetPackArchiveDigests: Sendable, Equatable {
     public let length: Int64
     /// The SHA-256 of all of them, lowercase hexadecimal: what a download manifest lists.
     public let sha256: String
-    /// The magic number, length and header the files were found by, when they were readable.
+    /// The magic number, length and header the files were found by, when the header was readable.
     let sealedBytes: [UInt8]?
     /// Each file's SHA-256, in the header's order, when the header was readable and every file whole.
-    let fileSHA256s: [String]?
+    public let fileSHA256s: [String]?
 
     /// Digests an archive on disk, reading it once from start to end.
     /// - Throws: ``AssetPackArchiveError`` (`.io`) when it cannot be read.

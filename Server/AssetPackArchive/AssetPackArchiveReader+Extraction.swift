@@ -42,11 +42,16 @@ extension AssetPackArchiveReader {
     }
 
     /// The digests of this archive: `arrived` when they were computed from exactly these bytes as
-    /// they were written (same length, same header), otherwise computed now by reading the archive.
+    /// they were written (same length, same header) and hold each file's when those are needed,
+    /// otherwise computed now by reading the archive.
+    /// - Parameters:
+    ///   - arrived: Digests computed as the archive's bytes arrived, if they were.
+    ///   - needsFileDigests: Whether each file's digest is needed: when no download manifest gives the whole archive's.
     /// - Throws: ``AssetPackArchiveError`` (`.io`) when the archive cannot be read.
-    public func digests(matching arrived: AssetPackArchiveDigests?) throws(AssetPackArchiveError) -> AssetPackArchiveDigests {
+    public func digests(matching arrived: AssetPackArchiveDigests?,
+                        needsFileDigests: Bool = true) throws(AssetPackArchiveError) -> AssetPackArchiveDigests {
         if let arrived, arrived.length == archiveSize, arrived.sealedBytes == sealedBytes,
-           arrived.fileSHA256s?.count == header.files.count {
+           !needsFileDigests || arrived.fileSHA256s?.count == header.files.count {
             return arrived
         }
         return try AssetPackArchiveDigests(reading: descriptor, path: path)
@@ -54,6 +59,10 @@ extension AssetPackArchiveReader {
 
     /// Checks the archive's digests: the whole archive's against the download manifest's, then each
     /// file's against the header's.
+    ///
+    /// When the manifest's digest matches, the archive is byte for byte the one that was published,
+    /// so each file's digest can only confirm it: they are compared when they were computed anyway,
+    /// and are not needed otherwise (``digests(matching:needsFileDigests:)``).
     /// - Parameters:
     ///   - digests: This archive's digests, from ``digests(matching:)``.
     ///   - sha256: The whole archive's SHA-256 the download manifest lists, if any.
@@ -64,8 +73,11 @@ extension AssetPackArchiveReader {
                 + "download manifest lists \(sha256): it is not the archive that was published. Check the "
                 + "server's files and the manifest.")
         }
-        guard digests.length == archiveSize, digests.sealedBytes == sealedBytes,
-              let fileDigests = digests.fileSHA256s, fileDigests.count == header.files.count else {
+        guard digests.length == archiveSize, digests.sealedBytes == sealedBytes else {
+            throw AssetPackArchiveError(.tampered, path: path, problem: "changed while it was checked; download it again.")
+        }
+        if sha256 != nil, digests.fileSHA256s == nil { return }
+        guard let fileDigests = digests.fileSHA256s, fileDigests.count == header.files.count else {
             throw AssetPackArchiveError(.tampered, path: path, problem: "changed while it was checked; download it again.")
         }
         for (file, digest) in zip(header.files, fileDigests) where digest != file.sha256 {

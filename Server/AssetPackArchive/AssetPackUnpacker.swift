@@ -53,7 +53,7 @@ public struct AssetPackUnpacker: Sendable {
     /// Verifies an archive and makes it the current version of its pack.
     ///
     /// Every digest is checked before a byte is unpacked: the whole archive's against the
-    /// manifest's, then each file's against the header's. Digests computed while the archive was
+    /// manifest's, and each file's against the header's when the manifest gives no digest. Digests computed while the archive was
     /// downloaded (``AssetPackArchiveDigester``) are used when they cover exactly this file, so it
     /// is read once more only to copy its files out; without them, it is read once to digest it first.
     /// - Parameters:
@@ -74,7 +74,8 @@ public struct AssetPackUnpacker: Sendable {
                 + "\(expectation.version) at its URL; publish the archive the manifest describes (ba-package "
                 + "download-manifest create) and check again.")
         }
-        try reader.check(try reader.digests(matching: digests), expecting: expectation?.sha256)
+        let sha256 = expectation?.sha256
+        try reader.check(try reader.digests(matching: digests, needsFileDigests: sha256 == nil), expecting: sha256)
         let packID = header.assetPackID
         let previous = layout.installedVersion(of: packID)
         if previous == header.version {

@@ -128,4 +128,36 @@ struct DigesterTests {
             #expect(String(decoding: data, as: UTF8.self) == contents, "\(path)")
         }
     }
+
+    @Test("The whole archive's digest alone installs when the manifest gives it; without one, each file's is read and checked")
+    func wholeDigestOnly() throws {
+        let fixture = try PackFixture()
+        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "packs"))
+        let archive = try fixture.packageFiles(files, to: "P.aar")
+        let read = try AssetPackArchiveDigests(reading: archive)
+        var digester = AssetPackArchiveDigester(digestsFiles: false)
+        Array(try Data(contentsOf: archive)).withUnsafeBytes { digester.update($0) }
+        let whole = digester.finish()
+        #expect(whole.sha256 == read.sha256 && whole.length == read.length && whole.fileSHA256s == nil)
+
+        let reader = try AssetPackArchiveReader(url: archive)
+        #expect(try reader.digests(matching: whole, needsFileDigests: false) == whole)
+        #expect(try reader.digests(matching: whole, needsFileDigests: true) == read, "without a manifest digest, the files' are read")
+        try reader.check(whole, expecting: read.sha256)
+        #expect(throws: AssetPackArchiveError.self, "each file's digest is what is checked without the manifest's") {
+            try reader.check(whole, expecting: nil)
+        }
+
+        // A file changed inside: with a manifest digest, the whole archive's no longer matches it.
+        let changedOffset = reader.sealedBytes.count + 10
+        try fixture.flipByte(of: archive, at: changedOffset)
+        var changed = AssetPackArchiveDigester(digestsFiles: false)
+        Array(try Data(contentsOf: archive)).withUnsafeBytes { changed.update($0) }
+        let unpacker = AssetPackUnpacker(layout: layout)
+        #expect(throws: AssetPackArchiveError.self) {
+            try unpacker.install(archive: archive, expecting: .init(packID: "Tutorial", version: 1, sha256: read.sha256),
+                                 digests: changed.finish())
+        }
+        #expect(layout.installedPacks().isEmpty)
+    }
 }

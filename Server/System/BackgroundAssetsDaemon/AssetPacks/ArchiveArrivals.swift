@@ -43,13 +43,15 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
     // `lock` guards the two vars below (the transfer's thread writes, the unpack's reads); hence
     // the unchecked Sendable: a Mutex would not let a borrowed buffer reach its state.
     private let lock = NSLock()
-    private var digester = AssetPackArchiveDigester()
+    // The whole archive's digest only: the manifests ba-package makes give it, which makes each
+    // file's redundant; an archive listed without one is read again for its files' digests.
+    private var digester = AssetPackArchiveDigester(digestsFiles: false)
     /// Whether every byte of the file so far went through the digester.
     private var isWhole = false
 
     func bodyBegan(at offset: Int64, partFile: Int32) {
         lock.withLock {
-            digester = AssetPackArchiveDigester()
+            digester = AssetPackArchiveDigester(digestsFiles: false)
             isWhole = (try? digester.read(partFile, upTo: offset, path: "")) != nil && digester.byteCount == offset
         }
     }
