@@ -2,7 +2,7 @@
 # Benchmarks asset packs through the Background Assets service, against curl in the same run:
 #   1. install: COUNT (default 20) essential packs of SIZE (default 5 MiB) of random bytes, made with
 #      ba-package and served by asset-server, installed by `backgroundassets-debug install --wait`, which
-#      returns once every pack is downloaded, verified (SHA-256 of the archive and of each file), unpacked,
+#      returns once every pack is downloaded, verified (the archive's SHA-256 against the manifest's), unpacked,
 #      synced and made current; against `curl` fetching the same archives from the same server into files,
 #      one after another in one process and 4 at a time (--parallel, as the service's default
 #      maxConcurrentDownloads), and 4 at a time followed by `sync` of the files (the service syncs every
