@@ -102,9 +102,10 @@ struct AssetPackLifecycleTests {
         }
     }
 
-    @Test("kill -9 of the service in the middle of unpacking leaves the old version whole, and the restarted service installs the new one")
-    func killMidUnpack() async throws {
-        // Many files, each synced, so unpacking lasts long enough to be caught in the middle.
+    /// Publishes version 2 of a pack of 1,500 files, asks the app for it, and calls `body` once its
+    /// unpack started, with the app still waiting. Each file is synced, so unpacking lasts long
+    /// enough to be caught in the middle.
+    private func duringUnpackOfAnUpdate(_ body: @escaping (AssetPackScenario, ChildProcess) async throws -> Void) async throws {
         let many = Dictionary(uniqueKeysWithValues: (0..<1500).map { ("Atlas/tile-\($0).bin", Data("tile \($0) v".utf8)) })
         try await withAssetPacks(prepare: { packs, folder in
             try await AssetPackScenario.package("Atlas", policy: AssetPackScenario.onDemand,
@@ -121,6 +122,13 @@ struct AssetPackLifecycleTests {
                 let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
                 return entries.isEmpty ? nil : true
             }
+            try await body(device, app)
+        }
+    }
+
+    @Test("kill -9 of the service in the middle of unpacking leaves the old version whole, and the restarted service installs the new one")
+    func killMidUnpack() async throws {
+        try await duringUnpackOfAnUpdate { device, app in
             try await device.scenario.service.kill()
             #expect(device.installedVersion(of: "Atlas") == 1, "version 1 stays current")
             let sample = try Data(contentsOf: device.installedFile("Atlas", "Atlas/tile-1499.bin"))
@@ -134,23 +142,7 @@ struct AssetPackLifecycleTests {
 
     @Test("An archive whose bytes were lost after its download finished (as a power cut may lose them) is fetched again once, and the pack installs")
     func damagedArchiveFetchedAgain() async throws {
-        // Many files, each synced, so unpacking lasts long enough to be caught in the middle.
-        let many = Dictionary(uniqueKeysWithValues: (0..<1500).map { ("Atlas/tile-\($0).bin", Data("tile \($0) v".utf8)) })
-        try await withAssetPacks(prepare: { packs, folder in
-            try await AssetPackScenario.package("Atlas", policy: AssetPackScenario.onDemand,
-                                                files: many.mapValues { $0 + Data("1".utf8) }, into: packs, in: folder)
-        }) { device in
-            _ = try await device.install()
-            try await device.app(["ensure", "Atlas"])
-            try await AssetPackScenario.package("Atlas", version: 2, policy: AssetPackScenario.onDemand,
-                                                files: many.mapValues { $0 + Data("2".utf8) }, into: device.packs, in: device.scenario.folder.url)
-            try await AssetPackScenario.publish(device.packs)
-            let app = try device.launchApp(["ensure", "Atlas", "--latest"])
-            let staging = device.packsFolder.appending(path: ".staging")
-            _ = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "the unpack to start") { () -> Bool? in
-                let entries = (try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []
-                return entries.isEmpty ? nil : true
-            }
+        try await duringUnpackOfAnUpdate { device, app in
             try app.signal(SIGKILL)
             try await device.scenario.service.kill()
             // The finished archive was never synced: zeros where its bytes were is what a power cut can leave.

@@ -178,7 +178,10 @@ extension AssetPackCoordinator {
         let mayFetchAgain = digests == nil && rowID.map { !fetchedAgain.contains($0) } == true
         activities.run("unpack \(identifier) of \(app)") {
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
-                Result { () throws(AssetPackArchiveError) in
+                // Whatever the outcome, the archive is read no more: deleting it here frees its
+                // pages on this thread rather than on the service's.
+                defer { StagingArea.release(handedOver: archive) }
+                return Result { () throws(AssetPackArchiveError) in
                     let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group,
                                                                       digests: digests)
                     return InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk)
@@ -190,10 +193,10 @@ extension AssetPackCoordinator {
                     + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
             }
             if case let .failure(error) = result, mayFetchAgain, error.concernsContent, let rowID {
-                await events(.refusedAfterRestart(app: app, identifier: identifier, archive: archive, rowID: rowID,
+                await events(.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID,
                                                   problem: error.problem, result: ended))
             } else {
-                await events(.installEnded(app: app, identifier: identifier, archive: archive, result: ended))
+                await events(.installEnded(app: app, identifier: identifier, result: ended))
             }
         }
     }

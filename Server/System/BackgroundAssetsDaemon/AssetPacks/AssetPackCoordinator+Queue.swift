@@ -46,15 +46,14 @@ extension AssetPackCoordinator {
     /// once, since the archive is not synced when its download finishes and a power cut may have
     /// taken bytes the server sent; a second refusal is the server's.
     /// - Returns: The pack downloads that ended: none while it is fetched again.
-    nonisolated(nonsending) func refusedAfterRestart(app: String, identifier: String, archive: URL, rowID: Int64, problem: String,
+    nonisolated(nonsending) func refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String,
                                                      result: Result<InstallSize, WireFailure>, deviceNow: Date) async -> Performed {
         fetchedAgain.insert(rowID)
         let reason = "its archive, checked after the service restarted, \(problem)"
         guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
-            return await installEnded(app: app, identifier: identifier, archive: archive, result: result, deviceNow: deviceNow)
+            return await installEnded(app: app, identifier: identifier, result: result, deviceNow: deviceNow)
         }
         unpacking -= 1
-        StagingArea.release(handedOver: archive)
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "assetPackFetchedAgain", app: app,
                            download: identifier, detail: reason))
         return Performed()
@@ -63,10 +62,9 @@ extension AssetPackCoordinator {
     /// An unpack ended: the version is recorded and reported finished, or reported failed.
     /// - Parameter deviceNow: The device's time, the install date storage pressure orders packs by.
     /// - Returns: The pack downloads that ended.
-    nonisolated(nonsending) func installEnded(app: String, identifier: String, archive: URL, result: Result<InstallSize, WireFailure>,
+    nonisolated(nonsending) func installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>,
                       deviceNow: Date) async -> Performed {
         unpacking -= 1
-        StagingArea.release(handedOver: archive)
         switch result {
         case let .success(size):
             return await perform(state.installFinished(app: app, identifier: identifier, installSize: size.installSize,

@@ -23,10 +23,10 @@ final class AssetPackCoordinator {
     /// What happened while nobody was calling the coordinator; the service hands each back to it.
     enum Event: Sendable {
         /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
-        case installEnded(app: String, identifier: String, archive: URL, result: Result<InstallSize, WireFailure>)
+        case installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>)
         /// An archive was refused on bytes read back after the service restarted, which a power cut
-        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:archive:rowID:problem:result:deviceNow:)``).
-        case refusedAfterRestart(app: String, identifier: String, archive: URL, rowID: Int64, problem: String,
+        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:rowID:problem:result:deviceNow:)``).
+        case refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String,
                                  result: Result<InstallSize, WireFailure>)
     }
 

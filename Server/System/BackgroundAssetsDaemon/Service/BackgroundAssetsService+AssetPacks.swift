@@ -115,11 +115,11 @@ extension BackgroundAssetsService {
     /// What the asset-pack subsystem reported: an unpack ended.
     func handle(_ event: AssetPackCoordinator.Event) async {
         switch event {
-        case let .installEnded(app, identifier, archive, result):
-            await settle(await assetPacks.installEnded(app: app, identifier: identifier, archive: archive, result: result,
+        case let .installEnded(app, identifier, result):
+            await settle(await assetPacks.installEnded(app: app, identifier: identifier, result: result,
                                                        deviceNow: deviceNow))
-        case let .refusedAfterRestart(app, identifier, archive, rowID, problem, result):
-            await settle(await assetPacks.refusedAfterRestart(app: app, identifier: identifier, archive: archive, rowID: rowID,
+        case let .refusedAfterRestart(app, identifier, rowID, problem, result):
+            await settle(await assetPacks.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID,
                                                               problem: problem, result: result, deviceNow: deviceNow))
         }
     }
