@@ -52,6 +52,35 @@ struct AppRegistryTests {
         #expect(try await registry.app(app.bundleIdentifier)?.state == .launchable)
     }
 
+    @Test("A record changed behind the registry's back, renamed over, rewritten in place or deleted, is read again")
+    func recordChangedOnDisk() async throws {
+        let root = try TemporaryDeviceRoot()
+        let registry = AppRegistry(paths: DevicePaths(root: root.url))
+        let app = try Self.sampleApp()
+        try await registry.save(app)
+        #expect(try await registry.app(app.bundleIdentifier)?.state == app.state)
+        let record = root.appending("apps/\(app.bundleIdentifier)/app.json")
+        let text = try String(contentsOf: record, encoding: .utf8)
+        let launchable = text.replacingOccurrences(of: "\"state\" : \"\(app.state.rawValue)\"", with: "\"state\" : \"launchable\"")
+        #expect(launchable != text)
+
+        // Another file renamed over the record.
+        let replacement = root.appending("apps/\(app.bundleIdentifier)/replacement.json")
+        try launchable.write(to: replacement, atomically: false, encoding: .utf8)
+        #expect(rename(replacement.path, record.path) == 0)
+        #expect(try await registry.app(app.bundleIdentifier)?.state == .launchable)
+
+        // The same file rewritten in place.
+        let handle = try FileHandle(forWritingTo: record)
+        try handle.truncate(atOffset: 0)
+        try handle.write(contentsOf: Data(text.utf8))
+        try handle.close()
+        #expect(try await registry.app(app.bundleIdentifier)?.state == app.state)
+
+        try FileManager.default.removeItem(at: record)
+        #expect(try await registry.app(app.bundleIdentifier) == nil)
+    }
+
     @Test("Concurrent updates of one app never lose a change")
     func concurrentUpdates() async throws {
         let root = try TemporaryDeviceRoot()

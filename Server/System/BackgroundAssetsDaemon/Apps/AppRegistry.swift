@@ -19,6 +19,12 @@ public actor AppRegistry {
     /// The largest record read: a real one is a few kilobytes, so anything far larger is not one.
     static let maximumRecordSize = 1 << 20
 
+    /// Records read, with the file each came from. A record changes only by a rename over it (a
+    /// new file) or by deleting it, so a file that is still the same one still holds that record:
+    /// the service asks for an app at every progress report of its install, and decoding its JSON
+    /// each time cost more than the report.
+    private var read: [String: (file: RecordFileIdentity, app: InstalledApp)] = [:]
+
     /// Creates the registry of a device root; nothing is read until asked.
     /// - Parameter paths: The device root.
     public init(paths: DevicePaths) {
@@ -39,6 +45,7 @@ public actor AppRegistry {
         } catch {
             throw AppRegistryError.unwritable(path: file.path, reason: "it cannot be encoded (\(error))")
         }
+        read[app.bundleIdentifier] = nil
         if let reason = AtomicFileWriter.write(data, to: file) {
             throw AppRegistryError.unwritable(path: file.path, reason: reason)
         }
@@ -49,8 +56,16 @@ public actor AppRegistry {
     /// - Throws: ``AppRegistryError`` for a bad identifier or an unreadable record.
     public func app(_ bundleIdentifier: String) throws -> InstalledApp? {
         let file = try recordFile(bundleIdentifier)
-        guard FileManager.default.fileExists(atPath: file.path) else { return nil }
-        return try Self.decode(file, expecting: bundleIdentifier)
+        var status = stat()
+        guard stat(file.path, &status) == 0 || errno != ENOENT else {
+            read[bundleIdentifier] = nil
+            return nil
+        }
+        let identity = RecordFileIdentity(status)
+        if let known = read[bundleIdentifier], known.file == identity { return known.app }
+        let app = try Self.decode(file, expecting: bundleIdentifier)
+        read[bundleIdentifier] = (identity, app)
+        return app
     }
 
     /// Every installed app, sorted by identifier, and the problems of the records that could not be read.
@@ -105,6 +120,7 @@ public actor AppRegistry {
         guard let folder = paths.appDirectory(forBundleIdentifier: bundleIdentifier) else {
             throw AppRegistryError.invalidBundleIdentifier(bundleIdentifier)
         }
+        read[bundleIdentifier] = nil
         guard FileManager.default.fileExists(atPath: folder.path) else { return false }
         do {
             try FileManager.default.removeItem(at: folder)
