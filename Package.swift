@@ -56,6 +56,11 @@ let package = Package(
             path: "Shared/Platform/BackgroundAssetsIPC"
         ),
         .target(
+            name: "ServiceClient",
+            dependencies: ["BackgroundAssetsIPC"],
+            path: "Shared/Platform/ServiceClient"
+        ),
+        .target(
             name: "AssetPackFormat",
             dependencies: ["BackgroundAssetsIPC"],
             path: "Shared/Platform/AssetPackFormat"
@@ -86,22 +91,23 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes", "URLChallengeBridge"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes", "ServiceClient",
+                           "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(
             name: "BackgroundTasks",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "ServiceClient"],
             path: "Shared/Frameworks/BackgroundTasks"
         ),
         .target(
             name: "BackgroundURLSessions",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge", "ServiceClient"],
             path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(
             name: "UserNotifications",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes"],
+            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "ServiceClient"],
             path: "Shared/Frameworks/UserNotifications"
         ),
         .target(
@@ -213,7 +219,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
-            dependencies: ["ArgumentParsing", "BackgroundAssets", "BackgroundAssetsIPC", "TLS"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "ServiceClient", "TLS"],
             path: "Server/System/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
@@ -264,7 +270,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsTests",
-            dependencies: ["AssetPackFormat", "BackgroundAssets", "BackgroundAssetsIPC", "TestSupport"],
+            dependencies: ["AssetPackFormat", "BackgroundAssets", "BackgroundAssetsIPC", "ServiceClient", "TestSupport"],
             path: "Tests/BackgroundAssetsTests"
         ),
         .testTarget(

@@ -9,6 +9,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+@testable import ServiceClient
 import Synchronization
 import TestSupport
 import Testing

@@ -6,6 +6,7 @@ Tests of how a process finds and starts the system service, and how it names its
 @testable import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+@testable import ServiceClient
 import Synchronization
 import TestSupport
 import Testing

@@ -3,7 +3,7 @@ Abstract:
 The debug tool's dispatcher: picks the subcommand, runs it, and turns every error into a message and an exit code.
 */
 
-import BackgroundAssets
+import BackgroundAssetsIPC
 import Foundation
 
 /// `backgroundassets-debug`: the Linux counterpart of Apple's Background Assets debugging tool.

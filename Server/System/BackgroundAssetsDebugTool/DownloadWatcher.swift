@@ -3,9 +3,9 @@ Abstract:
 Follows one download to its end: starts or finds it, answers challenges, shows progress, takes the file.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// Drives one `download` from the first request to the moved file.
 ///

@@ -3,9 +3,9 @@ Abstract:
 `notifications`: the local notifications the device delivered, every app's or one app's, listed or followed as they arrive.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// Lists the notifications the device delivered (the newest of each app, as Notification Center
 /// keeps them), or follows them as they arrive.

@@ -3,8 +3,8 @@ Abstract:
 `simulate` (Apple's `-s`): sends an app's extension a content request now, as an install, update or check would.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
+import ServiceClient
 
 /// Triggers a content request without waiting for the event behind it, like Apple's
 /// `xcrun backgroundassets-debug -s --app-install -b BUNDLE_ID`.

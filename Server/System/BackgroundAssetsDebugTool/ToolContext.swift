@@ -3,9 +3,9 @@ Abstract:
 What every subcommand runs with: the device root, the console, and connections to the service.
 */
 
-import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// The environment of one run of the tool.
 public struct ToolContext: Sendable {

@@ -6,6 +6,7 @@ Making asset packs available: one download shared by every caller, and the event
 import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 extension AssetPackManager {
     /// Ensures that an asset pack is available locally, performing a download if necessary.

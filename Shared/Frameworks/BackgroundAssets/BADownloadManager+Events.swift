@@ -4,6 +4,7 @@ Turns the service's events into delegate callbacks, and sends back challenge ans
 */
 
 import BackgroundAssetsIPC
+import ServiceClient
 import URLChallengeBridge
 import Foundation
 #if canImport(FoundationNetworking)

@@ -6,6 +6,7 @@ The shared download manager: schedules, promotes, cancels, and lists the app's d
 import BackgroundAssetsIPC
 import Dispatch
 import Foundation
+import ServiceClient
 import Synchronization
 
 /// An object that manages the queue of scheduled asset downloads, shared by the app and its extension.

@@ -6,6 +6,7 @@ The extension's entry point: connect to the system, run the entry points it call
 import BackgroundAssetsIPC
 import Dispatch
 import Foundation
+import ServiceClient
 
 extension BADownloaderExtension {
     /// Runs the extension: connects to the system service, runs each entry point it is asked

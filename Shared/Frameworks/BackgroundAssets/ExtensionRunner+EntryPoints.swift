@@ -4,6 +4,7 @@ Runs each extension entry point with the framework's types, and turns what it re
 */
 
 import BackgroundAssetsIPC
+import ServiceClient
 import URLChallengeBridge
 import Foundation
 #if canImport(FoundationNetworking)

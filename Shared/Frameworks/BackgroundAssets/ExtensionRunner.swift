@@ -6,6 +6,7 @@ Runs a downloader extension's entry points as the system service calls them, unt
 import BackgroundAssetsIPC
 import Dispatch
 import Foundation
+import ServiceClient
 import Synchronization
 
 /// The loop behind `BADownloaderExtension.main()`: checks in with the service, runs each entry

@@ -5,6 +5,7 @@ Finds the installed bundle an app started from its build folder moves into, so B
 
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// Decides whether this process is an installed app started from its build folder.
 ///

@@ -6,6 +6,7 @@ The asset-pack manager's link to this device: the app's Info.plist, its app grou
 import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// The system side of the shared ``AssetPackManager`` in an app or extension process.
 ///

@@ -6,6 +6,7 @@ The scheduler's link to the system service: requests over the service's socket, 
 import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 import Synchronization
 
 /// Sends the scheduler's requests to `backgroundassetsd` and passes its task events on.

@@ -6,6 +6,7 @@ What the scheduler of this process works with: the service, the app's Info.plist
 import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// The scheduler's view of its process, made once for ``BGTaskScheduler/shared`` and by hand in tests.
 struct TaskSchedulerEnvironment: Sendable {

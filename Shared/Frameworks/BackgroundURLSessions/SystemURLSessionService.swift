@@ -6,6 +6,7 @@ The background sessions' link to this device's system service: a connection per 
 import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 import Synchronization
 
 /// The system side of background sessions in an app process: the device's Background Assets

@@ -6,6 +6,7 @@ The notification center's link to this device's system service: requests over th
 import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 import Synchronization
 
 /// The system side of ``UNUserNotificationCenter/current()`` in an app process: the device's

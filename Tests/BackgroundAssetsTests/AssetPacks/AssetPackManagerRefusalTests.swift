@@ -7,6 +7,7 @@ import AssetPackFormat
 @testable import BackgroundAssets
 import BackgroundAssetsIPC
 import Foundation
+@testable import ServiceClient
 import Testing
 
 @Suite("Using the asset-pack manager without managed packs")

@@ -45,7 +45,7 @@ package struct ServiceLauncher: Sendable {
     }
 
     /// The built app executable an installed bundle's executable was installed from, if it is one.
-    static func installedBuild(of executable: URL, paths: DevicePaths) -> URL? {
+    package static func installedBuild(of executable: URL, paths: DevicePaths) -> URL? {
         let apps = paths.appsDirectory.resolvingSymlinksInPath().path + "/"
         guard executable.path.hasPrefix(apps),
             let app = executable.path.dropFirst(apps.count).split(separator: "/").first,

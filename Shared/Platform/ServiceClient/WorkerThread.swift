@@ -13,7 +13,7 @@ import Synchronization
 /// may themselves block (a delegate fetching downloads) run here too. A thread of its own means
 /// none of that depends on a free thread in Dispatch's or Swift's shared pools, which are as small
 /// as the number of cores and could otherwise be exhausted by blocked callers.
-final class WorkerThread: Sendable {
+package final class WorkerThread: Sendable {
     /// The work waiting to run; `nil` tells the thread to finish.
     private final class Mailbox: Sendable {
         let items = Mutex<[(@Sendable () -> Void)?]>([])
@@ -34,7 +34,7 @@ final class WorkerThread: Sendable {
 
     /// Starts the thread.
     /// - Parameter name: The thread's name, shown in debuggers and crash logs.
-    init(name: String) {
+    package init(name: String) {
         let thread = Thread { [mailbox] in
             while let work = mailbox.next() { work() }
         }
@@ -47,7 +47,7 @@ final class WorkerThread: Sendable {
 
     /// Runs a closure on the thread after everything submitted before it.
     /// - Parameter work: The closure.
-    func async(_ work: @escaping @Sendable () -> Void) {
+    package func async(_ work: @escaping @Sendable () -> Void) {
         mailbox.post(work)
     }
 }

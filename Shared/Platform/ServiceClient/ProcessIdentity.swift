@@ -56,13 +56,13 @@ package struct ProcessIdentity: Sendable, Equatable {
     ///
     /// `backgroundassets-debug install` records each app's executables in `apps/ID/app.json`, so
     /// `swift run wwdc-sessions` presents the installed app's identifier without any setup.
-    static func installedApp(runningAs executable: URL, in paths: DevicePaths) -> String? {
+    package static func installedApp(runningAs executable: URL, in paths: DevicePaths) -> String? {
         installedAppRecord(runningAs: executable, in: paths)?.bundleIdentifier
     }
 
     /// The installed app whose bundle executable, or built executable, is `executable`, if one is.
     /// - Returns: The app's bundle identifier and the executable inside its installed bundle.
-    static func installedAppRecord(
+    package static func installedAppRecord(
         runningAs executable: URL, in paths: DevicePaths
     ) -> (bundleIdentifier: String, bundleExecutable: URL)? {
         let target = executable.resolvingSymlinksInPath().path
