@@ -120,14 +120,13 @@ public struct AppBundleDescription: Sendable, Equatable, Codable {
                 remedy: "Pass the path of the Info.plist (for example App/Info.plist or Extension/Info.plist)."
             )
         }
-        let attributes: [FileAttributeKey: Any]
-        do {
-            attributes = try FileManager.default.attributesOfItem(atPath: url.path)
-        } catch {
+        // stat(2), not attributesOfItem, which also reads /etc/passwd and /etc/group for the owner's names.
+        var status = stat()
+        guard stat(url.path, &status) == 0 else {
             throw refusal("cannot be read (it does not exist or is not accessible)")
         }
-        guard attributes[.type] as? FileAttributeType == .typeRegular else { throw refusal("is not a regular file") }
-        let size = (attributes[.size] as? NSNumber)?.intValue ?? 0
+        guard (status.st_mode & S_IFMT) == S_IFREG else { throw refusal("is not a regular file") }
+        let size = Int64(status.st_size)
         guard size <= PropertyListReader.maximumFileSize else {
             throw refusal("is \(size) bytes, more than an Info.plist's 1 MiB")
         }
