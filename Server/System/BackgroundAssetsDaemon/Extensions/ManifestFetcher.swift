@@ -35,9 +35,11 @@ struct ManifestFetcher: Sendable {
         }
         unlink(file.path)
         let control = TransferControl()
-        let request = TransferRequest(
+        var request = TransferRequest(
             url: url, partFile: file, checkpointBytes: Self.maximumSize,
             stallTimeout: .seconds(fractional: stallTimeout), trust: trust)
+        // Read at once and deleted after the call; a service that stops before then fetches it again.
+        request.syncsFinishedFile = false
         let transfer = HTTPTransfer(request: request, control: control) { event in
             // A server that sends more than a manifest could be is cut off rather than filling the disk.
             if case let .progress(written, expected) = event, max(written, expected ?? 0) > Self.maximumSize {

@@ -45,8 +45,9 @@ struct TransferRequest: Sendable {
     /// Sees the body's bytes as they are written (a pack archive digested as it arrives); `nil` for most downloads.
     var bodyObserver: (any TransferBodyObserver)?
     /// Whether the finished file is synced before the transfer ends. Only a file whose consumer
-    /// makes its own result durable, and fetches it again if a power cut took its bytes (a pack
-    /// archive, whose unpack syncs the pack's files), skips the wait.
+    /// makes its own result durable, and fetches it again if a power cut took its bytes, skips the
+    /// wait: a pack archive, whose unpack syncs the pack's files, and a content request's manifest,
+    /// read at once and fetched again by the next request.
     var syncsFinishedFile = true
 
     /// The rules every redirect of this transfer must satisfy.
