@@ -73,12 +73,7 @@ public struct AssetPackArchiveDigester: ~Copyable {
         defer { buffer.deallocate() }
         while limit.map({ length < $0 }) ?? true {
             let wanted = Int(min(Int64(buffer.count), (limit ?? .max) - length))
-            let count: Int
-            do {
-                count = try FileDescriptorIO.read(descriptor, into: buffer, count: wanted, at: length)
-            } catch {
-                throw AssetPackArchiveError(.io, path: path, problem: "cannot be read (\(error.reason)).")
-            }
+            let count = try FileDescriptorIO.read(descriptor, into: buffer, count: wanted, at: length, path: path)
             guard count > 0 else { return }
             update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
         }

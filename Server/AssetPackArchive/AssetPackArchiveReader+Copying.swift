@@ -40,7 +40,8 @@ extension AssetPackArchiveReader {
             var remaining = file.size
             while remaining > 0 {
                 let chunk = Int(min(Int64(buffer.count), remaining))
-                let count = try read(into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<chunk]), at: offset)
+                let count = try FileDescriptorIO.read(descriptor, into: UnsafeMutableRawBufferPointer(rebasing: buffer[0..<chunk]),
+                                                      count: chunk, at: offset, path: path)
                 guard count == chunk else {
                     throw AssetPackArchiveError(.truncated, path: path, problem: "ends inside \(file.path); download it again.")
                 }
@@ -55,14 +56,6 @@ extension AssetPackArchiveReader {
         }
         try unsynced.syncAll()
         try folders.syncAll(archive: path)
-    }
-
-    private func read(into buffer: UnsafeMutableRawBufferPointer, at offset: Int64) throws(AssetPackArchiveError) -> Int {
-        do {
-            return try FileDescriptorIO.read(descriptor, into: buffer, count: buffer.count, at: offset)
-        } catch {
-            throw AssetPackArchiveError(.io, path: path, problem: "cannot be read (\(error.reason)).")
-        }
     }
 
     private func write(_ bytes: UnsafeRawBufferPointer, to output: Int32, file: String) throws(AssetPackArchiveError) {

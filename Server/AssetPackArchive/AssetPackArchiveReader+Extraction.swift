@@ -73,13 +73,10 @@ extension AssetPackArchiveReader {
                 + "download manifest lists \(sha256): it is not the archive that was published. Check the "
                 + "server's files and the manifest.")
         }
-        guard digests.length == archiveSize, digests.sealedBytes == sealedBytes else {
-            throw AssetPackArchiveError(.tampered, path: path, problem: "changed while it was checked; download it again.")
-        }
+        let changed = AssetPackArchiveError(.tampered, path: path, problem: "changed while it was checked; download it again.")
+        guard digests.length == archiveSize, digests.sealedBytes == sealedBytes else { throw changed }
         if sha256 != nil, digests.fileSHA256s == nil { return }
-        guard let fileDigests = digests.fileSHA256s, fileDigests.count == header.files.count else {
-            throw AssetPackArchiveError(.tampered, path: path, problem: "changed while it was checked; download it again.")
-        }
+        guard let fileDigests = digests.fileSHA256s, fileDigests.count == header.files.count else { throw changed }
         for (file, digest) in zip(header.files, fileDigests) where digest != file.sha256 {
             throw AssetPackArchiveError(.tampered, path: path, problem: "the file \(file.path) does not match its "
                 + "SHA-256: the archive was changed or damaged after packaging. Download or package it again.")

@@ -112,11 +112,7 @@ public struct AssetPackArchiveReader: ~Copyable {
                           path: String) throws(AssetPackArchiveError) -> [UInt8] {
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(count, 1), alignment: 16)
         defer { buffer.deallocate() }
-        do {
-            let read = try FileDescriptorIO.read(descriptor, into: buffer, count: count, at: offset)
-            return Array(buffer[0..<read])
-        } catch {
-            throw AssetPackArchiveError(.io, path: path, problem: "cannot be read (\(error.reason)).")
-        }
+        let read = try FileDescriptorIO.read(descriptor, into: buffer, count: count, at: offset, path: path)
+        return Array(buffer[0..<read])
     }
 }

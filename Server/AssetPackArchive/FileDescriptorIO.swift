@@ -26,6 +26,18 @@ enum FileDescriptorIO {
         return total
     }
 
+    /// Reads as ``read(_:into:count:at:)`` does, a failure told as the archive's.
+    /// - Parameter path: The archive or file read, for the error.
+    /// - Throws: ``AssetPackArchiveError`` (`.io`) naming `path` when the read fails.
+    static func read(_ descriptor: Int32, into buffer: UnsafeMutableRawBufferPointer, count: Int, at offset: Int64,
+                     path: String) throws(AssetPackArchiveError) -> Int {
+        do {
+            return try read(descriptor, into: buffer, count: count, at: offset)
+        } catch {
+            throw AssetPackArchiveError(.io, path: path, problem: "cannot be read (\(error.reason)).")
+        }
+    }
+
     /// Writes every byte of `bytes`.
     /// - Throws: The reason, as text, when the write fails.
     static func write(_ descriptor: Int32, _ bytes: UnsafeRawBufferPointer) throws(IOFailure) {
