@@ -23,7 +23,7 @@ public actor AppRegistry {
     /// new file) or by deleting it, so a file that is still the same one still holds that record:
     /// the service asks for an app at every progress report of its install, and decoding its JSON
     /// each time cost more than the report.
-    private var read: [String: (file: RecordFileIdentity, app: InstalledApp)] = [:]
+    private var read: [String: (file: FileIdentity, app: InstalledApp)] = [:]
 
     /// Creates the registry of a device root; nothing is read until asked.
     /// - Parameter paths: The device root.
@@ -61,7 +61,7 @@ public actor AppRegistry {
             read[bundleIdentifier] = nil
             return nil
         }
-        let identity = RecordFileIdentity(status)
+        let identity = FileIdentity(status)
         if let known = read[bundleIdentifier], known.file == identity { return known.app }
         let app = try Self.decode(file, expecting: bundleIdentifier)
         read[bundleIdentifier] = (identity, app)

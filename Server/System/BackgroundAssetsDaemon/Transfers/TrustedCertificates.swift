@@ -14,7 +14,7 @@ import TLS
 /// across downloads; it is rebuilt only when the folder's contents change.
 final class TrustedCertificates: Sendable {
     private let directory: URL
-    private let cache = Mutex<(signature: String, context: TLSClientContext?)>(("", nil))
+    private let cache = Mutex<(signature: [String: FileIdentity?], context: TLSClientContext?)>(([:], nil))
 
     init(directory: URL) {
         self.directory = directory
@@ -29,11 +29,7 @@ final class TrustedCertificates: Sendable {
             .filter { $0.hasSuffix(".pem") && !$0.hasPrefix(".") }
             .sorted()
         let files = names.map { directory.appending(path: $0, directoryHint: .notDirectory) }
-        let signature = zip(names, files).map { name, file in
-            var status = stat()
-            guard stat(file.path, &status) == 0 else { return "\(name)@-" }
-            return "\(name)@\(status.st_ino):\(status.st_size):\(status.st_mtim.tv_sec).\(status.st_mtim.tv_nsec)"
-        }.joined(separator: "|")
+        let signature = Dictionary(uniqueKeysWithValues: zip(names, files.map { FileIdentity(path: $0.path) }))
         if let context = cache.withLock({ $0.signature == signature ? $0.context : nil }) { return context }
         do {
             let context = try TLSClientContext(extraCAFiles: files)
