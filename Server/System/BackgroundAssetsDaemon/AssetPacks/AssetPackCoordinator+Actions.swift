@@ -105,16 +105,16 @@ extension AssetPackCoordinator {
                     return InstallSize(installSize: installation.installSize, sizeOnDisk: sizeOnDisk)
                 }
             }
-            let ended = result.mapError { error in
-                WireFailure.backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
+            func refusal(_ error: AssetPackArchiveError) -> WireFailure {
+                .backgroundAssets(code: BAError.Code.downloadInvalid.rawValue, message:
                     "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
                     + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
             }
             if case let .failure(error) = result, mayFetchAgain, error.concernsContent, let rowID {
-                await events(.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID,
-                                                  problem: error.problem, result: ended))
+                await events(.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID, problem: error.problem,
+                                                  failure: refusal(error)))
             } else {
-                await events(.installEnded(app: app, identifier: identifier, result: ended))
+                await events(.installEnded(app: app, identifier: identifier, result: result.mapError(refusal)))
             }
         }
     }

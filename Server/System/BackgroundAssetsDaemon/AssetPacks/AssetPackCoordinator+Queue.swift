@@ -45,13 +45,14 @@ extension AssetPackCoordinator {
     /// An archive was refused on bytes read back after a restart: it is fetched again from zero,
     /// once, since the archive is not synced when its download finishes and a power cut may have
     /// taken bytes the server sent; a second refusal is the server's.
+    /// - Parameter failure: The refusal, which stands if the archive cannot be fetched again.
     /// - Returns: The pack downloads that ended: none while it is fetched again.
     nonisolated(nonsending) func refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String,
-                                                     result: Result<InstallSize, WireFailure>, deviceNow: Date) async -> Performed {
+                                                     failure: WireFailure, deviceNow: Date) async -> Performed {
         fetchedAgain.insert(rowID)
         let reason = "its archive, checked after the service restarted, \(problem)"
         guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
-            return await installEnded(app: app, identifier: identifier, result: result, deviceNow: deviceNow)
+            return await installEnded(app: app, identifier: identifier, result: .failure(failure), deviceNow: deviceNow)
         }
         unpacking -= 1
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "assetPackFetchedAgain", app: app,

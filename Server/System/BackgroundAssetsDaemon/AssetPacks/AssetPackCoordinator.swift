@@ -25,9 +25,8 @@ final class AssetPackCoordinator {
         /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
         case installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>)
         /// An archive was refused on bytes read back after the service restarted, which a power cut
-        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:rowID:problem:result:deviceNow:)``).
-        case refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String,
-                                 result: Result<InstallSize, WireFailure>)
+        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:rowID:problem:failure:deviceNow:)``).
+        case refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String, failure: WireFailure)
     }
 
     /// The size of an installed version: its files, and what they occupy on disk.

@@ -118,9 +118,9 @@ extension BackgroundAssetsService {
         case let .installEnded(app, identifier, result):
             await settle(await assetPacks.installEnded(app: app, identifier: identifier, result: result,
                                                        deviceNow: deviceNow))
-        case let .refusedAfterRestart(app, identifier, rowID, problem, result):
+        case let .refusedAfterRestart(app, identifier, rowID, problem, failure):
             await settle(await assetPacks.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID,
-                                                              problem: problem, result: result, deviceNow: deviceNow))
+                                                              problem: problem, failure: failure, deviceNow: deviceNow))
         }
     }
 
