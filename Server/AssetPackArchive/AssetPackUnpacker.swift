@@ -53,9 +53,10 @@ public struct AssetPackUnpacker: Sendable {
     /// Verifies an archive and makes it the current version of its pack.
     ///
     /// Every digest is checked before a byte is unpacked: the whole archive's against the
-    /// manifest's, and each file's against the header's when the manifest gives no digest. Digests computed while the archive was
-    /// downloaded (``AssetPackArchiveDigester``) are used when they cover exactly this file, so it
-    /// is read once more only to copy its files out; without them, it is read once to digest it first.
+    /// manifest's, and each file's against the header's when the manifest gives no digest. Digests
+    /// computed while the archive was downloaded (``AssetPackArchiveDigester``) are used when they
+    /// cover exactly this file, so it is read once more only to copy its files out; without them,
+    /// it is read once to digest it first.
     /// - Parameters:
     ///   - archive: The downloaded archive.
     ///   - expectation: The pack, version and digest the download manifest promised, or `nil` to take the archive as it is.

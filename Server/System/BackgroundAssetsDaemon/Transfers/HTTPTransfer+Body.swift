@@ -17,9 +17,10 @@ extension HTTPTransfer {
     /// attempt.
     ///
     /// Whatever happens, the bytes written so far are synced and reported as a checkpoint before
-    /// returning (unless the request leaves the finished file to its consumer) or throwing, so the next attempt resumes from them instead of from the last
-    /// periodic checkpoint, and the disk reserved beyond them is given back. Periodic checkpoints
-    /// are synced by a ``CheckpointSyncer`` while the body keeps arriving.
+    /// returning (unless the request leaves the finished file to its consumer) or throwing, so the
+    /// next attempt resumes from them instead of from the last periodic checkpoint, and the disk
+    /// reserved beyond them is given back. Periodic checkpoints are synced by a ``CheckpointSyncer``
+    /// while the body keeps arriving.
     func receiveBody(
         reader: inout HTTPResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
