@@ -77,7 +77,7 @@ let package = Package(
         ),
         .target(
             name: "OSLog",
-            dependencies: ["FoundationFixes", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "FoundationFixes", "SystemLogging"],
             path: "Shared/Frameworks/OSLog"
         ),
         .target(

@@ -19,11 +19,7 @@ struct DownloadRequest: Sendable {
     /// command again finds the download the first run left in the queue instead of starting over.
     var identifier: String {
         // FNV-1a: stable across runs and platforms, unlike Hasher, which is seeded per process.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in (url + "\n" + output.path).utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
-        }
-        let hex = String(hash, radix: 16)
+        let hex = String(FNV1a.hash(url + "\n" + output.path), radix: 16)
         return "download-" + String(repeating: "0", count: 16 - hex.count) + hex
     }
 

@@ -3,6 +3,7 @@ Abstract:
 The privacy of an interpolated value: whether the device log shows it or redacts it.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// Whether a value interpolated into a log message is shown or redacted, as in Apple's `OSLogPrivacy`.
@@ -62,10 +63,6 @@ public struct OSLogPrivacy: Equatable, Sendable {
         guard isRedacted, !revealingPrivateData else { return text }
         guard mask.isHash else { return "<private>" }
         // FNV-1a: stable across runs and processes, unlike Hasher, so lines can be matched.
-        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
-        for byte in text.utf8 {
-            hash = (hash ^ UInt64(byte)) &* 0x100_0000_01b3
-        }
-        return "<mask.hash: '\(String(hash, radix: 16))'>"
+        return "<mask.hash: '\(String(FNV1a.hash(text), radix: 16))'>"
     }
 }
