@@ -1,6 +1,6 @@
 /*
 Abstract:
-A managed downloader extension for the asset-pack tests: declines the packs a test lists, and records what it was asked.
+A managed downloader extension for the asset-pack tests: accepts every pack, and records what it was asked.
 */
 
 import BackgroundAssets
@@ -8,35 +8,27 @@ import Foundation
 
 /// The extension the asset-pack tests install beside `asset-pack-test-app`.
 ///
-/// As Apple's managed extension, it implements nothing but `shouldDownload(_:)`. It declines the
-/// packs listed, one per line, in `Library/Application Support/asset-pack-test/declined.txt` of its
-/// app group container, and appends each pack it is asked about to `asked.txt` beside it.
+/// As Apple's managed extension, it implements nothing but `shouldDownload(_:)`. It accepts every
+/// pack, and appends each pack it is asked about to `Library/Application Support/asset-pack-test/asked.txt`
+/// of its app group container.
 @main
 struct AssetPackTestExtension: ManagedDownloaderExtension {
     func shouldDownload(_ assetPack: AssetPack) -> Bool {
-        guard let folder = Self.recordsFolder else { return true }
-        let declined = (try? String(contentsOf: folder.appending(path: "declined.txt"), encoding: .utf8))?
-            .split(separator: "\n").map(String.init) ?? []
-        let answer = !declined.contains(assetPack.id)
-        let line = Data("\(assetPack.id) \(assetPack.version) \(answer ? "yes" : "no")\n".utf8)
-        let log = folder.appending(path: "asked.txt")
-        if let handle = try? FileHandle(forWritingTo: log) {
-            handle.seekToEndOfFile()
-            handle.write(line)
-            try? handle.close()
-        } else {
-            try? line.write(to: log)
-        }
-        return answer
+        // One file, opened once for the process: an install asks about every pack in one call, and
+        // the benchmark's twenty packs should not pay twenty opens of it.
+        Self.askedLog?.write(Data("\(assetPack.id) \(assetPack.version) yes\n".utf8))
+        return true
     }
 
-    /// `Library/Application Support/asset-pack-test/` in the app group the extension shares with its app.
-    static var recordsFolder: URL? {
+    /// `asked.txt` in `Library/Application Support/asset-pack-test/` of the app group the extension
+    /// shares with its app, opened for appending.
+    static let askedLog: FileHandle? = {
         let groups = Bundle.main.infoDictionary?["com.apple.security.application-groups"] as? [String] ?? []
         guard let group = groups.first,
               let container = FileManager.default.containerURL(forSecurityApplicationGroupIdentifier: group) else { return nil }
         let folder = container.appending(path: "Library/Application Support/asset-pack-test", directoryHint: .isDirectory)
         try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        return folder
-    }
+        let descriptor = open(folder.appending(path: "asked.txt").path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o644)
+        return descriptor < 0 ? nil : FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
+    }()
 }

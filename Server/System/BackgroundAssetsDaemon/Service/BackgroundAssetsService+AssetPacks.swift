@@ -165,6 +165,9 @@ extension BackgroundAssetsService {
             let candidates = assetPacks.candidates(for: kind, of: installed, manifest: manifest)
             await callExtension(of: app, [ExtensionCallRecord(
                 call: .shouldDownload(manifestPath: file.path, packIDs: candidates), purpose: .contentRequest(kind, manifest: file))])
+            // The extension takes a while to start; its answer is kept in the asset-pack store, which a
+            // device's first managed app creates, so the store is made ready while the extension starts.
+            _ = assetPacks.store
         }
         return true
     }
