@@ -25,40 +25,56 @@ public struct AssetPackArchiveDigester: ~Copyable {
     private var file = ArchiveDigest()
     private var fileRemaining: Int64 = 0
     private var fileDigests: [String] = []
+    /// Files whose bytes are all in.
+    private var filesDone = 0
     private let digestsFiles: Bool
+    private let sink: ArchiveFileSink?
 
     /// Starts with no bytes.
-    /// - Parameter digestsFiles: Whether to digest each file too, besides the whole archive. A
+    /// - Parameters:
+    ///   - digestsFiles: Whether to digest each file too, besides the whole archive. A
     ///   download manifest's SHA-256 of the whole archive makes theirs redundant (see
     ///   ``AssetPackArchiveReader/check(_:expecting:)``); without one, they are what is checked.
-    public init(digestsFiles: Bool = true) {
+    ///   - sink: Where to write each file's bytes as they come, if anywhere.
+    public init(digestsFiles: Bool = true, sink: ArchiveFileSink? = nil) {
         self.digestsFiles = digestsFiles
+        self.sink = sink
     }
 
     /// The number of bytes digested so far.
     public var byteCount: Int64 { length }
 
     /// Adds the next bytes of the archive.
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) {
-        guard !bytes.isEmpty else { return }
+    /// - Returns: Whether every one of them belongs to a file and went to the sink, whose file now
+    ///   holds them: the archive itself need not keep them.
+    @discardableResult
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) -> Bool {
+        guard !bytes.isEmpty else { return false }
         whole.update(bytes)
         length += Int64(bytes.count)
+        var allInFiles = sink.map { $0.problem == nil } ?? false
         var rest = bytes[...]
         while !rest.isEmpty, isReadable {
             if let sizes = fileSizes {
-                guard digestsFiles, fileDigests.count < sizes.count else { return }  // the trailer: the whole digest has it
+                // Past the last file comes the trailer, which only the whole digest needs.
+                guard digestsFiles || sink != nil, filesDone < sizes.count else { return false }
                 let count = Int(min(Int64(rest.count), fileRemaining))
-                file.update(UnsafeRawBufferPointer(rebasing: rest.prefix(count)))
+                let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(count))
+                if digestsFiles { file.update(piece) }
+                sink?.write(piece, toFile: filesDone)
                 rest = rest.dropFirst(count)
                 fileRemaining -= Int64(count)
                 finishFiles()
             } else {
+                allInFiles = false
                 let wanted = AssetPackArchiveFormat.prefixLength + (headerLength ?? 0) - sealed.count
                 sealed.append(contentsOf: rest.prefix(wanted))
                 rest = rest.dropFirst(wanted)
                 readSealedBytes()
             }
         }
+        // An unreadable header leaves the bytes to the archive; so does a sink that stopped.
+        return allInFiles && isReadable && sink?.problem == nil
     }
 
     /// Adds the bytes of a file from where the bytes so far end, up to `limit` bytes in all, or to
@@ -82,9 +98,10 @@ public struct AssetPackArchiveDigester: ~Copyable {
     /// Ends the bytes.
     /// - Returns: The digests of the bytes added.
     public mutating func finish() -> AssetPackArchiveDigests {
-        let complete = fileSizes.map { fileDigests.count == $0.count } ?? false
+        let complete = digestsFiles && fileSizes.map { fileDigests.count == $0.count } == true
         return AssetPackArchiveDigests(length: length, sha256: whole.finalizeAndRestart(),
-                                       sealedBytes: fileSizes == nil ? nil : sealed, fileSHA256s: complete ? fileDigests : nil)
+                                       sealedBytes: fileSizes == nil ? nil : sealed, fileSHA256s: complete ? fileDigests : nil,
+                                       unpacked: sink?.isComplete == true ? sink?.folder : nil)
     }
 
     /// Reads the header's length, then the header, once their bytes are all there.
@@ -102,15 +119,18 @@ public struct AssetPackArchiveDigester: ~Copyable {
         }
         fileSizes = header.files.map(\.size)
         fileRemaining = fileSizes?.first ?? 0
+        sink?.headerRead(header)
         finishFiles()
     }
 
     /// Closes the digest of every file whose bytes are all in (an empty file at once).
     private mutating func finishFiles() {
-        guard digestsFiles, let sizes = fileSizes else { return }
-        while fileDigests.count < sizes.count, fileRemaining == 0 {
-            fileDigests.append(file.finalizeAndRestart())
-            if fileDigests.count < sizes.count { fileRemaining = sizes[fileDigests.count] }
+        guard digestsFiles || sink != nil, let sizes = fileSizes else { return }
+        while filesDone < sizes.count, fileRemaining == 0 {
+            if digestsFiles { fileDigests.append(file.finalizeAndRestart()) }
+            sink?.fileEnded(filesDone)
+            filesDone += 1
+            if filesDone < sizes.count { fileRemaining = sizes[filesDone] }
         }
     }
 
@@ -130,6 +150,9 @@ public struct AssetPackArchiveDigests: Sendable, Equatable {
     let sealedBytes: [UInt8]?
     /// Each file's SHA-256, in the header's order, when the header was readable and every file whole.
     public let fileSHA256s: [String]?
+    /// A folder holding every file of the archive, written as its bytes arrived (``ArchiveFileSink``),
+    /// not yet synced; the unpack installs it instead of copying the files out.
+    public let unpacked: URL?
 
     /// Digests an archive on disk, reading it once from start to end.
     /// - Throws: ``AssetPackArchiveError`` (`.io`) when it cannot be read.
@@ -149,10 +172,11 @@ public struct AssetPackArchiveDigests: Sendable, Equatable {
         self = digester.finish()
     }
 
-    init(length: Int64, sha256: String, sealedBytes: [UInt8]?, fileSHA256s: [String]?) {
+    init(length: Int64, sha256: String, sealedBytes: [UInt8]?, fileSHA256s: [String]?, unpacked: URL? = nil) {
         self.length = length
         self.sha256 = sha256
         self.sealedBytes = sealedBytes
         self.fileSHA256s = fileSHA256s
+        self.unpacked = unpacked
     }
 }

@@ -49,14 +49,6 @@ public struct AssetPackArchiveError: Error, Sendable, Equatable, CustomStringCon
             + (error.field.map { "\($0): " } ?? "") + error.problem)
     }
 
-    /// Whether the archive's bytes are at fault, rather than the disk or a packaging source.
-    public var concernsContent: Bool {
-        switch kind {
-        case .notAnArchive, .truncated, .invalidHeader, .tampered, .unexpectedPack: true
-        case .io, .invalidSource: false
-        }
-    }
-
     /// The error as one line.
     public var description: String { "\(path): \(problem)" }
 }

@@ -68,7 +68,7 @@ extension AssetPackArchiveReader {
 }
 
 /// Files written but not yet synced, kept open so that one wait covers many of them.
-private struct UnsyncedFiles {
+struct UnsyncedFiles {
     /// At most this many stay open: a pack of thousands of files must not run out of descriptors.
     static let batch = 64
 
@@ -118,7 +118,7 @@ private struct UnsyncedFiles {
 }
 
 /// Creates the folders of a pack under an extraction root, each once.
-private struct FolderMaker {
+struct FolderMaker {
     let root: URL
     private var made: Set<String> = []
 
@@ -156,5 +156,37 @@ private struct FolderMaker {
             }
         }
         made.insert(path)
+    }
+}
+
+extension AssetPackArchiveReader {
+    /// Syncs a folder whose files were written as the archive arrived (``ArchiveFileSink``), so the
+    /// caller can make it visible knowing its bytes are on the disk, as after ``copyFiles(into:progress:)``.
+    ///
+    /// Check the archive first (``check(_:expecting:)``): the folder holds what arrived, and only
+    /// the archive's digests say it is what was published.
+    /// - Parameters:
+    ///   - directory: The folder the archive's files were written into.
+    ///   - progress: Called after each file is synced.
+    /// - Throws: ``AssetPackArchiveError`` (`.io`) when a file is missing or cannot be synced.
+    public func syncFiles(in directory: URL, progress: (Progress) -> Void = { _ in }) throws(AssetPackArchiveError) {
+        var folders = FolderMaker(root: directory)
+        var unsynced = UnsyncedFiles(archive: path)
+        defer { unsynced.closeAll() }
+        var state = Progress(filesDone: 0, fileCount: header.files.count, bytesDone: 0, byteCount: header.installSize)
+        for folder in header.directories { try folders.make(folder, archive: path) }
+        for file in header.files {
+            try folders.makeParents(of: file.path, archive: path)
+            let descriptor = open(directory.appending(path: file.path).path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw AssetPackArchiveError(.io, path: path, problem: "cannot open the unpacked \(file.path) (\(errnoText())).")
+            }
+            try unsynced.add(descriptor, name: file.path)
+            state.filesDone += 1
+            state.bytesDone += file.size
+            progress(state)
+        }
+        try unsynced.syncAll()
+        try folders.syncAll(archive: path)
     }
 }

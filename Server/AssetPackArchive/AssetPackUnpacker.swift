@@ -67,6 +67,9 @@ public struct AssetPackUnpacker: Sendable {
     @discardableResult
     public func install(archive: URL, expecting expectation: Expectation? = nil, digests: AssetPackArchiveDigests? = nil,
                         progress: (AssetPackArchiveReader.Progress) -> Void = { _ in }) throws(AssetPackArchiveError) -> Installation {
+        // Files written as the archive arrived are installed only through the checks below.
+        var arrivedFiles = digests?.unpacked.flatMap(stagedFolder)
+        defer { if let arrivedFiles { discard(arrivedFiles) } }
         let reader = try AssetPackArchiveReader(url: archive)
         let header = reader.header
         if let expectation, expectation.packID != header.assetPackID || expectation.version != header.version {
@@ -76,19 +79,30 @@ public struct AssetPackUnpacker: Sendable {
                 + "download-manifest create) and check again.")
         }
         let sha256 = expectation?.sha256
-        try reader.check(try reader.digests(matching: digests, needsFileDigests: sha256 == nil), expecting: sha256)
+        let checked = try reader.digests(matching: digests, needsFileDigests: sha256 == nil)
+        try reader.check(checked, expecting: sha256)
         let packID = header.assetPackID
         let previous = layout.installedVersion(of: packID)
         if previous == header.version {
             return Installation(packID: packID, version: header.version, installSize: header.installSize,
                                 replacedVersion: nil, wasAlreadyInstalled: true)
         }
-        let staging = layout.stagingDirectory.appending(path: "\(packID).v\(header.version).\(UUID().uuidString)")
         try makeDirectory(layout.stagingDirectory)
         try makeDirectory(layout.trashDirectory)
-        guard mkdir(staging.path, 0o755) == 0 else { throw ioError(staging, "cannot be created") }
+        let staging: URL
+        if let arrived = arrivedFiles, checked.unpacked == arrived {
+            staging = arrived
+            arrivedFiles = nil
+        } else {
+            staging = layout.stagingDirectory.appending(path: "\(packID).v\(header.version).\(UUID().uuidString)")
+            guard mkdir(staging.path, 0o755) == 0 else { throw ioError(staging, "cannot be created") }
+        }
         do throws(AssetPackArchiveError) {
-            try reader.copyFiles(into: staging, progress: progress)
+            if staging == checked.unpacked {
+                try reader.syncFiles(in: staging, progress: progress)
+            } else {
+                try reader.copyFiles(into: staging, progress: progress)
+            }
             try makeDirectory(layout.packDirectory(packID))
             let destination = layout.versionDirectory(packID, version: header.version)
             // A folder of this version that is not current is what a crash left between the two renames.
@@ -168,6 +182,12 @@ public struct AssetPackUnpacker: Sendable {
             }
         }
         return total
+    }
+
+    /// A folder of this packs folder's staging area, or `nil` for any other.
+    private func stagedFolder(_ folder: URL) -> URL? {
+        folder.deletingLastPathComponent().standardizedFileURL.path == layout.stagingDirectory.standardizedFileURL.path
+            && !folder.lastPathComponent.hasPrefix(".") ? folder : nil
     }
 
     /// Points `current` at a version by renaming a new link over the old one.

@@ -24,7 +24,7 @@ struct DigesterTests {
         var start = 0
         while start < bytes.count {
             let end = min(start + piece, bytes.count)
-            bytes[start..<end].withUnsafeBytes { digester.update($0) }
+            bytes[start..<end].withUnsafeBytes { _ = digester.update($0) }
             start = end
         }
         return digester.finish()
@@ -59,7 +59,7 @@ struct DigesterTests {
             var digester = AssetPackArchiveDigester()
             try digester.read(descriptor, upTo: Int64(resumeAt), path: partial.path)
             #expect(digester.byteCount == Int64(resumeAt))
-            bytes[resumeAt...].withUnsafeBytes { digester.update($0) }
+            bytes[resumeAt...].withUnsafeBytes { _ = digester.update($0) }
             #expect(digester.finish() == expected, "resumed at \(resumeAt)")
         }
     }
@@ -136,7 +136,7 @@ struct DigesterTests {
         let archive = try fixture.packageFiles(files, to: "P.aar")
         let read = try AssetPackArchiveDigests(reading: archive)
         var digester = AssetPackArchiveDigester(digestsFiles: false)
-        Array(try Data(contentsOf: archive)).withUnsafeBytes { digester.update($0) }
+        Array(try Data(contentsOf: archive)).withUnsafeBytes { _ = digester.update($0) }
         let whole = digester.finish()
         #expect(whole.sha256 == read.sha256 && whole.length == read.length && whole.fileSHA256s == nil)
 
@@ -152,7 +152,7 @@ struct DigesterTests {
         let changedOffset = reader.sealedBytes.count + 10
         try fixture.flipByte(of: archive, at: changedOffset)
         var changed = AssetPackArchiveDigester(digestsFiles: false)
-        Array(try Data(contentsOf: archive)).withUnsafeBytes { changed.update($0) }
+        Array(try Data(contentsOf: archive)).withUnsafeBytes { _ = changed.update($0) }
         let unpacker = AssetPackUnpacker(layout: layout)
         #expect(throws: AssetPackArchiveError.self) {
             try unpacker.install(archive: archive, expecting: .init(packID: "Tutorial", version: 1, sha256: read.sha256),

@@ -22,6 +22,15 @@ struct AssetPackScenario: Sendable {
     var container: URL { scenario.deviceRoot.appending(path: "containers/\(bundle.appGroupIdentifier)", directoryHint: .isDirectory) }
     /// Where the app group's packs are installed.
     var packsFolder: URL { container.appending(path: "Library/BackgroundAssets/AssetPacks", directoryHint: .isDirectory) }
+    /// Where finished archives wait for their unpack.
+    var handOverFolder: URL { container.appending(path: "Library/Caches/com.apple.BackgroundAssets", directoryHint: .isDirectory) }
+
+    /// The finished archives waiting for their unpack.
+    func finishedArchives() -> [URL] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: handOverFolder.path)) ?? []
+        return names.filter { $0.hasPrefix("BAFile-") }.map { handOverFolder.appending(path: $0) }
+    }
+
     /// Where the test extension records what it was asked.
     var recordsFolder: URL { container.appending(path: "Library/Application Support/asset-pack-test", directoryHint: .isDirectory) }
 

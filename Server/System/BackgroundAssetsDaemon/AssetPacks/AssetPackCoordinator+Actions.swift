@@ -90,10 +90,15 @@ extension AssetPackCoordinator {
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
         let rowID = pending[key]?.rowID
         let digests = rowID.flatMap(arrivals.take(rowID:))
-        // Without the digests taken as its bytes arrived, the service stopped between the archive's
-        // last byte and now; if that was a power cut, the archive (not synced) may have lost bytes
-        // the server sent, so refusing it would blame the server for the device's loss.
-        let mayFetchAgain = digests == nil && rowID.map { !fetchedAgain.contains($0) } == true
+        if digests == nil, let rowID {
+            // This process did not see the archive arrive: its files went into a staging folder that
+            // the restart deleted, and the archive on disk has holes where they were.
+            StagingArea.release(handedOver: archive)
+            activities.run("fetch \(identifier) of \(app) again") {
+                await events(.arrivedBeforeRestart(app: app, identifier: identifier, rowID: rowID))
+            }
+            return
+        }
         activities.run("unpack \(identifier) of \(app)") {
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
                 // Whatever the outcome, the archive is read no more: deleting it here frees its
@@ -110,12 +115,7 @@ extension AssetPackCoordinator {
                     "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
                     + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
             }
-            if case let .failure(error) = result, mayFetchAgain, error.concernsContent, let rowID {
-                await events(.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID, problem: error.problem,
-                                                  failure: refusal(error)))
-            } else {
-                await events(.installEnded(app: app, identifier: identifier, result: result.mapError(refusal)))
-            }
+            await events(.installEnded(app: app, identifier: identifier, result: result.mapError(refusal)))
         }
     }
 

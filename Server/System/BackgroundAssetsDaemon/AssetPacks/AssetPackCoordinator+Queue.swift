@@ -42,16 +42,18 @@ extension AssetPackCoordinator {
         }
     }
 
-    /// An archive was refused on bytes read back after a restart: it is fetched again from zero,
-    /// once, since the archive is not synced when its download finishes and a power cut may have
-    /// taken bytes the server sent; a second refusal is the server's.
-    /// - Parameter failure: The refusal, which stands if the archive cannot be fetched again.
-    /// - Returns: The pack downloads that ended: none while it is fetched again.
-    nonisolated(nonsending) func refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String,
-                                                     failure: WireFailure, deviceNow: Date) async -> Performed {
-        fetchedAgain.insert(rowID)
-        let reason = "its archive, checked after the service restarted, \(problem)"
+    /// An archive finished downloading before the service restarted: it is fetched again from
+    /// zero, under the same queue row, since its files went into a staging folder the restart
+    /// deleted and the archive itself keeps only its header (``ArchiveArrivals``).
+    /// - Returns: The pack downloads that ended: none while it is fetched again; the pack's failure
+    ///   when it cannot be.
+    nonisolated(nonsending) func fetchAgain(app: String, identifier: String, rowID: Int64, deviceNow: Date) async -> Performed {
+        let reason = "its archive finished downloading before the service restarted, and the files written as it arrived "
+            + "were deleted with the restart's leftovers"
         guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
+            let failure = WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue, message:
+                "The asset pack download \(identifier) finished before the service restarted and could not be fetched again; "
+                + "ask for the pack again (ensureLocalAvailability(of:)).")
             return await installEnded(app: app, identifier: identifier, result: .failure(failure), deviceNow: deviceNow)
         }
         unpacking -= 1

@@ -24,9 +24,10 @@ final class AssetPackCoordinator {
     enum Event: Sendable {
         /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
         case installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>)
-        /// An archive was refused on bytes read back after the service restarted, which a power cut
-        /// may have damaged since they arrived (``AssetPackCoordinator/refusedAfterRestart(app:identifier:rowID:problem:failure:deviceNow:)``).
-        case refusedAfterRestart(app: String, identifier: String, rowID: Int64, problem: String, failure: WireFailure)
+        /// An archive finished downloading before this process started: its files were written as it
+        /// arrived, into a staging folder the restart deleted, so it must be fetched again
+        /// (``AssetPackCoordinator/fetchAgain(app:identifier:rowID:deviceNow:)``).
+        case arrivedBeforeRestart(app: String, identifier: String, rowID: Int64)
     }
 
     /// The size of an installed version: its files, and what they occupy on disk.
@@ -76,11 +77,8 @@ final class AssetPackCoordinator {
     var appGroups: [String: String] = [:]
     /// Archives being unpacked now.
     var unpacking = 0
-    /// Archives fetched again after their check failed on bytes read back after a restart: a
-    /// second failure is the server's.
-    var fetchedAgain: Set<Int64> = []
-    /// The archives' digests, computed as their bytes arrive.
-    let arrivals = ArchiveArrivals()
+    /// The archives' digests and files, written as their bytes arrive.
+    let arrivals: ArchiveArrivals
     /// The packs whose download the app is asking for right now, which start in the foreground.
     var inForeground: Set<InstalledAssetPack.Key> = []
     var nextManifestNumber = 0
@@ -100,6 +98,7 @@ final class AssetPackCoordinator {
         self.configuration = configuration
         storeURL = paths.systemDirectory.appending(path: "asset-packs.sqlite", directoryHint: .notDirectory)
         host = AssetPackHost(paths: paths)
+        arrivals = ArchiveArrivals(paths: paths)
         self.queue = queue
         self.storeReader = storeReader
         self.activities = activities

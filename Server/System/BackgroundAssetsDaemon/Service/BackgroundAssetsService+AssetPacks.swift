@@ -118,9 +118,8 @@ extension BackgroundAssetsService {
         case let .installEnded(app, identifier, result):
             await settle(await assetPacks.installEnded(app: app, identifier: identifier, result: result,
                                                        deviceNow: deviceNow))
-        case let .refusedAfterRestart(app, identifier, rowID, problem, failure):
-            await settle(await assetPacks.refusedAfterRestart(app: app, identifier: identifier, rowID: rowID,
-                                                              problem: problem, failure: failure, deviceNow: deviceNow))
+        case let .arrivedBeforeRestart(app, identifier, rowID):
+            await settle(await assetPacks.fetchAgain(app: app, identifier: identifier, rowID: rowID, deviceNow: deviceNow))
         }
     }
 

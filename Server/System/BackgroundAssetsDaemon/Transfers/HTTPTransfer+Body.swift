@@ -40,7 +40,9 @@ extension HTTPTransfer {
         // service the queue trusts the staging file's length, which must never pair the bytes
         // of one version with the validator of another.
         if offset == 0, validator != nil { events(.checkpoint(length: 0, validator: validator)) }
-        if let reservation = budget.reservation { try part.reserve(totalLength: reservation) }
+        // An observer may store the bytes itself (a pack archive's files, reserved by their admission):
+        // the staging file would reserve blocks it never fills.
+        if let reservation = budget.reservation, request.bodyObserver == nil { try part.reserve(totalLength: reservation) }
 
         var pacer = Pacer(control: control)
         var chunked = head.isChunked ? ChunkedBodyDecoder() : nil
@@ -59,8 +61,8 @@ extension HTTPTransfer {
                 guard Int64(bytes.count) <= budget.limit - offset else {
                     throw budget.exceeded(at: offset + Int64(bytes.count), url: url)
                 }
-                try part.write(bytes, at: offset)
-                request.bodyObserver?.bodyWrote(bytes)
+                // Bytes an observer stored itself (a pack archive's files) are a hole in the staging file.
+                if try request.bodyObserver?.bodyArrived(bytes) != true { try part.write(bytes, at: offset) }
                 offset += Int64(bytes.count)
             }
             while true {

@@ -43,6 +43,9 @@ struct HTTPTransfer {
         if offset > 0, validator == nil {
             try restart(part, &offset, &validator, reason: "the bytes on disk have no validator to resume with")
         }
+        if offset > 0, request.bodyObserver?.canResume(at: offset) == false {
+            try restart(part, &offset, &validator, reason: "the bytes before \(offset) were stored outside the staging file, and are not there any more")
+        }
 
         var redirects = 0
         var restarts = 0

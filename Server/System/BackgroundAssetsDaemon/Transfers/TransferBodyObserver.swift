@@ -1,20 +1,30 @@
 /*
 Abstract:
-A hook that sees every byte a transfer writes to its staging file, in order, so a download can be digested as it arrives.
+A hook that sees every byte of a transfer's body, in order, and may keep some out of the staging file by storing them itself.
 */
 
-/// Sees the bytes of a staging file in order, as a transfer writes them.
+/// Sees the bytes of a download's body in order, as they arrive.
 ///
 /// For whoever must digest a download as it arrives rather than read it all again once it is
-/// complete. The transfer calls it on its own thread, after each write succeeded; it must not
-/// block for long and cannot fail the transfer. A body may start past the first byte (a resumed
-/// download): ``bodyBegan(at:partFile:)`` says where, and the bytes before are in the staging file.
+/// complete, or write its bytes where they belong at once. The transfer calls it on its own
+/// thread, before writing each piece; it must not block for long. A body may start past the first
+/// byte (a resumed download): ``bodyBegan(at:partFile:)`` says where.
+///
+/// An observer that stores bytes itself (``bodyArrived(_:)`` returns `true`) leaves holes in the
+/// staging file, which it alone can fill: so it also says where a transfer may resume
+/// (``canResume(at:)``), and a transfer it cannot continue starts over from zero.
 protocol TransferBodyObserver: Sendable {
+    /// Whether a transfer may resume after the staging file's first `offset` bytes; `false` makes
+    /// it start over from zero.
+    func canResume(at offset: Int64) -> Bool
+
     /// A response body starts at `offset`. The staging file's first `offset` bytes (from an earlier
-    /// attempt, or from before the service restarted) can be read through `partFile`; whatever was
-    /// seen before belongs to an attempt that ended, and is forgotten.
+    /// attempt) can be read through `partFile`, unless the observer stored them itself.
     func bodyBegan(at offset: Int64, partFile: Int32)
 
-    /// `bytes` were written to the staging file, right after the bytes seen so far.
-    func bodyWrote(_ bytes: UnsafeRawBufferPointer)
+    /// `bytes` arrived, right after the bytes seen so far.
+    /// - Returns: Whether the observer stored them itself, so the staging file skips them.
+    /// - Throws: ``TransferError`` when it can neither store them nor let the staging file have
+    ///   them, which ends the attempt.
+    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Bool
 }

@@ -1,0 +1,116 @@
+/*
+Abstract:
+Writes an archive's files into a staging folder while its bytes arrive, so that installing it needs no second pass over them.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// The files of an arriving archive, written into a folder of their own as their bytes come.
+///
+/// An ``AssetPackArchiveDigester`` given a sink hands it the header once it is read, then each
+/// file's bytes in order. The sink creates the pack's folders and files exactly as
+/// ``AssetPackArchiveReader/copyFiles(into:progress:)`` does (exclusively, never following a
+/// link, starting write-back as it goes), but without reading the archive again. Nothing it writes
+/// is trusted: the unpack takes the folder only once the archive's digests were checked, and syncs
+/// it before making it visible. On the first error the sink stops and says why; the unpack then
+/// copies the files out of the archive instead.
+public final class ArchiveFileSink: @unchecked Sendable {
+    // Used by one digester at a time, under its owner's lock; hence the unchecked Sendable.
+
+    /// The folder the files go into; it must not exist yet.
+    public let folder: URL
+    private var header: AssetPackArchiveHeader?
+    private var folders: FolderMaker
+    private var output: Int32 = -1
+    private var outputIndex = -1
+    private var written: Int64 = 0
+    private var filesEnded = 0
+    /// Why the sink stopped writing, if it did.
+    public private(set) var problem: String?
+
+    /// Creates a sink that writes into `folder`, which it creates when the header arrives.
+    public init(folder: URL) {
+        self.folder = folder
+        folders = FolderMaker(root: folder)
+    }
+
+    deinit { closeOutput() }
+
+    /// Whether every file of the header was written whole.
+    public var isComplete: Bool {
+        problem == nil && header.map { filesEnded == $0.files.count } == true
+    }
+
+    /// Deletes whatever the sink wrote.
+    public func discard() {
+        closeOutput()
+        try? FileManager.default.removeItem(at: folder)
+    }
+
+    /// The header arrived: creates the folder and the pack's folders.
+    func headerRead(_ header: AssetPackArchiveHeader) {
+        guard problem == nil, self.header == nil else { return }
+        self.header = header
+        guard mkdir(folder.path, 0o755) == 0 else { return stop("cannot create \(folder.path) (\(errnoText()))") }
+        do {
+            for directory in header.directories { try folders.make(directory, archive: folder.path) }
+        } catch {
+            stop(error.problem)
+        }
+    }
+
+    /// The next bytes of file `index` of the header.
+    func write(_ bytes: UnsafeRawBufferPointer, toFile index: Int) {
+        guard problem == nil, open(index) else { return }
+        do {
+            try FileDescriptorIO.write(output, bytes)
+        } catch {
+            return stop("cannot write \(header?.files[index].path ?? "") (\(error.reason))")
+        }
+        UnsyncedFiles.startWriteBack(output, from: written, count: bytes.count)
+        written += Int64(bytes.count)
+    }
+
+    /// File `index` has all its bytes (an empty one has none).
+    func fileEnded(_ index: Int) {
+        guard problem == nil, open(index) else { return }
+        closeOutput()
+        filesEnded = index + 1
+    }
+
+    /// Makes file `index` the one written to, creating it when it is new.
+    private func open(_ index: Int) -> Bool {
+        guard index != outputIndex else { return output >= 0 }
+        closeOutput()
+        guard let header, index < header.files.count else {
+            stop("file \(index) is not in the header")
+            return false
+        }
+        let path = header.files[index].path
+        do {
+            try folders.makeParents(of: path, archive: folder.path)
+        } catch {
+            stop(error.problem)
+            return false
+        }
+        output = Glibc.open(folder.appending(path: path).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            stop("cannot create \(path) (\(errnoText()))")
+            return false
+        }
+        outputIndex = index
+        written = 0
+        return true
+    }
+
+    private func closeOutput() {
+        if output >= 0 { close(output) }
+        output = -1
+    }
+
+    private func stop(_ problem: String) {
+        closeOutput()
+        self.problem = problem
+    }
+}
