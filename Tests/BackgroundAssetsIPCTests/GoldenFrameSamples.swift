@@ -137,7 +137,8 @@ extension SampleMessages {
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }
             + zip(eventNames, events).map { GoldenFrame(server: .event($0.1), named: "event.\($0.0)") }
             + [
-                GoldenFrame(server: .event(.installProgress(app)), named: "event.installProgress"),
+                GoldenFrame(server: .event(.installProgress(bundleIdentifier: app.bundleIdentifier, progress: app.progress)),
+                            named: "event.installProgress"),
                 GoldenFrame(server: .event(.launchTask(taskID: 12, request: processingTask)), named: "event.launchTask"),
                 GoldenFrame(server: .event(.expireTask(taskID: 12)), named: "event.expireTask"),
                 GoldenFrame(server: .event(.assetPackStatus(AssetPackStatusEvent(

@@ -45,18 +45,16 @@ struct BALaunchGateTests {
 
         try service.push(
             .installProgress(
-                Self.status(
-                    .installing,
-                    InstallProgress(
-                        phase: .downloadingEssentialAssets, completedBytes: 25, totalBytes: 100, essentialFinished: 1,
-                        essentialFailed: 1, essentialTotal: 4))))
+                bundleIdentifier: "com.example.sessions",
+                progress: InstallProgress(
+                    phase: .downloadingEssentialAssets, completedBytes: 25, totalBytes: 100, essentialFinished: 1,
+                    essentialFailed: 1, essentialTotal: 4)))
         try service.push(
             .installProgress(
-                Self.status(
-                    .installing,
-                    InstallProgress(
-                        phase: .downloadingEssentialAssets, completedBytes: 100, totalBytes: 100, essentialFinished: 3,
-                        essentialFailed: 1, essentialTotal: 4))))
+                bundleIdentifier: "com.example.sessions",
+                progress: InstallProgress(
+                    phase: .downloadingEssentialAssets, completedBytes: 100, totalBytes: 100, essentialFinished: 3,
+                    essentialFailed: 1, essentialTotal: 4)))
         let launchable = Self.status(.launchable, InstallProgress(phase: .complete, completedBytes: 100, totalBytes: 100))
         #expect(try service.answer({ $0 == Self.request }, with: .app(launchable)))
 

@@ -68,7 +68,7 @@ struct InstallCommand: DebugSubcommand {
 
         let (signals, continuation) = AsyncStream<InstallWaiter.Signal>.makeStream()
         let connection = context.connection { event in
-            if case let .installProgress(app) = event { continuation.yield(.progress(app)) }
+            if case let .installProgress(app, progress) = event { continuation.yield(.progress(bundleIdentifier: app, progress)) }
         }
         // Events are wanted, but not as a delegate: a delegate is handed download callbacks the
         // service would otherwise route elsewhere, and this connection only waits for progress.

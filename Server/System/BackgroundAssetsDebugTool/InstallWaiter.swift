@@ -9,8 +9,8 @@ import BackgroundAssetsIPC
 struct InstallWaiter {
     /// What the waiter reacts to, in the order the service sent it.
     enum Signal: Sendable {
-        /// An `installProgress` event.
-        case progress(AppStatus)
+        /// An `installProgress` event: the app and its install's progress.
+        case progress(bundleIdentifier: String, InstallProgress)
         /// The answer to `awaitLaunchable`, or why it never came.
         case answer(Result<ServerResponse, any Error>)
     }
@@ -39,10 +39,10 @@ struct InstallWaiter {
     mutating func wait(for signals: AsyncStream<Signal>) async throws -> AppStatus {
         for await signal in signals {
             switch signal {
-            case let .progress(app):
-                guard app.bundleIdentifier == bundleIdentifier else { continue }
+            case let .progress(app, progress):
+                guard app == bundleIdentifier else { continue }
                 reconnections = 0
-                reporter.update(app.progress)
+                reporter.update(progress)
             case let .answer(.failure(error)) where reconnections < Self.maximumReconnections:
                 // The service went away (a crash, a kill); the install resumes when it starts again.
                 reconnections += 1

@@ -40,8 +40,8 @@ extension BADownloadManager {
     /// Runs on the connection's reader thread, so every route only hands the event on.
     func handle(_ event: ServerEvent) {
         switch event {
-        case let .installProgress(status):
-            installProgressObservers.notify(status)
+        case let .installProgress(_, progress):
+            installProgressObservers.notify(progress)
         case let .extensionCall(callID, call):
             // Entry points run on the runner's own thread, not the delegate's: a long
             // backgroundDownload(_:finishedWithFileURL:) must not hold up the app's callbacks, nor they it.

@@ -40,7 +40,7 @@ public final class BADownloadManager: NSObject, Sendable {
     /// Delegate callbacks run here, one at a time and in the order the service sent them.
     let callbackThread = WorkerThread(name: "BackgroundAssets.BADownloadManager.delegate")
     /// Install progress, for the launch gate; the delegate has no callback for it.
-    let installProgressObservers = EventObservers<AppStatus>()
+    let installProgressObservers = EventObservers<InstallProgress>()
     /// Entry-point calls, for the extension runner.
     let extensionCallObservers = EventObservers<(callID: UInt64, call: ExtensionCall)>()
     /// Why the connection to the service was lost, each time it is.

@@ -28,7 +28,7 @@ public enum BALaunchGate {
 
     /// One message for the waiting app: progress, or the service's answer.
     private enum Update: Sendable {
-        case progress(AppStatus)
+        case progress(InstallProgress)
         case answered(Result<ServerResponse, any Error>)
     }
 
@@ -52,8 +52,8 @@ public enum BALaunchGate {
         }
         for await update in updates {
             switch update {
-            case let .progress(status):
-                onProgress(BAInstallProgress(status.progress))
+            case let .progress(progress):
+                onProgress(BAInstallProgress(progress))
             case let .answered(result):
                 let response = try BADownloadManager.unwrap(result)
                 guard case .app = response else {

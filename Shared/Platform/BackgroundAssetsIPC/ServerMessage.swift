@@ -97,8 +97,10 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     case failed(download: DownloadDescriptor, failure: WireFailure)
     /// The download ended; the file stays at `filePath` until the client sends `acknowledgeDelivery`.
     case finished(deliveryID: UInt64, download: DownloadDescriptor, filePath: String)
-    /// An install advanced; sent to connections waiting in `awaitLaunchable`.
-    case installProgress(AppStatus)
+    /// An install advanced: the app's install progress, sent to connections waiting in
+    /// `awaitLaunchable`. Only the progress: an install of many packs sends dozens of these, and the
+    /// app's whole status (every pack's) is `fetchStatus`'s answer.
+    case installProgress(bundleIdentifier: String, progress: InstallProgress)
     /// Run an extension entry point and answer with `extensionCallReturned` (to a launched extension only).
     case extensionCall(callID: UInt64, call: ExtensionCall)
     /// Run the launch handler for the request's identifier; answer with `taskCompleted` and this task id.

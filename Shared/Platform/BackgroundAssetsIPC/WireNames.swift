@@ -258,7 +258,10 @@ extension ServerEvent {
         case download = "download"
         case filePath = "filePath"
     }
-    enum InstallProgressCodingKeys: String, CodingKey { case _0 = "app" }
+    enum InstallProgressCodingKeys: String, CodingKey {
+        case bundleIdentifier = "bundleIdentifier"
+        case progress = "progress"
+    }
     enum ExtensionCallCodingKeys: String, CodingKey {
         case callID = "callID"
         case call = "call"

@@ -96,10 +96,11 @@ The version and limits of the protocol the system service and its clients speak 
 public enum WireProtocol {
     /// The protocol version this build speaks; the service refuses a `hello` with another one.
     ///
-    /// Version 4 added Background Tasks and two device settings (external power, network);
+    /// Version 5 made `installProgress` carry the install's progress, not the app's whole status;
+    /// version 4 added Background Tasks and two device settings (external power, network);
     /// version 3 gave every unlabeled payload a name instead of `_0`; version 2 took Swift's
     /// synthesized names as they were.
-    public static let version = 4
+    public static let version = 5
 
     /// The largest payload a frame may carry, in bytes.
     ///

@@ -20,7 +20,7 @@ extension BackgroundAssetsService {
         // Periodic checks ask the downloader extension; an app installed without one gets none.
         if app.bundle.extension == nil { (next, suspended) = (nil, "the app has no downloader extension") }
         let run = installs[id]
-        let progress = run?.progress ?? installs.outcome(of: id)?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
+        let progress = installProgress(of: id)
         return AppStatus(
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
@@ -30,6 +30,13 @@ extension BackgroundAssetsService {
             lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
             lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
             hasDownloaderExtension: app.bundle.extension != nil)
+    }
+}
+
+extension BackgroundAssetsService {
+    /// An app's install progress: its install's now, else how its last one ended, else complete.
+    func installProgress(of app: String) -> InstallProgress {
+        installs[app]?.progress ?? installs.outcome(of: app)?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
     }
 }
 

@@ -196,7 +196,7 @@ extension BackgroundAssetsService {
         installs[app]?.phase = .downloadingEssentialAssets
         let early = installs[app]?.packEndsBeforeEssentialPhase ?? []
         installs[app]?.packEndsBeforeEssentialPhase = []
-        await pushInstallProgress(of: app)
+        pushInstallProgress(of: app)
         await settle(performed)
         await settle(AssetPackCoordinator.Performed(ended: early.map {
             AssetPackCoordinator.PackEnd(app: app, rowID: $0.rowID, packID: $0.packID, failure: $0.failure)

@@ -98,7 +98,7 @@ extension BackgroundAssetsService {
             } else {
                 installs[app]?.essential = EssentialPhase(rows: essentialRows.map { ($0.id, Int64($0.descriptor.fileSize)) })
                 installs[app]?.phase = .downloadingEssentialAssets
-                await pushInstallProgress(of: app)
+                pushInstallProgress(of: app)
             }
         }
         let notices = refused.map { download, failure in

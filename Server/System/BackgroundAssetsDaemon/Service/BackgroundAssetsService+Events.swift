@@ -100,7 +100,7 @@ extension BackgroundAssetsService {
     /// every essential outcome in one launch, and once it has handled them the app becomes
     /// launchable and its other downloads start.
     func endEssentialPhaseIfComplete(of app: String) async {
-        await pushInstallProgress(of: app)
+        pushInstallProgress(of: app)
         guard let phase = installs[app]?.essential, phase.isComplete else { return }
         installs[app]?.phase = .complete
         var batch = phase.finished.map {
@@ -146,7 +146,7 @@ extension BackgroundAssetsService {
     func recordEssentialProgress(of row: DownloadRow, totalWritten: Int64) async {
         guard installs[row.bundleIdentifier]?.essential?.contains(row.id) == true else { return }
         installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: totalWritten)
-        await pushInstallProgress(of: row.bundleIdentifier)
+        pushInstallProgress(of: row.bundleIdentifier)
     }
 
     /// Finds the files an earlier run of the service handed over that nobody took, and hands them

@@ -18,7 +18,7 @@ extension BackgroundAssetsService {
             return .app(recordLaunch ? await self.recordLaunch(of: id) ?? appStatus(app) : appStatus(app))
         }
         installs.wait(InstallTracker.LaunchWaiter(connection: connection, requestID: requestID, recordLaunch: recordLaunch), for: id)
-        clients[connection]?.connection.send(.event(.installProgress(appStatus(app))))
+        clients[connection]?.connection.send(.event(.installProgress(bundleIdentifier: id, progress: installProgress(of: id))))
         return nil
     }
 
@@ -59,11 +59,11 @@ extension BackgroundAssetsService {
     }
 
     /// Sends the install's progress to everyone waiting for it.
-    func pushInstallProgress(of app: String) async {
+    func pushInstallProgress(of app: String) {
         let waiters = installs.waiters(of: app)
-        guard !waiters.isEmpty, let installed = try? await registry.app(app) else { return }
-        let status = appStatus(installed)
-        for waiter in waiters { clients[waiter.connection]?.connection.send(.event(.installProgress(status))) }
+        guard !waiters.isEmpty else { return }
+        let event = ServerEvent.installProgress(bundleIdentifier: app, progress: installProgress(of: app))
+        for waiter in waiters { clients[waiter.connection]?.connection.send(.event(event)) }
     }
 
     /// Picks up installs the service was running when it stopped: their essential downloads are still queued.
