@@ -125,12 +125,12 @@ curl_run() {  # curl_run OUT-FOLDER EXTRA-ARGS...: fetches every archive into OU
     end="$(now)"
     elapsed "$start" "$end"
 }
-# Every run writes into folders of its own, all deleted when the script ends, and the disk is synced
-# between runs, outside the timings. On a file system without a journal (this VM's), ext4 skips
-# inodes freed in the last minute (five while their table block is unwritten) each time it allocates
-# one, so files deleted between runs made every folder and file of the next run slower to create, and
-# each run slower than the one before; kept and not synced, they filled the page cache with dirty
-# bytes until write-back slowed every run.
+# Every run writes into folders of its own, all deleted when the script ends. On a file system
+# without a journal (this VM's), ext4 skips inodes freed in the last minute (five while their table
+# block is unwritten) each time it allocates one, so files deleted between runs made every folder and
+# file of the next run slower to create, and each run slower than the one before. What the runs keep
+# is not synced either: it stays in the page cache until the kernel's background write-back starts
+# (10 % of memory dirty), which a run past it shares with curl's.
 for run in $(seq "$RUNS"); do
     CURL_SEQUENTIAL+=("$(curl_run "$WORK/curl-$run-sequential")")
     CURL_PARALLEL+=("$(curl_run "$WORK/curl-$run-parallel" --parallel --parallel-max 4)")
@@ -151,7 +151,6 @@ for run in $(seq "$RUNS"); do
     [ "$installed" -eq "$COUNT" ] || { log "run $run installed $installed of $COUNT packs"; exit 1; }
     log "run $run: curl one by one ${CURL_SEQUENTIAL[-1]} s, curl 4 at a time ${CURL_PARALLEL[-1]} s, then synced ${CURL_SYNCED[-1]} s, install ${INSTALL[-1]} s (to the first transfer/transfers to the last pack: ${PHASES[-1]} ms; service CPU ${SERVICE_CPU[-1]} ticks)"
     if [ "$run" -lt "$RUNS" ]; then stop "$SERVICE_PID" backgroundassetsd; fi
-    sync
 done
 
 # ensureLocalAvailability of a pack on the device, on the last run's device, the service still running.
