@@ -13,8 +13,9 @@ import Foundation
 /// ``AssetPackArchiveReader/copyFiles(into:progress:)`` does (exclusively, never following a
 /// link, starting write-back as it goes), but without reading the archive again. Nothing it writes
 /// is trusted: the unpack takes the folder only once the archive's digests were checked, and syncs
-/// it before making it visible. On the first error the sink stops and says why; the unpack then
-/// copies the files out of the archive instead.
+/// it before making it visible. On the first error the sink stops and says why: from then on the
+/// digester leaves every byte to the archive, which the unpack copies the files out of when the
+/// sink had stored none; bytes it had stored are lost with it, and their transfer starts over.
 public final class ArchiveFileSink: @unchecked Sendable {
     // Used by one digester at a time, under its owner's lock; hence the unchecked Sendable.
 

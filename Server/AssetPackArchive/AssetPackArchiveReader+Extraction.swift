@@ -43,18 +43,48 @@ extension AssetPackArchiveReader {
 
     /// The digests of this archive: `arrived` when they were computed from exactly these bytes as
     /// they were written (same length, same header) and hold each file's when those are needed,
-    /// otherwise computed now by reading the archive.
+    /// otherwise computed now by reading the archive, or, for an archive whose files were written
+    /// elsewhere as it arrived (``AssetPackArchiveDigests/unpacked``), by reading those files.
     /// - Parameters:
     ///   - arrived: Digests computed as the archive's bytes arrived, if they were.
     ///   - needsFileDigests: Whether each file's digest is needed: when no download manifest gives the whole archive's.
-    /// - Throws: ``AssetPackArchiveError`` (`.io`) when the archive cannot be read.
+    /// - Throws: ``AssetPackArchiveError`` (`.io`) when the archive or a file cannot be read.
     public func digests(matching arrived: AssetPackArchiveDigests?,
                         needsFileDigests: Bool = true) throws(AssetPackArchiveError) -> AssetPackArchiveDigests {
-        if let arrived, arrived.length == archiveSize, arrived.sealedBytes == sealedBytes,
-           !needsFileDigests || arrived.fileSHA256s?.count == header.files.count {
-            return arrived
+        if let arrived, arrived.length == archiveSize, arrived.sealedBytes == sealedBytes {
+            if !needsFileDigests || arrived.fileSHA256s?.count == header.files.count { return arrived }
+            // The archive has holes where the files' bytes were; the files written hold them.
+            if let folder = arrived.unpacked {
+                return AssetPackArchiveDigests(length: arrived.length, sha256: arrived.sha256, sealedBytes: arrived.sealedBytes,
+                                               fileSHA256s: try fileDigests(in: folder), unpacked: folder)
+            }
         }
         return try AssetPackArchiveDigests(reading: descriptor, path: path)
+    }
+
+    /// The SHA-256 of each of the header's files in a folder they were written into, in order.
+    private func fileDigests(in folder: URL) throws(AssetPackArchiveError) -> [String] {
+        let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 1 << 20, alignment: 16)
+        defer { buffer.deallocate() }
+        var digests: [String] = []
+        for file in header.files {
+            let path = folder.appending(path: file.path).path
+            let input = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+            guard input >= 0 else {
+                throw AssetPackArchiveError(.io, path: path, problem: "cannot be opened (\(errnoText())).")
+            }
+            defer { close(input) }
+            var digest = ArchiveDigest()
+            var offset: Int64 = 0
+            while true {
+                let count = try FileDescriptorIO.read(input, into: buffer, count: buffer.count, at: offset, path: path)
+                guard count > 0 else { break }
+                digest.update(UnsafeRawBufferPointer(rebasing: buffer[0..<count]))
+                offset += Int64(count)
+            }
+            digests.append(digest.finalize())
+        }
+        return digests
     }
 
     /// Checks the archive's digests: the whole archive's against the download manifest's, then each

@@ -66,7 +66,7 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
     private let name: String
     private var sink: ArchiveFileSink?
     // The whole archive's digest only: the manifests ba-package makes give it, which makes each
-    // file's redundant; an archive listed without one is read again for its files' digests.
+    // file's redundant; for an archive listed without one, the unpack digests the files written.
     private var digester = AssetPackArchiveDigester(digestsFiles: false)
     /// Whether a body was seen, and every byte of the file so far went through the digester.
     private var isWhole = false

@@ -1,0 +1,72 @@
+/*
+Abstract:
+Unit tests of installing an archive whose files were written as it arrived: no copy, and each file checked when the manifest gives no digest of the whole archive.
+*/
+
+@testable import AssetPackArchive
+import AssetPackFormat
+import Foundation
+import Testing
+
+@Suite("Installing files written as their archive arrived")
+struct ArrivedFilesTests {
+    /// Two files of 2,000 bytes: most pieces of 100 bytes fall inside one of them.
+    private static let files = ["a.txt": String(repeating: "one ", count: 500), "dir/b.txt": String(repeating: "bee ", count: 500)]
+
+    /// Feeds an archive's bytes to a digester with a sink writing into `folder`, in pieces as a
+    /// transfer would, and writes what the sink did not store to `kept`: the archive on
+    /// disk, with holes where the files' bytes were.
+    private func arrive(_ archive: URL, into folder: URL, keeping kept: URL) throws -> AssetPackArchiveDigests {
+        let bytes = Array(try Data(contentsOf: archive))
+        var digester = AssetPackArchiveDigester(digestsFiles: false, sink: ArchiveFileSink(folder: folder))
+        var onDisk = [UInt8](repeating: 0, count: bytes.count)
+        for start in stride(from: 0, to: bytes.count, by: 100) {
+            let range = start..<min(start + 100, bytes.count)
+            let stored = bytes[range].withUnsafeBytes { digester.update($0) }
+            if !stored { onDisk.replaceSubrange(range, with: bytes[range]) }
+        }
+        try Data(onDisk).write(to: kept)
+        return digester.finish()
+    }
+
+    @Test("The files written as the archive arrived are checked, synced and renamed into place, with nothing copied")
+    func installsWithoutCopying() throws {
+        let fixture = try PackFixture()
+        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
+        try FileManager.default.createDirectory(at: layout.stagingDirectory, withIntermediateDirectories: true)
+        let archive = try fixture.packageFiles(Self.files, version: 1, to: "v1.aar")
+        let kept = fixture.root.appending(path: "kept.aar")
+        let arrived = try arrive(archive, into: layout.stagingDirectory.appending(path: "arriving"), keeping: kept)
+        #expect(arrived.unpacked != nil)
+        #expect(try Data(contentsOf: kept) != Data(contentsOf: archive), "the files' bytes are not in the archive on disk")
+
+        // No manifest digest of the whole archive: each file's is computed from the files written.
+        let installation = try AssetPackUnpacker(layout: layout).install(
+            archive: kept, expecting: .init(packID: "Tutorial", version: 1), digests: arrived)
+        #expect(installation.installSize == 4000)
+        #expect(try String(contentsOf: layout.currentLink("Tutorial").appending(path: "dir/b.txt"), encoding: .utf8) == Self.files["dir/b.txt"])
+        #expect(try FileManager.default.contentsOfDirectory(atPath: layout.stagingDirectory.path).isEmpty, "moved, not copied")
+    }
+
+    @Test("A file changed after it was written is refused by name, and nothing of the pack is installed")
+    func changedFileRefused() throws {
+        let fixture = try PackFixture()
+        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
+        try FileManager.default.createDirectory(at: layout.stagingDirectory, withIntermediateDirectories: true)
+        let archive = try fixture.packageFiles(Self.files, version: 1, to: "v1.aar")
+        let kept = fixture.root.appending(path: "kept.aar")
+        let folder = layout.stagingDirectory.appending(path: "arriving")
+        let arrived = try arrive(archive, into: folder, keeping: kept)
+        try Data(String(repeating: "one ", count: 499).appending("onE ").utf8).write(to: folder.appending(path: "a.txt"))
+
+        #expect {
+            try AssetPackUnpacker(layout: layout).install(archive: kept, expecting: .init(packID: "Tutorial", version: 1),
+                                                          digests: arrived)
+        } throws: { error in
+            guard let error = error as? AssetPackArchiveError else { return false }
+            return error.kind == .tampered && error.problem.contains("a.txt")
+        }
+        #expect(layout.installedVersion(of: "Tutorial") == nil)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: layout.stagingDirectory.path).isEmpty, "the refused files are deleted")
+    }
+}
