@@ -3,6 +3,7 @@ Abstract:
 Writes an archive's files into a staging folder while its bytes arrive, so that installing it needs no second pass over them.
 */
 
+import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
 
@@ -21,6 +22,8 @@ public final class ArchiveFileSink: @unchecked Sendable {
 
     /// The folder the files go into; it must not exist yet.
     public let folder: URL
+    /// The pack version the archive must hold for its files to be written.
+    private let expected: AssetPackDownloadIdentifier?
     private var header: AssetPackArchiveHeader?
     private var folders: FolderMaker
     private var output: Int32 = -1
@@ -36,8 +39,13 @@ public final class ArchiveFileSink: @unchecked Sendable {
     public private(set) var problem: String?
 
     /// Creates a sink that writes into `folder`, which it creates when the header arrives.
-    public init(folder: URL) {
+    /// - Parameters:
+    ///   - folder: A folder that does not exist yet.
+    ///   - expected: The pack version the download is for: a header naming another writes nothing,
+    ///     so that no archive but the one asked for creates files before its digests are checked.
+    public init(folder: URL, expecting expected: AssetPackDownloadIdentifier? = nil) {
         self.folder = folder
+        self.expected = expected
         folders = FolderMaker(root: folder)
     }
 
@@ -58,6 +66,9 @@ public final class ArchiveFileSink: @unchecked Sendable {
     func headerRead(_ header: AssetPackArchiveHeader) {
         guard problem == nil, self.header == nil else { return }
         self.header = header
+        if let expected, header.assetPackID != expected.packID || header.version != expected.version {
+            return stop("the archive holds \(header.assetPackID) version \(header.version), not \(expected.packID) version \(expected.version)")
+        }
         guard mkdir(folder.path, 0o755) == 0 else { return stop("cannot create \(folder.path) (\(errnoText()))") }
         do {
             for directory in header.directories { try folders.make(directory, archive: folder.path) }

@@ -154,6 +154,27 @@ struct ArchiveArrivalTests {
         #expect(!arriving.canResume(at: Int64(secondFileStart - 1000)), "its bytes are in files that are gone")
     }
 
+    @Test("An archive of another pack version than the download is for has no file written before its check")
+    func otherPackWritesNothing() throws {
+        let folder = try TemporaryDirectory(prefix: "arrivals")
+        let bytes = Array(try Data(contentsOf: try Self.archive(in: folder)))
+        let staging = folder.appending("staging")
+        let part = folder.appending("download.part")
+        #expect(FileManager.default.createFile(atPath: part.path, contents: nil))
+        let descriptor = open(part.path, O_RDONLY)
+        defer { close(descriptor) }
+
+        let arriving = ArrivingArchive(staging: staging, name: "asset-pack.Talks.v2")
+        arriving.bodyBegan(at: 0, partFile: descriptor)
+        var stored = false
+        for start in stride(from: 0, to: bytes.count, by: 10_000) {
+            stored = try bytes[start..<min(start + 10_000, bytes.count)].withUnsafeBytes { try arriving.bodyArrived($0) } || stored
+        }
+        #expect(!stored, "every byte stays in the staging file, for the unpack to refuse")
+        #expect(arriving.digests()?.unpacked == nil)
+        #expect(((try? FileManager.default.contentsOfDirectory(atPath: staging.path)) ?? []).isEmpty)
+    }
+
     @Test("A body that restarts from zero forgets what the earlier one saw; bytes it never saw give no digests")
     func restartsAndGaps() throws {
         let folder = try TemporaryDirectory(prefix: "arrivals")

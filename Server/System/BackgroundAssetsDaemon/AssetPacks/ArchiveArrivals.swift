@@ -75,7 +75,8 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
     private var storedBytes = false
 
     /// Creates an observer that writes the archive's files into a new folder of `staging`, named
-    /// after `name`; with no staging folder, it only digests.
+    /// after `name`, the download's identifier (`asset-pack.ID.vVERSION`): an archive of another
+    /// pack version has its files written nowhere. With no staging folder, it only digests.
     init(staging: URL? = nil, name: String = "archive") {
         self.staging = staging
         self.name = name
@@ -93,7 +94,8 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
             sink = staging.flatMap { staging in
                 // The staging folder exists once a pack was unpacked; created here for the first.
                 try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-                return ArchiveFileSink(folder: staging.appending(path: "\(name).\(UUID().uuidString)", directoryHint: .isDirectory))
+                return ArchiveFileSink(folder: staging.appending(path: "\(name).\(UUID().uuidString)", directoryHint: .isDirectory),
+                                       expecting: AssetPackDownloadIdentifier(parsing: name))
             }
             digester = AssetPackArchiveDigester(digestsFiles: false, sink: sink)
             storedBytes = false
