@@ -29,14 +29,22 @@ struct ArrivedFilesTests {
         return digester.finish()
     }
 
-    @Test("The files written as the archive arrived are checked, synced and renamed into place, with nothing copied")
-    func installsWithoutCopying() throws {
-        let fixture = try PackFixture()
+    /// A pack's archive arrived into a container's staging area: the layout, the archive as
+    /// published, what the disk kept of it, the folder its files were written into, and the digests.
+    private func arrivedPack(in fixture: PackFixture) throws
+        -> (layout: AssetPackContainerLayout, archive: URL, kept: URL, folder: URL, arrived: AssetPackArchiveDigests) {
         let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
         try FileManager.default.createDirectory(at: layout.stagingDirectory, withIntermediateDirectories: true)
         let archive = try fixture.packageFiles(Self.files, version: 1, to: "v1.aar")
         let kept = fixture.root.appending(path: "kept.aar")
-        let arrived = try arrive(archive, into: layout.stagingDirectory.appending(path: "arriving"), keeping: kept)
+        let folder = layout.stagingDirectory.appending(path: "arriving")
+        return (layout, archive, kept, folder, try arrive(archive, into: folder, keeping: kept))
+    }
+
+    @Test("The files written as the archive arrived are checked, synced and renamed into place, with nothing copied")
+    func installsWithoutCopying() throws {
+        let fixture = try PackFixture()
+        let (layout, archive, kept, _, arrived) = try arrivedPack(in: fixture)
         #expect(arrived.unpacked != nil)
         #expect(try Data(contentsOf: kept) != Data(contentsOf: archive), "the files' bytes are not in the archive on disk")
 
@@ -51,12 +59,7 @@ struct ArrivedFilesTests {
     @Test("A file changed after it was written is refused by name, and nothing of the pack is installed")
     func changedFileRefused() throws {
         let fixture = try PackFixture()
-        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
-        try FileManager.default.createDirectory(at: layout.stagingDirectory, withIntermediateDirectories: true)
-        let archive = try fixture.packageFiles(Self.files, version: 1, to: "v1.aar")
-        let kept = fixture.root.appending(path: "kept.aar")
-        let folder = layout.stagingDirectory.appending(path: "arriving")
-        let arrived = try arrive(archive, into: folder, keeping: kept)
+        let (layout, _, kept, folder, arrived) = try arrivedPack(in: fixture)
         try Data(String(repeating: "one ", count: 499).appending("onE ").utf8).write(to: folder.appending(path: "a.txt"))
 
         #expect {
