@@ -49,9 +49,9 @@ extension DownloadQueue {
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: .seconds(fractional: configuration.lowSpeedTime),
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections,
             bodyObserver: bodyObserverMaker?(row),
-            // A pack archive is read once, by its unpack, which syncs the files it installs and
-            // fetches the archive again should a power cut have taken its bytes: waiting for the
-            // disk to hold the archive too would only delay the next transfer.
+            // A pack archive keeps only its header and trailer (its files are written as they
+            // arrive), nothing reads it after a restart, and its unpack syncs the files it
+            // installs: waiting for the disk to hold the archive would only delay the next transfer.
             syncsFinishedFile: descriptor.kind != .assetPack)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
@@ -153,8 +153,9 @@ extension DownloadQueue {
         }
     }
 
-    /// Fetches a finished download again from zero, under the same row: its file turned out not to
-    /// hold the bytes that arrived (a pack archive, not synced when it finished, after a power cut).
+    /// Fetches a finished download again from zero, under the same row: its file does not hold the
+    /// bytes that arrived (a pack archive whose files were written elsewhere as it arrived, when the
+    /// service restarted before its unpack).
     /// - Returns: Whether the download was finished and is back in line.
     @discardableResult
     public func fetchAgain(id: Int64, because reason: String) throws -> Bool {

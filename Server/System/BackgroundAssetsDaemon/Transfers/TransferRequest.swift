@@ -42,12 +42,13 @@ struct TransferRequest: Sendable {
     var trust: TrustedCertificates?
     /// Where kept-alive connections wait between transfers; `nil` closes each after its response.
     var connections: ConnectionPool?
-    /// Sees the body's bytes as they are written (a pack archive digested as it arrives); `nil` for most downloads.
+    /// Sees the body's bytes as they arrive and may store them itself (a pack archive, digested and
+    /// its files written as it arrives); `nil` for most downloads.
     var bodyObserver: (any TransferBodyObserver)?
-    /// Whether the finished file is synced before the transfer ends. Only a file whose consumer
-    /// makes its own result durable, and fetches it again if a power cut took its bytes, skips the
-    /// wait: a pack archive, whose unpack syncs the pack's files, and a content request's manifest,
-    /// read at once and fetched again by the next request.
+    /// Whether the finished file is synced before the transfer ends. Only a file nothing reads
+    /// after a restart of the service skips the wait: a pack archive, fetched again after a restart
+    /// and whose unpack syncs the pack's files, and a content request's manifest, read at once and
+    /// fetched again by the next request.
     var syncsFinishedFile = true
 
     /// The rules every redirect of this transfer must satisfy.
