@@ -10,9 +10,9 @@ import Foundation
 /// The files of an arriving archive, written into a folder of their own as their bytes come.
 ///
 /// An ``AssetPackArchiveDigester`` given a sink hands it the header once it is read, then each
-/// file's bytes in order. The sink creates the pack's folders and files exactly as
-/// ``AssetPackArchiveReader/copyFiles(into:progress:)`` does (exclusively, never following a
-/// link, starting write-back as it goes), but without reading the archive again. Nothing it writes
+/// file's bytes in order. The sink creates the pack's folders and files with the same
+/// `FolderMaker` as ``AssetPackArchiveReader/copyFiles(into:progress:)`` (exclusively, never
+/// following a link) and starts their write-back as it goes, but without reading the archive again. Nothing it writes
 /// is trusted: the unpack takes the folder only once the archive's digests were checked, and syncs
 /// it before making it visible. On the first error the sink stops and says why: from then on the
 /// digester leaves every byte to the archive, which the unpack copies the files out of when the
@@ -105,16 +105,10 @@ public final class ArchiveFileSink: @unchecked Sendable {
             stop("file \(index) is not in the header")
             return false
         }
-        let path = header.files[index].path
         do {
-            try folders.makeParents(of: path, archive: folder.path)
+            output = try folders.createFile(header.files[index].path, archive: folder.path)
         } catch {
             stop(error.problem)
-            return false
-        }
-        output = Glibc.open(folder.appending(path: path).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-        guard output >= 0 else {
-            stop("cannot create \(path) (\(errnoText()))")
             return false
         }
         outputIndex = index

@@ -31,11 +31,7 @@ extension AssetPackArchiveReader {
         var offset = Int64(sealedBytes.count)
         var state = Progress(filesDone: 0, fileCount: header.files.count, bytesDone: 0, byteCount: header.installSize)
         for file in header.files {
-            try folders.makeParents(of: file.path, archive: path)
-            let output = open(directory.appending(path: file.path).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
-            guard output >= 0 else {
-                throw AssetPackArchiveError(.io, path: path, problem: "cannot unpack \(file.path) (\(errnoText())).")
-            }
+            let output = try folders.createFile(file.path, archive: path)
             try unsynced.add(output, name: file.path)
             var remaining = file.size
             while remaining > 0 {
@@ -136,6 +132,18 @@ struct FolderMaker {
             }
             close(descriptor)
         }
+    }
+
+    /// Creates a new file of the pack, and the folders above it, for writing: exclusively, never
+    /// following a link, so nothing is written but a file this unpack made.
+    /// - Returns: The file, open for writing.
+    mutating func createFile(_ path: String, archive: String) throws(AssetPackArchiveError) -> Int32 {
+        try makeParents(of: path, archive: archive)
+        let output = open(root.appending(path: path).path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o644)
+        guard output >= 0 else {
+            throw AssetPackArchiveError(.io, path: archive, problem: "cannot unpack \(path) (\(errnoText())).")
+        }
+        return output
     }
 
     /// Creates the folders above a file.
