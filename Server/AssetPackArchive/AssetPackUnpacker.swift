@@ -89,8 +89,10 @@ public struct AssetPackUnpacker: Sendable {
         }
         try makeDirectory(layout.stagingDirectory)
         try makeDirectory(layout.trashDirectory)
+        // The files written as it arrived become the version's folder when the digests checked are theirs.
         let staging: URL
-        if let arrived = arrivedFiles, checked.unpacked == arrived {
+        let filesArrived = arrivedFiles != nil && checked.unpacked == arrivedFiles
+        if filesArrived, let arrived = arrivedFiles {
             staging = arrived
             arrivedFiles = nil
         } else {
@@ -98,7 +100,7 @@ public struct AssetPackUnpacker: Sendable {
             guard mkdir(staging.path, 0o755) == 0 else { throw ioError(staging, "cannot be created") }
         }
         do throws(AssetPackArchiveError) {
-            if staging == checked.unpacked {
+            if filesArrived {
                 try reader.syncFiles(in: staging, progress: progress)
             } else {
                 try reader.copyFiles(into: staging, progress: progress)
