@@ -32,9 +32,13 @@ public enum AssetPackArchiveFormat {
     /// The largest header accepted: a header is a list of paths, not content.
     public static let maximumHeaderLength = 16 << 20
 
-    /// The archive's size for a header of `headerLength` bytes and files of `contentLength` bytes in all.
+    /// The archive's size for a header of `headerLength` bytes and files of `contentLength` bytes in all,
+    /// or `Int64.max` where that would overflow (a header read from an archive never gets there: its
+    /// sizes are refused first).
     public static func archiveSize(headerLength: Int, contentLength: Int64) -> Int64 {
-        Int64(prefixLength + headerLength + trailerLength) + contentLength
+        let framing = Int64(clamping: prefixLength + max(0, headerLength) + trailerLength)
+        let (size, overflow) = framing.addingReportingOverflow(contentLength)
+        return overflow ? .max : size
     }
 
     /// The magic number and the header's length, big-endian.

@@ -58,8 +58,24 @@ public struct AssetPackArchiveHeader: Sendable, Equatable {
         self.files = files
     }
 
+    /// The largest sum of file sizes an archive may declare: its files, header, prefix and trailer
+    /// must still add up to a size a file offset can hold.
+    public static let maximumInstallSize = Int64.max - Int64(AssetPackArchiveFormat.prefixLength
+        + AssetPackArchiveFormat.maximumHeaderLength + AssetPackArchiveFormat.trailerLength)
+
     /// The pack's size once unpacked: the sum of its files' sizes.
-    public var installSize: Int64 { files.reduce(0) { $0 + $1.size } }
+    ///
+    /// A header read from an archive was refused if the sum passes ``maximumInstallSize``; one
+    /// built in memory stops at `Int64.max` rather than trapping.
+    public var installSize: Int64 {
+        var total: Int64 = 0
+        for file in files {
+            let (sum, overflow) = total.addingReportingOverflow(file.size)
+            guard !overflow else { return .max }
+            total = sum
+        }
+        return total
+    }
 
     /// The header as JSON.
     func encoded() -> Data {
@@ -115,6 +131,22 @@ public struct AssetPackArchiveHeader: Sendable, Equatable {
         self.directories = directories
         self.files = files
         try Self.checkTree(directories: directories, files: files, source: source)
+        try Self.checkTotalSize(files, source: source)
+    }
+
+    /// Refuses sizes whose sum no archive can hold. Each size is checked on its own when read; two
+    /// of 2^62, or one of 2^63 - 1 beside the header, would overflow every offset computed from them.
+    private static func checkTotalSize(_ files: [File], source: String) throws(AssetPackFormatError) {
+        var total: Int64 = 0
+        for file in files {
+            let (sum, overflow) = total.addingReportingOverflow(file.size)
+            guard !overflow, sum <= maximumInstallSize else {
+                throw AssetPackFormatError(source: source, field: "files", problem: "has sizes that add up to more "
+                    + "than \(maximumInstallSize) bytes (at \(file.path.debugDescription)); no archive can hold "
+                    + "them. Package the pack again with ba-package.")
+            }
+            total = sum
+        }
     }
 
     /// Refuses a path listed twice, or a file that another path uses as a folder.

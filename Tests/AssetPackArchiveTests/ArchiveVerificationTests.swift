@@ -135,4 +135,25 @@ struct ArchiveVerificationTests {
             #expect(error.problem.contains("formatVersion"))
         }
     }
+
+    @Test("A sealed header whose file sizes overflow any offset is refused, by the reader and as the archive arrives",
+          arguments: [["9223372036854775807"], ["4611686018427387904", "4611686018427387904"],
+                      ["9223372036854775000"]])
+    func sizesThatOverflow(sizes: [String]) throws {
+        let fixture = try PackFixture()
+        let digest = PackFixture.sha256("x")
+        let files = sizes.enumerated().map { #"{"path":"f\#($0.offset)","size":\#($0.element),"sha256":"\#(digest)"}"# }
+        let header = #"{"formatVersion":1,"assetPackID":"Huge","version":1,"downloadPolicy":{"onDemand":{}},"directories":[],"files":[\#(files.joined(separator: ","))]}"#
+        let archive = try fixture.rawArchive(header: header, contents: Array("x".utf8), to: "huge.aar")
+        do {
+            _ = try AssetPackArchiveReader(url: archive)
+            Issue.record("Sizes \(sizes) were accepted.")
+        } catch {
+            #expect(error.kind == .invalidHeader, "\(error)")
+            #expect(error.problem.contains("add up to more than"), "\(error)")
+        }
+        // The digester reads the same header while the bytes arrive, on the transfer's thread.
+        let digests = try AssetPackArchiveDigests(reading: archive)
+        #expect(digests.fileSHA256s == nil)
+    }
 }
