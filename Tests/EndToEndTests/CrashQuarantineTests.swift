@@ -61,7 +61,15 @@ struct CrashQuarantineTests {
         let pidFile = scenario.deviceRoot.appending(path: "run/backgroundassetsd.pid")
         let text = try String(contentsOf: pidFile, encoding: .utf8).trimmingCharacters(in: .whitespacesAndNewlines)
         let pid = try #require(pid_t(text))
-        kill(pid, signal)
+        if signal == SIGKILL {
+            kill(pid, signal)
+        } else {
+            // A crash arrives on the thread that faulted: here, the download's transfer thread.
+            let transfer = try await poll(timeout: .seconds(20), "the service \(pid) to run the download's transfer thread") {
+                threads(of: pid, namedWithPrefix: "dl-").first?.tid
+            }
+            #expect(signalThread(transfer, of: pid, with: signal))
+        }
         try await poll(until: { kill(pid, 0) != 0 }, timeout: .seconds(20), "the service \(pid) to end after signal \(signal)")
     }
 }

@@ -101,9 +101,15 @@ extension AssetPackCoordinator {
         }
         activities.run("unpack \(identifier) of \(app)") {
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
+                // Named after the download while it unpacks, so a crash here is counted against this
+                // pack alone and the third sets it aside (DownloadQueue.quarantine(after:)).
+                if let rowID { CrashReport.nameCurrentThread(CrashReport.threadName(forRow: rowID, phase: .unpack)) }
                 // Whatever the outcome, the archive is read no more: deleting it here frees its
                 // pages on this thread rather than on the service's.
-                defer { StagingArea.release(handedOver: archive) }
+                defer {
+                    StagingArea.release(handedOver: archive)
+                    CrashReport.nameCurrentThread("transfer")
+                }
                 return Result { () throws(AssetPackArchiveError) in
                     let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group,
                                                                       digests: digests)

@@ -9,30 +9,54 @@ import Foundation
 
 /// How the previous run of the service ended, when it crashed.
 ///
-/// A download whose response crashes the service would crash every service that resumes it, and
-/// every client of the device would fail with it. The crash handler (C, since a signal handler may
-/// only make async-signal-safe calls) writes `system/crashed` with the signal and the name of the
-/// crashing thread; a transfer's thread is named after its download (``threadName(forRow:)``), so
-/// the next service knows which download to blame. A service stopped by `kill -9` or a power cut
-/// leaves no marker: only real crashes count.
+/// A download whose response (or whose archive) crashes the service would crash every service that
+/// resumes it, and every client of the device would fail with it. The crash handler (C, since a
+/// signal handler may only make async-signal-safe calls) writes `system/crashed` with the signal and
+/// the name of the crashing thread. Every phase that works on one download on a thread of its own
+/// names the thread after the download and the phase while it runs (``threadName(forRow:phase:)``):
+/// its transfer and, for an asset pack, its unpack. The next service blames that download and no
+/// other; a crash on a thread that named no download blames none. A service stopped by `kill -9`
+/// or a power cut leaves no marker: only real crashes count.
 struct CrashReport: Sendable, Equatable {
     /// The signal the service died of.
     var signal: Int32
     /// The crashing thread's name, as the kernel keeps it (15 bytes at most).
     var threadName: String?
 
-    /// The download whose transfer thread crashed, or `nil` when another thread did.
-    var rowID: Int64? {
-        guard let threadName, threadName.hasPrefix(Self.rowThreadPrefix) else { return nil }
-        return Int64(threadName.dropFirst(Self.rowThreadPrefix.count))
+    /// What a thread named after a download was doing with it.
+    enum Phase: String, Sendable, CaseIterable {
+        /// Transferring its bytes (and parsing the server's answers).
+        case transfer = "dl-"
+        /// Checking and unpacking an asset pack's archive.
+        case unpack = "up-"
+
+        /// The phase as the download's error names it.
+        var activity: String {
+            switch self {
+            case .transfer: "transferring"
+            case .unpack: "unpacking"
+            }
+        }
     }
 
-    private static let rowThreadPrefix = "dl-"
+    /// The download whose thread crashed and what the thread was doing, or `nil` when the thread
+    /// worked on no download.
+    var blamed: (rowID: Int64, phase: Phase)? {
+        guard let threadName else { return nil }
+        for phase in Phase.allCases where threadName.hasPrefix(phase.rawValue) {
+            guard let rowID = Int64(threadName.dropFirst(phase.rawValue.count)), rowID > 0 else { return nil }
+            return (rowID, phase)
+        }
+        return nil
+    }
 
-    /// The name of a thread while it transfers a download: `dl-` and the row id, within the
-    /// kernel's 15 bytes for any id below 10^12.
-    static func threadName(forRow rowID: Int64) -> String {
-        rowThreadPrefix + String(rowID)
+    /// The download whose thread crashed, or `nil` when the thread worked on no download.
+    var rowID: Int64? { blamed?.rowID }
+
+    /// The name of a thread while it works on a download: the phase's prefix and the row id,
+    /// within the kernel's 15 bytes for any id below 10^12.
+    static func threadName(forRow rowID: Int64, phase: Phase = .transfer) -> String {
+        phase.rawValue + String(rowID)
     }
 
     /// Reads the marker's text; `nil` when it is not a marker.

@@ -21,26 +21,19 @@ extension DownloadStore {
         }
     }
 
-    /// Counts a crash of the service against the downloads that were transferring.
-    /// - Parameter rowID: The download whose transfer thread crashed, if it is known and was
-    ///   transferring; otherwise every download that was transferring is counted.
-    /// - Returns: The counted downloads with their crash counts.
-    public func recordCrash(blaming rowID: Int64?) throws -> [(row: DownloadRow, crashes: Int)] {
+    /// Counts a crash of the service against the download it was working on.
+    /// - Parameter rowID: The download the crashing thread named.
+    /// - Returns: The download and its crashes so far, or `nil` when it is not in the queue any more
+    ///   or has already failed.
+    public func recordCrash(blaming rowID: Int64) throws -> (row: DownloadRow, crashes: Int)? {
         try withDatabase { database in
             try database.transaction {
-                var condition = "state = 2"
-                var bindings: [SQLiteValue] = []
-                if let rowID, try database.prepare("SELECT 1 FROM downloads WHERE id = ? AND state = 2")
-                    .bind([.integer(rowID)]).rows({ _ in true }).first == true {
-                    condition += " AND id = ?"
-                    bindings = [.integer(rowID)]
-                }
-                try database.prepare("UPDATE downloads SET crashes = crashes + 1 WHERE \(condition)").bind(bindings).run()
-                let counts = try database.prepare("SELECT id, crashes FROM downloads WHERE \(condition) ORDER BY id")
-                    .bind(bindings).rows { ($0.int64(0), $0.int(1)) }
-                return try counts.compactMap { id, crashes in
-                    try Self.fetchRow(id: id, in: database).map { ($0, crashes) }
-                }
+                try database.prepare("UPDATE downloads SET crashes = crashes + 1 WHERE id = ? AND state <> -1")
+                    .bind([.integer(rowID)]).run()
+                let crashes = try database.prepare("SELECT crashes FROM downloads WHERE id = ? AND state <> -1")
+                    .bind([.integer(rowID)]).rows { $0.int(0) }.first
+                guard let crashes, let row = try Self.fetchRow(id: rowID, in: database) else { return nil }
+                return (row, crashes)
             }
         }
     }
