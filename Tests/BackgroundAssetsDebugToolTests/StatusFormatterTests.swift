@@ -47,6 +47,17 @@ struct StatusFormatterTests {
         #expect(lines[1].contains("expected=- attempts=1 next-retry=- error=-"))
     }
 
+    @Test("Work paused after repeated crashes is said right after the service's line, in the table, the lines and JSON")
+    func pausedWork() throws {
+        var paused = status
+        paused.pausedWork = "The service crashed 5 times in 2 minute(s)."
+        let formatter = StatusFormatter(status: paused)
+        #expect(formatter.table().split(separator: "\n")[1] == "paused: The service crashed 5 times in 2 minute(s).")
+        #expect(formatter.lines().split(separator: "\n")[1] == "paused: The service crashed 5 times in 2 minute(s).")
+        #expect(try formatter.json().contains(#""pausedWork" : "The service crashed 5 times in 2 minute(s).""#))
+        #expect(!StatusFormatter(status: status).table().contains("paused:"), "nothing while the work runs")
+    }
+
     @Test("The table aligns its columns under a header, after the settings and the apps")
     func table() throws {
         let rows = StatusFormatter(status: status).table().split(separator: "\n", omittingEmptySubsequences: false)

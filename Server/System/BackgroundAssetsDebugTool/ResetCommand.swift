@@ -13,8 +13,9 @@ struct ResetCommand: DebugSubcommand {
     static let signature = CommandSignature(
         name: "reset", abstract: "Stop the service and delete its queue and partial downloads.",
         discussion: """
-            Sends SIGTERM to the service, waits for it to exit, then deletes system/queue.sqlite* and
-            staging/*. Files already handed over to app group containers are kept.
+            Sends SIGTERM to the service, waits for it to exit, then deletes system/queue.sqlite*,
+            staging/* and system/crash-history (ending a pause after repeated crashes). Files already
+            handed over to app group containers are kept.
             """,
         arguments: [yes])
 
@@ -48,7 +49,8 @@ struct ResetCommand: DebugSubcommand {
         return .success
     }
 
-    /// Deletes the store (with its WAL and shared-memory files) and every staging file.
+    /// Deletes the store (with its WAL and shared-memory files), every staging file and the record
+    /// of the service's crashes.
     private func clearQueue(_ paths: DevicePaths) throws -> Int {
         let fileManager = FileManager.default
         var victims: [URL] = ["", "-wal", "-shm", "-journal"].map { suffix in
@@ -57,6 +59,8 @@ struct ResetCommand: DebugSubcommand {
         let staged = (try? fileManager.contentsOfDirectory(
             at: paths.stagingDirectory, includingPropertiesForKeys: nil)) ?? []
         victims += staged
+        // The crashes the service remembers go with the queue they crashed on: a reset ends their pause.
+        victims.append(paths.crashHistoryFile)
         var removed = 0
         for victim in victims where fileManager.fileExists(atPath: victim.path) {
             do {

@@ -19,6 +19,11 @@ struct StatusFormatter {
             + "\(status.downloads.count) download(s)"
     }
 
+    /// The line saying why transfers are paused, while they are.
+    private var pause: [String] {
+        status.pausedWork.map { ["paused: " + $0] } ?? []
+    }
+
     /// The status as pretty-printed JSON with sorted keys and ISO 8601 dates.
     func json() throws -> String {
         try Self.json(status)
@@ -44,14 +49,15 @@ struct StatusFormatter {
         let clock = status.deviceClock.flatMap { DeviceClockText(clock: $0).statusPairs }.map { [$0] } ?? []
         let tasks = TaskFormatter(tasks: status.tasks ?? []).lines().map { "task " + $0 }
         let packs = PackFormatter(apps: status.apps).lines().map { "pack " + $0 }
-        return ([summary, settings] + clock + appLines() + rows + tasks + packs).joined(separator: "\n")
+        return ([summary] + pause + [settings] + clock + appLines() + rows + tasks + packs).joined(separator: "\n")
     }
 
     /// The service's line, the settings, the apps, then the downloads as an aligned table under a header row.
     func table() -> String {
         // The device's clock only while it runs apart from real time, when device dates look wrong without it.
         let clock = status.deviceClock.flatMap { DeviceClockText(clock: $0).statusLine }.map { [$0] } ?? []
-        let head = [summary, SettingsFormatter(settings: status.settings).summary] + clock + ["", appSection(), ""]
+        let head = [summary] + pause + [SettingsFormatter(settings: status.settings).summary] + clock
+            + ["", appSection(), ""]
         // Background Tasks come last, and only when there are any, so the rest reads the same without them.
         let tasks = TaskFormatter(tasks: status.tasks ?? []).section().map { ["", $0] } ?? []
         let packs = PackFormatter(apps: status.apps).section().map { ["", $0] } ?? []

@@ -47,6 +47,12 @@ extension DevicePaths {
         systemDirectory.appending(path: "crashed", directoryHint: .notDirectory)
     }
 
+    /// `system/crash-history`: when the service last crashed, so repeated crashes that no download
+    /// explains pause its work instead of looping.
+    public var crashHistoryFile: URL {
+        systemDirectory.appending(path: "crash-history", directoryHint: .notDirectory)
+    }
+
     /// `system/trace.jsonl`: one JSON line for every cross-process event.
     public var traceFile: URL {
         systemDirectory.appending(path: "trace.jsonl", directoryHint: .notDirectory)

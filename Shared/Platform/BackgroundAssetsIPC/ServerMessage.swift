@@ -67,6 +67,8 @@ public struct HelloReply: Codable, Sendable, Equatable {
     public var processIdentifier: Int32
     /// The device root the service runs in, so a client can confirm it reached the right one.
     public var deviceRoot: String
+    /// Something every client should know, such as transfers paused after repeated crashes; `nil` when all is well.
+    public var notice: String?
 
     /// Creates a reply.
     /// - Parameters:

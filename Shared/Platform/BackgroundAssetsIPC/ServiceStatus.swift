@@ -25,6 +25,8 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var deviceClock: DeviceClockStatus?
     /// Every app's background URL sessions that have tasks or waiting events; `nil` when there are none.
     public var urlSessions: [URLSessionStatus]?
+    /// Why the service's transfers are paused after repeated crashes, and until when; `nil` while they run.
+    public var pausedWork: String?
 
     /// Creates a status.
     /// - Parameters:

@@ -5,6 +5,7 @@ The download queue: runs the stored downloads through the transfer engine, in or
 
 import BackgroundAssetsIPC
 import Foundation
+import Synchronization
 import SystemLogging
 
 /// Runs downloads from the store: bounded concurrency for background transfers, foreground ones
@@ -57,12 +58,15 @@ public actor DownloadQueue: OwnThreadActor {
     var heldApps: Set<String> = []
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
-    private var wakeUp: ServiceActivities.Activity?
+    var wakeUp: ServiceActivities.Activity?
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
     /// What callers waiting for a transfer's thread to stop (to keep its partial file) wait on, by row id.
     var partialFileKeepers: [Int64: TransferStopSignal] = [:]
+    /// The pause of every transfer after repeated crashes (``CrashBrake``); behind a lock so the
+    /// service can tell every client without waiting for the queue.
+    nonisolated let crashPause = Mutex<CrashBrake.Pause?>(nil)
     /// Gives a download's transfers an observer of their bytes, for downloads digested as they arrive.
     private(set) var bodyObserverMaker: (@Sendable (DownloadRow) -> (any TransferBodyObserver)?)?
 
@@ -99,7 +103,10 @@ public actor DownloadQueue: OwnThreadActor {
         // Once here rather than before every launch: pump runs after every change to the queue.
         try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
         try finishHandedOverDownloads()
-        if let crash = CrashReport.take(from: staging.paths) { try quarantine(after: crash) }
+        if let crash = CrashReport.take(from: staging.paths) {
+            try quarantine(after: crash)
+            applyBrake(after: crash)
+        }
         let requeued = try store.requeueInterruptedDownloads(at: time.now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()
@@ -197,6 +204,7 @@ public actor DownloadQueue: OwnThreadActor {
 
     /// Starts every due download that fits, then sets the timer for the next one due.
     func pump() {
+        if isPausedAfterCrashes() { return }
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
             let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: time.now, holding: heldApps)
@@ -232,8 +240,13 @@ public actor DownloadQueue: OwnThreadActor {
         guard let next = try store.earliestNextAttempt(holding: heldApps), next > time.now else { return }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        let delay = min(next.timeIntervalSince(time.now), 3600)
-        wakeUp = activities.after(.seconds(fractional: delay + 0.001), "queue wake-up") { [weak self] in
+        scheduleWakeUp(after: min(next.timeIntervalSince(time.now), 3600), "queue wake-up")
+    }
+
+    /// Pumps again after `delay` seconds, in place of the wake-up set before.
+    func scheduleWakeUp(after delay: TimeInterval, _ name: String) {
+        wakeUp?.cancel()
+        wakeUp = activities.after(.seconds(fractional: delay + 0.001), name) { [weak self] in
             await self?.pump()
         }
     }

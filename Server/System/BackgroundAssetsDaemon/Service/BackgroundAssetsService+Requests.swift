@@ -122,7 +122,9 @@ extension BackgroundAssetsService {
         client.connection.liftFrameLimit()
         if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
-        return .hello(HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path))
+        var reply = HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path)
+        reply.notice = queue.pausedWorkReason
+        return .hello(reply)
     }
 
     private func schedule(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
@@ -177,6 +179,7 @@ extension BackgroundAssetsService {
         status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
         let sessions = urlSessions.statuses
         status.urlSessions = sessions.isEmpty ? nil : sessions
+        status.pausedWork = queue.pausedWorkReason
         return status
     }
 
