@@ -90,6 +90,26 @@ struct UserNotificationCenterTests {
         #expect(error?.message.contains("at least 60 seconds") == true)
     }
 
+    @Test("An oversized body is refused in the app, before it travels, and the error reaches the completion handler naming the limit")
+    func oversizedBody() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        _ = try await center.requestAuthorization(options: [.alert])
+        let big = content("Big")
+        big.body = String(repeating: "a", count: 4 << 20)
+        let refusal = Mutex<(any Error)?>(nil)
+        center.add(UNNotificationRequest(identifier: "big", content: big, trigger: nil)) { error in
+            refusal.withLock { $0 = error }
+        }
+        let error = try await poll("the completion handler's error") { refusal.withLock { $0 } }
+        #expect((error as NSError).domain == UNErrorDomain)
+        #expect((error as NSError).code == UNError.Code.notificationInvalidNoContent.rawValue)
+        #expect(error.localizedDescription.contains("4194304 bytes") && error.localizedDescription.contains("4096 bytes"), "\(error)")
+        #expect(await center.pendingNotificationRequests().isEmpty)
+        #expect(await center.deliveredNotifications().isEmpty)
+        #expect(system.state.withLock { $0.pending.isEmpty }, "nothing reached the system")
+    }
+
     @Test("While the app runs, the delegate's willPresent decides whether a notification is shown")
     func willPresent() async throws {
         let system = InMemoryNotificationSystem(answer: true)

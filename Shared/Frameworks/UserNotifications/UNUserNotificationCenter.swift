@@ -73,12 +73,18 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
 
     // MARK: - Scheduling
 
-    /// Schedules a notification.
+    /// Schedules a notification; the device keeps it on disk until it is delivered.
     /// - Throws: `UNError` `notificationsNotAllowed` when the app is not authorized; an invalid
-    ///   trigger is refused with its reason.
+    ///   trigger is refused with its reason (`notificationInvalidNoDate`).
+    /// - Note: The device keeps an app's soonest-firing 64 pending requests and discards the rest,
+    ///   as Apple's does. Unlike Apple's, it refuses a field over its size limit (4,096 bytes of body
+    ///   or `userInfo` JSON, 1,024 of title or subtitle) with `notificationInvalidNoContent`, naming
+    ///   the field, its size and the limit.
     open func add(_ request: UNNotificationRequest) async throws {
         let descriptor = request.descriptor
         if let refusal = descriptor.trigger?.refusal { throw UNError(.notificationInvalidNoDate, message: refusal) }
+        // Refused here before the bytes travel; the service checks again, since it trusts no client.
+        if let problem = descriptor.limitProblem() { throw UNError(.notificationInvalidNoContent, message: problem) }
         try await service.add(descriptor)
     }
 
