@@ -32,16 +32,22 @@ struct NotificationSubsystemTests {
         #expect(state.add(request("now"), app: "com.example.game", now: now)
             == [.record(app: "com.example.game", DeliveredNotificationDescriptor(request: request("now"), date: now)),
                 .showOnDesktop(app: "com.example.game", content)])
-        #expect(state.add(request("later", after: 60, repeats: true), app: "com.example.game", now: now).isEmpty)
+        let later = request("later", after: 60, repeats: true)
+        #expect(state.add(later, app: "com.example.game", now: now)
+            == [.storePending(app: "com.example.game", kept: [PendingNotification(app: "com.example.game", request: later, due: now.addingTimeInterval(60))],
+                              forgotten: [])], "a pending request is stored; one due at once never is")
         #expect(state.nextDueDate == now.addingTimeInterval(60))
         state.setRunning(app: "com.example.game", connection: 4)
         let due = state.deliverDue(now: now.addingTimeInterval(60))
-        let delivery = DeliveredNotificationDescriptor(request: request("later", after: 60, repeats: true), date: now.addingTimeInterval(60))
-        #expect(due == [.askToPresent(app: "com.example.game", connection: 4, delivery)])
+        let delivery = DeliveredNotificationDescriptor(request: later, date: now.addingTimeInterval(60))
+        let again = PendingNotification(app: "com.example.game", request: later, due: now.addingTimeInterval(120))
+        #expect(due == [.storePending(app: "com.example.game", kept: [again], forgotten: []),
+                        .askToPresent(app: "com.example.game", connection: 4, delivery)], "stored again before it is delivered")
         #expect(state.nextDueDate == now.addingTimeInterval(120), "a repeating request is scheduled again")
         #expect(state.presented(delivery, app: "com.example.game", options: 0).isEmpty, "[] presents nothing")
         #expect(state.presented(delivery, app: "com.example.game", options: 8) == [.record(app: "com.example.game", delivery)])
-        state.removePending(app: "com.example.game", identifiers: nil)
+        #expect(state.removePending(app: "com.example.game", identifiers: nil)
+            == [.storePending(app: "com.example.game", kept: [], forgotten: ["later"])])
         #expect(state.pendingRequests(of: "com.example.game").isEmpty)
     }
 

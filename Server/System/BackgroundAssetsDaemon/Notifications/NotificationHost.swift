@@ -60,8 +60,21 @@ final class NotificationHost {
 
     private var now: Date { activities.clock.now }
 
-    /// Whether requests wait to be delivered: they are kept in memory, so the service stays up for them.
+    /// Whether requests wait to be delivered: the service stays up for them, so each is delivered at
+    /// its time; they are on disk too, for a service that is killed or stopped.
     var hasPendingRequests: Bool { state.nextDueDate != nil }
+
+    /// Takes up the pending requests the store kept across a restart, delivers those that fell due
+    /// while the service was not running, and sets the timer for the next.
+    func start(isolation: isolated (any Actor)? = #isolation) async {
+        do {
+            let stored = try await store.pending()
+            await perform(state.restore(stored, now: now))
+        } catch {
+            logger.error("The pending notifications in \(store.path) could not be read: \(error).")
+        }
+        scheduleNextDelivery()
+    }
 
     // MARK: - Authorization
 
@@ -86,8 +99,11 @@ final class NotificationHost {
 
     // MARK: - Requests
 
-    /// Schedules a request of an authorized app.
-    /// - Throws: ``Refusal`` `notificationsNotAllowed` (1) when the app may not notify, or an invalid trigger.
+    /// Schedules a request of an authorized app, on disk before this returns. Past the app's
+    /// ``NotificationLimits/pendingPerApp`` the latest-firing requests are discarded, as Apple does.
+    /// - Throws: ``Refusal`` `notificationsNotAllowed` (1) when the app may not notify,
+    ///   `notificationInvalidNoDate` (1400) for an invalid trigger, `notificationInvalidNoContent` (1401)
+    ///   for a field over its ``NotificationLimits``, or the store's error when it cannot be kept.
     func add(_ request: NotificationRequestDescriptor, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
         switch try await authorization(of: app) {
         case .authorized, .provisional, .ephemeral:
@@ -99,10 +115,13 @@ final class NotificationHost {
         guard !request.identifier.isEmpty else {
             throw Refusal(code: 1, message: "A notification request needs an identifier; pass a non-empty string to UNNotificationRequest(identifier:content:trigger:).")
         }
+        // Checked here as well as in the framework: a client is never trusted to have checked.
+        if let problem = request.limitProblem() { throw Refusal(code: 1401, message: problem) }
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "addNotification", app: app,
                            detail: "\(request.identifier)" + (request.trigger.map { " in \($0.timeInterval.formatted()) s" } ?? "")))
-        await perform(state.add(request, app: app, now: now))
+        let failure = await perform(state.add(request, app: app, now: now))
         scheduleNextDelivery()
+        if let failure { throw failure }
     }
 
     /// The app's pending requests.
@@ -119,7 +138,10 @@ final class NotificationHost {
     func remove(_ list: NotificationList, identifiers: [String]?, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
         switch list {
         case .pending:
-            state.removePending(app: app, identifiers: identifiers)
+            if let failure = await perform(state.removePending(app: app, identifiers: identifiers)) {
+                scheduleNextDelivery()
+                throw failure
+            }
             scheduleNextDelivery()
         case .delivered:
             try await store.removeDelivered(app: app, identifiers: identifiers)
@@ -173,7 +195,8 @@ final class NotificationHost {
 
     /// The app was uninstalled: its requests, answer and delivered notifications go with it.
     func appRemoved(_ app: String, isolation: isolated (any Actor)? = #isolation) async {
-        state.removePending(app: app, identifiers: nil)
+        // The store forgets the app's requests with the rest of it, below.
+        _ = state.removePending(app: app, identifiers: nil)
         scheduleNextDelivery()
         do {
             try await store.removeApp(app)
@@ -182,7 +205,11 @@ final class NotificationHost {
         }
     }
 
-    private func perform(_ actions: [NotificationAction], isolation: isolated (any Actor)? = #isolation) async {
+    /// Does what the state asks, in order; a failed store write is logged, the rest still done.
+    /// - Returns: The first error of the store, for a caller that answers an app with it.
+    @discardableResult
+    private func perform(_ actions: [NotificationAction], isolation: isolated (any Actor)? = #isolation) async -> (any Error)? {
+        var failure: (any Error)?
         for action in actions {
             switch action {
             case let .askToPresent(app, connection, delivery):
@@ -202,6 +229,18 @@ final class NotificationHost {
                 } catch {
                     logger.error("The notification \(delivery.request.identifier) of \(app) could not be recorded: \(error).")
                 }
+            case let .storePending(app, kept, forgotten):
+                do {
+                    try await store.updatePending(app: app, kept: kept, forgotten: forgotten)
+                } catch {
+                    logger.error("The pending notifications of \(app) could not be stored: \(error).")
+                    failure = failure ?? error
+                }
+            case let .discarded(app, identifiers):
+                let limit = NotificationLimits.pendingPerApp
+                logger.info("\(app) has more than \(limit) pending notifications; the latest-firing were discarded: \(identifiers.joined(separator: ", ")).")
+                trace.append(.init(from: "backgroundassetsd", to: "app", event: "notificationsDiscarded", app: app,
+                                   detail: "over \(limit) pending: \(identifiers.joined(separator: ", "))"))
             case let .showOnDesktop(app, content):
                 guard desktop.isAvailable else { continue }
                 let desktop = desktop
@@ -216,6 +255,7 @@ final class NotificationHost {
                 }
             }
         }
+        return failure
     }
 
     private func scheduleNextDelivery() {

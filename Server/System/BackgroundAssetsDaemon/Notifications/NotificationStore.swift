@@ -1,14 +1,17 @@
 /*
 Abstract:
-Each app's notification authorization and delivered notifications, kept in their own SQLite file.
+Each app's notification authorization, pending requests and delivered notifications, kept in their own SQLite file.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 
-/// Records what the person answered each app, and the notifications delivered to it.
+/// Records what the person answered each app, the requests it left to be delivered later, and the
+/// notifications delivered to it.
 ///
-/// An actor of its own, as ``TaskStore`` is; `backgroundassets-debug notifications` reads it.
+/// An actor of its own, as ``TaskStore`` is; `backgroundassets-debug notifications` reads it. Pending
+/// requests are written before the app hears they were added, so a service killed with SIGKILL, or
+/// one that stops, delivers them after its next start.
 public actor NotificationStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
     public nonisolated let thread = ActorThread(name: "backgroundassetsd.notifications")
@@ -31,6 +34,12 @@ public actor NotificationStore: OwnThreadActor {
         """
         CREATE TABLE IF NOT EXISTS authorizations (app TEXT PRIMARY KEY, status INTEGER NOT NULL);
         CREATE TABLE IF NOT EXISTS delivered (app TEXT NOT NULL, identifier TEXT NOT NULL, delivered REAL NOT NULL, request TEXT NOT NULL);
+        """,
+        // Version 2: the requests not yet delivered, each with its due date; the row id keeps the
+        // order they were added (a replaced or rescheduled one moves to the end, as in the state).
+        """
+        CREATE TABLE IF NOT EXISTS pending (app TEXT NOT NULL, identifier TEXT NOT NULL, due REAL NOT NULL, request TEXT NOT NULL,
+            PRIMARY KEY (app, identifier));
         """,
     ]
 
@@ -87,9 +96,37 @@ public actor NotificationStore: OwnThreadActor {
             }
     }
 
-    /// Forgets an uninstalled app: its answer and its delivered notifications.
+    /// Every app's pending requests, in the order they were added; a row that no longer decodes is skipped.
+    public func pending() throws -> [PendingNotification] {
+        try database.prepare("SELECT app, due, request FROM pending ORDER BY rowid").rows { row in
+            (row.text(0), Date(timeIntervalSince1970: row.double(1)), row.text(2))
+        }.compactMap { app, due, json in
+            guard let request = try? JSONDecoder().decode(NotificationRequestDescriptor.self, from: Data(json.utf8)) else { return nil }
+            return PendingNotification(app: app, request: request, due: due)
+        }
+    }
+
+    /// Changes an app's pending requests at once: `forgotten` go first, then each of `kept` is written
+    /// (added, or replacing the one with its identifier, which moves it to the end of the order).
+    public func updatePending(app: String, kept: [PendingNotification], forgotten: [String]) throws {
+        try database.transaction {
+            for identifier in forgotten {
+                try database.prepare("DELETE FROM pending WHERE app = ? AND identifier = ?").bind([.text(app), .text(identifier)]).run()
+            }
+            for item in kept {
+                let json = String(decoding: try JSONEncoder().encode(item.request), as: UTF8.self)
+                try database.prepare("DELETE FROM pending WHERE app = ? AND identifier = ?")
+                    .bind([.text(app), .text(item.request.identifier)]).run()
+                try database.prepare("INSERT INTO pending (app, identifier, due, request) VALUES (?, ?, ?, ?)")
+                    .bind([.text(app), .text(item.request.identifier), .real(item.due.timeIntervalSince1970), .text(json)]).run()
+            }
+        }
+    }
+
+    /// Forgets an uninstalled app: its answer, its pending requests and its delivered notifications.
     public func removeApp(_ app: String) throws {
         try database.transaction {
+            try database.prepare("DELETE FROM pending WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM delivered WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM authorizations WHERE app = ?").bind([.text(app)]).run()
         }

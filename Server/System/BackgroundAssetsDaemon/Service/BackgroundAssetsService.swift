@@ -174,6 +174,7 @@ public actor BackgroundAssetsService {
         await assetPacks.start(apps: await registry.apps().apps)
         try await queue.start()
         await urlSessions.start()
+        await notifications.start()
         await resumeInstalls()
         await redeliverUndeliveredFiles()
         schedulePeriodicChecks()
