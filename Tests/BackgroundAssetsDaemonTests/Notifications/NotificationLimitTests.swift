@@ -54,6 +54,14 @@ struct NotificationLimitTests {
         #expect(actions.contains(.record(app: app, DeliveredNotificationDescriptor(request: Self.request("r0", after: 60), date: now.addingTimeInterval(0.5)))))
         #expect(state.pendingRequests(of: app).count == NotificationLimits.pendingPerApp - 1)
         #expect(state.nextDueDate == now.addingTimeInterval(1))
+
+        // A repeating request whose time passed an hour ago: delivered once, and next in a minute's step after now.
+        var hourly = NotificationState()
+        let repeating = NotificationRequestDescriptor(identifier: "every-minute", content: Self.request("r", after: 60).content,
+                                                      trigger: NotificationTriggerDescriptor(timeInterval: 60, repeats: true))
+        let late = hourly.restore([PendingNotification(app: app, request: repeating, due: now.addingTimeInterval(-3_600))], now: now.addingTimeInterval(30))
+        #expect(late.filter { if case .record = $0 { true } else { false } }.count == 1)
+        #expect(hourly.nextDueDate == now.addingTimeInterval(60), "the next minute after now, not the 60 missed ones")
     }
 
     @Test("A field over its limit is named with its size and the limit; one at the limit passes")

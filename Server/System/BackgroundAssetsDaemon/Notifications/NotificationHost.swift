@@ -138,11 +138,9 @@ final class NotificationHost {
     func remove(_ list: NotificationList, identifiers: [String]?, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
         switch list {
         case .pending:
-            if let failure = await perform(state.removePending(app: app, identifiers: identifiers)) {
-                scheduleNextDelivery()
-                throw failure
-            }
+            let failure = await perform(state.removePending(app: app, identifiers: identifiers))
             scheduleNextDelivery()
+            if let failure { throw failure }
         case .delivered:
             try await store.removeDelivered(app: app, identifiers: identifiers)
         }

@@ -118,8 +118,11 @@ public struct NotificationState: Sendable {
         for item in due {
             actions += deliver(item, now: now)
             if let trigger = item.request.trigger, trigger.repeats {
-                // A repeating request counts once against the limit, as Apple counts it.
-                pending.append(PendingNotification(app: item.app, request: item.request, due: item.due.addingTimeInterval(trigger.timeInterval)))
+                // A repeating request counts once against the limit, as Apple counts it. Its next
+                // time is after now: the times missed while no service ran are one delivery, not a burst.
+                let missed = max(0, (now.timeIntervalSince(item.due) / trigger.timeInterval).rounded(.down))
+                let next = item.due.addingTimeInterval((missed + 1) * trigger.timeInterval)
+                pending.append(PendingNotification(app: item.app, request: item.request, due: next))
             }
         }
         // Stored before the deliveries are performed: a service killed while delivering forgets
