@@ -54,6 +54,10 @@ extension HTTPTransfer {
         var lastProgress = checkpoint.time
         // Started at the first checkpoint: a small file is done before one is due.
         var syncer: CheckpointSyncer?
+        // Bytes an observer stored itself are a hole the staging file must still span before a
+        // checkpoint or the attempt's end: the next attempt resumes from the file's length, and the
+        // observer (a pack archive's arrival) can continue only from the byte it stopped at.
+        var leftHoles = false
 
         do throws(TransferError) {
             // Every byte goes through here: none past the budget is ever written.
@@ -62,7 +66,11 @@ extension HTTPTransfer {
                     throw budget.exceeded(at: offset + Int64(bytes.count), url: url)
                 }
                 // Bytes an observer stored itself (a pack archive's files) are a hole in the staging file.
-                if try request.bodyObserver?.bodyArrived(bytes) != true { try part.write(bytes, at: offset) }
+                if try request.bodyObserver?.bodyArrived(bytes) == true {
+                    leftHoles = true
+                } else {
+                    try part.write(bytes, at: offset)
+                }
                 offset += Int64(bytes.count)
             }
             while true {
@@ -90,6 +98,7 @@ extension HTTPTransfer {
                 let now = MonotonicClock.now()
                 try speed.check(bytes: offset, now: now, paced: pacer.pacedNanoseconds)
                 if offset - checkpoint.length >= request.checkpointBytes || now - checkpoint.time >= checkpointNanoseconds {
+                    if leftHoles { try part.spanHoles(upTo: offset) }
                     if syncer == nil { syncer = CheckpointSyncer(part: part, validator: validator, events: events) }
                     try syncer?.checkpoint(length: offset)
                     checkpoint = (offset, now)
@@ -104,13 +113,17 @@ extension HTTPTransfer {
             try? syncer?.finish()
             part.releaseReservation()
             if case .localFile = error.kind { throw error }
-            if (try? part.sync()) != nil, offset != checkpoint.length {
+            // Without the hole spanned, no checkpoint: the file's shorter length is then what the
+            // next attempt finds, and an observer that cannot continue from there starts over.
+            let spanned = !leftHoles || (try? part.spanHoles(upTo: offset)) != nil
+            if spanned, (try? part.sync()) != nil, offset != checkpoint.length {
                 events(.checkpoint(length: offset, validator: validator))
             }
             throw error
         }
 
         try syncer?.finish()
+        if leftHoles { try part.spanHoles(upTo: offset) }
         // Unsynced, the end is no checkpoint: after a power cut the download resumes from the last one.
         if request.syncsFinishedFile {
             try part.sync()

@@ -9,9 +9,10 @@ import Foundation
 /// The partial file of one download in `staging/`.
 ///
 /// The file's length is always the number of bytes received: space is reserved without growing
-/// it. Bytes handed to the kernel survive a crash of the service, so within the same boot the
-/// queue resumes from the file's length; after a reboot only the synced length the store
-/// recorded is trusted, and the file is cut back to it on open.
+/// it, and bytes a body observer stored elsewhere are a hole in it (``spanHoles(upTo:)``). Bytes
+/// handed to the kernel survive a crash of the service, so within the same boot the queue resumes
+/// from the file's length; after a reboot only the synced length the store recorded is trusted,
+/// and the file is cut back to it on open.
 final class PartFile {
     let url: URL
     /// The open file; ``CheckpointSyncer`` syncs it from its own thread while the transfer writes.
@@ -82,6 +83,18 @@ final class PartFile {
         guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "fallocate") else { return nil }
         return unsafeBitCast(symbol, to: (@convention(c) (Int32, Int32, off_t, off_t) -> Int32).self)
     }()
+
+    /// Makes the file at least `length` bytes long without writing them: bytes a body observer
+    /// stored elsewhere (a pack archive's files) become a hole instead of cutting the file short,
+    /// so its length stays the number of bytes received, the offset the next attempt resumes from
+    /// (``HTTPTransfer``, `DownloadQueue.resumeLength`) and the one the observer stopped at.
+    /// - Throws: A local ``TransferError``.
+    func spanHoles(upTo length: Int64) throws(TransferError) {
+        var status = stat()
+        guard fstat(descriptor, &status) == 0 else { throw Self.error("inspect", url, errno) }
+        guard Int64(status.st_size) < length else { return }
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw Self.error("extend", url, errno) }
+    }
 
     /// Discards everything, for a restart from zero.
     func truncateToZero() throws(TransferError) {

@@ -12,7 +12,9 @@ A hook that sees every byte of a transfer's body, in order, and may keep some ou
 ///
 /// An observer that stores bytes itself (``bodyArrived(_:)`` returns `true`) leaves holes in the
 /// staging file, which it alone can fill: so it also says where a transfer may resume
-/// (``canResume(at:)``), and a transfer it cannot continue starts over from zero.
+/// (``canResume(at:)``), and a transfer it cannot continue starts over from zero. The staging file
+/// still spans the holes (``PartFile/spanHoles(upTo:)``), so the offset the next attempt asks
+/// for is the byte the observer stopped at.
 protocol TransferBodyObserver: Sendable {
     /// Whether a transfer may resume after the staging file's first `offset` bytes; `false` makes
     /// it start over from zero.
