@@ -89,6 +89,24 @@ struct TransferParsingTests {
         }
     }
 
+    @Test("A chunk size too large for any file is called that, not 'not hexadecimal'; leading zeros are no size",
+          arguments: ["7fffffffffffffff", "ffffffffffffffffffff", "1000000000000000"])
+    func hugeChunkSizes(size: String) throws {
+        var decoder = ChunkedBodyDecoder()
+        do {
+            try Array("\(size)\r\nab".utf8).withUnsafeBytes { buffer in try decoder.decode(buffer) { _ in } }
+            Issue.record("The chunk size \(size) was accepted.")
+        } catch let error as TransferError {
+            #expect(error.description.contains("larger than any file"), "\(error)")
+        }
+        var padded = ChunkedBodyDecoder()
+        var output: [UInt8] = []
+        try Array("0000000000000000002\r\nab\r\n0\r\n\r\n".utf8).withUnsafeBytes { buffer in
+            try padded.decode(buffer) { output.append(contentsOf: $0) }
+        }
+        #expect(output == Array("ab".utf8))
+    }
+
     @Test("Only connectivity, stalls and server-side statuses are retryable")
     func classifiesRetries() {
         #expect(TransferError(.transport, .connectionLost, "").isRetryable)

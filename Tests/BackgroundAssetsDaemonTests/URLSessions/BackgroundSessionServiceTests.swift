@@ -153,6 +153,36 @@ struct BackgroundSessionServiceTests {
         }
     }
 
+    @Test("Resume data that claims more bytes than its partial file holds continues from the bytes held, never past them",
+          arguments: [Int64.max, 1 << 40])
+    func resumeDataClaimingTooMuch(claimed: Int64) async throws {
+        try await withAssetServer(sessions: 2, arguments: ["--throttle", "131072"]) { server in
+            let device = try await InProcessService()
+            let client = try await device.recordingClient()
+            let task = try await startDownload(client, from: server)
+            try await client.sessionEvents { if case let .wroteData(_, _, total, _) = $0 { total >= 16384 } else { false } }
+            let cancel = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
+                                                                    command: .cancelProducingResumeData))
+            guard case let .resumeData(data?) = cancel else { throw TestSupportError("no resume data: \(cancel)") }
+            var forged = try BackgroundResumeData(decoding: data)
+            let held = forged.bytesReceived
+            forged.bytesReceived = claimed
+            _ = try await client.sessionEvents(until: Self.completed)
+
+            let made = try await client.ask(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: forged.encoded()))
+            guard case let .urlSessionTask(resumed) = made else { throw TestSupportError("no task from resume data: \(made)") }
+            #expect(resumed.countOfBytesReceived == held, "the app's progress starts at the bytes the file holds")
+            let second = resumed.taskIdentifier
+            _ = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: second,
+                                                           command: .resume(earliestBeginDate: nil, countOfBytesClientExpectsToReceive: -1)))
+            let events = try await client.sessionEvents { if case let .completed(s) = $0 { s.taskIdentifier == second } else { false } }
+            #expect(events.contains(.resumed(taskIdentifier: second, offset: held, expectedTotalBytes: Self.archiveSize)))
+            let file = events.compactMap { if case let .finishedDownloading(id, file, _) = $0, id == second { file } else { nil } }.first
+            #expect(try file.map { try Data(contentsOf: $0) } == archiveBytes(server), "byte-exact")
+            await device.stop()
+        }
+    }
+
     @Test("A discretionary session's transfer waits while the device is on battery, and starts when it is plugged in")
     func discretionary() async throws {
         try await withAssetServer(sessions: 2) { server in

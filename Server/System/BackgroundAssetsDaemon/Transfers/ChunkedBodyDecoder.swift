@@ -68,9 +68,16 @@ struct ChunkedBodyDecoder {
     private static func parseSize(_ line: [UInt8]) throws(TransferError) -> State {
         var digits = line.prefix { $0 != UInt8(ascii: ";") && $0 != UInt8(ascii: "\r") }
         while digits.last == UInt8(ascii: " ") || digits.last == UInt8(ascii: "\t") { digits.removeLast() }
-        guard !digits.isEmpty, digits.count <= 15,
-              let size = Int64(String(decoding: digits, as: UTF8.self), radix: 16), size >= 0 else {
-            throw malformed("the chunk size \"\(String(decoding: line.prefix(40), as: UTF8.self))\" is not hexadecimal")
+        let shown = String(decoding: line.prefix(40), as: UTF8.self)
+        guard !digits.isEmpty, digits.allSatisfy({ UInt8(ascii: "0")...UInt8(ascii: "9") ~= $0
+                  || UInt8(ascii: "a")...UInt8(ascii: "f") ~= $0 || UInt8(ascii: "A")...UInt8(ascii: "F") ~= $0 }) else {
+            throw malformed("the chunk size \"\(shown)\" is not hexadecimal")
+        }
+        // Fifteen hexadecimal digits are a chunk of up to 2^60 bytes: more than any file is, yet
+        // summed with the bytes so far it can never overflow a 64-bit count.
+        let significant = digits.drop { $0 == UInt8(ascii: "0") }
+        guard significant.count <= 15, let size = Int64(String(decoding: digits, as: UTF8.self), radix: 16) else {
+            throw malformed("the chunk size \"\(shown)\" is larger than any file (more than 15 hexadecimal digits)")
         }
         return size == 0 ? .trailer(line: []) : .data(remaining: size)
     }

@@ -45,17 +45,22 @@ extension BackgroundSessionHost {
     func makeTask(resumeData data: Data, session: String, app: String, connection: UInt64,
                   isolation: isolated (any Actor)? = #isolation) async throws(Refusal) -> BackgroundTaskSnapshot {
         let key = try attachedKey(session, app: app, connection: connection)
-        let resumeData: BackgroundResumeData
+        var resumeData: BackgroundResumeData
         do {
             resumeData = try BackgroundResumeData(decoding: data)
         } catch {
             throw Refusal(message: error.description)
         }
         if let refusal = resumeData.request.refusal { throw Refusal(message: refusal) }
-        guard files.partialFile(named: resumeData.partialFileName, for: app) != nil else {
+        var partial = stat()
+        guard let file = files.partialFile(named: resumeData.partialFileName, for: app), lstat(file.path, &partial) == 0,
+              (partial.st_mode & S_IFMT) == S_IFREG else {
             throw Refusal(message: "The resume data names a partial file the system no longer has (it was used already, or "
                 + "kept longer than 7 days); start the download again with downloadTask(with:).")
         }
+        // The data is the app's to keep and hand back, so its count is only a claim: the transfer
+        // continues from the bytes the file holds, and the app's progress never starts past them.
+        resumeData.bytesReceived = min(resumeData.bytesReceived, Int64(partial.st_size))
         guard let (snapshot, actions) = state.makeTask(resuming: resumeData, key: key) else { throw Self.invalidated(session) }
         await perform(actions)
         return snapshot
