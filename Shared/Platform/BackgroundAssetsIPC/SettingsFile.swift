@@ -86,16 +86,13 @@ public enum SettingsFile {
     public static func load<Settings>(
         _ url: URL, defaults: Settings, table: [String: Setter<Settings>], oldNames: [String: String] = [:]
     ) throws(Failure) -> Settings {
-        guard FileManager.default.fileExists(atPath: url.path) else { return defaults }
         let data: Data
         do {
-            let size = try FileManager.default.attributesOfItem(atPath: url.path)[.size] as? NSNumber
-            guard (size?.intValue ?? 0) <= 1 << 20 else { throw Failure(key: nil, reason: "it is larger than 1 MiB") }
-            data = try Data(contentsOf: url)
-        } catch let failure as Failure {
-            throw failure
+            // Never through a link: as root, the service would read whatever file a link there names.
+            guard let contents = try LinkRefusingFile.read(url, limit: 1 << 20) else { return defaults }
+            data = contents
         } catch {
-            throw Failure(key: nil, reason: "it cannot be read (\(error.localizedDescription.trimmingCharacters(in: .punctuationCharacters)))")
+            throw Failure(key: nil, reason: error.reason)
         }
         let values = try parse(data)
         for (oldName, name) in oldNames.sorted(by: { $0.key < $1.key })
