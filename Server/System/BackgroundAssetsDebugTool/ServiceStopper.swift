@@ -27,10 +27,12 @@ struct ServiceStopper {
     /// - Throws: ``DebugToolError`` when the lock cannot be opened or the service does not stop in time.
     func stopAndLock(timeout: Duration) async throws -> HeldLock {
         try FileManager.default.createDirectory(at: paths.runDirectory, withIntermediateDirectories: true)
-        let descriptor = open(paths.serviceLockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else {
-            throw DebugToolError("Could not open \(paths.serviceLockFile.path) (\(errnoText())); "
-                + "check that the device root is writable.")
+        let descriptor: Int32
+        do {
+            descriptor = try LinkRefusingFile.open(paths.serviceLockFile, flags: O_RDWR | O_CREAT)
+        } catch {
+            throw DebugToolError(error.isLink ? error.description
+                : "\(error.path) cannot be used: \(error.reason); check that the device root is writable.")
         }
         let lock = HeldLock(descriptor: descriptor)
         if flock(descriptor, LOCK_EX | LOCK_NB) == 0 { return lock }

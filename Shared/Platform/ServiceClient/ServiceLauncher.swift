@@ -141,8 +141,7 @@ package struct ServiceLauncher: Sendable {
         guard (try? DeviceRootOwnership.checkRoot(paths)) != nil, (try? DeviceRootOwnership.checkFolders(paths)) != nil else {
             return nil
         }
-        let descriptor = open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
-        guard descriptor >= 0 else { return nil }
+        guard let descriptor = try? LinkRefusingFile.open(paths.logFile, flags: O_WRONLY | O_APPEND | O_CREAT) else { return nil }
         return FileHandle(fileDescriptor: descriptor, closeOnDealloc: true)
     }
 }

@@ -109,6 +109,8 @@ final class LogSink: Sendable {
     let minimumLevel: Logger.Level
     private let deviceLog = Mutex<Int32?>(nil)
     private let standardErrorIsDeviceLog = Mutex(false)
+    /// Whether this process already said that a link stands where the device log belongs.
+    private let reportedLogLink = Mutex(false)
     /// Where the lines meant for standard error go instead, when a test asked.
     private let standardErrorFile = Mutex<Int32?>(nil)
 
@@ -136,7 +138,7 @@ final class LogSink: Sendable {
         _ = bytes.withUnsafeBytes { write(standardError, $0.baseAddress, $0.count) }
         guard toDeviceLog, !standardErrorIsDeviceLog.withLock({ $0 }) else { return }
         deviceLog.withLock { descriptor in
-            if descriptor == nil { descriptor = Self.openDeviceLog() }
+            if descriptor == nil { descriptor = openDeviceLog() }
             guard let descriptor, descriptor >= 0 else { return }
             _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         }
@@ -153,7 +155,7 @@ final class LogSink: Sendable {
     }
 
     func redirectStandardErrorToDeviceLog() -> Bool {
-        let descriptor = Self.openDeviceLog()
+        let descriptor = openDeviceLog()
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         guard dup2(descriptor, STDERR_FILENO) >= 0 else { return false }
@@ -164,11 +166,25 @@ final class LogSink: Sendable {
     /// Opens the device log for appending, or returns -1 when the device root has no `system/` yet
     /// (a process never creates the device root just to log) or is not this user's own: a line that
     /// says another user's device root is refused must not be written into it.
-    private static func openDeviceLog() -> Int32 {
+    ///
+    /// A symbolic link where the log belongs is never followed (a service running as root would
+    /// append to, or create, the file it names); this process says so once on standard error and
+    /// logs there only.
+    private func openDeviceLog() -> Int32 {
         let paths = DevicePaths.current()
         guard (try? DeviceRootOwnership.checkRoot(paths)) != nil, (try? DeviceRootOwnership.checkFolders(paths)) != nil else {
             return -1
         }
-        return open(paths.logFile.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        do {
+            return try LinkRefusingFile.open(paths.logFile, flags: O_WRONLY | O_APPEND | O_CREAT)
+        } catch where error.isLink {
+            guard !reportedLogLink.withLock({ reported in defer { reported = true }; return reported }) else { return -1 }
+            let line = "\(ISO8601Timestamp.string(for: .now)) [log] error: The device log is not written: \(error)\n"
+            let standardError = standardErrorFile.withLock { $0 } ?? STDERR_FILENO
+            _ = Array(line.utf8).withUnsafeBytes { write(standardError, $0.baseAddress, $0.count) }
+            return -1
+        } catch {
+            return -1
+        }
     }
 }

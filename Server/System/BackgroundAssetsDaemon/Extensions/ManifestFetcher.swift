@@ -53,7 +53,7 @@ struct ManifestFetcher: Sendable {
         }
         switch result {
         case .success:
-            chmod(file.path, 0o444)
+            LinkRefusingFile.restrictMode(file, to: 0o444)
             return .success(file)
         case let .failure(error):
             unlink(file.path)

@@ -45,7 +45,7 @@ extension DownloadQueue {
         guard let row = try store.download(id: id), !row.state.isTerminal else { return nil }
         let part = staging.partFile(forRow: id)
         var kept: KeptPartialFile?
-        let descriptor = open(part.path, O_RDONLY | O_CLOEXEC)
+        let descriptor = open(part.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         if descriptor >= 0 {
             var status = stat()
             let length = fstat(descriptor, &status) == 0 ? Int64(status.st_size) : 0

@@ -6,6 +6,7 @@ The trace: every cross-process event appended as one JSON line to system/trace.j
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
+import SystemLogging
 
 /// Appends events to `system/trace.jsonl`, one JSON object per line.
 ///
@@ -20,9 +21,19 @@ public final class ServiceTrace: Sendable {
     private let clock = Mutex<DeviceClock?>(nil)
 
     /// Opens the trace for appending, creating it (0600) if needed.
+    ///
+    /// A trace that cannot be opened, or a symbolic link where it belongs, is logged once and then
+    /// not written: the service runs on, and never appends to (or, as root, creates) the file a
+    /// link names.
     /// - Parameter url: Usually `system/trace.jsonl`.
     public init(url: URL) {
-        descriptor = Mutex(open(url.path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600))
+        do {
+            descriptor = Mutex(try LinkRefusingFile.open(url, flags: O_WRONLY | O_APPEND | O_CREAT))
+        } catch {
+            Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
+                .error("The trace is not written: \(error)")
+            descriptor = Mutex(-1)
+        }
     }
 
     deinit { descriptor.withLock { _ = close($0) } }

@@ -101,7 +101,7 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
     /// Syncs the log through a descriptor of its own: `fdatasync` writes out a file's data whichever
     /// descriptor it is called on, so this covers what SQLite appended through its own before the call.
     private func syncLog() -> Bool {
-        if logDescriptor < 0 { logDescriptor = open(logPath, O_RDONLY | O_CLOEXEC) }
+        if logDescriptor < 0 { logDescriptor = open(logPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
         return logDescriptor >= 0 && fdatasync(logDescriptor) == 0
     }
 

@@ -22,7 +22,8 @@ final class PartFile {
     /// - Throws: A local ``TransferError``.
     init(url: URL, durableLength: Int64) throws(TransferError) {
         self.url = url
-        let descriptor = open(url.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
+        // Never through a link: the service, maybe root, would write a download into the file it names.
+        let descriptor = open(url.path, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw Self.error("open", url, errno) }
         self.descriptor = descriptor
         var status = stat()
@@ -128,7 +129,8 @@ final class PartFile {
     static let fullDiskHint = "The disk is full: free some space, then start the download again."
 
     private static func error(_ action: String, _ url: URL, _ code: Int32) -> TransferError {
-        let hint = code == ENOSPC ? " " + fullDiskHint : ""
+        var hint = code == ENOSPC ? " " + fullDiskHint : ""
+        if code == ELOOP, let link = LinkRefusingFile.refusedLink(atPath: url.path) { hint = " \(link)." }
         return TransferError(.local, .localFile(errno: code),
                              "could not \(action) \(url.path): \(errnoText(code)).\(hint)")
     }
