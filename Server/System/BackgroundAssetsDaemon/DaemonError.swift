@@ -3,6 +3,8 @@ Abstract:
 The errors of the system service: its store, and the requests it refuses.
 */
 
+import BackgroundAssetsIPC
+
 /// An error raised by the system service's store and queue.
 public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     /// SQLite reported an error.
@@ -11,6 +13,8 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaTooNew(found: Int, supported: Int, path: String)
     /// The store at a path could not be opened.
     case cannotOpen(path: String, message: String)
+    /// A store's file, or its write-ahead log or shared memory, is a symbolic link, which the service never follows.
+    case linkRefused(LinkRefusingFile.Failure)
     /// The app already has a download with this identifier that has not ended.
     case downloadAlreadyScheduled(bundleIdentifier: String, identifier: String)
     /// No download has this row id or unique identifier.
@@ -29,6 +33,8 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Run the newer backgroundassetsd, or reset the queue with backgroundassets-debug reset."
         case let .cannotOpen(path, message):
             "The queue at \(path) could not be opened: \(message). Check that the folder exists and is writable."
+        case let .linkRefused(failure):
+            failure.description
         case let .downloadAlreadyScheduled(bundleIdentifier, identifier):
             "The app \(bundleIdentifier) already has a download \(identifier.debugDescription) in flight. "
                 + "Promote or cancel that one instead of scheduling it again."

@@ -3,6 +3,7 @@ Abstract:
 A thin wrapper over one SQLite connection: open, execute, prepare, and transactions.
 */
 
+import BackgroundAssetsIPC
 import CSQLite
 import Foundation
 
@@ -24,15 +25,20 @@ final class SQLiteDatabase {
     /// - Parameters:
     ///   - path: The file's path.
     ///   - busyTimeout: How long a call waits for another connection's lock before failing.
-    /// - Throws: ``DaemonError/cannotOpen(path:message:)``.
+    /// - Throws: ``DaemonError/cannotOpen(path:message:)``, or ``DaemonError/linkRefused(_:)`` when
+    ///   the file is a symbolic link.
     init(path: String, busyTimeout: Duration = .seconds(5)) throws {
         self.path = path
         var connection: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        // NOFOLLOW: the service may run as root, and a link planted at a store must not have it
+        // create or rewrite the file the link names. SQLite opens the WAL and shared memory with
+        // O_NOFOLLOW of its own accord.
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_NOFOLLOW
         let result = sqlite3_open_v2(path, &connection, flags, nil)
         guard result == SQLITE_OK, let connection else {
             let message = connection.map { String(cString: sqlite3_errmsg($0)) } ?? "out of memory"
             sqlite3_close_v2(connection)
+            if let link = Self.linkAmongFiles(of: path) { throw DaemonError.linkRefused(link) }
             throw DaemonError.cannotOpen(path: path, message: message)
         }
         handle = connection
@@ -40,6 +46,14 @@ final class SQLiteDatabase {
         let (seconds, attoseconds) = busyTimeout.components
         let milliseconds = seconds * 1000 + attoseconds / 1_000_000_000_000_000
         sqlite3_busy_timeout(connection, Int32(clamping: milliseconds))
+    }
+
+    /// The first of a database's files (itself, its write-ahead log, shared memory, rollback
+    /// journal) that is a symbolic link, so a refused open names the link instead of SQLite's
+    /// "unable to open database file".
+    /// - Parameter path: The database file.
+    static func linkAmongFiles(of path: String) -> LinkRefusingFile.Failure? {
+        [path, path + "-wal", path + "-shm", path + "-journal"].lazy.compactMap(LinkRefusingFile.refusedLink(atPath:)).first
     }
 
     deinit { close() }
@@ -130,6 +144,9 @@ final class SQLiteDatabase {
     /// Throws the connection's error for a result code other than OK, ROW or DONE.
     func check(_ result: Int32, _ context: @autoclosure () -> String) throws {
         guard result != SQLITE_OK, result != SQLITE_ROW, result != SQLITE_DONE else { return }
+        // A statement opens the write-ahead log and shared memory when it needs them, and SQLite
+        // never opens them through a link: name a link there rather than "unable to open database file".
+        if result & 0xff == SQLITE_CANTOPEN, let link = Self.linkAmongFiles(of: path) { throw DaemonError.linkRefused(link) }
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
         throw DaemonError.sqlite(code: result, message: message, context: context())
     }
