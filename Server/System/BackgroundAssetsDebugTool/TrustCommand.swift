@@ -103,7 +103,7 @@ struct TrustStore: Sendable {
             throw DebugToolError("\(file.path) is not a CA certificate (\(summary.subject)); trust the CA that issued it, not the server's own certificate.")
         }
         let destination = directory.appending(path: "\(summary.sha256).pem")
-        if let reason = AtomicFileWriter.write(Data(text.utf8), to: destination) {
+        if let reason = AtomicFileWriter.write(Data(text.utf8), to: destination, followingFolderLink: false) {
             throw DebugToolError(
                 "Could not save the CA as \(destination.path): \(reason). Check that the device root is yours and writable.")
         }

@@ -31,23 +31,40 @@ public enum AtomicFileWriter {
     ///   - data: The new contents.
     ///   - url: The file to replace; its folder is created if needed.
     ///   - permissions: The file's mode: the owner's only by default, as the device's records are on Apple's platforms.
-    public static func write(_ data: Data, to url: URL, permissions: mode_t = 0o600) -> String? {
+    ///   - followingFolderLink: Whether the file's folder may be a symbolic link, as a tool's output
+    ///     folder may; files of the device root pass `false`, and a link there is refused in words.
+    public static func write(
+        _ data: Data, to url: URL, permissions: mode_t = 0o600, followingFolderLink: Bool = true
+    ) -> String? {
         let folder = url.deletingLastPathComponent()
         do {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         } catch {
             return "its folder cannot be created (\(reasonText(error)))"
         }
-        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString).tmp").path
+        // The folder is opened once and the file is created and renamed inside it by descriptor: in
+        // the device root, where the folder is never opened through a link, a link put where the
+        // folder was cannot send the file elsewhere. A link at the file's own name is replaced by
+        // the rename, never written through.
+        let folderPath = folder.path.count > 1 && folder.path.hasSuffix("/") ? String(folder.path.dropLast()) : folder.path
+        let directory = open(folderPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC | (followingFolderLink ? 0 : O_NOFOLLOW))
+        guard directory >= 0 else {
+            let code = errno
+            return LinkRefusingFile.refusedLink(atPath: folderPath).map { "its folder \($0.path) cannot be used: \($0.reason)" }
+                ?? errnoText(code)
+        }
+        defer { close(directory) }
+        let name = url.lastPathComponent
+        let temporary = ".\(name).\(UUID().uuidString).tmp"
         // Created with no access for others at all; the mode asked for is set before the first byte.
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return errnoText() }
         var failure = fchmod(descriptor, permissions) == 0 ? nil : errnoText()
         if failure == nil { failure = data.withUnsafeBytes { writeFully(descriptor, $0) } }
         if failure == nil, fsync(descriptor) != 0 { failure = errnoText() }
         close(descriptor)
-        if failure == nil, rename(temporary, url.path) != 0 { failure = errnoText() }
-        if failure != nil { unlink(temporary) }
+        if failure == nil, renameat(directory, temporary, directory, name) != 0 { failure = errnoText() }
+        if failure != nil { unlinkat(directory, temporary, 0) }
         return failure
     }
 

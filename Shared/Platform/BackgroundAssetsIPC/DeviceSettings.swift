@@ -110,7 +110,7 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         } catch {
             throw DeviceSettingsError(path: url.path, key: nil, reason: "it cannot be encoded (\(error))")
         }
-        if let reason = AtomicFileWriter.write(data, to: url) {
+        if let reason = AtomicFileWriter.write(data, to: url, followingFolderLink: false) {
             throw DeviceSettingsError(path: url.path, key: nil, reason: "it cannot be written (\(reason))")
         }
     }

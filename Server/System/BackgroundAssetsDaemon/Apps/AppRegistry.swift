@@ -46,7 +46,7 @@ public actor AppRegistry {
             throw AppRegistryError.unwritable(path: file.path, reason: "it cannot be encoded (\(error))")
         }
         read[app.bundleIdentifier] = nil
-        if let reason = AtomicFileWriter.write(data, to: file) {
+        if let reason = AtomicFileWriter.write(data, to: file, followingFolderLink: false) {
             throw AppRegistryError.unwritable(path: file.path, reason: reason)
         }
     }
