@@ -18,18 +18,28 @@ public enum DeviceRootPrivacy {
 
     /// Restricts the device root, `system/` (the queue, its WAL and shared-memory files, the log,
     /// the trace, the settings), `staging/`, `run/`, `apps/` and every app group container.
+    ///
+    /// A symbolic link among them is left alone, and so is what it points to: the service may run
+    /// as root, and a link planted at `system/log` must not make any file of the machine private.
     /// - Parameter paths: The device root.
-    public static func restrict(_ paths: DevicePaths) {
+    /// - Returns: The links and entries whose mode could not be set, for the caller to log.
+    @discardableResult
+    public static func restrict(_ paths: DevicePaths) -> [LinkRefusingFile.Failure] {
+        var failures: [LinkRefusingFile.Failure] = []
+        func restrict(_ url: URL, to mode: mode_t) {
+            if let failure = LinkRefusingFile.restrictMode(url, to: mode) { failures.append(failure) }
+        }
         for folder in [paths.root, paths.runDirectory, paths.systemDirectory, paths.stagingDirectory,
                        paths.appsDirectory, paths.containersDirectory] {
-            chmod(folder.path, 0o700)
+            restrict(folder, to: 0o700)
         }
         for file in contents(of: paths.systemDirectory) + contents(of: paths.stagingDirectory) {
-            chmod(file.path, 0o600)
+            restrict(file, to: 0o600)
         }
         for container in contents(of: paths.containersDirectory) {
-            chmod(container.path, 0o700)
+            restrict(container, to: 0o700)
         }
+        return failures
     }
 
     private static func contents(of folder: URL) -> [URL] {

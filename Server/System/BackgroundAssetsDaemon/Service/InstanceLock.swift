@@ -19,10 +19,10 @@ public final class InstanceLock: Sendable {
     /// - Parameters:
     ///   - lockFile: Usually `run/.lock`.
     ///   - pidFile: Usually `run/.pid`; written once the lock is held.
-    /// - Throws: A POSIX error when the lock file cannot be opened.
-    public init?(lockFile: URL, pidFile: URL) throws {
-        let descriptor = open(lockFile.path, O_RDWR | O_CREAT | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EIO) }
+    /// - Throws: ``LinkRefusingFile/Failure`` when the lock file cannot be opened, or is a symbolic link.
+    public init?(lockFile: URL, pidFile: URL) throws(LinkRefusingFile.Failure) {
+        // Never through a link: as root, O_CREAT would create whatever file a link there names.
+        let descriptor = try LinkRefusingFile.open(lockFile, flags: O_RDWR | O_CREAT)
         guard flock(descriptor, LOCK_EX | LOCK_NB) == 0 else {
             close(descriptor)
             return nil
@@ -30,7 +30,8 @@ public final class InstanceLock: Sendable {
         self.descriptor = descriptor
         self.pidFile = pidFile
         // Not Data.write(options: .atomic): on Linux it leaves a folder in /tmp behind on every call.
-        _ = AtomicFileWriter.write(Data("\(getpid())\n".utf8), to: pidFile)
+        // The rename replaces a link planted at the pid file; it never writes through one.
+        _ = AtomicFileWriter.write(Data("\(getpid())\n".utf8), to: pidFile, followingFolderLink: false)
     }
 
     deinit {

@@ -44,7 +44,8 @@ public struct ServiceRunner: Sendable {
                 try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
             }
             try DeviceRootOwnership.checkFolders(paths)
-            DeviceRootPrivacy.restrict(paths)
+            // A link is left as it is and not logged here: whatever would open it refuses it, in its own words.
+            for failure in DeviceRootPrivacy.restrict(paths) where !failure.isLink { logger.error("\(failure)") }
         } catch let refusal as DeviceRootOwnership.Refusal {
             logger.error("\(refusal)")
             return .failure
@@ -55,15 +56,19 @@ public struct ServiceRunner: Sendable {
         if !foreground { Logger.redirectStandardErrorToDeviceLog() }
 
         let lock: InstanceLock
-        do {
+        do throws(LinkRefusingFile.Failure) {
             guard let acquired = try InstanceLock(lockFile: paths.serviceLockFile, pidFile: paths.servicePIDFile) else {
-                let pid = (try? String(contentsOf: paths.servicePIDFile, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines)
+                let pid = (try? LinkRefusingFile.read(paths.servicePIDFile, limit: 64))
+                    .map { String(decoding: $0, as: UTF8.self) }?.trimmingCharacters(in: .whitespacesAndNewlines)
                 logger.notice("backgroundassetsd already serves \(paths.root.path) (pid \(pid ?? "unknown")); this one exits.")
                 return .success
             }
             lock = acquired
+        } catch where error.isLink {
+            logger.error("Could not take the lock: \(error)")
+            return .failure
         } catch {
-            logger.error("Could not take the lock \(paths.serviceLockFile.path): \(reasonText(error)). Make the device root writable, or choose another with BA_DEVICE_ROOT.")
+            logger.error("Could not take the lock \(paths.serviceLockFile.path): \(error.reason). Make the device root writable, or choose another with BA_DEVICE_ROOT.")
             return .failure
         }
 
