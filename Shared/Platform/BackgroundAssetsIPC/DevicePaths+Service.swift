@@ -31,6 +31,21 @@ extension DevicePaths {
         systemDirectory.appending(path: "tasks.sqlite", directoryHint: .notDirectory)
     }
 
+    /// `system/notifications.sqlite`: every app's notification answer, pending requests and delivered notifications.
+    public var notificationDatabase: URL {
+        systemDirectory.appending(path: "notifications.sqlite", directoryHint: .notDirectory)
+    }
+
+    /// `system/asset-packs.sqlite`: the apps' managed asset packs, created when the first one is kept.
+    public var assetPackDatabase: URL {
+        systemDirectory.appending(path: "asset-packs.sqlite", directoryHint: .notDirectory)
+    }
+
+    /// `system/url-sessions.sqlite`: every app's background URL sessions.
+    public var urlSessionDatabase: URL {
+        systemDirectory.appending(path: "url-sessions.sqlite", directoryHint: .notDirectory)
+    }
+
     /// `system/config.json`: the service's policy knobs, each with a default when absent.
     public var serviceConfigurationFile: URL {
         systemDirectory.appending(path: "config.json", directoryHint: .notDirectory)

@@ -96,7 +96,7 @@ final class AssetPackCoordinator {
          activities: ServiceActivities, trace: ServiceTrace, events: @escaping @Sendable (Event) async -> Void) {
         self.paths = paths
         self.configuration = configuration
-        storeURL = paths.systemDirectory.appending(path: "asset-packs.sqlite", directoryHint: .notDirectory)
+        storeURL = paths.assetPackDatabase
         host = AssetPackHost(paths: paths)
         arrivals = ArchiveArrivals(paths: paths)
         self.queue = queue

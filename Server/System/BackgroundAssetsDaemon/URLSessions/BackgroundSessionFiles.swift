@@ -21,7 +21,7 @@ public struct BackgroundSessionFiles: Sendable {
     }
 
     /// The store of every app's sessions.
-    public var database: URL { paths.systemDirectory.appending(path: "url-sessions.sqlite", directoryHint: .notDirectory) }
+    public var database: URL { paths.urlSessionDatabase }
 
     /// The folder a session's files are handed over in: inside the app group's container when the
     /// session names one (`sharedContainerIdentifier`), else inside the app's own folder. Apple's
