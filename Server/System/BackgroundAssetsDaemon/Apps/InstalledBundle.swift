@@ -87,7 +87,16 @@ public struct InstalledBundle: Sendable, Equatable {
         if let version, plist["CFBundleVersion"] != nil {
             plist["CFBundleVersion"] = version
         }
-        try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
-            .write(to: destination, options: .atomic)
+        let xml = try PropertyListSerialization.data(fromPropertyList: plist, format: .xml, options: 0)
+        // The device's one whole-file writer, never through a link in the app's folder (Data.write's
+        // atomic option also leaves a folder in /tmp behind on Linux).
+        if let reason = AtomicFileWriter.write(xml, to: destination, permissions: 0o644, followingFolderLink: false) {
+            throw InfoPlistWriteFailure(description: "\(destination.path) cannot be written (\(reason))")
+        }
+    }
+
+    /// Why an installed Info.plist could not be written, quoted by the install's refusal.
+    private struct InfoPlistWriteFailure: Error, CustomStringConvertible {
+        let description: String
     }
 }
