@@ -13,11 +13,12 @@ import Darwin
 
 /// Replaces files so a reader, or a process restarted after a crash, sees the old contents or the new, never a mix.
 ///
-/// The one whole-file writer of the service and the tools: the service's app records, device
-/// settings and pid file, the trusted CAs, the asset server's pack manifest, `ba-package`'s output,
-/// and the local CA's certificates and keys. SessionKit, which the app and the extension link, writes
-/// the sample's manifest and credentials with `AtomicFile` instead (Foundation's atomic write, the
-/// same temporary file, sync and rename), because it must compile with Foundation alone.
+/// The one whole-file writer of the service and the tools: the service's app records, installed
+/// Info.plists, device settings and pid file, the trusted CAs, the asset server's pack manifest,
+/// `ba-package`'s output, and the local CA's certificates and keys. SessionKit, which the app and
+/// the extension link, writes the sample's manifest and credentials with `AtomicFile` instead
+/// (Foundation's atomic write, the same temporary file, sync and rename), because it must compile
+/// with Foundation alone.
 public enum AtomicFileWriter {
     /// Writes `data` to a temporary file in `url`'s folder, syncs it, and renames it over `url`.
     ///
