@@ -42,6 +42,7 @@ extension DevicePaths {
             ServiceFile(url: serviceConfigurationFile, whenUnusable: .serviceStops),
             ServiceFile(url: deviceSettingsFile, whenUnusable: .serviceStops),
             ServiceFile(url: crashMarkerFile, whenUnusable: .serviceRunsWithout),
+            ServiceFile(url: crashHistoryFile, whenUnusable: .serviceRunsWithout),
             ServiceFile(url: traceFile, whenUnusable: .serviceRunsWithout),
             ServiceFile(url: logFile, whenUnusable: .serviceRunsWithout),
         ]

@@ -50,7 +50,7 @@ final class NotificationHost {
     /// - Throws: ``DaemonError`` when the store cannot be opened.
     init(paths: DevicePaths, trace: ServiceTrace, activities: ServiceActivities, settings: DeviceSettings,
          desktop: DesktopNotifier = DesktopNotifier(), events: @escaping @Sendable (Event) async -> Void) throws {
-        store = try NotificationStore(url: paths.systemDirectory.appending(path: "notifications.sqlite", directoryHint: .notDirectory))
+        store = try NotificationStore(url: paths.notificationDatabase)
         self.desktop = desktop
         self.trace = trace
         self.activities = activities

@@ -60,8 +60,8 @@ struct CrashBrake: Sendable, Equatable {
 
     /// Reads the crashes recorded in `file`; a missing or damaged record is an empty one.
     static func load(from file: URL) -> CrashBrake {
-        // The record is a few lines; anything larger was not written by the service.
-        guard let data = try? Data(contentsOf: file), data.count <= 4096 else { return CrashBrake() }
+        // The record is a few lines; anything larger (or a link) was not written by the service.
+        guard let data = try? LinkRefusingFile.read(file, limit: 4096) else { return CrashBrake() }
         let times = String(decoding: data, as: UTF8.self).split(separator: "\n")
             .compactMap { TimeInterval($0) }.filter(\.isFinite).map(Date.init(timeIntervalSince1970:))
         return CrashBrake(crashes: times.sorted().suffix(crashesBeforeBrake * 2).map { $0 })
@@ -71,6 +71,6 @@ struct CrashBrake: Sendable, Equatable {
     /// - Returns: The reason it could not be written, or `nil`.
     func save(to file: URL) -> String? {
         let text = crashes.map { String($0.timeIntervalSince1970) }.joined(separator: "\n") + "\n"
-        return AtomicFileWriter.write(Data(text.utf8), to: file)
+        return AtomicFileWriter.write(Data(text.utf8), to: file, followingFolderLink: false)
     }
 }

@@ -85,8 +85,8 @@ struct CrashReport: Sendable, Equatable {
     /// The marker the previous service left, removed so it is read once; `nil` after a clean stop.
     static func take(from paths: DevicePaths) -> CrashReport? {
         let file = paths.crashMarkerFile
-        // The marker is 64 bytes; anything larger was not written by the handler.
-        guard let data = try? Data(contentsOf: file), data.count <= 256 else { return nil }
+        // The marker is 64 bytes; anything larger (or a link) was not written by the handler.
+        guard let data = try? LinkRefusingFile.read(file, limit: 256) else { return nil }
         try? FileManager.default.removeItem(at: file)
         return CrashReport(marker: String(decoding: data, as: UTF8.self))
     }
