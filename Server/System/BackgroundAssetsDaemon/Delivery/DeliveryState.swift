@@ -1,0 +1,216 @@
+/*
+Abstract:
+The delivery of finished files: hand-over to the app's delegates, holds for a reconnecting delegate, the extension.
+*/
+
+import Foundation
+
+/// Every finished file on its way to its owner, and the rules that decide where it goes.
+///
+/// **Invariant: a finished download has its file until its owner has it.** A finished file is
+/// offered to the app's delegates, held for a delegate reconnecting to a restarted service, or given
+/// to the app's extension (whose host then owns it until the call returns). Its names are deleted
+/// only when a delegate it was offered to returned from its callback, or when its app is not
+/// installed, so nobody can ever own it. A file found gone before its owner had it is fetched again,
+/// never reported as delivered. Every file this value tracks lives in the app group's hand-over
+/// folder under its name and a kept second name, so a kill at any moment leaves it for the next
+/// service, which finds it (``UndeliveredFiles``) and holds it again.
+///
+/// The hold is in force from the moment the service is created, before it resumes any transfer,
+/// until ``reconnectGrace`` after it started: a file whose app has no delegate connected then is
+/// held, not given to the extension, since the app that lost the previous service is reconnecting.
+/// A delegate that connects receives what is held for its app; once the grace is over, what is
+/// still held goes out as any finished file does.
+///
+/// A value the service owns and tests drive directly, like ``AssetPackState``: no I/O and no clock
+/// (the caller passes the time, and whether each file is still there). Each method takes what
+/// happened and returns the ``DeliveryAction``s to perform.
+struct DeliveryState: Sendable {
+    /// A file offered to some delegates, until each of them returns from its callback.
+    struct Offer: Sendable, Equatable {
+        var finished: FinishedFile
+        /// The connections whose callback has not returned yet.
+        var pending: Set<UInt64>
+        /// Whether a delegate's callback returned; until one does, the file's fate is undecided.
+        var isAcknowledged = false
+    }
+
+    /// How long after its start the service holds finished files for apps whose delegates are not
+    /// connected yet: time for an app that lost the old service to connect again and take them itself.
+    static let reconnectGrace: TimeInterval = 2
+
+    private var offers: [UInt64: Offer] = [:]
+    /// The held files, by app, in the order they were held.
+    private var held: [String: [FinishedFile]] = [:]
+    private var holdsUntil: Date
+    private var isGraceTimerArmed = false
+    private var nextOfferID: UInt64 = 1
+
+    /// Creates the deliveries of a service created at `now`: holding, from this moment on.
+    init(createdAt now: Date) {
+        holdsUntil = now.addingTimeInterval(Self.reconnectGrace)
+    }
+
+    // MARK: - Events
+
+    /// The service starts: the hold lasts until the reconnect grace after `now` is over.
+    mutating func serviceStarts(at now: Date) {
+        holdsUntil = now.addingTimeInterval(Self.reconnectGrace)
+    }
+
+    /// Files an earlier run of the service left in the hand-over folders, found before any transfer
+    /// resumed: each is held for its app, unless it is already on its way.
+    mutating func found(_ files: [FinishedFile]) -> [DeliveryAction] {
+        var actions: [DeliveryAction] = []
+        for finished in files where !isTracked(finished.rowID) {
+            actions += hold(finished)
+        }
+        return actions
+    }
+
+    /// A download finished (or its file comes back from an extension that did not take it).
+    /// - Parameters:
+    ///   - finished: The download and its file.
+    ///   - delegates: The connections of its app with a delegate set.
+    ///   - isInstalled: Whether its app is installed (an app that is not has no owner for the file).
+    ///   - isPresent: Whether the file is still there.
+    ///   - now: The time.
+    mutating func finished(
+        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool, at now: Date
+    ) -> [DeliveryAction] {
+        // A file found at start and the queue's report of the same download are one delivery.
+        guard !isTracked(finished.rowID) else { return [] }
+        return route(finished, delegates: delegates, isInstalled: isInstalled, isPresent: isPresent, at: now)
+    }
+
+    /// A connection of `app` set its delegate: it receives what is held for the app.
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - delegates: The app's connections with a delegate set, the new one included.
+    ///   - isPresent: Whether a file is still there.
+    mutating func delegateSet(app: String, delegates: Set<UInt64>, isPresent: (URL) -> Bool) -> [DeliveryAction] {
+        guard !delegates.isEmpty, let files = held.removeValue(forKey: app) else { return [] }
+        return files.flatMap { isPresent($0.file) ? offer($0, to: delegates) : [.fetchAgain($0)] }
+    }
+
+    /// The grace timer fired: what is still held goes out as any finished file does.
+    /// - Parameters:
+    ///   - now: The time; a timer that fires early (the service restarted the hold) is armed again.
+    ///   - delegates: The connections of an app with a delegate set.
+    ///   - isInstalled: Whether an app is installed.
+    ///   - isPresent: Whether a file is still there.
+    mutating func reconnectGraceEnded(
+        at now: Date, delegates: (String) -> Set<UInt64>, isInstalled: (String) -> Bool, isPresent: (URL) -> Bool
+    ) -> [DeliveryAction] {
+        isGraceTimerArmed = false
+        guard !isHolding(at: now) else { return armGraceTimer() }
+        let files = held.keys.sorted().flatMap { held[$0] ?? [] }
+        held = [:]
+        return files.flatMap {
+            route($0, delegates: delegates($0.app), isInstalled: isInstalled($0.app), isPresent: isPresent($0.file), at: now)
+        }
+    }
+
+    /// A delegate returned from `finishedWithFileURL`: once the last one it was offered to has, the
+    /// owner has the file, and its names are deleted.
+    mutating func acknowledged(_ id: UInt64, by connection: UInt64) -> [DeliveryAction] {
+        guard var offer = offers[id], offer.pending.contains(connection) else { return [] }
+        offer.pending.remove(connection)
+        offer.isAcknowledged = true
+        guard offer.pending.isEmpty else {
+            offers[id] = offer
+            return []
+        }
+        offers[id] = nil
+        return [.release(offer.finished, .delivered)]
+    }
+
+    /// A connection closed. An offer it was the last to owe ends: delivered when a delegate returned,
+    /// else (an app that exited or crashed in its callback) the file goes on as if just finished,
+    /// to another delegate of the app, held, or to the extension.
+    /// - Parameters:
+    ///   - connection: The connection.
+    ///   - delegates: The connections of an app with a delegate set, this one no longer among them.
+    ///   - isInstalled: Whether an app is installed.
+    ///   - isPresent: Whether a file is still there.
+    ///   - now: The time.
+    mutating func connectionClosed(
+        _ connection: UInt64, delegates: (String) -> Set<UInt64>, isInstalled: (String) -> Bool,
+        isPresent: (URL) -> Bool, at now: Date
+    ) -> [DeliveryAction] {
+        var actions: [DeliveryAction] = []
+        for id in offers.keys.sorted() {
+            guard var offer = offers[id], offer.pending.remove(connection) != nil else { continue }
+            guard offer.pending.isEmpty else {
+                offers[id] = offer
+                continue
+            }
+            offers[id] = nil
+            if offer.isAcknowledged {
+                actions.append(.release(offer.finished, .delivered))
+            } else {
+                let finished = offer.finished
+                actions += route(finished, delegates: delegates(finished.app).subtracting([connection]),
+                                 isInstalled: isInstalled(finished.app), isPresent: isPresent(finished.file), at: now)
+            }
+        }
+        return actions
+    }
+
+    // MARK: - Queries
+
+    /// The rows of an app whose files are offered to its delegates or held for one.
+    func rows(of app: String) -> Set<Int64> {
+        Set(offers.values.filter { $0.finished.app == app }.map(\.finished.rowID)).union((held[app] ?? []).map(\.rowID))
+    }
+
+    /// The files held for an app's delegate, in the order they were held.
+    func heldFiles(of app: String) -> [FinishedFile] {
+        held[app] ?? []
+    }
+
+    /// An offer still waiting for delegates to return.
+    func offer(_ id: UInt64) -> Offer? {
+        offers[id]
+    }
+
+    /// Whether files are held at `now`, for delegates reconnecting after a restart.
+    func isHolding(at now: Date) -> Bool {
+        now < holdsUntil
+    }
+
+    // MARK: - Rules
+
+    private func isTracked(_ rowID: Int64) -> Bool {
+        offers.values.contains { $0.finished.rowID == rowID } || held.values.joined().contains { $0.rowID == rowID }
+    }
+
+    private mutating func route(
+        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool, at now: Date
+    ) -> [DeliveryAction] {
+        // Never reported as delivered without its bytes: the download runs again instead.
+        guard isPresent else { return [.fetchAgain(finished)] }
+        if !delegates.isEmpty { return offer(finished, to: delegates) }
+        guard isInstalled else { return [.release(finished, .noOwner)] }
+        if isHolding(at: now) { return hold(finished) }
+        return [.giveToExtension(finished)]
+    }
+
+    private mutating func offer(_ finished: FinishedFile, to delegates: Set<UInt64>) -> [DeliveryAction] {
+        let id = nextOfferID
+        nextOfferID += 1
+        offers[id] = Offer(finished: finished, pending: delegates)
+        return [.offer(id: id, finished, to: delegates)]
+    }
+
+    private mutating func hold(_ finished: FinishedFile) -> [DeliveryAction] {
+        held[finished.app, default: []].append(finished)
+        return [.hold(finished)] + armGraceTimer()
+    }
+
+    private mutating func armGraceTimer() -> [DeliveryAction] {
+        guard !isGraceTimerArmed else { return [] }
+        isGraceTimerArmed = true
+        return [.armGraceTimer(at: holdsUntil)]
+    }
+}
