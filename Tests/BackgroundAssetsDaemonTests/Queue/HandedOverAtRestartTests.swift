@@ -82,9 +82,8 @@ struct HandOverKeptNameTests {
         // The extension renamed the file into its own folder, then its service was killed.
         try FileManager.default.moveItem(at: file, to: harness.root.url.appending(path: "extension-tmp"))
 
-        var found = UndeliveredFiles.scan(paths: harness.paths, store: harness.store)
-        let again = found.take(app: QueueHarness.bundleIdentifier)
+        let again = UndeliveredFiles.scan(paths: harness.paths, store: harness.store)
         #expect(again.map(\.rowID) == [row.id])
-        #expect(try again.first.map { try Data(contentsOf: $0.url) } == Data(repeating: 7, count: 64))
+        #expect(try again.first.map { try Data(contentsOf: $0.file) } == Data(repeating: 7, count: 64))
     }
 }

@@ -6,30 +6,14 @@ Finished files an earlier run of the service handed over but nobody took, found 
 import BackgroundAssetsIPC
 import Foundation
 
-/// The hand-overs a stopped service left behind, by app, until they are delivered again.
+/// The hand-overs a stopped service left behind, found again when the next one starts.
 ///
-/// A download that finished just before the service died (a crash, a kill) has its file in the app
-/// group's hand-over folder and its row finished, but no delegate or extension took the file. The
-/// next service finds such files by their names, which carry their download's row, and hands each
-/// over once more: to the app's first delegate that connects, or, after a short grace period, the
-/// way any finished download goes (to the extension when no delegate is connected).
-struct UndeliveredFiles {
-    /// One file waiting to be handed over again.
-    struct File: Equatable {
-        var rowID: Int64
-        var url: URL
-    }
-
-    private var byApp: [String: [File]] = [:]
-
-    /// Whether nothing is waiting.
-    var isEmpty: Bool { byApp.isEmpty }
-
-    /// The rows of every file waiting for an app.
-    func rowIDs(of app: String) -> [Int64] {
-        byApp[app]?.map(\.rowID) ?? []
-    }
-
+/// A download that finished before the service died (a crash, a kill) has its file in the app
+/// group's hand-over folder and its row finished, but its owner may not have taken the file: it was
+/// held for a reconnecting delegate, offered to one that had not returned, or on its way to the
+/// extension. The next service finds such files by their names, which carry their download's row,
+/// before it resumes any transfer, and holds each again (``DeliveryState/found(_:)``).
+enum UndeliveredFiles {
     /// Looks through every app group container for hand-over files whose download finished.
     ///
     /// A file whose row no longer exists (the app was uninstalled, the queue reset) is deleted: the
@@ -38,9 +22,9 @@ struct UndeliveredFiles {
     /// - Parameters:
     ///   - paths: The device root.
     ///   - store: The download store, read once per file.
-    /// - Returns: The files found, by app.
-    static func scan(paths: DevicePaths, store: DownloadStore) -> UndeliveredFiles {
-        var found = UndeliveredFiles()
+    /// - Returns: The files found, by app group, then by name.
+    static func scan(paths: DevicePaths, store: DownloadStore) -> [FinishedFile] {
+        var found: [FinishedFile] = []
         let manager = FileManager.default
         let staging = StagingArea(paths: paths)
         let groups = (try? manager.contentsOfDirectory(atPath: paths.containersDirectory.path)) ?? []
@@ -68,25 +52,9 @@ struct UndeliveredFiles {
                     StagingArea.release(handedOver: file)
                     continue
                 }
-                found.byApp[row.bundleIdentifier, default: []].append(File(rowID: rowID, url: file))
+                found.append(FinishedFile(row: row, file: file))
             }
         }
         return found
-    }
-
-    /// Adds a file to wait for its app.
-    mutating func add(_ file: File, app: String) {
-        byApp[app, default: []].append(file)
-    }
-
-    /// Removes and returns the files waiting for one app.
-    mutating func take(app: String) -> [File] {
-        byApp.removeValue(forKey: app) ?? []
-    }
-
-    /// Removes and returns every file still waiting.
-    mutating func takeAll() -> [File] {
-        defer { byApp = [:] }
-        return byApp.keys.sorted().flatMap { byApp[$0] ?? [] }
     }
 }

@@ -1,11 +1,25 @@
 /*
 Abstract:
-What the queue finds when it starts again: downloads that had handed over their file before the service stopped.
+What the queue finds when it starts again: downloads that had handed over their file before the service stopped, and files their owners have not taken.
 */
 
 import Foundation
 
 extension DownloadQueue {
+    /// The finished files an earlier run of the service left in the hand-over folders for owners that
+    /// had not taken them; call it before ``start()``, so they are held before any transfer resumes.
+    ///
+    /// Downloads that had handed over their file before their end was recorded are finished first,
+    /// so their files are found too. Before any transfer runs, a file whose download has not finished
+    /// is a stale one (the download hands over a file of its own) and is deleted; once transfers run,
+    /// such a file could be one handed over a moment ago, whose end is about to be recorded.
+    /// - Throws: A store error.
+    func filesLeftForTheirOwners() throws -> [FinishedFile] {
+        assert(running.isEmpty, "files are looked for before the queue starts any transfer")
+        try finishHandedOverDownloads()
+        return UndeliveredFiles.scan(paths: staging.paths, store: store)
+    }
+
     /// Marks as finished the downloads whose file was handed over just before the service stopped,
     /// before it could record their end: the hand-over is a rename made only once the whole file
     /// was received and synced, so the file is whole, and the service delivers it again rather

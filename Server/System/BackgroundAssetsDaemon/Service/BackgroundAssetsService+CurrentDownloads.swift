@@ -23,7 +23,7 @@ extension BackgroundAssetsService {
     func currentDownloads(of app: String, for role: Hello.Role) async throws -> [DownloadRow] {
         var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
             .filter { $0.descriptor.kind != .backgroundSession }
-        var handingOver = handOvers.rowsBeingHandedOver(app: app)
+        var handingOver = deliveries.rows(of: app)
         if role != .app { handingOver.formUnion(rowsGivenToExtension(of: app)) }
         let listed = handingOver.sorted()
         rows += try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Routing the queue's events to the app's connected delegates, and handing finished files over.
+Routing the queue's events to the app's connected delegates, and finished files to their delivery.
 */
 
 import BackgroundAssetsIPC
@@ -47,29 +47,8 @@ extension BackgroundAssetsService {
                 traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "essential; held for the extension")
                 return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
             }
-            let receivers = clients.delegates(of: row.bundleIdentifier)
-            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier), isWithinReconnectGrace {
-                // Just started: an app that lost the previous service may be reconnecting, and its
-                // delegate, not the extension, should have the file it was waiting for.
-                handOvers.holdUndelivered(.init(rowID: row.id, url: file), app: row.bundleIdentifier)
-                traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "held for a delegate reconnecting to the new service")
-                return scheduleUndeliveredDelivery()
-            }
-            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
-                // No app to tell: the extension is launched to handle it.
-                traceEvent("finishedWithFileURL", row: row, receivers: receivers, detail: "no delegate connected: launching the extension")
-                return await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: file.path), purpose: .delivery(file: file, rowID: row.id))])
-            }
-            let deliveryID = allocateIdentifier()
-            handOvers.offer(deliveryID, file: file, rowID: row.id, app: row.bundleIdentifier, to: Set(receivers.map(\.connection.id)))
-            for client in receivers {
-                client.connection.send(.event(.finished(deliveryID: deliveryID, download: row.descriptor, filePath: file.path)))
-            }
-            traceEvent("finishedWithFileURL", row: row, receivers: receivers)
-            if receivers.isEmpty {
-                logger.notice("Download \(row.descriptor.identifier) finished with no delegate connected; its file was deleted.")
-                finishDelivery(deliveryID)
-            }
+            // Offered to the app's delegates, held for one reconnecting, or given to the extension.
+            await deliver(FinishedFile(row: row, file: file))
         case let .redirected(row, from, to, status):
             // Where a download's bytes really come from, hop by hop.
             traceEvent("redirected", row: row, to: "backgroundassetsd", detail: "\(status) from \(from.absoluteString) to \(to.absoluteString)")
@@ -113,85 +92,11 @@ extension BackgroundAssetsService {
         await callExtension(of: app, batch)
     }
 
-    /// Hands an unacknowledged delivery's file to the app's extension, or deletes it when there is none.
-    /// A delegate of the app set since the file was sent (the app launched again) receives it instead.
-    func handOverToExtension(_ deliveryID: UInt64) async {
-        guard let delivery = handOvers.delivery(deliveryID) else { return }
-        guard installedApps.contains(delivery.app), FileManager.default.fileExists(atPath: delivery.file.path),
-            let row = try? await storeReader.read({ try $0.download(id: delivery.rowID) })
-        else { return finishDelivery(deliveryID) }
-        _ = handOvers.remove(deliveryID)
-        if !clients.delegates(of: delivery.app).isEmpty { return await route(.finished(row, file: delivery.file)) }
-        traceEvent("finishedWithFileURL", row: row, receivers: [], detail: "its delegate went away before the callback returned: launching the extension")
-        await callExtension(of: delivery.app, [ExtensionCallRecord(call: .finished(download: row.descriptor, filePath: delivery.file.path), purpose: .delivery(file: delivery.file, rowID: row.id))])
-    }
-
-    /// Gives an app's delegate, just set, the finished files queued for its extension that have not
-    /// gone out yet: the file goes to whoever is there when it leaves, and from now on that is the
-    /// app. A file the extension already received stays the extension's, and is no longer listed
-    /// to the app (see ``currentDownloads(of:for:)``).
-    func takeBackFromExtension(for app: String) async {
-        for record in extensionHost.runs.takeUnsentDeliveries(of: app) {
-            guard case let .delivery(file, rowID) = record.purpose else { continue }
-            guard let row = try? await storeReader.read({ try $0.download(id: rowID) }) else {
-                StagingArea.release(handedOver: file)
-                continue
-            }
-            logger.info("Handing \(app)/\(row.descriptor.identifier) to the app's delegate, set before its file went to the extension.")
-            await route(.finished(row, file: file))
-        }
-    }
-
     /// Counts an essential download's bytes in its install's progress, and tells whoever follows the install.
     func recordEssentialProgress(of row: DownloadRow, totalWritten: Int64) async {
         guard installs[row.bundleIdentifier]?.essential?.contains(row.id) == true else { return }
         installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: totalWritten)
         pushInstallProgress(of: row.bundleIdentifier)
-    }
-
-    /// Finds the files an earlier run of the service handed over that nobody took, and hands them
-    /// over again: to a delegate of their app as soon as one is set, else after a grace period.
-    func redeliverUndeliveredFiles() async {
-        let paths = paths
-        handOvers.keepUndelivered((try? await storeReader.read { UndeliveredFiles.scan(paths: paths, store: $0) }) ?? UndeliveredFiles())
-        guard handOvers.hasUndelivered else { return }
-        scheduleUndeliveredDelivery()
-    }
-
-    /// How long after its start the service keeps finished files for apps whose delegates are not
-    /// connected yet: time for an app that lost the old service to connect again and take them itself.
-    static let reconnectGrace: Double = 2
-
-    /// Whether the service started so recently that an app's delegate may still be reconnecting.
-    var isWithinReconnectGrace: Bool {
-        time.now < startedAt.addingTimeInterval(Self.reconnectGrace)
-    }
-
-    /// Delivers the held files the usual way once the reconnect grace is over, unless their apps took them.
-    private func scheduleUndeliveredDelivery() {
-        guard undeliveredDelivery == nil else { return }
-        let delay = max(0, startedAt.addingTimeInterval(Self.reconnectGrace).timeIntervalSince(time.now)) + 0.001
-        undeliveredDelivery = activities.after(.seconds(fractional: delay), "redeliver undelivered files") { [weak self] in
-            await self?.deliverUndelivered(app: nil)
-        }
-    }
-
-    /// Hands over again the undelivered files of one app, or of every app.
-    func deliverUndelivered(app: String?) async {
-        let files = handOvers.takeUndelivered(app: app)
-        for file in files {
-            guard FileManager.default.fileExists(atPath: file.url.path), let row = try? await storeReader.read({ try $0.download(id: file.rowID) }),
-                row.state == .finished
-            else { continue }
-            logger.info("Handing over \(row.bundleIdentifier)/\(row.descriptor.identifier) again: the service stopped before its file was taken.")
-            await route(.finished(row, file: file.url))
-        }
-    }
-
-    /// Ends a delivery: its file is deleted, unless a delegate moved it.
-    func finishDelivery(_ deliveryID: UInt64) {
-        guard let delivery = handOvers.remove(deliveryID) else { return }
-        StagingArea.release(handedOver: delivery.file)
     }
 
     @discardableResult
@@ -202,7 +107,7 @@ extension BackgroundAssetsService {
         return receivers
     }
 
-    private func traceEvent(_ name: String, row: DownloadRow, receivers: [Client], detail: String? = nil) {
+    func traceEvent(_ name: String, row: DownloadRow, receivers: [Client], detail: String? = nil) {
         let roles = Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted()
         traceEvent(name, row: row, to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), detail: detail)
     }

@@ -23,10 +23,7 @@ extension BackgroundAssetsService {
                 clients.setDelegate(connection, isSet)
                 // A delegate set after a restart of the service is handed what the old one could not
                 // deliver, and what waits for the extension unsent is the delegate's now.
-                if isSet {
-                    await deliverUndelivered(app: app)
-                    await takeBackFromExtension(for: app)
-                }
+                if isSet { await delegateSet(app: app) }
                 return .done
             case let .schedule(download):
                 return try await schedule(download, app: app, client: client)
@@ -59,7 +56,7 @@ extension BackgroundAssetsService {
                 record(from: client, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
                 return .done
             case let .acknowledgeDelivery(deliveryID):
-                if let delivered = handOvers.acknowledge(deliveryID, from: connection) { StagingArea.release(handedOver: delivered.file) }
+                await deliveryAcknowledged(deliveryID, by: connection)
                 return .done
             case .fetchStatus:
                 return .status(try await status())

@@ -31,14 +31,14 @@ public actor BackgroundAssetsService {
 
     var clients = ClientRegistry()
     var arbiter = ExclusiveControlArbiter()
-    /// Finished files and challenges sent to delegates, until they are answered.
+    /// Challenges sent to delegates, until one answers.
     var handOvers = HandOverDesk()
+    /// Every finished file until its owner has it: offered to delegates, held for one, or given to the extension.
+    var deliveries: DeliveryState
     var nextIdentifier: UInt64 = 1
     var lastActivity: Date
-    /// When this service started, for the grace given to apps that reconnect after a restart.
-    var startedAt: Date
-    /// The timer that hands held files over the usual way once that grace is over.
-    var undeliveredDelivery: ServiceActivities.Activity?
+    /// The timer that hands held files over the usual way once the reconnect grace is over.
+    var graceTimer: ServiceActivities.Activity?
     var expiryTimer: ServiceActivities.Activity?
 
     // The extension lifecycle.
@@ -103,7 +103,8 @@ public actor BackgroundAssetsService {
         let activities = ServiceActivities(clock: time)
         self.activities = activities
         lastActivity = time.now
-        startedAt = time.now
+        // Holding from now on: a file that finishes before any delegate could reconnect is kept for it.
+        deliveries = DeliveryState(createdAt: time.now)
         let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
@@ -145,7 +146,7 @@ public actor BackgroundAssetsService {
 
     /// Starts the queue; its events are routed in the order they happen.
     public func start() async throws {
-        startedAt = time.now
+        deliveries.serviceStarts(at: time.now)
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
@@ -170,13 +171,19 @@ public actor BackgroundAssetsService {
         activities.run("asset-pack events") { [weak self] in
             for await event in assetPackEvents { await self?.handle(event) }
         }
+        let apps = await registry.apps().apps
+        // Known before any transfer resumes: whether a finished file has an owner depends on it.
+        installedApps = Set(apps.map(\.bundleIdentifier))
         // Before the queue starts: the archives it resumes report to downloads already taken up.
-        await assetPacks.start(apps: await registry.apps().apps)
+        await assetPacks.start(apps: apps)
+        // Before the queue starts too: what the last service left for its owners is held first, and
+        // a transfer that finishes the moment the queue starts is held beside it.
+        let archives = await holdFilesLeftByEarlierRun()
         try await queue.start()
         await urlSessions.start()
         await notifications.start()
         await resumeInstalls()
-        await redeliverUndeliveredFiles()
+        for archive in archives { await route(.finished(archive.row, file: archive.file)) }
         schedulePeriodicChecks()
         scheduleTasks()
     }
@@ -274,18 +281,9 @@ public actor BackgroundAssetsService {
         lastActivity = time.now
         client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
-        for (deliveryID, ending) in handOvers.connectionClosed(id) {
-            switch ending {
-            case let .delivered(delivery):
-                StagingArea.release(handedOver: delivery.file)
-            case .orphaned:
-                // Every delegate it was sent to went away before its callback returned (an app that
-                // exited or crashed): the file goes to the extension, as if no delegate had been there.
-                activities.run("hand over \(deliveryID) to the extension") { [weak self] in
-                    await self?.handOverToExtension(deliveryID)
-                }
-            }
-        }
+        // A file whose delegates all went away before returning (an app that exited or crashed)
+        // goes on to its next owner.
+        deliveriesConnectionClosed(id)
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
         activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }

@@ -1,0 +1,135 @@
+/*
+Abstract:
+The shell of the delivery of finished files: it feeds the service's happenings to DeliveryState and does what it returns.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Delivers a download's finished file to its owner (``DeliveryState/finished(_:delegates:isInstalled:isPresent:at:)``).
+    func deliver(_ finished: FinishedFile) async {
+        let actions = deliveries.finished(
+            finished, delegates: delegateConnections(of: finished.app), isInstalled: installedApps.contains(finished.app),
+            isPresent: Self.fileIsThere(finished.file), at: time.now)
+        await perform(actions)
+    }
+
+    /// Holds the files an earlier run of the service left for their owners; called before the queue
+    /// resumes any transfer. Asset-pack archives are the asset-pack subsystem's: they are returned,
+    /// to be routed to it once the queue runs.
+    func holdFilesLeftByEarlierRun() async -> [FinishedFile] {
+        let found = (try? await queue.filesLeftForTheirOwners()) ?? []
+        await perform(deliveries.found(found.filter { $0.row.descriptor.kind != .assetPack }))
+        return found.filter { $0.row.descriptor.kind == .assetPack }
+    }
+
+    /// A delegate of `app` was set: it receives what is held for the app, and what waits unsent for
+    /// the extension is the app's now.
+    func delegateSet(app: String) async {
+        await perform(deliveries.delegateSet(app: app, delegates: delegateConnections(of: app), isPresent: Self.fileIsThere))
+        await takeBackFromExtension(for: app)
+    }
+
+    /// A delegate returned from `finishedWithFileURL`.
+    func deliveryAcknowledged(_ id: UInt64, by connection: UInt64) async {
+        await perform(deliveries.acknowledged(id, by: connection))
+    }
+
+    /// A connection closed: the offers it was the last to owe end now, and their files go on in an activity.
+    func deliveriesConnectionClosed(_ connection: UInt64) {
+        let actions = deliveries.connectionClosed(
+            connection, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
+            isPresent: Self.fileIsThere, at: time.now)
+        guard !actions.isEmpty else { return }
+        activities.run("deliveries of connection \(connection)") { [weak self] in await self?.perform(actions) }
+    }
+
+    /// Gives an app's delegate, just set, the finished files queued for its extension that have not
+    /// gone out yet: the file goes to whoever is there when it leaves, and from now on that is the
+    /// app. A file the extension already received stays the extension's, and is no longer listed
+    /// to the app (see ``currentDownloads(of:for:)``).
+    func takeBackFromExtension(for app: String) async {
+        for record in extensionHost.runs.takeUnsentDeliveries(of: app) {
+            guard case let .delivery(file, rowID) = record.purpose else { continue }
+            guard let row = try? await storeReader.read({ try $0.download(id: rowID) }) else {
+                StagingArea.release(handedOver: file)
+                continue
+            }
+            logger.info("Handing \(app)/\(row.descriptor.identifier) to the app's delegate, set before its file went to the extension.")
+            await deliver(FinishedFile(row: row, file: file))
+        }
+    }
+
+    /// How long after its start the service holds finished files for apps whose delegates are not connected yet.
+    static var reconnectGrace: Double { DeliveryState.reconnectGrace }
+
+    private func reconnectGraceEnded() async {
+        graceTimer = nil
+        await perform(deliveries.reconnectGraceEnded(
+            at: time.now, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
+            isPresent: Self.fileIsThere))
+    }
+
+    private func perform(_ actions: [DeliveryAction]) async {
+        for action in actions {
+            switch action {
+            case let .hold(finished):
+                // The second name a hand-over keeps: the held file survives kills until its owner has it.
+                _ = link(finished.file.path, StagingArea.keptName(of: finished.file).path)
+                traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
+                           detail: "held for a delegate reconnecting to the new service")
+            case let .offer(id, finished, connections):
+                let receivers = connections.sorted().compactMap { clients[$0] }
+                for client in receivers {
+                    client.connection.send(.event(.finished(deliveryID: id, download: finished.row.descriptor, filePath: finished.file.path)))
+                }
+                traceEvent("finishedWithFileURL", row: finished.row, receivers: receivers)
+            case let .giveToExtension(finished):
+                traceEvent("finishedWithFileURL", row: finished.row, receivers: [], detail: "no delegate connected: launching the extension")
+                let call = ExtensionCallRecord(
+                    call: .finished(download: finished.row.descriptor, filePath: finished.file.path),
+                    purpose: .delivery(file: finished.file, rowID: finished.rowID))
+                await callExtension(of: finished.app, [call])
+            case let .release(finished, reason):
+                if reason == .noOwner {
+                    traceEvent("finishedWithFileURL", row: finished.row, receivers: [], detail: "its app is not installed: its file was deleted")
+                    logger.notice("Download \(finished.app)/\(finished.row.descriptor.identifier) finished for an app that is not installed; its file was deleted.")
+                }
+                StagingArea.release(handedOver: finished.file)
+            case let .fetchAgain(finished):
+                await fetchAgain(finished)
+            case let .armGraceTimer(deadline):
+                graceTimer?.cancel()
+                let delay = max(0, deadline.timeIntervalSince(time.now)) + 0.001
+                graceTimer = activities.after(.seconds(fractional: delay), "deliver held files") { [weak self] in
+                    await self?.reconnectGraceEnded()
+                }
+            }
+        }
+    }
+
+    /// Puts a finished download whose file is gone back in line: it is never reported as delivered.
+    private func fetchAgain(_ finished: FinishedFile) async {
+        let row = finished.row
+        logger.error("The file of download \(row.bundleIdentifier)/\(row.descriptor.identifier) is gone before its app had it; fetching it again.")
+        traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "its file is gone: fetching it again")
+        do {
+            try await queue.fetchAgain(id: row.id, because: "its file was gone before its app had it")
+        } catch {
+            logger.error("Could not put download \(row.bundleIdentifier)/\(row.descriptor.identifier) back in line: \(reasonText(error)).")
+        }
+    }
+
+    /// The app's connections with a delegate set.
+    private func delegateConnections(of app: String) -> Set<UInt64> {
+        Set(clients.delegates(of: app).map(\.connection.id))
+    }
+
+    /// Whether a handed-over file is there, under its name or, when a process moved it and stopped
+    /// before putting it in place, under its kept name, from which the name is made again.
+    private static func fileIsThere(_ file: URL) -> Bool {
+        if access(file.path, F_OK) == 0 { return true }
+        return link(StagingArea.keptName(of: file).path, file.path) == 0
+    }
+}

@@ -1,0 +1,107 @@
+/*
+Abstract:
+End-to-end: a file the restarted service finished while its app was away is held through a kill -9, and reaches the app's delegate.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Held files survive kills", .serialized, .timeLimit(.minutes(2)))
+struct HeldDeliveryKillTests {
+    static let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+
+    @Test("A download the restarted service finishes before the app reconnects is held through a kill -9, and the delegate gets it byte-exact")
+    func heldThroughKill() async throws {
+        let scenario = try Scenario()
+        let root = scenario.deviceRoot
+        let paths = DevicePaths(root: root)
+        let manifestBody = Array(#"{"version":1,"sessions":[]}"#.utf8)
+        let manifest = try ScriptedHTTPServer { _, _ in .response("200 OK", ["Content-Type: application/json"], body: manifestBody) }
+        defer { manifest.stop() }
+        // The first request gets half the file, then silence: the service is killed in the middle of
+        // it. Every later one gets the whole file at once, so the restarted service finishes it first thing.
+        let bytes = Self.bytes
+        let files = try ScriptedHTTPServer { _, index in
+            index == 0
+                ? .response("200 OK", ["Content-Length: \(bytes.count)"], body: Array(bytes[..<(bytes.count / 2)]), stallAfterwards: true)
+                : .response("200 OK", body: bytes)
+        }
+        defer { files.stop() }
+        let fixture = AppBundleFixture(manifestURL: manifest.url("/manifest.json"))
+
+        // 1. The app is installed, schedules a download and goes away with its service, killed mid-transfer.
+        try await withService(deviceRoot: root, configuration: quickConfiguration) { first in
+            try await Self.install(fixture, root: root, paths: paths, folder: scenario.folder.appending("bundle"))
+            let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
+            defer { app.close() }
+            let download = DownloadDescriptor(
+                identifier: "held", uniqueIdentifier: UUID().uuidString, url: files.url("/held.bin").absoluteString,
+                fileSize: bytes.count, applicationGroupIdentifier: fixture.appGroupIdentifier)
+            guard case .download = try await app.ask(.schedule(download: download)) else {
+                throw TestSupportError("The service refused to schedule the download.")
+            }
+            try await poll(until: { !files.requests.isEmpty }, timeout: .seconds(20), "the transfer to start")
+            kill(first.process.pid, SIGKILL)
+            _ = try await first.process.waitForExit(timeout: .seconds(10))
+        }
+
+        // 2. The next service finishes it before any delegate reconnects: held, and killed while it holds it.
+        try await withService(deviceRoot: root, configuration: quickConfiguration) { second in
+            _ = try await poll(timeout: .seconds(20), "the restarted service to hold the file") {
+                Self.trace(paths).last { $0.download == "held" && $0.detail == "held for a delegate reconnecting to the new service" }
+            }
+            kill(second.process.pid, SIGKILL)
+            _ = try await second.process.waitForExit(timeout: .seconds(10))
+        }
+        let folder = try #require(paths.container(forAppGroup: fixture.appGroupIdentifier)).appending(path: "Library/Caches/com.apple.BackgroundAssets")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.contains { $0.hasPrefix("BAFile-") && $0.hasSuffix(".tmp.held") }, "the held file keeps a second name: \(left)")
+
+        // 3. The service after that holds it again, and the app's delegate, reconnecting, gets it.
+        try await withService(deviceRoot: root, configuration: quickConfiguration) { _ in
+            let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
+            defer { app.close() }
+            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.event { if case let .finished(_, download, _) = $0 { download.identifier == "held" } else { false } }
+            let delivery = try #require(app.events.lazy.compactMap { event -> (UInt64, String)? in
+                if case let .finished(id, download, path) = event, download.identifier == "held" { (id, path) } else { nil }
+            }.first)
+            let placed = scenario.outputFolder.appendingPathComponent("held.bin")
+            try FileManager.default.moveItem(at: URL(fileURLWithPath: delivery.1), to: placed)
+            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.0))
+            #expect(try Data(contentsOf: placed) == Data(bytes), "the delegate got the file byte-exact")
+            try await poll(until: { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty },
+                           timeout: .seconds(10), "the hand-over folder to be empty once the delegate has the file")
+        }
+        let toExtension = Self.trace(paths).filter { $0.download == "held" && $0.to == "extension" }
+        #expect(toExtension.isEmpty, "the file went to the extension: \(toExtension)")
+    }
+
+    /// Installs the lifecycle test app with a manifest of no sessions, and waits until it is launchable.
+    static func install(_ fixture: AppBundleFixture, root: URL, paths: DevicePaths, folder: URL) async throws {
+        if let container = paths.container(forAppGroup: fixture.appGroupIdentifier) {
+            // The lifecycle extension's behaviour: the defaults.
+            let behaviour = container.appending(path: "Library/Preferences/lifecycle-test.json")
+            try FileManager.default.createDirectory(at: behaviour.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try Data("{}".utf8).write(to: behaviour)
+        }
+        let plists = try fixture.write(in: folder)
+        let tool = try RawServiceClient(deviceRoot: root, bundleIdentifier: "com.example.backgroundassets-debug", role: .tool)
+        defer { tool.close() }
+        let request = InstallRequest(
+            appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path, executablesDirectory: ProductsDirectory.url().path)
+        guard case .app = try await tool.ask(.install(request)) else {
+            throw TestSupportError("The service refused to install \(fixture.bundleIdentifier).")
+        }
+        try await poll(until: {
+            guard case let .status(status) = try await tool.ask(.fetchStatus) else { return false }
+            return status.apps.contains { $0.bundleIdentifier == fixture.bundleIdentifier && $0.state == .launchable }
+        }, timeout: .seconds(30), "the app to become launchable")
+    }
+
+    static func trace(_ paths: DevicePaths) -> [TraceEntry] {
+        TraceEntry.entries(in: (try? Data(contentsOf: paths.traceFile)) ?? Data())
+    }
+}
