@@ -20,7 +20,11 @@ extension BackgroundAssetsService {
     /// to be routed to it once the queue runs.
     func holdFilesLeftByEarlierRun() async -> [FinishedFile] {
         let found = (try? await queue.filesLeftForTheirOwners()) ?? []
-        await perform(deliveries.found(found.filter { $0.row.descriptor.kind != .assetPack }))
+        let files = found.filter { $0.row.descriptor.kind != .assetPack }
+        for file in files {
+            logger.info("Holding \(file.app)/\(file.row.descriptor.identifier) again: the service stopped before its file was taken.")
+        }
+        await perform(deliveries.found(files))
         return found.filter { $0.row.descriptor.kind == .assetPack }
     }
 
