@@ -18,7 +18,8 @@ import Foundation
 ///
 /// The hold is in force from the moment the service is created, before it resumes any transfer,
 /// until ``reconnectGrace`` after it started: a file whose app has no delegate connected then is
-/// held, not given to the extension, since the app that lost the previous service is reconnecting.
+/// held, not given to the extension nor deleted, since the app that lost the previous service is
+/// reconnecting (and the service may not know its installed apps yet).
 /// A delegate that connects receives what is held for its app; once the grace is over, what is
 /// still held goes out as any finished file does.
 ///
@@ -191,9 +192,9 @@ struct DeliveryState: Sendable {
         // Never reported as delivered without its bytes: the download runs again instead.
         guard isPresent else { return [.fetchAgain(finished)] }
         if !delegates.isEmpty { return offer(finished, to: delegates) }
-        guard isInstalled else { return [.release(finished, .noOwner)] }
+        // Held whatever the service knows of the app yet: who owns the file is decided when the hold ends.
         if isHolding(at: now) { return hold(finished) }
-        return [.giveToExtension(finished)]
+        return isInstalled ? [.giveToExtension(finished)] : [.release(finished, .noOwner)]
     }
 
     private mutating func offer(_ finished: FinishedFile, to delegates: Set<UInt64>) -> [DeliveryAction] {
