@@ -10,7 +10,9 @@
 #
 # Usage: Tests/Benchmarks/kill-loop.sh
 # Environment: ROUNDS (default 20), SESSIONS (default 12), SIZE in bytes (default 2097152),
-#              RATE in bytes/s per connection (default 1048576), SKIP_BUILD=1, SCRATCH_PATH (default .build-bench).
+#              RATE in bytes/s per connection (default 1048576), SKIP_BUILD=1, SCRATCH_PATH (default .build-bench),
+#              BIN (default SCRATCH_PATH/release): a short check of a debug build runs
+#              SKIP_BUILD=1 BIN=.build/debug ROUNDS=3 SESSIONS=4 Tests/Benchmarks/kill-loop.sh
 set -euo pipefail
 
 ROUNDS="${ROUNDS:-20}"
@@ -40,7 +42,7 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension
-BIN="$SCRATCH/release"
+BIN="${BIN:-$SCRATCH/release}"
 
 log "Generating $SESSIONS sessions of about $SIZE bytes, served at $RATE bytes/s per connection..."
 start_asset_server --sessions "$SESSIONS" --session-size "$SIZE" --throttle "$RATE" --access-log "$WORK/access.log"
