@@ -67,8 +67,13 @@ extension BackgroundAssetsService {
         guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }), !urlSessions.keepsBackgroundLaunch(of: app),
             let process = taskHost.removeBackgroundLaunch(of: app)
         else { return }
-        // From now on its downloads' events go to the extension, not to a process about to end.
+        // From now on its downloads' events go to the extension, and its tasks to a new launch, not
+        // to a process about to end: the decision to end it and what it may still receive are made
+        // here, together, so nothing is sent into the gap between the two.
         clients.withdrawDelegates(ofProcess: process.processIdentifier)
+        for connection in clients.connections(ofProcess: process.processIdentifier) {
+            taskHost.withdrawHandlers(of: connection)
+        }
         let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
         process.terminate()

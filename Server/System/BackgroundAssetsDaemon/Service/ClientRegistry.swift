@@ -65,6 +65,11 @@ struct ClientRegistry {
         }
     }
 
+    /// The connections a process has open, in connection order.
+    func connections(ofProcess processIdentifier: Int32) -> [UInt64] {
+        all.filter { $0.connection.peer.processIdentifier == processIdentifier }.map(\.connection.id)
+    }
+
     /// The connections of an app that take its download events, in connection order.
     func delegates(of app: String) -> [Client] {
         all.filter { $0.hasDelegate && $0.hello?.bundleIdentifier == app }

@@ -147,12 +147,19 @@ public struct TaskHost: Sendable {
         running.removeValue(forKey: taskID)
     }
 
-    /// Forgets a closed connection: its handlers go, and the tasks it was running end.
-    /// - Returns: The tasks that were running in it.
-    public mutating func connectionClosed(_ connection: UInt64) -> [RunningTask] {
+    /// Forgets the launch handlers of a connection whose process is being ended: a task that
+    /// becomes ready from now on launches the app again rather than going to a process that is
+    /// about to exit, where it would end unrun. The connection's running tasks are untouched.
+    public mutating func withdrawHandlers(of connection: UInt64) {
         for app in handlers.keys {
             handlers[app] = handlers[app]?.filter { $0.value != connection }
         }
+    }
+
+    /// Forgets a closed connection: its handlers go, and the tasks it was running end.
+    /// - Returns: The tasks that were running in it.
+    public mutating func connectionClosed(_ connection: UInt64) -> [RunningTask] {
+        withdrawHandlers(of: connection)
         let ended = running.values.filter { $0.connection == connection }
         for task in ended { running[task.taskID] = nil }
         return ended.sorted { $0.taskID < $1.taskID }
