@@ -47,8 +47,10 @@ struct HeldDeliveryKillTests {
             _ = try await first.process.waitForExit(timeout: .seconds(10))
         }
 
-        // 2. The next service finishes it before any delegate reconnects: held, and killed while it holds it.
-        try await withService(deviceRoot: root, configuration: quickConfiguration) { second in
+        // 2. The next service finishes it before any delegate reconnects: held, and killed while it
+        // holds it. The hold outlasts any wait for the trace on a busy machine, so the kill lands in it.
+        let holding = quickConfiguration.merging(["reconnectGrace": 600]) { $1 }
+        try await withService(deviceRoot: root, configuration: holding) { second in
             _ = try await poll(timeout: .seconds(20), "the restarted service to hold the file") {
                 Self.trace(paths).last { $0.download == "held" && $0.detail == "held for a delegate reconnecting to the new service" }
             }
@@ -60,7 +62,7 @@ struct HeldDeliveryKillTests {
         #expect(left.contains { $0.hasPrefix("BAFile-") && $0.hasSuffix(".tmp.held") }, "the held file keeps a second name: \(left)")
 
         // 3. The service after that holds it again, and the app's delegate, reconnecting, gets it.
-        try await withService(deviceRoot: root, configuration: quickConfiguration) { _ in
+        try await withService(deviceRoot: root, configuration: holding) { _ in
             let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
             defer { app.close() }
             _ = try await app.ask(.setDelegate(isSet: true))

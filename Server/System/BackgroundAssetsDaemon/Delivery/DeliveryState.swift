@@ -37,8 +37,12 @@ struct DeliveryState: Sendable {
     }
 
     /// How long after its start the service holds finished files for apps whose delegates are not
-    /// connected yet: time for an app that lost the old service to connect again and take them itself.
+    /// connected yet, by default: time for an app that lost the old service to connect again and
+    /// take them itself (`reconnectGrace` in `config.json`).
     static let reconnectGrace: TimeInterval = 2
+
+    /// The hold after a start this service keeps.
+    private let grace: TimeInterval
 
     private var offers: [UInt64: Offer] = [:]
     /// The held files, by app, in the order they were held.
@@ -48,15 +52,17 @@ struct DeliveryState: Sendable {
     private var nextOfferID: UInt64 = 1
 
     /// Creates the deliveries of a service created at `now`: holding, from this moment on.
-    init(createdAt now: Date) {
-        holdsUntil = now.addingTimeInterval(Self.reconnectGrace)
+    /// - Parameter grace: How long after the service's start files wait for reconnecting delegates.
+    init(createdAt now: Date, grace: TimeInterval = reconnectGrace) {
+        self.grace = grace
+        holdsUntil = now.addingTimeInterval(grace)
     }
 
     // MARK: - Events
 
     /// The service starts: the hold lasts until the reconnect grace after `now` is over.
     mutating func serviceStarts(at now: Date) {
-        holdsUntil = now.addingTimeInterval(Self.reconnectGrace)
+        holdsUntil = now.addingTimeInterval(grace)
     }
 
     /// Files an earlier run of the service left in the hand-over folders, found before any transfer

@@ -49,6 +49,9 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var lowSpeedTime: Double = 30
     /// The service exits after this long with nothing queued and no client connected, in seconds.
     public var idleExitAfter: Double = 60
+    /// How long after its start the service holds finished files for apps whose delegates have not
+    /// reconnected yet, before it launches their extensions for them, in seconds.
+    public var reconnectGrace: Double = 2
     /// Device seconds per real second, so periodic checks and daily budgets can be watched in minutes.
     public var timeScale: Double = 1
     /// The longest one extension entry point may run, in real seconds.
@@ -151,6 +154,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "lowSpeedLimit": .whole(0...maximumBytes) { $0.lowSpeedLimit = $1 },
         "lowSpeedTime": .seconds(from: 0.1) { $0.lowSpeedTime = $1 },
         "idleExitAfter": .seconds(from: 0.1) { $0.idleExitAfter = $1 },
+        "reconnectGrace": .seconds(from: 0.1) { $0.reconnectGrace = $1 },
         // A million device seconds per real second runs a device year in half a minute.
         "timeScale": .measure(1...1_000_000) { $0.timeScale = $1 },
         "extensionRuntimeLimit": .seconds(from: 0.1) { $0.extensionRuntimeLimit = $1 },

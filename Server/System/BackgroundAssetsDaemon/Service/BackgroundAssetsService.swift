@@ -104,7 +104,7 @@ public actor BackgroundAssetsService {
         self.activities = activities
         lastActivity = time.now
         // Holding from now on: a file that finishes before any delegate could reconnect is kept for it.
-        deliveries = DeliveryState(createdAt: time.now)
+        deliveries = DeliveryState(createdAt: time.now, grace: configuration.reconnectGrace)
         let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
