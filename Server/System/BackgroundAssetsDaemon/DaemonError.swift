@@ -13,6 +13,8 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
     case schemaTooNew(found: Int, supported: Int, path: String)
     /// The store at a path could not be opened.
     case cannotOpen(path: String, message: String)
+    /// The disk holding a store is full, so SQLite could not write to it.
+    case diskFull(path: String, freeBytes: Int64, context: String)
     /// A store's file, or its write-ahead log or shared memory, is a symbolic link, which the service never follows.
     case linkRefused(LinkRefusingFile.Failure)
     /// The app already has a download with this identifier that has not ended.
@@ -31,6 +33,10 @@ public enum DaemonError: Error, Sendable, Equatable, CustomStringConvertible {
         case let .schemaTooNew(found, supported, path):
             "The queue at \(path) has schema version \(found), but this service knows versions up to \(supported). "
                 + "Run the newer backgroundassetsd, or reset the queue with backgroundassets-debug reset."
+        case let .diskFull(path, freeBytes, context):
+            "The disk holding \(path) is full (\(freeBytes) bytes free) while \(context). Free space on it (for example "
+                + "with backgroundassets-debug purge, or by removing files you no longer need) and try again; the "
+                + "service keeps what was committed."
         case let .cannotOpen(path, message):
             "The queue at \(path) could not be opened: \(message). Check that the folder exists and is writable."
         case let .linkRefused(failure):

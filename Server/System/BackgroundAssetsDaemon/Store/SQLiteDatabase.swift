@@ -147,8 +147,26 @@ final class SQLiteDatabase {
         // A statement opens the write-ahead log and shared memory when it needs them, and SQLite
         // never opens them through a link: name a link there rather than "unable to open database file".
         if result & 0xff == SQLITE_CANTOPEN, let link = Self.linkAmongFiles(of: path) { throw DaemonError.linkRefused(link) }
+        // A full disk reaches SQLite as SQLITE_FULL, or as an I/O error when it strikes the WAL's
+        // shared memory or a truncate: name the full disk, not "disk I/O error".
+        if result & 0xff == SQLITE_FULL || result & 0xff == SQLITE_IOERR, let free = Self.freeBytes(near: path), free < Self.nearlyFull {
+            throw DaemonError.diskFull(path: path, freeBytes: free, context: context())
+        }
         let message = handle.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(result))
         throw DaemonError.sqlite(code: result, message: message, context: context())
+    }
+
+    /// Free space below which an I/O error is put down to a full disk: less than SQLite needs for
+    /// a few pages of its log.
+    static let nearlyFull: Int64 = 256 << 10
+
+    /// The bytes available to this process on the file system holding `path`'s folder.
+    static func freeBytes(near path: String) -> Int64? {
+        var info = statvfs()
+        let folder = (path as NSString).deletingLastPathComponent
+        guard statvfs(folder.isEmpty ? "." : folder, &info) == 0 else { return nil }
+        let (bytes, overflow) = Int64(clamping: info.f_bavail).multipliedReportingOverflow(by: Int64(clamping: info.f_frsize))
+        return overflow ? .max : bytes
     }
 
     private func connection() throws -> OpaquePointer {
