@@ -34,6 +34,16 @@ struct BackgroundSessionServiceTests {
         return task
     }
 
+    /// Starts a download, lets it write 16 KiB, then cancels it producing resume data.
+    private func cancelProducingResumeData(_ client: RawServiceClient, from server: AssetServerProcess) async throws -> Data {
+        let task = try await startDownload(client, from: server)
+        try await client.sessionEvents { if case let .wroteData(_, _, total, _) = $0 { total >= 16384 } else { false } }
+        let cancel = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
+                                                                command: .cancelProducingResumeData))
+        guard case let .resumeData(data?) = cancel else { throw TestSupportError("no resume data: \(cancel)") }
+        return data
+    }
+
     private func archiveBytes(_ server: AssetServerProcess) throws -> Data {
         try Data(contentsOf: server.catalogURL.appending(path: String(Self.archive.dropFirst())))
     }
@@ -122,11 +132,7 @@ struct BackgroundSessionServiceTests {
         try await withAssetServer(sessions: 2, arguments: ["--throttle", "131072", "--access-log", accessLog.path]) { server in
             let device = try await InProcessService()
             let client = try await device.recordingClient()
-            let task = try await startDownload(client, from: server)
-            try await client.sessionEvents { if case let .wroteData(_, _, total, _) = $0 { total >= 16384 } else { false } }
-            let cancel = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
-                                                                    command: .cancelProducingResumeData))
-            guard case let .resumeData(data?) = cancel else { throw TestSupportError("no resume data: \(cancel)") }
+            let data = try await cancelProducingResumeData(client, from: server)
             let kept = try BackgroundResumeData(decoding: data)
             #expect(kept.bytesReceived > 0 && kept.bytesReceived < Self.archiveSize)
             let cancelled = try await client.sessionEvents(until: Self.completed)
@@ -159,11 +165,7 @@ struct BackgroundSessionServiceTests {
         try await withAssetServer(sessions: 2, arguments: ["--throttle", "131072"]) { server in
             let device = try await InProcessService()
             let client = try await device.recordingClient()
-            let task = try await startDownload(client, from: server)
-            try await client.sessionEvents { if case let .wroteData(_, _, total, _) = $0 { total >= 16384 } else { false } }
-            let cancel = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
-                                                                    command: .cancelProducingResumeData))
-            guard case let .resumeData(data?) = cancel else { throw TestSupportError("no resume data: \(cancel)") }
+            let data = try await cancelProducingResumeData(client, from: server)
             var forged = try BackgroundResumeData(decoding: data)
             let held = forged.bytesReceived
             forged.bytesReceived = claimed
