@@ -23,8 +23,10 @@ struct UnreadingClientTests {
                 let sample = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.sample")
                 let answer = try MessageCodec.frame(ServerMessage.response(id: 2, response: sample.send(.fetchStatus)))
                 let unanswered = (1 << 20) / answer.count
-                for id in 2..<UInt64(2 + unanswered) {
-                    try hung.send(MessageCodec.frame(ClientMessage(id: id, request: .fetchStatus)))
+                try await blocking {
+                    for id in 2..<UInt64(2 + unanswered) {
+                        try hung.send(MessageCodec.frame(ClientMessage(id: id, request: .fetchStatus)))
+                    }
                 }
 
                 let status = try await scenario.runTool(["status"])
@@ -35,9 +37,26 @@ struct UnreadingClientTests {
                 #expect(download.status == .exited(0), "\(download.standardError)")
                 #expect(try await sha256(of: output) == file.sha256)
 
-                // Now past the backlog: the service lets the client go and says why.
-                let disconnected = try await poll(timeout: .seconds(30), interval: .milliseconds(1), "the hung client to be disconnected") {
-                    () -> Bool? in
+                // Now past the backlog: requests back to back until the service lets the client go
+                // and says why. Each answer adds to what the client leaves unread, so the service lets
+                // it go after at most (backlog + what the kernel buffers) / answer.count more; sending
+                // four backlogs' worth leaves the kernel's buffer sizes out of it. The wait that
+                // follows is for the service to get through the requests, which a busy machine only
+                // slows down: nothing here depends on how long a pause between two requests lasts.
+                let backlog = 4 << 20 // ClientConnection.maximumBacklog
+                let limit = UInt64(4 * backlog / answer.count)
+                let refusedSend = try await blocking { () -> Bool in
+                    for id in 0..<limit {
+                        do {
+                            try hung.send(MessageCodec.frame(ClientMessage(id: 1_000_000 + id, request: .fetchStatus)))
+                        } catch {
+                            return true
+                        }
+                    }
+                    return false
+                }
+                let disconnected = try await poll(timeout: .seconds(60), "the hung client to be disconnected") { () -> Bool? in
+                    if refusedSend { return true }
                     do {
                         try hung.send(MessageCodec.frame(ClientMessage(id: 0, request: .fetchStatus)))
                         return nil
