@@ -112,6 +112,7 @@ struct BackgroundSessionLifecycleTests {
         session.downloadTask(with: URL(string: "https://cdn.example.com/a")!).resume()
         try await poll(until: { delegate.completionError != nil }, timeout: .seconds(30), "the refusal")
         #expect(delegate.completionError?.localizedDescription.contains("needs an identifier") == true)
+        #expect(system.warnings.contains { $0.contains("needs an identifier") }, "said at once, as Apple's exception is")
     }
 }
 

@@ -130,6 +130,8 @@ struct BackgroundSessionTaskTests {
         download.resume()
         let reason = try await poll(timeout: .seconds(30), "the handler's refusal") { handled.withLock { $0 } }
         #expect(reason == "Completion handler blocks are not supported in background sessions. Use a delegate instead.")
+        #expect(system.warnings.count == 2, "each refusal said once, when the task was made: \(system.warnings)")
+        #expect(system.warnings.last == reason)
         #expect(system.tasks(app: app, session: "game-data").isEmpty, "nothing refused reached the system")
     }
 

@@ -25,6 +25,7 @@ final class InMemoryURLSessionSystem: Sendable {
 
     private let sessions = Mutex<[String: Session]>([:])
     private let finishedHandling = Mutex<[String]>([])
+    private let warningLines = Mutex<[String]>([])
     let directory: TemporaryDirectory
 
     init() throws {
@@ -101,6 +102,10 @@ final class InMemoryURLSessionSystem: Sendable {
     func commands(app: String, session: String) -> [(Int, BackgroundTaskCommand)] {
         with(app, session) { $0.commands } ?? []
     }
+
+    /// What the sessions said where Apple's framework raises an exception or logs, in order; a real
+    /// app's client writes these lines to standard error.
+    var warnings: [String] { warningLines.withLock { $0 } }
 
     /// The outstanding tasks of a session, by identifier.
     func tasks(app: String, session: String) -> [Int: BackgroundTaskSnapshot] {
@@ -211,6 +216,10 @@ final class InMemoryURLSessionSystem: Sendable {
                 system.complete(app: app, session: session, task: task, failure: .cancelled())
             }
             system.with(app, session) { $0.listener?.finish() }
+        }
+
+        func warn(_ message: String) {
+            system.warningLines.withLock { $0.append(message) }
         }
     }
 }

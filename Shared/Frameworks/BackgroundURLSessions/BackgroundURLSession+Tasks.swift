@@ -75,7 +75,7 @@ extension BackgroundURLSession {
     func refusedWithHandler(
         _ request: BackgroundTaskRequest, _ handler: @escaping @Sendable (URL?, URLResponse?, (any Error)?) -> Void
     ) -> URLSessionDownloadTask {
-        let refusal = TaskRefusal(reason: BackgroundSessionError.Reason.completionHandlers,
+        let refusal = TaskRefusal(reason: BackgroundSessionError.Reason.completionHandlers, service: service,
                                   completionHandler: { handler(nil, nil, $0) })
         return BackgroundDownloadTask(snapshot: BackgroundTaskSnapshot(taskIdentifier: 0, request: request), session: self,
                                       refusal: refusal)

@@ -76,7 +76,7 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
         } else {
             // Nothing will attach: answer waiting calls at once.
             markAttached(with: [])
-            if let attachFailure { warn("\(attachFailure.localizedDescription)") }
+            if let attachFailure { service.warn("\(attachFailure.localizedDescription)") }
         }
     }
 

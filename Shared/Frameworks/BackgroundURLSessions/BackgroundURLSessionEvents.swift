@@ -57,7 +57,7 @@ public enum BackgroundURLSessionEvents {
             do {
                 identifiers = try await service.sessionsAwaitingEvents()
             } catch {
-                return warn("The sessions awaiting the app could not be read: \(error)")
+                return service.warn("The sessions awaiting the app could not be read: \(error)")
             }
             for identifier in identifiers {
                 queue.async {

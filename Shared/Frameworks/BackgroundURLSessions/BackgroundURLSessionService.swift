@@ -57,4 +57,15 @@ package protocol BackgroundURLSessionService: Sendable {
     /// the attachment's stream finished; otherwise the system ends the session once its tasks have
     /// ended, and makes no task for it meanwhile.
     func invalidate(session: String, cancellingTasks: Bool) async
+
+    /// Says what the session refused or could not do, where Apple's framework raises an exception or
+    /// logs; the default writes the line to standard error.
+    func warn(_ message: String)
+}
+
+extension BackgroundURLSessionService {
+    /// Writes the line to standard error, as Foundation logs what it refuses.
+    package func warn(_ message: String) {
+        FileHandle.standardError.write(Data("BackgroundURLSessions: \(message)\n".utf8))
+    }
 }

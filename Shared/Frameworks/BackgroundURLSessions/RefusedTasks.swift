@@ -17,10 +17,12 @@ final class TaskRefusal: Sendable {
     let completionHandler: (@Sendable (any Error) -> Void)?
     private let reported = Mutex(false)
 
-    /// A refusal Apple announces with an exception: the reason is written to standard error now.
-    convenience init(reason: String, completionHandler: (@Sendable (any Error) -> Void)?) {
+    /// A refusal Apple announces with an exception: the system's ``BackgroundURLSessionService/warn(_:)``
+    /// says the reason now (standard error, for the service's client).
+    convenience init(reason: String, service: any BackgroundURLSessionService,
+                     completionHandler: (@Sendable (any Error) -> Void)?) {
         self.init(error: BackgroundSessionError.refused(reason), completionHandler: completionHandler)
-        warn(reason)
+        service.warn(reason)
     }
 
     /// A task that cannot run (an unsupported URL, an invalidated session), reported on `resume()` only.
@@ -61,7 +63,7 @@ final class RefusedDataTask: URLSessionUploadTask, @unchecked Sendable {
          completionHandler: (@Sendable (any Error) -> Void)? = nil) {
         self.request = request
         self.session = session
-        refusal = TaskRefusal(reason: reason, completionHandler: completionHandler)
+        refusal = TaskRefusal(reason: reason, service: session.service, completionHandler: completionHandler)
         super.init()
     }
 
@@ -71,9 +73,4 @@ final class RefusedDataTask: URLSessionUploadTask, @unchecked Sendable {
     override var error: (any Error)? { refusal.isReported ? refusal.error : nil }
     override func resume() { refusal.report(for: self, in: session) }
     override func cancel() { refusal.report(for: self, in: session) }
-}
-
-/// Writes a line to standard error, as Foundation logs what it refuses.
-func warn(_ message: String) {
-    FileHandle.standardError.write(Data("BackgroundURLSessions: \(message)\n".utf8))
 }
