@@ -53,12 +53,12 @@ struct LiveRobustnessTests {
             "GET /manifest.json HTTP/x.y\r\nHost: x\r\n\r\n",
         ]
     )
-    func malformedRequest(request: String) async throws {
+    func malformedRequest(request: RawText) async throws {
         try await withAssetServer { server in
             let client = try RawHTTPClient(port: server.port)
-            try await client.send(request)
+            try await client.send(request.text)
             let response = try await client.readResponse()
-            #expect(response.statusCode == 400, "\(request.debugDescription) → \(response)")
+            #expect(response.statusCode == 400, "\(request.testDescription) → \(response)")
             #expect(try await server.raw("GET", "/manifest.json").statusCode == 200)
             #expect(server.process.isRunning)
         }

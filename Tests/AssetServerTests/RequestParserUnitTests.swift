@@ -4,6 +4,7 @@ Unit tests for request-head parsing: syntax, limits, framing fields and keep-ali
 */
 
 @testable import AssetServer
+import TestSupport
 import Testing
 
 struct RequestParserUnitTests {
@@ -53,8 +54,8 @@ struct RequestParserUnitTests {
         "GET /\r\nHost: a\r\n\r\n", "GET  / HTTP/1.1\r\nHost: a\r\n\r\n", "GET / HTTP/1.1 \r\nHost: a\r\n\r\n",
         "G(T / HTTP/1.1\r\nHost: a\r\n\r\n", "GET / HTTX/1.1\r\nHost: a\r\n\r\n", "GET a b HTTP/1.1\r\nHost: a\r\n\r\n",
     ])
-    func malformedRequestLine(text: String) {
-        #expect(failure(text)?.status == 400)
+    func malformedRequestLine(request: RawText) {
+        #expect(failure(request.text)?.status == 400)
     }
 
     @Test("Malformed fields are refused with 400", arguments: [
@@ -62,8 +63,8 @@ struct RequestParserUnitTests {
         "GET / HTTP/1.1\r\nHost: a\r\nNoColon\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\rb\r\n\r\n",
         "GET / HTTP/1.1\r\n\r\n", "GET / HTTP/1.1\r\nHost: a\r\nHost: b\r\n\r\n",
     ])
-    func malformedFields(text: String) {
-        #expect(failure(text)?.status == 400)
+    func malformedFields(request: RawText) {
+        #expect(failure(request.text)?.status == 400)
     }
 
     @Test("A long request line is 414, too many or too large fields are 431")

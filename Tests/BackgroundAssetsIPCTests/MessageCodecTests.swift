@@ -5,6 +5,7 @@ Tests that every message and event survives encoding, framing, and decoding unch
 
 import BackgroundAssetsIPC
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("Message encoding")
@@ -32,7 +33,8 @@ struct MessageCodecTests {
 
     @Test(
         "Hostile strings survive as identifiers, URLs, headers and messages", arguments: SampleMessages.hostileStrings)
-    func hostileStrings(string: String) throws {
+    func hostileStrings(hostile: RawText) throws {
+        let string = hostile.text
         var descriptor = SampleMessages.descriptor(identifier: string)
         descriptor.url = string
         descriptor.headers = [string: string]

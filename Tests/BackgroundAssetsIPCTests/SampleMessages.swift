@@ -5,11 +5,12 @@ One instance of every message and event, with awkward values, for round-trip tes
 
 import BackgroundAssetsIPC
 import Foundation
+import TestSupport
 
 enum SampleMessages {
     /// Strings a careless encoder or store would mangle.
-    static let hostileStrings = [
-        "../../x", "a\0b", String(repeating: "é", count: 2048), "quote \" backslash \\ slash /",
+    static let hostileStrings: [RawText] = [
+        "../../x", "a\0b", RawText(String(repeating: "é", count: 2048)), "quote \" backslash \\ slash /",
         "line\nbreak\ttab\r", "emoji 👩🏽‍💻 and RTL \u{202E}txt", "{\"json\": [1, 2]}", "",
     ]
 

@@ -89,9 +89,9 @@ struct SettingsFileTests {
         (#"{"limit": 2,}"#, "line 1, column 13"),
         ("{\n  \"limit\": 2,\n}", "line 3, column 1"),
         (#"{"limit": 2} // two"#, "line 1, column 14"),
-    ])
-    func strictJSON(json: String, position: String) {
-        #expect { try Self.load(json) } throws: { error in
+    ] as [(RawText, String)])
+    func strictJSON(json: RawText, position: String) {
+        #expect { try Self.load(json.text) } throws: { error in
             guard let failure = error as? SettingsFile.Failure else { return false }
             return failure.key == nil && failure.reason.contains("not valid JSON") && failure.reason.contains(position)
         }

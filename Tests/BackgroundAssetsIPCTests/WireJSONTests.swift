@@ -5,6 +5,7 @@ Tests of the protocol's own JSON codec against Foundation's, and against hostile
 
 import BackgroundAssetsIPC
 import Foundation
+import TestSupport
 import Testing
 
 @Suite("The protocol's JSON")
@@ -38,7 +39,8 @@ struct WireJSONTests {
     }
 
     @Test("Strings, numbers and dates are written as Foundation writes them", arguments: SampleMessages.hostileStrings)
-    func scalarsMatchFoundation(string: String) throws {
+    func scalarsMatchFoundation(hostile: RawText) throws {
+        let string = hostile.text
         let control = (0..<0x20).map { Character(Unicode.Scalar($0)!) }
         let text = string + String(control) + "\u{7F}\u{10FFFF}"
         var descriptor = SampleMessages.descriptor(identifier: text)
