@@ -48,10 +48,9 @@ struct SlowStoreTests {
         await device.stop()
     }
 
-    /// Waits, off the cooperative threads, for a semaphore signalled from the store's thread.
+    /// Waits, off the cooperative threads (and off Dispatch's, which they share on Linux), for a
+    /// semaphore signalled from the store's thread.
     private static func wait(for semaphore: DispatchSemaphore) async -> Bool {
-        await withCheckedContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(returning: semaphore.wait(timeout: .now() + 10) == .success) }
-        }
+        (try? await blocking { semaphore.wait(timeout: .now() + 10) == .success }) ?? false
     }
 }
