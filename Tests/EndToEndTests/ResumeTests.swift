@@ -3,6 +3,7 @@ Abstract:
 End-to-end: interrupted downloads continue where they stopped, and start over only when the file changed.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 import TestSupport
@@ -48,7 +49,10 @@ struct ResumeTests {
         let tls = try TemporaryDirectory(prefix: "e2e-tls")
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
             + (https ? ["--tls", "--tls-dir", tls.url.path] : [])
-        try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+        // 4 MiB at 256 KiB/s: the body lasts 16 s, so the kill below lands in its middle even when a
+        // busy machine keeps the test from looking for seconds (with 1 MiB the whole file could arrive
+        // before the test saw unsynced bytes, and it then waited for them in vain).
+        try await withAssetServer(sessionSize: 4_194_304, arguments: arguments) { server in
             if https {
                 let trusted = try await scenario.runTool(["trust", "add", tls.url.appending(path: "ca.pem").path])
                 #expect(trusted.status == .exited(0), "\(trusted.standardError)")
@@ -163,8 +167,10 @@ struct ResumeTests {
 func waitForStagingBytes(_ scenario: Scenario, beyondDurable bytes: Int64) async throws {
     let staging = scenario.deviceRoot.appendingPathComponent("staging", isDirectory: true)
     try await poll(until: {
-        let durable = try await statusDownloads(scenario).first?["bytesWritten"] as? Int64 ?? 0
-        guard let name = try FileManager.default.contentsOfDirectory(atPath: staging.path).first else { return false }
+        let durable = try await durableBytes(scenario)
+        guard let name = try FileManager.default.contentsOfDirectory(atPath: staging.path).first else {
+            throw TestSupportError("The transfer ended before \(bytes) bytes waited unsynced in its staging file.")
+        }
         let size = try FileManager.default.attributesOfItem(atPath: staging.appendingPathComponent(name).path)[.size] as? Int64 ?? 0
         return size - durable >= bytes
     }, timeout: .seconds(30), interval: .milliseconds(20), "\(bytes) unsynced bytes in the staging file")
@@ -173,7 +179,18 @@ func waitForStagingBytes(_ scenario: Scenario, beyondDurable bytes: Int64) async
 /// Waits until the scenario's only download has at least `bytes` durably written, as `status` reports it.
 func waitForDurableBytes(_ scenario: Scenario, atLeast bytes: Int64) async throws {
     try await poll(until: {
-        let written = try await statusDownloads(scenario).first?["bytesWritten"] as? Int64 ?? 0
-        return written >= bytes
+        try await durableBytes(scenario) >= bytes
     }, timeout: .seconds(30), interval: .milliseconds(100), "\(bytes) bytes to be written")
+}
+
+/// The bytes the service reports as durably written for the scenario's only download, asked over a
+/// connection of the test process's own: launching `backgroundassets-debug status` for every look
+/// takes seconds on a busy machine, longer than the middle of a throttled transfer lasts.
+private func durableBytes(_ scenario: Scenario) async throws -> Int64 {
+    let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.resume-tests", role: .tool)
+    defer { client.close() }
+    guard case let .status(status) = try await client.ask(.fetchStatus) else {
+        throw TestSupportError("The service answered fetchStatus without a status.")
+    }
+    return status.downloads.first?.bytesWritten ?? 0
 }
