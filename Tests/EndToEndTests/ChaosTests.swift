@@ -80,7 +80,10 @@ extension SampleTests {
             let served = try device.accessLog().filter { paths.contains($0.path) }.reduce(0) { $0 + $1.bytes }
             let total = catalog.reduce(0) { $0 + Int64($1.size) }
             let ratio = Double(served) / Double(total)
-            print("chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)")
+            // Kept beside the run's logs rather than printed between the test results; a failure
+            // names the seed itself.
+            let summary = "chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)\n"
+            try? Data(summary.utf8).write(to: TestLogs.folder.appendingPathComponent("chaos.txt"))
             #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
         }
 
