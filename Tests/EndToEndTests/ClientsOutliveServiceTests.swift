@@ -34,10 +34,14 @@ extension SampleTests {
                 let first = try #require(try await ChaosTests.killMidTransfer(root, after: nil, growth: 0.3))
                 let again = try device.scenario.launchTool(try device.installArguments())
                 #expect(try await again.waitForExit(timeout: .seconds(60)) == .exited(0), "\(again.diagnostics())")
-                #expect(again.standardOutput().contains("is already installing; waiting until it is launchable"),
-                        "\(again.standardOutput())")
                 #expect(try await install.waitForExit(timeout: .seconds(60)) == .exited(0), "\(install.diagnostics())")
                 #expect(install.standardError().contains("Lost the service"), "\(install.diagnostics())")
+                // Both find the service gone and start it; whichever reaches the new one second waits
+                // behind the install already running. Which one that is, a busy machine decides.
+                let waited = [install, again].filter {
+                    $0.standardOutput().contains("is already installing; waiting until it is launchable")
+                }
+                #expect(!waited.isEmpty, "first: \(install.standardOutput())\nagain: \(again.standardOutput())")
 
                 // The app's run: its delegate's connection comes back by itself after a kill.
                 app = try ChildProcess.launch(
