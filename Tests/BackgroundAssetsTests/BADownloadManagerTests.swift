@@ -153,15 +153,20 @@ struct BADownloadManagerTests {
             return FakeService.healthy(request)
         }
         let manager = Self.manager(for: service)
-        // The completion form, so no test thread blocks while the service withholds its answer.
-        async let failure: (any Error)? = withCheckedContinuation { continuation in
-            manager.fetchCurrentDownloads { _, error in continuation.resume(returning: error) }
+        // The completion form, so no test thread blocks while the service withholds its answer. Called
+        // here rather than in an async let's child task: the wait below then covers the request's way
+        // to the service alone, not a turn on the cooperative pool that a full run keeps busy.
+        let failure = Mutex<BAError.Code??>(nil)
+        manager.fetchCurrentDownloads { _, error in
+            let code = (error as? BAError)?.code
+            failure.withLock { $0 = .some(code) }
         }
         let arrived = await service.waitFor { $0.contains(.fetchCurrentDownloads) }
         #expect(arrived)
         // Stopped outright when the request never arrived, so the call fails instead of waiting for ever.
         if arrived { service.dropConnections() } else { service.stop() }
-        #expect((await failure as? BAError)?.code == .callerConnectionInvalid)
+        let code = try await poll(timeout: .seconds(20), "the waiting call to fail") { failure.withLock { $0 } }
+        #expect(code == .callerConnectionInvalid)
         guard arrived else { return }
         try manager.scheduleDownload(BADownloadTests.makeDownload())
         #expect(service.received.filter { if case .hello = $0 { true } else { false } }.count == 2)
