@@ -47,14 +47,24 @@ struct HostileServerQueueTests {
                              fields: ["ETag: \(etag)", "Content-Range: bytes \(start)-\(Self.file.count - 1)/\(Self.file.count)"])
         }
         defer { server.stop() }
-        let harness = try QueueHarness {
+        // The queue's retries and its foreground wait run on a manual clock: each attempt still ends as
+        // a stall after lowSpeedTime of real time, but the wait passes only once a second attempt has
+        // resumed. On the machine's clock a busy machine could spend the whole 1.5 s on the first one.
+        let harness = try QueueHarness(clock: ManualClock()) {
             $0.lowSpeedLimit = 1000
             $0.lowSpeedTime = 0.3
             $0.foregroundWait = 1.5
             $0.checkpointInterval = 0.1
         }
+        let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
+        try await harness.waitForTimers("the retry after the first stall", until: { $0.contains { $0 < .seconds(1) } })
+        clock.advance(by: .seconds(1))
+        try await poll(until: { server.requests.contains { $0.headerValue("Range") != nil } }, timeout: .seconds(30),
+                       "the second attempt, resuming where the first stopped")
+        #expect(!harness.hasEnded(row.id), "it failed with half a second of its wait left")
+        clock.advance(by: .seconds(1))
         guard case let .failed(failed, failure) = try await harness.end(of: row.id, timeout: .seconds(30)) else {
             Issue.record("Must fail: \(harness.events)"); return
         }
