@@ -40,7 +40,9 @@ struct UnixSocketTests {
         let listener = try UnixSocketListener(path: path)
         defer { listener.close() }
 
-        async let server = onThread {
+        // Both ends block, so both run on threads of their own: a recv on a cooperative thread while
+        // the other end waited for a turn on the pool stalled every test of the run.
+        let server = StartedThread {
             let (connection, peer) = try listener.accept()
             try peer.requireUser()
             var decoder = FrameDecoder()
@@ -62,15 +64,16 @@ struct UnixSocketTests {
             id: 1,
             request: .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: getpid())))
         try client.send(MessageCodec.frame(hello))
-        var decoder = FrameDecoder()
-        var reply: ServerMessage?
-        while reply == nil {
-            let bytes = try client.receive()
-            try #require(!bytes.isEmpty)
-            decoder.append(bytes)
-            reply = try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
+        let reply = try await blocking { () -> ServerMessage? in
+            var decoder = FrameDecoder()
+            while true {
+                let bytes = try client.receive()
+                if bytes.isEmpty { return nil }
+                decoder.append(bytes)
+                if let payload = try decoder.nextFrame() { return try MessageCodec.decode(ServerMessage.self, from: payload) }
+            }
         }
-        let (peer, received) = try await server
+        let (peer, received) = try await server.value
         #expect(received == hello)
         #expect(reply == .response(id: 1, response: .done))
         #expect(peer.userIdentifier == geteuid())
