@@ -103,6 +103,7 @@ extension DownloadQueue {
         guard let transfer = running[id], transfer.control === control else { return }
         running[id] = nil
         defer { pump() }
+        if result.reachedOrigin { originAnswered(transfer.row) }
         // Stopped to keep its partial file: whatever the outcome, the keeper takes it from here.
         if let keeper = partialFileKeepers.removeValue(forKey: id) { return keeper.fire() }
         do {
@@ -225,12 +226,15 @@ extension DownloadQueue {
             fail(row, error.wireFailure)
             return
         }
+        // One download probes the origin; the others of a background queue park behind it.
+        let parks = connectionFailed(row, error.wireFailure) == .park
         // Waiting for connectivity does not spend the retry budget: no attempt is counted.
         let waiting = try store.update(id: row.id, at: now) { row in
             row.state = .waiting
             row.attempts = max(0, row.attempts - 1)
             row.lastError = error.wireFailure
-            row.nextAttemptAt = now.addingTimeInterval(configuration.connectivityProbeInterval)
+            row.nextAttemptAt = parks
+                ? DownloadStore.parkedUntilReachable : now.addingTimeInterval(configuration.connectivityProbeInterval)
         }
         logger.info("Download \(name) waits for connectivity: \(error)")
         observer(.paused(waiting))

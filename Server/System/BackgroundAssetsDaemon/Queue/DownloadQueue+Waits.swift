@@ -137,6 +137,101 @@ extension DownloadQueue {
         waitingSince[id] = nil
         waitChecks[id] = nil
         failureRuns[id] = nil
+        if let probe = connectivity.forget(id) { startProbing(probe) }
+    }
+
+    /// Records that a download failed to connect: whether it probes its origin from now on or parks
+    /// behind the download that does.
+    ///
+    /// Only a background download parks: an essential download (an install waits) and a foreground
+    /// one (a person waits) keep their own retries, so a held app's queue or a parked row can never
+    /// stand between them and the origin.
+    func connectionFailed(_ row: DownloadRow, _ failure: WireFailure) -> ConnectivityWaits.Decision {
+        guard !row.isForeground, !row.descriptor.isEssential,
+            let origin = ConnectivityWaits.origin(of: row.descriptor.url)
+        else { return .probe }
+        let (decision, newProbe) = connectivity.connectionFailed(id: row.id, origin: origin, error: failure)
+        if let newProbe { startProbing(newProbe) }
+        return decision
+    }
+
+    /// Parks the due background downloads whose origin is known to be unreachable, without an attempt.
+    /// - Returns: Whether any was parked, so the caller looks for the due downloads behind them.
+    func parkBehindUnreachableOrigins(_ due: [DownloadStore.DueDownload]) -> Bool {
+        guard !connectivity.origins.isEmpty else { return false }
+        var parkedAny = false
+        for download in due where !download.isForeground && !download.isEssential && running[download.id] == nil {
+            guard let origin = ConnectivityWaits.origin(of: download.url),
+                let reason = connectivity.park(id: download.id, origin: origin)
+            else { continue }
+            do {
+                try store.park(id: download.id, reason: reason, at: time.now)
+                parkedAny = true
+            } catch {
+                // Left due: it is tried instead, and parks when it fails to connect.
+                connectivity.forget(download.id)
+                logger.error("Download \(download.id) could not be parked behind \(origin): \(error). It will be tried instead.")
+            }
+        }
+        return parkedAny
+    }
+
+    /// An attempt reached the download's origin: the downloads parked behind it are due again.
+    func originAnswered(_ row: DownloadRow) {
+        guard let origin = ConnectivityWaits.origin(of: row.descriptor.url) else { return }
+        let parked = connectivity.reached(origin)
+        guard !parked.isEmpty else { return }
+        do {
+            let due = try store.unpark(parked.sorted(), at: time.now)
+            logger.info("\(origin) answered: \(due) download(s) parked behind it are due again.")
+        } catch {
+            logger.error("The downloads parked behind \(origin) could not be made due: \(error). They will be tried after the next restart.")
+        }
+    }
+
+    /// Hands each origin whose probe is gone or ended (its rows were removed behind the queue's
+    /// back, as an uninstall does) to one of its parked downloads, so they are not parked for ever.
+    func replaceRemovedProbes() {
+        var replaced = false
+        for known in connectivity.origins.values {
+            let state: DownloadDescriptor.State?
+            do { state = try store.download(id: known.probe)?.state } catch { continue }
+            guard state != .waiting, state != .downloading else { continue }
+            forgetFailures(of: known.probe)
+            replaced = true
+        }
+        if replaced { pump() }
+    }
+
+    /// Makes a parked download its origin's probe when the probe before it ended or was removed.
+    ///
+    /// It is due at once: the probe before it may have failed because it was too old
+    /// (`maxDownloadAge`), and downloads parked together are often as old, so each that is too old
+    /// fails on its own attempt instead of one per probe interval.
+    private func startProbing(_ id: Int64) {
+        let now = time.now
+        do {
+            try store.update(id: id, at: now, waitsForDisk: false) { row in
+                guard row.state == .waiting, row.nextAttemptAt >= DownloadStore.parkedUntilReachable else { return }
+                row.nextAttemptAt = now
+            }
+        } catch {
+            logger.error("Download \(id) could not take over probing its origin: \(error). Its origin is forgotten.")
+            if let origin = connectivity.origins.first(where: { $0.value.probe == id })?.key {
+                let parked = connectivity.reached(origin)
+                _ = try? store.unpark(parked.sorted() + [id], at: now)
+            }
+        }
+    }
+}
+
+extension Result where Success == TransferResult, Failure == TransferError {
+    /// Whether the attempt shows its origin answers: it succeeded, or failed after connecting.
+    var reachedOrigin: Bool {
+        switch self {
+        case .success: true
+        case let .failure(error): !error.isConnectivityFailure && error.kind != .cancelled
+        }
     }
 }
 

@@ -51,6 +51,8 @@ public actor DownloadQueue: OwnThreadActor {
     var waitCheck: ServiceActivities.Activity?
     /// Each download's attempts since its last progress, for the message of a bounded wait.
     var failureRuns: [Int64: FailureRun] = [:]
+    /// The origins that refused a connection, and the downloads parked behind each one's probe.
+    var connectivity = ConnectivityWaits()
     var random = SystemRandomNumberGenerator()
     /// The machine's current boot, which decides whether unsynced staging bytes can be trusted.
     let bootIdentity = BootIdentity.current()
@@ -107,6 +109,8 @@ public actor DownloadQueue: OwnThreadActor {
             try quarantine(after: crash)
             applyBrake(after: crash)
         }
+        // Which origin was unreachable is not kept across a restart: every parked download is due.
+        try store.unpark(at: time.now)
         let requeued = try store.requeueInterruptedDownloads(at: time.now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()
@@ -193,7 +197,9 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Parameter body: The work; it runs alone on the queue.
     /// - Returns: What `body` returns.
     public func withStore<Result: Sendable>(_ body: @Sendable (DownloadStore) throws -> Result) throws -> Result {
-        try body(store)
+        // The work may have removed the download probing an unreachable origin.
+        defer { replaceRemovedProbes() }
+        return try body(store)
     }
 
     /// Whether anything is transferring or waiting: the service stays up while there is.
@@ -207,7 +213,12 @@ public actor DownloadQueue: OwnThreadActor {
         if isPausedAfterCrashes() { return }
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
-            let due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: time.now, holding: heldApps)
+            var due: [DownloadStore.DueDownload]
+            // Parking takes downloads out of the due ones: look again until none was parked, so a
+            // due download behind them is not left without a wake-up.
+            repeat {
+                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: time.now, holding: heldApps)
+            } while parkBehindUnreachableOrigins(due)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if download.isForeground {
                     launch(id: download.id)

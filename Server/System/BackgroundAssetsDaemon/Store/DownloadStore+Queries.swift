@@ -81,6 +81,10 @@ extension DownloadStore {
         public let id: Int64
         /// Whether it runs in the foreground, which starts it whatever the number of free slots.
         public let isForeground: Bool
+        /// Whether it is essential: an install waits for it.
+        public let isEssential: Bool
+        /// Its URL, whose origin may be waited for (``ConnectivityWaits``).
+        public let url: String
     }
 
     /// The waiting downloads whose next attempt is due, in run order.
@@ -98,10 +102,13 @@ extension DownloadStore {
             let held = heldApps.sorted()
             let exclusion = Self.heldExclusion(count: held.count)
             let bindings: [SQLiteValue] = [.integer(Self.milliseconds(now))] + held.map { .text($0) } + [.int(limit)]
+            // Named, so a query the planner could not answer from the index of unparked rows fails
+            // loudly instead of walking every parked row.
             return try database.prepare(
-                "SELECT id, foreground FROM downloads WHERE state = 1 AND next_attempt_at <= ?\(exclusion) "
+                "SELECT id, foreground, essential, url FROM downloads INDEXED BY downloads_run_order_unparked "
+                    + "WHERE state = 1 AND \(Self.unparked) AND next_attempt_at <= ?\(exclusion) "
                     + "ORDER BY \(Self.runOrder) LIMIT ?"
-            ).bind(bindings).rows { DueDownload(id: $0.int64(0), isForeground: $0.bool(1)) }
+            ).bind(bindings).rows { DueDownload(id: $0.int64(0), isForeground: $0.bool(1), isEssential: $0.bool(2), url: $0.text(3)) }
         }
     }
 

@@ -3,6 +3,7 @@ Abstract:
 The queries the download queue needs to run: recovering after a crash, and when to wake next.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 extension DownloadStore {
@@ -57,6 +58,55 @@ extension DownloadStore {
     static func heldExclusion(count: Int) -> String {
         count == 0 ? "" : " AND NOT (essential = 0 AND foreground = 0 AND app_bundle_id IN ("
             + Array(repeating: "?", count: count).joined(separator: ", ") + "))"
+    }
+
+    /// The next attempt of a download parked behind an unreachable origin (``ConnectivityWaits``):
+    /// 9999-12-31T23:59:59Z, later than any real retry and apart from the `distantFuture` of a
+    /// download waiting for credentials, so the index of unparked rows leaves it out.
+    public static let parkedUntilReachable = Date(timeIntervalSince1970: 253_402_300_799)
+
+    /// The condition that leaves out parked downloads, spelt as the index of unparked rows spells it,
+    /// which SQLite requires before it uses a partial index.
+    static let unparked = "next_attempt_at < \(milliseconds(parkedUntilReachable))"
+
+    /// Parks a waiting download behind its origin's probe, with the reason it waits.
+    ///
+    /// The commit does not wait for the disk: a power cut that takes it back leaves the download due,
+    /// and its next attempt parks it again.
+    /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a SQLite error.
+    public func park(id: Int64, reason: WireFailure, at now: Date) throws {
+        try update(id: id, at: now, waitsForDisk: false) { row in
+            guard row.state == .waiting else { return }
+            row.nextAttemptAt = Self.parkedUntilReachable
+            row.lastError = reason
+        }
+    }
+
+    /// Makes parked downloads due at `now`: their origin answered, or a restart forgot it.
+    /// - Parameter ids: The downloads, or `nil` for every parked download.
+    /// - Returns: How many were parked and are now due.
+    @discardableResult
+    public func unpark(_ ids: [Int64]? = nil, at now: Date) throws -> Int {
+        let parked = Self.milliseconds(Self.parkedUntilReachable)
+        let update = "UPDATE downloads SET next_attempt_at = ? WHERE state = 1 AND next_attempt_at >= \(parked)"
+        return try withDatabase(waitsForDisk: false) { database in
+            guard let ids else {
+                try database.prepare(update).bind([.integer(Self.milliseconds(now))]).run()
+                return database.changedRowCount
+            }
+            return try database.transaction {
+                var changed = 0
+                // In slices, under SQLite's limit of bound parameters.
+                for start in stride(from: 0, to: ids.count, by: 500) {
+                    let slice = ids[start..<min(start + 500, ids.count)]
+                    let marks = Array(repeating: "?", count: slice.count).joined(separator: ", ")
+                    try database.prepare(update + " AND id IN (\(marks))")
+                        .bind([.integer(Self.milliseconds(now))] + slice.map { .integer($0) }).run()
+                    changed += database.changedRowCount
+                }
+                return changed
+            }
+        }
     }
 
     /// Whether any download has not ended yet.

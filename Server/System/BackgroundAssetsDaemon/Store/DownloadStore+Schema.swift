@@ -70,5 +70,13 @@ extension DownloadStore {
         """
         ALTER TABLE downloads ADD COLUMN crashes INTEGER NOT NULL DEFAULT 0;
         """,
+        // Version 5: the run order of the waiting downloads that are not parked behind an unreachable
+        // origin (ConnectivityWaits), so "next downloads to run" does not walk 10,000 parked rows
+        // after every change. The bound is DownloadStore.parkedUntilReachable in milliseconds.
+        """
+        CREATE INDEX downloads_run_order_unparked
+            ON downloads (essential DESC, foreground DESC, priority DESC, created_at, id)
+            WHERE state = 1 AND next_attempt_at < 253402300799000;
+        """,
     ]
 }
