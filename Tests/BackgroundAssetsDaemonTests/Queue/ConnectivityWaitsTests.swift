@@ -54,7 +54,9 @@ struct ConnectivityWaitsTests {
     static func probesAndParked(_ store: DownloadStore, _ ids: [Int64]) throws -> [Int] {
         let rows = try ids.compactMap { try store.download(id: $0) }
         let parked = rows.filter { $0.state == .waiting && $0.nextAttemptAt == DownloadStore.parkedUntilReachable }
-        let probes = rows.filter { $0.state == .waiting && $0.nextAttemptAt < DownloadStore.parkedUntilReachable && $0.lastError != nil }
+        let probes = rows.filter {
+            $0.state == .waiting && $0.nextAttemptAt < DownloadStore.parkedUntilReachable && $0.lastError != nil
+        }
         return [probes.count, parked.count]
     }
 

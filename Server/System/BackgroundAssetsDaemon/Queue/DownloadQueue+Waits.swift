@@ -170,7 +170,7 @@ extension DownloadQueue {
             } catch {
                 // Left due: it is tried instead, and parks when it fails to connect.
                 connectivity.forget(download.id)
-                logger.error("Download \(download.id) could not be parked behind \(origin): \(error). It will be tried instead.")
+                logger.error("Download \(download.id) could not be parked behind \(origin): \(error). It is tried instead.")
             }
         }
         return parkedAny
@@ -185,7 +185,8 @@ extension DownloadQueue {
             let due = try store.unpark(parked.sorted(), at: time.now)
             logger.info("\(origin) answered: \(due) download(s) parked behind it are due again.")
         } catch {
-            logger.error("The downloads parked behind \(origin) could not be made due: \(error). They will be tried after the next restart.")
+            // They stay parked until the next start of the service, which makes every parked download due.
+            logger.error("The downloads parked behind \(origin) could not be made due: \(error). A restart retries them.")
         }
     }
 

@@ -108,7 +108,9 @@ extension DownloadStore {
                 "SELECT id, foreground, essential, url FROM downloads INDEXED BY downloads_run_order_unparked "
                     + "WHERE state = 1 AND \(Self.unparked) AND next_attempt_at <= ?\(exclusion) "
                     + "ORDER BY \(Self.runOrder) LIMIT ?"
-            ).bind(bindings).rows { DueDownload(id: $0.int64(0), isForeground: $0.bool(1), isEssential: $0.bool(2), url: $0.text(3)) }
+            ).bind(bindings).rows { row in
+                DueDownload(id: row.int64(0), isForeground: row.bool(1), isEssential: row.bool(2), url: row.text(3))
+            }
         }
     }
 
