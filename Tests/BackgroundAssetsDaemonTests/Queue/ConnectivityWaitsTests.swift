@@ -105,6 +105,32 @@ struct ConnectivityWaitsTests {
         #expect(ids.allSatisfy { harness.eventNames(of: $0).last == "finished" })
     }
 
+    @Test("When the probe's row is removed behind the queue (an uninstall), a parked download probes instead")
+    func removedProbeHandsOver() async throws {
+        let nobody = try RefusingPort()
+        defer { withExtendedLifetime(nobody) {} }
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.connectivityProbeInterval = 5
+            $0.maxConcurrentDownloads = 1
+        }
+        try await harness.queue.start()
+        var ids: [Int64] = []
+        for index in 0..<3 {
+            let url = try #require(URL(string: "http://127.0.0.1:\(nobody.port)/file-\(index).bin"))
+            ids.append(try await harness.schedule(url, identifier: "file-\(index)", fileSize: 1).id)
+        }
+        try await poll(until: { try Self.probesAndParked(harness.store, ids) == [1, 2] }, timeout: .seconds(10),
+                       "one probe and two parked downloads")
+        let probe = try #require(try ids.first { id in
+            try harness.store.download(id: id)?.nextAttemptAt != DownloadStore.parkedUntilReachable
+        })
+        _ = try await harness.queue.withStore { try $0.delete(id: probe) }
+        let rest = ids.filter { $0 != probe }
+        // The new probe is tried at once, refused, and waits for the next interval; the other stays parked.
+        try await poll(until: { try Self.probesAndParked(harness.store, rest) == [1, 1] }, timeout: .seconds(10),
+                       "a parked download to take over the probe")
+    }
+
     @Test("A restart makes every parked download due again, since which origin was unreachable is not kept")
     func restartUnparks() throws {
         let fixture = try StoreFixture()
