@@ -344,6 +344,16 @@ let package = Package(
             dependencies: ["ArgumentParsing", "AssetPackArchive", "AssetPackFormat"],
             path: "Tests/asset-pack-unpack-probe"
         ),
+        // Every parser of outside data fed arbitrary bytes: Tests/Fuzz/run-fuzzers.sh builds it with
+        // libFuzzer in .build-fuzz; the normal build compiles it as a tool that replays inputs.
+        .executableTarget(
+            name: "Fuzz",
+            dependencies: [
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore", "SessionKit",
+            ],
+            path: "Tests/Fuzz",
+            exclude: ["run-fuzzers.sh"]
+        ),
         .target(
             name: "LifecycleTestKit",
             path: "Tests/LifecycleTestKit"
