@@ -3,6 +3,7 @@ Abstract:
 Typed, hostile-input-safe reads from a parsed Info.plist: every wrong type or missing key becomes an AppBundleError.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// One dictionary of a parsed property list, read key by key with errors that name the file and the key path.
@@ -26,6 +27,13 @@ struct PropertyListReader {
             throw AppBundleError(
                 file: file, key: nil, value: "\(data.count) bytes", problem: "an Info.plist is at most 1 MiB",
                 remedy: "Pass the Info.plist itself, not another file."
+            )
+        }
+        // A set in a binary Info.plist would crash Foundation, and the service with it, instead of failing.
+        if let problem = BinaryPropertyList.problem(in: data) {
+            throw AppBundleError(
+                file: file, key: nil, value: nil, problem: problem,
+                remedy: "Write the Info.plist as XML (plutil -convert xml1), with arrays where it has sets."
             )
         }
         let parsed: Any

@@ -59,6 +59,8 @@ public struct BackgroundResumeData: Sendable, Hashable {
     /// Reads resume data.
     /// - Throws: ``BackgroundResumeDataError`` naming what is missing or wrong.
     public init(decoding data: Data) throws(BackgroundResumeDataError) {
+        // Resume data comes back from an app; a set in a binary plist would crash Foundation, not fail.
+        if let problem = BinaryPropertyList.problem(in: data) { throw BackgroundResumeDataError(problem) }
         guard let plist = try? PropertyListSerialization.propertyList(from: data, format: nil) as? [String: Any] else {
             throw BackgroundResumeDataError("is not a property list")
         }
