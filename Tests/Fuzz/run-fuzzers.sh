@@ -37,6 +37,9 @@ write_seeds() {
     local golden=Tests/BackgroundAssetsIPCTests/GoldenFrames
     for plist in App/Info.plist App/*/Info.plist Extension/Info.plist Extension/*/Info.plist; do
         seed info-plist "$(echo "$plist" | tr / -)" < "$plist"
+        # The same keys as a binary property list, which Foundation reads with another parser.
+        python3 -c 'import plistlib, sys; sys.stdout.buffer.write(plistlib.dumps(plistlib.load(sys.stdin.buffer), fmt=plistlib.FMT_BINARY))' \
+            < "$plist" | seed info-plist "$(echo "$plist" | tr / -).binary"
     done
     for frame in "$golden"/*/*.json; do
         seed message-codec "$(basename "$(dirname "$frame")")-$(basename "$frame")" < "$frame"
