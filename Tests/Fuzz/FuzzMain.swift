@@ -50,13 +50,13 @@ struct FuzzMain {
         defer { ScratchFile.removeAll() }
         #if FUZZING
         selectedTarget = target
+        // libFuzzer ends the process itself when its time is up, so the scratch folder goes at exit.
+        atexit { ScratchFile.removeAll() }
         // libFuzzer reads its own options and corpus folders: hand it everything after the target's name.
         var argc = CommandLine.argc - 1
         var argv = CommandLine.unsafeArgv + 1
         argv[0] = CommandLine.unsafeArgv[0]
-        let status = runFuzzerDriver(&argc, &argv) { data, size in fuzz(data, size) }
-        ScratchFile.removeAll()
-        exit(status)
+        exit(runFuzzerDriver(&argc, &argv) { data, size in fuzz(data, size) })
         #else
         for path in arguments.dropFirst(2) {
             guard let data = FileManager.default.contents(atPath: path) else {
