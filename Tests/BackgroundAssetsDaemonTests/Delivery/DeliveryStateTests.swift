@@ -142,6 +142,17 @@ struct DeliveryStateTests {
         #expect(after == [.giveToExtension(file)])
     }
 
+    @Test("A delegate that moved the file away and left before its acknowledgement arrived has it: delivered, never given again")
+    func movedThenLeft() {
+        var state = Self.restarted()
+        let file = Self.finished(7)
+        _ = state.finished(file, delegates: [10], isInstalled: true, isPresent: true, at: Self.at(0))
+        let closed = state.connectionClosed(10, delegates: { _ in [] }, isInstalled: { _ in true }, isPresent: { _ in false },
+                                            at: Self.at(3000))
+        #expect(closed == [.release(file, .delivered)])
+        #expect(state.rows(of: Self.app).isEmpty)
+    }
+
     @Test("A delegate that returned, then left, leaves a delivered file to delete")
     func deliveredWhenOneReturned() {
         var state = Self.restarted()

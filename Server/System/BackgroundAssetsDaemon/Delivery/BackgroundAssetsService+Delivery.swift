@@ -44,7 +44,9 @@ extension BackgroundAssetsService {
     func deliveriesConnectionClosed(_ connection: UInt64) {
         let actions = deliveries.connectionClosed(
             connection, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
-            isPresent: Self.fileIsThere, at: time.now)
+            // Under its own name only: a delegate that moved the file away took it, though its
+            // process ended before the acknowledgement arrived; the kept name is for restarts.
+            isPresent: { access($0.path, F_OK) == 0 }, at: time.now)
         guard !actions.isEmpty else { return }
         activities.run("deliveries of connection \(connection)") { [weak self] in await self?.perform(actions) }
     }

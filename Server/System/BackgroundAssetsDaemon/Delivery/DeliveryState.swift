@@ -132,14 +132,16 @@ struct DeliveryState: Sendable {
         return [.release(offer.finished, .delivered)]
     }
 
-    /// A connection closed. An offer it was the last to owe ends: delivered when a delegate returned,
-    /// else (an app that exited or crashed in its callback) the file goes on as if just finished,
-    /// to another delegate of the app, held, or to the extension.
+    /// A connection closed. An offer it was the last to owe ends: delivered when a delegate returned
+    /// or moved the file away (an app that exits as its callback returns, before its
+    /// acknowledgement arrives, has the file), else (an app that exited or crashed in its callback
+    /// without taking it) the file goes on as if just finished, to another delegate of the app,
+    /// held, or to the extension.
     /// - Parameters:
     ///   - connection: The connection.
     ///   - delegates: The connections of an app with a delegate set, this one no longer among them.
     ///   - isInstalled: Whether an app is installed.
-    ///   - isPresent: Whether a file is still there.
+    ///   - isPresent: Whether a file is still under the name it was offered with.
     ///   - now: The time.
     mutating func connectionClosed(
         _ connection: UInt64, delegates: (String) -> Set<UInt64>, isInstalled: (String) -> Bool,
@@ -153,12 +155,12 @@ struct DeliveryState: Sendable {
                 continue
             }
             offers[id] = nil
-            if offer.isAcknowledged {
+            if offer.isAcknowledged || !isPresent(offer.finished.file) {
                 actions.append(.release(offer.finished, .delivered))
             } else {
                 let finished = offer.finished
                 actions += route(finished, delegates: delegates(finished.app).subtracting([connection]),
-                                 isInstalled: isInstalled(finished.app), isPresent: isPresent(finished.file), at: now)
+                                 isInstalled: isInstalled(finished.app), isPresent: true, at: now)
             }
         }
         return actions
