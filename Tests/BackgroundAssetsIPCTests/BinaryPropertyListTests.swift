@@ -6,19 +6,10 @@ Binary property lists holding a set, which crashed Foundation on Linux, are refu
 import BackgroundAssetsIPC
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Binary property lists with a set")
 struct BinaryPropertyListTests {
-    /// `{"a": {"b"}}` as a binary property list: a dictionary whose one value is a set of one string.
-    /// Foundation on Linux crashes with SIGSEGV reading it.
-    static let dictionaryWithSet = Data([
-        0x62, 0x70, 0x6C, 0x69, 0x73, 0x74, 0x30, 0x30,  // bplist00
-        0xD1, 0x01, 0x02, 0x51, 0x61, 0xC1, 0x03, 0x51, 0x62,  // {1: 2}, "a", set {3}, "b"
-        0x08, 0x0B, 0x0D, 0x0F,  // offset table
-        0, 0, 0, 0, 0, 0, 1, 1,  // unused, offset size, reference size
-        0, 0, 0, 0, 0, 0, 0, 4, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0x11,  // 4 objects, top 0, table at 17
-    ])
-
     /// The input `Tests/Fuzz`'s `resume-data` target found: the seed resume data with its request
     /// headers turned into a set of one string.
     static let fuzzedResumeData = Data(base64Encoded: """
@@ -32,7 +23,7 @@ struct BinaryPropertyListTests {
 
     @Test("Resume data that is a binary property list holding a set is refused, not a crash")
     func resumeDataWithSet() throws {
-        for data in [Self.fuzzedResumeData, Self.dictionaryWithSet] {
+        for data in [Self.fuzzedResumeData, HostilePropertyLists.dictionaryWithSet] {
             let error = #expect(throws: BackgroundResumeDataError.self) { try BackgroundResumeData(decoding: data) }
             #expect(error?.problem.contains("holds a set") == true, "\(String(describing: error))")
         }
@@ -52,7 +43,7 @@ struct BinaryPropertyListTests {
 
     @Test("A binary property list whose object table points outside the file is refused in words")
     func tableOutsideTheFile() {
-        var data = Self.dictionaryWithSet
+        var data = HostilePropertyLists.dictionaryWithSet
         data[data.count - 1] = 0xFF  // the table starts past the end
         #expect(BinaryPropertyList.problem(in: data)?.contains("outside the file") == true)
         #expect(BinaryPropertyList.problem(in: Data("bplist00".utf8)) != nil)
