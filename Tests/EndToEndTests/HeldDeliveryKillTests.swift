@@ -32,7 +32,7 @@ struct HeldDeliveryKillTests {
         let fixture = AppBundleFixture(manifestURL: manifest.url("/manifest.json"))
 
         // 1. The app is installed, schedules a download and goes away with its service, killed mid-transfer.
-        try await withService(deviceRoot: root, configuration: quickConfiguration) { first in
+        try await withService(deviceRoot: root, configuration: quickConfiguration, trustsClientClaims: true) { first in
             try await Self.install(fixture, root: root, paths: paths, folder: scenario.folder.appending("bundle"))
             let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
             defer { app.close() }
@@ -50,7 +50,7 @@ struct HeldDeliveryKillTests {
         // 2. The next service finishes it before any delegate reconnects: held, and killed while it
         // holds it. The hold outlasts any wait for the trace on a busy machine, so the kill lands in it.
         let holding = quickConfiguration.merging(["reconnectGrace": 600]) { $1 }
-        try await withService(deviceRoot: root, configuration: holding) { second in
+        try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { second in
             _ = try await poll(timeout: .seconds(20), "the restarted service to hold the file") {
                 Self.trace(paths).last { $0.download == "held" && $0.detail == "held for a delegate reconnecting to the new service" }
             }
@@ -62,7 +62,7 @@ struct HeldDeliveryKillTests {
         #expect(left.contains { $0.hasPrefix("BAFile-") && $0.hasSuffix(".tmp.held") }, "the held file keeps a second name: \(left)")
 
         // 3. The service after that holds it again, and the app's delegate, reconnecting, gets it.
-        try await withService(deviceRoot: root, configuration: holding) { _ in
+        try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { _ in
             let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
             defer { app.close() }
             _ = try await app.ask(.setDelegate(isSet: true))

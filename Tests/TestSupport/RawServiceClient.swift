@@ -30,6 +30,8 @@ public final class RawServiceClient: @unchecked Sendable {
     ///   - deviceRoot: The device root whose service to reach.
     ///   - bundleIdentifier: The app the client speaks for.
     ///   - role: The role it introduces itself with; `.tool` may install apps.
+    ///     The service checks the claim against this process's executable: speaking as an
+    ///     installed app or as the tool needs a device whose `config.json` sets `trustsClientClaims`.
     public init(deviceRoot: URL, bundleIdentifier: String, role: Hello.Role = .app) throws {
         socket = try UnixSocket.connect(to: deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
         // A service that never answers fails the test after 10 s instead of blocking it forever.
@@ -38,7 +40,11 @@ public final class RawServiceClient: @unchecked Sendable {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }
         let hello = Hello(bundleIdentifier: bundleIdentifier, role: role, processIdentifier: getpid())
-        guard case .hello = try send(.hello(hello)) else { throw TestSupportError("The service refused hello.") }
+        let answer = try send(.hello(hello))
+        guard case .hello = answer else {
+            // The service's refusal names what was claimed and what this process runs.
+            throw TestSupportError("The service refused hello: \(answer)")
+        }
     }
 
     deinit { socket.close() }

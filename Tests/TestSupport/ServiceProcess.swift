@@ -27,12 +27,19 @@ public struct ServiceProcess: Sendable {
     /// Writes `system/config.json` in a device root.
     /// - Parameters:
     ///   - configuration: The knobs, such as `["retryInitialDelay": 0.05]`.
+    ///   - trustsClientClaims: Whether the service takes every hello as claimed: only for a test whose
+    ///     own process (or a raw wire client) speaks as an installed app or as the debug tool, which
+    ///     the real check refuses. Real apps, extensions and the tool pass the check without it.
     ///   - deviceRoot: The device root.
     /// - Throws: An error when the file cannot be written.
-    public static func writeConfiguration(_ configuration: [String: Double], in deviceRoot: URL) throws {
+    public static func writeConfiguration(
+        _ configuration: [String: Double], trustsClientClaims: Bool = false, in deviceRoot: URL
+    ) throws {
         let system = deviceRoot.appendingPathComponent("system", isDirectory: true)
         try FileManager.default.createDirectory(at: system, withIntermediateDirectories: true)
-        let data = try JSONSerialization.data(withJSONObject: configuration, options: [.sortedKeys])
+        var object: [String: Any] = configuration
+        if trustsClientClaims { object["trustsClientClaims"] = true }
+        let data = try JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])
         try data.write(to: system.appendingPathComponent("config.json"))
     }
 
@@ -40,15 +47,19 @@ public struct ServiceProcess: Sendable {
     /// - Parameters:
     ///   - deviceRoot: The device root to serve; created when missing.
     ///   - configuration: Knobs written to `system/config.json` first, or `nil` to keep the file as it is.
+    ///   - trustsClientClaims: Whether `system/config.json` turns the identity check off (see
+    ///     ``writeConfiguration(_:trustsClientClaims:in:)``); only with `configuration`.
     ///   - readinessTimeout: How long the service may take to listen.
     ///   - extraEnvironment: More variables, such as `BA_BOOT_ID` to simulate a reboot.
     /// - Returns: The running service.
     /// - Throws: `TestSupportError` when the binary is missing or never listens.
     public static func launch(
-        deviceRoot: URL, configuration: [String: Double]? = nil, readinessTimeout: Duration = .seconds(15),
-        extraEnvironment: [String: String] = [:]
+        deviceRoot: URL, configuration: [String: Double]? = nil, trustsClientClaims: Bool = false,
+        readinessTimeout: Duration = .seconds(15), extraEnvironment: [String: String] = [:]
     ) async throws -> ServiceProcess {
-        if let configuration { try writeConfiguration(configuration, in: deviceRoot) }
+        if let configuration {
+            try writeConfiguration(configuration, trustsClientClaims: trustsClientClaims, in: deviceRoot)
+        }
         let process = try ChildProcess.launch(
             executableURL: try ProductsDirectory.executable(named: "backgroundassetsd"),
             arguments: ["--foreground"], environment: environment(for: deviceRoot).merging(extraEnvironment) { $1 })
@@ -116,6 +127,8 @@ public struct ServiceProcess: Sendable {
 /// - Parameters:
 ///   - deviceRoot: The device root.
 ///   - configuration: Knobs for `system/config.json`.
+///   - trustsClientClaims: Whether the service takes every hello as claimed, for a test whose own
+///     process speaks as an installed app or as the tool.
 ///   - extraEnvironment: More variables for the service, such as `BA_BOOT_ID`.
 ///   - body: The work to do while the service runs.
 /// - Returns: What `body` returns.
@@ -123,13 +136,15 @@ public struct ServiceProcess: Sendable {
 public func withService<T>(
     deviceRoot: URL,
     configuration: [String: Double],
+    trustsClientClaims: Bool = false,
     extraEnvironment: [String: String] = [:],
     isolation: isolated (any Actor)? = #isolation,
     _ body: (ServiceProcess) async throws -> T
 ) async throws -> T {
     do {
         let service = try await ServiceProcess.launch(
-            deviceRoot: deviceRoot, configuration: configuration, extraEnvironment: extraEnvironment)
+            deviceRoot: deviceRoot, configuration: configuration, trustsClientClaims: trustsClientClaims,
+            extraEnvironment: extraEnvironment)
         let result = try await service.process.runScoped { _ in try await body(service) }
         await ServiceProcess.killAll(in: deviceRoot)
         return result

@@ -40,6 +40,22 @@ struct ServiceConfigurationTests {
         #expect(try Self.load(#"{"foregroundWait": 0}"#).foregroundWait == 0)
     }
 
+    @Test("trustsClientClaims is off unless config.json says true, and takes only true or false")
+    func trustsClientClaims() throws {
+        #expect(ServiceConfiguration().trustsClientClaims == false)
+        #expect(try Self.load(#"{"trustsClientClaims": true}"#).trustsClientClaims)
+        #expect(try Self.load(#"{"trustsClientClaims": false}"#).trustsClientClaims == false)
+        for json in [#"{"trustsClientClaims": 1}"#, #"{"trustsClientClaims": "yes"}"#] {
+            do {
+                _ = try Self.load(json)
+                Issue.record("\(json) was accepted")
+            } catch let error as ConfigurationError {
+                #expect(error.key == "trustsClientClaims")
+                #expect(error.description.contains("true or false"), "\(error)")
+            }
+        }
+    }
+
     @Test("A misspelled, mistyped or out-of-range knob is refused by name")
     func refusesBadKnobs() throws {
         for (json, key) in [

@@ -30,6 +30,8 @@ final class InProcessService: Sendable {
         clock = ManualClock(start: .now)
         var configuration = ServiceConfiguration()
         configuration.idleExitAfter = 60
+        // The test process speaks for every app and for the tool here: it is none of their executables.
+        configuration.trustsClientClaims = true
         configure(&configuration)
         let service = try BackgroundAssetsService(paths: paths, configuration: configuration, time: clock)
         self.service = service

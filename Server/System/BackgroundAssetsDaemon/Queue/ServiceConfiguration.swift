@@ -65,6 +65,13 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var appRefreshRuntimeLimit: Double = 30
     /// The longest a Background Tasks processing task may run, in real seconds.
     public var processingRuntimeLimit: Double = 300
+    /// Whether a `hello` is taken as it is even when the process is not what it claims (an
+    /// installed app it does not run, or the tool role from another executable).
+    ///
+    /// Off on every real device: a connection is who the kernel says it is. Only a device that
+    /// tests speak to directly turns it on (the test process, a raw wire client and an in-process
+    /// service are no app's executable), and the service says so in its log at start.
+    public var trustsClientClaims = false
 
     /// The defaults.
     public init() {}
@@ -93,6 +100,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
         case whole(ClosedRange<Int64>, @Sendable (inout ServiceConfiguration, Int64) -> Void)
         /// A number of seconds, or another measure with a fraction.
         case measure(ClosedRange<Double>, @Sendable (inout ServiceConfiguration, Double) -> Void)
+        /// `true` or `false`.
+        case flag(@Sendable (inout ServiceConfiguration, Bool) -> Void)
 
         static func count(_ range: ClosedRange<Int64>, _ set: @escaping @Sendable (inout ServiceConfiguration, Int) -> Void) -> Knob {
             // The range fits an Int on every platform Swift runs this on.
@@ -105,6 +114,13 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
         var setter: SettingsFile.Setter<ServiceConfiguration> {
             { [self] configuration, value throws(SettingsFile.Failure) in
+                if case let .flag(set) = self {
+                    guard case let .flag(flag) = value else {
+                        throw SettingsFile.Failure(key: nil, reason: "\(value) is not true or false")
+                    }
+                    set(&configuration, flag)
+                    return
+                }
                 guard case let .number(number) = value else {
                     throw SettingsFile.Failure(key: nil, reason: "\(value) is not a number")
                 }
@@ -126,6 +142,8 @@ public struct ServiceConfiguration: Sendable, Equatable {
                         throw SettingsFile.Failure(key: nil, reason: "\(number) is out of range; use a number from \(bounds)")
                     }
                     set(&configuration, measure)
+                case .flag:
+                    break
                 }
             }
         }
@@ -162,6 +180,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "extensionMemoryLimit": .whole(8 * 1_048_576...maximumBytes) { $0.extensionMemoryLimit = $1 },
         "appRefreshRuntimeLimit": .seconds(from: 0.1) { $0.appRefreshRuntimeLimit = $1 },
         "processingRuntimeLimit": .seconds(from: 0.1) { $0.processingRuntimeLimit = $1 },
+        "trustsClientClaims": .flag { $0.trustsClientClaims = $1 },
     ]
 }
 
