@@ -30,6 +30,8 @@ struct PurgeCommandTests {
         let kept = try #require(paths.container(forAppGroup: group)).appending(path: "Library/Preferences/settings.plist")
         try Self.write(3, to: kept)
 
+        // The tool's code runs in the test process here, which is not backgroundassets-debug's executable.
+        try ServiceProcess.writeConfiguration([:], trustsClientClaims: true, in: root.url)
         let command = try PurgeCommand.parsing([])
         let transcript = ConsoleTranscript()
         #expect(try await command.run(in: ToolContext.recording(paths, into: transcript)) == .success)

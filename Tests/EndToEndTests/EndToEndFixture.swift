@@ -109,10 +109,13 @@ func statusDownloads(_ scenario: Scenario) async throws -> [[String: Any]] {
 ///   - sessionSize: The typical size of a session file.
 ///   - serverArguments: Fault flags for the asset server, such as `["--throttle", "65536"]`.
 ///   - configuration: The service's knobs.
+///   - trustsClientClaims: Whether the service takes every hello as claimed, for a test program
+///     that speaks as the installed app without being its executable.
 ///   - cleanUp: Stops what the service started and the test cannot own, such as extensions.
 ///   - body: The test.
 func withDevice<T>(
     sessions: Int, sessionSize: Int, serverArguments: [String], configuration: [String: Double],
+    trustsClientClaims: Bool = false,
     cleanUp: @escaping (Scenario, AssetServerProcess) -> Void,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (Scenario, AssetServerProcess) async throws -> T
@@ -122,7 +125,9 @@ func withDevice<T>(
         sessions: sessions, sessionSize: sessionSize,
         arguments: ["--access-log", scenario.accessLog.path] + serverArguments
     ) { server in
-        try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { service in
+        try await withService(
+            deviceRoot: scenario.deviceRoot, configuration: configuration, trustsClientClaims: trustsClientClaims
+        ) { service in
             scenario.service.process = service.process
             defer { cleanUp(scenario, server) }
             return try await body(scenario, server)

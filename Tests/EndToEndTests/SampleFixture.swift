@@ -250,18 +250,21 @@ extension Sequence<TraceEntry> {
 ///   - sessionSize: The typical size of a session file.
 ///   - serverArguments: Fault flags for the asset server, such as `["--throttle", "65536"]`.
 ///   - configuration: Service knobs added to ``sampleConfiguration``.
+///   - trustsClientClaims: Whether the service takes every hello as claimed, for a test program
+///     that speaks as the installed app without being its executable.
 ///   - body: The test.
 func withSampleDevice<T>(
     sessions: Int = 4,
     sessionSize: Int = 16_384,
     serverArguments: [String] = [],
     configuration: [String: Double] = [:],
+    trustsClientClaims: Bool = false,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (SampleDevice) async throws -> T
 ) async throws -> T {
     try await withDevice(
         sessions: sessions, sessionSize: sessionSize, serverArguments: serverArguments,
-        configuration: sampleConfiguration.merging(configuration) { $1 },
+        configuration: sampleConfiguration.merging(configuration) { $1 }, trustsClientClaims: trustsClientClaims,
         cleanUp: { scenario, _ in killExtensions(of: scenario.deviceRoot) }
     ) { scenario, server in
         try await body(SampleDevice(scenario: scenario, server: server))

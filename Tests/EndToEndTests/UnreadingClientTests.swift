@@ -16,7 +16,7 @@ struct UnreadingClientTests {
         try await withAssetServer(sessionSize: 262_144) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
                 let hung = try UnixSocket.connect(to: scenario.deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
-                let hello = Hello(bundleIdentifier: "com.example.hung", role: .tool, processIdentifier: getpid())
+                let hello = Hello(bundleIdentifier: "com.example.hung", role: .app, processIdentifier: getpid())
                 try hung.send(MessageCodec.frame(ClientMessage(id: 1, request: .hello(hello))))
                 // About a megabyte of answers: far more than the socket's buffers hold, less than
                 // the backlog that gets a client disconnected.
