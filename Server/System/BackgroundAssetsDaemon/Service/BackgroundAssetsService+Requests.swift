@@ -10,7 +10,7 @@ extension BackgroundAssetsService {
     /// Answers a request, or returns `nil` when the answer comes later (exclusive control).
     func handle(_ request: ClientRequest, id: UInt64, from connection: UInt64) async -> ServerResponse? {
         guard let client = clients[connection] else { return nil }
-        if case let .hello(hello) = request { return greet(hello, client: client) }
+        if case let .hello(hello) = request { return await greet(hello, client: client) }
         guard let hello = client.hello else {
             return failure(.callerConnectionInvalid, "The first request on a connection must be hello; reconnect and introduce the process.")
         }
@@ -107,7 +107,7 @@ extension BackgroundAssetsService {
         }
     }
 
-    private func greet(_ hello: Hello, client: Client) -> ServerResponse {
+    private func greet(_ hello: Hello, client: Client) async -> ServerResponse {
         guard hello.protocolVersion == WireProtocol.version else {
             return failure(.callerConnectionNotAccepted, "This client speaks protocol \(hello.protocolVersion) but the service speaks \(WireProtocol.version); rebuild the package so both match.")
         }
@@ -115,6 +115,19 @@ extension BackgroundAssetsService {
               DevicePaths.isSafePathComponent(hello.bundleIdentifier) else {
             return failure(.callerConnectionNotAccepted, "\(hello.bundleIdentifier.debugSummary) is not a valid bundle identifier; use reverse-DNS letters, digits, '.', '-' and '_'.")
         }
+        // A connection is who the kernel says it is: the claim is checked against the executable
+        // the peer runs, as Apple's system reads an app's identity from its code signature.
+        let peer = client.connection.peer.processIdentifier
+        let installed = await registry.apps().apps.map(ClientVerifier.InstalledExecutables.init)
+        if case let .refused(reason) = clientVerifier.verdict(for: hello, processIdentifier: peer, installed: installed) {
+            guard configuration.trustsClientClaims else {
+                logger.notice("Refused a hello: \(reason)")
+                return failure(.callerConnectionNotAccepted, reason)
+            }
+            logger.info("Accepted a hello only because trustsClientClaims is on: \(reason)")
+        }
+        // The connection may have closed while the installed apps were read.
+        guard clients[client.connection.id] != nil else { return failure(.callerConnectionInvalid, "The connection closed during its hello.") }
         clients.introduce(client.connection.id, as: hello)
         client.connection.liftFrameLimit()
         if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }

@@ -30,6 +30,8 @@ public actor BackgroundAssetsService {
     private let queueEvents: AsyncStream<QueueEvent>
 
     var clients = ClientRegistry()
+    /// Checks each hello against the executable the peer runs; a test may replace its look-ups.
+    var clientVerifier = ClientVerifier.live
     var arbiter = ExclusiveControlArbiter()
     /// Challenges sent to delegates, until one answers.
     var handOvers = HandOverDesk()

@@ -88,6 +88,9 @@ public struct ServiceRunner: Sendable {
             try await service.start()
             let listener = try UnixSocketListener(path: paths.serviceSocket.path)
             logger.info("backgroundassetsd \(getpid()) serves the device root \(paths.root.path)")
+            if configuration.trustsClientClaims {
+                logger.notice("trustsClientClaims is on in \(paths.serviceConfigurationFile.path): a client is taken as the app, extension or tool it claims to be, whatever it runs. Only a test device should be set so.")
+            }
             let connections = try ConnectionLoop(listener: listener) { connection in
                 service.activities.run("client \(connection.id)") { await service.serve(connection) }
             }
