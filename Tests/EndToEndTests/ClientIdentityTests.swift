@@ -33,6 +33,12 @@ struct ClientIdentityTests {
     func impostorsAreRefused() async throws {
         try await withLifecycle { life in
             let root = life.scenario.deviceRoot
+            // Before the install the app's identifier is nobody's, so this process may speak for it;
+            // the install closes that connection, since this process is not the app.
+            let early = try await blocking { [bundle = life.bundle] in
+                try RawServiceClient(deviceRoot: root, bundleIdentifier: bundle.bundleIdentifier)
+            }
+            defer { early.close() }
             // The real tool installs; the real extension, launched by the service, answers the content request.
             try await life.installAndWait()
             #expect(life.trace().contains { $0.event == "extensionCheckIn" }, "the extension never checked in")
@@ -42,6 +48,9 @@ struct ClientIdentityTests {
             let status = try await app.waitForExit(timeout: .seconds(60))
             #expect(status.isSuccess, "\(app.diagnostics())")
             #expect(life.appCalls().contains { $0.entryPoint == "launchable" })
+
+            let earlyAnswer = try await blocking { () -> ServerResponse? in try? early.send(.fetchStatus) }
+            #expect(earlyAnswer == nil, "a connection made before the install still speaks for the app: \(String(describing: earlyAnswer))")
 
             let own = try Self.ownExecutable()
             let asApp = try #require(await Self.refusal(root: root, life.bundle.bundleIdentifier, role: .app))

@@ -40,6 +40,7 @@ extension BackgroundAssetsService {
             return installRefusal(error.message)
         }
         installedApps.insert(app)
+        closeConnectionsNotRunning(installed)
         await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
         installs.begin(InstallRun(kind: kind, app: installed), for: app)
         schedulePeriodicChecks()

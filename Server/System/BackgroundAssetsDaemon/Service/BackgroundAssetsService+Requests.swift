@@ -137,6 +137,22 @@ extension BackgroundAssetsService {
         return .hello(reply)
     }
 
+    /// Closes the connections that took an app's identifier before the app was installed and do not
+    /// run its executables: a name no app had was anyone's, the installed app's data is its own.
+    /// - Parameter installed: The app just installed or updated.
+    func closeConnectionsNotRunning(_ installed: InstalledApp) {
+        guard !configuration.trustsClientClaims else { return }
+        let executables = [ClientVerifier.InstalledExecutables(installed)]
+        for client in clients.all {
+            guard let hello = client.hello, hello.bundleIdentifier == installed.bundleIdentifier, hello.role != .tool,
+                case let .refused(reason) = clientVerifier.verdict(
+                    for: hello, processIdentifier: client.connection.peer.processIdentifier, installed: executables)
+            else { continue }
+            logger.notice("Closed a connection that spoke for \(installed.bundleIdentifier.debugSummary) before it was installed: \(reason)")
+            client.connection.close()
+        }
+    }
+
     private func schedule(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
         if let problem = download.validationProblem() { return failure(.downloadInvalid, problem) }
         if download.isEssential {
