@@ -118,7 +118,12 @@ extension BackgroundAssetsService {
         // A connection is who the kernel says it is: the claim is checked against the executable
         // the peer runs, as Apple's system reads an app's identity from its code signature.
         let peer = client.connection.peer.processIdentifier
-        let installed = await registry.apps().apps.map(ClientVerifier.InstalledExecutables.init)
+        var installed = await registry.apps().apps.map(ClientVerifier.InstalledExecutables.init)
+        // An install of the claimed app that ended while the apps were read closed the connections it
+        // found, not this one, which has no hello yet: read again, with the new app among them.
+        if installedApps.contains(hello.bundleIdentifier), !installed.contains(where: { $0.bundleIdentifier == hello.bundleIdentifier }) {
+            installed = await registry.apps().apps.map(ClientVerifier.InstalledExecutables.init)
+        }
         if case let .refused(reason) = clientVerifier.verdict(for: hello, processIdentifier: peer, installed: installed) {
             guard configuration.trustsClientClaims else {
                 logger.notice("Refused a hello: \(reason)")
