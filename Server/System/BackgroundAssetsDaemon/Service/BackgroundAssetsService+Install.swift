@@ -46,7 +46,13 @@ extension BackgroundAssetsService {
         schedulePeriodicChecks()
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
-        activities.run("\(kind) content request of \(app)") { [weak self] in await self?.requestContent(kind, for: app) }
+        if installed.bundle.extension == nil || installed.bundle.app.manifestURL == nil {
+            // Nothing to ask before the first launch: launchable in the reply itself, so no waiter
+            // sees the install pass through a phase of asking an extension it does not have.
+            await requestContent(kind, for: app)
+        } else {
+            activities.run("\(kind) content request of \(app)") { [weak self] in await self?.requestContent(kind, for: app) }
+        }
         return .app(appStatus(installed))
     }
 
