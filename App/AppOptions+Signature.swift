@@ -1,6 +1,6 @@
 /*
 Abstract:
-What the app takes on its command line: the options of a run, and the list and delete commands.
+What the app takes on its command line: the options of a run, and the list, delete and hold-control commands.
 */
 
 import ArgumentParsing
@@ -27,6 +27,8 @@ extension AppOptions {
     }
     static let plain = Flag("--plain", help: "Print one line per event even on a terminal, instead of a live table.")
     static let json = Flag("--json", help: "Print the list as JSON.")
+    static let holdSeconds = Option.seconds(
+        "--seconds", help: "How long to keep control once it is granted.", default: .seconds(3))
     static let sessionID = Argument("SESSION-ID", help: "The session whose video to remove, such as wwdc23-10108.")
 
     static let list = CommandSignature(
@@ -34,6 +36,10 @@ extension AppOptions {
         arguments: [json])
     static let delete = CommandSignature(
         name: "delete", abstract: "Remove a session's video; the next launch downloads it again.", arguments: [sessionID])
+    static let holdControl = CommandSignature(
+        name: "hold-control",
+        abstract: "Take exclusive control of the downloads and keep it, as the app does while it changes its files.",
+        arguments: [holdSeconds])
 
     static var signature: CommandSignature {
         CommandSignature(
@@ -50,6 +56,6 @@ extension AppOptions {
                 """,
             // Static declarations share their names with the values they fill; `Self.` picks the declaration.
             arguments: [Self.untilComplete, Self.timeout, Self.manifestURL, Self.plain],
-            subcommands: [list, delete])
+            subcommands: [list, delete, holdControl])
     }
 }

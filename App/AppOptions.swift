@@ -21,6 +21,8 @@ struct AppOptions: Equatable, ParsableArguments {
         case list(json: Bool)
         /// Remove a session's video from the device.
         case delete(sessionID: String)
+        /// Take exclusive control of the downloads and keep it for a while.
+        case holdControl(Duration)
     }
 
     var command = Command.run
@@ -44,6 +46,8 @@ struct AppOptions: Equatable, ParsableArguments {
             command = .list(json: arguments.flag(Self.json))
         } else if arguments.selected(Self.delete) {
             command = .delete(sessionID: try arguments.positional(Self.sessionID))
+        } else if arguments.selected(Self.holdControl) {
+            command = .holdControl(try arguments.value(Self.holdSeconds))
         }
     }
 }

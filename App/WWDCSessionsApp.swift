@@ -15,6 +15,8 @@ struct WWDCSessionsApp {
             exit(ListCommand(json: json).run())
         case let .delete(sessionID):
             exit(DeleteCommand(sessionID: sessionID).run())
+        case let .holdControl(duration):
+            exit(await HoldControlCommand(duration: duration).run())
         case .run:
             // Every background task's handler is registered before the app finishes launching.
             BackgroundRefresh.register()

@@ -49,7 +49,7 @@ done
 # The products the pages' `swift run` and `.build/debug/...` start: built once, in the package itself.
 PRODUCTS="$ROOT/.build/debug"
 for product in asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension \
-    exclusive-control-probe ba-package background-game wwdc-slides wwdc-slides-extension; do
+    ba-package background-game wwdc-slides wwdc-slides-extension; do
     [[ -x "$PRODUCTS/$product" ]] || fail "$PRODUCTS/$product is missing; run swift build first."
 done
 
