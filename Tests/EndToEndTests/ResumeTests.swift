@@ -185,9 +185,10 @@ func waitForDurableBytes(_ scenario: Scenario, atLeast bytes: Int64) async throw
 
 /// The bytes the service reports as durably written for the scenario's only download, asked over a
 /// connection of the test process's own: launching `backgroundassets-debug status` for every look
-/// takes seconds on a busy machine, longer than the middle of a throttled transfer lasts.
+/// takes seconds on a busy machine, longer than the middle of a throttled transfer lasts. It speaks
+/// as an app no one installed, the only identity a test process may take on a device that checks.
 private func durableBytes(_ scenario: Scenario) async throws -> Int64 {
-    let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.resume-tests", role: .tool)
+    let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.resume-tests")
     defer { client.close() }
     guard case let .status(status) = try await client.ask(.fetchStatus) else {
         throw TestSupportError("The service answered fetchStatus without a status.")
