@@ -3,6 +3,7 @@ Abstract:
 End to end: Apple-style code, written from Apple's documentation, installs, downloads and keeps every session's file.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import TestSupport
 import Testing
@@ -26,9 +27,13 @@ struct AppleStyleSampleTests {
                 #expect(FileManager.default.fileExists(atPath: sessionsFolder.appendingPathComponent("\(session.id).mp4").path))
             }
 
+            #expect(try await scenario.appStatus()?["hasLaunched"] as? Bool == false)
             let app = try scenario.launchApp(["--timeout", "60"])
             let status = try await app.waitForExit(timeout: .seconds(90))
             #expect(status.isSuccess, "apple-style-app ended with \(status): \(app.diagnostics())")
+            // The app never mentions a launch; starting it was its first launch, as on Apple platforms.
+            #expect(try await scenario.appStatus()?["hasLaunched"] as? Bool == true)
+            #expect(scenario.trace().filter { $0.event == "appLaunched" }.count == 1)
 
             for session in scenario.sessions {
                 let kept = try Data(contentsOf: sessionsFolder.appendingPathComponent("\(session.id).mp4"))

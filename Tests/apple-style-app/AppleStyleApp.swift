@@ -4,9 +4,10 @@ Runs the Apple-style SessionManager until every session of the manifest is on th
 */
 
 // Not Apple's code: on Apple platforms SwiftUI's App would create the SessionManager and show its
-// sessions. This entry point waits at the launch gate (an installed app on Linux must), refreshes the
-// manifest and downloads what is missing, as the sample's content view does when it appears, and
-// exits once every session's file is in place (status 0) or after `--timeout SECONDS` (status 1).
+// sessions. This entry point refreshes the manifest and downloads what is missing, as the sample's
+// content view does when it appears, and exits once every session's file is in place (status 0) or
+// after `--timeout SECONDS` (status 1). Like Apple's, it calls nothing to say it launched: starting
+// the installed app is its launch.
 import BackgroundAssets
 import Foundation
 
@@ -16,7 +17,6 @@ enum AppleStyleApp {
         let arguments = CommandLine.arguments
         let timeout = arguments.firstIndex(of: "--timeout").flatMap { Double(arguments[safe: $0 + 1] ?? "") } ?? 60
         do {
-            try await BALaunchGate.waitUntilLaunchable()
             let manager = SessionManager.shared
             let done = AsyncStream<Void> { continuation in
                 manager.observeChanges {

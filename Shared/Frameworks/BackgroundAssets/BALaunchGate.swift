@@ -1,6 +1,6 @@
 /*
 Abstract:
-What the app calls at start: wait while the system still installs it, and record the launch.
+What the app calls at start: wait while the system still installs it.
 */
 
 import BackgroundAssetsIPC
@@ -10,12 +10,13 @@ import Foundation
 ///
 /// On Apple platforms an app cannot be opened while its essential downloads are still running:
 /// the home screen shows the install's progress instead. Here the app is an ordinary executable,
-/// so it calls ``waitUntilLaunchable(onProgress:)`` first thing; the call also tells the system
-/// the app launched, which lifts the pre-launch download allowances and feeds the periodic
-/// content requests' schedule.
+/// so it calls ``waitUntilLaunchable(onProgress:)`` first thing. The launch itself needs no call:
+/// the service counts the first connection of a process running the installed app's executable
+/// as the app's launch (or, for one started during the install, the install's end), as opening an
+/// app is on Apple platforms, so Apple's code, which never calls this gate, launches the same way.
 /// - Note: This type has no counterpart in Apple's framework.
 public enum BALaunchGate {
-    /// Waits while the app is installing, reporting the install's progress, then records the launch.
+    /// Waits while the app is installing, reporting the install's progress.
     /// - Parameter onProgress: Called with the install's progress while the app waits, in the
     ///   caller's task and never after this method returns; not called when the app is already launchable.
     /// - Throws: ``BAError`` when the service cannot be reached or the app is not installed

@@ -29,7 +29,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `uninstall` | `app` | remove an app, its downloads and its container (debug tool only) |
 /// | `simulate` | `app` | send a content request now and reset the runtime budget (debug tool only) |
 /// | `updateSettings` | `settings` | low-power mode, background app refresh, in-app content (debug tool only) |
-/// | `awaitLaunchable` | `app` | wait while the app installs; the app's launch gate also records a launch |
+/// | `awaitLaunchable` | `app` | wait while the app installs (the launch is the hello of a process running the installed app; `recordLaunch` counts only where claims are trusted) |
 /// | `extensionCheckIn` | `done` | the extension the service launched is ready for calls (only that process may) |
 /// | `extensionCallReturned` | `done` | an entry point returned, with what it returned |
 /// | `submitTaskRequest` | `done` | store a Background Tasks request, replacing one with the same identifier (app only) |

@@ -9,8 +9,11 @@ import Foundation
 extension BackgroundAssetsService {
     /// Answers at once when the app is launchable, else when it becomes launchable; records a launch if asked.
     func awaitLaunchable(_ bundleIdentifier: String?, recordLaunch: Bool, requestID: UInt64, connection: UInt64) async -> ServerResponse? {
-        guard let caller = clients[connection]?.hello else { return nil }
+        guard let client = clients[connection], let caller = client.hello else { return nil }
         let id = bundleIdentifier ?? caller.bundleIdentifier
+        // An opened app's process was launched by its connection (or is, when its install ends);
+        // the gate records a launch only for a process the kernel could not vouch for.
+        let recordLaunch = recordLaunch && !client.isOpenedApp
         guard installedApps.contains(id), let app = try? await registry.app(id) else {
             return failure(.callerConnectionNotAccepted, "\(id) is not installed on this device; install it with backgroundassets-debug install, then launch it.")
         }
@@ -51,8 +54,15 @@ extension BackgroundAssetsService {
         }) else { return }
         // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
-        for waiter in installs.takeWaiters(of: app) {
-            let status = waiter.recordLaunch ? await recordLaunch(of: app) ?? appStatus(installed) : appStatus(installed)
+        // A process opened while the app was installing launches it now, once, however many of its
+        // connections or launch gates wait.
+        var launched: AppStatus?
+        let waiters = installs.takeWaiters(of: app)
+        if waiters.contains(where: \.recordLaunch) || !clients.openedProcesses(of: app).isEmpty {
+            launched = await recordLaunch(of: app)
+        }
+        for waiter in waiters {
+            let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
         schedulePeriodicChecks()

@@ -124,7 +124,8 @@ extension BackgroundAssetsService {
         if installedApps.contains(hello.bundleIdentifier), !installed.contains(where: { $0.bundleIdentifier == hello.bundleIdentifier }) {
             installed = await registry.apps().apps.map(ClientVerifier.InstalledExecutables.init)
         }
-        if case let .refused(reason) = clientVerifier.verdict(for: hello, processIdentifier: peer, installed: installed) {
+        let verdict = clientVerifier.verdict(for: hello, processIdentifier: peer, installed: installed)
+        if case let .refused(reason) = verdict {
             guard configuration.trustsClientClaims else {
                 logger.notice("Refused a hello: \(reason)")
                 return failure(.callerConnectionNotAccepted, reason)
@@ -133,10 +134,19 @@ extension BackgroundAssetsService {
         }
         // The connection may have closed while the installed apps were read.
         guard clients[client.connection.id] != nil else { return failure(.callerConnectionInvalid, "The connection closed during its hello.") }
-        clients.introduce(client.connection.id, as: hello)
+        let isOpenedApp = verdict == .accepted && hello.role == .app
+            && installed.contains { $0.bundleIdentifier == hello.bundleIdentifier }
+            && taskHost.backgroundLaunch(of: hello.bundleIdentifier)?.processIdentifier != peer
+        let wasOpen = clients.openedProcesses(of: hello.bundleIdentifier).contains(peer)
+        clients.introduce(client.connection.id, as: hello, isOpenedApp: isOpenedApp)
         client.connection.liftFrameLimit()
         if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
+        // Opening an app is its launch, as on Apple platforms: the first connection of its process
+        // counts, with no call of the app's own. One still installing counts once the install ends.
+        if isOpenedApp, !wasOpen, installs[hello.bundleIdentifier] == nil {
+            await recordLaunch(of: hello.bundleIdentifier)
+        }
         var reply = HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path)
         reply.notice = queue.pausedWorkReason
         return .hello(reply)

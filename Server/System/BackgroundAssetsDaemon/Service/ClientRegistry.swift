@@ -17,6 +17,9 @@ struct ClientRegistry {
         var hello: Hello?
         /// Whether it wants its app's download events (a delegate is set).
         var hasDelegate = false
+        /// Whether the kernel says its process runs its installed app's executable, started by a
+        /// person rather than by the service in the background: what opening the app is.
+        var isOpenedApp = false
     }
 
     private var clients: [UInt64: Client] = [:]
@@ -49,8 +52,18 @@ struct ClientRegistry {
     }
 
     /// Records the identity a connection's accepted `hello` gave.
-    mutating func introduce(_ connection: UInt64, as hello: Hello) {
+    /// - Parameters:
+    ///   - connection: The connection.
+    ///   - hello: What it said it is.
+    ///   - isOpenedApp: Whether its process is the installed app, opened by a person.
+    mutating func introduce(_ connection: UInt64, as hello: Hello, isOpenedApp: Bool = false) {
         clients[connection]?.hello = hello
+        clients[connection]?.isOpenedApp = isOpenedApp
+    }
+
+    /// The processes of an app that a person opened and that are connected now, each once.
+    func openedProcesses(of app: String) -> Set<Int32> {
+        Set(all.filter { $0.isOpenedApp && $0.hello?.bundleIdentifier == app }.map(\.connection.peer.processIdentifier))
     }
 
     /// Records whether a connection takes its app's download events.
