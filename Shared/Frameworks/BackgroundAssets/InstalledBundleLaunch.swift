@@ -38,17 +38,46 @@ enum InstalledBundleLaunch {
         guard installed != executable, FileManager.default.isExecutableFile(atPath: installed) else { return nil }
         return installed
     }
+
+    /// Whether this process is an installed app running from its bundle: what opening the app starts.
+    /// - Parameters:
+    ///   - environment: The process's environment.
+    ///   - executable: The path of the running executable.
+    ///   - paths: The device root whose installed apps are searched.
+    static func isOpenedApp(environment: [String: String], executable: String, paths: DevicePaths) -> Bool {
+        let role = environment[ProcessIdentity.roleVariable]
+        guard role == nil || role == Hello.Role.app.rawValue,
+            let record = ProcessIdentity.installedAppRecord(runningAs: URL(fileURLWithPath: executable), in: paths)
+        else { return false }
+        return record.bundleExecutable.resolvingSymlinksInPath().path == URL(fileURLWithPath: executable).resolvingSymlinksInPath().path
+    }
+
+    /// Introduces the app to the service as it starts, as opening an app on Apple platforms is known
+    /// to the system whether or not the app ever calls the framework: the service counts the first
+    /// connection of the app's process as its launch. On a thread of its own, so the app's start
+    /// never waits for the service.
+    static func announceLaunch() {
+        Thread.detachNewThread {
+            BADownloadManager.shared.connection.request(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: false)) { _ in }
+        }
+    }
 }
 
 /// Called before `main` by the launch hook in `CInstalledBundleLaunch`: the executable to become, as a
-/// C string the caller owns, or `nil`.
+/// C string the caller owns, or `nil`; an installed app already in its bundle announces its launch.
 @_cdecl("BackgroundAssets_installedBundleExecutable")
 public func _installedBundleExecutable() -> UnsafeMutablePointer<CChar>? {
     let environment = ProcessInfo.processInfo.environment
-    guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"),
-        let installed = InstalledBundleLaunch.installedExecutable(
-            environment: environment, executable: executable, paths: .current(environment: environment))
-    else { return nil }
+    guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else { return nil }
+    let paths = DevicePaths.current(environment: environment)
+    guard let installed = InstalledBundleLaunch.installedExecutable(
+        environment: environment, executable: executable, paths: paths)
+    else {
+        if InstalledBundleLaunch.isOpenedApp(environment: environment, executable: executable, paths: paths) {
+            InstalledBundleLaunch.announceLaunch()
+        }
+        return nil
+    }
     // A rebuild leaves the bundle's link on the old file; run what was just built.
     do {
         try InstalledExecutable.refresh(URL(fileURLWithPath: installed), from: URL(fileURLWithPath: executable))
