@@ -44,6 +44,14 @@ extension LifecycleTests {
                         #expect(try await app.waitForExit(timeout: .seconds(60)) == .exited(0), "\(app.standardError())")
                     }
                 }
+                // Started during the install, the app's process launched it once, when the install
+                // ended: its introduction at start and its launch gate do not count twice.
+                let events = life.trace()
+                let launches = events.indices.filter { events[$0].event == "appLaunched" }
+                #expect(launches.count == 1, "\(launches.map { events[$0] })")
+                let madeLaunchable = try #require(events.firstIndex { $0.event == "appLaunchable" })
+                #expect(launches.allSatisfy { $0 > madeLaunchable })
+
                 let launchable = try #require(life.appCalls().calls("launchable").first)
                 // Started from the build folder, the app moved into its installed bundle before main.
                 #expect(launchable.mainBundleIdentifier == life.bundle.bundleIdentifier)
