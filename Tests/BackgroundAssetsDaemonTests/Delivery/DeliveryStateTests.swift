@@ -175,4 +175,28 @@ struct DeliveryStateTests {
         let late = Self.finished(9, app: "com.example.gone")
         #expect(state.finished(late, delegates: [], isInstalled: false, isPresent: true, at: Self.at(2500)) == [.release(late, .noOwner)])
     }
+
+    @Test("A file the extension ended without taking is kept for the app past the grace, never deleted, and offered to the next delegate")
+    func extensionDidNotTake() {
+        var state = Self.restarted()
+        let (file, other) = (Self.finished(7), Self.finished(8))
+        #expect(state.extensionDidNotTake(file, delegates: [], isInstalled: true, isPresent: true) == [.keepForApp(file)])
+        _ = state.finished(other, delegates: [], isInstalled: true, isPresent: true, at: Self.at(10))
+        #expect(state.rows(of: Self.app) == [7, 8], "listed to the app while kept")
+        // The grace sends the ordinary held file on; the one the extension did not take stays the app's.
+        let graceEnded = state.reconnectGraceEnded(at: Self.graceEnd, delegates: { _ in [] }, isInstalled: { _ in true }, isPresent: { _ in true })
+        #expect(graceEnded == [.giveToExtension(other)])
+        #expect(state.heldFiles(of: Self.app) == [file])
+        #expect(state.delegateSet(app: Self.app, delegates: [4], isPresent: { _ in true }) == [.offer(id: 1, file, to: [4])])
+        #expect(state.acknowledged(1, by: 4) == [.release(file, .delivered)])
+    }
+
+    @Test("An extension that moved the file away before it ended has it; an uninstalled app's file has no owner; a connected delegate gets it at once")
+    func extensionDidNotTakeOutcomes() {
+        var state = Self.restarted()
+        let (moved, orphan, offered) = (Self.finished(7), Self.finished(8, app: "com.example.gone"), Self.finished(9))
+        #expect(state.extensionDidNotTake(moved, delegates: [], isInstalled: true, isPresent: false) == [.release(moved, .delivered)])
+        #expect(state.extensionDidNotTake(orphan, delegates: [], isInstalled: false, isPresent: true) == [.release(orphan, .noOwner)])
+        #expect(state.extensionDidNotTake(offered, delegates: [3], isInstalled: true, isPresent: true) == [.offer(id: 1, offered, to: [3])])
+    }
 }

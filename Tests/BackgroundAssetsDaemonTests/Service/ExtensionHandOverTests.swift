@@ -60,6 +60,27 @@ struct ExtensionHandOverTests {
         }
     }
 
+    @Test("A file the extension held when it was killed is kept for the app and reaches its next delegate, never deleted")
+    func killedExtensionLeavesTheFileToTheApp() async throws {
+        try await Self.withExtensionHoldingOneFile { scene in
+            let (app, held) = (scene.app, scene.held)
+            let launched = try #require(scene.device.trace.last { $0.event == "extensionLaunched" })
+            let pid = try #require(launched.detail.flatMap { Int32($0.replacingOccurrences(of: "pid ", with: "")) })
+            #expect(kill(pid, SIGKILL) == 0)
+            try await scene.device.waitForTrace("the held file kept for the app") {
+                $0.download == held.identifier && $0.detail?.contains("kept for the app's delegate") == true
+            }
+
+            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.event {
+                if case let .finished(_, download, _) = $0 { download.uniqueIdentifier == held.uniqueIdentifier } else { false }
+            }
+            let delivery = try #require(app.handedOver.first { $0.download.uniqueIdentifier == held.uniqueIdentifier })
+            #expect(try Data(contentsOf: URL(fileURLWithPath: delivery.path)) == Data(Setup.bytes), "the file is whole")
+            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.id))
+        }
+    }
+
     @Test("A file whose delegate went away before returning goes to a delegate set since, not to the extension")
     func orphanedFileGoesToANewDelegate() async throws {
         try await Self.withInstalledApp { setup in

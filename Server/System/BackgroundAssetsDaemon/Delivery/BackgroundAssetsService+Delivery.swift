@@ -35,6 +35,20 @@ extension BackgroundAssetsService {
         await takeBackFromExtension(for: app)
     }
 
+    /// The extension will never return from the call that gave it a finished file
+    /// (``DeliveryState/extensionDidNotTake(_:delegates:isInstalled:isPresent:)``).
+    func extensionDidNotTake(_ file: URL, rowID: Int64, of app: String) async {
+        guard let row = try? await storeReader.read({ try $0.download(id: rowID) }) else {
+            // No row, no download to give: the file belongs to nothing the service still tracks.
+            StagingArea.release(handedOver: file)
+            return
+        }
+        // Under its own name only: an extension that moved the file away took it.
+        await perform(deliveries.extensionDidNotTake(
+            FinishedFile(row: row, file: file), delegates: delegateConnections(of: app),
+            isInstalled: installedApps.contains(app), isPresent: access(file.path, F_OK) == 0))
+    }
+
     /// A delegate returned from `finishedWithFileURL`.
     func deliveryAcknowledged(_ id: UInt64, by connection: UInt64) async {
         await perform(deliveries.acknowledged(id, by: connection))
@@ -85,6 +99,11 @@ extension BackgroundAssetsService {
                 _ = link(finished.file.path, StagingArea.keptName(of: finished.file).path)
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "held for a delegate reconnecting to the new service")
+            case let .keepForApp(finished):
+                _ = link(finished.file.path, StagingArea.keptName(of: finished.file).path)
+                traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
+                           detail: "the extension ended without taking it: kept for the app's delegate")
+                logger.notice("The extension of \(finished.app) ended before it took \(finished.row.descriptor.identifier); its file is kept for the app's delegate.")
             case let .offer(id, finished, connections):
                 let receivers = connections.sorted().compactMap { clients[$0] }
                 for client in receivers {

@@ -18,6 +18,9 @@ enum DeliveryAction: Sendable, Equatable {
     /// Keep the file for a delegate of its app expected to connect again: make sure its kept second
     /// name exists, so a kill before the delegate takes it leaves it for the next service.
     case hold(FinishedFile)
+    /// Keep the file for the app's next delegate, however long that takes: the extension it was given
+    /// to ended without taking it. Its kept second name is made as for ``hold(_:)``.
+    case keepForApp(FinishedFile)
     /// Send `finishedWithFileURL` to these delegate connections under a delivery identifier; the
     /// delivery ends when they acknowledge it.
     case offer(id: UInt64, FinishedFile, to: Set<UInt64>)

@@ -9,9 +9,10 @@ import Foundation
 ///
 /// **Invariant: a finished download has its file until its owner has it.** A finished file is
 /// offered to the app's delegates, held for a delegate reconnecting to a restarted service, or given
-/// to the app's extension (whose host then owns it until the call returns). Its names are deleted
-/// only when a delegate it was offered to returned from its callback, or when its app is not
-/// installed, so nobody can ever own it. A file found gone before its owner had it is fetched again,
+/// to the app's extension (whose host then owns it until the call returns; an extension that ends
+/// without returning and without moving it gives it back, kept for the app). Its names are deleted
+/// only when a delegate it was offered to, or the extension, returned from its callback, or when
+/// its app is not installed, so nobody can ever own it. A file found gone before its owner had it is fetched again,
 /// never reported as delivered. Every file this value tracks lives in the app group's hand-over
 /// folder under its name and a kept second name, so a kill at any moment leaves it for the next
 /// service, which finds it (``UndeliveredFiles``) and holds it again.
@@ -47,6 +48,8 @@ struct DeliveryState: Sendable {
     private var offers: [UInt64: Offer] = [:]
     /// The held files, by app, in the order they were held.
     private var held: [String: [FinishedFile]] = [:]
+    /// The held files an extension did not take: they wait for a delegate past the reconnect grace.
+    private var keptForApp: Set<Int64> = []
     private var holdsUntil: Date
     private var isGraceTimerArmed = false
     private var nextOfferID: UInt64 = 1
@@ -90,6 +93,28 @@ struct DeliveryState: Sendable {
         return route(finished, delegates: delegates, isInstalled: isInstalled, isPresent: isPresent, at: now)
     }
 
+    /// The app's extension ended (crashed, or was killed) without returning from the call that gave
+    /// it a finished file. A file no longer under its name was moved away by the extension, which
+    /// has it. One still there is the app's: offered to its delegates, else kept until one connects,
+    /// and not given to the extension again by this service, where it might fail the same way for
+    /// ever (a restarted service gives it once more, after its reconnect grace).
+    /// - Parameters:
+    ///   - finished: The download and its file.
+    ///   - delegates: The connections of its app with a delegate set.
+    ///   - isInstalled: Whether its app is installed.
+    ///   - isPresent: Whether the file is still under the name the extension was given.
+    mutating func extensionDidNotTake(
+        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool
+    ) -> [DeliveryAction] {
+        guard !isTracked(finished.rowID) else { return [] }
+        guard isPresent else { return [.release(finished, .delivered)] }
+        guard isInstalled else { return [.release(finished, .noOwner)] }
+        if !delegates.isEmpty { return offer(finished, to: delegates) }
+        held[finished.app, default: []].append(finished)
+        keptForApp.insert(finished.rowID)
+        return [.keepForApp(finished)]
+    }
+
     /// A connection of `app` set its delegate: it receives what is held for the app.
     /// - Parameters:
     ///   - app: The app.
@@ -97,10 +122,12 @@ struct DeliveryState: Sendable {
     ///   - isPresent: Whether a file is still there.
     mutating func delegateSet(app: String, delegates: Set<UInt64>, isPresent: (URL) -> Bool) -> [DeliveryAction] {
         guard !delegates.isEmpty, let files = held.removeValue(forKey: app) else { return [] }
+        keptForApp.subtract(files.map(\.rowID))
         return files.flatMap { isPresent($0.file) ? offer($0, to: delegates) : [.fetchAgain($0)] }
     }
 
-    /// The grace timer fired: what is still held goes out as any finished file does.
+    /// The grace timer fired: what is still held goes out as any finished file does, except the files
+    /// an extension did not take, which keep waiting for the app.
     /// - Parameters:
     ///   - now: The time; a timer that fires early (the service restarted the hold) is armed again.
     ///   - delegates: The connections of an app with a delegate set.
@@ -111,8 +138,8 @@ struct DeliveryState: Sendable {
     ) -> [DeliveryAction] {
         isGraceTimerArmed = false
         guard !isHolding(at: now) else { return armGraceTimer() }
-        let files = held.keys.sorted().flatMap { held[$0] ?? [] }
-        held = [:]
+        let files = held.keys.sorted().flatMap { held[$0] ?? [] }.filter { !keptForApp.contains($0.rowID) }
+        held = held.mapValues { $0.filter { keptForApp.contains($0.rowID) } }.filter { !$0.value.isEmpty }
         return files.flatMap {
             route($0, delegates: delegates($0.app), isInstalled: isInstalled($0.app), isPresent: isPresent($0.file), at: now)
         }

@@ -10,7 +10,7 @@ extension BackgroundAssetsService {
     /// Queues entry-point calls for an app's extension, launching it when it is not running.
     ///
     /// Calls that cannot be made (the app is gone, its daily budget is spent, the executable does
-    /// not start) are abandoned: their files are deleted and an install they serve completes.
+    /// not start) are abandoned: a file the extension did not take is kept for the app, and an install they serve completes.
     func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
         guard !records.isEmpty else { return }
         switch extensionHost.runs.queue(records, for: app) {
@@ -163,8 +163,8 @@ extension BackgroundAssetsService {
                 if kind != .periodic, installs[app] != nil {
                     await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
                 }
-            case let .delivery(file, _):
-                StagingArea.release(handedOver: file)
+            case let .delivery(file, rowID):
+                await extensionDidNotTake(file, rowID: rowID, of: app)
             case let .challenge(rowID):
                 try? await queue.answerChallenge(id: rowID, answer: ChallengeAnswer(disposition: .performDefaultHandling))
             case .notice:
