@@ -44,4 +44,26 @@ struct StagingAreaTests {
             (error as? TransferError)?.kind == .localFile(errno: EINVAL)
         }
     }
+
+    @Test("A link planted among a container's folders is refused by name: the finished file never leaves the device root",
+          arguments: ["Library", "Library/Caches", "Library/Caches/com.apple.BackgroundAssets"])
+    func linkInsideContainer(linked: String) throws {
+        let root = try TemporaryDirectory(prefix: "ba-staging")
+        let outside = try TemporaryDirectory(prefix: "ba-outside")
+        let staging = StagingArea(paths: DevicePaths(root: root.url))
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        let container = try #require(staging.paths.container(forAppGroup: Self.group))
+        let link = container.appending(path: linked)
+        try FileManager.default.createDirectory(at: link.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: outside.url)
+        try Data("video".utf8).write(to: staging.partFile(forRow: 3))
+
+        #expect {
+            try staging.handOver(rowID: 3, toAppGroup: Self.group)
+        } throws: { error in
+            (error as? TransferError)?.kind == .localFile(errno: ELOOP) && "\(error)".contains("symbolic link")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty, "written outside the root")
+        #expect(FileManager.default.fileExists(atPath: staging.partFile(forRow: 3).path), "the staging file is kept")
+    }
 }

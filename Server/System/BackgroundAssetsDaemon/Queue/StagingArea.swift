@@ -48,22 +48,26 @@ struct StagingArea: Sendable {
     }
 
     private func move(rowID id: Int64, into folder: URL, as name: String, keepingSecondName: Bool) throws(TransferError) -> URL {
-        let destination = folder.appending(path: name, directoryHint: .notDirectory)
-        let source = partFile(forRow: id).path
-        let kept = { keepingSecondName ? keep(destination) : destination }
-        // The folder exists after the first hand-over; it is created only when the rename says it is missing.
-        if rename(source, destination.path) == 0 { return kept() }
-        var code = errno
-        if code == ENOENT, access(source, F_OK) == 0 {
-            do {
-                try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-            } catch {
-                throw TransferError(.local, .localFile(errno: EIO), "could not create \(folder.path): \(error.localizedDescription)")
-            }
-            if rename(source, destination.path) == 0 { return kept() }
-            code = errno
+        // The folder is inside a container its app can change: opened component by component, so a
+        // link planted there (a container's Library/Caches leading to /etc) is refused, not followed.
+        let descriptor: Int32
+        do {
+            descriptor = try LinkRefusingFolder.open(folder, under: paths.root, creating: true)
+        } catch {
+            throw TransferError(.local, .localFile(errno: error.isLink ? ELOOP : EIO), "could not move the finished file: \(error)")
         }
-        throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
+        defer { close(descriptor) }
+        let source = partFile(forRow: id).path
+        guard renameat(AT_FDCWD, source, descriptor, name) == 0 else {
+            let code = errno
+            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
+        }
+        // The second name the service keeps until the file's delivery ends: the app or the extension
+        // is told to move the file, and one stopped after moving it but before putting it in place
+        // would leave the bytes where nobody looks. The kept name (a hard link: no copy, no space)
+        // lets the next service hand the same bytes over again.
+        if keepingSecondName { _ = linkat(descriptor, name, descriptor, name + Self.heldSuffix, 0) }
+        return folder.appending(path: name, directoryHint: .notDirectory)
     }
 
     /// The file a download handed over, if one is there.
@@ -117,17 +121,6 @@ struct StagingArea: Sendable {
         let parts = name.dropFirst(prefix.count).split(separator: "-", maxSplits: 1)
         guard parts.count == 2 else { return nil }
         return Int64(parts[0])
-    }
-
-    /// Gives a handed-over file a second name the service keeps until the file's delivery ends.
-    ///
-    /// The app or the extension is told to move the file; one that moves it and is stopped before it
-    /// puts it in place (its service killed in between) would leave the bytes where nobody looks, and
-    /// the app would fetch them again. The kept name (a hard link: no copy, no space) lets the next
-    /// service hand the same bytes over again.
-    private func keep(_ file: URL) -> URL {
-        _ = link(file.path, Self.keptName(of: file).path)
-        return file
     }
 
     /// The kept second name of a handed-over file: its name with `.held` added.
