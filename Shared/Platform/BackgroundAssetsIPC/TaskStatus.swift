@@ -3,6 +3,8 @@ Abstract:
 A Background Tasks request or running task as `status` and `tasks` report it.
 */
 
+import Foundation
+
 /// One pending request or running task of an app, with when it may run or how it runs.
 public struct TaskStatus: Codable, Sendable, Equatable {
     /// Whether the request waits or runs.
@@ -23,6 +25,12 @@ public struct TaskStatus: Codable, Sendable, Equatable {
     public var summary: String
     /// A running continued-processing task's last reported progress.
     public var progress: TaskProgress?
+    /// For a pending request that may not run yet, the rule that holds it (`earliestBegin`,
+    /// `spacing`, `usage`, `appInForeground`, `needsExternalPower`, `needsNetwork`, `lowPowerMode`,
+    /// `backgroundRefreshOff`, `appUnused`, `notLaunchable`).
+    public var waitingFor: String?
+    /// When that rule lifts by itself (device time), for the rules that time lifts.
+    public var notBefore: Date?
 
     /// Creates a status.
     public init(

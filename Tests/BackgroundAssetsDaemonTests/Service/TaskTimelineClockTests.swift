@@ -17,19 +17,25 @@ struct TaskTimelineClockTests {
     func refreshTimeline() async throws {
         try await InProcessService.with({ $0.appRefreshRuntimeLimit = 30 }) { device in
             let app = try await device.installTestApp { bundle in
+                bundle.appExecutable = "task-test-app"
                 bundle.permittedTaskIdentifiers = [Self.refresh]
                 bundle.backgroundModes = ["fetch"]
             }
             defer { app.manifestServer.stop() }
             _ = try await device.waitForAppStatus(app, "the install's end") { $0.state == .launchable ? $0 : nil }
-            // The app is connected, with a handler: the task runs in it when it is due.
+            // The task app, launched in the background when the task is due, never completes it.
+            let container = try #require(device.paths.container(forAppGroup: app.fixture.appGroupIdentifier))
+            try FileManager.default.createDirectory(at: container, withIntermediateDirectories: true)
+            try Data("hang".utf8).write(to: container.appending(path: "task-behaviour"))
+            // The app submits and leaves the foreground: tasks run while it is in the background.
             let client = try await device.client(app.bundleIdentifier, role: .app)
-            _ = try await client.ask(.registerTaskHandler(identifier: Self.refresh))
             let request = TaskRequestDescriptor(
                 identifier: Self.refresh, kind: .appRefresh, earliestBeginDate: Date(timeIntervalSinceNow: 300))
             guard case .done = try await client.ask(.submitTaskRequest(request)) else {
                 Issue.record("the request was refused"); return
             }
+            // The service kills the background launch at the task's limit, or when it stops.
+            client.close()
 
             // 300 s from when the service read the request, on the app's wall clock: a hair less from here.
             let due = try await device.waitForDeadline("the earliest begin date") { $0 > .seconds(290) && $0 <= .seconds(300) }
@@ -46,7 +52,8 @@ struct TaskTimelineClockTests {
             try await device.waitForDeadline("the limit") { InProcessService.isNear($0, .seconds(4)) }
             try await device.expectNothing("taskEnded", after: .seconds(3), leaving: .seconds(1))
             device.clock.advance(by: .seconds(2))
-            let ended = try await device.waitForTrace("the task's end") { $0.event == "taskEnded" }
+            // The app was launched only for the task: the limit ends it with the task.
+            let ended = try await device.waitForTrace("the task's end") { $0.event == "taskKilled" }
             #expect(ended.detail?.contains("ran past its 30 s runtime limit") == true, "\(ended)")
         }
     }

@@ -65,6 +65,10 @@ public struct ServiceConfiguration: Sendable, Equatable {
     public var appRefreshRuntimeLimit: Double = 30
     /// The longest a Background Tasks processing task may run, in real seconds.
     public var processingRuntimeLimit: Double = 300
+    /// The least time between two runs of one Background Tasks identifier of an app, in device
+    /// seconds, so a launch handler that submits its request again is not run back to back; 0 turns
+    /// the spacing off. The default, 15 minutes, is how far apart Apple's samples ask for their refreshes.
+    public var taskRunSpacing: Double = 15 * 60
     /// Whether a `hello` is taken as it is even when the process is not what it claims (an
     /// installed app it does not run, or the tool role from another executable).
     ///
@@ -180,6 +184,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
         "extensionMemoryLimit": .whole(8 * 1_048_576...maximumBytes) { $0.extensionMemoryLimit = $1 },
         "appRefreshRuntimeLimit": .seconds(from: 0.1) { $0.appRefreshRuntimeLimit = $1 },
         "processingRuntimeLimit": .seconds(from: 0.1) { $0.processingRuntimeLimit = $1 },
+        "taskRunSpacing": .seconds(from: 0) { $0.taskRunSpacing = $1 },
         "trustsClientClaims": .flag { $0.trustsClientClaims = $1 },
     ]
 }

@@ -27,10 +27,8 @@ extension BackgroundAssetsService {
                 switch await eligibility(of: task) {
                 case .ready:
                     await launch(task)
-                case let .waiting(until):
-                    wakeUp.append(clock.realTime(at: until))
-                case .blocked:
-                    continue
+                case let .held(hold):
+                    if let until = hold.until { wakeUp.append(clock.realTime(at: until)) }
                 }
             }
             startQueuedContinuedProcessing()
@@ -53,7 +51,21 @@ extension BackgroundAssetsService {
                 periodicInterval: periodic.schedule.interval(launches: app.launchHistory, installDate: app.installDate, now: now),
                 lastRefresh: try? await taskStore.lastRefresh(app: app.bundleIdentifier))
         }
-        return TaskEligibility.of(task, settings: settings, isLaunchable: launchable, usage: usage, now: now)
+        let lastRun = try? await taskStore.lastRun(app: task.bundleIdentifier, identifier: task.request.identifier)
+        return TaskEligibility.of(
+            task, settings: settings, isLaunchable: launchable, usage: usage, lastRun: lastRun ?? nil,
+            spacing: configuration.taskRunSpacing, isAppInForeground: isInForeground(task.bundleIdentifier), now: now)
+    }
+
+    /// Whether a process of the app that the service did not launch in the background is connected
+    /// and alive: a person is using the app, and its tasks wait until it has left.
+    func isInForeground(_ app: String) -> Bool {
+        let background = taskHost.backgroundLaunch(of: app)?.processIdentifier
+        return clients.all.contains { client in
+            guard let hello = client.hello, hello.role == .app, hello.bundleIdentifier == app else { return false }
+            let process = client.connection.peer.processIdentifier
+            return process != background && ProcessLiveness.isRunning(process)
+        }
     }
 
     /// Runs one ready task in the connection that registered its handler, or launches the app for it.
@@ -71,9 +83,12 @@ extension BackgroundAssetsService {
         let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
         let running = taskHost.start(task.request, app: app, connection: connection, now: time.now, limit: limit)
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
-        client.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
+        // The request leaves the store and its run is recorded before the app hears of it: a launch
+        // handler that submits its request again must find the new one kept, and spaced from this run.
         _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
+        try? await taskStore.recordRun(app: app, identifier: task.request.identifier, at: deviceNow)
         if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: deviceNow) }
+        client.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
     }
 
     /// Starts queued continued-processing requests, first submitted first, while the device has room;
@@ -134,7 +149,8 @@ extension BackgroundAssetsService {
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
             taskHost.recordEnding(of: task.bundleIdentifier, reason: "\(task.request.identifier) ended when the app's connection closed while it ran")
         }
-        // A continued-processing task that ended leaves room for a queued one.
-        if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
+        // A continued-processing task that ended leaves room for a queued one, and an app that left
+        // the foreground lets its held tasks run.
+        scheduleTasks()
     }
 }

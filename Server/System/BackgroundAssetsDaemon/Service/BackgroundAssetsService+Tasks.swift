@@ -181,9 +181,10 @@ extension BackgroundAssetsService {
         for task in (try? await taskStore.all()) ?? [] {
             switch await eligibility(of: task) {
             case .ready: return true
-            case let .waiting(until) where clock.realTime(at: until).timeIntervalSince(now) < configuration.idleExitAfter:
-                return true
-            default: continue
+            case let .held(hold):
+                if let until = hold.until, clock.realTime(at: until).timeIntervalSince(now) < configuration.idleExitAfter {
+                    return true
+                }
             }
         }
         return false
@@ -193,13 +194,19 @@ extension BackgroundAssetsService {
     func taskStatuses() async -> [TaskStatus] {
         var statuses: [TaskStatus] = []
         for task in (try? await taskStore.all()) ?? [] {
-            var summary = await eligibility(of: task).summary
-            if summary == TaskEligibility.ready.summary, taskHost.handler(app: task.bundleIdentifier, identifier: task.request.identifier) == nil {
+            let eligibility = await eligibility(of: task)
+            var summary = eligibility.summary
+            if eligibility == .ready, taskHost.handler(app: task.bundleIdentifier, identifier: task.request.identifier) == nil {
                 summary = taskHost.backgroundLaunch(of: task.bundleIdentifier) == nil
                     ? "may run now; the app will be launched in the background"
                     : "may run now; waiting for the app to register its launch handler"
             }
-            statuses.append(TaskStatus(bundleIdentifier: task.bundleIdentifier, request: task.request, state: .pending, summary: summary))
+            var status = TaskStatus(bundleIdentifier: task.bundleIdentifier, request: task.request, state: .pending, summary: summary)
+            if case let .held(hold) = eligibility {
+                status.waitingFor = hold.rule
+                status.notBefore = hold.until
+            }
+            statuses.append(status)
         }
         let running = taskHost.runningCount(of: .continuedProcessing)
         for entry in taskHost.continuedQueue.all {

@@ -1,62 +1,68 @@
 /*
 Abstract:
-When a pending task may run: its earliest begin date, the device's settings, and what it requires.
+When a pending task may run: the device's settings, what it requires, its dates and spacing, and where its app is.
 */
 
 import BackgroundAssetsIPC
 import Foundation
 
-/// Whether a pending task may run now, and if not, until when or why not.
+/// Whether a pending task may run now, and if not, the rule that holds it.
 public enum TaskEligibility: Sendable, Equatable {
     /// It may run now.
     case ready
-    /// It may run at this device time, if nothing else changes.
-    case waiting(until: Date)
-    /// It may not run until a setting changes; the reason says which.
-    case blocked(String)
+    /// It may not run yet; the hold says which rule, and until when if time alone lifts it.
+    case held(TaskHold)
 
     /// Decides for one task, as the system does before launching an app in the background.
     ///
-    /// A refresh task needs background app refresh on (for the app too) and Low Power Mode off.
-    /// A processing task also needs external power or the network when it asks for them.
+    /// Every task needs the app launchable, Low Power Mode off and background app refresh on (for
+    /// the app too). A processing task also needs external power or the network when it asks for
+    /// them, and a refresh task of an app unused for 28 days waits for its next launch. Then time:
+    /// the earliest begin date, the spacing since the identifier last ran, and for a refresh task
+    /// the spacing its app's use gives; the latest of them holds it. Last, no task runs while the
+    /// app is in the foreground: the system runs tasks in the background.
     /// - Parameters:
     ///   - task: The pending task.
     ///   - settings: The device settings.
     ///   - isLaunchable: Whether the app is installed and not installing.
-    ///   - usage: For a refresh task, how the app's use spaces its refreshes; `nil` for no spacing.
+    ///   - usage: For a refresh task, how the app's use spaces its refreshes; `nil` for no such spacing.
+    ///   - lastRun: When a task with this identifier last ran for the app (device time), if one has.
+    ///   - spacing: The least device time between two runs of one identifier (`taskRunSpacing`).
+    ///   - isAppInForeground: Whether a process of the app runs that the service did not launch in the background.
     ///   - now: The device time.
     public static func of(
-        _ task: PendingTask, settings: DeviceSettings, isLaunchable: Bool, usage: RefreshUsage? = nil, now: Date
+        _ task: PendingTask, settings: DeviceSettings, isLaunchable: Bool, usage: RefreshUsage? = nil,
+        lastRun: Date? = nil, spacing: TimeInterval = 0, isAppInForeground: Bool = false, now: Date
     ) -> TaskEligibility {
-        guard isLaunchable else { return .blocked("the app is not launchable (not installed, or still installing)") }
-        if settings.lowPowerMode { return .blocked("Low Power Mode is on") }
-        if !settings.allowsBackgroundAppRefresh(for: task.bundleIdentifier) {
-            return .blocked("background app refresh is off")
-        }
+        guard isLaunchable else { return .held(.notLaunchable) }
+        if settings.lowPowerMode { return .held(.lowPowerMode) }
+        if !settings.allowsBackgroundAppRefresh(for: task.bundleIdentifier) { return .held(.backgroundRefreshOff) }
         if task.request.kind == .processing {
-            if task.request.requiresExternalPower, !settings.externalPower {
-                return .blocked("it requires external power and the device is on battery")
-            }
-            if task.request.requiresNetworkConnectivity, !settings.networkReachable {
-                return .blocked("it requires the network and the network is not reachable")
-            }
+            if task.request.requiresExternalPower, !settings.externalPower { return .held(.needsExternalPower) }
+            if task.request.requiresNetworkConnectivity, !settings.networkReachable { return .held(.needsNetwork) }
         }
-        var notBefore = task.request.earliestBeginDate ?? .distantPast
+        // The time rules in the order `tasks` names them when two end at the same moment.
+        var timeHolds: [TaskHold] = []
+        if let begin = task.request.earliestBeginDate { timeHolds.append(.earliestBegin(begin)) }
+        if let lastRun, spacing > 0 { timeHolds.append(.spacing(notBefore: lastRun.addingTimeInterval(spacing))) }
         if task.request.kind == .appRefresh, let usage {
-            guard let spacing = usage.spacing else {
-                return .blocked("the app has not been launched for 28 days; its refresh waits for the next launch")
-            }
-            if let last = usage.lastRefresh { notBefore = max(notBefore, last.addingTimeInterval(spacing)) }
+            guard let usageSpacing = usage.spacing else { return .held(.appUnused) }
+            if let last = usage.lastRefresh { timeHolds.append(.usage(notBefore: last.addingTimeInterval(usageSpacing))) }
         }
-        return notBefore > now ? .waiting(until: notBefore) : .ready
+        let latest = timeHolds.reduce(nil as TaskHold?) { latest, hold in
+            guard let date = hold.until, date > now else { return latest }
+            guard let current = latest?.until else { return hold }
+            return date > current ? hold : latest
+        }
+        if let latest { return .held(latest) }
+        return isAppInForeground ? .held(.appInForeground) : .ready
     }
 
     /// A short sentence for `status` and `tasks`.
     public var summary: String {
         switch self {
         case .ready: "may run now"
-        case let .waiting(date): "may run from \(date.formatted(.iso8601)) (device time)"
-        case let .blocked(reason): "waits: \(reason)"
+        case let .held(hold): hold.summary
         }
     }
 }

@@ -44,6 +44,15 @@ public actor TaskStore: OwnThreadActor {
         );
         CREATE TABLE IF NOT EXISTS refresh_runs (app TEXT PRIMARY KEY, last_run REAL NOT NULL);
         """,
+        // Version 2: when each identifier of each app last ran, which spaces out its next run.
+        """
+        CREATE TABLE task_runs (
+            app TEXT NOT NULL,
+            identifier TEXT NOT NULL,
+            last_run REAL NOT NULL,
+            PRIMARY KEY (app, identifier)
+        );
+        """,
     ]
 
     /// Records that an app's refresh task ran, which spaces out the next one.
@@ -52,11 +61,25 @@ public actor TaskStore: OwnThreadActor {
             .bind([.text(app), .real(date.timeIntervalSince1970)]).run()
     }
 
-    /// Moves every recorded date (last refreshes, earliest begin dates, submissions) by the same
+    /// Records that a task with this identifier ran for the app, which spaces out its next run.
+    public func recordRun(app: String, identifier: String, at date: Date) throws {
+        try database.prepare("INSERT OR REPLACE INTO task_runs (app, identifier, last_run) VALUES (?, ?, ?)")
+            .bind([.text(app), .text(identifier), .real(date.timeIntervalSince1970)]).run()
+    }
+
+    /// When a task with this identifier last ran for the app, if one has.
+    public func lastRun(app: String, identifier: String) throws -> Date? {
+        try database.prepare("SELECT last_run FROM task_runs WHERE app = ? AND identifier = ?")
+            .bind([.text(app), .text(identifier)])
+            .rows { Date(timeIntervalSince1970: $0.double(0)) }.first
+    }
+
+    /// Moves every recorded date (last runs, last refreshes, earliest begin dates, submissions) by the same
     /// amount, when the device's clock is put back.
     /// - Parameter seconds: How far to move them; negative moves them back.
     public func moveDeviceDates(by seconds: TimeInterval) throws {
         try database.prepare("UPDATE refresh_runs SET last_run = last_run + ?").bind([.real(seconds)]).run()
+        try database.prepare("UPDATE task_runs SET last_run = last_run + ?").bind([.real(seconds)]).run()
         try database.prepare(
             "UPDATE pending_tasks SET earliest_begin = earliest_begin + ?, submitted = submitted + ?"
         ).bind([.real(seconds), .real(seconds)]).run()
