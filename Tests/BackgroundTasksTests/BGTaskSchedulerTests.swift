@@ -17,15 +17,44 @@ struct BGTaskSchedulerTests {
     let transport = FakeTaskTransport()
     let reports = Locked<[String]>([])
 
+    /// A scheduler on the fake transport; by default launches are handed over at once, as if the
+    /// app had finished launching, and `afterLaunch` puts the real gate back.
     func makeScheduler(
-        permitted: [String] = [refresh, cleanup], modes: [String] = ["fetch", "processing"], isExtension: Bool = false
+        permitted: [String] = [refresh, cleanup], modes: [String] = ["fetch", "processing"], isExtension: Bool = false,
+        afterLaunch: @escaping @Sendable (@escaping @Sendable () -> Void) -> Void = { $0() }
     ) -> BGTaskScheduler {
         let reports = self.reports
         return BGTaskScheduler(
             environment: TaskSchedulerEnvironment(
                 transport: transport, isExtension: isExtension,
                 permission: TaskPermission(permittedIdentifiers: permitted, backgroundModes: modes),
-                report: { line in reports.withLock { $0.append(line) } }))
+                report: { line in reports.withLock { $0.append(line) } }, afterLaunch: afterLaunch))
+    }
+
+    @Test("A task that arrives while the app's start-up holds the main thread runs only once the main thread is free")
+    func launchWaitsForTheEndOfLaunch() async throws {
+        let scheduler = makeScheduler(afterLaunch: TaskSchedulerEnvironment.onMainThreadWhenFree)
+        let events = Locked<[String]>([])
+        let ranDuringStartUp = await MainActor.run {
+            // An initialiser on the main thread: it registers, the system hands over the task at
+            // once, and the initialiser goes on setting the app up for a while.
+            scheduler.register(forTaskWithIdentifier: Self.cleanup, using: nil) { task in
+                events.withLock { $0.append("launch") }
+                task.setTaskCompleted(success: true)
+            }
+            transport.launch(11, TaskRequestDescriptor(identifier: Self.cleanup, kind: .processing))
+            let setUp = Date(timeIntervalSinceNow: 1)
+            var ran = false
+            while Date() < setUp, !ran {
+                ran = events.withLock { !$0.isEmpty }
+                Thread.sleep(forTimeInterval: 0.01)
+            }
+            events.withLock { $0.append("setUp") }
+            return ran
+        }
+        #expect(!ranDuringStartUp, "the launch handler ran inside the app's start-up")
+        try await poll(until: { transport.completion(of: 11) != nil }, "task 11 to run once start-up ended")
+        #expect(events.withLock { $0 } == ["setUp", "launch"])
     }
 
     @Test("A permitted identifier registers once; a second registration is refused with a reason")

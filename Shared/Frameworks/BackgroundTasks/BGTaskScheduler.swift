@@ -19,9 +19,13 @@ import Synchronization
 /// }
 /// try BGTaskScheduler.shared.submit(BGAppRefreshTaskRequest(identifier: refreshIdentifier))
 /// ```
+/// The system runs a task only after the app has finished launching, never inside the code that
+/// registers its handler: a launch that arrives while the app sets itself up waits for it.
 /// - Note: On Apple platforms launch ends when `application(_:didFinishLaunchingWithOptions:)`
-///   returns. A Linux process has no such moment, so launch ends at the app's first `submit`,
-///   `cancel` or `getPendingTaskRequests` call; registering after that is refused. Where Apple's
+///   returns. A Linux process has no such moment, so registering is refused after the app's first
+///   `submit`, `cancel` or `getPendingTaskRequests` call, and launch handlers run once the main
+///   thread is free (back in `dispatchMain()`, `RunLoop.main`, or at an `await` of an async
+///   `main`); a process that never frees its main thread receives no task. Where Apple's
 ///   framework raises an exception (a second registration, a registration after launch, an
 ///   identifier that is not permitted), `register` returns `false` and says why on standard error.
 public final class BGTaskScheduler: NSObject, Sendable {
@@ -223,10 +227,19 @@ public final class BGTaskScheduler: NSObject, Sendable {
             return !state.started
         }
         guard first else { return }
+        // Launches and expirations arrive on the connection's thread, possibly while the app's
+        // start-up code still runs; both wait for the end of launch, in the order they came.
+        let afterLaunch = environment.afterLaunch
         environment.transport.start(
             events: TaskEvents(
-                launch: { [weak self] taskID, request in self?.launch(taskID: taskID, request: request) },
-                expire: { [weak self] taskID in self?.expire(taskID: taskID) }))
+                launch: { [weak self] taskID, request in
+                    guard let self else { return }
+                    afterLaunch { self.launch(taskID: taskID, request: request) }
+                },
+                expire: { [weak self] taskID in
+                    guard let self else { return }
+                    afterLaunch { self.expire(taskID: taskID) }
+                }))
     }
 
     private func launch(taskID: UInt64, request: TaskRequestDescriptor) {

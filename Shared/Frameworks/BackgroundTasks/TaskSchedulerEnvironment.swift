@@ -5,6 +5,7 @@ What the scheduler of this process works with: the service, the app's Info.plist
 
 import BackgroundAssets
 import BackgroundAssetsIPC
+import Dispatch
 import Foundation
 import ServiceClient
 
@@ -24,6 +25,20 @@ struct TaskSchedulerEnvironment: Sendable {
     /// Whether the system launched this process in the background, where continued-processing
     /// requests may not be submitted.
     var isBackgroundLaunch = false
+    /// Runs work once the app has finished launching; the scheduler hands it every task launch and
+    /// expiration, so no launch handler runs while the app is still setting itself up.
+    var afterLaunch: @Sendable (@escaping @Sendable () -> Void) -> Void = Self.onMainThreadWhenFree
+
+    /// Runs work when the main thread is next free: once the app's start-up code has returned to
+    /// the main run loop (`dispatchMain()`, `RunLoop.main`, or an `await` in an async `main`).
+    ///
+    /// iOS runs launch handlers only after `application(_:didFinishLaunchingWithOptions:)` returns,
+    /// that is when the main run loop turns; a Linux process's main thread reaching its run loop is
+    /// the same moment. A task that arrives while an initialiser on the main thread registers its
+    /// handlers waits until that initialiser, and the rest of the start-up, are done.
+    static let onMainThreadWhenFree: @Sendable (@escaping @Sendable () -> Void) -> Void = { work in
+        DispatchQueue.main.async(execute: work)
+    }
 
     /// The environment of this process: the service of its device root, and its Info.plist.
     static func current() -> TaskSchedulerEnvironment {
