@@ -26,7 +26,11 @@ struct TaskTestApp {
         let hang = behaviour.contains("hang")
         let work = Double(behaviour.split(separator: " ").first { $0.hasPrefix("work=") }?.dropFirst(5) ?? "") ?? 0
 
-        for identifier in [refresh, cleanup] {
+        let resubmits = behaviour.contains("resubmit")
+        if resubmits {
+            log.append(DatabaseCleaning.register(log: log) ? "registered" : "notRegistered", cleanup)
+        }
+        for identifier in resubmits ? [refresh] : [refresh, cleanup] {
             let registered = BGTaskScheduler.shared.register(forTaskWithIdentifier: identifier, using: nil) { task in
                 log.append("launch", task.identifier)
                 task.expirationHandler = {
@@ -40,6 +44,12 @@ struct TaskTestApp {
                 }
             }
             log.append(registered ? "registered" : "notRegistered", identifier)
+        }
+        // The rest of the app's start-up on the main thread, after it registered its handlers: no
+        // task may run inside it.
+        if let setup = Double(behaviour.split(separator: " ").first { $0.hasPrefix("setup=") }?.dropFirst(6) ?? "") {
+            Thread.sleep(forTimeInterval: setup)
+            log.append("ready", "setup")
         }
 
         for specification in options.submit { submit(specification, log: log) }

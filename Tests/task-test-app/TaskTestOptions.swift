@@ -32,7 +32,8 @@ struct TaskTestOptions: ParsableArguments {
         discussion: """
             What it does with a task comes from task-behaviour in the app group container: hang ignores
             expiration and never completes; otherwise the task completes after work=SECONDS, or at its
-            expiration. Every event is a line in task-test-app.log in the container:
+            expiration. resubmit runs CLEANUP as Apple's samples do, submitting its next request first;
+            setup=SECONDS keeps the main thread busy that long after registering, then logs ready. Every event is a line in task-test-app.log in the container:
             EVENT IDENTIFIER PID background|foreground.
             """,
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
