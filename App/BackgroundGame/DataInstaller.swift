@@ -8,7 +8,7 @@ import Foundation
 
 /// The processing task that installs downloaded game data. The classic version of this flow
 /// could only verify and unpack while the game was open; a processing task runs it whenever the
-/// system finds the time, the game open or not.
+/// system finds the time while the game is in the background.
 enum DataInstaller {
     /// The identifier `Info.plist` lists in `BGTaskSchedulerPermittedIdentifiers`.
     static let taskIdentifier =
@@ -34,6 +34,20 @@ enum DataInstaller {
             try BGTaskScheduler.shared.submit(request)
         } catch {
             print("Could not schedule the install of the game data: \(error.localizedDescription)")
+        }
+    }
+
+    /// Installs the downloaded data at once, for a player waiting in the game: the system runs the
+    /// processing task only while the game is in the background, so the request is withdrawn.
+    /// - Returns: Whether the data was installed.
+    static func installWhileOpen() -> Bool {
+        if let taskIdentifier { BGTaskScheduler.shared.cancel(taskRequestWithIdentifier: taskIdentifier) }
+        do {
+            _ = try GameData.current.installDownloadedArchive()
+            return true
+        } catch {
+            print("The game data could not be installed: \(error). The next launch downloads it again.")
+            return false
         }
     }
 

@@ -62,6 +62,12 @@ struct GameLaunch {
                 print("Game data version \(installed) is installed and verified. Ready to play.")
                 return 0
             }
+            // The player is here: install what arrived now rather than when the game has left.
+            if data?.pendingUpdate?.version == newest.version, data?.hasDownloadedArchive == true,
+                !DataInstaller.installWhileOpen()
+            {
+                return 1
+            }
             try? await Task.sleep(for: Self.readinessInterval)
         }
         print("Game data version \(newest.version) was not installed after \(options.timeout.components.seconds) seconds. "
