@@ -14,8 +14,8 @@ struct SimulateCommand: DebugSubcommand {
     static let appUpdate = Flag("--app-update", help: "Simulate an update of the app (essential downloads permitted).")
     static let periodicCheck = Flag("--periodic-check", help: "Simulate a periodic check for new content.")
     static let launchTask = Option("--launch-task", valueName: "ID", help: """
-        Run the app's pending Background Tasks request ID now, whatever its earliest begin date \
-        (_simulateLaunchForTaskWithIdentifier).
+        Run the app's pending Background Tasks request ID now, whatever the rules that hold it (earliest \
+        begin date, spacing, the app in the foreground) (_simulateLaunchForTaskWithIdentifier).
         """)
     static let expireTask = Option("--expire-task", valueName: "ID", help: """
         Run the expiration handler of the app's running task ID now (_simulateExpirationForTaskWithIdentifier).

@@ -16,7 +16,9 @@ struct TasksCommand: DebugSubcommand {
         discussion: """
             One line per request: the app, the task identifier, refresh, processing or continued processing,
             pending or running, its earliest begin date (device time), what it requires, and when it may run
-            or why not (Low Power Mode, Background App Refresh off, on battery, no network, no room); a
+            or the rule that holds it (waiting: earliest begin, spacing, app in the foreground, needs external
+            power, needs network, Low Power Mode, Background App Refresh off; queued: no room); --json names
+            the rule in waitingFor and when it ends in notBefore; a
             running continued-processing task shows its progress, title and subtitle. Run a pending one now
             with `simulate --launch-task ID`; run a running one's expiration handler (for a
             continued-processing task, a person cancelling it) with `simulate --expire-task ID`.
