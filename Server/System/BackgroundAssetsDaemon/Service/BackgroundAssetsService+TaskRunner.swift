@@ -53,7 +53,7 @@ extension BackgroundAssetsService {
         }
         let lastRun = try? await taskStore.lastRun(app: task.bundleIdentifier, identifier: task.request.identifier)
         return TaskEligibility.of(
-            task, settings: settings, isLaunchable: launchable, usage: usage, lastRun: lastRun ?? nil,
+            task, settings: settings, isLaunchable: launchable, usage: usage, lastRun: lastRun,
             spacing: configuration.taskRunSpacing, isAppInForeground: isInForeground(task.bundleIdentifier), now: now)
     }
 

@@ -47,7 +47,9 @@ public enum TaskEligibility: Sendable, Equatable {
         if let lastRun, spacing > 0 { timeHolds.append(.spacing(notBefore: lastRun.addingTimeInterval(spacing))) }
         if task.request.kind == .appRefresh, let usage {
             guard let usageSpacing = usage.spacing else { return .held(.appUnused) }
-            if let last = usage.lastRefresh { timeHolds.append(.usage(notBefore: last.addingTimeInterval(usageSpacing))) }
+            if let last = usage.lastRefresh {
+                timeHolds.append(.usage(notBefore: last.addingTimeInterval(usageSpacing)))
+            }
         }
         let latest = timeHolds.reduce(nil as TaskHold?) { latest, hold in
             guard let date = hold.until, date > now else { return latest }

@@ -66,7 +66,8 @@ public enum TaskHold: Sendable, Equatable {
         case .needsNetwork: "waiting: needs network, and the network is not reachable"
         case let .earliestBegin(date): "waiting: earliest begin \(date.formatted(.iso8601)) (device time)"
         case let .spacing(date): "waiting: spacing, next run not before \(date.formatted(.iso8601)) (device time)"
-        case let .usage(date): "waiting: refreshes spaced by app use, next run not before \(date.formatted(.iso8601)) (device time)"
+        case let .usage(date):
+            "waiting: refreshes spaced by app use, next run not before \(date.formatted(.iso8601)) (device time)"
         case .appInForeground: "waiting: app in the foreground; it runs once the app has left"
         }
     }
