@@ -11,8 +11,8 @@ public enum AssetPackPackager {
     /// Packages a pack.
     /// - Parameters:
     ///   - manifest: The packaging manifest (`Manifest.json`).
-    ///   - workingDirectory: The folder selector paths are relative to; Apple's tool uses the current
-    ///     directory, and so does `ba-package`.
+    ///   - workingDirectory: The folder selector paths are relative to when the manifest has no
+    ///     `sourceRoot`; Apple's tool uses the current directory, and so does `ba-package`.
     ///   - output: The archive to write.
     /// - Returns: The archive's header.
     /// - Throws: ``AssetPackArchiveError``: `.invalidSource` naming the manifest field or file at fault, or `.io`.
@@ -35,7 +35,8 @@ public enum AssetPackPackager {
             throw AssetPackArchiveError(.invalidSource, path: manifest.path,
                                         problem: (error.field.map { "\($0): " } ?? "") + error.problem)
         }
-        var selection = Selection(root: workingDirectory)
+        var selection = Selection(root: try root(of: source, manifest: manifest, workingDirectory: workingDirectory),
+                                  rootName: source.sourceRoot == nil ? "the folder ba-package runs in" : "sourceRoot")
         for (index, selector) in source.fileSelectors.enumerated() {
             switch selector {
             case let .file(path): try selection.addFile(path, field: "fileSelectors[\(index)].file", manifest: manifest)
@@ -48,24 +49,43 @@ public enum AssetPackPackager {
         return try AssetPackArchiveWriter.write(identity: identity, directories: selection.directories,
                                                 sources: selection.files, to: output)
     }
+
+    /// The folder the selectors' paths resolve against: `sourceRoot`, relative to the manifest's own
+    /// folder so a manifest kept beside its sources packages the same from anywhere, or the working directory.
+    private static func root(of source: AssetPackSourceManifest, manifest: URL,
+                             workingDirectory: URL) throws(AssetPackArchiveError) -> URL {
+        guard let sourceRoot = source.sourceRoot else { return workingDirectory }
+        let folder = sourceRoot.hasPrefix("/")
+            ? URL(fileURLWithPath: sourceRoot, isDirectory: true)
+            : URL(fileURLWithPath: sourceRoot, isDirectory: true, relativeTo: manifest.deletingLastPathComponent())
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: folder.path, isDirectory: &isDirectory), isDirectory.boolValue else {
+            throw AssetPackArchiveError(.invalidSource, path: manifest.path, problem: "sourceRoot: names \(folder.path), "
+                + "which is not a folder; it is relative to the manifest's folder, \(manifest.deletingLastPathComponent().path).")
+        }
+        return folder.standardizedFileURL
+    }
 }
 
 /// The files and folders the selectors name, each once, in a stable order.
 private struct Selection {
     let root: URL
+    /// How messages name the root: the folder ba-package runs in, or sourceRoot.
+    let rootName: String
     private(set) var files: [AssetPackArchiveWriter.Source] = []
     private(set) var directories: [String] = []
     private var seen: Set<String> = []
 
-    init(root: URL) {
+    init(root: URL, rootName: String) {
         self.root = root
+        self.rootName = rootName
     }
 
     mutating func addFile(_ path: String, field: String, manifest: URL) throws(AssetPackArchiveError) {
         switch kind(of: path) {
         case .regularFile: addParents(of: path); add(file: path)
         case .missing: throw problem(manifest, field, "names \(path), which does not exist in \(root.path); paths are "
-            + "relative to the folder ba-package runs in.")
+            + "relative to \(rootName).")
         case .directory: throw problem(manifest, field, "names the folder \(path); use \"directory\" for folders.")
         case .other: throw problem(manifest, field, unsupported(path))
         }
@@ -75,7 +95,7 @@ private struct Selection {
         switch kind(of: path) {
         case .directory: addParents(of: path); try walk(path, manifest: manifest)
         case .missing: throw problem(manifest, field, "names \(path), which does not exist in \(root.path); paths are "
-            + "relative to the folder ba-package runs in.")
+            + "relative to \(rootName).")
         case .regularFile: throw problem(manifest, field, "names the file \(path); use \"file\" for single files.")
         case .other: throw problem(manifest, field, unsupported(path))
         }

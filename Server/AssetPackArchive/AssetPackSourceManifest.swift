@@ -16,10 +16,13 @@ import Foundation
 ///     "platforms": ["iOS", "macOS"]
 /// }
 /// ```
-/// Paths are relative to the folder `ba-package` runs in, and become the files' paths in the pack.
+/// Paths are relative to the folder `ba-package` runs in (or to `sourceRoot`), and become the files'
+/// paths in the pack. Any other key is refused, naming it, so a misspelt key cannot be silently
+/// ignored.
 /// - Note: `version` (default 1) and `userInfo` are this project's additions: here the version is
 ///   fixed when the pack is packaged and recorded in the archive, where Apple's tool takes it when
-///   it writes the download manifest (`--asset-pack-versions`).
+///   it writes the download manifest (`--asset-pack-versions`, which here must agree with it).
+///   Apple's `language` (a pack localized for one language) is refused: packs here have no language.
 public struct AssetPackSourceManifest: Sendable, Equatable {
     /// One selector: a single file, or a folder with everything in it.
     public enum FileSelector: Sendable, Equatable {
@@ -30,12 +33,18 @@ public struct AssetPackSourceManifest: Sendable, Equatable {
     /// The platform names a manifest may list.
     public static let platformNames: Set<String> = ["iOS", "iPadOS", "macOS", "tvOS", "visionOS"]
 
+    /// The keys a packaging manifest may have.
+    public static let keys = ["assetPackID", "downloadPolicy", "fileSelectors", "platforms", "sourceRoot", "userInfo", "version"]
+
     public var assetPackID: String
     public var version: Int
     public var downloadPolicy: AssetPackDownloadPolicy
     public var fileSelectors: [FileSelector]
     public var platforms: [String]
     public var userInfo: JSONValue?
+    /// `sourceRoot`: the folder the selectors' paths are relative to, itself relative to the
+    /// manifest's folder unless absolute; `nil` for the folder `ba-package` runs in.
+    public var sourceRoot: String?
 
     /// Reads a manifest, comments and trailing commas allowed, every rule checked with the field named.
     /// - Parameters:
@@ -45,6 +54,7 @@ public struct AssetPackSourceManifest: Sendable, Equatable {
     public init(parsing data: Data, source: String) throws(AssetPackFormatError) {
         let strict = Data(CommentedJSON.strict(Array(data)))
         let root = try JSONFieldReader(root: try JSONValue(parsing: strict, source: source), source: source)
+        try Self.refuseUnknownKeys(of: root)
         assetPackID = try root.string("assetPackID")
         if let problem = AssetPackIdentifier.problem(with: assetPackID) { throw root.error("assetPackID", problem) }
         version = Int(try root.optionalInteger("version", in: 0...Int64(Int32.max)) ?? 1)
@@ -76,5 +86,24 @@ public struct AssetPackSourceManifest: Sendable, Equatable {
         }
         self.platforms = platforms
         userInfo = root.members["userInfo"].flatMap { $0 == .null ? nil : $0 }
+        sourceRoot = try root.optionalString("sourceRoot")
+        if sourceRoot?.isEmpty == true {
+            throw root.error("sourceRoot", "is empty; name the folder the selectors' paths are relative to, or leave "
+                + "the key out to use the folder ba-package runs in.")
+        }
+    }
+
+    /// Refuses `language` with the reason, and any key a manifest does not have with the nearest one it does.
+    private static func refuseUnknownKeys(of root: JSONFieldReader) throws(AssetPackFormatError) {
+        if root.members["language"] != nil {
+            throw root.error("language", "localizes a pack for one language, which Apple's 27 releases added; packs "
+                + "on this device have no language, so every device would get this pack whatever its language. Remove "
+                + "the key, and give each language's pack an identifier of its own if you need several.")
+        }
+        for key in root.members.keys.sorted() where !keys.contains(key) {
+            let hint = NearestName.suggestion(for: key, among: keys).map { " Did you mean \"\($0)\"?" } ?? ""
+            throw root.error(nil, "unknown key \"\(key)\".\(hint) A packaging manifest has only "
+                + "\(keys.joined(separator: ", ")).")
+        }
     }
 }
