@@ -17,16 +17,39 @@ public enum AssetPackDownloadManifestBuilder {
     ///   - manifestFolder: Without a base URL, the folder the manifest is written to: each pack's URL
     ///     is then its archive's path relative to that folder, so a server serving the folder serves
     ///     the manifest and the archives as they are, wherever it runs.
+    ///   - versions: Apple's `--asset-pack-versions`: each archive's version, in the archives' order,
+    ///     or `nil`. Each must be the version the archive records, which the service checks it against.
+    ///   - platforms: Apple's platform flags (`--ios`, `--macos`…): the devices the manifest is for;
+    ///     an archive whose packaging manifest named platforms must name one of them. Empty for any.
     /// - Returns: The manifest.
     /// - Throws: ``AssetPackArchiveError`` for an archive that does not verify, two archives of one
-    ///   pack, or (without a base URL) an archive outside the manifest's folder.
-    public static func manifest(for archives: [URL], downloadBaseURL: URL?,
-                                manifestFolder: URL? = nil) throws(AssetPackArchiveError) -> AssetPackDownloadManifest {
+    ///   pack, (without a base URL) an archive outside the manifest's folder, a version that is not
+    ///   the archive's, or an archive for none of the platforms.
+    public static func manifest(for archives: [URL], downloadBaseURL: URL?, manifestFolder: URL? = nil,
+                                versions: [Int]? = nil,
+                                platforms: Set<String> = []) throws(AssetPackArchiveError) -> AssetPackDownloadManifest {
         var entries: [AssetPackDownloadManifest.Entry] = []
         var files: [String: String] = [:]
-        for archive in archives {
+        if let versions, versions.count != archives.count {
+            throw AssetPackArchiveError(.invalidSource, path: archives.first?.path ?? "--asset-pack-versions", problem:
+                "--asset-pack-versions gives \(versions.count) version(s) for \(archives.count) archive(s); give one "
+                + "version for each archive, in the same order.")
+        }
+        for (index, archive) in archives.enumerated() {
             let reader = try AssetPackArchiveReader(url: archive)
             let header = reader.header
+            if let version = versions?[index], version != header.version {
+                throw AssetPackArchiveError(.unexpectedPack, path: archive.path, problem: "is \(header.assetPackID) "
+                    + "version \(header.version), but --asset-pack-versions gives \(version) for it. The version is "
+                    + "recorded in the archive, and the service refuses an archive that is not the version the "
+                    + "manifest lists: set \"version\": \(version) in its packaging manifest and package it again.")
+            }
+            if !platforms.isEmpty, !header.platforms.isEmpty, platforms.isDisjoint(with: header.platforms) {
+                throw AssetPackArchiveError(.unexpectedPack, path: archive.path, problem: "is \(header.assetPackID) "
+                    + "for \(header.platforms.joined(separator: ", ")), not for \(platforms.sorted().joined(separator: ", ")), "
+                    + "the platforms this manifest is for; leave it out, or add the platform to its packaging manifest's "
+                    + "\"platforms\" and package it again.")
+            }
             if let earlier = files[header.assetPackID] {
                 throw AssetPackArchiveError(.invalidSource, path: archive.path, problem: "is another archive of "
                     + "\(header.assetPackID), like \(earlier); a manifest lists each pack once, so pass one of them.")

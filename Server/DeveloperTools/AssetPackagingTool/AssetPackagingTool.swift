@@ -31,7 +31,8 @@ public enum AssetPackagingTool {
     public static func run(arguments: [String], currentDirectory: URL, output: (String) -> Void,
                            error: (String) -> Void) -> Outcome {
         do {
-            let arguments = try CommandLineArguments(arguments, signature: PackagingCommand.signature)
+            let arguments = try CommandLineArguments(
+                PackagingCommand.expandingVersionLists(arguments), signature: PackagingCommand.signature)
             if arguments.isHelpRequested {
                 output(usage)
                 return .success

@@ -16,7 +16,25 @@ extension PackagingCommand {
         guard let url = URL(string: text) else { throw UsageError("--download-base-url: \(text) is not a URL.") }
         return url
     }
-    static let quiet = Flag("--quiet", help: "Print nothing on success.")
+    static let quiet = Flag("--quiet", "-q", help: "Print nothing on success.")
+    static let assetPackVersions = Option(
+        "--asset-pack-versions", valueName: "VERSION", help: """
+            Each ARCHIVE's version, in the same order, as Apple's tool takes them (--asset-pack-versions 2 1). Here \
+            the version is recorded in the archive when it is packaged, so each must be that version.
+            """, repeatable: true
+    ) { text throws(UsageError) in
+        guard let version = Int(text), (0...Int(Int32.max)).contains(version) else {
+            throw UsageError("--asset-pack-versions takes whole numbers from 0 to \(Int32.max), not \(text.debugDescription).")
+        }
+        return version
+    }
+    /// Apple's platform flags, each naming the platform the manifest is for, with the name a packaging manifest uses.
+    static let platformFlags: [(flag: Flag, platform: String)] = [
+        ("iOS", "--ios"), ("iPadOS", "--ipados"), ("macOS", "--macos"), ("tvOS", "--tvos"), ("visionOS", "--visionos"),
+    ].map { platform, name in
+        (Flag(name, help: "The manifest is for \(platform): every ARCHIVE whose packaging manifest names platforms "
+            + "must name \(platform) (or another platform given)."), platform)
+    }
     static let manifest = Argument("MANIFEST", help: "A packaging manifest (ba-package template writes one).")
     static let archives = Argument("ARCHIVE", help: "An archive ba-package wrote.", repeatable: true)
 
@@ -38,7 +56,30 @@ extension PackagingCommand {
             identifier (serve the archive under that name); without it, the archive's path relative to the \
             manifest, so a server that serves the manifest's folder serves the archives too.
             """,
-        arguments: [archives, output.required().inUsage(as: "MANIFEST"), downloadBaseURL, quiet])
+        arguments: [archives, output.required().inUsage(as: "MANIFEST"), downloadBaseURL, assetPackVersions]
+            + platformFlags.map { $0.flag as any CommandArgument } + [quiet])
+
+    /// The command line with Apple's list form, `--asset-pack-versions 2 1`, written as one option per
+    /// version, the form the parser reads: the whole numbers that follow the option are its values.
+    static func expandingVersionLists(_ arguments: [String]) -> [String] {
+        var expanded: [String] = []
+        var remaining = arguments[...]
+        while let word = remaining.popFirst() {
+            guard word == assetPackVersions.definition.primaryName else {
+                expanded.append(word)
+                if word == "--" { expanded += remaining; break }
+                continue
+            }
+            expanded.append(word)
+            // The first value is taken whatever it is, so a bad one is refused by name, not read as an archive.
+            if let first = remaining.popFirst() { expanded.append(first) }
+            while let next = remaining.first, !next.isEmpty, next.allSatisfy(\.isNumber) {
+                expanded += [word, next]
+                remaining = remaining.dropFirst()
+            }
+        }
+        return expanded
+    }
 
     /// The whole command line of `ba-package`, from which both its parsing and its help come.
     static let signature = CommandSignature(

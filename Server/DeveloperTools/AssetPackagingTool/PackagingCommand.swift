@@ -14,7 +14,7 @@ struct PackagingCommand {
     enum Kind {
         case package(manifest: URL)
         case template
-        case downloadManifest(archives: [URL], baseURL: URL?)
+        case downloadManifest(archives: [URL], baseURL: URL?, versions: [Int]?, platforms: Set<String>)
     }
 
     let kind: Kind
@@ -34,7 +34,15 @@ struct PackagingCommand {
             kind = .template
         } else if arguments.selected(Self.create) {
             let baseURL = try arguments.option(Self.downloadBaseURL)
-            kind = .downloadManifest(archives: arguments.positionals(Self.archives).map(path), baseURL: baseURL)
+            let archives = arguments.positionals(Self.archives).map(path)
+            let versions = try arguments.options(Self.assetPackVersions)
+            if !versions.isEmpty, versions.count != archives.count {
+                throw UsageError("--asset-pack-versions gives \(versions.count) version(s) for \(archives.count) "
+                    + "archive(s); give one version for each ARCHIVE, in the same order.")
+            }
+            let platforms = Set(Self.platformFlags.filter { arguments.flag($0.flag) }.map(\.platform))
+            kind = .downloadManifest(archives: archives, baseURL: baseURL, versions: versions.isEmpty ? nil : versions,
+                                     platforms: platforms)
         } else {
             kind = .package(manifest: path(try arguments.positional(Self.manifest)))
         }
@@ -55,10 +63,11 @@ struct PackagingCommand {
         case .template:
             guard let output else { return print(PackagingManifestTemplate.text) }
             try write(Data((PackagingManifestTemplate.text + "\n").utf8), to: output.url)
-        case let .downloadManifest(archives, baseURL):
+        case let .downloadManifest(archives, baseURL, versions, platforms):
             guard let output else { return }
             let manifest = try AssetPackDownloadManifestBuilder.manifest(
-                for: archives, downloadBaseURL: baseURL, manifestFolder: output.url.deletingLastPathComponent())
+                for: archives, downloadBaseURL: baseURL, manifestFolder: output.url.deletingLastPathComponent(),
+                versions: versions, platforms: platforms)
             try write(manifest.encoded(), to: output.url)
             guard !quiet else { return }
             for pack in manifest.assetPacks {
