@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "OSLog", targets: ["OSLog"]),
         .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
+        .library(name: "StoreKit", targets: ["StoreKit"]),
     ],
     dependencies: [],
     targets: [
@@ -109,6 +110,12 @@ let package = Package(
             name: "UserNotifications",
             dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "ServiceClient"],
             path: "Shared/Frameworks/UserNotifications"
+        ),
+        // StoreKit's StoreDownloaderExtension, for the extensions of apps whose packs Apple hosts.
+        .target(
+            name: "StoreKit",
+            dependencies: ["BackgroundAssets"],
+            path: "Shared/Frameworks/StoreKit"
         ),
         .target(
             name: "SessionKit",
@@ -432,6 +439,12 @@ let package = Package(
             name: "asset-pack-test-extension",
             dependencies: ["BackgroundAssets"],
             path: "Tests/asset-pack-test-extension"
+        ),
+        // The extension of an Apple-hosted app, written as Apple's session shows it, with StoreKit.
+        .executableTarget(
+            name: "asset-pack-test-store-extension",
+            dependencies: ["BackgroundAssets", "StoreKit"],
+            path: "Tests/asset-pack-test-store-extension"
         ),
     ],
     swiftLanguageModes: [.v6]
