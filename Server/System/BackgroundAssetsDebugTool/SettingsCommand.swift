@@ -34,14 +34,29 @@ struct SettingsCommand: DebugSubcommand {
         }
     }
 
+    static let appleHostingServer = Option("--apple-hosting-server", valueName: "URL|none", help: """
+        The server that plays Apple's hosting of asset packs for this device, as Apple's Developer settings \
+        point a device at a mock server: apps that set BAUsesAppleHosting get their packs from \
+        URL/apple-hosting/BUNDLE-ID/. none removes it.
+        """) { text throws(UsageError) in
+        if text == "none" { return "" }
+        if let problem = DownloadDescriptor.urlProblem(text) {
+            throw UsageError("--apple-hosting-server \(text.debugDescription) is not usable: \(problem)")
+        }
+        return text
+    }
+
     static let signature = CommandSignature(
         name: "settings",
-        abstract: "Show or change low-power mode, Background App Refresh, in-app content, power, network and notifications.",
+        abstract: """
+            Show or change low-power mode, Background App Refresh, in-app content, power, network, notifications \
+            and the Apple hosting server.
+            """,
         discussion: """
             Without options, prints the settings. Changes are saved in system/settings.json by the service
             and apply at once. Prints aligned rows on a terminal, key=value lines otherwise.
             """,
-        arguments: [lowPower, backgroundRefresh, app, inAppContent, externalPower, network, notifications])
+        arguments: [lowPower, backgroundRefresh, app, inAppContent, externalPower, network, notifications, appleHostingServer])
 
     var change: SettingsChange
 
@@ -53,7 +68,8 @@ struct SettingsCommand: DebugSubcommand {
             inAppContent: try arguments.option(Self.inAppContent),
             externalPower: try arguments.option(Self.externalPower),
             networkReachable: try arguments.option(Self.network),
-            notifications: try arguments.option(Self.notifications))
+            notifications: try arguments.option(Self.notifications),
+            appleHostingServer: try arguments.option(Self.appleHostingServer))
         if change.app != nil, change.backgroundAppRefresh == nil, change.notifications == nil {
             throw arguments.usage("--app only goes with --background-refresh or --notifications; add one of them.")
         }

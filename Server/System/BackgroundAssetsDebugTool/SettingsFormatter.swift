@@ -47,6 +47,8 @@ struct SettingsFormatter {
         rows.append(("Network", settings.networkReachable ? "reachable" : "unreachable"))
         rows.append(("Notifications", Self.answer(settings.notifications ?? true) + " (when an app asks)"))
         rows += notificationAnswers.map { ("  \($0.app)", Self.answer($0.allows)) }
+        // Shown once set, so the rows of a device that never used Apple hosting stay as they were.
+        if let server = settings.appleHostingServer { rows.append(("Apple hosting server", server)) }
         let width = rows.map(\.0.count).max() ?? 0
         return rows.map { $0.0.padding(toLength: width, withPad: " ", startingAt: 0) + "  " + $0.1 }
             .joined(separator: "\n")
@@ -67,6 +69,7 @@ struct SettingsFormatter {
         lines.append("in-app-content=\(Self.word(settings.inAppContent))")
         lines.append("external-power=\(Self.word(settings.externalPower))")
         lines.append("network=\(settings.networkReachable ? "reachable" : "unreachable")")
+        if let server = settings.appleHostingServer { lines.append("apple-hosting-server=\(server)") }
         guard withNotifications else { return lines.joined(separator: "\n") }
         lines.append("notifications=\(Self.answer(settings.notifications ?? true))")
         lines += notificationAnswers.map { "notifications.\(StatusFormatter.shortened($0.app))=\(Self.answer($0.allows))" }

@@ -37,6 +37,12 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
     public var notifications: Bool?
     /// The answer for each app that has one, by bundle identifier, as a person gives it in Settings.
     public var notificationsByApp: [String: Bool]?
+    /// The server that plays Apple's hosting of asset packs (App Store Connect) for this device, as a
+    /// development override points a device at a mock server; `nil` (the default) when none is set.
+    ///
+    /// An app whose Info.plist sets `BAUsesAppleHosting` has its packs' download manifest fetched
+    /// from `SERVER/apple-hosting/BUNDLE-ID/manifest.json`. Absent from the file and the wire until set.
+    public var appleHostingServer: String?
 
     /// The defaults.
     public init() {}
@@ -74,6 +80,13 @@ public struct DeviceSettings: Codable, Sendable, Equatable {
         "notifications": { settings, value throws(SettingsFile.Failure) in settings.notifications = try flag(value) },
         "notificationsByApp": { settings, value throws(SettingsFile.Failure) in
             settings.notificationsByApp = try appFlags(value, key: "notificationsByApp")
+        },
+        "appleHostingServer": { settings, value throws(SettingsFile.Failure) in
+            guard case let .text(text) = value, DownloadDescriptor.urlProblem(text) == nil else {
+                throw SettingsFile.Failure(key: "appleHostingServer", reason: "\(value) is not an https URL (or http on "
+                    + "this machine)")
+            }
+            settings.appleHostingServer = text
         },
         "backgroundAppRefreshByApp": { settings, value throws(SettingsFile.Failure) in
             settings.backgroundAppRefreshByApp = try appFlags(value, key: "backgroundAppRefreshByApp")

@@ -54,6 +54,9 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     public var networkReachable: Bool?
     /// Whether apps that ask may post notifications: every app's default or, with ``app``, one app's answer.
     public var notifications: Bool?
+    /// The server that plays Apple's hosting of asset packs: an https URL (http on this machine), or
+    /// the empty string to remove it.
+    public var appleHostingServer: String?
 
     /// Creates a change.
     /// - Parameters:
@@ -64,9 +67,11 @@ public struct SettingsChange: Codable, Sendable, Equatable {
     ///   - externalPower: External power, or `nil` to leave it.
     ///   - networkReachable: Network reachability, or `nil` to leave it.
     ///   - notifications: Whether apps that ask may notify (one app's with `app`), or `nil` to leave it.
+    ///   - appleHostingServer: The Apple hosting server, `""` to remove it, or `nil` to leave it.
     public init(
         lowPowerMode: Bool? = nil, backgroundAppRefresh: Bool? = nil, app: String? = nil, inAppContent: Bool? = nil,
-        externalPower: Bool? = nil, networkReachable: Bool? = nil, notifications: Bool? = nil
+        externalPower: Bool? = nil, networkReachable: Bool? = nil, notifications: Bool? = nil,
+        appleHostingServer: String? = nil
     ) {
         self.lowPowerMode = lowPowerMode
         self.backgroundAppRefresh = backgroundAppRefresh
@@ -75,11 +80,12 @@ public struct SettingsChange: Codable, Sendable, Equatable {
         self.externalPower = externalPower
         self.networkReachable = networkReachable
         self.notifications = notifications
+        self.appleHostingServer = appleHostingServer
     }
 
     /// Whether the change changes nothing (the tool then just shows the settings).
     public var isEmpty: Bool {
         lowPowerMode == nil && backgroundAppRefresh == nil && inAppContent == nil && externalPower == nil
-            && networkReachable == nil && notifications == nil
+            && networkReachable == nil && notifications == nil && appleHostingServer == nil
     }
 }

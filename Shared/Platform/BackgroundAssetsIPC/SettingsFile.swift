@@ -19,6 +19,8 @@ public enum SettingsFile {
         case number(Number)
         case flags([String: Bool])
         case other(String)
+        /// A string, as the file spells it.
+        case text(String)
 
         public var description: String {
             switch self {
@@ -26,6 +28,7 @@ public enum SettingsFile {
             case let .number(number): "the number \(number.text)"
             case .flags: "an object"
             case let .other(text): text
+            case let .text(text): (text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription
             }
         }
     }
@@ -137,7 +140,7 @@ public enum SettingsFile {
         case let .number(text):
             return .number(Number(text))
         case let .string(text):
-            return .other((text.count > 80 ? String(text.prefix(80)) + "…" : text).debugDescription)
+            return .text(text)
         case let .object(members):
             var flags: [String: Bool] = [:]
             for (key, member) in members {

@@ -66,6 +66,12 @@ extension BackgroundAssetsService {
         if let value = change.inAppContent { changed.inAppContent = value }
         if let value = change.externalPower { changed.externalPower = value }
         if let value = change.networkReachable { changed.networkReachable = value }
+        if let server = change.appleHostingServer {
+            if let problem = server.isEmpty ? nil : DownloadDescriptor.urlProblem(server) {
+                return failure(.downloadInvalid, "The Apple hosting server \(server.debugSummary) cannot be used: \(problem)")
+            }
+            changed.appleHostingServer = server.isEmpty ? nil : server
+        }
         if let value = change.notifications {
             if let app = change.app {
                 guard DevicePaths.isSafePathComponent(app) else {
@@ -113,6 +119,7 @@ extension DeviceSettings {
         for (app, flag) in (notificationsByApp ?? [:]).sorted(by: { $0.key < $1.key }) {
             text += ", \(app) notifications \(flag ? "allowed" : "denied")"
         }
+        if let appleHostingServer { text += ", Apple hosting at \(appleHostingServer)" }
         return text
     }
 }
