@@ -41,6 +41,9 @@ public struct AppBundleFixture: Sendable, Equatable {
     /// Whether the app sets `BAHasManagedAssetPacks` (and `BAAppGroupID`, in both Info.plists), so
     /// the system manages its asset packs.
     public var hasManagedAssetPacks = false
+    /// Whether the app sets `BAUsesAppleHosting` (with managed packs): its packs come from the device's
+    /// Apple hosting server, and its Info.plist has no `BAManifestURL`, as Apple asks of such apps.
+    public var usesAppleHosting = false
 
     /// Creates the fixture of an app whose manifest is at `manifestURL`, with the sample's allowances.
     /// - Parameter manifestURL: The app's `BAManifestURL`, such as the test's asset server's `/manifest.json`.
@@ -69,7 +72,7 @@ public struct AppBundleFixture: Sendable, Equatable {
             Self.entry("CFBundleName", string: "Lifecycle Test"),
             Self.entry("CFBundleShortVersionString", string: "1.0"),
             Self.entry("CFBundleVersion", string: version),
-            Self.entry("BAManifestURL", string: manifestURL.absoluteString),
+            usesAppleHosting ? "" : Self.entry("BAManifestURL", string: manifestURL.absoluteString),
             "\t<key>BAInitialDownloadRestrictions</key>\n\t<dict>\n"
                 + "\t\t<key>BADownloadAllowance</key>\n\t\t<integer>\(downloadAllowance)</integer>\n"
                 + "\t\t<key>BAEssentialDownloadAllowance</key>\n\t\t<integer>\(essentialDownloadAllowance)</integer>\n"
@@ -112,7 +115,7 @@ public struct AppBundleFixture: Sendable, Equatable {
     private var managedAssetPackKeys: String {
         guard hasManagedAssetPacks else { return "" }
         return "\t<key>BAHasManagedAssetPacks</key>\n\t<true/>\n" + Self.entry("BAAppGroupID", string: appGroupIdentifier)
-            + "\t<key>BAUsesAppleHosting</key>\n\t<false/>\n"
+            + "\t<key>BAUsesAppleHosting</key>\n\t<\(usesAppleHosting)/>\n"
     }
 
     private var appGroups: String {

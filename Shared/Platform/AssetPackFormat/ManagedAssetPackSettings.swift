@@ -15,7 +15,8 @@ public struct ManagedAssetPackSettings: Sendable, Equatable {
     public static let hasManagedAssetPacksKey = "BAHasManagedAssetPacks"
     /// `BAAppGroupID`: the app group the app shares with its extension, where packs are installed.
     public static let appGroupIDKey = "BAAppGroupID"
-    /// `BAUsesAppleHosting`: whether Apple hosts the packs (App Store Connect).
+    /// `BAUsesAppleHosting`: whether Apple hosts the packs (App Store Connect); here the device's
+    /// Apple hosting server plays it.
     public static let usesAppleHostingKey = "BAUsesAppleHosting"
 
     /// Whether the system manages the app's asset packs.
@@ -72,11 +73,8 @@ public struct ManagedAssetPackSettings: Sendable, Equatable {
             return "its Info.plist sets \(Self.hasManagedAssetPacksKey) but has no \(Self.appGroupIDKey); add the app group "
                 + "the app shares with its downloader extension, where the system installs the packs."
         }
-        if usesAppleHosting {
-            return "its Info.plist sets \(Self.usesAppleHostingKey) to YES, but this device has no Apple hosting "
-                + "(App Store Connect); set it to NO, serve the packs yourself (ba-package download-manifest create, "
-                + "asset-server) and adopt ManagedDownloaderExtension in the extension."
-        }
+        // Apple hosting is accepted: where its packs come from is the device's Apple hosting server,
+        // which the system checks when it fetches them.
         return nil
     }
 }

@@ -51,10 +51,13 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
         shortVersion = try plist.bundleVersion("CFBundleShortVersionString")
         version = try plist.bundleVersion("CFBundleVersion")
         if hasExtension {
-            let manifestURL = try Self.manifestURL(plist)
+            // An app whose packs Apple hosts lists them on the hosting server, so it needs no BAManifestURL
+            // (Apple asks such apps to remove it); the ManagedAssetPackSettings check types the key.
+            let appleHosted = plist.isTrue("BAUsesAppleHosting") && !plist.contains("BAManifestURL")
+            let manifestURL = appleHosted ? nil : try Self.manifestURL(plist)
             self.manifestURL = manifestURL
             restrictions = try InitialDownloadRestrictions(reading: plist)
-            guard let manifestHost = manifestURL.host(), restrictions.domainAllowList.allows(host: manifestHost) else {
+            if let manifestURL, !(manifestURL.host().map(restrictions.domainAllowList.allows(host:)) ?? false) {
                 throw AppBundleError(
                     file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
                     value: PropertyListText.list(restrictions.domainAllowList.entries),

@@ -67,6 +67,9 @@ struct PropertyListReader {
     /// Whether the dictionary has a value for `key`.
     func contains(_ key: String) -> Bool { values[key] != nil }
 
+    /// Whether `key` is the Boolean true; a missing key, false, or a value of another type is not.
+    func isTrue(_ key: String) -> Bool { values[key] as? Bool == true }
+
     /// A required, non-empty string.
     func string(_ key: String) throws -> String {
         guard let raw = values[key] else { throw AppBundleError.missing(keyPath(key), in: file, expected: "a string") }

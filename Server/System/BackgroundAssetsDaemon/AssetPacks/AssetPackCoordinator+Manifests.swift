@@ -29,11 +29,11 @@ extension AssetPackCoordinator {
         case let .failure(error): problem = "its Info.plist cannot be used for asset packs (\(error))."
         case let .success(settings):
             problem = settings.managementProblem
-                ?? (app.bundle.app.manifestURL == nil ? "its Info.plist has no BAManifestURL, where its self-hosted packs are listed. Add it." : nil)
         }
         if let problem {
             return Self.refusal("\(prefix) \(problem) Then install it again (backgroundassets-debug install).")
         }
+        if case let .failure(failure) = manifestURL(of: app) { return failure }
         if let typeName = unmanagedExtensions[app.bundleIdentifier] {
             return Self.refusal("\(prefix) its downloader extension \(typeName) adopts BADownloaderExtension rather than "
                 + "ManagedDownloaderExtension; the system manages packs only with the managed extension. Adopt "
@@ -47,12 +47,14 @@ extension AssetPackCoordinator {
         .backgroundAssets(code: BAError.Code.callerConnectionNotAccepted.rawValue, message: message)
     }
 
-    /// Fetches the app's download manifest from its `BAManifestURL` now, and keeps it as the latest.
+    /// Fetches the app's download manifest from its `BAManifestURL` (or the Apple hosting server) now, and
+    /// keeps it as the latest.
     /// - Returns: The manifest, its URL and its JSON, or the failure naming the URL or the field at fault.
     nonisolated(nonsending) func fetchManifest(of app: InstalledApp) async -> Result<(AssetPackDownloadManifest, URL, String), WireFailure> {
-        guard let url = app.bundle.app.manifestURL else {
-            return .failure(Self.refusal("The app \(app.bundleIdentifier.debugDescription) has no BAManifestURL in its Info.plist, "
-                + "where its self-hosted asset packs are listed. Add it, then install it again (backgroundassets-debug install)."))
+        let url: URL
+        switch manifestURL(of: app) {
+        case let .success(found): url = found
+        case let .failure(failure): return .failure(failure)
         }
         nextManifestNumber += 1
         let fetcher = ManifestFetcher(

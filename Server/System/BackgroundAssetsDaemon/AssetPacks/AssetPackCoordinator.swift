@@ -82,6 +82,9 @@ final class AssetPackCoordinator {
     /// The packs whose download the app is asking for right now, which start in the foreground.
     var inForeground: Set<InstalledAssetPack.Key> = []
     var nextManifestNumber = 0
+    /// The device's Apple hosting server (`settings --apple-hosting-server`), where the packs of apps
+    /// that set `BAUsesAppleHosting` are listed and served; the service keeps it current.
+    var appleHostingServer: URL?
 
     /// Creates the coordinator.
     /// - Parameters:

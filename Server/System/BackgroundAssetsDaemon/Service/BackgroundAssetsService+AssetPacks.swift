@@ -145,8 +145,9 @@ extension BackgroundAssetsService {
     /// periodic check updates installed packs and removes obsolete ones.
     /// - Returns: Whether the app is managed and the request was handled here.
     func requestManagedContent(_ kind: ContentRequestKind, of installed: InstalledApp, manifest file: URL) async -> Bool {
-        // A content request fetched the manifest from BAManifestURL, so an app without one never gets here.
-        guard assetPacks.isManaged(installed), let url = installed.bundle.app.manifestURL else { return false }
+        // A content request fetched the manifest from where the app's packs are listed, so an app without
+        // such a place never gets here.
+        guard assetPacks.isManaged(installed), case let .success(url) = assetPacks.manifestURL(of: installed) else { return false }
         let app = installed.bundleIdentifier
         switch assetPacks.readManifest(file, url: url, app: app) {
         case let .failure(failure):

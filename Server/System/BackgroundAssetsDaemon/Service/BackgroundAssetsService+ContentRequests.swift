@@ -17,10 +17,21 @@ extension BackgroundAssetsService {
             return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
         }
         // An app without a downloader extension has nothing to download before it opens.
-        guard let manifestURL = installed.bundle.app.manifestURL, installed.bundle.extension != nil else {
+        guard installed.bundle.extension != nil else {
             if kind != .periodic {
                 await markLaunchable(app, note: "It has no downloader extension, so nothing is downloaded before its first launch.")
             }
+            return
+        }
+        // An Apple-hosted app's packs are listed on the device's Apple hosting server, not at a BAManifestURL.
+        let manifestURL: URL
+        let location = assetPacks.usesAppleHosting(installed) ? assetPacks.manifestURL(of: installed)
+            : installed.bundle.app.manifestURL.map(Result.success) ?? .failure(Self.noManifestURL)
+        switch location {
+        case let .success(url):
+            manifestURL = url
+        case let .failure(failure):
+            if kind != .periodic { await markLaunchable(app, note: failure.message) }
             return
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
@@ -59,6 +70,11 @@ extension BackgroundAssetsService {
             await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
         }
     }
+
+    /// Why an app with an extension but no `BAManifestURL` gets no content request.
+    private static let noManifestURL = WireFailure.backgroundAssets(
+        code: BAError.Code.downloadInvalid.rawValue,
+        message: "It has no BAManifestURL, so nothing is downloaded before its first launch.")
 
     /// Schedules what `downloads(for:...)` returned; refusals reach the extension as failed downloads.
     func acceptReturnedDownloads(_ downloads: [DownloadDescriptor], for kind: ContentRequestKind, of app: String) async {

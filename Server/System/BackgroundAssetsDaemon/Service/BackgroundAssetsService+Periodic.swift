@@ -99,6 +99,7 @@ extension BackgroundAssetsService {
             return failure(.downloadFailedToStart, "\(error)")
         }
         settings = changed
+        assetPacks.appleHostingServer = changed.appleHostingServer.flatMap(URL.init(string:))
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "settings", detail: changed.summary))
         schedulePeriodicChecks()
         scheduleTasks()

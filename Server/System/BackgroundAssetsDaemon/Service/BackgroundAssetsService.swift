@@ -143,6 +143,7 @@ public actor BackgroundAssetsService {
         assetPacks = AssetPackCoordinator(
             paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
             trace: trace) { packContinuation.yield($0) }
+        assetPacks.appleHostingServer = settings.appleHostingServer.flatMap(URL.init(string:))
         trace.use(clock)
     }
 
