@@ -68,7 +68,25 @@ struct DeviceSettingsTests {
         (#"{"backgroundAppRefreshByApp": true}"#, "backgroundAppRefreshByApp"),
         (#"{"backgroundAppRefreshByApp": {"com.example.App": 0}}"#, "backgroundAppRefreshByApp"),
         (#"{"backgroundAppRefreshByApp": {"../escape": false}}"#, "backgroundAppRefreshByApp"),
+        (#"{"appleHostingServer": "ftp://mirror.example.com"}"#, "appleHostingServer"),
+        (#"{"appleHostingServer": "http://cdn.example.com"}"#, "appleHostingServer"),
+        (#"{"appleHostingServer": true}"#, "appleHostingServer"),
     ]
+
+    @Test("The Apple hosting server is absent until set, and an https or loopback URL loads back as written")
+    func appleHostingServer() throws {
+        #expect(try Self.load("{}").appleHostingServer == nil)
+        #expect(try Self.load(#"{"appleHostingServer": "http://127.0.0.1:8080"}"#).appleHostingServer == "http://127.0.0.1:8080")
+        let root = try TemporaryDeviceRoot()
+        let file = DevicePaths(root: root.url).deviceSettingsFile
+        var settings = DeviceSettings()
+        settings.appleHostingServer = "https://hosting.example.com/packs"
+        try settings.save(to: file)
+        #expect(try DeviceSettings.load(from: file) == settings)
+        try DeviceSettings().save(to: file)
+        #expect(try !String(contentsOf: file, encoding: .utf8).contains("appleHostingServer"),
+                "a device that never set it writes the file as before")
+    }
 
     @Test("A malformed settings file is refused, naming the file and the key", arguments: malformed)
     func refusals(_ json: String, _ key: String?) throws {
