@@ -36,8 +36,8 @@ extension AssetPackCoordinator {
         guard let server = appleHostingServer else {
             return .failure(Self.refusal("The app \(app.bundleIdentifier.debugDescription) sets BAUsesAppleHosting, but this "
                 + "device has no Apple hosting server to fetch its asset packs from. Point the device at the server that "
-                + "hosts them, as Apple's Developer settings point a device at a mock server: backgroundassets-debug "
-                + "settings --apple-hosting-server http://127.0.0.1:PORT"))
+                + "hosts them, as Apple's Developer settings point a device at a mock server, with backgroundassets-debug "
+                + "settings --apple-hosting-server URL, where URL is the one the asset server prints when it starts."))
         }
         let base = server.absoluteString.hasSuffix("/") ? server.absoluteString : server.absoluteString + "/"
         guard let url = URL(string: base + Self.appleHostingPath(of: app.bundleIdentifier)) else {
