@@ -151,6 +151,18 @@ struct AppCommandLineTests {
         Self.expectUsageError(SettingsCommand.self, ["--low-power"], naming: "--low-power")
     }
 
+    @Test("settings takes the Apple hosting server as an https or loopback http URL, none to remove it")
+    func appleHostingServer() throws {
+        #expect(try Self.parse(SettingsCommand.self, ["--apple-hosting-server", "http://127.0.0.1:8080"]).change
+            == SettingsChange(appleHostingServer: "http://127.0.0.1:8080"))
+        #expect(try Self.parse(SettingsCommand.self, ["--apple-hosting-server", "none"]).change
+            == SettingsChange(appleHostingServer: ""))
+        Self.expectUsageError(SettingsCommand.self, ["--apple-hosting-server", "ftp://mirror.example.com"],
+                              naming: "--apple-hosting-server")
+        Self.expectUsageError(SettingsCommand.self, ["--apple-hosting-server", "http://cdn.example.com"],
+                              naming: "\"http://cdn.example.com\"")
+    }
+
     @Test("Every option a subcommand's --help lists is accepted, and every option it accepts is listed")
     func helpListsWhatIsParsed() async throws {
         let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))

@@ -127,6 +127,16 @@ struct StatusFormatterAppsTests {
         #expect(SettingsFormatter(settings: settings).summary.hasSuffix("in-app content on, on battery, network unreachable"))
     }
 
+    @Test("settings shows the Apple hosting server once set, and only then")
+    func appleHostingServerRow() {
+        var settings = DeviceSettings()
+        #expect(!SettingsFormatter(settings: settings).lines().contains("apple-hosting-server"))
+        settings.appleHostingServer = "http://127.0.0.1:8080"
+        #expect(SettingsFormatter(settings: settings).lines().contains("\napple-hosting-server=http://127.0.0.1:8080\n"))
+        #expect(SettingsFormatter(settings: settings).table().split(separator: "\n").last
+            == "Apple hosting server    http://127.0.0.1:8080")
+    }
+
     @Test("Spans of time show their two largest units, and a time that has come is due now")
     func durations() {
         let cases: [(Double, String)] = [
