@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "System", targets: ["System"]),
         .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "StoreKit", targets: ["StoreKit"]),
@@ -82,6 +83,10 @@ let package = Package(
             path: "Shared/Frameworks/OSLog"
         ),
         .target(
+            name: "System",
+            path: "Shared/Frameworks/System"
+        ),
+        .target(
             name: "CInstalledBundleLaunch",
             path: "Shared/Frameworks/CInstalledBundleLaunch"
         ),
@@ -92,8 +97,8 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes", "ServiceClient",
-                           "URLChallengeBridge"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes",
+                           "ServiceClient", "System", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(

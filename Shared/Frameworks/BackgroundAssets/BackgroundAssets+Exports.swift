@@ -17,3 +17,7 @@ What `import BackgroundAssets` brings in besides the framework's own types, as A
 @_exported import struct BackgroundAssetsIPC.BAError
 @_exported import enum BackgroundAssetsIPC.BAErrorCode
 @_exported import let BackgroundAssetsIPC.BAErrorDomain
+
+// Apple's asset-pack API takes and returns the System module's FilePath and FileDescriptor, and an
+// app that passes a literal never imports System itself; re-exporting it keeps that code compiling.
+@_exported import System
