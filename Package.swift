@@ -21,6 +21,7 @@ let package = Package(
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
         .library(name: "System", targets: ["System"]),
+        .library(name: "ExtensionFoundation", targets: ["ExtensionFoundation"]),
         .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
         .library(name: "UserNotifications", targets: ["UserNotifications"]),
         .library(name: "StoreKit", targets: ["StoreKit"]),
@@ -87,6 +88,10 @@ let package = Package(
             path: "Shared/Frameworks/System"
         ),
         .target(
+            name: "ExtensionFoundation",
+            path: "Shared/Frameworks/ExtensionFoundation"
+        ),
+        .target(
             name: "CInstalledBundleLaunch",
             path: "Shared/Frameworks/CInstalledBundleLaunch"
         ),
@@ -97,8 +102,8 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssets",
-            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "FoundationFixes",
-                           "ServiceClient", "System", "URLChallengeBridge"],
+            dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CInstalledBundleLaunch", "ExtensionFoundation",
+                           "FoundationFixes", "ServiceClient", "System", "URLChallengeBridge"],
             path: "Shared/Frameworks/BackgroundAssets"
         ),
         .target(

@@ -3,6 +3,7 @@ Abstract:
 The protocol a downloader extension adopts: the entry points the system calls, each optional.
 */
 
+import ExtensionFoundation
 import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
@@ -29,13 +30,15 @@ import FoundationNetworking
 /// The system creates one instance with `init()` and calls its entry points one at a time, in the
 /// order it asks for them, on a background thread; only ``backgroundDownload(_:didReceive:)``, being
 /// asynchronous, runs in a task of its own and may overlap another entry point.
-/// - Note: Apple's protocol refines `AppExtension` and its methods are optional; here the methods
-///   have default implementations, and the type must be `Sendable` because entry points run off
-///   the main thread. Started by a person rather than the system, `main()` explains how to trigger
-///   the extension (`backgroundassets-debug simulate --app-install`) and exits with status 64.
-public protocol BADownloaderExtension: _BADownloaderExtensionTermination, Sendable {
-    /// Creates the extension; the system creates one instance per launch.
-    init()
+///
+/// The protocol refines ExtensionFoundation's `AppExtension`, and supplies its `configuration`.
+/// - Note: Apple's methods are optional; here the methods have default implementations, and the
+///   type must be `Sendable` because entry points run off the main thread. Started by a person
+///   rather than the system, `main()` explains how to trigger the extension
+///   (`backgroundassets-debug simulate --app-install`) and exits with status 64.
+public protocol BADownloaderExtension: AppExtension, _BADownloaderExtensionTermination, Sendable {
+    /// Creates the extension; the system creates one instance per launch, off the main actor.
+    nonisolated init()
 
     /// Returns the downloads to schedule for a content request.
     ///

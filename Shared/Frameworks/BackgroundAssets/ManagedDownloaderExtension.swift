@@ -4,6 +4,7 @@ The downloader extension of an app whose asset packs the system manages: it only
 */
 
 import AssetPackFormat
+import ExtensionFoundation
 import Foundation
 
 /// An app extension that uses the system implementation to schedule asset-pack downloads automatically.
@@ -20,10 +21,10 @@ import Foundation
 /// ```
 /// - Warning: Don't implement any of the inherited `BADownloaderExtension` requirements aside from,
 ///   optionally, `backgroundDownload(_:didReceive:)`.
-/// - Note: Apple's protocol constrains the extension's `Configuration` to
-///   `ManagedDownloaderExtensionConfiguration` (ExtensionFoundation); there is no ExtensionFoundation
-///   here, and no configuration to declare.
-public protocol ManagedDownloaderExtension: BADownloaderExtension {
+/// As Apple's, the protocol constrains the extension's `Configuration` to
+/// ``ManagedDownloaderExtensionConfiguration`` and supplies one, so the extension declares none.
+public protocol ManagedDownloaderExtension: BADownloaderExtension
+where Self.Configuration: ManagedDownloaderExtensionConfiguration {
     /// Determines whether to download an asset pack.
     ///
     /// By default, the system downloads every applicable pack with an essential or prefetch download
