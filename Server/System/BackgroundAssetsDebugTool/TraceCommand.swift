@@ -157,10 +157,12 @@ struct TraceCommand: DebugSubcommand {
         progress || entry.event != TraceEntry.progressEvent
     }
 
-    /// `12:08:03.121 app -> backgroundassetsd scheduleDownload wwdc23-10108 (detail)`.
+    /// `12:08:03.121 app -> backgroundassetsd scheduleDownload wwdc23-10108 (detail)`; a signpost's
+    /// line names it: `app -> app signpostBegin "Load manifest" (detail)`.
     static func line(for entry: TraceEntry) -> String {
         let time = entry.time.formatted(.iso8601.time(includingFractionalSeconds: true))
-        var subject = [entry.download, entry.detail.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
+        let name = entry.signpost.map { "\"\($0.name)\"" }
+        var subject = [entry.download ?? name, entry.detail.map { "(\($0))" }].compactMap { $0 }.joined(separator: " ")
         if entry.event == TraceEntry.progressEvent, let transfer = entry.transfer {
             subject += " (\(transfer.written) of \(transfer.expected.map(String.init) ?? "?") bytes)"
         }

@@ -19,7 +19,8 @@ extension TraceEntry {
         }
         var lines: [String] = []
         for entry in entries {
-            let label = clean([entry.event, entry.download, entry.detail.map { "(\($0.prefix(100)))" }]
+            let subject = entry.download ?? entry.signpost?.name
+            let label = clean([entry.event, subject, entry.detail.map { "(\($0.prefix(100)))" }]
                 .compactMap { $0 }.joined(separator: " "))
             if entry.to == "nobody" {
                 lines.append("    Note over \(alias(entry.from)): \(label), no process to receive it")

@@ -26,11 +26,13 @@ public struct TraceEntry: Codable, Sendable, Equatable {
     public var deviceTime: Date?
     /// For an event about a download's transfer, where the transfer stood.
     public var transfer: TraceTransfer?
+    /// For a signpost an app or extension emitted, which one.
+    public var signpost: TraceSignpost?
 
     /// Creates an entry.
     public init(
         time: Date = .now, from: String, to: String, event: String, app: String? = nil, download: String? = nil,
-        detail: String? = nil, deviceTime: Date? = nil, transfer: TraceTransfer? = nil
+        detail: String? = nil, deviceTime: Date? = nil, transfer: TraceTransfer? = nil, signpost: TraceSignpost? = nil
     ) {
         self.time = time
         self.from = from
@@ -41,6 +43,7 @@ public struct TraceEntry: Codable, Sendable, Equatable {
         self.detail = detail
         self.deviceTime = deviceTime
         self.transfer = transfer
+        self.signpost = signpost
     }
 
     /// The event of the samples of a download's progress, which the service writes a few times a
@@ -76,6 +79,7 @@ public struct TraceEntry: Codable, Sendable, Equatable {
             try container.encodeIfPresent(entry.detail, forKey: .detail)
             try container.encodeIfPresent(entry.deviceTime.map { ISO8601Timestamp.string(for: $0) + "Z" }, forKey: .deviceTime)
             try container.encodeIfPresent(entry.transfer, forKey: .transfer)
+            try container.encodeIfPresent(entry.signpost, forKey: .signpost)
         }
     }
 

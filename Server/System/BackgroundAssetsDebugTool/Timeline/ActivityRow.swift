@@ -1,6 +1,6 @@
 /*
 Abstract:
-The timeline's rows above the downloads: installs, extension runs, app launches, tasks, periodic checks, exclusive control.
+The timeline's rows above the downloads: installs, extension runs, app launches, tasks, periodic checks, exclusive control, signposts.
 */
 
 import Foundation
@@ -9,7 +9,7 @@ import Foundation
 struct ActivityRow: Sendable, Equatable {
     /// What a row shows, which also decides its colour.
     enum Kind: String, Sendable, CaseIterable {
-        case install, `extension`, app, tasks, periodic, exclusiveControl
+        case install, `extension`, app, tasks, periodic, exclusiveControl, signposts
     }
 
     /// A stretch of time, such as one extension process from launch to exit.
@@ -64,6 +64,7 @@ struct ActivityRow: Sendable, Equatable {
         case .tasks: "Background tasks"
         case .periodic: "Periodic checks"
         case .exclusiveControl: "Exclusive control"
+        case .signposts: "Signposts"
         }
     }
 

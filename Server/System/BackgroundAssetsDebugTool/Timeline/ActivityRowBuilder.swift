@@ -101,6 +101,8 @@ struct ActivityRowBuilder {
                      style: entry.from == "extension" ? .secondary : .main)
         case "releaseExclusiveControl":
             closeControl(of: app, heldBy: entry.from, at: entry.time)
+        case TraceSignpost.beginEvent, TraceSignpost.endEvent, TraceSignpost.emitEvent:
+            addSignpost(entry)
         default:
             break
         }
@@ -126,6 +128,23 @@ struct ActivityRowBuilder {
                 row.spans[index].isOpen = true
             }
             return row
+        }
+    }
+
+    /// An app's or extension's signposts: an interval from each begin to the end with its ID, in the
+    /// same process; an event as a moment.
+    private mutating func addSignpost(_ entry: TraceEntry) {
+        guard let signpost = entry.signpost else { return }
+        let key = "\(signpost.process) \(signpost.subsystem) \(signpost.category) \(signpost.name) \(signpost.id)"
+        let message = entry.detail.map { ": \($0)" } ?? ""
+        switch entry.event {
+        case TraceSignpost.beginEvent:
+            openSpan(.signposts, key: key, at: entry, label: signpost.name,
+                     detail: "\(entry.from) \(signpost.process), \(signpost.category)\(message)")
+        case TraceSignpost.endEvent:
+            closeSpan(.signposts, key: key, at: entry.time, detail: entry.detail)
+        default:
+            moment(.signposts, at: entry, signpost.name + message)
         }
     }
 

@@ -38,6 +38,7 @@ extension TimelineSVG {
         case (.periodic, _): TimelineStyle.periodic
         case (.exclusiveControl, .secondary): TimelineStyle.extensionColour
         case (.exclusiveControl, _): TimelineStyle.app
+        case (.signposts, _): TimelineStyle.signposts
         }
     }
 

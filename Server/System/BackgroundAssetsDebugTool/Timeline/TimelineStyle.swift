@@ -19,6 +19,7 @@ enum TimelineStyle {
     static let appInBackground = "#8FD3AE"
     static let tasks = "#11897F"
     static let periodic = "#C99A00"
+    static let signposts = "#5C6BC0"
     // Marks and furniture.
     static let problem = "#C62828"
     static let ink = "#1F2933"
