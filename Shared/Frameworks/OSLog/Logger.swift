@@ -65,8 +65,13 @@ public struct Logger: Sendable {
     ///   - level: The level.
     ///   - message: The message.
     public func log(level: OSLogType, _ message: OSLogMessage) {
+        write(level: level, message.text)
+    }
+
+    /// Writes text that is already a message's: what `os_log` and the signposts write.
+    func write(level: OSLogType, _ text: @autoclosure () -> String) {
         guard !isDisabled else { return }
-        sink.log(level: Self.deviceLogLevel(for: level), message.text)
+        sink.log(level: Self.deviceLogLevel(for: level), text())
     }
 
     /// Logs a message useful only while tracing code, at the debug level.
