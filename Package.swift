@@ -20,6 +20,7 @@ let package = Package(
         .library(name: "BackgroundAssets", targets: ["BackgroundAssets"]),
         .library(name: "BackgroundTasks", targets: ["BackgroundTasks"]),
         .library(name: "OSLog", targets: ["OSLog"]),
+        .library(name: "os", targets: ["os"]),
         .library(name: "System", targets: ["System"]),
         .library(name: "ExtensionFoundation", targets: ["ExtensionFoundation"]),
         .library(name: "BackgroundURLSessions", targets: ["BackgroundURLSessions"]),
@@ -80,8 +81,19 @@ let package = Package(
         ),
         .target(
             name: "OSLog",
-            dependencies: ["BackgroundAssetsIPC", "FoundationFixes", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "FoundationFixes", "ServiceClient", "SystemLogging"],
             path: "Shared/Frameworks/OSLog"
+        ),
+        // `import os` and `import os.log`: the C module map declares the module `os` with its
+        // submodules, and the Swift module of the same name re-exports OSLog on top of it.
+        .target(
+            name: "COSModule",
+            path: "Shared/Frameworks/COSModule"
+        ),
+        .target(
+            name: "os",
+            dependencies: ["COSModule", "OSLog"],
+            path: "Shared/Frameworks/os"
         ),
         .target(
             name: "System",
@@ -319,8 +331,14 @@ let package = Package(
         ),
         .testTarget(
             name: "OSLogTests",
-            dependencies: ["OSLog", "SystemLogging"],
+            dependencies: ["BackgroundAssetsIPC", "OSLog", "SystemLogging", "TestSupport"],
             path: "Tests/OSLogTests"
+        ),
+        // Apple-style logging and signposts in a process of a device, for OSLogTests.
+        .executableTarget(
+            name: "signpost-probe",
+            dependencies: ["os"],
+            path: "Tests/signpost-probe"
         ),
         .testTarget(
             name: "BackgroundAssetsIPCTests",

@@ -13,7 +13,8 @@ import SystemLogging
 /// let log = OSLog(subsystem: "com.example.MyApp", category: "network")
 /// let logger = Logger(log)
 /// ```
-/// - Note: Apple's `os_log(_:log:_:)` functions are not provided; write with a ``Logger``.
+/// Give it to ``os_log(_:dso:log:type:_:)`` and the other `os_log` functions, or to
+/// ``OSSignposter/init(logHandle:)``.
 public final class OSLog: NSObject, Sendable {
     /// The subsystem, usually the bundle identifier.
     let subsystem: String

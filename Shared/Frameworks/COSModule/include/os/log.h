@@ -1,0 +1,2 @@
+// os/log.h: declares nothing. Apple's header declares the C API of os_log; on this system the Swift
+// module `os` declares the Swift API, and this header exists so `import os.log` names a submodule.
