@@ -319,13 +319,13 @@ let package = Package(
         ),
         .testTarget(
             name: "AppleAPITests",
-            dependencies: ["BackgroundAssets", "OSLog"],
+            dependencies: ["BackgroundAssets", "ExtensionFoundation", "OSLog", "System", "os"],
             path: "Tests/AppleAPITests"
         ),
         // The same file as AppleAPITests (a symlink), compiled in Swift 5 language mode.
         .testTarget(
             name: "AppleAPISwift5Tests",
-            dependencies: ["BackgroundAssets", "OSLog"],
+            dependencies: ["BackgroundAssets", "ExtensionFoundation", "OSLog", "System", "os"],
             path: "Tests/AppleAPISwift5Tests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

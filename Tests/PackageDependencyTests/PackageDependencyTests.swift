@@ -15,7 +15,7 @@ struct PackageDependencyTests {
         .deletingLastPathComponent()
 
     @Test(
-        "A package depending on this one by path imports BackgroundAssets, BackgroundTasks and OSLog and reaches the service")
+        "A package depending on this one by path imports the frameworks, os.log and System, and reaches the service")
     func dependsByPath() async throws {
         // Inside this package's build folder, so that a second run builds only what changed. SwiftPM
         // keeps a path dependency's list of source files in the dependent's build folder, so a file
@@ -51,6 +51,7 @@ struct PackageDependencyTests {
             #expect(run.standardOutput.contains("current downloads: 0"), "\(run.standardOutput)")
             #expect(run.standardOutput.contains("error domain: BGTaskSchedulerErrorDomain"), "\(run.standardOutput)")
             #expect(run.standardError.contains("[app] notice: Connected; 00 downloads."), "\(run.standardError)")
+            #expect(run.standardError.contains("[app] Slides go in Slides/intro.pdf."), "\(run.standardError)")
         }
     }
 
@@ -82,6 +83,8 @@ struct PackageDependencyTests {
                             .product(name: "BackgroundAssets", package: "\(identity)"),
                             .product(name: "BackgroundTasks", package: "\(identity)"),
                             .product(name: "OSLog", package: "\(identity)"),
+                            .product(name: "os", package: "\(identity)"),
+                            .product(name: "System", package: "\(identity)"),
                         ],
                         path: "Sources/my-app"
                     ),
@@ -94,8 +97,13 @@ struct PackageDependencyTests {
             import BackgroundAssets
             import BackgroundTasks
             import OSLog
+            import os.log
+            import System
 
             let logger = Logger(subsystem: "com.example.MyApp", category: "app")
+            let folder: FilePath = "Slides"
+            os_log("Slides go in %{public}@.", log: OSLog(subsystem: "com.example.MyApp", category: "app"), type: .info,
+                   folder.appending("intro.pdf").string)
             do {
                 let downloads = try BADownloadManager.shared.fetchCurrentDownloads()
                 logger.notice("Connected; \\(downloads.count, format: .decimal(minDigits: 2)) downloads.")

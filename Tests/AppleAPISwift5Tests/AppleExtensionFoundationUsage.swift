@@ -1,0 +1,1 @@
+../AppleAPITests/AppleExtensionFoundationUsage.swift
