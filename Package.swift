@@ -413,7 +413,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "apple-style-extension",
-            dependencies: ["BackgroundAssets", "OSLog"],
+            dependencies: ["BackgroundAssets", "ExtensionFoundation", "OSLog"],
             path: "Tests/apple-style-extension"
         ),
         .executableTarget(
@@ -424,7 +424,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "apple-style-extension-swift5",
-            dependencies: ["BackgroundAssets", "OSLog"],
+            dependencies: ["BackgroundAssets", "ExtensionFoundation", "OSLog"],
             path: "Tests/apple-style-extension-swift5",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

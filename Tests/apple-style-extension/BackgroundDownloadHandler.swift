@@ -4,9 +4,11 @@ The downloader extension: returns a download per missing session, and moves fini
 */
 
 // Written from Apple's documentation of Background Assets and the WWDC23 session; compiled unchanged
-// in Swift 6 and Swift 5 language modes. Edits from Apple's platforms: none. (On Apple platforms
-// ExtensionKit supplies `main()`; here `BADownloaderExtension` does, so `@main` works the same.)
+// in Swift 6 and Swift 5 language modes. Edits from Apple's platforms: none. It imports
+// ExtensionFoundation as Apple's Background Download template does, whose `AppExtension` the
+// protocol refines; `BADownloaderExtension` supplies `main()`, so `@main` works the same.
 import BackgroundAssets
+import ExtensionFoundation
 import OSLog
 
 @main
