@@ -63,8 +63,9 @@ public struct OSSignposter: Sendable {
     /// A signposter that writes nothing.
     public static var disabled: OSSignposter { OSSignposter(logHandle: .disabled) }
 
-    /// Whether signposts are written: `false` only for a disabled signposter.
-    public var isEnabled: Bool { log.isEnabled(type: .info) }
+    /// Whether signposts are written: `false` only for a disabled signposter. (`BA_LOG_LEVEL` above
+    /// `info` keeps their log lines out, as a logger's, but not their trace lines.)
+    public var isEnabled: Bool { !log.isDisabled }
 
     /// Makes an identifier unique within this process, for intervals of the same name that may overlap.
     public func makeSignpostID() -> OSSignpostID {
