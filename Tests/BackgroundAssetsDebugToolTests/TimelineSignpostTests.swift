@@ -46,6 +46,17 @@ struct TimelineSignpostTests {
         #expect(row.moments.map(\.label) == ["Manifest parsed: 12 sessions"])
     }
 
+    @Test("An app's signposts, which carry no device time, leave the device's clock as the service recorded it")
+    func signpostsLeaveTheDeviceClockAlone() {
+        var script = TraceScript()
+        // The device runs ten times faster than real time: ten device seconds per real second.
+        script.at(0, "install", from: "tool", to: "backgroundassetsd", deviceTime: TraceScript.start)
+        script.at(2, "periodicCheck", deviceTime: TraceScript.start.addingTimeInterval(20))
+        let entries = script.entries + [signpost(1, TraceSignpost.emitEvent, "Tick", id: 1)]
+        let timeline = Timeline(entries: entries)
+        #expect(timeline.deviceTime(at: TraceScript.start.addingTimeInterval(1)) == TraceScript.start.addingTimeInterval(10))
+    }
+
     @Test("A trace without signposts has no Signposts row")
     func noSignpostsNoRow() {
         var script = TraceScript()

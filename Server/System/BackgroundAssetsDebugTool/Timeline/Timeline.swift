@@ -47,7 +47,8 @@ struct Timeline: Sendable {
         self.rows = rows.rows(endingAt: end)
         self.apps = apps
         eventTimes = entries.map(\.time)
-        clockPoints = entries.map { ($0.time, $0.effectiveDeviceTime) }
+        // Only the service knows the device's clock: an app's signpost lines carry real time alone.
+        clockPoints = entries.filter { $0.signpost == nil }.map { ($0.time, $0.effectiveDeviceTime) }
     }
 
     /// What the picture is of: the one app whose downloads it shows, or the device.
