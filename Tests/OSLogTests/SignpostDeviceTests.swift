@@ -38,7 +38,7 @@ struct SignpostDeviceTests {
         let signposts = entries.filter { $0.signpost != nil }
         #expect(signposts.map(\.event) == [
             TraceSignpost.beginEvent, TraceSignpost.emitEvent, TraceSignpost.endEvent,
-            TraceSignpost.beginEvent, TraceSignpost.endEvent,
+            TraceSignpost.beginEvent, TraceSignpost.endEvent, TraceSignpost.beginEvent, TraceSignpost.endEvent,
         ])
         let begin = try #require(signposts.first)
         #expect(begin.signpost?.name == "Load manifest" && begin.detail == "manifest.json")
@@ -47,6 +47,9 @@ struct SignpostDeviceTests {
         // The end pairs with its begin by ID and process; the interval the closure ran in is exclusive.
         #expect(signposts[2].signpost?.id == begin.signpost?.id && signposts[2].signpost?.process == begin.signpost?.process)
         #expect(signposts[3].signpost?.name == "Sum durations" && signposts[3].signpost?.id == OSSignpostID.exclusive.rawValue)
+        // os_signpost's end carries its format's message.
+        #expect(signposts[6].signpost?.name == "Refresh panel" && signposts[6].detail == "12 rows")
+        #expect(log.contains(#"[probe] signpost end "Refresh panel" id exclusive: 12 rows"#), "\(log)")
     }
 
     @Test("backgroundassets-debug trace lists the signposts, and trace --svg draws the interval in a Signposts row")

@@ -25,3 +25,7 @@ let totalMinutes = signposter.withIntervalSignpost("Sum durations") {
     (1...sessionCount).reduce(0) { $0 + $1 * 5 }
 }
 logger.notice("The sessions last \(totalMinutes) minutes in all.")
+
+// Code older than OSSignposter writes the same intervals with os_signpost.
+os_signpost(.begin, log: log, name: "Refresh panel")
+os_signpost(.end, log: log, name: "Refresh panel", "%d rows", sessionCount)

@@ -176,6 +176,16 @@ public struct OSSignposter: Sendable {
 
     // MARK: - Recording
 
+    /// Writes a signpost of `os_signpost`'s kind, which carries no interval state.
+    func emit(_ type: OSSignpostType, _ name: StaticString, id: OSSignpostID, message: String?) {
+        let kind: SignpostRecorder.Kind = switch type {
+        case .begin: .begin
+        case .end: .end
+        default: .event
+        }
+        record(kind, name.description, id: id, message: message)
+    }
+
     private func begin(_ name: StaticString, id: OSSignpostID, message: String?) -> OSSignpostIntervalState {
         record(.begin, name.description, id: id, message: message)
         return OSSignpostIntervalState(id: id, name: name.description, start: .now)
