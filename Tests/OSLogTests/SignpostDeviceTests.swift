@@ -94,6 +94,18 @@ struct SignpostDeviceTests {
         #expect(ends[2].detail?.contains(#"error: the interval began as "Download""#) == true, "\(ends[2])")
     }
 
+    @Test("A signpost's message keeps tokens in URL queries out of the trace, as the service's lines do")
+    func tokensAreRedacted() throws {
+        let root = try deviceRoot()
+        defer { root.remove() }
+        let recorder = SignpostRecorder(paths: DevicePaths(root: root.url), writesLogLines: false)
+        let signposter = OSSignposter(log: OSLog(subsystem: "com.example.test", category: "signposts"), recorder: recorder)
+        let url = "https://cdn.example.com/a.mp4?token=s3cr3t"
+        signposter.emitEvent("Fetch", "\(url, privacy: .public)")
+        let trace = try String(contentsOf: root.appending("system/trace.jsonl"), encoding: .utf8)
+        #expect(!trace.contains("s3cr3t") && trace.contains("token=<redacted>"), "\(trace)")
+    }
+
     @Test("A device root without system/ gets no trace: a signpost never creates the device's folders")
     func noDeviceNoTrace() throws {
         let root = try TemporaryDeviceRoot()

@@ -83,7 +83,7 @@ final class SignpostRecorder: Sendable {
             from: role, to: role, event: kind.traceEvent, app: identity.bundleIdentifier, detail: detail,
             signpost: signpost)
         // Tokens in URL queries never reach the trace, as in the service's lines.
-        let line = Array(SecretRedaction.redacting(text: String(decoding: entry.line, as: UTF8.self)).utf8)
+        let line = entry.redactedLine
         descriptor.withLock { descriptor in
             if descriptor == nil { descriptor = openTrace() }
             guard let open = descriptor, open >= 0 else { return }

@@ -64,6 +64,12 @@ public struct TraceEntry: Codable, Sendable, Equatable {
         return line
     }
 
+    /// ``line`` with tokens in URL queries redacted: what every writer of the trace appends, the
+    /// service and a process's signposts alike.
+    public var redactedLine: [UInt8] {
+        Array(SecretRedaction.redacting(text: String(decoding: line, as: UTF8.self)).utf8)
+    }
+
     /// What a line holds: the entry with its time as text.
     private struct Line: Encodable {
         let entry: TraceEntry

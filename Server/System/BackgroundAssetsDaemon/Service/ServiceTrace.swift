@@ -53,7 +53,7 @@ public final class ServiceTrace: Sendable {
             if clock.timeScale != 1 || abs(deviceTime.timeIntervalSince(entry.time)) >= 1 { entry.deviceTime = deviceTime }
         }
         // Tokens in URL queries never reach the trace.
-        let line = Array(SecretRedaction.redacting(text: String(decoding: entry.line, as: UTF8.self)).utf8)
+        let line = entry.redactedLine
         descriptor.withLock { descriptor in
             guard descriptor >= 0 else { return }
             // One write(2) with O_APPEND keeps each line whole.
