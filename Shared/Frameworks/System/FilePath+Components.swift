@@ -48,7 +48,7 @@ extension FilePath {
         for component in components { append(component) }
     }
 
-    /// The path with `other` appended; see ``append(_:)-(String)``.
+    /// The path with a path, string or component of one, appended; a leading `/` of `other` is ignored.
     public func appending(_ other: String) -> FilePath {
         var path = self
         path.append(other)
