@@ -45,8 +45,9 @@ struct SignpostDeviceTests {
         #expect(begin.signpost?.subsystem == "com.example.apple-samplecode.WWDC-Sessions")
         #expect(begin.signpost?.category == "probe" && begin.from == "app")
         // The end pairs with its begin by ID and process; the interval the closure ran in is exclusive.
-        #expect(signposts[2].signpost?.id == begin.signpost?.id && signposts[2].signpost?.process == begin.signpost?.process)
-        #expect(signposts[3].signpost?.name == "Sum durations" && signposts[3].signpost?.id == OSSignpostID.exclusive.rawValue)
+        let end = signposts[2].signpost, closure = signposts[3].signpost
+        #expect(end?.id == begin.signpost?.id && end?.process == begin.signpost?.process)
+        #expect(closure?.name == "Sum durations" && closure?.id == OSSignpostID.exclusive.rawValue)
         // os_signpost's end carries its format's message.
         #expect(signposts[6].signpost?.name == "Refresh panel" && signposts[6].detail == "12 rows")
         #expect(log.contains(#"[probe] signpost end "Refresh panel" id exclusive: 12 rows"#), "\(log)")
@@ -63,9 +64,10 @@ struct SignpostDeviceTests {
 
         let tool = try ProductsDirectory.executable(named: "backgroundassets-debug").path
         let lines = try await runCommand(tool, arguments: ["trace"], environment: root.environment, timeout: .seconds(60))
+        let printed = lines.standardOutput
         #expect(lines.status.isSuccess, "trace: \(lines.standardError)")
-        #expect(lines.standardOutput.contains(#"app -> app signpostBegin "Load manifest" (manifest.json)"#), "\(lines.standardOutput)")
-        #expect(lines.standardOutput.contains(#"app -> app signpostEnd "Load manifest" (after "#), "\(lines.standardOutput)")
+        #expect(printed.contains(#"app -> app signpostBegin "Load manifest" (manifest.json)"#), "\(printed)")
+        #expect(printed.contains(#"app -> app signpostEnd "Load manifest" (after "#), "\(printed)")
 
         let picture = root.appending("trace.svg")
         let svg = try await runCommand(
