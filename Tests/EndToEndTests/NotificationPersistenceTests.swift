@@ -81,7 +81,6 @@ struct NotificationPersistenceTests {
                 #expect(failure.code == 1401)
             }
             let afterBodies = try ResidentMemory(pid: pid)
-            print("backgroundassetsd memory: start \(start), after \(adds) adds \(afterAdds), after \(bodies) 4 MiB bodies \(afterBodies)")
             #expect(try await Self.pending(game).count == NotificationLimits.pendingPerApp)
             #expect(afterAdds.resident - start.resident < 32 << 20, "\(adds) adds grew the service from \(start) to \(afterAdds)")
             // A refused body is held a few times while its frame is read and decoded, then let go:
