@@ -47,6 +47,17 @@ struct StatusFormatterTests {
         #expect(lines[1].contains("expected=- attempts=1 next-retry=- error=-"))
     }
 
+    @Test("A download parked behind its host's probe shows when-reachable, not a date")
+    func parkedDownload() throws {
+        var parked = status
+        parked.downloads[0].nextAttemptAt = nil
+        parked.downloads[0].waitsUntilReachable = true
+        let formatter = StatusFormatter(status: parked)
+        #expect(formatter.lines().contains("attempts=2 next-retry=when-reachable error=\"could not connect\""))
+        #expect(formatter.table().contains("when-reachable"))
+        #expect(try formatter.json().contains(#""waitsUntilReachable" : true"#))
+    }
+
     @Test("Work paused after repeated crashes is said right after the service's line, in the table, the lines and JSON")
     func pausedWork() throws {
         var paused = status

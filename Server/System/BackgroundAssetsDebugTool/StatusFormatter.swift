@@ -92,7 +92,7 @@ struct StatusFormatter {
             ("written", String(download.bytesWritten)),
             ("expected", download.bytesExpected.map(String.init) ?? "-"),
             ("attempts", String(download.attempts)),
-            ("next-retry", download.nextAttemptAt.map(Self.time) ?? "-"),
+            ("next-retry", download.waitsUntilReachable == true ? "when-reachable" : download.nextAttemptAt.map(Self.time) ?? "-"),
             ("error", download.lastError.map { "\"\($0.message)\"" } ?? "-"),
         ]
     }

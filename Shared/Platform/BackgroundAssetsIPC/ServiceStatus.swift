@@ -68,6 +68,9 @@ public struct DownloadStatus: Codable, Sendable, Equatable {
     public var lastError: WireFailure?
     /// When the next attempt may start, for a waiting download that is backing off.
     public var nextAttemptAt: Date?
+    /// Whether it waits for its host to answer again rather than for a time: another download of the
+    /// same origin probes it, and this one is tried once that probe gets through. Absent otherwise.
+    public var waitsUntilReachable: Bool?
 
     /// Creates a download status.
     /// - Parameters:
@@ -79,9 +82,11 @@ public struct DownloadStatus: Codable, Sendable, Equatable {
     ///   - attempts: The attempts made so far.
     ///   - lastError: The error of the latest failed attempt.
     ///   - nextAttemptAt: When the next attempt may start.
+    ///   - waitsUntilReachable: Whether it waits for its host to answer again instead.
     public init(
         bundleIdentifier: String, download: DownloadDescriptor, isForeground: Bool, bytesWritten: Int64,
-        bytesExpected: Int64?, attempts: Int, lastError: WireFailure?, nextAttemptAt: Date?
+        bytesExpected: Int64?, attempts: Int, lastError: WireFailure?, nextAttemptAt: Date?,
+        waitsUntilReachable: Bool? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.download = download
@@ -91,6 +96,7 @@ public struct DownloadStatus: Codable, Sendable, Equatable {
         self.attempts = attempts
         self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt
+        self.waitsUntilReachable = waitsUntilReachable
     }
 }
 

@@ -82,6 +82,10 @@ struct ConnectivityWaitsTests {
                        "one probe and \(count - 1) parked downloads; began \(began())")
         // Only the attempts in flight before the first refusal was known: at most one per slot.
         #expect(began() <= 4)
+        // status shows the parked ones waiting for their host, not the far-future date that parks them.
+        let statuses = try ids.compactMap { try harness.store.download(id: $0)?.status }
+        #expect(statuses.count { $0.waitsUntilReachable == true && $0.nextAttemptAt == nil } == count - 1)
+        #expect(statuses.count { $0.waitsUntilReachable == nil && $0.nextAttemptAt != nil } == 1)
         // One wake-up for the probe, none per download.
         try await harness.waitForTimers("the probe's wake-up alone", until: Self.probeWakeUpOnly(interval))
 

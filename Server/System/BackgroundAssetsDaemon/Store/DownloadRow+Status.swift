@@ -17,11 +17,15 @@ extension DownloadRow {
         shown.url = SecretRedaction.redacting(text: descriptor.url)
         var error = lastError
         if let message = lastError?.message { error?.message = SecretRedaction.redacting(text: message) }
+        // A parked download's next attempt is the far-future date that keeps it out of the run
+        // order, not a time anyone should read: it waits for its host instead.
+        let isParked = state == .waiting && nextAttemptAt >= DownloadStore.parkedUntilReachable
         return DownloadStatus(
             bundleIdentifier: bundleIdentifier, download: shown, isForeground: isForeground,
             bytesWritten: bytesDurable,
             bytesExpected: expectedLength ?? (descriptor.fileSize > 0 ? Int64(descriptor.fileSize) : nil),
             attempts: attempts, lastError: error,
-            nextAttemptAt: state == .waiting && nextAttemptAt > updatedAt ? nextAttemptAt : nil)
+            nextAttemptAt: state == .waiting && !isParked && nextAttemptAt > updatedAt ? nextAttemptAt : nil,
+            waitsUntilReachable: isParked ? true : nil)
     }
 }
