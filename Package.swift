@@ -124,8 +124,15 @@ let package = Package(
             path: "Shared/Frameworks/BackgroundTasks"
         ),
         .target(
+            name: "BackgroundURLSessionDelegates",
+            path: "Shared/Frameworks/BackgroundURLSessionDelegates"
+        ),
+        .target(
             name: "BackgroundURLSessions",
-            dependencies: ["BackgroundAssets", "BackgroundAssetsIPC", "FoundationFixes", "URLChallengeBridge", "ServiceClient"],
+            dependencies: [
+                "BackgroundAssets", "BackgroundAssetsIPC", "BackgroundURLSessionDelegates", "FoundationFixes", "URLChallengeBridge",
+                "ServiceClient",
+            ],
             path: "Shared/Frameworks/BackgroundURLSessions"
         ),
         .target(
@@ -309,7 +316,10 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundURLSessionsTests",
-            dependencies: ["BackgroundAssetsIPC", "BackgroundURLSessions", "TestSupport"],
+            dependencies: [
+                "BackgroundAssets", "BackgroundAssetsIPC", "BackgroundTasks", "BackgroundURLSessions", "TestSupport",
+                "UserNotifications",
+            ],
             path: "Tests/BackgroundURLSessionsTests"
         ),
         .testTarget(

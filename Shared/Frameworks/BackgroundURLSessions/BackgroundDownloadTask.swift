@@ -5,6 +5,7 @@ A background session's download task: Foundation's URLSessionDownloadTask whose 
 
 import BackgroundAssetsIPC
 import Foundation
+import FoundationFixes
 import Synchronization
 
 /// A download task of a ``BackgroundURLSession``.
@@ -12,7 +13,7 @@ import Synchronization
 /// Its properties read the system's last report: `state`, `response`, `countOfBytesReceived`,
 /// `countOfBytesExpectedToReceive`, `error`. `resume()`, `suspend()`, `cancel()` and
 /// `cancel(byProducingResumeData:)` ask the system, which does the transfer.
-open class BackgroundDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
+open class BackgroundDownloadTask: URLSessionDownloadTask, EarliestBeginDateKeeping, @unchecked Sendable {
     // @unchecked: URLSessionTask is itself @unchecked Sendable; the state added here is behind a lock.
     struct State {
         var snapshot: BackgroundTaskSnapshot
@@ -62,7 +63,7 @@ open class BackgroundDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
     }
 
     /// The value of `earliestBeginDate`, which the system reads on `resume()`.
-    var storedEarliestBeginDate: Date? {
+    package var keptEarliestBeginDate: Date? {
         get { stored.withLock { $0.earliestBeginDate } }
         set { stored.withLock { $0.earliestBeginDate = newValue } }
     }
@@ -76,7 +77,7 @@ open class BackgroundDownloadTask: URLSessionDownloadTask, @unchecked Sendable {
         }
         guard changed else { return }
         session.commands.send(
-            .resume(earliestBeginDate: storedEarliestBeginDate,
+            .resume(earliestBeginDate: keptEarliestBeginDate,
                     countOfBytesClientExpectsToReceive: countOfBytesClientExpectsToReceive),
             taskIdentifier: taskIdentifier)
     }

@@ -4,6 +4,7 @@ Turns the system's events for a background session into Foundation's delegate ca
 */
 
 import BackgroundAssetsIPC
+import BackgroundURLSessionDelegates
 import Foundation
 import FoundationNetworking
 import URLChallengeBridge
@@ -63,7 +64,7 @@ extension BackgroundURLSession {
             answer(challenge, challengeID: challengeID, task: task(identifier))
         case .waitingEventsDelivered:
             // The method exists only on this module's refinement of Foundation's protocol.
-            (delegate as? any URLSessionDelegate)?.urlSessionDidFinishEvents(forBackgroundURLSession: self)
+            (delegate as? any BackgroundURLSessionDelegates.URLSessionDelegate)?.urlSessionDidFinishEvents(forBackgroundURLSession: self)
         }
     }
 

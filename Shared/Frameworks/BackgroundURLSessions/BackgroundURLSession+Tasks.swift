@@ -10,7 +10,7 @@ extension BackgroundURLSession {
     /// A download task for a request; a request the system cannot run (not http or https, not GET)
     /// gives a task that completes with the reason when resumed, as Foundation reports an unsupported URL.
     func makeDownloadTask(with request: URLRequest) -> URLSessionDownloadTask {
-        let described = BackgroundTaskRequest(request)
+        let described = BackgroundTaskRequest(request, additionalHeaders: additionalHeaders)
         if let refusal = unusable() ?? described.refusal.map(BackgroundSessionError.refused) {
             return refusedTask(described, refusal)
         }
@@ -83,9 +83,19 @@ extension BackgroundURLSession {
 }
 
 extension BackgroundTaskRequest {
-    /// The parts of Foundation's request a background download sends.
+    /// The parts of Foundation's request a background transfer sends.
     init(_ request: URLRequest) {
         self.init(url: request.url ?? URL(fileURLWithPath: "/"), httpMethod: request.httpMethod ?? "GET",
                   headers: request.allHTTPHeaderFields ?? [:])
+    }
+
+    /// The request with the session's additional header fields, as Foundation sends them: a field
+    /// the request sets itself (in any case) keeps the request's value.
+    init(_ request: URLRequest, additionalHeaders: [String: String]) {
+        self.init(request)
+        let own = Set(headers.keys.map { $0.lowercased() })
+        for (name, value) in additionalHeaders where !own.contains(name.lowercased()) {
+            headers[name] = value
+        }
     }
 }

@@ -38,6 +38,9 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
     let service: any BackgroundURLSessionService
     /// The session's settings, as sent to the system.
     let settings: BackgroundSessionSettings
+    /// The configuration's `httpAdditionalHeaders`, which every task's request carries unless it
+    /// sets the field itself.
+    let additionalHeaders: [String: String]
     let registry = Mutex(Registry())
     /// Sends the app's changes to tasks to the system, in the order the app made them.
     let commands: TaskCommandQueue
@@ -56,6 +59,7 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
                  delegateQueue queue: OperationQueue?, service: any BackgroundURLSessionService) {
         self.service = service
         settings = configuration.settings
+        additionalHeaders = configuration.additionalHeaderFields
         commands = TaskCommandQueue(service: service, session: configuration.settings.identifier)
         let events: AsyncStream<BackgroundSessionEvent>?
         if let refusal = settings.refusal {

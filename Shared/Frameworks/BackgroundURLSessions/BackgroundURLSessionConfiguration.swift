@@ -25,17 +25,25 @@ extension URLSessionConfiguration {
 }
 
 /// A background session's configuration: Foundation's `URLSessionConfiguration` with the properties
-/// only background sessions use.
+/// only background sessions use, and the ones swift-corelibs-foundation does not let you set.
 ///
 /// Make one with `URLSessionConfiguration.background(withIdentifier:)`. It keeps Foundation's
 /// `identifier`, `isDiscretionary`, `timeoutIntervalForResource` and `timeoutIntervalForRequest`,
 /// with Apple's defaults (not discretionary, 7 days, 60 seconds).
+///
+/// What the system does with each property is in Docs/AppleAPIMapping.md: it honours
+/// `isDiscretionary`, `sessionSendsLaunchEvents`, `sharedContainerIdentifier`,
+/// `httpAdditionalHeaders` and the two timeouts; it accepts the others and ignores them, for the
+/// reason each one's documentation gives.
 public final class BackgroundURLSessionConfiguration: URLSessionConfiguration, @unchecked Sendable {
     // @unchecked: URLSessionConfiguration is itself @unchecked Sendable with plain stored
-    // properties; the two added here are behind a lock.
+    // properties; the ones added here are behind a lock.
     private struct Added {
         var sendsLaunchEvents = true
         var sharedContainerIdentifier: String?
+        var waitsForConnectivity = false
+        var allowsExpensiveNetworkAccess = true
+        var allowsConstrainedNetworkAccess = true
     }
 
     private let added = Mutex(Added())
@@ -52,6 +60,33 @@ public final class BackgroundURLSessionConfiguration: URLSessionConfiguration, @
     public override var sharedContainerIdentifier: String? {
         get { added.withLock { $0.sharedContainerIdentifier } }
         set { added.withLock { $0.sharedContainerIdentifier = newValue } }
+    }
+
+    /// Whether the session waits for connectivity instead of failing at once. False by default.
+    ///
+    /// - Note: Accepted and ignored, as on Apple platforms: background sessions always wait for
+    ///   connectivity. swift-corelibs-foundation declares Foundation's property unavailable; this
+    ///   one, declared on the background configuration (and not an override of the unavailable
+    ///   one, which Swift refuses), can be set.
+    public var waitsForConnectivity: Bool {
+        get { added.withLock { $0.waitsForConnectivity } }
+        set { added.withLock { $0.waitsForConnectivity = newValue } }
+    }
+
+    /// Whether connections may use a network the system considers expensive. True by default.
+    ///
+    /// - Note: Accepted and ignored: the device has one network, never expensive.
+    public var allowsExpensiveNetworkAccess: Bool {
+        get { added.withLock { $0.allowsExpensiveNetworkAccess } }
+        set { added.withLock { $0.allowsExpensiveNetworkAccess = newValue } }
+    }
+
+    /// Whether connections may use a network in Low Data Mode. True by default.
+    ///
+    /// - Note: Accepted and ignored: the device has no Low Data Mode.
+    public var allowsConstrainedNetworkAccess: Bool {
+        get { added.withLock { $0.allowsConstrainedNetworkAccess } }
+        set { added.withLock { $0.allowsConstrainedNetworkAccess = newValue } }
     }
 
     /// A configuration with the identifier and Foundation's defaults.
@@ -71,9 +106,24 @@ public final class BackgroundURLSessionConfiguration: URLSessionConfiguration, @
         copy.timeoutIntervalForRequest = timeoutIntervalForRequest
         copy.allowsCellularAccess = allowsCellularAccess
         copy.httpAdditionalHeaders = httpAdditionalHeaders
-        copy.sessionSendsLaunchEvents = sessionSendsLaunchEvents
-        copy.sharedContainerIdentifier = sharedContainerIdentifier
+        copy.networkServiceType = networkServiceType
+        copy.httpMaximumConnectionsPerHost = httpMaximumConnectionsPerHost
+        copy.requestCachePolicy = requestCachePolicy
+        copy.httpShouldSetCookies = httpShouldSetCookies
+        copy.httpCookieAcceptPolicy = httpCookieAcceptPolicy
+        copy.added.withLock { $0 = added.withLock { $0 } }
         return copy
+    }
+
+    /// The header fields the system adds to every request of the session that does not set them
+    /// itself: `httpAdditionalHeaders`, its string keys and values.
+    var additionalHeaderFields: [String: String] {
+        var fields: [String: String] = [:]
+        for (name, value) in httpAdditionalHeaders ?? [:] {
+            guard let name = name.base as? String else { continue }
+            fields[name] = value as? String ?? (value as? CustomStringConvertible)?.description
+        }
+        return fields
     }
 
     /// The settings the system keeps for the session.

@@ -11,7 +11,8 @@ Foundation as Apple's frameworks bring it, with the fixes Apple code needs on th
 //
 // A declaration here also shadows Foundation's declaration of the same name and type, for every
 // file that gets Foundation only through those frameworks: Swift prefers the module that re-exports
-// another over the module it re-exports. FileManager+ReplaceItem.swift is the one fix so far.
+// another over the module it re-exports. FileManager+ReplaceItem.swift and
+// URLSessionTask+EarliestBeginDate.swift are the fixes so far.
 @_exported import Foundation
 #if canImport(FoundationNetworking)
 @_exported import FoundationNetworking
