@@ -65,6 +65,8 @@ extension AssetServer {
         public var maximumDiscardedBodyBytes: Int
         /// The most connections served at once; further connections are closed at once.
         public var maximumConnections: Int
+        /// The largest upload accepted into the uploads folder; larger ones get `413` before a byte is read.
+        public var maximumUploadBytes: Int64
 
         /// Creates limits; the defaults match common production servers.
         public init(
@@ -72,13 +74,15 @@ extension AssetServer {
             maximumHeaderBytes: Int = 32 * 1024,
             maximumHeaderCount: Int = 100,
             maximumDiscardedBodyBytes: Int = 64 * 1024,
-            maximumConnections: Int = 2048
+            maximumConnections: Int = 2048,
+            maximumUploadBytes: Int64 = 64 * 1024 * 1024
         ) {
             self.maximumRequestLineLength = maximumRequestLineLength
             self.maximumHeaderBytes = maximumHeaderBytes
             self.maximumHeaderCount = maximumHeaderCount
             self.maximumDiscardedBodyBytes = maximumDiscardedBodyBytes
             self.maximumConnections = maximumConnections
+            self.maximumUploadBytes = maximumUploadBytes
         }
     }
 

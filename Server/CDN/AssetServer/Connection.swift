@@ -71,6 +71,7 @@ final class Connection {
         case .ended: return .abort
         }
         answeredRequest = true
+        if Upload.isUpload(head) { return receiveUpload(head) }
         guard discardBody(of: head) else {
             return respond(to: head, withStatus: head.contentLength > context.configuration.limits
                 .maximumDiscardedBodyBytes ? 413 : 400, keepAlive: false)
@@ -126,6 +127,19 @@ final class Connection {
                 return .ended
             }
         }
+    }
+
+    /// Takes up to `space.count` bytes of the request body: those already read with the head first,
+    /// then from the socket, waiting until `deadline` for each piece.
+    /// - Returns: How many bytes were taken; 0 when the client is gone or too slow.
+    func receiveBodyBytes(into space: UnsafeMutableRawBufferPointer, deadline: UInt64) -> Int {
+        if filled > 0, let base = buffer.baseAddress, let target = space.baseAddress {
+            let taken = min(filled, space.count)
+            memcpy(target, base, taken)
+            consume(taken)
+            return taken
+        }
+        return (try? stream.receive(into: space, deadline: deadline, interruptible: false)) ?? 0
     }
 
     /// Reads and throws away a small request body so the next request on the connection parses cleanly.

@@ -11,13 +11,15 @@ enum MediaCatalogBuilder {
     /// The extensions treated as session videos.
     static let mediaExtensions: Set<String> = ["mp4", "mov", "m4v", "mp3", "m4a", "aac", "wav"]
 
-    /// The media files under `directory`, as sorted relative paths; hidden files and folders and symlinks are skipped.
+    /// The media files under `directory`, as sorted relative paths; hidden files and folders, symlinks and the
+    /// uploads folder are skipped.
     static func mediaFiles(in directory: URL) -> [String] {
         guard let enumerator = FileManager.default.enumerator(atPath: directory.path) else { return [] }
         var files: [String] = []
         while let path = enumerator.nextObject() as? String {
             let type = enumerator.fileAttributes?[.type] as? FileAttributeType
-            if (path as NSString).lastPathComponent.hasPrefix(".") {
+            // Hidden files, and what clients uploaded, are not the catalog's to serve as sessions.
+            if (path as NSString).lastPathComponent.hasPrefix(".") || path == UploadFolder.folderName {
                 if type == .typeDirectory { enumerator.skipDescendants() }
                 continue
             }

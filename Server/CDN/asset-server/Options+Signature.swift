@@ -50,6 +50,10 @@ extension Options {
     ) { text throws(UsageError) in
         do { return try BasicCredentials(parsing: text) } catch { throw UsageError("\(error)") }
     }
+    static let maxUploadBytes = Option<Int64>.number(
+        "--max-upload-bytes", valueName: "BYTES", in: 0...(1 << 40), expected: "a size in bytes from 0 to 1 TiB",
+        help: "The largest upload PUT or POST to /uploads/NAME may send.",
+        default: AssetServer.Limits().maximumUploadBytes)
     static let accessLog = Option("--access-log", valueName: "FILE", help: "Append one JSON line per response to FILE.")
     static let tls = Flag("--tls", help: """
         Serve https. Alone, it creates once (and then reuses) a local CA and a certificate for localhost, \
@@ -78,7 +82,8 @@ extension Options {
         abstract: """
             Serves a catalog over HTTP/1.1: a folder with a manifest.json and the files it lists. A missing or
             empty folder gets a synthetic catalog of WWDC session videos; a folder that already holds files is
-            served as it is, and nothing is ever written into it (any path under it can be requested).
+            served as it is (any path under it can be requested), and nothing is written into it but what clients
+            PUT or POST to /uploads/NAME, which goes to its uploads folder.
             """,
         discussion: """
             The first line on standard output is "asset-server listening on http://HOST:PORT" (https with --tls);
@@ -91,7 +96,7 @@ extension Options {
         // properties do; `Self.` picks the declaration.
         arguments: [
             Self.host, Self.port, Self.catalog, Self.sessions, Self.sessionSize, Self.throttle, Self.dropAfter, Self.fail,
-            Self.latency, Self.corrupt, Self.auth, Self.accessLog, Self.tls, Self.tlsDirectory, Self.tlsCertificate,
+            Self.latency, Self.corrupt, Self.auth, Self.maxUploadBytes, Self.accessLog, Self.tls, Self.tlsDirectory, Self.tlsCertificate,
             Self.tlsKey, Self.printManifest, Self.printGameVersion, Self.gameVersion,
         ])
 }

@@ -32,6 +32,7 @@ struct Options: ParsableArguments {
         }
         sessionCount = try arguments.value(Self.sessions)
         sessionSize = try arguments.value(Self.sessionSize)
+        configuration.limits.maximumUploadBytes = try arguments.value(Self.maxUploadBytes)
         if let file = try arguments.option(Self.accessLog) { configuration.accessLogURL = URL(fileURLWithPath: file) }
         tls = arguments.flag(Self.tls)
         if let folder = try arguments.option(Self.tlsDirectory) {
