@@ -59,6 +59,8 @@ extension SampleMessages {
             ("completed", .completed(sessionTask)),
             ("challenge", .challenge(taskIdentifier: 3, challengeID: 17, challenge)),
             ("waitingEventsDelivered", .waitingEventsDelivered),
+            ("sentBodyData", .sentBodyData(taskIdentifier: 4, bytesSent: 131_072, totalBytesSent: 262_144, totalBytesExpectedToSend: 300_000)),
+            ("receivedData", .receivedData(taskIdentifier: 4, data: Data(#"{"name":"scores.json"}"#.utf8))),
         ]
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }

@@ -33,6 +33,8 @@ public struct URLSessionTestRecord: Codable, Sendable, Equatable {
     public var hasResumeData: Bool?
     /// Where `didFinishDownloadingTo`'s file was moved.
     public var file: String?
+    /// The HTTP status of the task's response, when it has one.
+    public var status: Int?
 
     /// A record made in this process.
     public init(event: String, session: String? = nil, task: Int? = nil, code: Int? = nil, domain: String? = nil, message: String? = nil) {

@@ -8,12 +8,13 @@ import LifecycleTestKit
 import Synchronization
 
 /// Records each delegate call of a background session; moves finished files into the container.
-final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, @unchecked Sendable {
+final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, URLSessionDataDelegate, @unchecked Sendable {
     // @unchecked: the handler and the counters are behind a lock; the log is Sendable.
     private struct State {
         var completionHandler: (@Sendable () -> Void)?
         var recordedProgress: Set<Int> = []
         var completed: Set<Int> = []
+        var recordedSent: Set<Int> = []
     }
 
     private let state = Mutex(State())
@@ -68,8 +69,27 @@ final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, @unc
         log.append(record)
     }
 
+    func urlSession(_ session: URLSession, task: URLSessionTask, didSendBodyData bytesSent: Int64, totalBytesSent: Int64,
+                    totalBytesExpectedToSend: Int64) {
+        // The first report, and the one that says the whole body went.
+        let first = state.withLock { $0.recordedSent.insert(task.taskIdentifier).inserted }
+        guard first || totalBytesSent == totalBytesExpectedToSend else { return }
+        var record = URLSessionTestRecord(event: "didSendBodyData", session: session.configuration.identifier, task: task.taskIdentifier)
+        record.bytes = totalBytesSent
+        record.message = "\(totalBytesExpectedToSend)"
+        log.append(record)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        var record = URLSessionTestRecord(event: "didReceiveData", session: session.configuration.identifier, task: dataTask.taskIdentifier)
+        record.status = (dataTask.response as? HTTPURLResponse)?.statusCode
+        record.message = String(decoding: data, as: UTF8.self)
+        log.append(record)
+    }
+
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         var record = URLSessionTestRecord(event: "didCompleteWithError", session: session.configuration.identifier, task: task.taskIdentifier)
+        record.status = (task.response as? HTTPURLResponse)?.statusCode
         if let error = error as NSError? {
             record.domain = error.domain
             record.code = error.code

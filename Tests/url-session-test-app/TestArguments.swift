@@ -18,6 +18,15 @@ struct TestArguments: ParsableArguments, Sendable {
         guard let url = URL(string: text), url.scheme != nil else { throw UsageError("--download takes a URL, not \(text.debugDescription).") }
         return url
     }
+    static let upload = Option(
+        "--upload", valueName: "FILE=URL", help: "Make an upload task that PUTs FILE to URL, and resume it.", repeatable: true
+    ) { text throws(UsageError) in
+        guard let equals = text.firstIndex(of: "="), let url = URL(string: String(text[text.index(after: equals)...])),
+              url.scheme != nil, text[..<equals].hasPrefix("/") else {
+            throw UsageError("--upload takes an absolute FILE=URL, not \(text.debugDescription).")
+        }
+        return (file: URL(fileURLWithPath: String(text[..<equals])), url: url)
+    }
     static let cancelResumeAfter = Option.number(
         "--cancel-resume-after", valueName: "BYTES", in: 1...Int64.max, expected: "a number of bytes above 0", help: """
             Cancel each task of --download with resume data once it has BYTES, and continue from the data with \
@@ -34,7 +43,7 @@ struct TestArguments: ParsableArguments, Sendable {
 
     static let signature = CommandSignature(
         name: "url-session-test-app",
-        abstract: "Makes a background session, downloads what it is told, and records every delegate call.",
+        abstract: "Makes a background session, downloads and uploads what it is told, and records every delegate call.",
         discussion: """
             Launched in the background for a session's events, it names its app delegate, makes the session
             again in handleEventsForBackgroundURLSession, and calls the handler from urlSessionDidFinishEvents.
@@ -42,13 +51,14 @@ struct TestArguments: ParsableArguments, Sendable {
             """,
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
         arguments: [Self.session, Self.noLaunchEvents, Self.discretionary, Self.sharedContainer, Self.download,
-                    Self.cancelResumeAfter, Self.dataTask, Self.list, Self.notify, Self.wait])
+                    Self.upload, Self.cancelResumeAfter, Self.dataTask, Self.list, Self.notify, Self.wait])
 
     var session: String
     var launchEvents: Bool
     var discretionary: Bool
     var sharedContainer: Bool
     var downloads: [URL]
+    var uploads: [(file: URL, url: URL)]
     var cancelResumeAfter: Int64?
     var dataTask: URL?
     var list: Bool
@@ -61,6 +71,7 @@ struct TestArguments: ParsableArguments, Sendable {
         discretionary = arguments.flag(Self.discretionary)
         sharedContainer = arguments.flag(Self.sharedContainer)
         downloads = try arguments.options(Self.download)
+        uploads = try arguments.options(Self.upload)
         cancelResumeAfter = try arguments.option(Self.cancelResumeAfter)
         dataTask = try arguments.option(Self.dataTask)
         list = arguments.flag(Self.list)

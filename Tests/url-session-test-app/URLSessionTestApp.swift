@@ -42,13 +42,24 @@ struct URLSessionTestApp {
             log.append("resumed", session: options.session, task: task.taskIdentifier)
             task.resume()
         }
+        for (file, url) in options.uploads {
+            // As an upload manager written from Apple's documentation does: the method, then the file.
+            var request = URLRequest(url: url)
+            request.httpMethod = "PUT"
+            request.setValue("application/octet-stream", forHTTPHeaderField: "Content-Type")
+            let task = session.uploadTask(with: request, fromFile: file)
+            task.taskDescription = file.lastPathComponent
+            options.expect([task.taskIdentifier])
+            log.append("resumed", session: options.session, task: task.taskIdentifier)
+            task.resume()
+        }
         if let url = options.dataTask {
             session.dataTask(with: url).resume()
         }
         if let title = options.notification {
             Task {
                 await notify(title)
-                if options.downloads.isEmpty, !options.list { exit(0) }
+                if options.downloads.isEmpty, options.uploads.isEmpty, !options.list { exit(0) }
             }
         }
         dispatchMain()

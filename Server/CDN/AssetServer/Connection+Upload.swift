@@ -6,6 +6,7 @@ Answers `PUT` and `POST` to `/uploads/NAME`: checks the name and the size, reads
 import AssetPackFormat
 import Foundation
 import HTTPCore
+import ServerRuntime
 
 /// Which requests are uploads.
 enum Upload {
@@ -24,6 +25,11 @@ extension Connection {
     /// connection closes, since the body is left unread.
     func receiveUpload(_ request: HTTPRequestHead) -> Disposition {
         let keepAlive = request.wantsKeepAlive && !context.isStopping
+        // --latency delays uploads too: the client has sent its body, and waits for the answer.
+        let latency = context.configuration.faults.latency.nanoseconds
+        if latency > 0 {
+            MonotonicClock.sleep(nanoseconds: latency) { context.isForcedToStop }
+        }
         let name: String
         do {
             let path = try RequestPath.decode(request.target)

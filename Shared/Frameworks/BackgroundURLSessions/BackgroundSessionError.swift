@@ -51,7 +51,9 @@ enum BackgroundSessionError {
             + "or a default session for data tasks."
         static let completionHandlers = "Completion handler blocks are not supported in background sessions. "
             + "Use a delegate instead."
-        static let uploadTasks = "Upload tasks are not supported by background sessions on this device; "
-            + "upload with a default session."
+        static let uploadsFromData = "Upload tasks from NSData are not supported in background sessions; write the "
+            + "data to a file and use uploadTask(with:fromFile:)."
+        static let streamedUploads = "Upload tasks with a stream are not supported in background sessions; write the "
+            + "body to a file and use uploadTask(with:fromFile:)."
     }
 }

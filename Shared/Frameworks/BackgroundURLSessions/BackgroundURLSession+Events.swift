@@ -39,20 +39,20 @@ extension BackgroundURLSession {
         case .attached:
             break
         case let .updated(snapshot):
-            task(snapshot.taskIdentifier)?.apply(snapshot)
+            task(snapshot.taskIdentifier)?.core.apply(snapshot)
         case let .resumed(identifier, offset, expected):
-            guard let task = task(identifier) else { return }
-            task.applyProgress(totalBytesWritten: offset, totalBytesExpectedToWrite: expected)
-            downloadDelegate?.urlSession(self, downloadTask: task, didResumeAtOffset: offset, expectedTotalBytes: expected)
+            guard let task = task(identifier), let downloadTask = task as? URLSessionDownloadTask else { return }
+            task.core.applyProgress(totalBytesWritten: offset, totalBytesExpectedToWrite: expected)
+            downloadDelegate?.urlSession(self, downloadTask: downloadTask, didResumeAtOffset: offset, expectedTotalBytes: expected)
         case let .wroteData(identifier, written, total, expected):
-            guard let task = task(identifier) else { return }
-            task.applyProgress(totalBytesWritten: total, totalBytesExpectedToWrite: expected)
-            downloadDelegate?.urlSession(self, downloadTask: task, didWriteData: written, totalBytesWritten: total,
+            guard let task = task(identifier), let downloadTask = task as? URLSessionDownloadTask else { return }
+            task.core.applyProgress(totalBytesWritten: total, totalBytesExpectedToWrite: expected)
+            downloadDelegate?.urlSession(self, downloadTask: downloadTask, didWriteData: written, totalBytesWritten: total,
                                          totalBytesExpectedToWrite: expected)
         case let .finishedDownloading(identifier, file, response):
-            if let task = task(identifier) {
-                task.applyResponse(response)
-                downloadDelegate?.urlSession(self, downloadTask: task, didFinishDownloadingTo: file)
+            if let task = task(identifier), let downloadTask = task as? URLSessionDownloadTask {
+                task.core.applyResponse(response)
+                downloadDelegate?.urlSession(self, downloadTask: downloadTask, didFinishDownloadingTo: file)
             }
             // As on Apple platforms, the file is gone once the method returns; move it before then.
             try? FileManager.default.removeItem(at: file)
@@ -62,6 +62,14 @@ extension BackgroundURLSession {
             complete(snapshot)
         case let .challenge(identifier, challengeID, challenge):
             answer(challenge, challengeID: challengeID, task: task(identifier))
+        case let .sentBodyData(identifier, sent, total, expected):
+            guard let task = task(identifier) else { return }
+            task.core.applySent(totalBytesSent: total, totalBytesExpectedToSend: expected)
+            (delegate as? any FoundationNetworking.URLSessionTaskDelegate)?.urlSession(
+                self, task: task, didSendBodyData: sent, totalBytesSent: total, totalBytesExpectedToSend: expected)
+        case let .receivedData(identifier, data):
+            guard let dataTask = task(identifier) as? URLSessionDataTask else { return }
+            (delegate as? any FoundationNetworking.URLSessionDataDelegate)?.urlSession(self, dataTask: dataTask, didReceive: data)
         case .waitingEventsDelivered:
             // The method exists only on this module's refinement of Foundation's protocol.
             (delegate as? any BackgroundURLSessionDelegates.URLSessionDelegate)?.urlSessionDidFinishEvents(forBackgroundURLSession: self)
@@ -75,7 +83,7 @@ extension BackgroundURLSession {
             return (task, registry.isFinishing && registry.tasks.isEmpty)
         }
         if let task {
-            task.apply(snapshot)
+            task.core.apply(snapshot)
             (delegate as? any FoundationNetworking.URLSessionTaskDelegate)?.urlSession(self, task: task, didCompleteWithError: task.error)
         }
         if isLast { becomeInvalid() }
@@ -88,7 +96,7 @@ extension BackgroundURLSession {
         }
     }
 
-    private func answer(_ challenge: ChallengeDescriptor, challengeID: UInt64, task: BackgroundDownloadTask?) {
+    private func answer(_ challenge: ChallengeDescriptor, challengeID: UInt64, task: (any BackgroundSessionTask)?) {
         let service = service, session = settings.identifier
         let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = { disposition, credential in
             let answer = ChallengeAnswer(disposition, credential: credential)

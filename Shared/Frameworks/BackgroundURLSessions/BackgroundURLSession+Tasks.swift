@@ -12,30 +12,58 @@ extension BackgroundURLSession {
     func makeDownloadTask(with request: URLRequest) -> URLSessionDownloadTask {
         let described = BackgroundTaskRequest(request, additionalHeaders: additionalHeaders)
         if let refusal = unusable() ?? described.refusal.map(BackgroundSessionError.refused) {
-            return refusedTask(described, refusal)
+            return downloadTask(refusedTask(described, refusal))
         }
         do {
-            return register(try service.makeDownloadTask(session: settings.identifier, request: described))
+            return downloadTask(register(try service.makeDownloadTask(session: settings.identifier, request: described)))
         } catch {
-            return refusedTask(described, BackgroundSessionError.refused(Self.reason(error)))
+            return downloadTask(refusedTask(described, BackgroundSessionError.refused(Self.reason(error))))
         }
+    }
+
+    /// The task as a download task; the registry makes download tasks for requests without a file.
+    private func downloadTask(_ task: any BackgroundSessionTask) -> URLSessionDownloadTask {
+        task as? URLSessionDownloadTask ?? BackgroundDownloadTask(
+            snapshot: task.core.snapshot, session: self,
+            refusal: TaskRefusal(error: BackgroundSessionError.refused("The system made no download task.")))
+    }
+
+    /// An upload task that sends a file; a request the system cannot send (not http or https, a
+    /// method without a body) gives a task that completes with the reason when resumed.
+    func makeUploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+        var described = BackgroundTaskRequest(request, additionalHeaders: additionalHeaders)
+        // Foundation's default method is GET, which has no body; an upload's is POST, as Apple's.
+        if request.httpMethod == nil || request.httpMethod == "GET" { described.httpMethod = "POST" }
+        described.bodyFile = fileURL.standardizedFileURL
+        let task: any BackgroundSessionTask
+        if let refusal = unusable() ?? described.refusal.map(BackgroundSessionError.refused) {
+            task = refusedTask(described, refusal)
+        } else {
+            do {
+                task = register(try service.makeDownloadTask(session: settings.identifier, request: described))
+            } catch {
+                task = refusedTask(described, BackgroundSessionError.refused(Self.reason(error)))
+            }
+        }
+        // The registry makes upload tasks for requests with a file.
+        return task as? URLSessionUploadTask ?? RefusedDataTask(request: request, session: self, reason: "The system made no upload task.")
     }
 
     /// A download task that continues from resume data.
     func makeDownloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
         let placeholder = BackgroundTaskRequest(url: URL(fileURLWithPath: "/"))
-        if let refusal = unusable() { return refusedTask(placeholder, refusal) }
+        if let refusal = unusable() { return downloadTask(refusedTask(placeholder, refusal)) }
         do {
             let decoded = try BackgroundResumeData(decoding: resumeData)
-            return register(try service.makeDownloadTask(session: settings.identifier, resumeData: decoded))
+            return downloadTask(register(try service.makeDownloadTask(session: settings.identifier, resumeData: decoded)))
         } catch {
-            return refusedTask(placeholder, BackgroundSessionError.refused(Self.reason(error)))
+            return downloadTask(refusedTask(placeholder, BackgroundSessionError.refused(Self.reason(error))))
         }
     }
 
     /// Hands the session's tasks that have not completed to `completionHandler` on the delegate queue,
     /// once the system's list has arrived and the task changes queued before have reached the system.
-    func listTasks(_ completionHandler: @escaping @Sendable ([BackgroundDownloadTask]) -> Void) {
+    func listTasks(_ completionHandler: @escaping @Sendable ([any BackgroundSessionTask]) -> Void) {
         whenAttached { [self] in
             // After the changes the app made before asking, as Apple's list reflects them.
             commands.afterQueuedCommands { [self] in
@@ -55,18 +83,24 @@ extension BackgroundURLSession {
         return registry.withLock { $0.isInvalidated || $0.isFinishing } ? BackgroundSessionError.invalidated : nil
     }
 
-    private func register(_ snapshot: BackgroundTaskSnapshot) -> BackgroundDownloadTask {
+    private func register(_ snapshot: BackgroundTaskSnapshot) -> any BackgroundSessionTask {
         registry.withLock { registry in
             if let existing = registry.tasks[snapshot.taskIdentifier] { return existing }
-            let task = BackgroundDownloadTask(snapshot: snapshot, session: self)
+            let task = makeTaskObject(snapshot)
             registry.tasks[snapshot.taskIdentifier] = task
             return task
         }
     }
 
-    private func refusedTask(_ request: BackgroundTaskRequest, _ refusal: NSError) -> BackgroundDownloadTask {
-        BackgroundDownloadTask(snapshot: BackgroundTaskSnapshot(taskIdentifier: 0, request: request), session: self,
-                               refusal: TaskRefusal(error: refusal))
+    /// This process's object for a task: an upload task for a request with a file, else a download task.
+    func makeTaskObject(_ snapshot: BackgroundTaskSnapshot, refusal: TaskRefusal? = nil) -> any BackgroundSessionTask {
+        snapshot.originalRequest.isUpload
+            ? BackgroundUploadTask(snapshot: snapshot, session: self, refusal: refusal)
+            : BackgroundDownloadTask(snapshot: snapshot, session: self, refusal: refusal)
+    }
+
+    private func refusedTask(_ request: BackgroundTaskRequest, _ refusal: NSError) -> any BackgroundSessionTask {
+        makeTaskObject(BackgroundTaskSnapshot(taskIdentifier: 0, request: request), refusal: TaskRefusal(error: refusal))
     }
 
     // MARK: - Refused by background sessions

@@ -17,14 +17,17 @@ import Synchronization
 /// Foundation's: `URLSessionDownloadDelegate` receives `didFinishDownloadingTo` (the file is deleted
 /// when the method returns), `didWriteData` and `didResumeAtOffset`, and `URLSessionTaskDelegate`
 /// `didCompleteWithError`, with resume data in the error's user info when the transfer can continue.
-/// As on Apple platforms, background sessions support download tasks with a delegate only: data
-/// tasks, upload tasks and tasks with a completion handler are refused with Apple's reason.
+/// Upload tasks from a file send it the same way: `didSendBodyData`, the answer's body in
+/// `URLSessionDataDelegate`'s `didReceive data`, then `didCompleteWithError`. As on Apple platforms,
+/// background sessions support download tasks and upload tasks from a file, with a delegate only:
+/// data tasks, uploads from data or a stream, and tasks with a completion handler are refused with
+/// Apple's reason.
 open class BackgroundURLSession: URLSession, @unchecked Sendable {
     // @unchecked: URLSession is itself @unchecked Sendable; the state added here is behind a lock,
     // and the service and settings are immutable.
     struct Registry {
         /// This process's objects for the session's tasks that have not completed.
-        var tasks: [Int: BackgroundDownloadTask] = [:]
+        var tasks: [Int: any BackgroundSessionTask] = [:]
         /// Whether the system's list of outstanding tasks has arrived.
         var isAttached = false
         /// Calls waiting for that list.
@@ -104,6 +107,12 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
         makeDownloadTask(with: request)
     }
 
+    /// Creates an upload task that sends a file; the system copies the file now and sends it once
+    /// you call `resume()`, also after the app exits.
+    open override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
+        makeUploadTask(with: request, fromFile: fileURL)
+    }
+
     /// Creates a download task that continues from resume data, at the offset where it stopped.
     open override func downloadTask(withResumeData resumeData: Data) -> URLSessionDownloadTask {
         makeDownloadTask(withResumeData: resumeData)
@@ -115,11 +124,13 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
         listTasks { completionHandler($0) }
     }
 
-    /// The session's tasks by kind; a background session has download tasks only.
+    /// The session's tasks by kind; a background session has upload and download tasks.
     open override func getTasksWithCompletionHandler(
         _ completionHandler: @escaping @Sendable ([URLSessionDataTask], [URLSessionUploadTask], [URLSessionDownloadTask]) -> Void
     ) {
-        listTasks { completionHandler([], [], $0) }
+        listTasks { tasks in
+            completionHandler([], tasks.compactMap { $0 as? URLSessionUploadTask }, tasks.compactMap { $0 as? URLSessionDownloadTask })
+        }
     }
 
     // MARK: - Invalidation
@@ -180,16 +191,20 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
         refusedWithHandler(BackgroundTaskRequest(url: URL(fileURLWithPath: "/")), completionHandler)
     }
 
-    open override func uploadTask(with request: URLRequest, fromFile fileURL: URL) -> URLSessionUploadTask {
-        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
-    }
-
     open override func uploadTask(with request: URLRequest, from bodyData: Data) -> URLSessionUploadTask {
-        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadsFromData)
     }
 
     open override func uploadTask(withStreamedRequest request: URLRequest) -> URLSessionUploadTask {
-        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.uploadTasks)
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.streamedUploads)
+    }
+
+    open override func uploadTask(
+        with request: URLRequest, fromFile fileURL: URL,
+        completionHandler: @escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void
+    ) -> URLSessionUploadTask {
+        RefusedDataTask(request: request, session: self, reason: BackgroundSessionError.Reason.completionHandlers,
+                        completionHandler: { completionHandler(nil, nil, $0) })
     }
 
     /// Runs `body` once the system's list of outstanding tasks has arrived.
@@ -207,9 +222,9 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
         let waiters = registry.withLock { registry -> [@Sendable () -> Void] in
             for snapshot in snapshots where snapshot.state != .completed {
                 if let task = registry.tasks[snapshot.taskIdentifier] {
-                    task.apply(snapshot)
+                    task.core.apply(snapshot)
                 } else {
-                    registry.tasks[snapshot.taskIdentifier] = BackgroundDownloadTask(snapshot: snapshot, session: self)
+                    registry.tasks[snapshot.taskIdentifier] = makeTaskObject(snapshot)
                 }
             }
             registry.isAttached = true
@@ -220,7 +235,7 @@ open class BackgroundURLSession: URLSession, @unchecked Sendable {
     }
 
     /// The task object of an identifier, if the session has it.
-    func task(_ identifier: Int) -> BackgroundDownloadTask? {
+    func task(_ identifier: Int) -> (any BackgroundSessionTask)? {
         registry.withLock { $0.tasks[identifier] }
     }
 

@@ -294,6 +294,8 @@ extension BackgroundSessionEvent {
         case completed = "completed"
         case challenge = "challenge"
         case waitingEventsDelivered = "waitingEventsDelivered"
+        case sentBodyData = "sentBodyData"
+        case receivedData = "receivedData"
     }
 
     enum AttachedCodingKeys: String, CodingKey { case tasks = "tasks" }
@@ -319,6 +321,16 @@ extension BackgroundSessionEvent {
         case taskIdentifier = "taskIdentifier"
         case challengeID = "challengeID"
         case _2 = "challenge"
+    }
+    enum SentBodyDataCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case bytesSent = "bytesSent"
+        case totalBytesSent = "totalBytesSent"
+        case totalBytesExpectedToSend = "totalBytesExpectedToSend"
+    }
+    enum ReceivedDataCodingKeys: String, CodingKey {
+        case taskIdentifier = "taskIdentifier"
+        case data = "data"
     }
 }
 

@@ -26,7 +26,9 @@ extension BackgroundAssetsService {
                                              isExtension: hello.role == .extension)
                 return .done
             case let .makeURLSessionTask(session, request):
-                return .urlSessionTask(try await urlSessions.makeTask(request, session: session, app: app, connection: connection))
+                let groups = request.isUpload ? (try? await registry.app(app))?.bundle.app.appGroups ?? [] : []
+                return .urlSessionTask(try await urlSessions.makeTask(request, session: session, app: app, connection: connection,
+                                                                      appGroups: groups))
             case let .makeURLSessionTaskFromResumeData(session, data):
                 return .urlSessionTask(try await urlSessions.makeTask(resumeData: data, session: session, app: app, connection: connection))
             case let .changeURLSessionTask(session, task, command):
@@ -80,6 +82,12 @@ extension BackgroundAssetsService {
             await urlSessions.expire()
         case let .eventsHandlingOverran(app):
             await urlSessions.eventsHandlingOverran(app: app)
+        case let .uploadProgressed(attempt, sent, total, expected):
+            await urlSessions.uploadProgressed(attempt, sent: sent, total: total, expected: expected)
+        case let .uploadEnded(attempt, result):
+            await urlSessions.uploadEnded(attempt, result)
+        case let .uploadRetryDue(reference):
+            await urlSessions.uploadRetryDue(reference)
         }
     }
 

@@ -241,11 +241,11 @@ public actor BackgroundAssetsService {
     }
 
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
-    /// periodic check due soon, and quiet for `idleExitAfter`.
+    /// upload sending or waiting to try again, no periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
         guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
-            !notifications.hasPendingRequests, !assetPacks.isBusy,
+            !notifications.hasPendingRequests, !assetPacks.isBusy, !urlSessions.hasUploadsInFlight,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
         if let next = await nextPeriodicCheck(), next.timeIntervalSince(now) < configuration.idleExitAfter { return false }

@@ -73,6 +73,9 @@ extension BackgroundSessionHost {
             return
         }
         waiting[reference] = nil
+        if transfer.request.isUpload {
+            return startUpload(reference, request: transfer.request, notBefore: transfer.notBefore)
+        }
         let group = state.record(reference.key)?.settings.sharedContainerIdentifier ?? ""
         let download = NewDownload(bundleIdentifier: reference.key.bundleIdentifier, descriptor: DownloadDescriptor(
             identifier: BackgroundSessionPolicy.queueIdentifier(for: reference.key, task: reference.task),
@@ -106,6 +109,8 @@ extension BackgroundSessionHost {
         if let held = waiting.removeValue(forKey: reference)?.resumingFrom ?? state.resumeData(task: reference.task, key: reference.key) {
             return held
         }
+        // An upload keeps its file, not its bytes sent: resuming it sends the file again.
+        if request.isUpload { cancelUpload(reference, removingBody: false); return nil }
         guard let rowID = rows.removeValue(forKey: reference), let (name, destination) = files.newPartialFile(for: app) else { return nil }
         do {
             guard let kept = try await queue.cancelKeepingPartialFile(id: rowID, movingTo: destination) else { return nil }
@@ -120,6 +125,7 @@ extension BackgroundSessionHost {
 
     /// Stops a task's transfer and deletes its bytes.
     func stopDiscardingBytes(_ reference: TaskReference, isolation: isolated (any Actor)? = #isolation) async {
+        cancelUpload(reference, removingBody: true)
         if let held = waiting.removeValue(forKey: reference)?.resumingFrom {
             files.removePartialFile(of: held, for: reference.key.bundleIdentifier)
         }

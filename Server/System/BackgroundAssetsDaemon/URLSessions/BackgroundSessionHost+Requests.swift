@@ -29,13 +29,20 @@ extension BackgroundSessionHost {
         await perform(state.attach(settings, app: app, connection: connection.id))
     }
 
-    /// Records a new, suspended download task.
-    /// - Throws: ``Refusal`` when the request cannot be downloaded or the session is not this connection's.
-    func makeTask(_ request: BackgroundTaskRequest, session: String, app: String, connection: UInt64,
+    /// Records a new, suspended download or upload task; an upload's file is copied now.
+    /// - Parameter appGroups: The app groups of the installed app, whose containers it may upload from.
+    /// - Throws: ``Refusal`` when the request cannot be transferred, its file cannot be read, or the
+    ///   session is not this connection's.
+    func makeTask(_ request: BackgroundTaskRequest, session: String, app: String, connection: UInt64, appGroups: [String] = [],
                   isolation: isolated (any Actor)? = #isolation) async throws(Refusal) -> BackgroundTaskSnapshot {
         if let refusal = request.refusal { throw Refusal(message: refusal) }
         let key = try attachedKey(session, app: app, connection: connection)
-        guard let (snapshot, actions) = state.makeTask(request, key: key) else { throw Self.invalidated(session) }
+        let staged = try stageUploadBody(request, app: app, appGroups: appGroups)
+        let length = staged.bodyFile.flatMap { try? FileManager.default.attributesOfItem(atPath: $0.path)[.size] as? Int64 }
+        guard let (snapshot, actions) = state.makeTask(staged, key: key, bodyLength: length) else {
+            if let copy = staged.bodyFile { files.removeUploadBody(copy, for: app) }
+            throw Self.invalidated(session)
+        }
         await perform(actions)
         return snapshot
     }

@@ -98,6 +98,10 @@ extension BackgroundSessionHost {
     func appRemoved(_ app: String, isolation: isolated (any Actor)? = #isolation) async {
         for reference in waiting.keys where reference.key.bundleIdentifier == app { waiting[reference] = nil }
         for reference in rows.keys where reference.key.bundleIdentifier == app { rows[reference] = nil }
+        for reference in Set(uploads.keys).union(uploadTimers.keys) where reference.key.bundleIdentifier == app {
+            cancelUpload(reference, removingBody: false)
+        }
+        if let folder = files.uploadBodiesDirectory(for: app) { try? FileManager.default.removeItem(at: folder) }
         launchedForEvents[app] = nil
         handlingLimits.removeValue(forKey: app)?.cancel()
         await perform(state.removeApp(app))

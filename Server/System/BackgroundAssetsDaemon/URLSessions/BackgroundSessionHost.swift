@@ -28,6 +28,12 @@ final class BackgroundSessionHost {
         case expiryDue
         /// A relaunched app did not call its completion handler in time.
         case eventsHandlingOverran(app: String)
+        /// An upload attempt sent bytes of its body.
+        case uploadProgressed(UploadAttempt, sent: Int64, total: Int64, expected: Int64)
+        /// An upload attempt ended: the server's answer, or why it failed.
+        case uploadEnded(UploadAttempt, Result<BackgroundUploadTransfer.Answer, TransferError>)
+        /// A failed upload's pause before its next attempt is over.
+        case uploadRetryDue(TaskReference)
     }
 
     /// A task of a session.
@@ -81,6 +87,12 @@ final class BackgroundSessionHost {
     var progressSamples = ProgressTraceSampler()
     /// Transfers whose attempt began and has not reported bytes yet.
     var startingAttempts: Set<TaskReference> = []
+    /// The running upload attempts, by task; an attempt's events count only while it is the task's.
+    var uploads: [TaskReference: UploadAttempt] = [:]
+    /// Uploads that wait to start (their `earliestBeginDate`) or to try again after a failure.
+    var uploadTimers: [TaskReference: ServiceActivities.Activity] = [:]
+    /// The number of the next attempt of uploads that wait to try again.
+    var retryingUploads: [TaskReference: Int] = [:]
 
     /// Opens the sessions' store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.

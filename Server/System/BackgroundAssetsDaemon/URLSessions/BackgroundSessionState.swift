@@ -76,12 +76,17 @@ public struct BackgroundSessionState: Sendable {
         return actions + [.persist(key, record), .trace(key, task: nil, event: "attachURLSession", detail: "\(outstanding.count) outstanding task(s)")]
     }
 
-    /// The app makes a download task; it is suspended until resumed.
-    public mutating func makeTask(_ request: BackgroundTaskRequest, key: BackgroundSessionKey)
+    /// The app makes a download or upload task; it is suspended until resumed.
+    /// - Parameter bodyLength: The length of an upload's file.
+    public mutating func makeTask(_ request: BackgroundTaskRequest, key: BackgroundSessionKey, bodyLength: Int64? = nil)
         -> (BackgroundTaskSnapshot, [BackgroundSessionAction])?
     {
         guard var record = records[key], !record.isFinishing else { return nil }
-        let snapshot = BackgroundTaskSnapshot(taskIdentifier: record.nextTaskIdentifier, request: request)
+        var snapshot = BackgroundTaskSnapshot(taskIdentifier: record.nextTaskIdentifier, request: request)
+        if request.isUpload {
+            snapshot.countOfBytesSent = 0
+            snapshot.countOfBytesExpectedToSend = bodyLength ?? 0
+        }
         record.nextTaskIdentifier += 1
         record.tasks[snapshot.taskIdentifier] = snapshot
         records[key] = record

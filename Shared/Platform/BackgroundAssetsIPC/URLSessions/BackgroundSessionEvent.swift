@@ -27,4 +27,13 @@ public enum BackgroundSessionEvent: Codable, Sendable, Hashable {
     /// Every event that waited for the app has been sent: the session calls
     /// `urlSessionDidFinishEvents(forBackgroundURLSession:)` once the delegate has had them.
     case waitingEventsDelivered
+    /// An upload sent bytes of its body (`didSendBodyData`).
+    case sentBodyData(taskIdentifier: Int, bytesSent: Int64, totalBytesSent: Int64, totalBytesExpectedToSend: Int64)
+    /// The server's answer to an upload carried a body (`dataTask(_:didReceive:)`), at most
+    /// ``maximumUploadResponseBytes``; the task's completion follows.
+    case receivedData(taskIdentifier: Int, data: Data)
+
+    /// The most bytes of an upload's response body the system keeps for the app; Apple's
+    /// background uploads are for sending, and their answers are meant to be short.
+    public static let maximumUploadResponseBytes = 1 << 20
 }

@@ -40,6 +40,10 @@ public struct BackgroundTaskSnapshot: Codable, Sendable, Hashable {
     public var countOfBytesReceived: Int64
     /// The bytes expected in all, from the response's length, or -1 when unknown.
     public var countOfBytesExpectedToReceive: Int64
+    /// The bytes of an upload's body sent so far; `nil` for a download.
+    public var countOfBytesSent: Int64?
+    /// The length of an upload's body; `nil` for a download.
+    public var countOfBytesExpectedToSend: Int64?
     /// The server's response, once one arrived.
     public var response: BackgroundTaskResponse?
     /// Why the task failed or was cancelled, once it completed that way.
