@@ -79,6 +79,42 @@ struct UserNotificationCenterTests {
         try await poll(until: { await center.deliveredNotifications().isEmpty }, "the delivered notification removed")
     }
 
+    @Test("A calendar trigger keeps its components through the system, and says when it fires next")
+    func calendarTrigger() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        _ = try await center.requestAuthorization(options: [.alert])
+        // As Apple's "Scheduling a notification locally from your app" writes it.
+        var dateComponents = DateComponents()
+        dateComponents.calendar = Calendar(identifier: .gregorian)
+        dateComponents.timeZone = TimeZone(identifier: "UTC")
+        dateComponents.weekday = 3  // Tuesday
+        dateComponents.hour = 14
+        let trigger = UNCalendarNotificationTrigger(dateMatching: dateComponents, repeats: true)
+        let next = try #require(trigger.nextTriggerDate())
+        var utc = Calendar(identifier: .gregorian)
+        utc.timeZone = try #require(TimeZone(identifier: "UTC"))
+        #expect(utc.component(.weekday, from: next) == 3 && utc.component(.hour, from: next) == 14)
+        #expect(next > Date() && next.timeIntervalSinceNow <= 7 * 86_400)
+
+        try await center.add(UNNotificationRequest(identifier: "weekly", content: content("Weekly"), trigger: trigger))
+        let pending = try #require(await center.pendingNotificationRequests().first?.trigger as? UNCalendarNotificationTrigger)
+        #expect(pending.repeats)
+        #expect(pending.dateComponents.weekday == 3 && pending.dateComponents.hour == 14 && pending.dateComponents.minute == nil)
+        #expect(pending.nextTriggerDate() == next)
+    }
+
+    @Test("A calendar trigger that matches no field is refused with notificationInvalidNoDate")
+    func emptyCalendarTrigger() async throws {
+        let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))
+        _ = try await center.requestAuthorization(options: [.alert])
+        let trigger = UNCalendarNotificationTrigger(dateMatching: DateComponents(), repeats: false)
+        let error = await #expect(throws: UNError.self) {
+            try await center.add(UNNotificationRequest(identifier: "never", content: content("Never"), trigger: trigger))
+        }
+        #expect(error?.code == .notificationInvalidNoDate && error?.message.contains("name no field") == true)
+    }
+
     @Test("A repeating trigger under 60 seconds is refused with Apple's reason")
     func repeatingTooOften() async throws {
         let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))

@@ -1,6 +1,6 @@
 /*
 Abstract:
-A notification request, its time-interval trigger, and a delivered notification, with Apple's names.
+A notification request, its time-interval and calendar triggers, and a delivered notification, with Apple's names.
 */
 
 import BackgroundAssetsIPC
@@ -38,6 +38,41 @@ open class UNTimeIntervalNotificationTrigger: UNNotificationTrigger, @unchecked 
     }
 }
 
+/// A trigger that delivers a notification at a date and time that match date components.
+///
+/// Fields left out of the components match any value: `hour` 8 and `minute` 30 fire every day at
+/// 8:30 when the trigger repeats. The system fires it on the device's clock (which
+/// `backgroundassets-debug settings --time-scale` may speed up), in the components' time zone or
+/// the device's.
+/// - Note: Components this device does not match on (`era`, `quarter`, `nanosecond`, a calendar
+///   other than the Gregorian) are left out; a request whose components name no field, or a value
+///   out of range, is refused by ``UNUserNotificationCenter/add(_:withCompletionHandler:)``.
+open class UNCalendarNotificationTrigger: UNNotificationTrigger, @unchecked Sendable {
+    /// The date components used to create the trigger.
+    public let dateComponents: DateComponents
+
+    /// Creates a trigger that fires at the next date matching `dateComponents`, repeating if asked.
+    public init(dateMatching dateComponents: DateComponents, repeats: Bool) {
+        self.dateComponents = dateComponents
+        super.init(repeats: repeats)
+    }
+
+    /// The next date, after now, that matches the trigger's components; `nil` when none will.
+    open func nextTriggerDate() -> Date? {
+        dateMatch.nextDate(after: Date())
+    }
+
+    /// The components as the system matches them.
+    var dateMatch: NotificationDateMatch {
+        let components = dateComponents
+        return NotificationDateMatch(
+            year: components.year, month: components.month, day: components.day, hour: components.hour,
+            minute: components.minute, second: components.second, weekday: components.weekday,
+            weekdayOrdinal: components.weekdayOrdinal, weekOfMonth: components.weekOfMonth,
+            weekOfYear: components.weekOfYear, timeZone: (components.timeZone ?? components.calendar?.timeZone)?.identifier)
+    }
+}
+
 /// A request to schedule a local notification: an identifier, content and a trigger.
 open class UNNotificationRequest: NSObject, @unchecked Sendable {
     // @unchecked: immutable once made; the content is copied in.
@@ -57,16 +92,26 @@ open class UNNotificationRequest: NSObject, @unchecked Sendable {
 
     /// The request as the system keeps it.
     var descriptor: NotificationRequestDescriptor {
-        let timeTrigger = (trigger as? UNTimeIntervalNotificationTrigger).map {
-            NotificationTriggerDescriptor(timeInterval: $0.timeInterval, repeats: $0.repeats)
+        let described: NotificationTriggerDescriptor? = switch trigger {
+        case let calendar as UNCalendarNotificationTrigger:
+            NotificationTriggerDescriptor(dateMatch: calendar.dateMatch, repeats: calendar.repeats)
+        case let interval as UNTimeIntervalNotificationTrigger:
+            NotificationTriggerDescriptor(timeInterval: interval.timeInterval, repeats: interval.repeats)
+        default:
+            nil
         }
-        return NotificationRequestDescriptor(identifier: identifier, content: content.descriptor, trigger: timeTrigger)
+        return NotificationRequestDescriptor(identifier: identifier, content: content.descriptor, trigger: described)
     }
 
     /// A request from the system's description.
     convenience init(_ descriptor: NotificationRequestDescriptor) {
-        self.init(identifier: descriptor.identifier, content: UNNotificationContent(descriptor.content),
-                  trigger: descriptor.trigger.map { UNTimeIntervalNotificationTrigger(timeInterval: $0.timeInterval, repeats: $0.repeats) })
+        let trigger: UNNotificationTrigger? = descriptor.trigger.map { trigger in
+            if let match = trigger.dateMatch {
+                return UNCalendarNotificationTrigger(dateMatching: match.dateComponents, repeats: trigger.repeats)
+            }
+            return UNTimeIntervalNotificationTrigger(timeInterval: trigger.timeInterval, repeats: trigger.repeats)
+        }
+        self.init(identifier: descriptor.identifier, content: UNNotificationContent(descriptor.content), trigger: trigger)
     }
 }
 

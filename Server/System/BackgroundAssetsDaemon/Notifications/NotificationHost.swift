@@ -118,10 +118,19 @@ final class NotificationHost {
         // Checked here as well as in the framework: a client is never trusted to have checked.
         if let problem = request.limitProblem() { throw Refusal(code: 1401, message: problem) }
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "addNotification", app: app,
-                           detail: "\(request.identifier)" + (request.trigger.map { " in \($0.timeInterval.formatted()) s" } ?? "")))
+                           detail: "\(request.identifier)" + (request.trigger.map(Self.describe) ?? "")))
         let failure = await perform(state.add(request, app: app, now: now))
         scheduleNextDelivery()
         if let failure { throw failure }
+    }
+
+    /// A trigger in the trace: its interval, or the components it matches.
+    static func describe(_ trigger: NotificationTriggerDescriptor) -> String {
+        guard let match = trigger.dateMatch else { return " in \(trigger.timeInterval.formatted()) s" }
+        let fields: [(String, Int?)] = [("year", match.year), ("month", match.month), ("day", match.day), ("weekday", match.weekday),
+                                        ("hour", match.hour), ("minute", match.minute), ("second", match.second)]
+        return " at " + fields.compactMap { name, value in value.map { "\(name) \($0)" } }.joined(separator: ", ")
+            + (trigger.repeats ? ", repeating" : "")
     }
 
     /// The app's pending requests.

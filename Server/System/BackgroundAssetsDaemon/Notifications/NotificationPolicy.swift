@@ -14,9 +14,20 @@ public enum NotificationPolicy {
         (appSetting ?? deviceDefault) ? .authorized : .denied
     }
 
-    /// When a request scheduled at `scheduled` is due: at once without a trigger, else after its interval.
+    /// When a request scheduled at `scheduled` is due: at once without a trigger, else after its
+    /// interval, or at the next date its components match, on the device's clock. A calendar
+    /// trigger that no date will match is due never (`distantFuture`): it stays pending, as Apple's does.
     public static func dueDate(of request: NotificationRequestDescriptor, scheduled: Date) -> Date {
-        scheduled.addingTimeInterval(request.trigger?.timeInterval ?? 0)
+        guard let trigger = request.trigger else { return scheduled }
+        return trigger.nextDate(after: scheduled) ?? .distantFuture
+    }
+
+    /// When a repeating request that was due at `due` is due again, the first time after `now`: the
+    /// times missed while no service ran are one delivery, not a burst.
+    public static func nextDueDate(of trigger: NotificationTriggerDescriptor, due: Date, now: Date) -> Date {
+        if trigger.dateMatch != nil { return trigger.nextDate(after: now) ?? .distantFuture }
+        let missed = max(0, (now.timeIntervalSince(due) / trigger.timeInterval).rounded(.down))
+        return due.addingTimeInterval((missed + 1) * trigger.timeInterval)
     }
 
     /// How many delivered notifications the device keeps per app; older ones are dropped first, as

@@ -120,8 +120,7 @@ public struct NotificationState: Sendable {
             if let trigger = item.request.trigger, trigger.repeats {
                 // A repeating request counts once against the limit, as Apple counts it. Its next
                 // time is after now: the times missed while no service ran are one delivery, not a burst.
-                let missed = max(0, (now.timeIntervalSince(item.due) / trigger.timeInterval).rounded(.down))
-                let next = item.due.addingTimeInterval((missed + 1) * trigger.timeInterval)
+                let next = NotificationPolicy.nextDueDate(of: trigger, due: item.due, now: now)
                 pending.append(PendingNotification(app: item.app, request: item.request, due: next))
             }
         }

@@ -33,12 +33,16 @@ public struct NotificationContentDescriptor: Codable, Sendable, Hashable {
     }
 }
 
-/// When a notification is delivered: after an interval, once or repeating; `nil` in a request means at once.
+/// When a notification is delivered: after an interval, or at a date that matches components, once
+/// or repeating; `nil` in a request means at once.
 public struct NotificationTriggerDescriptor: Codable, Sendable, Hashable {
-    /// Seconds from the request's scheduling to its delivery.
+    /// Seconds from the request's scheduling to its delivery; 0 for a calendar trigger.
     public var timeInterval: TimeInterval
-    /// Whether it is delivered again every `timeInterval`.
+    /// Whether it is delivered again: every `timeInterval`, or at every date that matches.
     public var repeats: Bool
+    /// The date components a calendar trigger (`UNCalendarNotificationTrigger`) matches; `nil` for a
+    /// time-interval trigger.
+    public var dateMatch: NotificationDateMatch?
 
     /// Creates a time-interval trigger.
     public init(timeInterval: TimeInterval, repeats: Bool) {
@@ -46,9 +50,24 @@ public struct NotificationTriggerDescriptor: Codable, Sendable, Hashable {
         self.repeats = repeats
     }
 
+    /// Creates a calendar trigger.
+    public init(dateMatch: NotificationDateMatch, repeats: Bool) {
+        timeInterval = 0
+        self.repeats = repeats
+        self.dateMatch = dateMatch
+    }
+
+    /// When the trigger fires next after `date`: its interval later, or the next date that matches
+    /// (`nil` when no date will).
+    public func nextDate(after date: Date) -> Date? {
+        if let dateMatch { return dateMatch.nextDate(after: date) }
+        return date.addingTimeInterval(timeInterval)
+    }
+
     /// Why Apple refuses this trigger, or `nil`: the interval must be positive, and at least 60
-    /// seconds when it repeats.
+    /// seconds when it repeats; a calendar trigger must match a field.
     public var refusal: String? {
+        if let dateMatch { return dateMatch.refusal }
         guard timeInterval > 0, timeInterval.isFinite else {
             return "The time interval of a UNTimeIntervalNotificationTrigger must be greater than 0; it is \(timeInterval)."
         }
