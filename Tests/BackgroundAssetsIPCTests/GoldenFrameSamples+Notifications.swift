@@ -28,6 +28,8 @@ extension SampleMessages {
             ("removeNotifications", .removeNotifications(.delivered, identifiers: ["game-data-ready"])),
             ("setNotificationPresenter", .setNotificationPresenter(isSet: true)),
             ("answerNotificationPresentation", .answerNotificationPresentation(presentationID: 5, options: 24)),
+            ("setNotificationBadgeCount", .setNotificationBadgeCount(count: 3)),
+            ("fetchNotificationBadges", .fetchNotificationBadges(bundleIdentifier: "com.example.game")),
         ]
         let answers: [(String, ServerResponse)] = [
             ("notificationAuthorization", .notificationAuthorization(.authorized)),
@@ -35,6 +37,7 @@ extension SampleMessages {
             ("deliveredNotifications", .deliveredNotifications([
                 DeliveredNotificationRecord(bundleIdentifier: "com.example.game", sequence: 42, notification: deliveredNotification),
             ])),
+            ("notificationBadges", .notificationBadges([NotificationBadge(bundleIdentifier: "com.example.game", count: 3)])),
         ]
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }

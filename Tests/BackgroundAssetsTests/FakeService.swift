@@ -162,7 +162,7 @@ final class FakeService: Sendable {
             .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
             .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
             .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-            .answerNotificationPresentation:
+            .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges:
             // BackgroundAssets never sends them.
             nil
         case .fetchAssetPackManifest:

@@ -37,6 +37,28 @@ struct LocalNotificationTests {
         }
     }
 
+    @Test("setBadgeCount sets the number notifications shows for the app; 0 removes it, and a negative count is refused")
+    func badgeCount() async throws {
+        try await withSessionApp { scenario in
+            let app = scenario.bundle.bundleIdentifier
+            let set = try scenario.launchSessionApp(["--badge", "7"])
+            #expect(try await set.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(scenario.sessionRecords().contains { $0.pid == set.pid && $0.event == "badgeSet" && $0.code == 7 })
+            let listed = try await scenario.tool(["notifications", "-b", app])
+            #expect(listed.standardOutput.split(separator: "\n").contains { $0.hasPrefix("badge  ") && $0.hasSuffix("  7") },
+                    "\(listed.standardOutput)")
+
+            let negative = try scenario.launchSessionApp(["--badge=-1"])
+            #expect(try await negative.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(scenario.sessionRecords().contains { $0.pid == negative.pid && $0.event == "badgeFailed" && $0.code == 1600 })
+
+            let cleared = try scenario.launchSessionApp(["--badge", "0"])
+            #expect(try await cleared.waitForExit(timeout: .seconds(30)).isSuccess)
+            let after = try await scenario.tool(["notifications", "-b", app])
+            #expect(!after.standardOutput.contains("badge  "), "\(after.standardOutput)")
+        }
+    }
+
     /// What `notifications --json -b APP` lists.
     private func delivered(in scenario: LifecycleScenario, app: String) async throws -> [DeliveredNotificationRecord] {
         let result = try await scenario.tool(["notifications", "--json", "-b", app])

@@ -17,6 +17,7 @@ final class InMemoryNotificationSystem: UserNotificationService {
         var questions = 0
         var pending: [NotificationRequestDescriptor] = []
         var delivered: [DeliveredNotificationDescriptor] = []
+        var badge = 0
         var listener: AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>.Continuation?
     }
 
@@ -70,6 +71,12 @@ final class InMemoryNotificationSystem: UserNotificationService {
     private func record(_ delivery: DeliveredNotificationDescriptor) {
         state.withLock { $0.delivered.append(delivery) }
     }
+
+    func setBadgeCount(_ count: Int) async throws {
+        state.withLock { $0.badge = count }
+    }
+
+    var badge: Int { state.withLock { $0.badge } }
 
     func pendingRequests() async -> [NotificationRequestDescriptor] { state.withLock { $0.pending } }
     func deliveredNotifications() async -> [DeliveredNotificationDescriptor] { state.withLock { $0.delivered } }

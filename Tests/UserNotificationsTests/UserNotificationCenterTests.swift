@@ -115,6 +115,21 @@ struct UserNotificationCenterTests {
         #expect(error?.code == .notificationInvalidNoDate && error?.message.contains("name no field") == true)
     }
 
+    @Test("setBadgeCount reaches the system in both forms; a negative count is refused with badgeInputInvalid")
+    func badgeCount() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        try await center.setBadgeCount(3)
+        #expect(system.badge == 3)
+        let error = await #expect(throws: UNError.self) { try await center.setBadgeCount(-2) }
+        #expect(error?.code == .badgeInputInvalid)
+        #expect(system.badge == 3)
+        let handled = await withCheckedContinuation { (done: CheckedContinuation<(any Error)?, Never>) in
+            center.setBadgeCount(0) { done.resume(returning: $0) }
+        }
+        #expect(handled == nil && system.badge == 0)
+    }
+
     @Test("A repeating trigger under 60 seconds is refused with Apple's reason")
     func repeatingTooOften() async throws {
         let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))

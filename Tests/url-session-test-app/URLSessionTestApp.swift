@@ -56,13 +56,25 @@ struct URLSessionTestApp {
         if let url = options.dataTask {
             session.dataTask(with: url).resume()
         }
-        if let title = options.notification {
+        if options.notification != nil || options.badge != nil {
             Task {
-                await notify(title)
+                if let title = options.notification { await notify(title) }
+                if let count = options.badge { await setBadge(count) }
                 if options.downloads.isEmpty, options.uploads.isEmpty, !options.list { exit(0) }
             }
         }
         dispatchMain()
+    }
+
+    static func setBadge(_ count: Int) async {
+        do {
+            try await UNUserNotificationCenter.current().setBadgeCount(count)
+            URLSessionTestLog.shared.append(URLSessionTestRecord(event: "badgeSet", code: count))
+        } catch {
+            let error = error as NSError
+            URLSessionTestLog.shared.append(URLSessionTestRecord(event: "badgeFailed", code: error.code, domain: error.domain,
+                                                                 message: error.localizedDescription))
+        }
     }
 
     static func notify(_ title: String) async {

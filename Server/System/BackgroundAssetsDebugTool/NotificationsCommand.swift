@@ -23,7 +23,8 @@ struct NotificationsCommand: DebugSubcommand {
         name: "notifications", abstract: "List or follow the local notifications the device delivered.",
         discussion: """
             One line per notification: when it was delivered (device time), the app, its identifier, its
-            title and body. An app posts them with UNUserNotificationCenter once it is allowed to; answer
+            title and body; then a line per app whose icon shows a badge (setBadgeCount, or a delivered
+            notification's badge). An app posts them with UNUserNotificationCenter once it is allowed to; answer
             for it with `settings --notifications allow|deny --app ID`. Where a desktop notification service
             runs (what notify-send talks to), they also appear on the desktop.
             """,
@@ -52,6 +53,10 @@ struct NotificationsCommand: DebugSubcommand {
             } else {
                 context.console.output(listed.map(Self.line).joined(separator: "\n"))
             }
+            if !json {
+                let badges = try await badges(on: connection)
+                if !badges.isEmpty { context.console.output(badges.map(Self.line).joined(separator: "\n")) }
+            }
             return .success
         }
         var last: Int64?
@@ -74,6 +79,20 @@ struct NotificationsCommand: DebugSubcommand {
                 + "Update the service and the tool together (swift build), then try again.")
         }
         return records
+    }
+
+    private func badges(on connection: ServiceConnection) async throws -> [NotificationBadge] {
+        let answer = try await connection.send(.fetchNotificationBadges(bundleIdentifier: bundleIdentifier))
+        guard case let .notificationBadges(badges) = answer else {
+            throw DebugToolError("The service answered notifications with \(answer) instead of the apps' badges. "
+                + "Update the service and the tool together (swift build), then try again.")
+        }
+        return badges
+    }
+
+    /// `badge  com.example.game  3`: the number the app's icon shows.
+    static func line(_ badge: NotificationBadge) -> String {
+        ["badge", StatusFormatter.shortened(badge.bundleIdentifier), String(badge.count)].joined(separator: "  ")
     }
 
     /// `2026-11-27T03:20:01Z  com.example.game  data-ready  Ready to play: The new levels are installed.`

@@ -59,6 +59,14 @@ final class SystemUserNotificationService: UserNotificationService {
         }
     }
 
+    func setBadgeCount(_ count: Int) async throws {
+        do {
+            _ = try await connection.send(.setNotificationBadgeCount(count: count))
+        } catch {
+            throw Self.notificationError(error)
+        }
+    }
+
     func pendingRequests() async -> [NotificationRequestDescriptor] {
         guard case let .pendingNotifications(requests)? = try? await connection.send(.fetchPendingNotifications) else { return [] }
         return requests

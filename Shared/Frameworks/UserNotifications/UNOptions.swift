@@ -56,6 +56,8 @@ public struct UNError: Error, Sendable, Hashable, CustomStringConvertible {
         case notificationsNotAllowed = 1
         case notificationInvalidNoDate = 1400
         case notificationInvalidNoContent = 1401
+        /// The badge count is not valid (negative).
+        case badgeInputInvalid = 1600
     }
 
     /// The error's code.

@@ -24,6 +24,9 @@ package protocol UserNotificationService: Sendable {
     func removePending(identifiers: [String]?) async
     /// Removes delivered notifications, all of them when `identifiers` is `nil`.
     func removeDelivered(identifiers: [String]?) async
+    /// Sets the number the app's icon shows; 0 removes the badge.
+    /// - Throws: `UNError` `badgeInputInvalid` for a negative count, or why the device could not keep it.
+    func setBadgeCount(_ count: Int) async throws
     /// Notifications due while the app runs: the app's delegate chooses how each is presented, and
     /// `present` sends its choice (the raw value of `UNNotificationPresentationOptions`).
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>

@@ -135,6 +135,10 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     /// Removes asset packs as storage pressure would, on-demand packs first and never essential ones,
     /// until `bytes` are free (all it may, when `nil`); `nil` app means every app (debug tool only).
     case purgeAssetPacks(bundleIdentifier: String?, bytes: Int64?)
+    /// Sets the number the app's icon shows (`setBadgeCount`); 0 removes the badge.
+    case setNotificationBadgeCount(count: Int)
+    /// Asks for the badges apps show: one app's, or every app's (debug tool only).
+    case fetchNotificationBadges(bundleIdentifier: String?)
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

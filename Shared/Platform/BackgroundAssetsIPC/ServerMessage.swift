@@ -57,6 +57,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     /// The packs a request concerned (answer to `removeAssetPack`, `checkAssetPackUpdates`,
     /// `fetchDownloadingAssetPacks` and `purgeAssetPacks`).
     case assetPackChanges(AssetPackChanges)
+    /// The badges apps show, by app (answer to `fetchNotificationBadges`); an app without one is left out.
+    case notificationBadges([NotificationBadge])
 }
 
 /// The service's answer to ``Hello``.

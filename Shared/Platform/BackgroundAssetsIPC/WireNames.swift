@@ -63,6 +63,8 @@ extension ClientRequest {
         case fetchDownloadingAssetPacks = "fetchDownloadingAssetPacks"
         case watchAssetPacks = "watchAssetPacks"
         case purgeAssetPacks = "purgeAssetPacks"
+        case setNotificationBadgeCount = "setNotificationBadgeCount"
+        case fetchNotificationBadges = "fetchNotificationBadges"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -153,6 +155,8 @@ extension ClientRequest {
         case version = "version"
     }
     enum RemoveAssetPackCodingKeys: String, CodingKey { case packID = "packID" }
+    enum SetNotificationBadgeCountCodingKeys: String, CodingKey { case count = "count" }
+    enum FetchNotificationBadgesCodingKeys: String, CodingKey { case bundleIdentifier = "bundleIdentifier" }
     enum PurgeAssetPacksCodingKeys: String, CodingKey {
         case bundleIdentifier = "bundleIdentifier"
         case bytes = "bytes"
@@ -195,6 +199,7 @@ extension ServerResponse {
         case assetPackManifest = "assetPackManifest"
         case assetPackRequest = "assetPackRequest"
         case assetPackChanges = "assetPackChanges"
+        case notificationBadges = "notificationBadges"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -215,6 +220,7 @@ extension ServerResponse {
     enum AssetPackManifestCodingKeys: String, CodingKey { case _0 = "manifest" }
     enum AssetPackRequestCodingKeys: String, CodingKey { case outcome = "outcome" }
     enum AssetPackChangesCodingKeys: String, CodingKey { case _0 = "changes" }
+    enum NotificationBadgesCodingKeys: String, CodingKey { case _0 = "badges" }
 }
 
 extension ServerEvent {

@@ -36,7 +36,7 @@ final class NotificationHost {
     private var state = NotificationState()
     let store: NotificationStore
     private let desktop: DesktopNotifier
-    private let trace: ServiceTrace
+    let trace: ServiceTrace
     private let activities: ServiceActivities
     private let events: @Sendable (Event) async -> Void
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
@@ -231,6 +231,8 @@ final class NotificationHost {
             case let .record(app, delivery):
                 do {
                     try await store.record(delivery, app: app)
+                    // A delivered notification's badge becomes the icon's, as on Apple platforms.
+                    if let badge = delivery.request.content.badge, badge >= 0 { try await store.setBadge(badge, of: app) }
                     trace.append(.init(from: "backgroundassetsd", to: "app", event: "notificationDelivered", app: app,
                                        detail: "\(delivery.request.identifier): \(delivery.request.content.title)"))
                 } catch {

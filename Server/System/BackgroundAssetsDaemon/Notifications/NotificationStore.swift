@@ -16,7 +16,7 @@ public actor NotificationStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
     public nonisolated let thread = ActorThread(name: "backgroundassetsd.notifications")
 
-    private let database: SQLiteDatabase
+    let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
 
@@ -40,6 +40,10 @@ public actor NotificationStore: OwnThreadActor {
         """
         CREATE TABLE IF NOT EXISTS pending (app TEXT NOT NULL, identifier TEXT NOT NULL, due REAL NOT NULL, request TEXT NOT NULL,
             PRIMARY KEY (app, identifier));
+        """,
+        // Version 3: the number each app's icon shows.
+        """
+        CREATE TABLE IF NOT EXISTS badges (app TEXT PRIMARY KEY, count INTEGER NOT NULL);
         """,
     ]
 
@@ -123,9 +127,10 @@ public actor NotificationStore: OwnThreadActor {
         }
     }
 
-    /// Forgets an uninstalled app: its answer, its pending requests and its delivered notifications.
+    /// Forgets an uninstalled app: its answer, its pending requests, its delivered notifications and its badge.
     public func removeApp(_ app: String) throws {
         try database.transaction {
+            try database.prepare("DELETE FROM badges WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM pending WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM delivered WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM authorizations WHERE app = ?").bind([.text(app)]).run()

@@ -37,6 +37,13 @@ extension BackgroundAssetsService {
             case let .answerNotificationPresentation(presentationID, options):
                 await notifications.answerPresentation(presentationID, options: options)
                 return .done
+            case let .setNotificationBadgeCount(count):
+                guard hello.role != .tool else { return appOnly("set its badge") }
+                try await notifications.setBadge(count, app: app)
+                return .done
+            case let .fetchNotificationBadges(bundleIdentifier):
+                // The debug tool lists any app's, or every app's; an app reads its own.
+                return .notificationBadges(try await notifications.badges(app: hello.role == .tool ? bundleIdentifier : app))
             default:
                 return failure(.downloadFailedToStart, "\(request) is not a notification request.")
             }

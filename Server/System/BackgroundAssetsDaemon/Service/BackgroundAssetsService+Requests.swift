@@ -91,7 +91,7 @@ extension BackgroundAssetsService {
                 return await handleURLSessionRequest(request, hello: hello, connection: connection)
             case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
                 .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-                .answerNotificationPresentation:
+                .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges:
                 return await handleNotificationRequest(request, hello: hello, connection: connection)
             case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
                 .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:

@@ -29,3 +29,17 @@ public enum NotificationList: String, Codable, Sendable, CaseIterable {
     /// Notifications delivered and still listed.
     case delivered
 }
+
+/// The number an app's icon shows, as `backgroundassets-debug notifications` lists it.
+public struct NotificationBadge: Codable, Sendable, Hashable {
+    /// The app whose icon shows it.
+    public var bundleIdentifier: String
+    /// The number, above 0: an app whose badge is 0 shows none and is not listed.
+    public var count: Int
+
+    /// Creates a badge.
+    public init(bundleIdentifier: String, count: Int) {
+        self.bundleIdentifier = bundleIdentifier
+        self.count = count
+    }
+}

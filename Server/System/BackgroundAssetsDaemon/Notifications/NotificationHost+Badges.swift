@@ -1,0 +1,24 @@
+/*
+Abstract:
+The number an app's icon shows: set with setBadgeCount, listed by the debug tool.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension NotificationHost {
+    /// Sets the number the app's icon shows, on disk before this returns; 0 removes the badge.
+    /// - Throws: ``Refusal`` `badgeInputInvalid` (1600) for a negative count, or the store's error.
+    func setBadge(_ count: Int, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
+        guard count >= 0 else {
+            throw Refusal(code: 1600, message: "The badge count \(count) is negative; pass 0 to remove the badge, or a number above 0.")
+        }
+        try await store.setBadge(count, of: app)
+        trace.append(.init(from: "app", to: "backgroundassetsd", event: "setBadgeCount", app: app, detail: "\(count)"))
+    }
+
+    /// The badges apps show: one app's, or every app's.
+    func badges(app: String?, isolation: isolated (any Actor)? = #isolation) async throws -> [NotificationBadge] {
+        try await store.badges(app: app)
+    }
+}
