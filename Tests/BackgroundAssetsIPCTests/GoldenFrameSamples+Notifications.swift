@@ -7,6 +7,13 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension SampleMessages {
+    static let notificationCategory = NotificationCategoryDescriptor(
+        identifier: "LEVELS_READY", actions: [
+            NotificationActionDescriptor(identifier: "PLAY", title: "Play now", options: 4),
+            NotificationActionDescriptor(identifier: "REPLY", title: "Reply", options: 0, textInputButtonTitle: "Send",
+                                         textInputPlaceholder: "Message"),
+        ], intentIdentifiers: [], options: 1)
+
     static let notificationRequest = NotificationRequestDescriptor(
         identifier: "game-data-ready",
         content: NotificationContentDescriptor(
@@ -30,6 +37,8 @@ extension SampleMessages {
             ("answerNotificationPresentation", .answerNotificationPresentation(presentationID: 5, options: 24)),
             ("setNotificationBadgeCount", .setNotificationBadgeCount(count: 3)),
             ("fetchNotificationBadges", .fetchNotificationBadges(bundleIdentifier: "com.example.game")),
+            ("setNotificationCategories", .setNotificationCategories([notificationCategory])),
+            ("fetchNotificationCategories", .fetchNotificationCategories),
         ]
         let answers: [(String, ServerResponse)] = [
             ("notificationAuthorization", .notificationAuthorization(.authorized)),
@@ -38,6 +47,7 @@ extension SampleMessages {
                 DeliveredNotificationRecord(bundleIdentifier: "com.example.game", sequence: 42, notification: deliveredNotification),
             ])),
             ("notificationBadges", .notificationBadges([NotificationBadge(bundleIdentifier: "com.example.game", count: 3)])),
+            ("notificationCategories", .notificationCategories([notificationCategory])),
         ]
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }

@@ -162,7 +162,8 @@ final class FakeService: Sendable {
             .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
             .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
             .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-            .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges:
+            .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
+            .fetchNotificationCategories:
             // BackgroundAssets never sends them.
             nil
         case .fetchAssetPackManifest:

@@ -18,6 +18,7 @@ final class InMemoryNotificationSystem: UserNotificationService {
         var pending: [NotificationRequestDescriptor] = []
         var delivered: [DeliveredNotificationDescriptor] = []
         var badge = 0
+        var categories: [NotificationCategoryDescriptor] = []
         var listener: AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>.Continuation?
     }
 
@@ -77,6 +78,12 @@ final class InMemoryNotificationSystem: UserNotificationService {
     }
 
     var badge: Int { state.withLock { $0.badge } }
+
+    func setCategories(_ categories: [NotificationCategoryDescriptor]) async throws {
+        state.withLock { $0.categories = categories }
+    }
+
+    func categories() async -> [NotificationCategoryDescriptor] { state.withLock { $0.categories } }
 
     func pendingRequests() async -> [NotificationRequestDescriptor] { state.withLock { $0.pending } }
     func deliveredNotifications() async -> [DeliveredNotificationDescriptor] { state.withLock { $0.delivered } }

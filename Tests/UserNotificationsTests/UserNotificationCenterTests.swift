@@ -130,6 +130,46 @@ struct UserNotificationCenterTests {
         #expect(handled == nil && system.badge == 0)
     }
 
+    @Test("Apple's meeting-invitation code registers its category and schedules its weekly reminder")
+    func appleStyleManager() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        _ = try await center.requestAuthorization(options: [.alert, .badge])
+        let manager = MeetingNotificationManager(center: center)
+        manager.registerCategories()
+        try await manager.scheduleWeeklyReminder()
+
+        let categories = await center.notificationCategories()
+        let category = try #require(categories.first)
+        #expect(categories.count == 1 && category.identifier == "MEETING_INVITATION" && category.options == .customDismissAction)
+        #expect(category.actions.map(\.identifier) == ["ACCEPT_ACTION", "DECLINE_ACTION", "REPLY_ACTION"])
+        #expect(category.actions[1].options == .destructive)
+        let reply = try #require(category.actions[2] as? UNTextInputNotificationAction)
+        #expect(reply.textInputButtonTitle == "Send" && reply.textInputPlaceholder == "Message")
+
+        let pending = try #require(await center.pendingNotificationRequests().first)
+        #expect(pending.content.categoryIdentifier == "MEETING_INVITATION")
+        let trigger = try #require(pending.trigger as? UNCalendarNotificationTrigger)
+        #expect(trigger.repeats && trigger.dateComponents.weekday == 3 && trigger.dateComponents.hour == 14)
+        #expect(system.badge == 1)
+
+        // Another process of the app reads the categories back from the system.
+        try await poll(until: { await system.categories().count == 1 }, "the categories kept by the system")
+        let later = UNUserNotificationCenter(service: system)
+        #expect(await later.notificationCategories() == categories)
+    }
+
+    @Test("Categories over the device's limits are not kept, and the reason names the category")
+    func categoryLimits() async {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        let actions = (0..<11).map { UNNotificationAction(identifier: "A\($0)", title: "Action \($0)") }
+        #expect(NotificationCategoryDescriptor.problem(in: [UNNotificationCategory(
+            identifier: "CROWDED", actions: actions, intentIdentifiers: []).descriptor])?.contains("CROWDED has 11 actions") == true)
+        center.setNotificationCategories([UNNotificationCategory(identifier: "CROWDED", actions: actions, intentIdentifiers: [])])
+        #expect(await center.notificationCategories().isEmpty)
+    }
+
     @Test("A repeating trigger under 60 seconds is refused with Apple's reason")
     func repeatingTooOften() async throws {
         let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))

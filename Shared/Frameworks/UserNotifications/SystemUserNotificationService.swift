@@ -67,6 +67,19 @@ final class SystemUserNotificationService: UserNotificationService {
         }
     }
 
+    func setCategories(_ categories: [NotificationCategoryDescriptor]) async throws {
+        do {
+            _ = try await connection.send(.setNotificationCategories(categories))
+        } catch {
+            throw Self.notificationError(error)
+        }
+    }
+
+    func categories() async -> [NotificationCategoryDescriptor] {
+        guard case let .notificationCategories(categories)? = try? await connection.send(.fetchNotificationCategories) else { return [] }
+        return categories
+    }
+
     func pendingRequests() async -> [NotificationRequestDescriptor] {
         guard case let .pendingNotifications(requests)? = try? await connection.send(.fetchPendingNotifications) else { return [] }
         return requests

@@ -26,6 +26,8 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     let service: any UserNotificationService
     private let weakDelegate = Mutex<WeakDelegate>(WeakDelegate())
     private let listener = Mutex<Task<Void, Never>?>(nil)
+    /// The categories this process registered, answered until the device has them.
+    let registeredCategories = Mutex<[NotificationCategoryDescriptor]?>(nil)
 
     /// Creates a center on a system: the service's client, or an in-memory system in tests.
     package init(service: any UserNotificationService) {

@@ -139,6 +139,10 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case setNotificationBadgeCount(count: Int)
     /// Asks for the badges apps show: one app's, or every app's (debug tool only).
     case fetchNotificationBadges(bundleIdentifier: String?)
+    /// Replaces the app's notification categories (`setNotificationCategories`).
+    case setNotificationCategories([NotificationCategoryDescriptor])
+    /// Asks for the app's notification categories.
+    case fetchNotificationCategories
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

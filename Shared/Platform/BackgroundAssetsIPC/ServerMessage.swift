@@ -59,6 +59,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case assetPackChanges(AssetPackChanges)
     /// The badges apps show, by app (answer to `fetchNotificationBadges`); an app without one is left out.
     case notificationBadges([NotificationBadge])
+    /// The app's notification categories (answer to `fetchNotificationCategories`).
+    case notificationCategories([NotificationCategoryDescriptor])
 }
 
 /// The service's answer to ``Hello``.

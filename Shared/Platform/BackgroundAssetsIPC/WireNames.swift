@@ -65,6 +65,8 @@ extension ClientRequest {
         case purgeAssetPacks = "purgeAssetPacks"
         case setNotificationBadgeCount = "setNotificationBadgeCount"
         case fetchNotificationBadges = "fetchNotificationBadges"
+        case setNotificationCategories = "setNotificationCategories"
+        case fetchNotificationCategories = "fetchNotificationCategories"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -157,6 +159,7 @@ extension ClientRequest {
     enum RemoveAssetPackCodingKeys: String, CodingKey { case packID = "packID" }
     enum SetNotificationBadgeCountCodingKeys: String, CodingKey { case count = "count" }
     enum FetchNotificationBadgesCodingKeys: String, CodingKey { case bundleIdentifier = "bundleIdentifier" }
+    enum SetNotificationCategoriesCodingKeys: String, CodingKey { case _0 = "categories" }
     enum PurgeAssetPacksCodingKeys: String, CodingKey {
         case bundleIdentifier = "bundleIdentifier"
         case bytes = "bytes"
@@ -200,6 +203,7 @@ extension ServerResponse {
         case assetPackRequest = "assetPackRequest"
         case assetPackChanges = "assetPackChanges"
         case notificationBadges = "notificationBadges"
+        case notificationCategories = "notificationCategories"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -221,6 +225,7 @@ extension ServerResponse {
     enum AssetPackRequestCodingKeys: String, CodingKey { case outcome = "outcome" }
     enum AssetPackChangesCodingKeys: String, CodingKey { case _0 = "changes" }
     enum NotificationBadgesCodingKeys: String, CodingKey { case _0 = "badges" }
+    enum NotificationCategoriesCodingKeys: String, CodingKey { case _0 = "categories" }
 }
 
 extension ServerEvent {

@@ -66,6 +66,8 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `purgeAssetPacks` | `assetPackChanges` | remove packs as storage pressure would, on-demand first, never essential (debug tool only) |
 /// | `setNotificationBadgeCount` | `done` | the number the app's icon shows (`setBadgeCount`); 0 removes the badge |
 /// | `fetchNotificationBadges` | `notificationBadges` | the badges apps show: the caller's app's, or with the debug tool one app's or every app's |
+/// | `setNotificationCategories` | `done` | replace the app's notification categories and their actions |
+/// | `fetchNotificationCategories` | `notificationCategories` | the app's notification categories |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A

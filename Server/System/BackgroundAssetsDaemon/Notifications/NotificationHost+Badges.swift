@@ -22,3 +22,21 @@ extension NotificationHost {
         try await store.badges(app: app)
     }
 }
+
+extension NotificationHost {
+    /// Replaces the app's notification categories, on disk before this returns.
+    /// - Throws: ``Refusal`` `notificationInvalidNoContent` (1401) naming what is over its limit, or the store's error.
+    func setCategories(_ categories: [NotificationCategoryDescriptor], app: String,
+                       isolation: isolated (any Actor)? = #isolation) async throws {
+        // Checked here as well as in the framework: a client is never trusted to have checked.
+        if let problem = NotificationCategoryDescriptor.problem(in: categories) { throw Refusal(code: 1401, message: problem) }
+        try await store.setCategories(categories, of: app)
+        trace.append(.init(from: "app", to: "backgroundassetsd", event: "setNotificationCategories", app: app,
+                           detail: categories.map(\.identifier).sorted().joined(separator: ", ")))
+    }
+
+    /// The app's notification categories.
+    func categories(app: String, isolation: isolated (any Actor)? = #isolation) async throws -> [NotificationCategoryDescriptor] {
+        try await store.categories(of: app)
+    }
+}

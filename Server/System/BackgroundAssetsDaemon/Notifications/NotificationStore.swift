@@ -45,6 +45,10 @@ public actor NotificationStore: OwnThreadActor {
         """
         CREATE TABLE IF NOT EXISTS badges (app TEXT PRIMARY KEY, count INTEGER NOT NULL);
         """,
+        // Version 4: each app's notification categories, as JSON.
+        """
+        CREATE TABLE IF NOT EXISTS categories (app TEXT PRIMARY KEY, categories TEXT NOT NULL);
+        """,
     ]
 
     /// The app's recorded answer, `.notDetermined` before it asked.
@@ -127,10 +131,11 @@ public actor NotificationStore: OwnThreadActor {
         }
     }
 
-    /// Forgets an uninstalled app: its answer, its pending requests, its delivered notifications and its badge.
+    /// Forgets an uninstalled app: its answer, its pending requests, its delivered notifications, its badge and categories.
     public func removeApp(_ app: String) throws {
         try database.transaction {
             try database.prepare("DELETE FROM badges WHERE app = ?").bind([.text(app)]).run()
+            try database.prepare("DELETE FROM categories WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM pending WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM delivered WHERE app = ?").bind([.text(app)]).run()
             try database.prepare("DELETE FROM authorizations WHERE app = ?").bind([.text(app)]).run()

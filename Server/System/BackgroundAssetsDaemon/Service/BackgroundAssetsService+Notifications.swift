@@ -44,6 +44,12 @@ extension BackgroundAssetsService {
             case let .fetchNotificationBadges(bundleIdentifier):
                 // The debug tool lists any app's, or every app's; an app reads its own.
                 return .notificationBadges(try await notifications.badges(app: hello.role == .tool ? bundleIdentifier : app))
+            case let .setNotificationCategories(categories):
+                guard hello.role != .tool else { return appOnly("declare notification categories") }
+                try await notifications.setCategories(categories, app: app)
+                return .done
+            case .fetchNotificationCategories:
+                return .notificationCategories(try await notifications.categories(app: app))
             default:
                 return failure(.downloadFailedToStart, "\(request) is not a notification request.")
             }

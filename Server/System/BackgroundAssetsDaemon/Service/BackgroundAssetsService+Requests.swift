@@ -91,7 +91,8 @@ extension BackgroundAssetsService {
                 return await handleURLSessionRequest(request, hello: hello, connection: connection)
             case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
                 .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-                .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges:
+                .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
+                .fetchNotificationCategories:
                 return await handleNotificationRequest(request, hello: hello, connection: connection)
             case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
                 .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:
