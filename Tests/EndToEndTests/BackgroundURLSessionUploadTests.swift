@@ -24,6 +24,12 @@ struct BackgroundURLSessionUploadTests {
         return (file, bytes)
     }
 
+    /// The copies of upload files the service keeps for the test app.
+    func uploadCopies(_ scenario: LifecycleScenario) -> [String] {
+        let folder = scenario.scenario.deviceRoot.appending(path: "staging/url-session-uploads/\(scenario.bundle.bundleIdentifier)")
+        return (try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []
+    }
+
     /// What the server stored under its uploads folder for `name`.
     func stored(_ scenario: LifecycleScenario, _ name: String) -> Data? {
         try? Data(contentsOf: scenario.server.catalogURL.appending(path: "uploads/\(name)"))
@@ -49,8 +55,7 @@ struct BackgroundURLSessionUploadTests {
             let completed = try #require(records.first { $0.event == "didCompleteWithError" })
             #expect(completed.code == nil && completed.status == 201, "\(completed)")
             // The system's copy of the file is gone with the task; the app's own file is the app's.
-            let copies = scenario.scenario.deviceRoot.appending(path: "staging/url-session-uploads/\(scenario.bundle.bundleIdentifier)")
-            #expect(((try? FileManager.default.contentsOfDirectory(atPath: copies.path)) ?? []).isEmpty)
+            #expect(uploadCopies(scenario).isEmpty)
             #expect(FileManager.default.fileExists(atPath: file.path))
         }
     }
@@ -77,6 +82,7 @@ struct BackgroundURLSessionUploadTests {
             }
             #expect(completed.background && completed.status == 201 && completed.code == nil, "\(completed)")
             #expect(stored(scenario, "save.bin") == bytes)
+            #expect(uploadCopies(scenario).isEmpty, "the system's copy is gone")
             let relaunch = scenario.sessionRecords().filter { $0.pid == completed.pid }.map(\.event)
             #expect(relaunch.contains("didReceiveData") && relaunch.last.map { ["urlSessionDidFinishEvents", "completionHandlerCalled"].contains($0) } == true,
                     "\(relaunch)")

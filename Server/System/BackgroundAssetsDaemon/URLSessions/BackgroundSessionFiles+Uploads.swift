@@ -35,11 +35,19 @@ extension BackgroundSessionFiles {
     /// it is a regular file.
     /// - Returns: The copy.
     /// - Throws: ``UploadBodyError`` saying why the file cannot be read or copied.
-    func stageUploadBody(copying source: URL, for app: String) throws(UploadBodyError) -> URL {
+    /// - Parameter appGroups: The app's groups, whose containers it may upload from.
+    func stageUploadBody(copying source: URL, for app: String, appGroups: [String]) throws(UploadBodyError) -> URL {
         guard let folder = uploadBodiesDirectory(for: app) else { throw UploadBodyError(reason: "the app's identifier is not usable") }
         let input = open(source.path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
         guard input >= 0 else { throw UploadBodyError(reason: errnoText(errno)) }
         defer { close(input) }
+        // Judged where the opened file is, as the kernel reached it: no link or `..` on the way
+        // can make a file of the service's look like one of the app's.
+        guard let opened = Self.path(ofDescriptor: input),
+              !isRefusedUploadSource(URL(fileURLWithPath: opened), app: app, appGroups: appGroups) else {
+            throw UploadBodyError(reason: "it is inside the device root but not in the app's own folder or one of its app "
+                + "groups' containers; upload a file the app owns")
+        }
         var status = stat()
         guard fstat(input, &status) == 0, (status.st_mode & S_IFMT) == S_IFREG else {
             throw UploadBodyError(reason: "it is not a regular file")
@@ -84,10 +92,36 @@ extension BackgroundSessionFiles {
         unlink(copy.path)
     }
 
+    /// The apps that have a folder of upload copies.
+    func appsWithUploadBodies() -> [String] {
+        let root = paths.stagingDirectory.appending(path: "url-session-uploads", directoryHint: .isDirectory)
+        return ((try? FileManager.default.contentsOfDirectory(atPath: root.path)) ?? []).filter(DevicePaths.isSafePathComponent).sorted()
+    }
+
+    /// Deletes the app's upload copies that no task names any more.
+    /// - Parameter referenced: The copies the app's tasks still send.
+    /// - Returns: How many were removed.
+    @discardableResult
+    func removeUnreferencedUploadBodies(for app: String, keeping referenced: Set<String>) -> Int {
+        guard let folder = uploadBodiesDirectory(for: app),
+              let names = try? FileManager.default.contentsOfDirectory(atPath: folder.path) else { return 0 }
+        let unused = names.map { folder.appending(path: $0, directoryHint: .notDirectory) }.filter { !referenced.contains($0.path) }
+        for copy in unused { unlink(copy.path) }
+        return unused.count
+    }
+
+    /// Where an open file is, from `/proc/self/fd`.
+    private static func path(ofDescriptor descriptor: Int32) -> String? {
+        var buffer = [CChar](repeating: 0, count: Int(PATH_MAX) + 1)
+        let count = readlink("/proc/self/fd/\(descriptor)", &buffer, buffer.count - 1)
+        guard count > 0 else { return nil }
+        return String(decoding: buffer[0..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+    }
+
     /// A path with its links and `..` resolved as far as it exists.
     private static func resolved(_ path: String) -> String {
         guard let real = realpath(path, nil) else {
-            let url = URL(fileURLWithPath: path)
+            let url = URL(fileURLWithPath: path).standardizedFileURL
             let parent = url.deletingLastPathComponent().path
             return parent == path ? path : resolved(parent) + "/" + url.lastPathComponent
         }

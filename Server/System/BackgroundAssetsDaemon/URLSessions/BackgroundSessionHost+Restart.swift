@@ -47,6 +47,9 @@ extension BackgroundSessionHost {
             files.removeLeftovers(for: record.key.bundleIdentifier, appGroup: record.settings.sharedContainerIdentifier,
                                   keeping: referenced)
         }
+        // Copies of uploads whose task ended while the service stopped, or was let go before its
+        // cancellation ran, are nobody's.
+        for app in files.appsWithUploadBodies() { removeUnreferencedUploadBodies(of: app) }
         scheduleExpiry()
     }
 

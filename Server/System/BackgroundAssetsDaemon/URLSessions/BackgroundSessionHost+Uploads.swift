@@ -33,13 +33,9 @@ extension BackgroundSessionHost {
     /// - Throws: ``Refusal`` naming the file and why the system cannot read it.
     func stageUploadBody(_ request: BackgroundTaskRequest, app: String, appGroups: [String]) throws(Refusal) -> BackgroundTaskRequest {
         guard let source = request.bodyFile else { return request }
-        guard !files.isRefusedUploadSource(source, app: app, appGroups: appGroups) else {
-            throw Refusal(message: "The upload names \(source.path), which is inside the device root but not in the app's own "
-                + "folder or one of its app groups' containers; upload a file the app owns.")
-        }
         do {
             var staged = request
-            staged.bodyFile = try files.stageUploadBody(copying: source, for: app)
+            staged.bodyFile = try files.stageUploadBody(copying: source, for: app, appGroups: appGroups)
             return staged
         } catch {
             throw Refusal(message: "The file \(source.path) cannot be uploaded: \(error.reason). Pass a regular file the app "
@@ -131,7 +127,18 @@ extension BackgroundSessionHost {
         uploads.removeValue(forKey: reference)?.control.cancel()
         uploadTimers.removeValue(forKey: reference)?.cancel()
         retryingUploads[reference] = nil
-        if removingBody { removeUploadBody(reference) }
+        guard removingBody else { return }
+        removeUploadBody(reference)
+        // The state may have let the task go before this action ran (a cancellation completes it
+        // at once): its copy is then found as the one no task names.
+        removeUnreferencedUploadBodies(of: reference.key.bundleIdentifier)
+    }
+
+    /// Deletes the app's upload copies no task of its sessions sends any more.
+    func removeUnreferencedUploadBodies(of app: String) {
+        let referenced = Set(state.sessions.filter { $0.key.bundleIdentifier == app }
+            .flatMap { $0.tasks.values.compactMap { $0.currentRequest.bodyFile?.path } })
+        files.removeUnreferencedUploadBodies(for: app, keeping: referenced)
     }
 
     private func removeUploadBody(_ reference: TaskReference) {
