@@ -39,6 +39,9 @@ extension SampleMessages {
             ("fetchNotificationBadges", .fetchNotificationBadges(bundleIdentifier: "com.example.game")),
             ("setNotificationCategories", .setNotificationCategories([notificationCategory])),
             ("fetchNotificationCategories", .fetchNotificationCategories),
+            ("respondToNotification", .respondToNotification(
+                bundleIdentifier: "com.example.game", identifier: "game-data-ready", actionIdentifier: "REPLY", userText: "Later")),
+            ("answerNotificationResponse", .answerNotificationResponse(responseID: 6)),
         ]
         let answers: [(String, ServerResponse)] = [
             ("notificationAuthorization", .notificationAuthorization(.authorized)),
@@ -52,6 +55,9 @@ extension SampleMessages {
         return requests.map { GoldenFrame(request: $0.1, named: $0.0) }
             + answers.map { GoldenFrame(server: .response(id: 42, response: $0.1), named: "response.\($0.0)") }
             + [GoldenFrame(server: .event(.notificationWillPresent(presentationID: 5, notification: deliveredNotification)),
-                           named: "event.notificationWillPresent")]
+                           named: "event.notificationWillPresent"),
+               GoldenFrame(server: .event(.notificationResponse(responseID: 6, response: NotificationResponseDescriptor(
+                   notification: deliveredNotification, actionIdentifier: "REPLY", userText: "Later"))),
+                           named: "event.notificationResponse")]
     }()
 }

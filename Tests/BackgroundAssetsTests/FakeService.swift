@@ -163,7 +163,7 @@ final class FakeService: Sendable {
             .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
             .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
             .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
-            .fetchNotificationCategories:
+            .fetchNotificationCategories, .respondToNotification, .answerNotificationResponse:
             // BackgroundAssets never sends them.
             nil
         case .fetchAssetPackManifest:

@@ -59,6 +59,30 @@ struct LocalNotificationTests {
         }
     }
 
+    @Test("notifications --respond launches the app that is not running, and its delegate gets the action and the text")
+    func respondLaunchesTheApp() async throws {
+        try await withSessionApp { scenario in
+            let app = scenario.bundle.bundleIdentifier
+            let post = try scenario.launchSessionApp(["--notify", "Levels", "--categories"])
+            #expect(try await post.waitForExit(timeout: .seconds(30)).isSuccess)
+            _ = try await poll(timeout: .seconds(30), interval: .milliseconds(200), "the notification delivered") {
+                try await delivered(in: scenario, app: app).isEmpty ? nil : true
+            }
+
+            let refused = try await scenario.scenario.runTool(["notifications", "--respond", "download-complete", "--action", "FLY", "-b", app])
+            #expect(!refused.status.isSuccess && refused.standardError.contains("PLAY, REPLY"), "\(refused.standardError)")
+
+            let answered = try await scenario.tool(["notifications", "--respond", "download-complete", "--action", "REPLY",
+                                                    "--text", "On my way", "-b", app])
+            #expect(answered.standardOutput.contains("Answered download-complete"), "\(answered.standardOutput)")
+            let response = try await scenario.waitForSessionRecord("the delegate's didReceive") { $0.event == "didReceiveResponse" }
+            #expect(response.background, "the service launched the app in the background")
+            #expect(response.message == "REPLY" && response.file == "On my way" && response.session == "download-complete")
+            // The delegate called its completion handler: nothing keeps the launch, and it ends.
+            try await poll(until: { !isProcessAlive(response.pid) }, timeout: .seconds(10), "the background launch to end")
+        }
+    }
+
     /// What `notifications --json -b APP` lists.
     private func delivered(in scenario: LifecycleScenario, app: String) async throws -> [DeliveredNotificationRecord] {
         let result = try await scenario.tool(["notifications", "--json", "-b", app])

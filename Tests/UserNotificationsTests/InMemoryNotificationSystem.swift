@@ -19,6 +19,8 @@ final class InMemoryNotificationSystem: UserNotificationService {
         var delivered: [DeliveredNotificationDescriptor] = []
         var badge = 0
         var categories: [NotificationCategoryDescriptor] = []
+        var responder: AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)>.Continuation?
+        var handledResponses = 0
         var listener: AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>.Continuation?
     }
 
@@ -79,7 +81,7 @@ final class InMemoryNotificationSystem: UserNotificationService {
 
     var badge: Int { state.withLock { $0.badge } }
 
-    func setCategories(_ categories: [NotificationCategoryDescriptor]) async throws {
+    func setCategories(_ categories: [NotificationCategoryDescriptor]) {
         state.withLock { $0.categories = categories }
     }
 
@@ -95,6 +97,24 @@ final class InMemoryNotificationSystem: UserNotificationService {
     func removeDelivered(identifiers: [String]?) async {
         state.withLock { state in state.delivered.removeAll { identifiers?.contains($0.request.identifier) ?? true } }
     }
+
+    func responses() -> AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)> {
+        let (stream, continuation) = AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)>.makeStream()
+        state.withLock { $0.responder = continuation }
+        return stream
+    }
+
+    /// A person answers a delivered notification, as the debug tool's --respond does.
+    func respond(to identifier: String, action: String, text: String? = nil) {
+        let (delivery, responder) = state.withLock { state in
+            (state.delivered.last { $0.request.identifier == identifier }, state.responder)
+        }
+        guard let delivery, let responder else { return }
+        responder.yield((NotificationResponseDescriptor(notification: delivery, actionIdentifier: action, userText: text),
+                         { [self] in state.withLock { $0.handledResponses += 1 } }))
+    }
+
+    var handledResponses: Int { state.withLock { $0.handledResponses } }
 
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)> {
         let (stream, continuation) = AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>.makeStream()

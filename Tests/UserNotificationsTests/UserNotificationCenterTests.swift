@@ -170,6 +170,27 @@ struct UserNotificationCenterTests {
         #expect(await center.notificationCategories().isEmpty)
     }
 
+    @Test("A person's answer reaches the delegate's didReceive, with the action and the typed text, and the system hears it was handled")
+    func responses() async throws {
+        let system = InMemoryNotificationSystem(answer: true)
+        let center = UNUserNotificationCenter(service: system)
+        let delegate = AnsweringDelegate()
+        center.delegate = delegate
+        _ = try await center.requestAuthorization(options: [.alert])
+        try await center.add(UNNotificationRequest(identifier: "invite", content: content("Invite"), trigger: nil))
+        // Presented while the app runs: the delegate's willPresent answers [] and it is not listed,
+        // so the test delivers it to the list itself.
+        system.state.withLock { $0.delivered = [DeliveredNotificationDescriptor(request: NotificationRequestDescriptor(
+            identifier: "invite", content: NotificationContentDescriptor(title: "Invite"), trigger: nil), date: Date())] }
+        system.respond(to: "invite", action: "REPLY", text: "See you there")
+        system.respond(to: "invite", action: UNNotificationDefaultActionIdentifier)
+        try await poll(until: { system.handledResponses == 2 }, "both answers handled")
+        let received = delegate.received.withLock { $0 }
+        #expect(received.map(\.action) == ["REPLY", UNNotificationDefaultActionIdentifier])
+        #expect(received.first?.text == "See you there" && received.last?.text == nil)
+        #expect(received.allSatisfy { $0.identifier == "invite" })
+    }
+
     @Test("A repeating trigger under 60 seconds is refused with Apple's reason")
     func repeatingTooOften() async throws {
         let center = UNUserNotificationCenter(service: InMemoryNotificationSystem(answer: true))
@@ -238,5 +259,15 @@ private final class PresentingDelegate: UNUserNotificationCenterDelegate, @unche
             return state.options
         }
         completionHandler(options)
+    }
+}
+
+/// A delegate written as Apple's documentation shows it, with the async form of didReceive.
+final class AnsweringDelegate: UNUserNotificationCenterDelegate, Sendable {
+    let received = Mutex<[(identifier: String, action: String, text: String?)]>([])
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse) async {
+        let text = (response as? UNTextInputNotificationResponse)?.userText
+        received.withLock { $0.append((response.notification.request.identifier, response.actionIdentifier, text)) }
     }
 }

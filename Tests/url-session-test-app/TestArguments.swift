@@ -39,6 +39,9 @@ struct TestArguments: ParsableArguments, Sendable {
     }
     static let list = Flag("--list", help: "Record the tasks getAllTasks gives.")
     static let notify = Option("--notify", valueName: "TITLE", help: "Ask to notify, and post a notification titled TITLE.")
+    static let categories = Flag("--categories", help: """
+        Register the LEVELS category (actions PLAY, and REPLY with a text field; custom dismiss) and post --notify in it.
+        """)
     static let badge = Option.number(
         "--badge", valueName: "N", in: Int.min...Int.max, expected: "a whole number", help: "Set the app icon's badge count to N.")
     static let wait = Flag("--wait", help: "Exit once every task it knows of has completed; otherwise stay until killed.")
@@ -53,7 +56,7 @@ struct TestArguments: ParsableArguments, Sendable {
             """,
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
         arguments: [Self.session, Self.noLaunchEvents, Self.discretionary, Self.sharedContainer, Self.download,
-                    Self.upload, Self.cancelResumeAfter, Self.dataTask, Self.list, Self.notify, Self.badge, Self.wait])
+                    Self.upload, Self.cancelResumeAfter, Self.dataTask, Self.list, Self.notify, Self.categories, Self.badge, Self.wait])
 
     var session: String
     var launchEvents: Bool
@@ -66,6 +69,7 @@ struct TestArguments: ParsableArguments, Sendable {
     var list: Bool
     var notification: String?
     var badge: Int?
+    var categories: Bool
     var wait: Bool
 
     init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
@@ -80,6 +84,7 @@ struct TestArguments: ParsableArguments, Sendable {
         list = arguments.flag(Self.list)
         notification = try arguments.option(Self.notify)
         badge = try arguments.option(Self.badge)
+        categories = arguments.flag(Self.categories)
         wait = arguments.flag(Self.wait)
     }
 }

@@ -22,6 +22,9 @@ struct URLSessionTestApp {
         if ProcessInfo.processInfo.environment["BG_TASK_BACKGROUND_LAUNCH"] == "1" {
             // The one added line: no UIApplicationMain finds the app delegate on Linux.
             BackgroundURLSessionEvents.applicationDelegate = AppDelegate.shared
+            // As an app delegate's didFinishLaunching does: the center's delegate hears the answers
+            // to notifications the app was launched for.
+            UNUserNotificationCenter.current().delegate = NotificationResponder.shared
             dispatchMain()
         }
         let delegate = options.delegate()
@@ -58,7 +61,7 @@ struct URLSessionTestApp {
         }
         if options.notification != nil || options.badge != nil {
             Task {
-                if let title = options.notification { await notify(title) }
+                if let title = options.notification { await notify(title, inCategory: options.categories) }
                 if let count = options.badge { await setBadge(count) }
                 if options.downloads.isEmpty, options.uploads.isEmpty, !options.list { exit(0) }
             }
@@ -77,7 +80,8 @@ struct URLSessionTestApp {
         }
     }
 
-    static func notify(_ title: String) async {
+    /// Posts a notification, in the LEVELS category (registered first) when asked.
+    static func notify(_ title: String, inCategory: Bool) async {
         let center = UNUserNotificationCenter.current()
         let log = URLSessionTestLog.shared
         do {
@@ -86,12 +90,35 @@ struct URLSessionTestApp {
             let content = UNMutableNotificationContent()
             content.title = title
             content.body = "The download is complete."
+            if inCategory {
+                let play = UNNotificationAction(identifier: "PLAY", title: "Play now", options: [.foreground])
+                let reply = UNTextInputNotificationAction(identifier: "REPLY", title: "Reply", options: [],
+                                                          textInputButtonTitle: "Send", textInputPlaceholder: "Message")
+                center.setNotificationCategories([UNNotificationCategory(
+                    identifier: "LEVELS", actions: [play, reply], intentIdentifiers: [], options: .customDismissAction)])
+                content.categoryIdentifier = "LEVELS"
+            }
             try await center.add(UNNotificationRequest(identifier: "download-complete", content: content, trigger: nil))
             log.append("notified")
         } catch {
             let error = error as NSError
             log.append(URLSessionTestRecord(event: "notifyFailed", code: error.code, domain: error.domain, message: error.localizedDescription))
         }
+    }
+}
+
+/// The notification center's delegate: records each answer a person gives, then says it is done.
+final class NotificationResponder: UNUserNotificationCenterDelegate, @unchecked Sendable {
+    // @unchecked: stateless.
+    static let shared = NotificationResponder()
+
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+                                withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+        var record = URLSessionTestRecord(event: "didReceiveResponse", message: response.actionIdentifier)
+        record.file = (response as? UNTextInputNotificationResponse)?.userText
+        record.session = response.notification.request.identifier
+        URLSessionTestLog.shared.append(record)
+        completionHandler()
     }
 }
 

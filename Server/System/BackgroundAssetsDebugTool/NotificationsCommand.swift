@@ -18,6 +18,15 @@ struct NotificationsCommand: DebugSubcommand {
         Print JSON (dates in ISO 8601): an array, or with --follow one object per line.
         """)
     static let app = Option.appBundleID(help: "Only this app's notifications.", defaultDescription: "every app's")
+    static let respond = Option("--respond", valueName: "ID", help: """
+        Answer the app's delivered notification ID as a person does (-b names the app): its delegate's \
+        didReceive gets the response; an app not running is launched in the background for it.
+        """)
+    static let action = Option("--action", valueName: "ACTION", help: """
+        The action --respond chooses: one of the notification category's action identifiers, default (opening \
+        it) or dismiss.
+        """, defaultDescription: "default")
+    static let text = Option("--text", valueName: "TEXT", help: "What the person types, for a text-input action of --respond.")
 
     static let signature = CommandSignature(
         name: "notifications", abstract: "List or follow the local notifications the device delivered.",
@@ -29,21 +38,41 @@ struct NotificationsCommand: DebugSubcommand {
             runs (what notify-send talks to), they also appear on the desktop.
             """,
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.follow, Self.json, app])
+        arguments: [Self.follow, Self.json, app, Self.respond, Self.action, Self.text])
 
     var follow: Bool
     var json: Bool
     var bundleIdentifier: String?
+    var respond: String?
+    var action: String
+    var text: String?
 
     init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
         follow = arguments.flag(Self.follow)
         json = arguments.flag(Self.json)
         bundleIdentifier = try arguments.option(Self.app)
+        respond = try arguments.option(Self.respond)
+        text = try arguments.option(Self.text)
+        action = switch try arguments.option(Self.action) {
+        case nil, "default": NotificationResponseDescriptor.defaultActionIdentifier
+        case "dismiss": NotificationResponseDescriptor.dismissActionIdentifier
+        case let chosen?: chosen
+        }
+        if respond != nil, bundleIdentifier == nil {
+            throw DebugToolError("--respond answers one app's notification: name the app with -b ID.")
+        }
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
+        if let respond {
+            let answer = try await connection.send(.respondToNotification(
+                bundleIdentifier: bundleIdentifier, identifier: respond, actionIdentifier: action, userText: text))
+            if case let .failure(failure) = answer { throw DebugToolError(failure.message) }
+            context.console.output("Answered \(respond) of \(bundleIdentifier ?? "") with \(action).")
+            return .success
+        }
         var listed = try await delivered(after: nil, on: connection)
         guard follow else {
             if json {

@@ -49,7 +49,8 @@ extension BADownloadManager {
         case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
             // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
             callbackThread.async { [self] in deliverToDelegate(event) }
-        case .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached, .notificationWillPresent, .assetPackStatus:
+        case .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached, .notificationWillPresent, .assetPackStatus,
+            .notificationResponse:
             // Sent only to the connections of BackgroundTasks, BackgroundURLSessions,
             // UserNotifications and the asset-pack manager, never to this one.
             break
@@ -76,7 +77,7 @@ extension BADownloadManager {
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
         case .installProgress, .extensionCall, .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached,
-            .notificationWillPresent, .assetPackStatus:
+            .notificationWillPresent, .assetPackStatus, .notificationResponse:
             // Routed by handle(_:); the delegate has no callback for them.
             break
         }

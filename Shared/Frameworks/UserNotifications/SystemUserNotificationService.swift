@@ -14,14 +14,24 @@ import Synchronization
 /// notifications, and shows them on the desktop when there is one.
 final class SystemUserNotificationService: UserNotificationService {
     private typealias Arrival = (notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)
+    private typealias Response = (response: NotificationResponseDescriptor, done: @Sendable () -> Void)
 
     /// What the connection's reader thread needs to pass a notification on: the listening center's
     /// stream, and the connection to answer on.
     private final class Relay: Sendable {
         let listener = Mutex<AsyncStream<Arrival>.Continuation?>(nil)
+        let responseListener = Mutex<AsyncStream<Response>.Continuation?>(nil)
         let connection = Mutex<ServiceConnection?>(nil)
 
         func receive(_ event: ServerEvent) {
+            if case let .notificationResponse(id, response) = event, let connection = connection.withLock({ $0 }) {
+                let done: @Sendable () -> Void = {
+                    connection.request(.answerNotificationResponse(responseID: id)) { _ in }
+                }
+                guard let continuation = responseListener.withLock({ $0 }) else { return done() }
+                continuation.yield((response, done))
+                return
+            }
             guard case let .notificationWillPresent(id, notification) = event, let connection = connection.withLock({ $0 }) else { return }
             let present: @Sendable (UInt) -> Void = { options in
                 connection.request(.answerNotificationPresentation(presentationID: id, options: options)) { _ in }
@@ -67,11 +77,15 @@ final class SystemUserNotificationService: UserNotificationService {
         }
     }
 
-    func setCategories(_ categories: [NotificationCategoryDescriptor]) async throws {
-        do {
-            _ = try await connection.send(.setNotificationCategories(categories))
-        } catch {
-            throw Self.notificationError(error)
+    func setCategories(_ categories: [NotificationCategoryDescriptor]) {
+        // Queued now, so the notifications the app adds next find their category on the device.
+        connection.request(.setNotificationCategories(categories)) { result in
+            let problem: String? = switch result {
+            case let .failure(error): error.localizedDescription
+            case let .success(.failure(refusal)): refusal.message
+            case .success: nil
+            }
+            if let problem { FileHandle.standardError.write(Data("UserNotifications: the categories were not kept: \(problem)\n".utf8)) }
         }
     }
 
@@ -97,6 +111,12 @@ final class SystemUserNotificationService: UserNotificationService {
 
     func removeDelivered(identifiers: [String]?) async {
         _ = try? await connection.send(.removeNotifications(.delivered, identifiers: identifiers))
+    }
+
+    func responses() -> AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)> {
+        let (stream, continuation) = AsyncStream<Response>.makeStream()
+        relay.responseListener.withLock { $0 = continuation }
+        return stream
     }
 
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)> {

@@ -19,10 +19,10 @@ extension UNUserNotificationCenter {
             FileHandle.standardError.write(Data("UserNotifications: \(problem)\n".utf8))
             return
         }
-        // Apple's method returns at once; the set is answered from here until the device has it.
+        // Apple's method returns at once; the set is answered from here, and reaches the device
+        // before any request the app makes after this call.
         registeredCategories.withLock { $0 = descriptors }
-        let service = service
-        Task { try? await service.setCategories(descriptors) }
+        service.setCategories(descriptors)
     }
 
     /// Fetches the app's registered notification categories.

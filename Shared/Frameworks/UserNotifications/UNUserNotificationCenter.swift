@@ -156,14 +156,33 @@ open class UNUserNotificationCenter: NSObject, @unchecked Sendable {
     private func startListening() {
         listener.withLock { listener in
             guard listener == nil else { return }
+            // Answers first: the service sends them as soon as arrivals() says the app listens.
+            let responses = service.responses()
             let arrivals = service.arrivals()
             listener = Task { [weak self] in
-                for await (notification, present) in arrivals {
-                    guard let self else { return }
-                    present(await self.presentationOptions(for: UNNotification(notification)).rawValue)
+                await withTaskGroup(of: Void.self) { group in
+                    group.addTask { [weak self] in
+                        for await (response, done) in responses {
+                            guard let self else { return done() }
+                            await self.deliver(UNNotificationResponse.make(response))
+                            done()
+                        }
+                    }
+                    group.addTask { [weak self] in
+                        for await (notification, present) in arrivals {
+                            guard let self else { return }
+                            present(await self.presentationOptions(for: UNNotification(notification)).rawValue)
+                        }
+                    }
                 }
             }
         }
+    }
+
+    /// Hands a person's answer to the delegate; without one, nobody hears it, as on Apple platforms.
+    private func deliver(_ response: UNNotificationResponse) async {
+        guard let delegate else { return }
+        await delegate.userNotificationCenter(self, didReceive: response)
     }
 
     private func presentationOptions(for notification: UNNotification) async -> UNNotificationPresentationOptions {

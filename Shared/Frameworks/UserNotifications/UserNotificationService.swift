@@ -27,10 +27,13 @@ package protocol UserNotificationService: Sendable {
     /// Sets the number the app's icon shows; 0 removes the badge.
     /// - Throws: `UNError` `badgeInputInvalid` for a negative count, or why the device could not keep it.
     func setBadgeCount(_ count: Int) async throws
-    /// Replaces the app's notification categories.
-    func setCategories(_ categories: [NotificationCategoryDescriptor]) async throws
+    /// Replaces the app's notification categories; sent before any request made after this returns.
+    func setCategories(_ categories: [NotificationCategoryDescriptor])
     /// The app's notification categories.
     func categories() async -> [NotificationCategoryDescriptor]
+    /// A person's answers to the app's notifications, once the app listens (``arrivals()`` makes
+    /// it listen); `done` tells the system the delegate finished with one. Call it before ``arrivals()``.
+    func responses() -> AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)>
     /// Notifications due while the app runs: the app's delegate chooses how each is presented, and
     /// `present` sends its choice (the raw value of `UNNotificationPresentationOptions`).
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>

@@ -143,6 +143,10 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case setNotificationCategories([NotificationCategoryDescriptor])
     /// Asks for the app's notification categories.
     case fetchNotificationCategories
+    /// A person answers an app's delivered notification with an action (debug tool only).
+    case respondToNotification(bundleIdentifier: String?, identifier: String, actionIdentifier: String, userText: String?)
+    /// The app's delegate finished handling a `notificationResponse` event.
+    case answerNotificationResponse(responseID: UInt64)
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

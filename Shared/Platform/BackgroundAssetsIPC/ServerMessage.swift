@@ -123,4 +123,7 @@ public enum ServerEvent: Codable, Sendable, Equatable {
     // Managed asset packs.
     /// One of the app's asset packs changed; sent to the app's connections that sent `watchAssetPacks`.
     case assetPackStatus(AssetPackStatusEvent)
+    /// A person answered one of the app's notifications: call the delegate's `didReceive`, then
+    /// answer with `answerNotificationResponse`.
+    case notificationResponse(responseID: UInt64, response: NotificationResponseDescriptor)
 }

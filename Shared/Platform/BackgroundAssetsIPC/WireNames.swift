@@ -67,6 +67,8 @@ extension ClientRequest {
         case fetchNotificationBadges = "fetchNotificationBadges"
         case setNotificationCategories = "setNotificationCategories"
         case fetchNotificationCategories = "fetchNotificationCategories"
+        case respondToNotification = "respondToNotification"
+        case answerNotificationResponse = "answerNotificationResponse"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -160,6 +162,13 @@ extension ClientRequest {
     enum SetNotificationBadgeCountCodingKeys: String, CodingKey { case count = "count" }
     enum FetchNotificationBadgesCodingKeys: String, CodingKey { case bundleIdentifier = "bundleIdentifier" }
     enum SetNotificationCategoriesCodingKeys: String, CodingKey { case _0 = "categories" }
+    enum RespondToNotificationCodingKeys: String, CodingKey {
+        case bundleIdentifier = "bundleIdentifier"
+        case identifier = "identifier"
+        case actionIdentifier = "actionIdentifier"
+        case userText = "userText"
+    }
+    enum AnswerNotificationResponseCodingKeys: String, CodingKey { case responseID = "responseID" }
     enum PurgeAssetPacksCodingKeys: String, CodingKey {
         case bundleIdentifier = "bundleIdentifier"
         case bytes = "bytes"
@@ -245,6 +254,7 @@ extension ServerEvent {
         case urlSessionDetached = "urlSessionDetached"
         case notificationWillPresent = "notificationWillPresent"
         case assetPackStatus = "assetPackStatus"
+        case notificationResponse = "notificationResponse"
     }
 
     enum DidBeginCodingKeys: String, CodingKey { case download = "download" }
@@ -287,6 +297,10 @@ extension ServerEvent {
         case event = "event"
     }
     enum UrlSessionDetachedCodingKeys: String, CodingKey { case session = "session" }
+    enum NotificationResponseCodingKeys: String, CodingKey {
+        case responseID = "responseID"
+        case response = "response"
+    }
     enum NotificationWillPresentCodingKeys: String, CodingKey {
         case presentationID = "presentationID"
         case notification = "notification"

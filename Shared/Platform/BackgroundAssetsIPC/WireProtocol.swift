@@ -68,6 +68,8 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `fetchNotificationBadges` | `notificationBadges` | the badges apps show: the caller's app's, or with the debug tool one app's or every app's |
 /// | `setNotificationCategories` | `done` | replace the app's notification categories and their actions |
 /// | `fetchNotificationCategories` | `notificationCategories` | the app's notification categories |
+/// | `respondToNotification` | `done` | a person answers an app's delivered notification with an action (debug tool only) |
+/// | `answerNotificationResponse` | `done` | the app's delegate finished handling a `notificationResponse` event |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
@@ -91,6 +93,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `urlSessionDetached` | another process made the session, or it was invalidated |
 /// | `notificationWillPresent` | a notification arrived while the app runs; answer with `answerNotificationPresentation` |
 /// | `assetPackStatus` | one of the app's asset packs began, paused, progressed, finished, failed or was removed (to connections that sent `watchAssetPacks`) |
+/// | `notificationResponse` | a person answered one of the app's notifications; answer with `answerNotificationResponse` |
 ///
 /// The names above are the bytes on the wire, written out in `WireNames.swift` apart from the Swift
 /// names, and one frame of every case is recorded under `Tests/BackgroundAssetsIPCTests/GoldenFrames`.

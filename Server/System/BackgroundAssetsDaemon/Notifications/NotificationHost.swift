@@ -41,7 +41,10 @@ final class NotificationHost {
     private let events: @Sendable (Event) async -> Void
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     private var settings: DeviceSettings
-    private var presenters: [UInt64: (app: String, connection: ClientConnection)] = [:]
+    var presenters: [UInt64: (app: String, connection: ClientConnection)] = [:]
+    /// A person's answers the app's delegate has not finished handling, and the connection each was sent to.
+    var responses: [UInt64: (app: String, response: NotificationResponseDescriptor, sentTo: UInt64?)] = [:]
+    var nextResponseID: UInt64 = 1
     private var presentations: [UInt64: (app: String, connection: UInt64, delivery: DeliveredNotificationDescriptor)] = [:]
     private var nextPresentationID: UInt64 = 1
     private var timer: ServiceActivities.Activity?
@@ -162,6 +165,7 @@ final class NotificationHost {
         if isSet {
             presenters[connection.id] = (app, connection)
             state.setRunning(app: app, connection: connection.id)
+            sendWaitingResponses(of: app)
         } else if presenters.removeValue(forKey: connection.id) != nil {
             state.setRunning(app: app, connection: presenters.first { $0.value.app == app }?.key)
         }
@@ -180,6 +184,9 @@ final class NotificationHost {
     func connectionClosed(_ connection: UInt64, isolation: isolated (any Actor)? = #isolation) async {
         if let presenter = presenters.removeValue(forKey: connection) {
             state.setRunning(app: presenter.app, connection: presenters.first { $0.value.app == presenter.app }?.key)
+            // Answers it did not finish handling go to the app's next delegate.
+            for (id, waiting) in responses where waiting.sentTo == connection { responses[id]?.sentTo = nil }
+            sendWaitingResponses(of: presenter.app)
         }
         for (id, presentation) in presentations.sorted(by: { $0.key < $1.key }) where presentation.connection == connection {
             presentations[id] = nil

@@ -12,12 +12,15 @@ enum BackgroundLaunchReason: Sendable, Equatable {
     case tasks
     /// A background session's events: it makes the session again and receives them.
     case urlSessionEvents(session: String)
+    /// A person answered one of its notifications: its delegate receives the answer.
+    case notificationResponse(identifier: String)
 
     /// The reason as the trace and the log say it.
     var text: String {
         switch self {
         case .tasks: "for its tasks"
         case let .urlSessionEvents(session): "for the events of background session \(session)"
+        case let .notificationResponse(identifier): "for the answer to notification \(identifier)"
         }
     }
 }
@@ -65,6 +68,7 @@ extension BackgroundAssetsService {
     /// handled the events of every session it was launched for.
     func endBackgroundLaunchIfIdle(app: String) {
         guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }), !urlSessions.keepsBackgroundLaunch(of: app),
+            !notifications.keepsBackgroundLaunch(of: app),
             let process = taskHost.removeBackgroundLaunch(of: app)
         else { return }
         // From now on its downloads' events go to the extension, and its tasks to a new launch, not

@@ -50,6 +50,20 @@ extension BackgroundAssetsService {
                 return .done
             case .fetchNotificationCategories:
                 return .notificationCategories(try await notifications.categories(app: app))
+            case let .respondToNotification(bundleIdentifier, identifier, action, text):
+                guard hello.role == .tool else { return toolOnly("notifications --respond") }
+                guard let target = bundleIdentifier else {
+                    return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1,
+                                                message: "Name the app whose notification is answered: notifications --respond ID -b APP."))
+                }
+                if try await !notifications.respond(app: target, identifier: identifier, action: action, text: text) {
+                    // No delegate of the app listens: launch it, as a tap on the notification does.
+                    await launchAppInBackground(target, for: .notificationResponse(identifier: identifier))
+                }
+                return .done
+            case let .answerNotificationResponse(responseID):
+                if let answered = notifications.responseHandled(responseID) { endBackgroundLaunchIfIdle(app: answered) }
+                return .done
             default:
                 return failure(.downloadFailedToStart, "\(request) is not a notification request.")
             }

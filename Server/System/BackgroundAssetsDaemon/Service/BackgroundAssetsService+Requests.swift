@@ -92,7 +92,7 @@ extension BackgroundAssetsService {
             case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
                 .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
                 .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
-                .fetchNotificationCategories:
+                .fetchNotificationCategories, .respondToNotification, .answerNotificationResponse:
                 return await handleNotificationRequest(request, hello: hello, connection: connection)
             case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
                 .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:
