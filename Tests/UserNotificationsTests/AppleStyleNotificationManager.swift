@@ -1,18 +1,47 @@
 /*
 Abstract:
-A notification manager written from Apple's "Scheduling a notification locally from your app" and "Declaring your actionable notification types", kept compiling and run against an in-memory system.
+A notification manager written from Apple's "Scheduling a notification locally from your app", "Declaring your actionable notification types" and "Handling notifications and notification-related actions", run against an in-memory system.
 */
 
 // Apple's code, with `import UserNotifications` as its only import. The one edit: the manager
 // takes its center (Apple's uses `UNUserNotificationCenter.current()`), so the test can give it
 // an in-memory system.
+import Synchronization
 import UserNotifications
 
-final class MeetingNotificationManager: Sendable {
+final class MeetingNotificationManager: NSObject, UNUserNotificationCenterDelegate, Sendable {
     let center: UNUserNotificationCenter
+    /// What the app did with each answer, for the test to read.
+    let handled = Mutex<[String]>([])
 
     init(center: UNUserNotificationCenter) {
         self.center = center
+        super.init()
+        center.delegate = self
+    }
+
+    /// Handles the person's choice, as Apple's article does.
+    func userNotificationCenter(_ center: UNUserNotificationCenter, didReceive response: UNNotificationResponse,
+                                withCompletionHandler completionHandler: @escaping @Sendable () -> Void) {
+        // Get the meeting ID from the original notification.
+        let userInfo = response.notification.request.content.userInfo
+        let meetingID = userInfo["MEETING_ID"] as? String ?? "unknown"
+        // Perform the task associated with the action.
+        switch response.actionIdentifier {
+        case "ACCEPT_ACTION":
+            handled.withLock { $0.append("accepted \(meetingID)") }
+        case "DECLINE_ACTION":
+            handled.withLock { $0.append("declined \(meetingID)") }
+        case "REPLY_ACTION":
+            let text = (response as? UNTextInputNotificationResponse)?.userText ?? ""
+            handled.withLock { $0.append("replied \(meetingID): \(text)") }
+        case UNNotificationDefaultActionIdentifier, UNNotificationDismissActionIdentifier:
+            handled.withLock { $0.append("opened or dismissed \(meetingID)") }
+        default:
+            break
+        }
+        // Always call the completion handler when done.
+        completionHandler()
     }
 
     /// Declares the meeting-invitation category and its actions, as Apple's article does.

@@ -153,6 +153,14 @@ struct UserNotificationCenterTests {
         #expect(trigger.repeats && trigger.dateComponents.weekday == 3 && trigger.dateComponents.hour == 14)
         #expect(system.badge == 1)
 
+        // The person answers the reminder: the delegate handles each action.
+        let delivered = try #require(await center.pendingNotificationRequests().first)
+        system.state.withLock { $0.delivered = [DeliveredNotificationDescriptor(request: delivered.descriptor, date: Date())] }
+        system.respond(to: delivered.identifier, action: "ACCEPT_ACTION")
+        system.respond(to: delivered.identifier, action: "REPLY_ACTION", text: "Running late")
+        try await poll(until: { system.handledResponses == 2 }, "both answers handled")
+        #expect(manager.handled.withLock { $0 } == ["accepted staff-weekly", "replied staff-weekly: Running late"])
+
         // Another process of the app reads the categories back from the system.
         try await poll(until: { await system.categories().count == 1 }, "the categories kept by the system")
         let later = UNUserNotificationCenter(service: system)
