@@ -5,6 +5,11 @@ Waits for a condition with a deadline, so tests never stand a fixed sleep in for
 
 import Foundation
 
+/// How long a poll waits by default: a bound a busy machine cannot reach, since a deadline only
+/// ends a wait that would otherwise fail anyway. Five seconds was reached by threads left
+/// unscheduled with two suites running beside builds (load average 17 on two cores).
+public let defaultPollTimeout: Duration = .seconds(30)
+
 /// Checks `condition` repeatedly until it holds or the deadline passes.
 /// - Parameters:
 ///   - condition: The state to wait for; checked at once and then every `interval`.
@@ -14,7 +19,7 @@ import Foundation
 /// - Throws: `TestSupportError` when the deadline passes first, or what `condition` throws.
 public func poll(
     until condition: () async throws -> Bool,
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultPollTimeout,
     interval: Duration = .milliseconds(10),
     _ description: @autoclosure () -> String = "the condition",
     isolation: isolated (any Actor)? = #isolation
@@ -33,7 +38,7 @@ public func poll(
 /// - Returns: The first value `produce` returned.
 /// - Throws: `TestSupportError` when the deadline passes first, or what `produce` throws.
 public func poll<T>(
-    timeout: Duration = .seconds(5),
+    timeout: Duration = defaultPollTimeout,
     interval: Duration = .milliseconds(10),
     _ description: @autoclosure () -> String = "a value",
     isolation: isolated (any Actor)? = #isolation,
