@@ -42,6 +42,8 @@ struct ParsingTests {
         (["fetch", "http://a", "-o", "x", "--output-path", "y"], "-o and --output-path are the same option; give it once."),
         (["--mermaid", "--svg", "a.svg"], "--mermaid and --svg do not go together; choose one."),
         (["--app", "com.example.a"], "--app only goes with --low-power; add --low-power on|off."),
+        (["fetch", "http://a", "--out", "x"], "--out is now -o/--output-path."),
+        (["fetch", "http://a", "--out=x"], "--out is now -o/--output-path."),
         (["fetch", "http://a"], "fetch needs -o FILE: where to write."),
         (["fetch", "-o", "x"], "fetch needs URL: what to download."),
         (["fetch", "http://a", "http://b", "-o", "x"], "Unknown argument \"http://b\"."),

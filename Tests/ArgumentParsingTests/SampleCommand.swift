@@ -17,6 +17,7 @@ enum SampleCommand {
     static let mermaid = Flag("--mermaid", help: "Print a diagram.")
     static let svg = Option<String>("--svg", valueName: "FILE", help: "Draw a picture into FILE.")
     static let output = Option<String>("-o", "--output-path", valueName: "PATH", help: "Where to write.")
+        .retiring("--out")
     static let url = Argument("URL", help: "What to download.")
     static let archives = Argument("ARCHIVE", help: "The archives to read.", repeatable: true)
 

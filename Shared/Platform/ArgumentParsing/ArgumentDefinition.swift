@@ -34,8 +34,12 @@ public struct ArgumentDefinition: Sendable, Hashable {
     public var isRequired = false
     /// Whether it may be given more than once (positional: takes every remaining word).
     public var isRepeatable = false
-    /// The name of another option this one only goes with, such as `--background-refresh` for `--app`.
+    /// The name of another option this one only goes with, such as `--low-power` for an app's own switch.
     public var companion: String?
+    /// Spellings it no longer answers to, such as `--app` for `--app-bundle-id`: the parser refuses them
+    /// with a sentence naming the spelling to use instead, so an old command line fails plainly
+    /// rather than being read as a second convention.
+    public var retiredNames: [String] = []
 
     /// The name errors and the usage line use: the first spelling, or the value name of a positional.
     public var primaryName: String { names.first ?? valueName }
@@ -50,12 +54,15 @@ public struct ArgumentDefinition: Sendable, Hashable {
         }
     }
 
+    /// The spellings, short ones first, such as `-o` and `--output-path`.
+    var spellingsShortFirst: [String] {
+        names.filter { !$0.hasPrefix("--") } + names.filter { $0.hasPrefix("--") }
+    }
+
     /// The argument as its help row shows it: short spellings first, then long ones, then the value,
     /// such as `-o, --output-path PATH`.
     public var rowLabel: String {
-        let short = names.filter { !$0.hasPrefix("--") }
-        let long = names.filter { $0.hasPrefix("--") }
-        let spellings = (short + long).joined(separator: ", ")
+        let spellings = spellingsShortFirst.joined(separator: ", ")
         return kind == .flag ? spellings : kind == .option ? "\(spellings) \(valueName)" : usageToken
     }
 

@@ -33,7 +33,15 @@ extension DeclaredArgument {
         return copy
     }
 
-    /// The same argument, allowed only together with another, such as `--app` with `--background-refresh`;
+    /// The same argument, no longer answering to older spellings, such as `--app` for `--app-bundle-id`:
+    /// given one of them, the parser names the spellings to use instead. The help does not list them.
+    public func retiring(_ names: String...) -> Self {
+        var copy = self
+        copy.definition.retiredNames += names
+        return copy
+    }
+
+    /// The same argument, allowed only together with another, such as an app's own switch with `--low-power`;
     /// the usage line shows it inside the other's brackets.
     public func requiring(_ other: some DeclaredArgument) -> Self {
         var copy = self

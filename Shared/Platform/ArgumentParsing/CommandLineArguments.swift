@@ -83,6 +83,9 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
             let spelling = String(word.prefix { $0 != "=" })
             let inline = word.contains("=") ? String(word.drop { $0 != "=" }.dropFirst()) : nil
             guard let definition = options.first(where: { $0.names.contains(spelling) }) else {
+                if let current = options.first(where: { $0.retiredNames.contains(spelling) }) {
+                    throw UsageError("\(spelling) is now \(current.spellingsShortFirst.joined(separator: "/")).")
+                }
                 throw UsageError("Unknown argument \(word.debugDescription).")
             }
             if definition.kind == .flag {
