@@ -138,7 +138,7 @@ struct AppCommandLineTests {
         #expect(try Self.parse(SettingsCommand.self, []).change.isEmpty)
         let change = try Self.parse(
             SettingsCommand.self,
-            ["--low-power", "on", "--background-refresh=off", "--app", "com.example.a", "--in-app-content", "OFF"]
+            ["--low-power", "on", "--background-refresh=off", "-b", "com.example.a", "--in-app-content", "OFF"]
         ).change
         #expect(change == SettingsChange(
             lowPowerMode: true, backgroundAppRefresh: false, app: "com.example.a", inAppContent: false))
@@ -147,8 +147,40 @@ struct AppCommandLineTests {
         Self.expectUsageError(SettingsCommand.self, ["--low-power", "yes"], naming: "--low-power")
         Self.expectUsageError(SettingsCommand.self, ["--in-app-content", "1"], naming: "--in-app-content")
         Self.expectUsageError(SettingsCommand.self, ["--background-refresh", "maybe"], naming: "\"maybe\"")
-        Self.expectUsageError(SettingsCommand.self, ["--app", "com.example.a"], naming: "--background-refresh")
+        Self.expectUsageError(SettingsCommand.self, ["-b", "com.example.a"], naming: "--background-refresh")
+        #expect(try Self.parse(SettingsCommand.self, ["--notifications", "deny", "--app-bundle-id", "com.example.a"])
+            .change == SettingsChange(app: "com.example.a", notifications: false))
         Self.expectUsageError(SettingsCommand.self, ["--low-power"], naming: "--low-power")
+    }
+
+    @Test("Every subcommand about one app names it -b or --app-bundle-id; the former --app names the new spelling")
+    func oneAppOption() async throws {
+        let aboutOneApp = ["uninstall", "simulate", "settings", "tasks", "cancel", "trace", "purge", "notifications", "packs"]
+        for command in DebugTool.subcommands {
+            let names = command.signature.allOptions.map(\.names)
+            #expect(!names.contains { $0.contains("--app") }, "\(command.name) still answers to --app")
+            #expect(names.contains(["--app-bundle-id", "-b"]) == aboutOneApp.contains(command.name), "\(command.name)")
+        }
+        let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))
+        for line in [["settings", "--app", "a"], ["cancel", "x", "--app=a"], ["trace", "--app", "a"], ["tasks", "--app", "a"]] {
+            let transcript = ConsoleTranscript()
+            #expect(await DebugTool.run(arguments: line, context: .recording(context.paths, into: transcript)) == .usage)
+            #expect(transcript.error == "backgroundassets-debug \(line[0]): --app is now -b/--app-bundle-id. "
+                + "Run backgroundassets-debug \(line[0]) --help for its options.\n", "\(line)")
+        }
+    }
+
+    @Test("The tool's help is one line per subcommand; a usage error points to its subcommand's help")
+    func shortHelp() async {
+        let lines = DebugTool.usage.split(separator: "\n", omittingEmptySubsequences: false)
+        #expect(lines.count < DebugTool.subcommands.count + 16, "\(DebugTool.usage)")
+        #expect(DebugTool.usage.contains("Run `backgroundassets-debug SUBCOMMAND --help` for a subcommand's options."))
+        #expect(!DebugTool.usage.contains("--app-plist"), "options are in each subcommand's help")
+        let transcript = ConsoleTranscript()
+        let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory), into: transcript)
+        #expect(await DebugTool.run(arguments: ["install", "--bogus"], context: context) == .usage)
+        #expect(transcript.error == "backgroundassets-debug install: Unknown argument \"--bogus\". "
+            + "Run backgroundassets-debug install --help for its options.\n")
     }
 
     @Test("settings takes the Apple hosting server as an https or loopback http URL, none to remove it")
@@ -171,7 +203,7 @@ struct AppCommandLineTests {
             let recording = ToolContext.recording(context.paths, into: transcript)
             #expect(await DebugTool.run(arguments: [command.name, "--help"], context: recording) == .success)
             let help = transcript.output
-            #expect(DebugTool.usage.contains(help.split(separator: "\n").dropFirst(2).joined(separator: "\n")))
+            #expect(DebugTool.usage.contains("   \(command.signature.abstract)\n"), "the tool's help lists \(command.name)")
             for probe in HelpOptions.probes(inHelp: help) {
                 let line = [command.name] + probe
                 let refusal = ConsoleTranscript()

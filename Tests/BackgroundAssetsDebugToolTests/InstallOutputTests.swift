@@ -51,7 +51,7 @@ struct InstallOutputTests {
         #expect(failed.hasPrefix("com.example.WWDC-Sessions version 2 is launchable. "
             + "Of its 3 essential downloads, 2 finished and 1 failed."))
         #expect(failed.contains("removingEssential()"))
-        #expect(failed.contains("trace --app com.example.WWDC-Sessions"))
+        #expect(failed.contains("trace -b com.example.WWDC-Sessions"))
 
         let clean = InstallSummary.paragraph(for: Self.app(progress: InstallProgress(
             phase: .complete, completedBytes: 5, totalBytes: 5, essentialFinished: 1, essentialTotal: 1)))

@@ -15,7 +15,7 @@ import Testing
 struct TraceCommandTests {
     @Test("Filters and the diagram switch are read; a bad --last is a usage error")
     func parsesOptions() throws {
-        let command = try TraceCommand.parsing(["--mermaid", "--app", "com.example.app", "--last", "5"])
+        let command = try TraceCommand.parsing(["--mermaid", "-b", "com.example.app", "--last", "5"])
         #expect(command.mermaid)
         #expect(command.app == "com.example.app")
         #expect(command.last == 5)
@@ -36,7 +36,7 @@ struct TraceCommandTests {
 
     @Test("--follow is read, and refused with --mermaid as a usage error naming both")
     func parsesFollow() throws {
-        let command = try TraceCommand.parsing(["--follow", "--app", "com.example.app"])
+        let command = try TraceCommand.parsing(["--follow", "-b", "com.example.app"])
         #expect(command.follow && !command.mermaid)
         #expect { try TraceCommand.parsing(["--mermaid", "--follow"]) } throws: { error in
             let error = error as? DebugToolError
@@ -85,7 +85,7 @@ struct TraceCommandTests {
         let file = folder.appending("trace.jsonl")
         try Data((Self.line("old") + Self.line("recent") + Self.line("other", app: "com.example.other")).utf8)
             .write(to: file)
-        let command = try TraceCommand.parsing(["--follow", "--app", "com.example.app", "--last", "1"])
+        let command = try TraceCommand.parsing(["--follow", "-b", "com.example.app", "--last", "1"])
         let printed = Mutex<[String]>([])
         let console = Console(inputIsTerminal: false, outputIsTerminal: false, errorIsTerminal: false)
         let following = Task {

@@ -108,7 +108,8 @@ struct DebugToolCommandTests {
             (["simulate", "--bogus"], "Unknown argument \"--bogus\""),
             (["uninstall", "-b", "a", "--app-bundle-id", "b"], "-b"),
             (["settings", "--low-power", "maybe"], "--low-power"),
-            (["settings", "--app", "com.example.app"], "--background-refresh"),
+            (["settings", "-b", "com.example.app"], "--background-refresh"),
+            (["trace", "--app", "com.example.app"], "--app is now -b/--app-bundle-id. Run backgroundassets-debug trace --help"),
             (["trace", "--follow", "--mermaid"], "--mermaid"),
         ]
         for (arguments, message) in cases {

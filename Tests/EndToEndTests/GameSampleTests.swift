@@ -38,7 +38,7 @@ struct GameSampleTests {
                     return listed.contains("ready-to-play") ? listed : nil
                 }
                 #expect(delivered.contains("download-complete  Download complete"), "\(delivered)")
-                let trace = try await scenario.runTool(["trace", "--app", Self.bundleIdentifier]).standardOutput
+                let trace = try await scenario.runTool(["trace", "-b", Self.bundleIdentifier]).standardOutput
                 #expect(trace.contains("for the events of background session \(Self.sessionIdentifier)"), "\(trace)")
                 // Relaunched, the game gets the file, schedules the processing task, and the task ends.
                 let order = ["-> app launchInBackground", "-> app didFinishDownloadingTo", "submitTaskRequest", "taskCompleted"]

@@ -14,7 +14,7 @@ struct LocalNotificationTests {
     func allowedAndDenied() async throws {
         try await withSessionApp { scenario in
             let app = scenario.bundle.bundleIdentifier
-            let denied = try await scenario.tool(["settings", "--notifications", "deny", "--app", app])
+            let denied = try await scenario.tool(["settings", "--notifications", "deny", "-b", app])
             #expect(denied.standardOutput.split(separator: "\n").contains { $0.hasPrefix("notifications.") && $0.hasSuffix("=deny") },
                     "settings shows the app's answer: \(denied.standardOutput)")
             let first = try scenario.launchSessionApp(["--notify", "Denied"])
@@ -22,7 +22,7 @@ struct LocalNotificationTests {
             #expect(scenario.sessionRecords().contains { $0.pid == first.pid && $0.event == "notAuthorized" })
             #expect(try await delivered(in: scenario, app: app).isEmpty, "nothing is delivered for a denied app")
 
-            _ = try await scenario.tool(["settings", "--notifications", "allow", "--app", app])
+            _ = try await scenario.tool(["settings", "--notifications", "allow", "-b", app])
             let second = try scenario.launchSessionApp(["--notify", "Allowed"])
             #expect(try await second.waitForExit(timeout: .seconds(30)).isSuccess)
             #expect(scenario.sessionRecords().contains { $0.pid == second.pid && $0.event == "authorized" })

@@ -7,10 +7,9 @@ import BackgroundAssetsIPC
 
 /// Cancels a download by its identifier, the tool's own or an app's.
 struct CancelCommand: DebugSubcommand {
-    static let download = Argument("ID", help: "The download's identifier, as status lists it.")
-    static let app = Option(
-        "--app", valueName: "BUNDLE_ID", help: "The app that owns the download; status lists both columns.",
-        default: ToolContext.bundleIdentifier,
+    static let download = Argument("DOWNLOAD_ID", help: "The download's identifier, as status lists it.")
+    static let app = Option.appBundleID(
+        help: "The app that owns the download; status lists both columns.", default: ToolContext.bundleIdentifier,
         defaultDescription: "the tool's own downloads, \(ToolContext.bundleIdentifier)")
 
     static let signature = CommandSignature(

@@ -17,26 +17,32 @@ public enum DebugTool {
         NotificationsCommand.self, PacksCommand.self,
     ]
 
-    /// The whole help text: every subcommand's abstract, then each one's usage line and details.
+    /// The tool's help: one line per subcommand, and where each one's options are. A subcommand's
+    /// options are in its own `--help`, so this stays one screen as subcommands grow.
     public static var usage: String {
         let list = subcommands.map { command in
             HelpRow(label: ([command.name] + command.aliases).joined(separator: ", "), text: command.signature.abstract)
         }
-        let sections = subcommands.map { "\(usageLine(of: $0))\n\(details(of: $0))" }
         return """
             Usage: backgroundassets-debug SUBCOMMAND [options]
 
             Inspects and drives the Background Assets service (backgroundassetsd) of the device root named by
             BA_DEVICE_ROOT (default .device/ in the current directory), starting it when needed.
-            backgroundassets-debug SUBCOMMAND --help shows the help of one subcommand.
 
             Subcommands:
             \(HelpTable.render(list, wraps: false))
 
-            \(sections.joined(separator: "\n\n"))
+            Run `backgroundassets-debug SUBCOMMAND --help` for a subcommand's options. Every subcommand that is
+            about one app takes it as -b ID (or --app-bundle-id ID).
 
             Exit codes: 0 success, 1 failure (the reason is printed), 64 usage error, 130 interrupted.
             """
+    }
+
+    /// The sentence a usage error ends with: where the subcommand's options are.
+    /// - Parameter name: The subcommand's name, such as `install`.
+    static func helpPointer(for name: String) -> String {
+        "Run backgroundassets-debug \(name) --help for its options."
     }
 
     /// Parses the command line, runs the subcommand, and reports its outcome.
@@ -63,7 +69,8 @@ public enum DebugTool {
         do {
             return try await parseAndRun(type, Array(arguments.dropFirst()), context: context)
         } catch let error as DebugToolError {
-            context.console.error("backgroundassets-debug \(name): \(error.message)")
+            let pointer = error.exitCode == .usage ? " " + helpPointer(for: name) : ""
+            context.console.error("backgroundassets-debug \(name): \(error.message)\(pointer)")
             return error.exitCode
         } catch let error as BAError where error.code == .downloadNotScheduled {
             context.console.error("backgroundassets-debug \(name): \(error.message) Run status to list the downloads.")

@@ -31,11 +31,12 @@ public struct DebugToolError: Error, Sendable, Equatable, CustomStringConvertibl
         self.message = message
     }
 
-    /// A command-line mistake, answered with exit code 64 and a pointer to `--help`.
+    /// A command-line mistake, answered with exit code 64; the dispatcher adds the pointer to the
+    /// subcommand's `--help`, since it knows which subcommand was meant.
     /// - Parameter message: What is wrong with the command line.
     /// - Returns: A usage error.
     public static func usage(_ message: String) -> DebugToolError {
-        DebugToolError(message + " Run backgroundassets-debug --help for the usage.", exitCode: .usage)
+        DebugToolError(message, exitCode: .usage)
     }
 
     public var description: String { message }

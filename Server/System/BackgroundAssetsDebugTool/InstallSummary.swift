@@ -53,7 +53,7 @@ enum InstallSummary {
         text += "."
         if progress.essentialFailed > 0 {
             text += " The app must fetch what failed itself, or the extension can schedule it again in the "
-                + "background with removingEssential(); `backgroundassets-debug trace --app \(app.bundleIdentifier)` "
+                + "background with removingEssential(); `backgroundassets-debug trace -b \(app.bundleIdentifier)` "
                 + "shows why each failed."
         }
         return text

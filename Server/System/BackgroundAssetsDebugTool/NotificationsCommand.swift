@@ -34,7 +34,7 @@ struct NotificationsCommand: DebugSubcommand {
             One line per notification: when it was delivered (device time), the app, its identifier, its
             title and body; then a line per app whose icon shows a badge (setBadgeCount, or a delivered
             notification's badge). An app posts them with UNUserNotificationCenter once it is allowed to; answer
-            for it with `settings --notifications allow|deny --app ID`. Where a desktop notification service
+            for it with `settings --notifications allow|deny -b ID`. Where a desktop notification service
             runs (what notify-send talks to), they also appear on the desktop.
             """,
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.

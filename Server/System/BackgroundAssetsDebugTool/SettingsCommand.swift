@@ -11,7 +11,7 @@ struct SettingsCommand: DebugSubcommand {
     static let lowPower = Option.onOff("--low-power", help: "Low-power mode: no periodic content requests while on.")
     static let backgroundRefresh = Option.onOff(
         "--background-refresh", help: "Background App Refresh: no periodic content requests while off.")
-    static let app = Option("--app", valueName: "ID", help: """
+    static let app = Option.appBundleID(help: """
         With --background-refresh, set this app's own switch instead of the global one, which still wins while \
         it is off; with --notifications, answer for this app instead of setting every app's default.
         """)
@@ -25,7 +25,7 @@ struct SettingsCommand: DebugSubcommand {
         "--network", help: "Whether the network is reachable: processing requests that require it wait while off.")
     static let notifications = Option("--notifications", valueName: "allow|deny", help: """
         Whether an app that asks may post notifications: the answer a person gives when the app first asks, \
-        for every app (the default, allow) or, with --app, for one. Changing it changes the app's answer.
+        for every app (the default, allow) or, with -b, for one. Changing it changes the app's answer.
         """) { text throws(UsageError) in
         switch text.lowercased() {
         case "allow": return true
@@ -71,7 +71,8 @@ struct SettingsCommand: DebugSubcommand {
             notifications: try arguments.option(Self.notifications),
             appleHostingServer: try arguments.option(Self.appleHostingServer))
         if change.app != nil, change.backgroundAppRefresh == nil, change.notifications == nil {
-            throw arguments.usage("--app only goes with --background-refresh or --notifications; add one of them.")
+            throw arguments.usage(
+                "-b/--app-bundle-id only goes with --background-refresh or --notifications; add one of them.")
         }
     }
 

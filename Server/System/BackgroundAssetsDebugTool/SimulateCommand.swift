@@ -102,6 +102,6 @@ struct SimulateCommand: DebugSubcommand {
         context.console.output("Sent \(kind == .periodic ? "a" : "an") \(kind) content request to the extension of "
             + "\(StatusFormatter.shortened(app.bundleIdentifier)) version \(app.version), and reset its runtime budget "
             + "(\(DurationText.duration(app.runtimeBudgetLeft)) left). "
-            + "Run `backgroundassets-debug trace --follow --app \(app.bundleIdentifier)` to watch it.")
+            + "Run `backgroundassets-debug trace --follow -b \(app.bundleIdentifier)` to watch it.")
     }
 }

@@ -20,11 +20,21 @@ extension CommandLineArguments where Failure == DebugToolError {
 }
 
 extension Option where Value == String {
-    /// `--app-bundle-id ID`, or Apple's `-b ID`: the app a subcommand acts on.
+    /// `--app-bundle-id ID`, or Apple's `-b ID`: the app a subcommand acts on, named the same way by
+    /// every subcommand that takes one.
+    ///
+    /// The former `--app` of `settings`, `cancel` and `trace` is refused with the spelling to use:
+    /// accepting it too would keep two conventions alive.
     /// - Parameters:
     ///   - help: What the app is to the subcommand.
+    ///   - defaultValue: The app when none is named.
     ///   - defaultDescription: Which app, when none is named.
-    static func appBundleID(help: String, defaultDescription: String? = nil) -> Option {
-        Option("--app-bundle-id", "-b", valueName: "ID", help: help, defaultDescription: defaultDescription)
+    static func appBundleID(
+        help: String, default defaultValue: String? = nil, defaultDescription: String? = nil
+    ) -> Option {
+        Option(
+            "--app-bundle-id", "-b", valueName: "ID", help: help, default: defaultValue,
+            defaultDescription: defaultDescription
+        ).retiring("--app")
     }
 }

@@ -16,7 +16,7 @@ extension TraceCommand {
         After the events so far (the last 10, unless --last or --since says), print each new one as it is \
         appended, until Ctrl-C. Lines only.
         """)
-    static let app = Option("--app", valueName: "BUNDLE_ID", help: "Only the events of this app.")
+    static let app = Option.appBundleID(help: "Only the events of this app.")
     static let download = Option(
         "--download", valueName: "ID", help: "Only the events of this download (and the app's connections).")
     static let since = Option("--since", valueName: "TIME", help: """

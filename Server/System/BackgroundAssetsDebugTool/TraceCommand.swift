@@ -85,7 +85,7 @@ struct TraceCommand: DebugSubcommand {
         case let .svg(path), let .html(path):
             guard !entries.isEmpty else {
                 throw DebugToolError("No event of \(file.path) passes the filters, so there is nothing to draw. "
-                    + "Widen --since or --until, or check --app and --download against trace's lines.")
+                    + "Widen --since or --until, or check -b and --download against trace's lines.")
             }
             try draw(entries, to: path, in: context)
         }
@@ -142,7 +142,7 @@ struct TraceCommand: DebugSubcommand {
         return (try resolve(since, "--since"), try resolve(until, "--until"))
     }
 
-    /// Whether an entry passes the `--app` and `--download` filters, and falls in the time window; a
+    /// Whether an entry passes the `-b` and `--download` filters, and falls in the time window; a
     /// download's filter keeps the entries about no download (connections), which say who was there.
     func matches(_ entry: TraceEntry, in window: (since: Date?, until: Date?)) -> Bool {
         guard app == nil || entry.app == app, download == nil || entry.download == download || entry.download == nil

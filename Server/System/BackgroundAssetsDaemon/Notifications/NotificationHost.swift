@@ -112,7 +112,7 @@ final class NotificationHost {
         case .authorized, .provisional, .ephemeral:
             break
         case .notDetermined, .denied:
-            throw Refusal(code: 1, message: "\(app) may not post notifications: ask with requestAuthorization(options:) first, or allow them with backgroundassets-debug settings --notifications allow --app \(app).")
+            throw Refusal(code: 1, message: "\(app) may not post notifications: ask with requestAuthorization(options:) first, or allow them with backgroundassets-debug settings --notifications allow -b \(app).")
         }
         if let refusal = request.trigger?.refusal { throw Refusal(code: 1400, message: refusal) }
         guard !request.identifier.isEmpty else {

@@ -9,7 +9,7 @@ import Foundation
 /// Local-notification rules as values: no I/O, no clock.
 public enum NotificationPolicy {
     /// The answer the device gives an app that asks to notify: the setting for the app
-    /// (`backgroundassets-debug settings --notifications allow|deny --app ID`), else the device's default.
+    /// (`backgroundassets-debug settings --notifications allow|deny -b ID`), else the device's default.
     public static func answer(appSetting: Bool?, deviceDefault: Bool) -> NotificationAuthorizationStatus {
         (appSetting ?? deviceDefault) ? .authorized : .denied
     }
