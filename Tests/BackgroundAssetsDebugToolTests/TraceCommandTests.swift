@@ -45,6 +45,37 @@ struct TraceCommandTests {
         }
     }
 
+    @Test("--json prints each event that passes the filters as the object the trace stores, one per line")
+    func printsJSON() async throws {
+        let folder = try TemporaryDirectory(prefix: "trace-json")
+        let paths = DevicePaths(root: folder.url)
+        try FileManager.default.createDirectory(at: paths.traceFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let kept = [Self.line("first"), Self.line("second")]
+        let stored = kept[0] + Self.line("other", app: "com.example.other") + Self.line(TraceEntry.progressEvent) + kept[1]
+        try Data(stored.utf8).write(to: paths.traceFile)
+
+        let transcript = ConsoleTranscript()
+        let code = await DebugTool.run(
+            arguments: ["trace", "--json", "-b", "com.example.app"], context: .recording(paths, into: transcript))
+        #expect(code == .success, "\(transcript.error)")
+        let lines = transcript.output.split(separator: "\n").map(String.init)
+        #expect(lines == kept.map { String($0.dropLast()) }, "the stored lines, the other app's and the progress left out")
+        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(objects.map { $0["event"] as? String } == ["first", "second"])
+        #expect(objects.allSatisfy { $0["app"] as? String == "com.example.app" && $0["time"] is String })
+    }
+
+    @Test("--json goes with the lines and --follow, and is refused with a diagram or a picture")
+    func jsonWithOutputs() throws {
+        #expect(try TraceCommand.parsing(["--json", "--follow"]).json)
+        for drawing in [["--mermaid"], ["--svg", "-"], ["--html", "t.html"]] {
+            #expect { try TraceCommand.parsing(["--json"] + drawing) } throws: { error in
+                let error = error as? DebugToolError
+                return error?.exitCode == .usage && error?.message == "--json and \(drawing[0]) do not go together; choose one."
+            }
+        }
+    }
+
     /// One trace line as the service appends it.
     static func line(_ event: String, app: String = "com.example.app") -> String {
         #"{"app":"\#(app)","event":"\#(event)","from":"backgroundassetsd","time":"2026-11-23T12:08:03.130Z","to":"app"}"#

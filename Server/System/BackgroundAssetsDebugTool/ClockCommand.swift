@@ -19,18 +19,24 @@ struct ClockCommand: DebugSubcommand {
         ahead again from then on.
         """)
 
+    static let json = Flag("--json", help: """
+        Print the clock as a JSON object: deviceTime and realTime (ISO 8601), timeScale, and secondsAhead.
+        """)
+
     static let signature = CommandSignature(
         name: "clock", abstract: "Show the device's clock against real time, or put it back to real time.",
         discussion: """
             The device's clock runs timeScale times faster than real time (config.json) and never backwards,
             so after an accelerated run it stays ahead, and status and tasks show device dates in the future.
             """,
-        arguments: [Self.realTime])
+        arguments: [OneOf([Self.realTime, Self.json])])
 
     var realTime: Bool
+    var json: Bool
 
     init(parsing arguments: SubcommandArguments) {
         realTime = arguments.flag(Self.realTime)
+        json = arguments.flag(Self.json)
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
@@ -39,7 +45,8 @@ struct ClockCommand: DebugSubcommand {
         guard realTime else {
             let status = try await connection.send(.fetchStatus).expectedStatus()
             guard let clock = status.deviceClock else { throw Self.oldService }
-            context.console.output(DeviceClockText(clock: clock).description)
+            let text = DeviceClockText(clock: clock)
+            context.console.output(json ? try text.json() : text.description)
             return .success
         }
         let before = try await connection.send(.fetchStatus).expectedStatus().deviceClock

@@ -1,6 +1,6 @@
 /*
 Abstract:
-The device's clock against real time, in words for status and clock, and as key=value pairs for scripts.
+The device's clock against real time, in words for status and clock, and as key=value pairs or JSON for scripts.
 */
 
 import BackgroundAssetsIPC
@@ -39,6 +39,22 @@ struct DeviceClockText {
         if clock.secondsAhead >= 1 { text += ", \(ahead) ahead of real time (\(clock.realTime.formatted(.iso8601)))" }
         if clock.timeScale != 1 { text += ", and runs at timeScale \(Self.scale(clock.timeScale)) (config.json)" }
         return text + ". Put it back with backgroundassets-debug clock --real-time."
+    }
+
+    /// For `clock --json`: the times in ISO 8601, the time scale, and how many seconds the device is ahead.
+    func json() throws -> String {
+        try StatusFormatter.json(JSONForm(
+            deviceTime: clock.deviceTime, realTime: clock.realTime, timeScale: clock.timeScale,
+            secondsAhead: Int(clock.secondsAhead.rounded())))
+    }
+
+    /// What `clock --json` prints: the fields the sentence says, under the names `status --json`'s
+    /// `deviceClock` gives them, and the lead the sentence counts in days and hours, in whole seconds.
+    private struct JSONForm: Encodable {
+        let deviceTime: Date
+        let realTime: Date
+        let timeScale: Double
+        let secondsAhead: Int
     }
 
     /// A time scale without a needless fraction: `3600`, `0.5`.

@@ -46,6 +46,8 @@ struct SettingsCommand: DebugSubcommand {
         return text
     }
 
+    static let json = Flag("--json", help: "Print the settings as a JSON object, with the keys of settings.json.")
+
     static let signature = CommandSignature(
         name: "settings",
         abstract: """
@@ -56,9 +58,13 @@ struct SettingsCommand: DebugSubcommand {
             Without options, prints the settings. Changes are saved in system/settings.json by the service
             and apply at once. Prints aligned rows on a terminal, key=value lines otherwise.
             """,
-        arguments: [lowPower, backgroundRefresh, app, inAppContent, externalPower, network, notifications, appleHostingServer])
+        arguments: [
+            lowPower, backgroundRefresh, app, inAppContent, externalPower, network, notifications, appleHostingServer,
+            Self.json,
+        ])
 
     var change: SettingsChange
+    var json: Bool
 
     init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
         change = SettingsChange(
@@ -70,6 +76,7 @@ struct SettingsCommand: DebugSubcommand {
             networkReachable: try arguments.option(Self.network),
             notifications: try arguments.option(Self.notifications),
             appleHostingServer: try arguments.option(Self.appleHostingServer))
+        json = arguments.flag(Self.json)
         if change.app != nil, change.backgroundAppRefresh == nil, change.notifications == nil {
             throw arguments.usage(
                 "-b/--app-bundle-id only goes with --background-refresh or --notifications; add one of them.")
@@ -82,7 +89,11 @@ struct SettingsCommand: DebugSubcommand {
         // An empty change changes nothing and is answered with the settings as they are.
         let settings = try await connection.send(.updateSettings(change)).expectedSettings()
         let formatter = SettingsFormatter(settings: settings)
-        context.console.output(context.console.outputIsTerminal ? formatter.table() : formatter.lines())
+        if json {
+            context.console.output(try formatter.json())
+        } else {
+            context.console.output(context.console.outputIsTerminal ? formatter.table() : formatter.lines())
+        }
         return .success
     }
 }

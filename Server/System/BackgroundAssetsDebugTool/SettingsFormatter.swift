@@ -1,6 +1,6 @@
 /*
 Abstract:
-Renders the device settings: aligned rows for people, key=value lines for scripts, and one summary line for status.
+Renders the device settings: aligned rows for people, key=value lines or JSON for scripts, and one summary line for status.
 */
 
 import BackgroundAssetsIPC
@@ -74,6 +74,16 @@ struct SettingsFormatter {
         lines.append("notifications=\(Self.answer(settings.notifications ?? true))")
         lines += notificationAnswers.map { "notifications.\(StatusFormatter.shortened($0.app))=\(Self.answer($0.allows))" }
         return lines.joined(separator: "\n")
+    }
+
+    /// For `settings --json`: the settings under the keys of `status --json`'s `settings` and of
+    /// settings.json, with the notification answers filled in as the other forms show them.
+    func json() throws -> String {
+        var shown = settings
+        // The rows say "allow" for a device that never answered; the JSON says the same, not nothing.
+        shown.notifications = settings.notifications ?? true
+        shown.notificationsByApp = settings.notificationsByApp ?? [:]
+        return try StatusFormatter.json(shown)
     }
 
     /// The same settings on one line of `key=value` pairs, for `status` without a terminal.

@@ -28,6 +28,10 @@ extension TraceCommand {
     static let last = Option<Int>.number(
         "--last", valueName: "N", in: 1...Int.max, expected: "a positive number of events",
         help: "Only the last N events that pass the filters.")
+    static let json = Flag("--json", help: """
+        Print each event as the JSON object system/trace.jsonl stores, one per line, instead of a sentence; \
+        with --follow too.
+        """)
     static let progress = Flag("--progress", help: """
         Also print the downloadProgress samples (a few a second per transfer), which lines and diagrams leave \
         out; the timeline always draws them.
@@ -39,7 +43,7 @@ extension TraceCommand {
         discussion: "Reads system/trace.jsonl directly; the service need not be running.",
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
         arguments: [
-            OneOf([mermaid, svg, html, Self.follow]), Self.app, Self.download, Self.since, Self.until, Self.last,
-            Self.progress,
+            OneOf([mermaid, svg, html, Self.follow]), Self.json, Self.app, Self.download, Self.since, Self.until,
+            Self.last, Self.progress,
         ])
 }

@@ -27,6 +27,8 @@ struct TraceCommand: DebugSubcommand {
     var until: TraceTimeBound?
     var last: Int?
     var progress: Bool
+    /// Whether lines are the stored JSON objects rather than sentences.
+    var json = false
 
     /// Whether the output is a diagram (kept for the callers that ask).
     var mermaid: Bool { output == .mermaid }
@@ -45,6 +47,17 @@ struct TraceCommand: DebugSubcommand {
             output = .html(path: path)
         }
         progress = arguments.flag(Self.progress)
+        json = arguments.flag(Self.json)
+        // JSON is a form of the lines; a diagram or a picture has a form of its own.
+        let drawing: String? = switch output {
+        case .lines, .follow: nil
+        case .mermaid: "--mermaid"
+        case .svg: "--svg"
+        case .html: "--html"
+        }
+        if json, let drawing {
+            throw arguments.usage("--json and \(drawing) do not go together; choose one.")
+        }
         app = try arguments.option(Self.app)
         download = try arguments.option(Self.download)
         since = try arguments.option(Self.since).map { text throws(DebugToolError) in
@@ -78,7 +91,7 @@ struct TraceCommand: DebugSubcommand {
         if let last { entries = Array(entries.suffix(last)) }
         switch output {
         case .lines, .follow:
-            for entry in entries { context.console.output(Self.line(for: entry)) }
+            for entry in entries { context.console.output(text(for: entry)) }
         case .mermaid:
             // The diagram ends with its own newline.
             context.console.output(String(TraceEntry.mermaidDiagram(of: entries).dropLast()))
@@ -118,12 +131,12 @@ struct TraceCommand: DebugSubcommand {
         }
         var entries = existing.filter { matches($0, in: window) && shows($0) }
         if let backlog = last ?? (since == nil ? Self.followBacklog : nil) { entries = Array(entries.suffix(backlog)) }
-        entries.forEach { emit(Self.line(for: $0)) }
+        entries.forEach { emit(text(for: $0)) }
         while !Task.isCancelled {
             // The file is polled, not watched: inotify is Linux-only and the trace grows by a line at a time.
             try? await Task.sleep(for: interval)
             // New events are new: `--until` bounds only what was there already.
-            reader.newEntries().filter { matches($0, in: (nil, nil)) && shows($0) }.forEach { emit(Self.line(for: $0)) }
+            reader.newEntries().filter { matches($0, in: (nil, nil)) && shows($0) }.forEach { emit(text(for: $0)) }
         }
         return .interrupted
     }
@@ -155,6 +168,11 @@ struct TraceCommand: DebugSubcommand {
     /// Whether lines and diagrams show the entry: progress samples only with `--progress`.
     func shows(_ entry: TraceEntry) -> Bool {
         progress || entry.event != TraceEntry.progressEvent
+    }
+
+    /// An event as this command prints it: its line, or with `--json` its object as the trace stores it.
+    func text(for entry: TraceEntry) -> String {
+        json ? String(decoding: entry.redactedLine.dropLast(), as: UTF8.self) : Self.line(for: entry)
     }
 
     /// `12:08:03.121 app -> backgroundassetsd scheduleDownload wwdc23-10108 (detail)`; a signpost's
