@@ -159,7 +159,7 @@ struct AppCommandLineTests {
         for command in DebugTool.subcommands {
             let names = command.signature.allOptions.map(\.names)
             #expect(!names.contains { $0.contains("--app") }, "\(command.name) still answers to --app")
-            #expect(names.contains(["--app-bundle-id", "-b"]) == aboutOneApp.contains(command.name), "\(command.name)")
+            #expect(names.contains(["-b", "--app-bundle-id"]) == aboutOneApp.contains(command.name), "\(command.name)")
         }
         let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))
         for line in [["settings", "--app", "a"], ["cancel", "x", "--app=a"], ["trace", "--app", "a"], ["tasks", "--app", "a"]] {

@@ -20,8 +20,8 @@ extension CommandLineArguments where Failure == DebugToolError {
 }
 
 extension Option where Value == String {
-    /// `--app-bundle-id ID`, or Apple's `-b ID`: the app a subcommand acts on, named the same way by
-    /// every subcommand that takes one.
+    /// Apple's `-b ID`, or `--app-bundle-id ID`: the app a subcommand acts on, named the same way by
+    /// every subcommand that takes one, and `-b` first so usage lines read as Apple's.
     ///
     /// The former `--app` of `settings`, `cancel` and `trace` is refused with the spelling to use:
     /// accepting it too would keep two conventions alive.
@@ -33,7 +33,7 @@ extension Option where Value == String {
         help: String, default defaultValue: String? = nil, defaultDescription: String? = nil
     ) -> Option {
         Option(
-            "--app-bundle-id", "-b", valueName: "ID", help: help, default: defaultValue,
+            "-b", "--app-bundle-id", valueName: "ID", help: help, default: defaultValue,
             defaultDescription: defaultDescription
         ).retiring("--app")
     }
