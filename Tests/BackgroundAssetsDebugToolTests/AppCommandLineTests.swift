@@ -155,16 +155,22 @@ struct AppCommandLineTests {
 
     @Test("Every subcommand about one app names it -b or --app-bundle-id; the former --app names the new spelling")
     func oneAppOption() async throws {
-        let aboutOneApp = ["uninstall", "simulate", "settings", "tasks", "cancel", "trace", "purge", "notifications", "packs"]
+        let aboutOneApp = [
+            "uninstall", "simulate", "settings", "tasks", "cancel", "trace", "purge", "notifications", "packs",
+        ]
         for command in DebugTool.subcommands {
             let names = command.signature.allOptions.map(\.names)
             #expect(!names.contains { $0.contains("--app") }, "\(command.name) still answers to --app")
             #expect(names.contains(["-b", "--app-bundle-id"]) == aboutOneApp.contains(command.name), "\(command.name)")
         }
         let context = ToolContext.recording(DevicePaths(root: FileManager.default.temporaryDirectory))
-        for line in [["settings", "--app", "a"], ["cancel", "x", "--app=a"], ["trace", "--app", "a"], ["tasks", "--app", "a"]] {
+        let lines = [
+            ["settings", "--app", "a"], ["cancel", "x", "--app=a"], ["trace", "--app", "a"], ["tasks", "--app", "a"],
+        ]
+        for line in lines {
             let transcript = ConsoleTranscript()
-            #expect(await DebugTool.run(arguments: line, context: .recording(context.paths, into: transcript)) == .usage)
+            let code = await DebugTool.run(arguments: line, context: .recording(context.paths, into: transcript))
+            #expect(code == .usage)
             #expect(transcript.error == "backgroundassets-debug \(line[0]): --app is now -b/--app-bundle-id. "
                 + "Run backgroundassets-debug \(line[0]) --help for its options.\n", "\(line)")
         }
@@ -203,7 +209,8 @@ struct AppCommandLineTests {
             let recording = ToolContext.recording(context.paths, into: transcript)
             #expect(await DebugTool.run(arguments: [command.name, "--help"], context: recording) == .success)
             let help = transcript.output
-            #expect(DebugTool.usage.contains("   \(command.signature.abstract)\n"), "the tool's help lists \(command.name)")
+            #expect(DebugTool.usage.contains("   \(command.signature.abstract)\n"),
+                    "the tool's help lists \(command.name)")
             for probe in HelpOptions.probes(inHelp: help) {
                 let line = [command.name] + probe
                 let refusal = ConsoleTranscript()

@@ -49,9 +49,11 @@ struct TraceCommandTests {
     func printsJSON() async throws {
         let folder = try TemporaryDirectory(prefix: "trace-json")
         let paths = DevicePaths(root: folder.url)
-        try FileManager.default.createDirectory(at: paths.traceFile.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(
+            at: paths.traceFile.deletingLastPathComponent(), withIntermediateDirectories: true)
         let kept = [Self.line("first"), Self.line("second")]
-        let stored = kept[0] + Self.line("other", app: "com.example.other") + Self.line(TraceEntry.progressEvent) + kept[1]
+        let left = Self.line("other", app: "com.example.other") + Self.line(TraceEntry.progressEvent)
+        let stored = kept[0] + left + kept[1]
         try Data(stored.utf8).write(to: paths.traceFile)
 
         let transcript = ConsoleTranscript()
@@ -59,8 +61,10 @@ struct TraceCommandTests {
             arguments: ["trace", "--json", "-b", "com.example.app"], context: .recording(paths, into: transcript))
         #expect(code == .success, "\(transcript.error)")
         let lines = transcript.output.split(separator: "\n").map(String.init)
-        #expect(lines == kept.map { String($0.dropLast()) }, "the stored lines, the other app's and the progress left out")
-        let objects = try lines.map { try #require(JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]) }
+        #expect(lines == kept.map { String($0.dropLast()) }, "the stored lines, the others left out")
+        let objects = try lines.map { line in
+            try #require(JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+        }
         #expect(objects.map { $0["event"] as? String } == ["first", "second"])
         #expect(objects.allSatisfy { $0["app"] as? String == "com.example.app" && $0["time"] is String })
     }
@@ -71,7 +75,8 @@ struct TraceCommandTests {
         for drawing in [["--mermaid"], ["--svg", "-"], ["--html", "t.html"]] {
             #expect { try TraceCommand.parsing(["--json"] + drawing) } throws: { error in
                 let error = error as? DebugToolError
-                return error?.exitCode == .usage && error?.message == "--json and \(drawing[0]) do not go together; choose one."
+                return error?.exitCode == .usage
+                    && error?.message == "--json and \(drawing[0]) do not go together; choose one."
             }
         }
     }

@@ -109,7 +109,8 @@ struct DebugToolCommandTests {
             (["uninstall", "-b", "a", "--app-bundle-id", "b"], "-b"),
             (["settings", "--low-power", "maybe"], "--low-power"),
             (["settings", "-b", "com.example.app"], "--background-refresh"),
-            (["trace", "--app", "com.example.app"], "--app is now -b/--app-bundle-id. Run backgroundassets-debug trace --help"),
+            (["trace", "--app", "com.example.app"],
+             "--app is now -b/--app-bundle-id. Run backgroundassets-debug trace --help"),
             (["trace", "--follow", "--mermaid"], "--mermaid"),
         ]
         for (arguments, message) in cases {

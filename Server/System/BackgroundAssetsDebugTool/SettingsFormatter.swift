@@ -1,6 +1,6 @@
 /*
 Abstract:
-Renders the device settings: aligned rows for people, key=value lines or JSON for scripts, and one summary line for status.
+Renders the device settings: rows for people, key=value lines or JSON for scripts, and one summary line for status.
 */
 
 import BackgroundAssetsIPC
