@@ -25,7 +25,7 @@ extension TraceCommand {
     }
 
     /// The filters in a few words, for the picture's caption.
-    private func describeFilters() -> String {
+    func describeFilters() -> String {
         var parts: [String] = []
         if let app { parts.append("app \(app)") }
         if let download { parts.append("download \(download)") }

@@ -12,6 +12,11 @@ extension TraceCommand {
         """)
     static let html = Option(
         "--html", valueName: "FILE", help: "The same timeline in a web page, with a table of the downloads under it.")
+    static let serve = Option<Int>.number(
+        "--serve", valueName: "PORT", in: 0...65535, expected: "a port from 0 to 65535", help: """
+            Serve the timeline as a web page on 127.0.0.1:PORT (0 for a free one) that redraws itself while the \
+            trace grows: lanes appear and fill as bytes arrive. Prints the page's address, then serves until Ctrl-C.
+            """)
     static let follow = Flag("--follow", help: """
         After the events so far (the last 10, unless --last or --since says), print each new one as it is \
         appended, until Ctrl-C. Lines only.
@@ -39,11 +44,11 @@ extension TraceCommand {
 
     static let signature = CommandSignature(
         name: "trace",
-        abstract: "Print the cross-process events, follow them, or draw them as a diagram or a timeline.",
+        abstract: "Print the cross-process events, follow them, or draw them as a diagram or a timeline, once or live.",
         discussion: "Reads system/trace.jsonl directly; the service need not be running.",
         // Static declarations share their names with the values they fill; `Self.` picks the declaration.
         arguments: [
-            OneOf([mermaid, svg, html, Self.follow]), Self.json, Self.app, Self.download, Self.since, Self.until,
+            OneOf([mermaid, svg, html, Self.serve, Self.follow]), Self.json, Self.app, Self.download, Self.since, Self.until,
             Self.last, Self.progress,
         ])
 }

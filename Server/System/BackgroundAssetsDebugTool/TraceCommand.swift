@@ -1,6 +1,6 @@
 /*
 Abstract:
-`trace`: prints the cross-process events, follows them as they happen, or draws them as a diagram or a timeline.
+`trace`: prints the cross-process events, follows them, or draws them as a diagram or a timeline, once or live.
 */
 
 import BackgroundAssetsIPC
@@ -18,6 +18,7 @@ struct TraceCommand: DebugSubcommand {
         case lines, mermaid, follow
         case svg(path: String)
         case html(path: String)
+        case serve(port: Int)
     }
 
     var output = Output.lines
@@ -45,6 +46,8 @@ struct TraceCommand: DebugSubcommand {
             output = .svg(path: path)
         } else if let path = try arguments.option(Self.html) {
             output = .html(path: path)
+        } else if let port = try arguments.option(Self.serve) {
+            output = .serve(port: port)
         }
         progress = arguments.flag(Self.progress)
         json = arguments.flag(Self.json)
@@ -75,6 +78,7 @@ struct TraceCommand: DebugSubcommand {
         if follow {
             return await followTrace(TraceReader(file: file), console: context.console, now: now) { context.console.output($0) }
         }
+        if case let .serve(port) = output { return try await serve(on: port, in: context, now: now) }
         guard let data = FileManager.default.contents(atPath: file.path) else {
             throw DebugToolError(
                 "There is no trace at \(file.path) yet: no process has talked to the service in this device root. "
@@ -90,7 +94,7 @@ struct TraceCommand: DebugSubcommand {
         var entries = all.filter { matches($0, in: window) && (pictures || shows($0)) }
         if let last { entries = Array(entries.suffix(last)) }
         switch output {
-        case .lines, .follow:
+        case .lines, .follow, .serve:
             for entry in entries { context.console.output(text(for: entry)) }
         case .mermaid:
             // The diagram ends with its own newline.

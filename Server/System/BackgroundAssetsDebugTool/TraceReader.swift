@@ -17,6 +17,9 @@ struct TraceReader {
     private var offset: UInt64 = 0
     private var fileNumber: UInt64?
     private var partialLine = Data()
+    /// How many times the file was read from its start; when it changes, the entries read before
+    /// belong to a file that was replaced or cut short.
+    private(set) var generation = 0
 
     init(file: URL) {
         self.file = file
@@ -38,6 +41,7 @@ struct TraceReader {
             offset = 0
             partialLine = Data()
             fileNumber = number
+            generation += 1
         }
         guard size > offset else { return [] }
         do {
