@@ -1,0 +1,105 @@
+/*
+Abstract:
+End-to-end: trace --serve draws a throttled download while it runs, over HTTP and in a headless browser when one is installed.
+*/
+
+import Foundation
+import Testing
+import TestSupport
+
+@Suite("Watch the timeline live", .serialized, .timeLimit(.minutes(3)))
+struct LiveTimelineTests {
+    /// A session big enough, through a server throttled to 256 KiB/s per connection, to take about
+    /// eight seconds: long enough for several pictures while it runs, even on a busy machine.
+    static let sessionSize = 2_000_000
+
+    @Test("The live timeline's lane appears, then fills, while a throttled download runs")
+    func laneGrowsWhileTheTransferRuns() async throws {
+        try await withLiveRun { live, download, size in
+            let first = try await poll(timeout: .seconds(60), "a lane with some bytes in the live picture") {
+                try await Self.lane(live).flatMap { $0.bytes > 0 ? $0.bytes : nil }
+            }
+            let second = try await poll(timeout: .seconds(30), "the lane to grow past \(first) bytes") {
+                try await Self.lane(live).flatMap { $0.bytes > first ? $0.bytes : nil }
+            }
+            #expect(first < size && second < size, "both pictures were taken while the transfer ran: \(first), \(second)")
+            let exit = try await download.waitForExit(timeout: .seconds(90))
+            #expect(exit.isSuccess, "\(download.diagnostics())")
+            // The picture ends where the download did, without a restart of the view.
+            try await poll(until: { try await Self.lane(live)?.bytes == size }, timeout: .seconds(10),
+                           "the live picture to show the whole file")
+        }
+    }
+
+    @Test("A headless browser shows the page's lanes, redrawn by its script",
+          .enabled(if: HeadlessBrowser.executable != nil,
+                   "needs chromium, chromium-browser or google-chrome on PATH; none is installed, so this is skipped"))
+    func browserDrawsTheLanes() async throws {
+        let browser = try #require(HeadlessBrowser.executable)
+        try await withLiveRun { live, _, _ in
+            let lane = try await poll(timeout: .seconds(60), "a lane in the live picture") { try await Self.lane(live) }
+            let profile = try TemporaryDirectory(prefix: "live-timeline-browser")
+            // The budget lets the page's timers run a few refreshes; the fetches themselves take real time.
+            let result = try await runCommand(browser.path, arguments: [
+                "--headless", "--disable-gpu", "--no-sandbox", "--user-data-dir=\(profile.url.path)",
+                "--virtual-time-budget=3000", "--dump-dom", live.url.absoluteString,
+            ], timeout: .seconds(90))
+            let dom = result.standardOutput
+            #expect(dom.contains("class=\"lane\""), "\(dom.prefix(2000))\n\(result.standardError.suffix(2000))")
+            #expect(dom.contains("data-download=\"\(lane.download)\""))
+            let refreshes = dom.firstMatch(of: /data-refreshes="(\d+)"/).flatMap { Int($0.1) } ?? 0
+            #expect(refreshes >= 1, "the page's script fetched the picture and swapped it in")
+            #expect(dom.contains("Live: redrawn at"))
+        }
+    }
+
+    /// The live view of a scenario.
+    struct LiveView {
+        var url: URL
+    }
+
+    /// Starts a throttled asset server, the service, `trace --serve 0` and a `download` of one
+    /// session, runs `body` while they run, and stops them all.
+    func withLiveRun(_ body: (LiveView, ChildProcess, Int) async throws -> Void) async throws {
+        let scenario = try Scenario()
+        try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize, arguments: ["--throttle", "262144"]) { server in
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+                try await scenario.launchTool(["trace", "--serve", "0"]).runScoped { serving in
+                    let line = try await serving.waitForLine(timeout: .seconds(30)) {
+                        $0.hasPrefix("Serving the live timeline at ")
+                    }
+                    let address = try #require(line.firstMatch(of: /at (http:\/\/127\.0\.0\.1:\d+\/)$/)?.1)
+                    let url = try #require(URL(string: String(address)))
+                    let file = try #require(try CatalogFile.all(in: server.catalogURL).first)
+                    let output = scenario.outputFolder.appendingPathComponent("session.mp4")
+                    try await scenario.launchTool([
+                        "download", server.url(file.path).absoluteString, "--output", output.path,
+                        "--size", String(file.size),
+                    ]).runScoped { download in
+                        try await body(LiveView(url: url), download, file.size)
+                    }
+                }
+            }
+        }
+    }
+
+    /// The download the live picture draws and the bytes it shows for it, or `nil` while it has no lane.
+    static func lane(_ live: LiveView) async throws -> (download: String, bytes: Int)? {
+        let port = try #require(live.url.port)
+        let client = try RawHTTPClient(port: port, timeout: .seconds(20))
+        defer { client.close() }
+        let response = try await client.request("GET", "/timeline.svg")
+        #expect(response.statusCode == 200)
+        guard let lane = response.bodyText.firstMatch(of: /class="lane" data-download="([^"]+)" data-app="[^"]*" data-bytes="(\d+)"/),
+              let bytes = Int(lane.2)
+        else { return nil }
+        return (String(lane.1), bytes)
+    }
+}
+
+/// A Chromium-family browser that can load a page headless, when one is installed.
+enum HeadlessBrowser {
+    static let executable: URL? = ["chromium", "chromium-browser", "google-chrome"].lazy.compactMap {
+        try? locateExecutable($0)
+    }.first
+}
