@@ -33,6 +33,7 @@ struct DemoCommandTests {
         #expect(status.isSuccess, "\(demo.diagnostics())")
         let output = demo.standardOutput()
         #expect(output.contains("Done: every session is on the device and verified."))
+        #expect(output.contains("Watch it live: http://127.0.0.1:"), "the demo starts the live timeline first")
         // The demo stopped the server it started, so its hints start one where the installed app looks.
         let port = try #require(output.firstMatch(of: /Started the asset server at https?:\/\/127\.0\.0\.1:(\d+)/)?.1)
         #expect(output.contains("`swift run asset-server --port \(port) --catalog \(catalog.path)\(https ? " --tls" : "")`"),

@@ -45,12 +45,14 @@ enum AssetServerLauncher {
         return (url, true, String(caLine.dropFirst(prefix.count)))
     }
 
-    private static func readLine(_ output: Pipe) throws -> String {
+    /// Reads a child's next line of standard output, unbuffered.
+    /// - Throws: ``DemoError`` naming the child when it stops before the line ends.
+    static func readLine(_ output: Pipe, of name: String = "asset-server") throws -> String {
         var line = Data()
         while true {
             let byte = output.fileHandleForReading.readData(ofLength: 1)
             guard let first = byte.first else {
-                throw DemoError("asset-server stopped before it was listening; see its messages above.")
+                throw DemoError("\(name) stopped before it was listening; see its messages above.")
             }
             if first == UInt8(ascii: "\n") { break }
             line.append(first)

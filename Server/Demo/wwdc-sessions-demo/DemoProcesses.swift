@@ -62,6 +62,16 @@ final class DemoProcesses: Sendable {
         return ChildExit(status: process.terminationStatus, bySignal: process.terminationReason == .uncaughtSignal)
     }
 
+    /// Stops one process it started (SIGTERM, then SIGKILL after two seconds), and forgets it.
+    func stop(_ process: Process) {
+        started.withLock { $0.removeAll { $0 === process } }
+        guard process.isRunning else { return }
+        process.terminate()
+        let deadline = Date.now.addingTimeInterval(2)
+        while process.isRunning, Date.now < deadline { Thread.sleep(forTimeInterval: 0.02) }
+        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+    }
+
     /// Stops every process still running (SIGTERM, then SIGKILL after two seconds).
     /// - Returns: The names of every process the demo had running when it was first asked to stop,
     ///   including those that ended of the same Ctrl-C a moment before; the same list on every call,

@@ -30,6 +30,16 @@ struct DemoScript {
         // The timeline at the end draws this run: the trace from here on.
         let started = Date.now
         let appExecutable = try readAppExecutable()
+        // The live view is a window on the run, not a step of it: the demo goes on without one.
+        let liveView: Process?
+        do {
+            let view = try LiveViewLauncher.start(since: started, processes: processes)
+            narrator.note("Watch it live: \(view.url)")
+            liveView = view.process
+        } catch {
+            narrator.note("The live timeline did not start (\(error)); the demo goes on without it.")
+            liveView = nil
+        }
         narrator.step(1, "Start the asset server", """
             The asset server plays the content delivery network: it serves manifest.json and the session \
             videos it lists, with byte ranges so interrupted downloads resume. An asset server already \
@@ -90,6 +100,7 @@ struct DemoScript {
         try await expectSuccess("backgroundassets-debug", [
             "trace", "--svg", timeline.path, "--since", ISO8601Timestamp.string(for: started) + "Z",
         ])
+        if let liveView { processes.stop(liveView) }
         // The demo stops the server it started when it ends, and each hint below needs one.
         let restart = server.started
             ? "start the asset server again in another terminal with `swift run \(restartCommand(for: server.url))`, then "

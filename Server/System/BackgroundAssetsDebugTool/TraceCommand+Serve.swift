@@ -26,8 +26,8 @@ extension TraceCommand {
             page: { LiveTimelinePage.render(picture: source.picture(), file: file.path) },
             picture: { source.picture() })
         let server = try LiveTimelineServer(port: port, routes: routes)
+        // The address alone: the demo and scripts read it, and the page names the file it draws.
         context.console.output(Self.servingPrefix + server.url)
-        context.console.error("It redraws itself from \(file.path) as the trace grows; Ctrl-C stops it.")
         await server.run()
         return .interrupted
     }
