@@ -47,7 +47,8 @@ struct LiveTimelineRoutesTests {
     @Test("Garbage, a bad request line, a missing Host or a bad field is a 400 with a reason")
     func malformedRequestsAreRefused() {
         let heads = [
-            "\u{16}\u{03}\u{01}\u{02}\u{00}\r\n\r\n", "hello\r\n\r\n", "GET /\r\n\r\n", "GET / HTTP/2.0\r\nHost: a\r\n\r\n",
+            "\u{16}\u{03}\u{01}\u{02}\u{00}\r\n\r\n", "hello\r\n\r\n", "GET /\r\n\r\n",
+            "GET / HTTP/2.0\r\nHost: a\r\n\r\n",
             "get / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "GET  / HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n",
             "GET http://127.0.0.1/ HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n", "GET / HTTP/1.1\r\n\r\n",
             "GET / HTTP/1.1\r\nHost: 127.0.0.1\r\nHost: localhost\r\n\r\n", "GET / HTTP/1.1\r\nHost 127.0.0.1\r\n\r\n",

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Tests of the live timeline's server over real sockets: it redraws as the trace grows, starts over after a reset, and outlives bad requests.
+The live timeline's server over real sockets: redrawn as the trace grows, started over on reset, alive after bad requests.
 */
 
 @testable import BackgroundAssetsDebugTool

@@ -1,6 +1,6 @@
 /*
 Abstract:
-End-to-end: trace --serve draws a throttled download while it runs, over HTTP and in a headless browser when one is installed.
+End-to-end: trace --serve draws a throttled download while it runs, over HTTP and in a headless browser if installed.
 */
 
 import Foundation
@@ -62,7 +62,8 @@ struct LiveTimelineTests {
     /// session, runs `body` while they run, and stops them all.
     func withLiveRun(_ body: (LiveView, ChildProcess, Int) async throws -> Void) async throws {
         let scenario = try Scenario()
-        try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize, arguments: ["--throttle", "262144"]) { server in
+        let throttle = ["--throttle", "262144"]
+        try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize, arguments: throttle) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 try await scenario.launchTool(["trace", "--serve", "0"]).runScoped { serving in
                     let line = try await serving.waitForLine(timeout: .seconds(30)) {
@@ -90,7 +91,8 @@ struct LiveTimelineTests {
         defer { client.close() }
         let response = try await client.request("GET", "/timeline.svg")
         #expect(response.statusCode == 200)
-        guard let lane = response.bodyText.firstMatch(of: /class="lane" data-download="([^"]+)" data-app="[^"]*" data-bytes="(\d+)"/),
+        let pattern = /class="lane" data-download="([^"]+)" data-app="[^"]*" data-bytes="(\d+)"/
+        guard let lane = response.bodyText.firstMatch(of: pattern),
               let bytes = Int(lane.2)
         else { return nil }
         return (String(lane.1), bytes)

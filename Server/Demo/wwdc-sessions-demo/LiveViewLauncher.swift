@@ -22,7 +22,8 @@ enum LiveViewLauncher {
         let line = try AssetServerLauncher.readLine(output, of: "backgroundassets-debug trace --serve")
         guard line.hasPrefix(servingPrefix) else {
             processes.stop(process)
-            throw DemoError("backgroundassets-debug trace --serve printed \(line.debugDescription) instead of its address.")
+            throw DemoError(
+                "backgroundassets-debug trace --serve printed \(line.debugDescription) instead of its address.")
         }
         return (process, String(line.dropFirst(servingPrefix.count)))
     }

@@ -1,6 +1,6 @@
 /*
 Abstract:
-The live timeline's two addresses, / for the page and /timeline.svg for the picture, and the answer to every other request.
+The live timeline's two addresses, / (the page) and /timeline.svg (the picture), and the answer to any other request.
 */
 
 /// Turns a request head into the server's answer: the page, the current picture, or an error.
@@ -35,11 +35,13 @@ struct LiveTimelineRoutes: Sendable {
         var response: LiveTimelineResponse
         switch request.path {
         case "/":
-            response = LiveTimelineResponse(status: 200, reason: "OK", contentType: "text/html; charset=utf-8", body: page())
+            response = LiveTimelineResponse(
+                status: 200, reason: "OK", contentType: "text/html; charset=utf-8", body: page())
         case Self.picturePath:
             response = LiveTimelineResponse(status: 200, reason: "OK", contentType: "image/svg+xml", body: picture())
         default:
-            response = .error(404, "Not Found", "this server has / (the live timeline) and \(Self.picturePath) (its picture).")
+            response = .error(
+                404, "Not Found", "this server has / (the live timeline) and \(Self.picturePath) (its picture).")
         }
         response.omitsBody = request.method == "HEAD"
         return response

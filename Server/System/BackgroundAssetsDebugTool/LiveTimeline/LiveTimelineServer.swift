@@ -1,6 +1,6 @@
 /*
 Abstract:
-The live timeline's HTTP server: listens on 127.0.0.1 only, answers each request on one thread of its own, and stops when told.
+The live timeline's HTTP server: listens on 127.0.0.1 only, answers on a thread of its own, and stops when told.
 */
 
 import Foundation
@@ -36,7 +36,8 @@ final class LiveTimelineServer: Sendable {
             DebugToolError("The live timeline cannot listen on 127.0.0.1:\(port): \(reason). "
                 + "Choose another port, or 0 for a free one.")
         }
-        let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue), 0)
+        let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+        let descriptor = socket(AF_INET, type, 0)
         guard descriptor >= 0 else { throw failure(String(cString: strerror(errno))) }
         var one: Int32 = 1
         // A restarted view binds its port again while the last one's connections sit in TIME_WAIT.
@@ -120,7 +121,8 @@ final class LiveTimelineServer: Sendable {
             clients = remaining
             if descriptors[0].revents & Int16(POLLIN) != 0 {
                 while let descriptor = accept() {
-                    clients.append(Client(descriptor: descriptor, deadline: Date.now.addingTimeInterval(Self.idleTimeout)))
+                    let deadline = Date.now.addingTimeInterval(Self.idleTimeout)
+                    clients.append(Client(descriptor: descriptor, deadline: deadline))
                 }
             }
         }
