@@ -4,6 +4,7 @@ Tests of the live timeline's request handling: the page and the picture, and a c
 */
 
 @testable import BackgroundAssetsDebugTool
+import BackgroundAssetsIPC
 import Testing
 
 @Suite("The live timeline answers its two addresses, and refuses everything else with a reason")
@@ -69,6 +70,26 @@ struct LiveTimelineRoutesTests {
         // A page elsewhere that points its own name at 127.0.0.1 still sends that name.
         let rebound = answer("GET /timeline.svg HTTP/1.1\r\nHost: attacker.example:8123\r\n\r\n")
         #expect(rebound.status == 403)
+    }
+
+    @Test("Mangled requests get an answer with a reason, never a crash")
+    func mangledRequestsGetAnAnswer() {
+        var random = SplitMix64(seed: 20_261_205)
+        let valid = Array("GET /timeline.svg HTTP/1.1\r\nHost: 127.0.0.1:8123\r\nAccept: */*\r\n\r\n".utf8)
+        for _ in 0..<1_000 {
+            var head = valid
+            for _ in 0..<Int.random(in: 1...4, using: &random) {
+                let index = Int.random(in: 0..<head.count, using: &random)
+                switch Int.random(in: 0..<3, using: &random) {
+                case 0: head[index] = UInt8.random(in: 0...255, using: &random)
+                case 1: head.remove(at: index)
+                default: head.insert(UInt8.random(in: 0...255, using: &random), at: index)
+                }
+            }
+            let response = routes.response(toHead: head)
+            #expect([200, 400, 403, 404, 405].contains(response.status), "\(head)")
+            if response.status != 200 { #expect(text(response).hasPrefix("\(response.status) ")) }
+        }
     }
 
     @Test("A head is complete at its empty line, with CRLF or bare LF")

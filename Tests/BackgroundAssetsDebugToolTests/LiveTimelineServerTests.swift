@@ -1,6 +1,6 @@
 /*
 Abstract:
-The live timeline's server over real sockets: redrawn as the trace grows, started over on reset, alive after bad requests.
+The live timeline's server over sockets: redrawn as the trace grows, started over when replaced, alive after bad requests.
 */
 
 @testable import BackgroundAssetsDebugTool
@@ -67,7 +67,7 @@ struct LiveTimelineServerTests {
             let grown = try await get("/timeline.svg", from: server).bodyText
             #expect(grown.contains("data-bytes=\"600000\""), "\(grown)")
 
-            // reset replaces the file: the picture is of the new one alone.
+            // A trace replaced by a new file: the picture is of the new one alone.
             var after = TraceScript()
             after.at(10, "install", from: "tool", to: "backgroundassetsd", detail: "version 2")
             // An atomic write renames a new file over the old one, as a replaced trace is.

@@ -10,8 +10,8 @@ import Synchronization
 /// Reads `system/trace.jsonl` incrementally and draws the current timeline on demand.
 ///
 /// The file only grows, so each call reads what was appended since the last one; a file replaced
-/// or cut short (`reset`, a new device root) starts the picture over. The picture is drawn again
-/// only when an entry arrived, so a page polling an idle trace costs a file size check.
+/// or cut short (deleted and written anew, a device root set up again) starts the picture over. The
+/// picture is drawn again only when an entry arrived, so a page polling an idle trace costs a stat.
 final class LiveTimelineSource: Sendable {
     /// Picks the entries to draw from every entry read so far (the trace command's filters).
     typealias Selection = @Sendable ([TraceEntry]) throws(DebugToolError) -> [TraceEntry]
