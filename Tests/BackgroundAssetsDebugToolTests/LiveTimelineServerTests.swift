@@ -11,6 +11,10 @@ import TestSupport
 
 @Suite("The live timeline's server", .timeLimit(.minutes(1)))
 struct LiveTimelineServerTests {
+    /// How long a client waits for an answer: long, since a machine running every test at once can
+    /// leave the server's thread unscheduled for seconds.
+    static let patience = Duration.seconds(30)
+
     /// Serves a trace file on a free port for the length of `body`, then stops and checks the server ended.
     func withServer(trace: URL, _ body: (LiveTimelineServer) async throws -> Void) async throws {
         let source = LiveTimelineSource(file: trace, caption: "") { $0 }
@@ -30,7 +34,7 @@ struct LiveTimelineServerTests {
     }
 
     func get(_ path: String, from server: LiveTimelineServer) async throws -> RawHTTPResponse {
-        let client = try RawHTTPClient(port: server.port)
+        let client = try RawHTTPClient(port: server.port, timeout: Self.patience)
         defer { client.close() }
         return try await client.request("GET", path)
     }
@@ -89,17 +93,17 @@ struct LiveTimelineServerTests {
         let folder = try TemporaryDirectory(prefix: "live-timeline")
         try await withServer(trace: folder.appending("trace.jsonl")) { server in
             // A connection that never sends a byte must not hold up the others.
-            let silent = try RawHTTPClient(port: server.port)
+            let silent = try RawHTTPClient(port: server.port, timeout: Self.patience)
             defer { silent.close() }
-            let garbage = try RawHTTPClient(port: server.port)
+            let garbage = try RawHTTPClient(port: server.port, timeout: Self.patience)
             defer { garbage.close() }
             try await garbage.send([0x16, 0x03, 0x01, 0x00, 0xFF, 0x0D, 0x0A, 0x0D, 0x0A])
             let refused = try await garbage.readResponse()
             #expect(refused.statusCode == 400)
             #expect(refused.bodyText.hasPrefix("400 Bad Request: "), "\(refused.bodyText)")
-            #expect(await garbage.waitForClose(timeout: .seconds(5)))
+            #expect(await garbage.waitForClose(timeout: Self.patience))
 
-            let endless = try RawHTTPClient(port: server.port)
+            let endless = try RawHTTPClient(port: server.port, timeout: Self.patience)
             defer { endless.close() }
             try await endless.send("GET / HTTP/1.1\r\nX: " + String(repeating: "a", count: 20_000))
             #expect(try await endless.readResponse().statusCode == 431)

@@ -41,7 +41,7 @@ struct TraceServeCommandTests {
         }
         let port = try #require(line.firstMatch(of: /^Serving the live timeline at http:\/\/127\.0\.0\.1:(\d+)\/$/)
             .flatMap { Int($0.1) })
-        let client = try RawHTTPClient(port: port)
+        let client = try RawHTTPClient(port: port, timeout: .seconds(30))
         defer { client.close() }
         let picture = try await client.request("GET", "/timeline.svg")
         #expect(picture.statusCode == 200)

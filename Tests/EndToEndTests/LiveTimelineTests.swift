@@ -87,7 +87,7 @@ struct LiveTimelineTests {
     /// The download the live picture draws and the bytes it shows for it, or `nil` while it has no lane.
     static func lane(_ live: LiveView) async throws -> (download: String, bytes: Int)? {
         let port = try #require(live.url.port)
-        let client = try RawHTTPClient(port: port, timeout: .seconds(20))
+        let client = try RawHTTPClient(port: port, timeout: .seconds(30))
         defer { client.close() }
         let response = try await client.request("GET", "/timeline.svg")
         #expect(response.statusCode == 200)

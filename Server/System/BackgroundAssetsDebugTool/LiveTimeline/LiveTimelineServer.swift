@@ -68,7 +68,7 @@ final class LiveTimelineServer: Sendable {
     /// The page's address.
     var url: String { "http://127.0.0.1:\(port)/" }
 
-    /// Serves until the task is cancelled or ``stop()`` is called, then closes every socket.
+    /// Serves until the task is cancelled or ``stop()`` is called, then closes every socket; call it once.
     func run() async {
         await withTaskCancellationHandler {
             await withCheckedContinuation { continuation in
