@@ -64,7 +64,10 @@ struct DemoCommand {
         // whose child ended of it; one note is enough.
         guard !interruptionReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
         var note = "wwdc-sessions-demo: interrupted"
-        if !stopped.isEmpty { note += "; stopped \(stopped.joined(separator: ", "))" }
+        // The live view and a step's tool are both backgroundassets-debug; the note names it once.
+        var named = Set<String>()
+        let names = stopped.filter { named.insert($0).inserted }
+        if !names.isEmpty { note += "; stopped \(names.joined(separator: ", "))" }
         note += "."
         if stopped.contains("asset-server") {
             let server = options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring))
