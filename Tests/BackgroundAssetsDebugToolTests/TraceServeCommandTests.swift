@@ -15,7 +15,7 @@ struct TraceServeCommandTests {
     @Test("--serve takes a port from 0 to 65535, and goes with no other output")
     func parsesThePort() throws {
         #expect(try TraceCommand.parsing(["--serve", "0"]).output == .serve(port: 0))
-        #expect(try TraceCommand.parsing(["--serve", "8123", "--app", "a"]).output == .serve(port: 8123))
+        #expect(try TraceCommand.parsing(["--serve", "8123", "-b", "a"]).output == .serve(port: 8123))
         for line in [["--serve", "65536"], ["--serve", "-1"], ["--serve", "x"], ["--serve", "0", "--svg", "t.svg"],
                      ["--serve", "0", "--follow"]] {
             #expect(throws: DebugToolError.self, "\(line)") { try TraceCommand.parsing(line) }

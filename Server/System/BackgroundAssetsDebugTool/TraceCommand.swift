@@ -57,6 +57,7 @@ struct TraceCommand: DebugSubcommand {
         case .mermaid: "--mermaid"
         case .svg: "--svg"
         case .html: "--html"
+        case .serve: "--serve"
         }
         if json, let drawing {
             throw arguments.usage("--json and \(drawing) do not go together; choose one.")
