@@ -17,6 +17,10 @@ import Foundation
 /// it before making it visible. On the first error the sink stops and says why: from then on the
 /// digester leaves every byte to the archive, which the unpack copies the files out of when the
 /// sink had stored none; bytes it had stored are lost with it, and their transfer starts over.
+///
+/// A download that must outlive a restart of the service takes the sink's unsynced writes at each
+/// checkpoint (``takeUnsyncedWrites()``) and syncs them before it saves the sink's ``position``,
+/// from which a sink resumes (``init(resuming:in:header:expecting:)``).
 public final class ArchiveFileSink: @unchecked Sendable {
     // Used by one digester at a time, under its owner's lock; hence the unchecked Sendable.
 
@@ -24,17 +28,22 @@ public final class ArchiveFileSink: @unchecked Sendable {
     public let folder: URL
     /// The pack version the archive must hold for its files to be written.
     private let expected: AssetPackDownloadIdentifier?
-    private var header: AssetPackArchiveHeader?
-    private var folders: FolderMaker
-    private var output: Int32 = -1
-    private var outputIndex = -1
-    private var written: Int64 = 0
+    // Internal rather than private: a sink resuming at a saved position sets them (+Resuming).
+    var header: AssetPackArchiveHeader?
+    var folders: FolderMaker
+    var output: Int32 = -1
+    var outputIndex = -1
+    var written: Int64 = 0
     /// Where the bytes whose write-back has not been started yet begin, in the current file.
-    private var writeBackStart: Int64 = 0
+    var writeBackStart: Int64 = 0
+    /// Files ended since the unsynced writes were last taken, still open so one sync covers them.
+    var endedFiles: [Int32] = []
+    /// Folders that gained an entry since then: their entries must be synced too.
+    var changedFolders: Set<String> = []
     /// Write-back is started for this many bytes at a time: a transfer hands over pieces of tens
     /// of kilobytes, and a system call for each cost a sixth of the transfers' CPU.
     static let writeBackBatch: Int64 = 1 << 20
-    private var filesEnded = 0
+    var filesEnded = 0
     /// Why the sink stopped writing, if it did.
     public private(set) var problem: String?
 
@@ -49,7 +58,10 @@ public final class ArchiveFileSink: @unchecked Sendable {
         folders = FolderMaker(root: folder)
     }
 
-    deinit { closeOutput() }
+    deinit {
+        closeOutput()
+        closeEndedFiles()
+    }
 
     /// Whether every file of the header was written whole.
     public var isComplete: Bool {
@@ -59,6 +71,7 @@ public final class ArchiveFileSink: @unchecked Sendable {
     /// Deletes whatever the sink wrote.
     public func discard() {
         closeOutput()
+        closeEndedFiles()
         try? FileManager.default.removeItem(at: folder)
     }
 
@@ -70,8 +83,13 @@ public final class ArchiveFileSink: @unchecked Sendable {
             return stop("the archive holds \(header.assetPackID) version \(header.version), not \(expected.packID) version \(expected.version)")
         }
         guard mkdir(folder.path, 0o755) == 0 else { return stop("cannot create \(folder.path) (\(errnoText()))") }
+        changedFolders.insert(folder.deletingLastPathComponent().path)
+        changedFolders.insert(folder.path)
         do {
-            for directory in header.directories { try folders.make(directory, archive: folder.path) }
+            for directory in header.directories {
+                try folders.make(directory, archive: folder.path)
+                changedFolders.insert(folder.appending(path: directory).deletingLastPathComponent().path)
+            }
         } catch {
             stop(error.problem)
         }
@@ -93,7 +111,13 @@ public final class ArchiveFileSink: @unchecked Sendable {
     func fileEnded(_ index: Int) {
         guard problem == nil, open(index) else { return }
         startWriteBack()
-        closeOutput()
+        // Kept open for the next checkpoint's sync, up to a batch: a pack of thousands of small
+        // files must not run out of descriptors, so a full batch is synced at once.
+        if endedFiles.count >= UnsyncedFiles.batch, let failed = syncEndedFiles() {
+            return stop("cannot sync \(failed) (\(errnoText()))")
+        }
+        endedFiles.append(output)
+        output = -1
         filesEnded = index + 1
     }
 
@@ -107,6 +131,7 @@ public final class ArchiveFileSink: @unchecked Sendable {
         }
         do {
             output = try folders.createFile(header.files[index].path, archive: folder.path)
+            changedFolders.insert(folder.appending(path: header.files[index].path).deletingLastPathComponent().path)
         } catch {
             stop(error.problem)
             return false
@@ -125,13 +150,27 @@ public final class ArchiveFileSink: @unchecked Sendable {
         writeBackStart = written
     }
 
-    private func closeOutput() {
+    func closeOutput() {
         if output >= 0 { close(output) }
         output = -1
     }
 
+    func closeEndedFiles() {
+        for descriptor in endedFiles { close(descriptor) }
+        endedFiles = []
+    }
+
+    /// Syncs and closes the ended files kept open.
+    /// - Returns: The path of the first that could not be synced, if one could not.
+    private func syncEndedFiles() -> String? {
+        defer { closeEndedFiles() }
+        let failed = endedFiles.firstIndex { fdatasync($0) != 0 }
+        return failed.map { header?.files[filesEnded - endedFiles.count + $0].path ?? "" }
+    }
+
     private func stop(_ problem: String) {
         closeOutput()
+        closeEndedFiles()
         self.problem = problem
     }
 }

@@ -14,21 +14,22 @@ import Foundation
 /// digests with the manifest's and the header's (``AssetPackArchiveReader/check(_:expecting:)``).
 /// Bytes that are not a readable archive still get their whole digest; they only lack the files'.
 public struct AssetPackArchiveDigester: ~Copyable {
-    private var whole = ArchiveDigest()
-    private var length: Int64 = 0
+    // Internal rather than private: a saved state reads and restores them (+SavedState).
+    var whole = ArchiveDigest()
+    var length: Int64 = 0
     /// The magic number, the header's length and the header, collected until the header is whole.
-    private var sealed: [UInt8] = []
-    private var headerLength: Int?
+    var sealed: [UInt8] = []
+    var headerLength: Int?
     /// The files' sizes, once the header was read; `nil` before, and for good when it cannot be.
-    private var fileSizes: [Int64]?
-    private var isReadable = true
-    private var file = ArchiveDigest()
-    private var fileRemaining: Int64 = 0
-    private var fileDigests: [String] = []
+    var fileSizes: [Int64]?
+    var isReadable = true
+    var file = ArchiveDigest()
+    var fileRemaining: Int64 = 0
+    var fileDigests: [String] = []
     /// Files whose bytes are all in.
-    private var filesDone = 0
-    private let digestsFiles: Bool
-    private let sink: ArchiveFileSink?
+    var filesDone = 0
+    let digestsFiles: Bool
+    let sink: ArchiveFileSink?
 
     /// Starts with no bytes.
     /// - Parameters:
@@ -105,7 +106,7 @@ public struct AssetPackArchiveDigester: ~Copyable {
     }
 
     /// Reads the header's length, then the header, once their bytes are all there.
-    private mutating func readSealedBytes() {
+    mutating func readSealedBytes() {
         let prefix = AssetPackArchiveFormat.prefixLength
         if headerLength == nil, sealed.count == prefix {
             let announced = sealed[8..<12].reduce(0) { $0 << 8 | Int($1) }

@@ -27,6 +27,8 @@ public struct AssetPackArchiveError: Error, Sendable, Equatable, CustomStringCon
         case unexpectedPack
         /// A packaging manifest or its files are unusable.
         case invalidSource
+        /// The saved state of an archive's arrival cannot be continued: the download starts over.
+        case unresumable
     }
 
     /// The kind of failure.

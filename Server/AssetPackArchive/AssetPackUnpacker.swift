@@ -141,16 +141,19 @@ public struct AssetPackUnpacker: Sendable {
     /// Deletes what interrupted installs and removals left: staged versions, the trash, temporary
     /// links, and version folders that are not current. Call it when nothing is installing, as the
     /// system does when it starts.
+    /// - Parameter kept: Names in the staging folder to keep: the files of archives whose download
+    ///   goes on after the restart (written as they arrived, ``ArchiveFileSink``).
     /// - Returns: The paths removed, relative to the packs folder.
     @discardableResult
-    public func removeLeftovers() -> [String] {
+    public func removeLeftovers(keeping kept: Set<String> = []) -> [String] {
         let fileManager = FileManager.default
         var removed: [String] = []
         func delete(_ url: URL, _ name: String) {
             if (try? fileManager.removeItem(at: url)) != nil { removed.append(name) }
         }
         for folder in [layout.stagingDirectory, layout.trashDirectory] {
-            for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? [] {
+            for name in (try? fileManager.contentsOfDirectory(atPath: folder.path)) ?? []
+                where folder != layout.stagingDirectory || !kept.contains(name) {
                 delete(folder.appending(path: name), "\(folder.lastPathComponent)/\(name)")
             }
         }
