@@ -102,12 +102,12 @@ struct ArchiveArrivalTests {
         }
 
         let arriving = ArrivingArchive(staging: layout.stagingDirectory, name: "asset-pack.Talks.v1")
-        #expect(!arriving.canResume(at: 1000), "it saw nothing yet")
+        #expect(arriving.resumableOffset(upTo: 1000) == 0, "it saw nothing yet")
         arriving.bodyBegan(at: 0, partFile: descriptor)
         try arrive(0..<1000, at: arriving)
         try arrive(1000..<200_000, at: arriving)
-        #expect(arriving.canResume(at: 200_000))
-        #expect(!arriving.canResume(at: 150_000), "the bytes before are in its files, not in the staging file")
+        #expect(arriving.resumableOffset(upTo: 200_000) == 200_000)
+        #expect(arriving.resumableOffset(upTo: 150_000) == 0, "the bytes before are in its files, not in the staging file")
         arriving.bodyBegan(at: 200_000, partFile: descriptor)
         try arrive(200_000..<bytes.count, at: arriving)
         let digests = try #require(arriving.digests())
@@ -151,7 +151,7 @@ struct ArchiveArrivalTests {
         #expect(throws: TransferError.self) {
             try bytes[(secondFileStart - 1000)...].withUnsafeBytes { try arriving.bodyArrived($0) }
         }
-        #expect(!arriving.canResume(at: Int64(secondFileStart - 1000)), "its bytes are in files that are gone")
+        #expect(arriving.resumableOffset(upTo: Int64(secondFileStart - 1000)) == 0, "its bytes are in files that are gone")
     }
 
     @Test("An archive of another pack version than the download is for has no file written before its check")

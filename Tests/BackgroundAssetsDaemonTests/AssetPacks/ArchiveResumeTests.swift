@@ -97,7 +97,7 @@ struct ArchiveResumeTests {
             let received = Int64(min(bytes.count, attempts * Self.cut))
             #expect(Self.length(of: part) == received, "the staging file spans the holes its arrival left")
             #expect(events.last { if case .checkpoint = $0 { true } else { false } } == .checkpoint(length: received, validator: validator))
-            #expect(arriving.canResume(at: received))
+            #expect(arriving.resumableOffset(upTo: received) == received)
         }
 
         #expect(try outcome?.get().length == Int64(bytes.count))
@@ -146,5 +146,97 @@ struct ArchiveResumeTests {
         let (_, events) = await HTTPTransferTests.transfer(request)
         #expect(events.contains(TransferEvent.restartedFromZero(reason: "the bytes before \(Self.cut) were stored outside the staging file, and are not there any more")))
         #expect(events.contains(TransferEvent.began(offset: 0, expectedLength: Int64(bytes.count))))
+    }
+
+    @Test("A restarted service's arrival, restored from its saved state, continues with Range from its last checkpoint")
+    func restoredArrivalContinues() async throws {
+        let folder = try TemporaryDirectory(prefix: "archive-resume")
+        let (published, files) = try Self.archive(in: folder)
+        let bytes = Array(try Data(contentsOf: published))
+        let served = ServedBytes()
+        let server = try Self.cuttingServer(of: bytes, served: served)
+        defer { server.stop() }
+        let staging = folder.appending("staging")
+        let saved = ArrivalStateFiles(folder: folder.url, rowID: 7)
+        let part = folder.appending("download.part")
+
+        var request = TransferRequest(url: server.url("/Talks.aar"), partFile: part, expectedLength: Int64(bytes.count),
+                                      stallTimeout: .seconds(2))
+        request.bodyObserver = ArrivingArchive(staging: staging, name: "asset-pack.Talks.v1", saving: saved)
+        let (first, _) = await HTTPTransferTests.transfer(request)
+        #expect(throws: TransferError.self) { try first.get() }
+        #expect(saved.exists, "the attempt's last checkpoint saved the arrival")
+
+        // Bytes that arrived after the checkpoint, which a killed service left in the staging file:
+        // the restored arrival cannot account for them, so the file is cut back to its byte.
+        let handle = try FileHandle(forWritingTo: part)
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data(repeating: 0xEE, count: 5000))
+        try handle.close()
+        let restored = try ArrivingArchive(restoring: saved, staging: staging, name: "asset-pack.Talks.v1")
+        #expect(restored.byteCount == Int64(Self.cut))
+        request.durableLength = Self.length(of: part)
+        request.validator = ResumeValidator.entityTag(HTTPTransferTests.etag)
+        request.bodyObserver = restored
+        var result: Result<TransferResult, TransferError>?
+        for _ in 0..<4 {
+            let (outcome, events) = await HTTPTransferTests.transfer(request)
+            #expect(!events.contains { if case .restartedFromZero = $0 { true } else { false } }, "\(events)")
+            result = outcome
+            if case .success = outcome { break }
+            request.durableLength = Self.length(of: part)
+        }
+        #expect(try result?.get().length == Int64(bytes.count))
+        let ranges = server.requests.map { $0.headerValue("Range") }
+        #expect(ranges == [nil, "bytes=\(Self.cut)-", "bytes=\(2 * Self.cut)-"])
+        #expect(Double(served.total) <= 1.1 * Double(bytes.count), "served \(served.total) bytes of \(bytes.count)")
+
+        // The end of the body saved the whole arrival: a restart before the unpack unpacks from it.
+        let finished = try ArrivingArchive(restoring: saved, staging: staging, name: "asset-pack.Talks.v1")
+        let digests = try #require(finished.digests())
+        #expect(digests.sha256 == (try AssetPackArchiveDigests(reading: published)).sha256)
+        let unpacked = try #require(digests.unpacked, "every file was written")
+        for (index, file) in files.enumerated() {
+            #expect(try Data(contentsOf: unpacked.appending(path: "Talks/file-\(index).bin")) == file)
+        }
+    }
+
+    @Test("A saved state that is damaged, lacks its header bytes, or whose files are gone is refused")
+    func savedStatesRefused() async throws {
+        let folder = try TemporaryDirectory(prefix: "archive-resume")
+        let (published, _) = try Self.archive(in: folder)
+        let bytes = Array(try Data(contentsOf: published))
+        let served = ServedBytes()
+        let server = try Self.cuttingServer(of: bytes, served: served)
+        defer { server.stop() }
+        let staging = folder.appending("staging")
+        let saved = ArrivalStateFiles(folder: folder.url, rowID: 8)
+        var request = TransferRequest(url: server.url("/Talks.aar"), partFile: folder.appending("download.part"),
+                                      expectedLength: Int64(bytes.count), stallTimeout: .seconds(2))
+        request.bodyObserver = ArrivingArchive(staging: staging, name: "asset-pack.Talks.v1", saving: saved)
+        _ = await HTTPTransferTests.transfer(request)
+        let state = try Data(contentsOf: saved.state), header = try Data(contentsOf: saved.header)
+        func refused(_ why: String) {
+            #expect(throws: AssetPackArchiveError.self, "\(why)") {
+                try ArrivingArchive(restoring: saved, staging: staging, name: "asset-pack.Talks.v1")
+            }
+        }
+        #expect(throws: Never.self) { try ArrivingArchive(restoring: saved, staging: staging, name: "asset-pack.Talks.v1") }
+        // The download's name says which pack version it is for.
+        #expect(throws: AssetPackArchiveError.self, "another pack version's") {
+            try ArrivingArchive(restoring: saved, staging: staging, name: "asset-pack.Talks.v2")
+        }
+        var damaged = state
+        damaged[damaged.count / 2] ^= 0x20
+        try damaged.write(to: saved.state)
+        refused("a damaged state")
+        try state.write(to: saved.state)
+        try FileManager.default.removeItem(at: saved.header)
+        refused("no header bytes")
+        try header.write(to: saved.header)
+        for name in try FileManager.default.contentsOfDirectory(atPath: staging.path) {
+            try FileManager.default.removeItem(at: staging.appending(path: name))
+        }
+        refused("the staging folder is gone")
     }
 }

@@ -8,6 +8,7 @@ import AssetPackFormat
 import BackgroundAssetsIPC
 import Foundation
 import Synchronization
+import SystemLogging
 
 /// Digests every pack archive as the queue's transfers receive it, writes its files into the app
 /// group's staging area as they come, and keeps both for its unpack.
@@ -15,16 +16,18 @@ import Synchronization
 /// The staging file of a pack archive keeps only what is not a file's bytes (the header and the
 /// trailing digest); the files' bytes go straight into a folder of the packs' staging area, which
 /// the unpack syncs and renames into place once the digests are checked, instead of copying the
-/// files out of the archive. So the archive's holes can be filled by nobody else, and its download
-/// resumes only from where this process's arrival left off; after a restart of the service (which
-/// deletes the staging area's leftovers) it starts over from zero, and an archive that finished
-/// before the restart is fetched again (``AssetPackCoordinator``).
+/// files out of the archive. So the archive's holes can be filled by nobody else: each arrival
+/// saves its state at every checkpoint (``ArrivalStateFiles``), and a restarted service restores
+/// it (``restore(rows:)``), so the download resumes from its last checkpoint and an archive that
+/// finished before the restart is unpacked from the files kept. A download whose state is missing
+/// or does not fit starts over from zero.
 ///
 /// The queue asks for an observer each time a transfer of a pack archive starts
 /// (``DownloadQueue/observeBodies(with:)``); every attempt of one download gets the same one.
 final class ArchiveArrivals: Sendable {
     private let paths: DevicePaths
     private let arrivals = Mutex<[Int64: ArrivingArchive]>([:])
+    private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
 
     /// Creates the arrivals of a device root's app groups.
     init(paths: DevicePaths) {
@@ -34,109 +37,77 @@ final class ArchiveArrivals: Sendable {
     /// The observer of a download's transfers, when it is a pack archive's.
     func observer(for row: DownloadRow) -> (any TransferBodyObserver)? {
         guard row.descriptor.kind == .assetPack else { return nil }
-        let staging = paths.container(forAppGroup: row.descriptor.applicationGroupIdentifier)
-            .map { AssetPackContainerLayout(appGroupContainer: $0).stagingDirectory }
         return arrivals.withLock { arrivals in
             if let arriving = arrivals[row.id] { return arriving }
-            let arriving = ArrivingArchive(staging: staging, name: row.descriptor.identifier)
+            let arriving = ArrivingArchive(staging: staging(of: row), name: row.descriptor.identifier,
+                                           saving: ArrivalStateFiles(paths: paths, rowID: row.id))
             arrivals[row.id] = arriving
             return arriving
         }
     }
 
-    /// The digests of a finished download's file, if its bytes were all seen as they arrived, with
-    /// the folder its files were written into when they all were; `nil` when this process did not
-    /// see them (it started after they arrived).
-    func take(rowID: Int64) -> AssetPackArchiveDigests? {
-        arrivals.withLock { $0.removeValue(forKey: rowID) }?.digests()
+    /// Takes up the arrivals an earlier run of the service saved, for the pack downloads still in
+    /// the queue, and deletes every other saved state. Call it when the service starts, before
+    /// any transfer runs.
+    /// - Parameter rows: The pack downloads still in the queue, or finished and not yet unpacked.
+    /// - Returns: The staging folders the restored arrivals write into, by app group: the staging
+    ///   area's leftovers but these are deleted.
+    func restore(rows: [DownloadRow]) -> [String: Set<String>] {
+        var kept: [String: Set<String>] = [:]
+        var restored: [Int64: ArrivingArchive] = [:]
+        for row in rows where row.descriptor.kind == .assetPack {
+            let files = ArrivalStateFiles(paths: paths, rowID: row.id)
+            guard files.exists else { continue }
+            let download = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
+            do throws(AssetPackArchiveError) {
+                let arriving = try ArrivingArchive(restoring: files, staging: staging(of: row), name: row.descriptor.identifier)
+                restored[row.id] = arriving
+                if let folder = arriving.folderName { kept[row.descriptor.applicationGroupIdentifier, default: []].insert(folder) }
+                logger.info("The asset-pack download \(download) goes on from the \(arriving.byteCount) bytes its last checkpoint saved.")
+            } catch {
+                files.delete()
+                logger.notice("The asset-pack download \(download) starts over from zero: its saved state cannot be continued (\(error.description)).")
+            }
+        }
+        arrivals.withLock { $0.merge(restored) { _, restored in restored } }
+        deleteSavedStates(except: Set(restored.keys))
+        return kept
+    }
+
+    /// The digests of a finished download's file, if its bytes were all seen as they arrived (in
+    /// this run, or in an earlier one that saved them), with the folder its files were written
+    /// into when they all were; `nil` when they were not, or do not cover `archive` whole.
+    func take(rowID: Int64, archive: URL) -> AssetPackArchiveDigests? {
+        guard let arriving = arrivals.withLock({ $0.removeValue(forKey: rowID) }) else { return nil }
+        var status = stat()
+        guard stat(archive.path, &status) == 0, arriving.byteCount == Int64(status.st_size) else {
+            arriving.discard()
+            return nil
+        }
+        return arriving.digests()
     }
 
     /// Forgets a download that will not be unpacked, and deletes the files it wrote.
     func forget(rowID: Int64) {
         arrivals.withLock { $0.removeValue(forKey: rowID) }?.discard()
     }
-}
 
-/// One download's digester and files, across its transfer attempts.
-final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
-    // `lock` guards the vars below (the transfer's thread writes, the unpack's reads); hence
-    // the unchecked Sendable: a Mutex would not let a borrowed buffer reach its state.
-    private let lock = NSLock()
-    private let staging: URL?
-    private let name: String
-    private var sink: ArchiveFileSink?
-    // The whole archive's digest only: the manifests ba-package makes give it, which makes each
-    // file's redundant; for an archive listed without one, the unpack digests the files written.
-    private var digester = AssetPackArchiveDigester(digestsFiles: false)
-    /// Whether a body was seen, and every byte of the file so far went through the digester.
-    private var isWhole = false
-    /// Whether some bytes went to the sink's files instead of the staging file, which then has a
-    /// hole that only this arrival can account for.
-    private var storedBytes = false
-
-    /// Creates an observer that writes the archive's files into a new folder of `staging`, named
-    /// after `name`, the download's identifier (`asset-pack.ID.vVERSION`): an archive of another
-    /// pack version has its files written nowhere. With no staging folder, it only digests.
-    init(staging: URL? = nil, name: String = "archive") {
-        self.staging = staging
-        self.name = name
+    /// An unpack ended: the state saved for it goes.
+    func release(rowID: Int64) {
+        ArrivalStateFiles(paths: paths, rowID: rowID).delete()
     }
 
-    func canResume(at offset: Int64) -> Bool {
-        lock.withLock { isWhole && (digester.byteCount == offset || !storedBytes) }
+    private func staging(of row: DownloadRow) -> URL? {
+        paths.container(forAppGroup: row.descriptor.applicationGroupIdentifier)
+            .map { AssetPackContainerLayout(appGroupContainer: $0).stagingDirectory }
     }
 
-    func bodyBegan(at offset: Int64, partFile: Int32) {
-        lock.withLock {
-            // The next bytes of the same body: this attempt goes on where the last one stopped.
-            if offset > 0, isWhole, digester.byteCount == offset { return }
-            sink?.discard()
-            sink = staging.flatMap { staging in
-                // The staging folder exists once a pack was unpacked; created here for the first.
-                try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-                return ArchiveFileSink(folder: staging.appending(path: "\(name).\(UUID().uuidString)", directoryHint: .isDirectory),
-                                       expecting: AssetPackDownloadIdentifier(parsing: name))
-            }
-            digester = AssetPackArchiveDigester(digestsFiles: false, sink: sink)
-            storedBytes = false
-            // The staging file holds every byte before `offset` (``canResume(at:)`` saw to it).
-            isWhole = (try? digester.read(partFile, upTo: offset, path: "")) != nil && digester.byteCount == offset
-        }
-    }
-
-    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Bool {
-        let (stored, lostProblem) = lock.withLock { () -> (Bool, String?) in
-            guard isWhole else { return (false, nil) }
-            let stored = digester.update(bytes)
-            // Earlier bytes are only in the sink's files, which can no longer be written: the
-            // staging file cannot be completed either.
-            if !stored, storedBytes, let problem = sink?.problem { return (false, problem) }
-            storedBytes = storedBytes || stored
-            return (stored, nil)
-        }
-        if let lostProblem {
-            throw TransferError(.local, .localFile(errno: EIO), "the asset pack's files cannot be written into "
-                + "\(staging?.path ?? "its staging folder"): \(lostProblem). Free space on the device, then ask for the pack again")
-        }
-        return stored
-    }
-
-    /// The digests of the bytes seen, or `nil` when some were missed; without them, the files
-    /// written are deleted.
-    func digests() -> AssetPackArchiveDigests? {
-        lock.withLock {
-            let digests = isWhole ? digester.finish() : nil
-            if digests?.unpacked == nil { sink?.discard() }
-            sink = nil
-            return digests
-        }
-    }
-
-    /// Deletes the files written.
-    func discard() {
-        lock.withLock {
-            sink?.discard()
-            sink = nil
+    /// Deletes the saved states of the service's staging folder that no download restored.
+    private func deleteSavedStates(except kept: Set<Int64>) {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.stagingDirectory.path)) ?? []
+        for name in names {
+            guard let rowID = ArrivalStateFiles.rowID(ofFileNamed: name), !kept.contains(rowID) else { continue }
+            unlink(paths.stagingDirectory.appending(path: name).path)
         }
     }
 }

@@ -80,19 +80,20 @@ extension AssetPackCoordinator {
     /// Verifies and unpacks an archive on a thread of its own; the end comes back as an ``Event``.
     private func startUnpacking(_ archive: URL, entry: AssetPackDownloadManifest.Entry, app: String) {
         let identifier = AssetPackState.identifier(entry).description
+        let rowID = pending[InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)]?.rowID
+        let arrivals = arrivals
         guard let group = appGroups[app] else {
             StagingArea.release(handedOver: archive)
+            if let rowID { arrivals.forget(rowID: rowID) }
             return
         }
         unpacking += 1
         let host = host
         let events = events
-        let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
-        let rowID = pending[key]?.rowID
-        let digests = rowID.flatMap(arrivals.take(rowID:))
+        let digests = rowID.flatMap { arrivals.take(rowID: $0, archive: archive) }
         if digests == nil, let rowID {
-            // This process did not see the archive arrive: its files went into a staging folder that
-            // the restart deleted, and the archive on disk has holes where they were.
+            // Neither this process nor a saved state saw the archive arrive whole: the archive on
+            // disk has holes where its files' bytes were.
             StagingArea.release(handedOver: archive)
             activities.run("fetch \(identifier) of \(app) again") {
                 await events(.arrivedBeforeRestart(app: app, identifier: identifier, rowID: rowID))
@@ -108,6 +109,8 @@ extension AssetPackCoordinator {
                 // pages on this thread rather than on the service's.
                 defer {
                     StagingArea.release(handedOver: archive)
+                    // The files were installed or refused: the state that found them goes too.
+                    if let rowID { arrivals.release(rowID: rowID) }
                     CrashReport.nameCurrentThread("transfer")
                 }
                 return Result { () throws(AssetPackArchiveError) in

@@ -42,14 +42,14 @@ extension AssetPackCoordinator {
         }
     }
 
-    /// An archive finished downloading before the service restarted: it is fetched again from
-    /// zero, under the same queue row, since its files went into a staging folder the restart
-    /// deleted and the archive itself keeps only its header (``ArchiveArrivals``).
+    /// An archive finished downloading before the service restarted, and no saved state of its
+    /// arrival covers it whole (``ArchiveArrivals``): it is fetched again from zero, under the same
+    /// queue row, since the archive itself keeps only its header and trailer.
     /// - Returns: The pack downloads that ended: none while it is fetched again; the pack's failure
     ///   when it cannot be.
     nonisolated(nonsending) func fetchAgain(app: String, identifier: String, rowID: Int64, deviceNow: Date) async -> Performed {
-        let reason = "its archive finished downloading before the service restarted, and the files written as it arrived "
-            + "were deleted with the restart's leftovers"
+        let reason = "its archive finished downloading before the service restarted, and no saved state of its arrival "
+            + "covers the files written as it arrived"
         guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
             let failure = WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue, message:
                 "The asset pack download \(identifier) finished before the service restarted and could not be fetched again; "

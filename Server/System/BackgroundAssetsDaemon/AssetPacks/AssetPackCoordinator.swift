@@ -133,19 +133,20 @@ final class AssetPackCoordinator {
 
     // MARK: - Starting
 
-    /// Reads the store, deletes what interrupted unpacks left, and takes up the downloads a previous
-    /// run started: a row still queued resumes, a finished one whose file waits is installed when
-    /// the service hands it over again, and one that ended otherwise is forgotten.
+    /// Reads the store, takes up the downloads a previous run started, and deletes what interrupted
+    /// unpacks left: a row still queued resumes (from its arrival's last checkpoint, whose files are
+    /// kept), a finished one whose file waits is installed when the service hands it over again,
+    /// and one that ended otherwise is forgotten.
     /// - Parameter apps: The installed apps.
     nonisolated(nonsending) func start(apps: [InstalledApp]) async {
         let arrivals = arrivals
         await queue.observeBodies { arrivals.observer(for: $0) }
         for app in apps { know(app) }
-        for path in host.removeLeftovers(appGroups: Array(Set(appGroups.values))) { logger.info("Deleted \(path), left by an interrupted asset-pack install.") }
         let recorded = (try? await existingStore?.packs()) ?? []
         installed = Dictionary(recorded.map { ($0.key, $0) }, uniquingKeysWith: { _, last in last })
         unmanagedExtensions = (try? await existingStore?.unmanagedExtensions()) ?? [:]
         let staging = StagingArea(paths: paths)
+        var liveRows: [DownloadRow] = []
         for download in (try? await existingStore?.pendingDownloads()) ?? [] {
             var row: DownloadRow?
             if let id = download.rowID { row = (try? await storeReader.read { try $0.download(id: id) }) ?? nil }
@@ -157,7 +158,12 @@ final class AssetPackCoordinator {
                 continue
             }
             pending[download.key] = download
+            liveRows.append(row)
             state.restore(app: download.app, entry: download.entry, isEssential: download.isEssential)
+        }
+        let kept = arrivals.restore(rows: liveRows)
+        for path in host.removeLeftovers(appGroups: Array(Set(appGroups.values)), keeping: kept) {
+            logger.info("Deleted \(path), left by an interrupted asset-pack install.")
         }
     }
 

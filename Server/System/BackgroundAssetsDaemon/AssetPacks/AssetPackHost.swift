@@ -55,11 +55,16 @@ public struct AssetPackHost: Sendable {
 
     /// Deletes what interrupted installs left in each app group's packs folder; the service calls
     /// it when it starts, before any install runs.
+    /// - Parameters:
+    ///   - appGroups: The app groups whose packs folders to tidy.
+    ///   - kept: By app group, the staging folders of pack downloads that go on after the restart.
     /// - Returns: The paths removed, prefixed with their app group.
     @discardableResult
-    public func removeLeftovers(appGroups: [String]) -> [String] {
+    public func removeLeftovers(appGroups: [String], keeping kept: [String: Set<String>] = [:]) -> [String] {
         appGroups.sorted().flatMap { group in
-            layout(forAppGroup: group).map { AssetPackUnpacker(layout: $0).removeLeftovers().map { "\(group)/\($0)" } } ?? []
+            layout(forAppGroup: group).map {
+                AssetPackUnpacker(layout: $0).removeLeftovers(keeping: kept[group] ?? []).map { "\(group)/\($0)" }
+            } ?? []
         }
     }
 

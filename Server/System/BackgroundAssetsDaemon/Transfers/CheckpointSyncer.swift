@@ -14,10 +14,13 @@ import Foundation
 /// syncs still asked for.
 ///
 /// Requests made while a sync runs are merged: the next sync covers the latest length asked for.
+/// A body observer's work for each checkpoint (``TransferBodyObserver/checkpoint(at:)``) runs after
+/// the sync and before the report, every one of them in order, since each makes its own writes durable.
 final class CheckpointSyncer: @unchecked Sendable {
     // `condition` guards every stored var below; hence the unchecked Sendable.
     private let condition = NSCondition()
     private var requestedLength: Int64?
+    private var observerWork: [@Sendable () -> Void] = []
     private var isSyncing = false
     private var isFinishing = false
     private var failure: TransferError?
@@ -39,12 +42,14 @@ final class CheckpointSyncer: @unchecked Sendable {
     }
 
     /// Asks for the file to be synced up to `length` and reported as a checkpoint; returns at once.
+    /// - Parameter work: What makes a body observer's bytes up to `length` durable, run after the sync.
     /// - Throws: The error of an earlier sync: the transfer stops, as it would have then.
-    func checkpoint(length: Int64) throws(TransferError) {
+    func checkpoint(length: Int64, then work: (@Sendable () -> Void)? = nil) throws(TransferError) {
         condition.lock()
         defer { condition.unlock() }
         if let failure { throw failure }
         requestedLength = length
+        if let work { observerWork.append(work) }
         condition.signal()
     }
 
@@ -70,12 +75,15 @@ final class CheckpointSyncer: @unchecked Sendable {
                 return
             }
             requestedLength = nil
+            let work = observerWork
+            observerWork = []
             isSyncing = true
             condition.unlock()
 
             var error: TransferError?
             do throws(TransferError) {
                 try PartFile.sync(descriptor: descriptor, url: url)
+                for step in work { step() }
                 // Reported before the sync counts as done, so finish() returns after the event.
                 events(.checkpoint(length: length, validator: validator))
             } catch let failed {

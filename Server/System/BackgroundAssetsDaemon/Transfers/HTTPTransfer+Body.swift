@@ -100,7 +100,7 @@ extension HTTPTransfer {
                 if offset - checkpoint.length >= request.checkpointBytes || now - checkpoint.time >= checkpointNanoseconds {
                     if leftHoles { try part.spanHoles(upTo: offset) }
                     if syncer == nil { syncer = CheckpointSyncer(part: part, validator: validator, events: events) }
-                    try syncer?.checkpoint(length: offset)
+                    try syncer?.checkpoint(length: offset, then: request.bodyObserver?.checkpoint(at: offset))
                     checkpoint = (offset, now)
                 }
                 if now - lastProgress >= 50_000_000 {
@@ -117,6 +117,7 @@ extension HTTPTransfer {
             // next attempt finds, and an observer that cannot continue from there starts over.
             let spanned = !leftHoles || (try? part.spanHoles(upTo: offset)) != nil
             if spanned, (try? part.sync()) != nil, offset != checkpoint.length {
+                request.bodyObserver?.checkpoint(at: offset)?()
                 events(.checkpoint(length: offset, validator: validator))
             }
             throw error
@@ -124,6 +125,8 @@ extension HTTPTransfer {
 
         try syncer?.finish()
         if leftHoles { try part.spanHoles(upTo: offset) }
+        // The observer's state at the end: a pack archive unpacks from it after a restart.
+        request.bodyObserver?.checkpoint(at: offset)?()
         // Unsynced, the end is no checkpoint: after a power cut the download resumes from the last one.
         if request.syncsFinishedFile {
             try part.sync()

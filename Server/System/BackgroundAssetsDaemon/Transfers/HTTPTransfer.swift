@@ -43,8 +43,14 @@ struct HTTPTransfer {
         if offset > 0, validator == nil {
             try restart(part, &offset, &validator, reason: "the bytes on disk have no validator to resume with")
         }
-        if offset > 0, request.bodyObserver?.canResume(at: offset) == false {
-            try restart(part, &offset, &validator, reason: "the bytes before \(offset) were stored outside the staging file, and are not there any more")
+        if offset > 0, let resumable = request.bodyObserver?.resumableOffset(upTo: offset), resumable < offset {
+            if resumable > 0 {
+                // What arrived after the observer's last durable state is fetched again.
+                try part.truncate(to: resumable)
+                offset = resumable
+            } else {
+                try restart(part, &offset, &validator, reason: "the bytes before \(offset) were stored outside the staging file, and are not there any more")
+            }
         }
 
         var redirects = 0

@@ -99,7 +99,12 @@ final class PartFile {
 
     /// Discards everything, for a restart from zero.
     func truncateToZero() throws(TransferError) {
-        guard ftruncate(descriptor, 0) == 0 else { throw Self.error("truncate", url, errno) }
+        try truncate(to: 0)
+    }
+
+    /// Discards the bytes after `length`: those a body observer cannot continue after.
+    func truncate(to length: Int64) throws(TransferError) {
+        guard ftruncate(descriptor, off_t(length)) == 0 else { throw Self.error("truncate", url, errno) }
     }
 
     /// Writes bytes at an offset.

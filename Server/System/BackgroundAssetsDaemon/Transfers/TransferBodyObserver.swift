@@ -12,13 +12,15 @@ A hook that sees every byte of a transfer's body, in order, and may keep some ou
 ///
 /// An observer that stores bytes itself (``bodyArrived(_:)`` returns `true`) leaves holes in the
 /// staging file, which it alone can fill: so it also says where a transfer may resume
-/// (``canResume(at:)``), and a transfer it cannot continue starts over from zero. The staging file
-/// still spans the holes (``PartFile/spanHoles(upTo:)``), so the offset the next attempt asks
-/// for is the byte the observer stopped at.
+/// (``resumableOffset(upTo:)``), and a transfer it cannot continue starts over from zero. The
+/// staging file still spans the holes (``PartFile/spanHoles(upTo:)``), so the offset the next
+/// attempt asks for is the byte the observer stopped at. To resume after a restart of the service
+/// too, it makes what it stored durable at each checkpoint (``checkpoint(at:)``), before the queue
+/// records the checkpoint.
 protocol TransferBodyObserver: Sendable {
-    /// Whether a transfer may resume after the staging file's first `offset` bytes; `false` makes
-    /// it start over from zero.
-    func canResume(at offset: Int64) -> Bool
+    /// Where a transfer whose staging file holds `offset` bytes may resume: `offset`, an earlier
+    /// byte the observer can continue from (the staging file is cut back to it), or 0 to start over.
+    func resumableOffset(upTo offset: Int64) -> Int64
 
     /// A response body starts at `offset`. The staging file's first `offset` bytes (from an earlier
     /// attempt) can be read through `partFile`, unless the observer stored them itself.
@@ -29,4 +31,11 @@ protocol TransferBodyObserver: Sendable {
     /// - Throws: ``TransferError`` when it can neither store them nor let the staging file have
     ///   them, which ends the attempt.
     func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Bool
+
+    /// A checkpoint of the `length` bytes seen so far is being taken, on the transfer's thread.
+    /// - Returns: The work that makes the observer's part of those bytes durable, or `nil` for
+    ///   none. The transfer runs it after syncing the staging file and before the checkpoint is
+    ///   recorded, maybe on another thread while more bytes arrive; a failure it cannot recover
+    ///   from leaves the observer's saved state at an earlier byte, which it resumes from.
+    func checkpoint(at length: Int64) -> (@Sendable () -> Void)?
 }
