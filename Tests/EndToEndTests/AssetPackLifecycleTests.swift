@@ -139,13 +139,13 @@ struct AssetPackLifecycleTests {
         }
     }
 
-    @Test("An archive that finished before the service restarted is fetched again, since its files went with the restart, and the pack installs")
-    func archiveFetchedAgainAfterRestart() async throws {
+    @Test("An archive that finished before the service restarted is unpacked from the files kept as it arrived, not fetched again")
+    func archiveUnpackedAfterRestart() async throws {
         try await duringUnpackOfAnUpdate { device, app in
             try app.signal(SIGKILL)
             try await device.scenario.service.kill()
             // The archive keeps its header and trailer only: its files were written into .staging/
-            // as they arrived, which the restarted service deletes.
+            // as they arrived, and the arrival's state saved at the end of the body names them.
             #expect(!device.finishedArchives().isEmpty, "the finished archive waits in the hand-over folder")
 
             let lines = try await device.app(["ensure", "Atlas", "--latest"])
@@ -153,7 +153,9 @@ struct AssetPackLifecycleTests {
             #expect(device.installedVersion(of: "Atlas") == 2)
             #expect(try Data(contentsOf: device.installedFile("Atlas", "Atlas/tile-0.bin")) == Data("tile 0 v2".utf8))
             let trace = try String(contentsOf: device.scenario.deviceRoot.appending(path: "system/trace.jsonl"), encoding: .utf8)
-            #expect(trace.contains("assetPackFetchedAgain"), "the archive was fetched again, not read")
+            #expect(!trace.contains("assetPackFetchedAgain"), "the kept files were unpacked")
+            let gets = try device.scenario.accessEntries(for: "/Atlas.aar").filter { $0.method == "GET" }
+            #expect(gets.count == 2, "each version's archive was fetched once: \(gets)")
         }
     }
 }
