@@ -36,6 +36,30 @@ struct CheckpointSyncerTests {
         #expect(lengths.last == written, "the last length asked for is reported before finish() returns")
     }
 
+    @Test("A body observer's work for every checkpoint runs, in order, before that checkpoint is reported")
+    func observerWorkBeforeReport() throws {
+        let folder = try TemporaryDirectory()
+        let part = try PartFile(url: folder.url.appending(path: "a.part"), durableLength: 0)
+        let log = Mutex<[String]>([])
+        let syncer = CheckpointSyncer(part: part, validator: nil) { event in
+            if case let .checkpoint(length, _) = event { log.withLock { $0.append("reported \(length)") } }
+        }
+        for length in stride(from: Int64(4096), through: 40_960, by: 4096) {
+            try syncer.checkpoint(length: length, then: { log.withLock { $0.append("saved \(length)") } })
+        }
+        try syncer.finish()
+        let entries = log.withLock { $0 }
+        // Merged requests report once, but the work of each runs, since each made its own writes.
+        let saved = entries.filter { $0.hasPrefix("saved") }
+        #expect(saved == stride(from: 4096, through: 40_960, by: 4096).map { "saved \($0)" })
+        for (index, entry) in entries.enumerated() where entry.hasPrefix("reported") {
+            let length = entry.dropFirst("reported ".count)
+            let savedAt = entries.firstIndex(of: "saved \(length)")
+            #expect(savedAt.map { $0 < index } == true, "the work for \(length) ran before its report: \(entries)")
+        }
+        #expect(entries.last == "reported 40960")
+    }
+
     @Test("A sync that fails stops the transfer at its next checkpoint, or at its end")
     func failureSurfaces() throws {
         // A device cannot be synced (EINVAL), which stands in for a failing disk.
