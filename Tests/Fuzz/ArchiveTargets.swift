@@ -1,12 +1,13 @@
 /*
 Abstract:
-Fuzz targets for asset-pack archives: the header, the reader on a file, and the digester fed as bytes arrive.
+Fuzz targets for asset-pack archives: the header, the reader on a file, the digester fed as bytes arrive, and a download's saved arrival state.
 */
 
 import Foundation
 #if DEBUG || FUZZING
-// The header's parser is internal: the script builds with -enable-testing, as debug builds are.
-// A release build has no testable modules and goes without that one target.
+// The header's parser and the arrival state's signature are internal: the script builds with
+// -enable-testing, as debug builds are. A release build has no testable modules and goes without
+// those targets.
 @testable import AssetPackArchive
 #else
 import AssetPackArchive
@@ -38,6 +39,21 @@ extension FuzzTarget {
         FuzzTarget(name: "archive-header",
                    summary: "AssetPackArchiveHeader(parsing:), the JSON header of an .aar the service downloaded") { data in
             _ = try? AssetPackArchiveHeader(parsing: data, source: "fuzz.aar")
+        },
+        FuzzTarget(name: "arrival-state",
+                   summary: "ArchiveArrivalState(decoding:) and the digester and sink restored from it: a pack download's saved state read by the next service") { data in
+            // The first part is the header bytes kept beside the state, the rest the state's JSON
+            // body, sealed here as the service seals it: a fuzzer cannot forge the SHA-256, and the
+            // checks after it are the ones worth reaching.
+            let (sealed, body) = split(data)
+            var digest = ArchiveDigest()
+            digest.update(ArchiveArrivalState.signature + Array(body))
+            let encoded = ArchiveArrivalState.signature + Array(body) + digest.finalizeBytes()
+            guard let state = try? ArchiveArrivalState(decoding: encoded, path: "fuzz.arrival") else { return }
+            let staging = ScratchFile.url(named: "staging")
+            try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
+            let sink = try? state.resumingSink(in: staging, sealedBytes: Array(sealed), expecting: nil)
+            _ = try? AssetPackArchiveDigester(restoring: state.digester, sealedBytes: Array(sealed), sink: sink)
         },
     ]
 }
