@@ -13,7 +13,7 @@ import Foundation
 /// whole version folder beside the old one, and only then makes it current by renaming a new
 /// `current` link over the old one. A crash at any moment (even `kill -9`) leaves the old version
 /// current and whole; what the crash left behind is never visible through `current` and goes at the
-/// next ``removeLeftovers()``.
+/// next ``removeLeftovers(keeping:)``.
 public struct AssetPackUnpacker: Sendable {
     /// What the archive must be, from the download manifest that listed it.
     public struct Expectation: Sendable, Equatable {

@@ -103,8 +103,9 @@ struct AssetPackLifecycleTests {
     }
 
     /// Publishes version 2 of a pack of 1,500 files, asks the app for it, and calls `body` once its
-    /// unpack started, with the app still waiting. Each file is synced, so unpacking lasts long
-    /// enough to be caught in the middle.
+    /// unpack started, with the app still waiting. The unpack opens and syncs each file again (the
+    /// arrival's checkpoints synced their bytes already, so it is quicker than when it wrote them
+    /// out), which still lasts long enough to be caught in the middle.
     private func duringUnpackOfAnUpdate(_ body: @escaping (AssetPackScenario, ChildProcess) async throws -> Void) async throws {
         let many = Dictionary(uniqueKeysWithValues: (0..<1500).map { ("Atlas/tile-\($0).bin", Data("tile \($0) v".utf8)) })
         try await withAssetPacks(prepare: { packs, folder in
