@@ -106,7 +106,9 @@ final class ArchiveArrivals: Sendable {
     private func deleteSavedStates(except kept: Set<Int64>) {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: paths.stagingDirectory.path)) ?? []
         for name in names {
-            guard let rowID = ArrivalStateFiles.rowID(ofFileNamed: name), !kept.contains(rowID) else { continue }
+            // A temporary file a crash left in the middle of a save goes too.
+            let isTemporary = name.hasPrefix(".") && name.hasSuffix(".tmp") && name.contains(ArrivalStateFiles.stateSuffix)
+            guard isTemporary || ArrivalStateFiles.rowID(ofFileNamed: name).map({ !kept.contains($0) }) == true else { continue }
             unlink(paths.stagingDirectory.appending(path: name).path)
         }
     }
