@@ -335,7 +335,10 @@ let package = Package(
         // The same file as AppleAPITests (a symlink), compiled in Swift 5 language mode.
         .testTarget(
             name: "AppleAPISwift5Tests",
-            dependencies: ["BackgroundAssets", "ExtensionFoundation", "OSLog", "System", "os"],
+            dependencies: [
+                "BackgroundAssets", "BackgroundTasks", "BackgroundURLSessions", "ExtensionFoundation", "OSLog", "System",
+                "UserNotifications", "os",
+            ],
             path: "Tests/AppleAPISwift5Tests",
             swiftSettings: [.swiftLanguageMode(.v5)]
         ),

@@ -1,0 +1,1 @@
+../UserNotificationsTests/AppleStyleNotificationManager.swift

@@ -1,0 +1,1 @@
+../BackgroundURLSessionsTests/ImportsTasksFirst.swift
