@@ -24,13 +24,13 @@ struct ModuleTableTests {
         #expect(shipped.count > 20, "Package.swift was not read: \(shipped.map(\.name))")
         let rows = try table().rows
         let named = rows.compactMap { MarkdownTable.codeNames(in: $0[0]).first }
-        for target in shipped where !named.contains(target.name) {
+        for target in shipped where !named.contains(manifest.documentedName(of: target)) {
             Issue.record("""
-                \(Self.document) has no row for the module `\(target.name)` (\(target.path)). Add: \
-                | `\(target.name)` | \(Self.cell(for: target)) | What it is, in a sentence. |
+                \(Self.document) has no row for the module `\(manifest.documentedName(of: target))` (\(target.path)). Add: \
+                | `\(manifest.documentedName(of: target))` | \(Self.cell(for: target)) | What it is, in a sentence. |
                 """)
         }
-        for name in named where manifest.target(name)?.isShipped != true {
+        for name in named where manifest.target(documentedAs: name)?.isShipped != true {
             Issue.record("""
                 \(Self.document)'s module table has a row for `\(name)`, which Package.swift does not declare; \
                 remove the row or correct the name.
@@ -42,11 +42,13 @@ struct ModuleTableTests {
     func dependenciesAsDeclared() throws {
         let manifest = PackageManifest.current
         for row in try table().rows {
-            guard let name = MarkdownTable.codeNames(in: row[0]).first, let target = manifest.target(name), row.count > 1 else {
+            guard let name = MarkdownTable.codeNames(in: row[0]).first, let target = manifest.target(documentedAs: name),
+                row.count > 1
+            else {
                 continue
             }
             let written = Set(MarkdownTable.codeNames(in: row[1]))
-            let declared = Set(target.dependencies)
+            let declared = Set(target.dependencies.map { manifest.target($0).map(manifest.documentedName) ?? $0 })
             guard written != declared else { continue }
             let missing = declared.subtracting(written).sorted().map { "`\($0)`" }
             let extra = written.subtracting(declared).sorted().map { "`\($0)`" }

@@ -69,6 +69,17 @@ struct PackageManifest {
     /// The target with this name.
     func target(_ name: String) -> Target? { targets.first { $0.name == name } }
 
+    /// The names Docs/ gives the sample's app and extension, by their folders. A copy renamed as
+    /// Docs/UsingAsTemplate.md says gives the two targets its own names but keeps the sample's pages,
+    /// which go on describing the sample; the tables are read with these names standing for its targets.
+    static let sampleNames = ["App": "wwdc-sessions", "Extension": "wwdc-sessions-extension"]
+
+    /// The name Docs/ writes for a target: the sample's, for the app and the extension, whatever they are renamed to.
+    func documentedName(of target: Target) -> String { Self.sampleNames[target.path] ?? target.name }
+
+    /// The target Docs/ writes by this name.
+    func target(documentedAs name: String) -> Target? { targets.first { documentedName(of: $0) == name } }
+
     /// The text from just after an opening bracket up to its matching closing one.
     private static func balanced(_ text: Substring, open: Character, close: Character) throws -> Substring {
         var depth = 1

@@ -83,7 +83,7 @@ struct FullDiskTests {
 
     @Test("An install whose bundle does not fit is refused with the reason, and leaves no partial executable")
     func installThatDoesNotFit() async throws {
-        let executable = try ProductsDirectory.executable(named: "wwdc-sessions")
+        let executable = try ProductsDirectory.executable(named: SampleIdentity.sample.appExecutable)
         let size = try FileManager.default.attributesOfItem(atPath: executable.path)[.size] as? Int ?? 0
         // Room for the service's files and part of one executable, not both of them.
         let disk = try SmallFileSystem(size: size + (2 << 20))
@@ -95,7 +95,7 @@ struct FullDiskTests {
                     "\(result.standardError)")
             let apps = scenario.deviceRoot.appending(path: "apps")
             let leftovers = FileManager.default.enumerator(atPath: apps.path)?.compactMap { $0 as? String } ?? []
-            #expect(!leftovers.contains { $0.hasSuffix(".new") || $0.contains("wwdc-sessions") }, "\(leftovers)")
+            #expect(!leftovers.contains { $0.hasSuffix(".new") || $0.contains(SampleIdentity.sample.appExecutable) }, "\(leftovers)")
         }
     }
 

@@ -25,7 +25,7 @@ struct PackageDependencyTests {
         for stale in (try? FileManager.default.contentsOfDirectory(atPath: checks.path)) ?? [] where stale != folder.lastPathComponent {
             try? FileManager.default.removeItem(at: checks.appendingPathComponent(stale))
         }
-        let dependent = folder.appendingPathComponent("my-app")
+        let dependent = folder.appendingPathComponent(Self.executable)
         try writeDependentPackage(at: dependent)
         // At the lowest priority: the tests that run beside this one time transfers and deadlines.
         let scratch = dependent.appendingPathComponent(".build")
@@ -33,7 +33,7 @@ struct PackageDependencyTests {
             "nice",
             arguments: [
                 "-n", "19", "swift", "build", "--package-path", dependent.path, "--scratch-path", scratch.path,
-                "--product", "my-app", "-Xswiftc", "-warnings-as-errors",
+                "--product", Self.executable, "-Xswiftc", "-warnings-as-errors",
             ],
             timeout: .seconds(540))
         #expect(
@@ -46,14 +46,20 @@ struct PackageDependencyTests {
             let environment = ServiceProcess.environment(for: deviceRoot.url)
                 .merging(["BA_BUNDLE_IDENTIFIER": "com.example.MyApp"]) { $1 }
             let run = try await runCommand(
-                scratch.appendingPathComponent("debug/my-app").path, environment: environment, timeout: .seconds(30))
-            #expect(run.status.isSuccess, "my-app: \(run.standardError)")
+                scratch.appendingPathComponent("debug/\(Self.executable)").path, environment: environment,
+                timeout: .seconds(30))
+            #expect(run.status.isSuccess, "\(Self.executable): \(run.standardError)")
             #expect(run.standardOutput.contains("current downloads: 0"), "\(run.standardOutput)")
             #expect(run.standardOutput.contains("error domain: BGTaskSchedulerErrorDomain"), "\(run.standardOutput)")
             #expect(run.standardError.contains("[app] notice: Connected; 00 downloads."), "\(run.standardError)")
             #expect(run.standardError.contains("[app] Slides go in Slides/intro.pdf."), "\(run.standardError)")
         }
     }
+
+    /// The dependent package's executable target. SwiftPM refuses two packages of one graph declaring a
+    /// target of the same name, so this is none the sample's app could be renamed to: a copy renamed as
+    /// Docs/UsingAsTemplate.md says declares `my-app` itself.
+    static let executable = "dependency-check-app"
 
     /// A name for the set of source files under `Shared/` (FNV-1a of their sorted paths).
     static func sourceListFingerprint() -> String {
@@ -64,7 +70,7 @@ struct PackageDependencyTests {
 
     /// Writes the package a developer would write: the frameworks as products of this package, by path.
     private func writeDependentPackage(at folder: URL) throws {
-        let sources = folder.appendingPathComponent("Sources/my-app")
+        let sources = folder.appendingPathComponent("Sources/\(Self.executable)")
         try FileManager.default.createDirectory(at: sources, withIntermediateDirectories: true)
         // A package depended on by path is known by its folder's name.
         let identity = Self.packageRoot.lastPathComponent.lowercased()
@@ -78,7 +84,7 @@ struct PackageDependencyTests {
                 dependencies: [.package(path: "\(Self.packageRoot.path)")],
                 targets: [
                     .executableTarget(
-                        name: "my-app",
+                        name: "\(Self.executable)",
                         dependencies: [
                             .product(name: "BackgroundAssets", package: "\(identity)"),
                             .product(name: "BackgroundTasks", package: "\(identity)"),
@@ -86,7 +92,7 @@ struct PackageDependencyTests {
                             .product(name: "os", package: "\(identity)"),
                             .product(name: "System", package: "\(identity)"),
                         ],
-                        path: "Sources/my-app"
+                        path: "Sources/\(Self.executable)"
                     ),
                 ]
             )
