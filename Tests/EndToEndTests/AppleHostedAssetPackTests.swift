@@ -40,7 +40,7 @@ struct AppleHostedAssetPackTests {
 
             let result = try await device.install(extensionExecutable: "asset-pack-test-store-extension")
             #expect(result.status.isSuccess, "\(result.standardError)")
-            #expect(result.standardOutput.contains("1 of 1 essential download(s)"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("1 of 1 essential asset pack(s)"), "\(result.standardOutput)")
             #expect(device.installedVersion(of: "Intro") == 1, "the essential pack is in place before the app may launch")
             let asked = (try? String(contentsOf: device.recordsFolder.appending(path: "asked.txt"), encoding: .utf8)) ?? ""
             #expect(asked == "Intro 1 store\n", "the StoreDownloaderExtension was asked about the hosted essential pack: \(asked)")

@@ -31,7 +31,7 @@ struct AssetPackInstallTests {
             let result = try await device.install()
             #expect(result.status.isSuccess, "\(result.standardError)")
             #expect(device.installedVersion(of: "Intro") == 1, "install --wait returned before the essential pack was in place")
-            #expect(result.standardOutput.contains("1 of 1 essential download(s)"), "\(result.standardOutput)")
+            #expect(result.standardOutput.contains("1 of 1 essential asset pack(s)"), "\(result.standardOutput)")
             try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, timeout: .seconds(30), "the prefetch pack")
             #expect(device.installedVersion(of: "Slides") == nil, "an on-demand pack waits for the app to ask")
             let asked = (try? String(contentsOf: device.recordsFolder.appending(path: "asked.txt"), encoding: .utf8)) ?? ""
@@ -50,7 +50,7 @@ struct AssetPackInstallTests {
         try await withAssetPacks(serverArguments: ["--fail", "/Intro.aar=404"], prepare: Self.standardPacks) { device in
             let result = try await device.install()
             let output = result.standardOutput + result.standardError
-            #expect(output.contains("0 of 1 essential download(s)") && output.contains("the asset pack Intro"), "\(output)")
+            #expect(output.contains("0 of 1 essential asset pack(s)") && output.contains("the asset pack Intro"), "\(output)")
             #expect(output.contains("404"), "\(output)")
             #expect(device.installedVersion(of: "Intro") == nil)
         }

@@ -44,8 +44,8 @@ enum InstallSummary {
             return opening + " Its extension asked for no essential downloads, so nothing had to arrive before "
                 + "the launch."
         }
-        let total = progress.essentialTotal == 1
-            ? "its essential download" : "its \(progress.essentialTotal) essential downloads"
+        let noun = progress.essentialArePacks == true ? "essential asset pack" : "essential download"
+        let total = progress.essentialTotal == 1 ? "its \(noun)" : "its \(progress.essentialTotal) \(noun)s"
         var text = opening
             + " Of \(total), \(progress.essentialFinished) finished and \(progress.essentialFailed) failed"
         let unfinished = progress.essentialTotal - progress.essentialFinished - progress.essentialFailed

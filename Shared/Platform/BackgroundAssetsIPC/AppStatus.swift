@@ -102,11 +102,19 @@ public struct InstallProgress: Codable, Sendable, Equatable {
     public var essentialFailed: Int
     /// The essential downloads in all.
     public var essentialTotal: Int
+    /// The app's own download, the first part of `totalBytes` (`BAMaxInstallSize` less
+    /// `BAEssentialMaxInstallSize`); `nil` from a service that did not say.
+    public var appBytes: Int64?
+    /// Whether the essential part is the essential downloads' own sizes; `false` while
+    /// `BAEssentialDownloadAllowance` stands in for them, until the extension has returned them.
+    public var essentialSizesKnown: Bool?
+    /// Whether the essential downloads are asset packs, which the system downloads itself.
+    public var essentialArePacks: Bool?
 
     /// Creates a progress value.
     public init(
         phase: Phase, completedBytes: Int64, totalBytes: Int64, essentialFinished: Int = 0, essentialFailed: Int = 0,
-        essentialTotal: Int = 0
+        essentialTotal: Int = 0, appBytes: Int64? = nil, essentialSizesKnown: Bool? = nil, essentialArePacks: Bool? = nil
     ) {
         self.phase = phase
         self.completedBytes = completedBytes
@@ -114,6 +122,9 @@ public struct InstallProgress: Codable, Sendable, Equatable {
         self.essentialFinished = essentialFinished
         self.essentialFailed = essentialFailed
         self.essentialTotal = essentialTotal
+        self.appBytes = appBytes
+        self.essentialSizesKnown = essentialSizesKnown
+        self.essentialArePacks = essentialArePacks
     }
 
     /// The fraction done, from 0 to 1.

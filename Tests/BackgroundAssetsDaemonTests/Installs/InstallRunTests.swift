@@ -21,6 +21,27 @@ struct InstallRunTests {
         #expect(run.progress.totalBytes == appShare + Int64(plist.restrictions.essentialDownloadAllowance))
     }
 
+    @Test("Progress names the app's share, whether the essential part is still the allowance, and whether it is packs")
+    func namedParts() throws {
+        let app = try AppRegistryTests.sampleApp()
+        var run = InstallRun(kind: .install, app: app)
+        #expect(run.progress.appBytes == run.appShare)
+        #expect(run.progress.essentialSizesKnown == false)
+        run.essential = EssentialPhase(rows: [(id: 1, size: 25_805)], arePacks: true)
+        run.phase = .downloadingEssentialAssets
+        #expect(run.progress.essentialSizesKnown == true)
+        #expect(run.progress.essentialArePacks == true)
+        #expect(run.progress.totalBytes == run.appShare + 25_805)
+        #expect(run.summary(note: nil).contains("0 of 1 essential asset pack(s) (25.2 KiB) finished"))
+
+        var empty = InstallRun(kind: .update, app: app)
+        empty.phase = .complete
+        // No essential downloads: the allowance no longer stands in, so the whole is the app's share.
+        #expect(empty.progress.essentialSizesKnown == true)
+        #expect(empty.progress.totalBytes == empty.appShare)
+        #expect(empty.progress.completedBytes == empty.appShare)
+    }
+
     @Test("Essential progress counts written bytes; a failed download's share counts as done")
     func essentialProgress() throws {
         let app = try AppRegistryTests.sampleApp()

@@ -33,6 +33,9 @@ struct EssentialPhase: Sendable {
     let totalBytes: Int64
     /// How many essential downloads the phase started with.
     let count: Int
+    /// Whether they are asset packs, which the system downloads for a managed extension, rather than
+    /// the downloads an extension returned.
+    let arePacks: Bool
     /// The outcomes so far, in the order they happened.
     private(set) var finished: [Finished] = []
     private(set) var failed: [Failed] = []
@@ -47,11 +50,14 @@ struct EssentialPhase: Sendable {
     var failedCount: Int { failed.count + failedPacks.count }
 
     /// Starts a phase for the rows of the accepted essential downloads.
-    /// - Parameter rows: Each row id with the download's declared size.
-    init(rows: [(id: Int64, size: Int64)]) {
+    /// - Parameters:
+    ///   - rows: Each row id with the download's declared size.
+    ///   - arePacks: Whether the rows are essential asset packs.
+    init(rows: [(id: Int64, size: Int64)], arePacks: Bool = false) {
         remaining = Dictionary(rows.map { ($0.id, $0.size) }, uniquingKeysWith: { first, _ in first })
         totalBytes = rows.lazy.map { max($0.size, 0) }.saturatedSum()
         count = rows.count
+        self.arePacks = arePacks
     }
 
     /// Whether a row belongs to the phase and has not ended.

@@ -52,8 +52,13 @@ struct InstallRun: Sendable {
     }
 
     /// The progress to show.
+    ///
+    /// The app's part never changes; the essential part is the allowance until the extension has
+    /// returned its essential downloads, their declared sizes from then on, and nothing when the install
+    /// completed without any. `essentialSizesKnown` says which, so a reader can tell the two apart.
     var progress: InstallProgress {
-        let essentialTotal = essential?.totalBytes ?? essentialAllowance
+        let sizesKnown = essential != nil || phase == .complete
+        let essentialTotal = essential?.totalBytes ?? (sizesKnown ? 0 : essentialAllowance)
         let total = appShare.addingSaturated(essentialTotal)
         let done: Int64 = switch phase {
         case .downloadingApp: 0
@@ -64,7 +69,8 @@ struct InstallRun: Sendable {
         return InstallProgress(
             phase: phase, completedBytes: done, totalBytes: total,
             essentialFinished: essential?.finishedCount ?? 0, essentialFailed: essential?.failedCount ?? 0,
-            essentialTotal: essential?.count ?? 0)
+            essentialTotal: essential?.count ?? 0, appBytes: appShare, essentialSizesKnown: sizesKnown,
+            essentialArePacks: essential?.arePacks ?? false)
     }
 
     /// One paragraph on what the install downloaded and what failed.
@@ -73,7 +79,8 @@ struct InstallRun: Sendable {
         var text = "\(verb) \(bundleIdentifier) version \(version)."
         if let essential, essential.count > 0 {
             let sizes = ByteCountText.describe(essential.totalBytes)
-            text += " \(essential.finishedCount) of \(essential.count) essential download(s) (\(sizes)) finished"
+            let noun = essential.arePacks ? "essential asset pack(s)" : "essential download(s)"
+            text += " \(essential.finishedCount) of \(essential.count) \(noun) (\(sizes)) finished"
             if essential.failedCount == 0 {
                 text += "."
             } else {

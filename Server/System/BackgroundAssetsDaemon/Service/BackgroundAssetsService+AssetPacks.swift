@@ -193,7 +193,7 @@ extension BackgroundAssetsService {
             await settle(performed)
             return await markLaunchable(app)
         }
-        installs[app]?.essential = EssentialPhase(rows: essential.map { ($0.rowID, $0.size) })
+        installs[app]?.essential = EssentialPhase(rows: essential.map { ($0.rowID, $0.size) }, arePacks: true)
         installs[app]?.phase = .downloadingEssentialAssets
         let early = installs[app]?.packEndsBeforeEssentialPhase ?? []
         installs[app]?.packEndsBeforeEssentialPhase = []
