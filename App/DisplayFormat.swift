@@ -5,13 +5,13 @@ How sizes, rates and progress read on screen.
 
 /// Formats the numbers the app shows.
 enum DisplayFormat {
-    /// A byte count in decimal units, as file sizes are shown: `842 B`, `8.4 MB`, `1.2 GB`.
+    /// A byte count in binary units, as the system's tools show sizes: `842 B`, `8.4 MiB`, `1.2 GiB`.
     static func bytes(_ count: Int64) -> String {
-        let units = ["B", "KB", "MB", "GB", "TB"]
+        let units = ["B", "KiB", "MiB", "GiB", "TiB"]
         var value = Double(count)
         var unit = 0
-        while value >= 1000 && unit < units.count - 1 {
-            value /= 1000
+        while value >= 1024 && unit < units.count - 1 {
+            value /= 1024
             unit += 1
         }
         if unit == 0 { return "\(count) B" }
@@ -19,7 +19,7 @@ enum DisplayFormat {
         return "\(Int(tenths) / 10).\(Int(tenths) % 10) \(units[unit])"
     }
 
-    /// A rate such as `2.1 MB/s`.
+    /// A rate such as `2.1 MiB/s`.
     static func rate(_ bytesPerSecond: Double) -> String {
         bytes(Int64(bytesPerSecond.rounded())) + "/s"
     }
