@@ -17,6 +17,8 @@ final class EventLineDisplay: SessionDisplay {
         var install: (tenths: Int, ended: Int)?
         /// The last quarter printed for each session.
         var quarters: [Session.ID: Int] = [:]
+        /// The lines promotions are worth.
+        var promotions = PromotionLines()
     }
 
     private let printed = Mutex(Progress())
@@ -24,10 +26,11 @@ final class EventLineDisplay: SessionDisplay {
     private let terminalError: Int32?
 
     init() {
-        // On a terminal the events already say what the log would, line by line ("downloaded and
-        // verified" beside "Downloaded session"), so the log goes to the device log only, as with the
-        // live table. Piped or captured, standard error keeps the log for whoever reads it.
-        guard isatty(STDERR_FILENO) == 1 else {
+        // Where the log would reach the same reader as the events (a terminal, or one pipe or file
+        // taking both, as `2>&1` makes it), the events already say what the log would, line by line
+        // ("downloaded and verified" beside "Downloaded session"), so the log goes to the device log
+        // only, as with the live table. Standard error of its own keeps the log for whoever reads it.
+        guard isatty(STDERR_FILENO) == 1 || Self.standardErrorIsStandardOutput() else {
             terminalError = nil
             return
         }
@@ -54,6 +57,14 @@ final class EventLineDisplay: SessionDisplay {
         Terminal.write(line + ".\n")
     }
 
+    /// Whether standard error and standard output are one open file (the same pipe, file or device).
+    private static func standardErrorIsStandardOutput() -> Bool {
+        var output = stat()
+        var error = stat()
+        guard fstat(STDOUT_FILENO, &output) == 0, fstat(STDERR_FILENO, &error) == 0 else { return false }
+        return output.st_dev == error.st_dev && output.st_ino == error.st_ino
+    }
+
     func installEnded(_ outcome: String) {
         Terminal.write(outcome + "\n")
         // The system service creates the device log when it first starts, which may have been just now.
@@ -71,7 +82,8 @@ final class EventLineDisplay: SessionDisplay {
             }
             guard isNew else { return }
         }
-        Terminal.write(event.line + "\n")
+        guard let line = printed.withLock({ $0.promotions.line(for: event) }) else { return }
+        Terminal.write(line + "\n")
     }
 
     var refreshInterval: Duration? { nil }
