@@ -12,7 +12,7 @@ import SessionKit
 /// "downloading" in turn. The first such pause is said with its reason; after that, a promoted session's
 /// pause and the resumption that follows it say nothing the promotion did not.
 struct PromotionLines {
-    /// Sessions promoted whose promotion's pause has not come yet.
+    /// Sessions promoted whose promotion's pause has not come yet (or never comes, for one that was waiting).
     private var promoted: Set<Session.ID> = []
     /// Sessions whose promotion's pause went unsaid, so the resumption goes unsaid too.
     private var pausedQuietly: Set<Session.ID> = []
@@ -33,8 +33,9 @@ struct PromotionLines {
             pausedQuietly.insert(id)
             return nil
         case let .downloadBegan(id):
-            // A promoted download that was only waiting begins without a pause: that start is news.
-            promoted.remove(id)
+            // A promoted download that was only waiting begins without a pause: that start is news. It
+            // may have begun in the background just before the promotion reached it, so the pause may
+            // still come.
             if pausedQuietly.remove(id) != nil { return nil }
         case let .downloaded(id), let .downloadFailed(id, _):
             promoted.remove(id)
