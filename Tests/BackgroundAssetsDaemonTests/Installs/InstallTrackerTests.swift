@@ -31,6 +31,8 @@ struct InstallTrackerTests {
         let outcome = try #require(installs.outcome(of: app))
         #expect(outcome.progress.phase == .complete)
         #expect(outcome.progress.completedBytes == outcome.progress.totalBytes)
+        #expect(outcome.progress.essentialSizesKnown == true, "ended without essential downloads, no allowance is left")
+        #expect(outcome.progress.totalBytes == run.appShare)
         #expect(outcome.summary.contains("A note."))
         #expect(installs.finish(app, note: nil) == nil, "finishing twice does nothing")
 

@@ -55,10 +55,11 @@ struct InstallTracker {
     /// - Returns: The run that ended, or `nil` when none was running.
     mutating func finish(_ app: String, note: String?) -> InstallRun? {
         guard let run = runs.removeValue(forKey: app) else { return nil }
-        var progress = run.progress
-        progress.phase = .complete
-        progress.completedBytes = progress.totalBytes
-        outcomes[app] = Outcome(summary: run.summary(note: note), progress: progress)
+        // The run's own complete progress: an install that ends without essential downloads no longer
+        // counts the allowance, which only stood in for them.
+        var ended = run
+        ended.phase = .complete
+        outcomes[app] = Outcome(summary: run.summary(note: note), progress: ended.progress)
         return run
     }
 
