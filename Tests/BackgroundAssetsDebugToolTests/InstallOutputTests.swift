@@ -93,7 +93,7 @@ struct InstallOutputTests {
         #expect(InstallProgressReporter.bar(done, width: 4) == "[####] 100%  complete")
     }
 
-    @Test("The app's part keeps its size on every line, said once what it is, and the allowance gives way to the real sizes")
+    @Test("The app's part keeps its size on every line, said once what it is; the allowance gives way to real sizes")
     func partsKeepTheirTotals() {
         var reporter = InstallProgressReporter(console: Self.plainConsole, bundleIdentifier: "com.example.a")
         #expect(reporter.plainLine(for: Self.sample(.requestingContent))
@@ -114,8 +114,8 @@ struct InstallOutputTests {
     func packsAndNothing() {
         var reporter = InstallProgressReporter(console: Self.plainConsole, bundleIdentifier: "com.example.b")
         let pack = InstallProgress(
-            phase: .downloadingEssentialAssets, completedBytes: 48 * Self.mebibyte, totalBytes: 48 * Self.mebibyte + 25_805,
-            essentialTotal: 1, appBytes: 48 * Self.mebibyte, essentialSizesKnown: true, essentialArePacks: true)
+            phase: .downloadingEssentialAssets, completedBytes: 48 * Self.mebibyte,
+            totalBytes: 48 * Self.mebibyte + 25_805, essentialTotal: 1, appBytes: 48 * Self.mebibyte, essentialSizesKnown: true, essentialArePacks: true)
         #expect(reporter.plainLine(for: pack)?.contains("app 48.0 MiB (the app's own download: ") == true,
                 "the first line says what the app's part is, whatever the phase")
         var later = InstallProgressReporter(console: Self.plainConsole, bundleIdentifier: "com.example.b")

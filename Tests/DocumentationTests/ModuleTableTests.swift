@@ -25,9 +25,10 @@ struct ModuleTableTests {
         let rows = try table().rows
         let named = rows.compactMap { MarkdownTable.codeNames(in: $0[0]).first }
         for target in shipped where !named.contains(manifest.documentedName(of: target)) {
+            let name = manifest.documentedName(of: target)
             Issue.record("""
-                \(Self.document) has no row for the module `\(manifest.documentedName(of: target))` (\(target.path)). Add: \
-                | `\(manifest.documentedName(of: target))` | \(Self.cell(for: target)) | What it is, in a sentence. |
+                \(Self.document) has no row for the module `\(name)` (\(target.path)). Add: \
+                | `\(name)` | \(Self.cell(for: target)) | What it is, in a sentence. |
                 """)
         }
         for name in named where manifest.target(documentedAs: name)?.isShipped != true {
@@ -42,8 +43,8 @@ struct ModuleTableTests {
     func dependenciesAsDeclared() throws {
         let manifest = PackageManifest.current
         for row in try table().rows {
-            guard let name = MarkdownTable.codeNames(in: row[0]).first, let target = manifest.target(documentedAs: name),
-                row.count > 1
+            guard let name = MarkdownTable.codeNames(in: row[0]).first,
+                let target = manifest.target(documentedAs: name), row.count > 1
             else {
                 continue
             }

@@ -50,7 +50,8 @@ struct AssetPackInstallTests {
         try await withAssetPacks(serverArguments: ["--fail", "/Intro.aar=404"], prepare: Self.standardPacks) { device in
             let result = try await device.install()
             let output = result.standardOutput + result.standardError
-            #expect(output.contains("0 of 1 essential asset pack(s)") && output.contains("the asset pack Intro"), "\(output)")
+            #expect(output.contains("0 of 1 essential asset pack(s)") && output.contains("the asset pack Intro"),
+                    "\(output)")
             #expect(output.contains("404"), "\(output)")
             #expect(device.installedVersion(of: "Intro") == nil)
         }

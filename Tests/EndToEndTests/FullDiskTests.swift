@@ -95,7 +95,8 @@ struct FullDiskTests {
                     "\(result.standardError)")
             let apps = scenario.deviceRoot.appending(path: "apps")
             let leftovers = FileManager.default.enumerator(atPath: apps.path)?.compactMap { $0 as? String } ?? []
-            #expect(!leftovers.contains { $0.hasSuffix(".new") || $0.contains(SampleIdentity.sample.appExecutable) }, "\(leftovers)")
+            let app = SampleIdentity.sample.appExecutable
+            #expect(!leftovers.contains { $0.hasSuffix(".new") || $0.contains(app) }, "\(leftovers)")
         }
     }
 

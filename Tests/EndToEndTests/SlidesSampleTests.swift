@@ -21,7 +21,8 @@ struct SlidesSampleTests {
                 let extensionPlist = SampleIdentity.repositoryRoot.appending(path: "Extension/WWDCSlides/Info.plist")
                 let install = try await scenario.runTool(["install", "--app-plist", plist.path, "--extension-plist", extensionPlist.path, "--wait"])
                 #expect(install.status == .exited(0), "\(install.standardError)")
-                #expect(install.standardOutput.contains("1 of 1 essential asset pack(s) (24.7 KiB) finished"), "\(install.standardOutput)")
+                #expect(install.standardOutput.contains("1 of 1 essential asset pack(s) (24.7 KiB) finished"),
+                        "\(install.standardOutput)")
 
                 // The session list is an essential pack: there before the first launch.
                 let list = try await app(["list"], in: scenario)

@@ -114,7 +114,8 @@ public struct InstallProgress: Codable, Sendable, Equatable {
     /// Creates a progress value.
     public init(
         phase: Phase, completedBytes: Int64, totalBytes: Int64, essentialFinished: Int = 0, essentialFailed: Int = 0,
-        essentialTotal: Int = 0, appBytes: Int64? = nil, essentialSizesKnown: Bool? = nil, essentialArePacks: Bool? = nil
+        essentialTotal: Int = 0, appBytes: Int64? = nil, essentialSizesKnown: Bool? = nil,
+        essentialArePacks: Bool? = nil
     ) {
         self.phase = phase
         self.completedBytes = completedBytes
