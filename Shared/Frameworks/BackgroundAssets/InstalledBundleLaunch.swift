@@ -4,6 +4,7 @@ Finds the installed bundle an app started from its build folder moves into, so B
 */
 
 import BackgroundAssetsIPC
+import Dispatch
 import Foundation
 import ServiceClient
 
@@ -55,12 +56,18 @@ enum InstalledBundleLaunch {
     /// Introduces the app to the service as it starts, as opening an app on Apple platforms is known
     /// to the system whether or not the app ever calls the framework: the service counts the first
     /// connection of the app's process as its launch. On a thread of its own, so the app's start
-    /// never waits for the service.
+    /// never waits for the service; an app that exits at once waits at exit, for a second at most,
+    /// until the service has answered, since it can tell what a process runs only while it runs.
     static func announceLaunch() {
+        atexit { _ = InstalledBundleLaunch.announced.wait(timeout: .now() + 1) }
         Thread.detachNewThread {
-            BADownloadManager.shared.connection.request(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: false)) { _ in }
+            // Any request answers after the hello before it, which is where the launch is counted.
+            BADownloadManager.shared.connection.request(.fetchCurrentDownloads) { _ in announced.signal() }
         }
     }
+
+    /// Signalled once the service answered the launch's introduction (or could not be reached).
+    private static let announced = DispatchSemaphore(value: 0)
 }
 
 /// Called before `main` by the launch hook in `CInstalledBundleLaunch`: the executable to become, as a
