@@ -219,11 +219,17 @@ public struct AssetPackUnpacker: Sendable {
         }
     }
 
+    /// Makes (or finds) a folder of the layout one component at a time from its root, never
+    /// through a link: the layout lies in a container its apps can change.
     private func makeDirectory(_ folder: URL) throws(AssetPackArchiveError) {
         do {
-            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            // The root itself is the caller's to trust (the service checks it from the device root).
+            try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true)
+            close(try LinkRefusingFolder.open(folder, under: layout.root, creating: true))
+        } catch let error as LinkRefusingFile.Failure {
+            throw AssetPackArchiveError(.io, path: error.path, problem: "cannot be used: \(error.reason).")
         } catch {
-            throw AssetPackArchiveError(.io, path: folder.path, problem: "cannot be created (\(error.localizedDescription)).")
+            throw AssetPackArchiveError(.io, path: layout.root.path, problem: "cannot be created (\(error.localizedDescription)).")
         }
     }
 

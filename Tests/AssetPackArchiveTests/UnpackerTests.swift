@@ -103,4 +103,23 @@ struct UnpackerTests {
         #expect(layout.installedPacks() == ["Tutorial": 1])
         #expect(read(layout, "Tutorial", "a.txt") == "one")
     }
+
+    @Test("A link planted among the packs' folders is refused by name, and nothing is written where it leads",
+          arguments: [".staging", "Tutorial"])
+    func linkInsideTheLayout(linked: String) throws {
+        let fixture = try PackFixture()
+        let outside = fixture.root.appending(path: "outside", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: outside, withIntermediateDirectories: true)
+        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
+        try FileManager.default.createDirectory(at: layout.root, withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: layout.root.appending(path: linked), withDestinationURL: outside)
+        let archive = try fixture.packageFiles(["a.txt": "one"], version: 1, to: "v1.aar")
+
+        #expect {
+            try AssetPackUnpacker(layout: layout).install(archive: archive, expecting: .init(packID: "Tutorial", version: 1))
+        } throws: { error in
+            "\(error)".contains("symbolic link")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.path).isEmpty, "written through the link")
+    }
 }

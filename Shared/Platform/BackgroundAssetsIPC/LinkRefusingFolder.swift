@@ -18,7 +18,7 @@ public enum LinkRefusingFolder {
     /// - Parameters:
     ///   - folder: The folder; it must lie under `root`.
     ///   - root: The trusted folder it is resolved from (the device root).
-    ///   - creating: Whether missing components are created (mode 0755).
+    ///   - creating: Whether missing components are created (mode 0755), the root included.
     /// - Returns: The folder's descriptor, which the caller closes.
     /// - Throws: ``LinkRefusingFile/Failure`` naming the component that is a link, is missing, or is
     ///   not a folder, or naming `folder` when it does not lie under `root`.
@@ -29,6 +29,11 @@ public enum LinkRefusingFolder {
             throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(root.path)")
         }
         var descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor < 0, errno == ENOENT, creating {
+            // The root is trusted, as the path to it is: made as any folder is.
+            try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
+            descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
         guard descriptor >= 0 else {
             throw LinkRefusingFile.Failure(path: root.path, reason: "it cannot be opened (\(errnoText()))")
         }

@@ -97,9 +97,17 @@ final class ArchiveArrivals: Sendable {
         ArrivalStateFiles(paths: paths, rowID: rowID).delete()
     }
 
+    /// The container's staging folder for the row's files, or `nil` (the archive then keeps every
+    /// byte in the service's own staging file) when the group has no container or a link was planted
+    /// among its packs' folders, which the unpack then refuses by name.
     private func staging(of row: DownloadRow) -> URL? {
-        paths.container(forAppGroup: row.descriptor.applicationGroupIdentifier)
-            .map { AssetPackContainerLayout(appGroupContainer: $0).stagingDirectory }
+        guard let container = paths.container(forAppGroup: row.descriptor.applicationGroupIdentifier) else { return nil }
+        let layout = AssetPackContainerLayout(appGroupContainer: container)
+        guard let staging = try? LinkRefusingFolder.open(layout.stagingDirectory, under: paths.root, creating: true) else {
+            return nil
+        }
+        close(staging)
+        return layout.stagingDirectory
     }
 
     /// Deletes the saved states of the service's staging folder that no download restored.

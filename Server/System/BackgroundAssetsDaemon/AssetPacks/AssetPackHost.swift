@@ -79,6 +79,13 @@ public struct AssetPackHost: Sendable {
         guard let layout = layout(forAppGroup: appGroup) else {
             throw AssetPackArchiveError(.io, path: appGroup, problem: "is not a valid app group identifier; check BAAppGroupID.")
         }
+        // The packs' folder is inside a container its apps can change: made, or found, one folder at
+        // a time from the device root without following a link, so a planted link is refused by name.
+        do {
+            close(try LinkRefusingFolder.open(layout.root, under: paths.root, creating: true))
+        } catch {
+            throw AssetPackArchiveError(.io, path: error.path, problem: "cannot be used: \(error.reason).")
+        }
         return AssetPackUnpacker(layout: layout)
     }
 }
