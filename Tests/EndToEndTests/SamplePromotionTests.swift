@@ -11,13 +11,15 @@ import TestSupport
 extension SampleTests {
     @Suite("Promote in-flight downloads at launch")
     struct SamplePromotionTests {
-        /// Bytes per second per response: each session (36–60 KB) takes two seconds or so to arrive.
+        /// Bytes per second per response: each session (about 72–120 KB) takes four seconds or so to
+        /// arrive, time for an app started on a busy machine to find it still on its way (with two
+        /// seconds, a slow start found the download finished and had nothing to promote).
         static let throttle = 24_576
 
         @Test("Launching the app promotes background downloads in flight, continuing from the same byte")
         func launchPromotesInFlightDownloads() async throws {
             let throttled = ["--throttle", String(Self.throttle)]
-            try await withSampleDevice(sessionSize: 49_152, serverArguments: throttled) { device in
+            try await withSampleDevice(sessionSize: 98_304, serverArguments: throttled) { device in
                 let sessions = try device.catalog()
                 let others = sessions.filter { !$0.essential }
                 #expect(others.count == 2)
