@@ -73,7 +73,17 @@ struct GameData: Sendable {
     /// sees the old data or the new, never a mix, and a crash at any moment leaves the old data.
     /// - Returns: The version installed.
     func installDownloadedArchive() throws -> Int {
+        // One install at a time: the processing task, in a launch the system started in the
+        // background, and the game the player opened meanwhile may both get here.
+        try FileManager.default.createDirectory(at: dataFolder, withIntermediateDirectories: true)
+        let lock = open(dataFolder.appending(path: ".install.lock").path, O_CREAT | O_RDWR | O_CLOEXEC, 0o644)
+        guard lock >= 0 else { throw GameError.container("\(dataFolder.path) cannot hold its install lock (errno \(errno))") }
+        // Closing the file releases the lock.
+        defer { close(lock) }
+        flock(lock, LOCK_EX)
         guard let update = pendingUpdate, hasDownloadedArchive else {
+            // The other one installed it while this one waited.
+            if let installed = installedVersion { return installed }
             throw GameError.container("no downloaded archive waits to be installed")
         }
         let archive = GameArchive(url: downloadedArchive)
