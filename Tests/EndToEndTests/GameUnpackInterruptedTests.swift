@@ -11,7 +11,7 @@ import TestSupport
 import Glibc
 #endif
 
-@Suite("The game sample's unpack, interrupted", .serialized, .timeLimit(.minutes(3)))
+@Suite("The game sample's unpack, interrupted", .serialized, .timeLimit(.minutes(6)))
 struct GameUnpackInterruptedTests {
     /// The generated catalog's session size; the game's archive holds three of them.
     static let sessionSize = 24 << 20
@@ -74,7 +74,7 @@ struct GameUnpackInterruptedTests {
             environment: scenario.environment)
         return try await running.runScoped { running in
             try await poll(until: { FileManager.default.fileExists(atPath: staging.path) || !running.isRunning },
-                           timeout: .seconds(60), interval: .milliseconds(1), "the unpack to begin")
+                           timeout: .seconds(120), interval: .milliseconds(1), "the unpack to begin")
             try? running.signal(SIGSTOP)
             // Stopped as a crash would stop it: the previous version is what the game sees, whole.
             let inTheMiddle = FileManager.default.fileExists(atPath: staging.path)
