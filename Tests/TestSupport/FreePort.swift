@@ -27,6 +27,8 @@ public enum FreePort {
 ///
 /// Its socket is bound but never listens: a connection gets a reset (`ECONNREFUSED`), and no
 /// other test's server can take the port meanwhile, which a port from ``FreePort`` cannot promise.
+/// To let the port answer, start ``ScriptedHTTPServer`` on it before releasing this value: the
+/// server takes the port over without a moment in which it is free.
 public final class RefusingPort: Sendable {
     /// The port number.
     public let port: Int
@@ -36,6 +38,10 @@ public final class RefusingPort: Sendable {
     /// - Throws: `TestSupportError` when no socket can be bound.
     public init() throws {
         let socketDescriptor = try SocketAddress.loopbackSocket()
+        // A server of the test's may bind the same port while this value still holds it (it sets
+        // SO_REUSEPORT too), so no other process can take the port between the two.
+        var one: Int32 = 1
+        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = SocketAddress.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

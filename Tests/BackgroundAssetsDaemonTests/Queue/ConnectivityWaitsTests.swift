@@ -101,9 +101,10 @@ struct ConnectivityWaitsTests {
         }
 
         // The origin answers: the probe's attempt reaches it and every parked download runs.
-        nobody = nil
         let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
         defer { server.stop() }
+        // Released only now: another process's server could have taken the port in between.
+        nobody = nil
         clock.advance(by: .seconds(interval) + .milliseconds(1))
         try await poll(until: { ids.allSatisfy(harness.hasEnded) }, timeout: .seconds(30), "every download to end")
         #expect(ids.allSatisfy { harness.eventNames(of: $0).last == "finished" })

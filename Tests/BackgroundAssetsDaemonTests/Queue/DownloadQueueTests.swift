@@ -90,7 +90,8 @@ struct DownloadQueueTests {
 
     @Test("A background download waits for connectivity without spending attempts")
     func backgroundWaitsForConnectivity() async throws {
-        let port = try FreePort.allocate()
+        var nobody: RefusingPort? = try RefusingPort()
+        let port = try #require(nobody?.port)
         let harness = try QueueHarness()
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: Self.file.count)
@@ -99,6 +100,7 @@ struct DownloadQueueTests {
         #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
         let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
         defer { server.stop() }
+        nobody = nil
         guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish once the server is up"); return }
     }
 
