@@ -10,14 +10,6 @@ import Testing
 
 @Suite("Apple's download-manifest create flags")
 struct DownloadManifestFlagsTests {
-    private func run(_ arguments: [String], in folder: URL) -> (AssetPackagingTool.Outcome, output: String, error: String) {
-        var output: [String] = []
-        var error: [String] = []
-        let outcome = AssetPackagingTool.run(arguments: arguments, currentDirectory: folder,
-                                             output: { output.append($0) }, error: { error.append($0) })
-        return (outcome, output.joined(separator: "\n"), error.joined(separator: "\n"))
-    }
-
     /// Two archives: Tutorial version 2 for iOS and macOS, Levels version 1 for tvOS.
     private func archives() throws -> PackFixture {
         let fixture = try PackFixture()
@@ -37,7 +29,7 @@ struct DownloadManifestFlagsTests {
     @Test("Apple's command line, versions listed after one flag, writes the manifest with those versions")
     func applesCommandLine() throws {
         let fixture = try archives()
-        let result = run(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--asset-pack-versions", "2", "1",
+        let result = baPackage(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--asset-pack-versions", "2", "1",
                           "--ios", "--tvos", "--download-base-url", "https://cdn.example.com/packs/",
                           "--output-path", "manifest.json", "-q"], in: fixture.root)
         #expect(result.0 == .success, "\(result.error)")
@@ -52,7 +44,7 @@ struct DownloadManifestFlagsTests {
     @Test("A version that is not the archive's is refused naming the archive, and nothing is written")
     func versionMustBeTheArchives() throws {
         let fixture = try archives()
-        let result = run(["download-manifest", "create", "Tutorial.aar", "--asset-pack-versions", "3", "-o", "m.json"],
+        let result = baPackage(["download-manifest", "create", "Tutorial.aar", "--asset-pack-versions", "3", "-o", "m.json"],
                          in: fixture.root)
         #expect(result.0 == .failure)
         #expect(result.error.contains("Tutorial.aar: is Tutorial version 2, but --asset-pack-versions gives 3 for it."),
@@ -64,11 +56,11 @@ struct DownloadManifestFlagsTests {
     @Test("A count of versions that is not the count of archives, or a version that is not a number, is a usage error")
     func versionCountAndSpelling() throws {
         let fixture = try archives()
-        let short = run(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--asset-pack-versions", "2",
+        let short = baPackage(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--asset-pack-versions", "2",
                          "-o", "m.json"], in: fixture.root)
         #expect(short.0 == .usage)
         #expect(short.error.hasPrefix("ba-package: --asset-pack-versions gives 1 version(s) for 2 archive(s)"), "\(short.error)")
-        let word = run(["download-manifest", "create", "Tutorial.aar", "--asset-pack-versions", "two", "-o", "m.json"],
+        let word = baPackage(["download-manifest", "create", "Tutorial.aar", "--asset-pack-versions", "two", "-o", "m.json"],
                        in: fixture.root)
         #expect(word.0 == .usage)
         #expect(word.error.hasPrefix(#"ba-package: --asset-pack-versions takes whole numbers from 0 to 2147483647, not "two"."#),
@@ -78,13 +70,13 @@ struct DownloadManifestFlagsTests {
     @Test("An archive for none of the platforms given is refused naming it and its platforms")
     func platformsMustMatch() throws {
         let fixture = try archives()
-        let result = run(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--macos", "-o", "m.json"],
+        let result = baPackage(["download-manifest", "create", "Tutorial.aar", "Levels.aar", "--macos", "-o", "m.json"],
                          in: fixture.root)
         #expect(result.0 == .failure)
         #expect(result.error.contains("Levels.aar: is Levels for tvOS, not for macOS, the platforms this manifest is for"),
                 "\(result.error)")
         #expect(!FileManager.default.fileExists(atPath: fixture.root.appending(path: "m.json").path))
-        let matching = run(["download-manifest", "create", "Tutorial.aar", "--macos", "-o", "m.json"], in: fixture.root)
+        let matching = baPackage(["download-manifest", "create", "Tutorial.aar", "--macos", "-o", "m.json"], in: fixture.root)
         #expect(matching.0 == .success, "\(matching.error)")
         #expect(matching.output.hasSuffix("Wrote the download manifest of 1 pack to m.json."))
     }

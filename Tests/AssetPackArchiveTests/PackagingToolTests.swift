@@ -12,19 +12,10 @@ import TestSupport
 
 @Suite("The ba-package command")
 struct PackagingToolTests {
-    /// Runs the command in-process in `folder`, returning its outcome and what it printed.
-    private func run(_ arguments: [String], in folder: URL) -> (AssetPackagingTool.Outcome, output: String, error: String) {
-        var output: [String] = []
-        var error: [String] = []
-        let outcome = AssetPackagingTool.run(arguments: arguments, currentDirectory: folder,
-                                             output: { output.append($0) }, error: { error.append($0) })
-        return (outcome, output.joined(separator: "\n"), error.joined(separator: "\n"))
-    }
-
     @Test("The template, filled in, packages a pack, and the download manifest lists it")
     func templateToDownloadManifest() throws {
         let fixture = try PackFixture()
-        #expect(run(["template", "-o", "Manifest.json"], in: fixture.root).0 == .success)
+        #expect(baPackage(["template", "-o", "Manifest.json"], in: fixture.root).0 == .success)
         let template = try String(contentsOf: fixture.root.appending(path: "Manifest.json"), encoding: .utf8)
         try fixture.write(template.replacingOccurrences(of: "[Asset-Pack ID]", with: "Tutorial")
             .replacingOccurrences(of: "[Path to File]", with: "Welcome.txt")
@@ -32,7 +23,7 @@ struct PackagingToolTests {
         try fixture.write("welcome", to: "Welcome.txt")
         try fixture.write("video", to: "Videos/Introduction.m4v")
 
-        let packaged = run(["Manifest.json", "-o", "Tutorial.aar"], in: fixture.root)
+        let packaged = baPackage(["Manifest.json", "-o", "Tutorial.aar"], in: fixture.root)
         #expect(packaged.0 == .success, "\(packaged.error)")
         #expect(packaged.output == "Packaged Tutorial version 1 (essential (firstInstallation, subsequentUpdate)): "
             + "2 files, 12 bytes, into Tutorial.aar.")
@@ -41,10 +32,10 @@ struct PackagingToolTests {
             .replacingOccurrences(of: "[Path to File]", with: "Welcome.txt")
             .replacingOccurrences(of: "[Path to Directory]", with: "Empty"), to: "One.json")
         try FileManager.default.createDirectory(at: fixture.root.appending(path: "Empty"), withIntermediateDirectories: true)
-        let single = run(["One.json", "-o", "Welcome.aar"], in: fixture.root)
+        let single = baPackage(["One.json", "-o", "Welcome.aar"], in: fixture.root)
         #expect(single.output.hasSuffix(": 1 file, 7 bytes, into Welcome.aar."), "\(single.output) \(single.error)")
 
-        let listed = run(["download-manifest", "create", "Tutorial.aar", "--download-base-url",
+        let listed = baPackage(["download-manifest", "create", "Tutorial.aar", "--download-base-url",
                           "https://cdn.example.com/packs/", "--output-path", "manifest.json", "--quiet"], in: fixture.root)
         #expect(listed.0 == .success, "\(listed.error)")
         #expect(listed.output.isEmpty)
@@ -54,7 +45,7 @@ struct PackagingToolTests {
         #expect(manifest.assetPacks.first?.installSize == 12)
 
         // Without a base URL, the archive's path relative to the manifest: serve the folder and both are there.
-        #expect(run(["download-manifest", "create", "Tutorial.aar", "-o", "manifest.json"], in: fixture.root).0 == .success)
+        #expect(baPackage(["download-manifest", "create", "Tutorial.aar", "-o", "manifest.json"], in: fixture.root).0 == .success)
         let relative = try AssetPackDownloadManifest(
             parsing: try Data(contentsOf: fixture.root.appending(path: "manifest.json")), source: "manifest.json")
         #expect(relative.assetPacks.map(\.url) == ["Tutorial.aar"])
@@ -67,15 +58,15 @@ struct PackagingToolTests {
                           ["download-manifest", "create", "-o", "m.json"],
                           ["template", "--download-base-url", "https://example.com"],
                           ["download-manifest", "create", "a.aar", "-o", "m.json", "--download-base-url", "ftp://x/"]] {
-            let result = run(arguments, in: fixture.root)
+            let result = baPackage(arguments, in: fixture.root)
             #expect(result.0 == .usage, "\(arguments)")
             #expect(result.error.contains("Usage: ba-package"), "\(arguments)")
         }
-        let missing = run(["Missing.json", "-o", "P.aar"], in: fixture.root)
+        let missing = baPackage(["Missing.json", "-o", "P.aar"], in: fixture.root)
         #expect(missing.0 == .failure)
         #expect(missing.error.contains("Missing.json: does not exist; write a packaging manifest with ba-package template"))
         try fixture.write("not an archive", to: "fake.aar")
-        let fake = run(["download-manifest", "create", "fake.aar", "-o", "m.json"], in: fixture.root)
+        let fake = baPackage(["download-manifest", "create", "fake.aar", "-o", "m.json"], in: fixture.root)
         #expect(fake.0 == .failure)
         #expect(fake.error.contains("fake.aar: is not an asset-pack archive"))
         #expect(!FileManager.default.fileExists(atPath: fixture.root.appending(path: "m.json").path))
@@ -84,9 +75,9 @@ struct PackagingToolTests {
     @Test("Every option --help lists is accepted, and every option accepted is in --help")
     func helpListsWhatIsParsed() throws {
         let fixture = try PackFixture()
-        let help = run(["--help"], in: fixture.root).output
+        let help = baPackage(["--help"], in: fixture.root).output
         for line in HelpOptions.probes(inHelp: help) {
-            let result = run(line, in: fixture.root)
+            let result = baPackage(line, in: fixture.root)
             // The unlisted word is the one refused: the option before it, and its value, were read.
             #expect(result.0 == .usage, "\(line)")
             #expect(result.error.hasPrefix("ba-package: \(HelpOptions.unlistedRefusal)"), "\(line): \(result.error)")
