@@ -66,4 +66,18 @@ struct ClientRegistryTests {
         clients.introduce(1, as: Self.hello("com.example.app"))
         #expect(clients[1] == nil, "a late hello for a closed connection adds nothing")
     }
+
+    @Test("Every connection of a process finds the recording of its launch, whichever connection holds it")
+    func launchOfProcess() async {
+        var clients = ClientRegistry()
+        clients.add(Self.connection(1, pid: 500))
+        clients.add(Self.connection(2, pid: 500))
+        clients.add(Self.connection(3, pid: 600))
+        #expect(clients.launch(ofProcess: 500) == nil)
+        clients.setLaunch(Task {}, of: 2)
+        #expect(clients.launch(ofProcess: 500) != nil)
+        #expect(clients.launch(ofProcess: 600) == nil, "another process has launched nothing")
+        _ = clients.remove(2)
+        #expect(clients.launch(ofProcess: 500) == nil, "the recording goes with the connection that held it")
+    }
 }

@@ -145,8 +145,15 @@ extension BackgroundAssetsService {
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         // Opening an app is its launch, as on Apple platforms: the first connection of its process
         // counts, with no call of the app's own. One still installing counts once the install ends.
+        // The launch's recording suspends, and another connection of the same process may say hello
+        // meanwhile; that one waits for it too, so the launch comes before anything the app asks.
         if isOpenedApp, !wasOpen, installs[hello.bundleIdentifier] == nil {
-            await recordLaunch(of: hello.bundleIdentifier)
+            let app = hello.bundleIdentifier
+            let launch = Task { _ = await self.recordLaunch(of: app) }
+            clients.setLaunch(launch, of: client.connection.id)
+            await launch.value
+        } else if isOpenedApp, let launch = clients.launch(ofProcess: peer) {
+            await launch.value
         }
         var reply = HelloReply(processIdentifier: getpid(), deviceRoot: paths.root.path)
         reply.notice = queue.pausedWorkReason

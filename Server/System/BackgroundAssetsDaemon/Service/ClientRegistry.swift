@@ -20,6 +20,10 @@ struct ClientRegistry {
         /// Whether the kernel says its process runs its installed app's executable, started by a
         /// person rather than by the service in the background: what opening the app is.
         var isOpenedApp = false
+        /// The recording of its process's launch, on the process's first opened connection: every
+        /// other connection of that process is answered only after it, so nothing the app asks is
+        /// seen before its launch.
+        var launch: Task<Void, Never>?
     }
 
     private var clients: [UInt64: Client] = [:]
@@ -59,6 +63,16 @@ struct ClientRegistry {
     mutating func introduce(_ connection: UInt64, as hello: Hello, isOpenedApp: Bool = false) {
         clients[connection]?.hello = hello
         clients[connection]?.isOpenedApp = isOpenedApp
+    }
+
+    /// Gives a connection the recording of its process's launch.
+    mutating func setLaunch(_ launch: Task<Void, Never>, of connection: UInt64) {
+        clients[connection]?.launch = launch
+    }
+
+    /// The recording of a process's launch, if one of its connections holds it.
+    func launch(ofProcess processIdentifier: Int32) -> Task<Void, Never>? {
+        all.lazy.filter { $0.connection.peer.processIdentifier == processIdentifier }.compactMap(\.launch).first
     }
 
     /// The processes of an app that a person opened and that are connected now, each once.
