@@ -42,13 +42,17 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(
+            name: "DevicePlatform",
+            path: "Shared/Platform/DevicePlatform"
+        ),
+        .target(
             name: "TLS",
-            dependencies: ["BackgroundAssetsIPC", "COpenSSL"],
+            dependencies: ["DevicePlatform", "COpenSSL"],
             path: "Shared/Platform/TLS"
         ),
         .target(
             name: "HTTPCore",
-            dependencies: ["BackgroundAssetsIPC", "TLS"],
+            dependencies: ["DevicePlatform", "TLS"],
             path: "Shared/Platform/HTTPCore"
         ),
         .target(
@@ -57,6 +61,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsIPC",
+            dependencies: ["DevicePlatform"],
             path: "Shared/Platform/BackgroundAssetsIPC"
         ),
         .target(
@@ -71,12 +76,12 @@ let package = Package(
         ),
         .target(
             name: "SystemLogging",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["DevicePlatform"],
             path: "Shared/Platform/SystemLogging"
         ),
         .target(
             name: "FoundationFixes",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["DevicePlatform"],
             path: "Shared/Frameworks/FoundationFixes"
         ),
         .target(

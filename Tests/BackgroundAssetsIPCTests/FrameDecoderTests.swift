@@ -105,7 +105,7 @@ struct FrameDecoderTests {
     @Test("Errors name the sizes involved")
     func errorDescriptions() {
         #expect(IPCError.frameTooLarge(size: 99_999_999, limit: 1024).description.contains("99999999"))
-        #expect(IPCError.socketPathTooLong(path: "/very/long", limit: 107).description.contains("/very/long"))
-        #expect(IPCError.peerNotAllowed(uid: 1001, expected: 0).description.contains("1001"))
+        #expect(SocketError.socketPathTooLong(path: "/very/long", limit: 107).description.contains("/very/long"))
+        #expect(SocketError.peerNotAllowed(uid: 1001, expected: 0).description.contains("1001"))
     }
 }

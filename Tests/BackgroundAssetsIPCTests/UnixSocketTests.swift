@@ -78,7 +78,7 @@ struct UnixSocketTests {
         #expect(reply == .response(id: 1, response: .done))
         #expect(peer.userIdentifier == geteuid())
         #expect(peer.processIdentifier == getpid())
-        #expect(throws: IPCError.peerNotAllowed(uid: geteuid(), expected: geteuid() &+ 1)) {
+        #expect(throws: SocketError.peerNotAllowed(uid: geteuid(), expected: geteuid() &+ 1)) {
             try peer.requireUser(geteuid() &+ 1)
         }
     }
@@ -101,13 +101,13 @@ struct UnixSocketTests {
     @Test("Connecting where no service listens fails with a socket error")
     func nobodyListening() throws {
         let directory = try TemporaryDirectory(prefix: "ba-sock")
-        #expect(throws: IPCError.self) { try UnixSocket.connect(to: directory.appending("none.sock").path) }
+        #expect(throws: SocketError.self) { try UnixSocket.connect(to: directory.appending("none.sock").path) }
     }
 
     @Test("A path too long for a Unix socket is refused by name")
     func pathTooLong() {
         let path = "/tmp/" + String(repeating: "d", count: 200) + "/s.sock"
-        #expect(throws: IPCError.socketPathTooLong(path: path, limit: UnixSocket.maximumPathLength)) {
+        #expect(throws: SocketError.socketPathTooLong(path: path, limit: UnixSocket.maximumPathLength)) {
             try UnixSocket.connect(to: path)
         }
     }
@@ -124,7 +124,7 @@ struct UnixSocketTests {
         client.close()
         #expect(try await server.isEmpty)
         #expect(client.descriptor == nil)
-        #expect(throws: IPCError.self) { try client.send([1]) }
+        #expect(throws: SocketError.self) { try client.send([1]) }
     }
 
     @Test("Closing the listener wakes a thread waiting for a connection and removes the socket file")
@@ -150,7 +150,7 @@ struct UnixSocketTests {
         listener.close()
         var failure: (any Error)?
         do { try await waiting.value } catch { failure = error }
-        #expect(failure is IPCError)
+        #expect(failure is SocketError)
         #expect(!FileManager.default.fileExists(atPath: path))
     }
 }

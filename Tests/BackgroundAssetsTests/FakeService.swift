@@ -28,7 +28,7 @@ final class FakeService: Sendable {
         let template = Array((NSTemporaryDirectory() + "ba-fake.XXXXXX").utf8CString)
         var bytes = template
         guard let created = mkdtemp(&bytes) else {
-            throw IPCError.socketFailed(operation: "mkdtemp", path: "", errno: errno)
+            throw SocketError.socketFailed(operation: "mkdtemp", path: "", errno: errno)
         }
         root = URL(fileURLWithPath: String(cString: created), isDirectory: true)
         paths = DevicePaths(root: root)

@@ -3,7 +3,7 @@ Abstract:
 A failed file system call as the Cocoa error Apple's FileManager reports for it.
 */
 
-import BackgroundAssetsIPC
+import DevicePlatform
 import Foundation
 
 #if os(Linux)

@@ -1,15 +1,10 @@
 /*
 Abstract:
-The errors of the wire protocol: framing, encoding, and socket failures.
+The errors of the wire protocol: framing, encoding and decoding.
 */
 
-#if canImport(Glibc)
-import Glibc
-#elseif canImport(Darwin)
-import Darwin
-#endif
-
-/// An error raised while framing, encoding, decoding, or moving messages over a socket.
+/// An error raised while framing, encoding or decoding messages; moving their bytes over a socket
+/// fails with ``SocketError``.
 ///
 /// A framing or decoding error means the byte stream can no longer be trusted, so the connection
 /// that produced it is closed; the peer, and every other connection, carries on.
@@ -22,12 +17,6 @@ public enum IPCError: Error, Sendable, Equatable, CustomStringConvertible {
     case malformedMessage(reason: String)
     /// A message could not be encoded.
     case encodingFailed(reason: String)
-    /// A socket path does not fit in `sockaddr_un`.
-    case socketPathTooLong(path: String, limit: Int)
-    /// A system call on a socket failed.
-    case socketFailed(operation: String, path: String, errno: Int32)
-    /// The peer of a connection runs as another user.
-    case peerNotAllowed(uid: UInt32, expected: UInt32)
     /// The peer closed the connection in the middle of a frame.
     case connectionClosedMidFrame(bufferedBytes: Int)
 
@@ -44,15 +33,6 @@ public enum IPCError: Error, Sendable, Equatable, CustomStringConvertible {
                 + "Check that both sides were built from the same sources."
         case let .encodingFailed(reason):
             "A message could not be encoded (\(reason)). This is a bug in the sender; report it with the message."
-        case let .socketPathTooLong(path, limit):
-            "The socket path \(path) is longer than the \(limit) bytes a Unix socket allows. "
-                + "Use a shorter device root (set BA_DEVICE_ROOT)."
-        case let .socketFailed(operation, path, code):
-            "The socket call \(operation) on \(path) failed: \(errnoText(code)) (errno \(code)). "
-                + "Check that the device root is writable and the service is running."
-        case let .peerNotAllowed(uid, expected):
-            "A process of user \(uid) connected, but only user \(expected) may use this service; "
-                + "the connection is refused. Run every process of the device as the same user."
         case let .connectionClosedMidFrame(buffered):
             "The peer closed the connection with \(buffered) bytes of an unfinished frame; the partial message "
                 + "is dropped. Retry the request on a new connection."

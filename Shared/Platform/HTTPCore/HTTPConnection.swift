@@ -3,7 +3,7 @@ Abstract:
 A client TCP connection on POSIX sockets with deadlines on connect, send and receive, optionally inside TLS.
 */
 
-import BackgroundAssetsIPC
+import DevicePlatform
 import Foundation
 import TLS
 

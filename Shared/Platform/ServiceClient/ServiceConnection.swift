@@ -233,7 +233,7 @@ package final class ServiceConnection: Sendable {
         }
         do {
             try socket.send(MessageCodec.frame(ClientMessage(id: id, request: request)))
-        } catch IPCError.socketFailed(_, _, let code) where code == EPIPE || code == ECONNRESET {
+        } catch SocketError.socketFailed(_, _, let code) where code == EPIPE || code == ECONNRESET {
             // The service closed the connection, maybe after saying why (a refusal): the reader reads
             // that and the end of the connection, then fails this request with the service's reason.
             if state.withLock({ $0.socket === socket }) { return }

@@ -3,7 +3,7 @@ Abstract:
 A small stand-in for the unified logging system's `Logger`: categorized lines to stderr and the device log.
 */
 
-import BackgroundAssetsIPC
+import DevicePlatform
 import Foundation
 import Synchronization
 

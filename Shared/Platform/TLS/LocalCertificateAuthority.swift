@@ -3,7 +3,7 @@ Abstract:
 A local CA and a server certificate for this machine, created once in a folder and reused afterwards.
 */
 
-import BackgroundAssetsIPC
+import DevicePlatform
 import Foundation
 
 /// The files of a local CA and of the server certificate it issued for localhost, 127.0.0.1 and ::1.

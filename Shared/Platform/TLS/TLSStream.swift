@@ -3,7 +3,7 @@ Abstract:
 One TLS connection over a socket the caller owns: handshake, read and write, every wait bounded by a deadline.
 */
 
-import BackgroundAssetsIPC
+import DevicePlatform
 import COpenSSL
 import Foundation
 

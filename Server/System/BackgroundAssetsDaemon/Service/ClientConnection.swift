@@ -184,7 +184,7 @@ final class ClientConnection: Sendable {
                 }
             }
             return true
-        } catch IPCError.socketFailed(_, _, let code) where code == ECONNRESET {
+        } catch SocketError.socketFailed(_, _, let code) where code == ECONNRESET {
             // A client that exits with unread data resets the connection: an ordinary goodbye.
             finish(throwing: nil)
             return false

@@ -33,7 +33,7 @@ final class ConnectionLoop: Sendable {
     init(listener: UnixSocketListener, onConnection: @escaping @Sendable (ClientConnection) -> Void) throws {
         var descriptors: [Int32] = [0, 0]
         guard pipe(&descriptors) == 0 else {
-            throw IPCError.socketFailed(operation: "pipe", path: listener.path, errno: errno)
+            throw SocketError.socketFailed(operation: "pipe", path: listener.path, errno: errno)
         }
         for descriptor in descriptors {
             _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
@@ -129,7 +129,7 @@ final class ConnectionLoop: Sendable {
             do {
                 guard let waiting = try listener.acceptPending() else { return }
                 accepted = waiting
-            } catch let IPCError.socketFailed(_, _, code) where code == EMFILE || code == ENFILE {
+            } catch let SocketError.socketFailed(_, _, code) where code == EMFILE || code == ENFILE {
                 refuseOneWaitingClient(outOfDescriptors: code)
                 return
             } catch {

@@ -51,7 +51,7 @@ extension UnixSocket {
     /// Creates a close-on-exec stream socket, so launched extensions do not inherit it.
     static func makeSocket(path: String) throws -> Int32 {
         let descriptor = socket(AF_UNIX, streamSocketType, 0)
-        guard descriptor >= 0 else { throw IPCError.socketFailed(operation: "socket", path: path, errno: errno) }
+        guard descriptor >= 0 else { throw SocketError.socketFailed(operation: "socket", path: path, errno: errno) }
         _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
         #if canImport(Darwin)
         var on: Int32 = 1
@@ -66,7 +66,7 @@ extension UnixSocket {
     ) throws -> Result {
         let bytes = Array(path.utf8)
         guard bytes.count <= maximumPathLength, !bytes.contains(0) else {
-            throw IPCError.socketPathTooLong(path: path, limit: maximumPathLength)
+            throw SocketError.socketPathTooLong(path: path, limit: maximumPathLength)
         }
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)

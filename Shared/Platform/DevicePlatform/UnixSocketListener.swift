@@ -28,32 +28,32 @@ public final class UnixSocketListener: Sendable {
     /// - Parameters:
     ///   - path: The socket's path, usually ``DevicePaths/serviceSocket``.
     ///   - backlog: The number of pending connections the kernel queues.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)`` or ``IPCError/socketPathTooLong(path:limit:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)`` or ``SocketError/socketPathTooLong(path:limit:)``.
     public init(path: String, backlog: Int32 = 64) throws {
         let folder = (path as NSString).deletingLastPathComponent
         do {
             try FileManager.default.createDirectory(
                 atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
-            throw IPCError.socketFailed(operation: "mkdir", path: folder, errno: EACCES)
+            throw SocketError.socketFailed(operation: "mkdir", path: folder, errno: EACCES)
         }
         guard chmod(folder, 0o700) == 0 else {
-            throw IPCError.socketFailed(operation: "chmod", path: folder, errno: errno)
+            throw SocketError.socketFailed(operation: "chmod", path: folder, errno: errno)
         }
         let descriptor = try UnixSocket.makeSocket(path: path)
         let listening = UnixSocket(descriptor: descriptor, path: path)
         if unlink(path) != 0, errno != ENOENT {
-            throw IPCError.socketFailed(operation: "unlink", path: path, errno: errno)
+            throw SocketError.socketFailed(operation: "unlink", path: path, errno: errno)
         }
         // Between bind creating the file and chmod tightening it, the 0700 folder keeps everyone
         // else out. Not umask: it is the whole process's, and would change the mode of files that
         // other threads create meanwhile.
         let bound = try UnixSocket.withSocketAddress(path) { systemBind(descriptor, $0, $1) }
         let bindError = errno
-        guard bound == 0 else { throw IPCError.socketFailed(operation: "bind", path: path, errno: bindError) }
-        guard chmod(path, 0o600) == 0 else { throw IPCError.socketFailed(operation: "chmod", path: path, errno: errno) }
+        guard bound == 0 else { throw SocketError.socketFailed(operation: "bind", path: path, errno: bindError) }
+        guard chmod(path, 0o600) == 0 else { throw SocketError.socketFailed(operation: "chmod", path: path, errno: errno) }
         guard listen(descriptor, backlog) == 0 else {
-            throw IPCError.socketFailed(operation: "listen", path: path, errno: errno)
+            throw SocketError.socketFailed(operation: "listen", path: path, errno: errno)
         }
         socket = listening
         boundFile = Self.identity(ofFileAt: path)
@@ -67,16 +67,16 @@ public final class UnixSocketListener: Sendable {
 
     /// Waits for the next connection.
     /// - Returns: The connection and the peer's credentials.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``; after ``close()``, `EBADF` or `EINVAL`.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``; after ``close()``, `EBADF` or `EINVAL`.
     public func accept() throws -> (connection: UnixSocket, peer: PeerCredentials) {
         guard let descriptor = socket.descriptor else {
-            throw IPCError.socketFailed(operation: "accept", path: path, errno: EBADF)
+            throw SocketError.socketFailed(operation: "accept", path: path, errno: EBADF)
         }
         while true {
             let client = systemAccept(descriptor)
             if client < 0 {
                 if errno == EINTR || errno == ECONNABORTED { continue }
-                throw IPCError.socketFailed(operation: "accept", path: path, errno: errno)
+                throw SocketError.socketFailed(operation: "accept", path: path, errno: errno)
             }
             _ = fcntl(client, F_SETFD, FD_CLOEXEC)
             let connection = UnixSocket(descriptor: client, path: path)

@@ -39,8 +39,8 @@ public final class UnixSocket: Sendable {
     /// Connects to a listening socket.
     /// - Parameter path: The socket's path, for example ``DevicePaths/serviceSocket``.
     /// - Returns: The connected socket.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)`` (`ENOENT` or `ECONNREFUSED` when no
-    ///   service listens), or ``IPCError/socketPathTooLong(path:limit:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)`` (`ENOENT` or `ECONNREFUSED` when no
+    ///   service listens), or ``SocketError/socketPathTooLong(path:limit:)``.
     public static func connect(to path: String) throws -> UnixSocket {
         let descriptor = try makeSocket(path: path)
         let result = try withSocketAddress(path) { address, length in
@@ -49,7 +49,7 @@ public final class UnixSocket: Sendable {
         guard result == 0 else {
             let code = errno
             _ = systemClose(descriptor)
-            throw IPCError.socketFailed(operation: "connect", path: path, errno: code)
+            throw SocketError.socketFailed(operation: "connect", path: path, errno: code)
         }
         return UnixSocket(descriptor: descriptor, path: path)
     }
@@ -61,9 +61,9 @@ public final class UnixSocket: Sendable {
 
     /// Writes all of the bytes, retrying short writes and interruptions.
     /// - Parameter bytes: The bytes to send, typically one frame.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)`` (`EPIPE` when the peer has gone).
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)`` (`EPIPE` when the peer has gone).
     public func send(_ bytes: [UInt8]) throws {
-        guard let descriptor else { throw IPCError.socketFailed(operation: "send", path: path, errno: EBADF) }
+        guard let descriptor else { throw SocketError.socketFailed(operation: "send", path: path, errno: EBADF) }
         var sent = 0
         while sent < bytes.count {
             let result = bytes.withUnsafeBytes { buffer in
@@ -71,7 +71,7 @@ public final class UnixSocket: Sendable {
             }
             if result < 0 {
                 if errno == EINTR { continue }
-                throw IPCError.socketFailed(operation: "send", path: path, errno: errno)
+                throw SocketError.socketFailed(operation: "send", path: path, errno: errno)
             }
             sent += result
         }
@@ -80,7 +80,7 @@ public final class UnixSocket: Sendable {
     /// Reads whatever bytes are available, blocking until there are some.
     /// - Parameter maximumLength: The most bytes to return.
     /// - Returns: The bytes read; empty when the peer closed the connection.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public func receive(maximumLength: Int = 64 * 1024) throws -> [UInt8] {
         guard let descriptor else { return [] }
         var buffer = [UInt8](repeating: 0, count: maximumLength)
@@ -89,7 +89,7 @@ public final class UnixSocket: Sendable {
             if result >= 0 { return Array(buffer.prefix(result)) }
             if errno == EINTR { continue }
             if self.descriptor == nil { return [] }
-            throw IPCError.socketFailed(operation: "recv", path: path, errno: errno)
+            throw SocketError.socketFailed(operation: "recv", path: path, errno: errno)
         }
     }
 

@@ -31,23 +31,23 @@ public struct PeerCredentials: Sendable, Equatable {
 
     /// Reads the credentials of a connected socket's peer.
     /// - Parameter connection: A connected socket.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public init(of connection: UnixSocket) throws {
         guard let descriptor = connection.descriptor else {
-            throw IPCError.socketFailed(operation: "getsockopt", path: connection.path, errno: EBADF)
+            throw SocketError.socketFailed(operation: "getsockopt", path: connection.path, errno: EBADF)
         }
         #if canImport(Glibc)
         var credentials = LinuxPeerCredentials()
         var length = socklen_t(MemoryLayout<LinuxPeerCredentials>.size)
         guard getsockopt(descriptor, SOL_SOCKET, SO_PEERCRED, &credentials, &length) == 0 else {
-            throw IPCError.socketFailed(operation: "getsockopt", path: connection.path, errno: errno)
+            throw SocketError.socketFailed(operation: "getsockopt", path: connection.path, errno: errno)
         }
         self.init(processIdentifier: credentials.pid, userIdentifier: credentials.uid, groupIdentifier: credentials.gid)
         #else
         var uid = uid_t()
         var gid = gid_t()
         guard getpeereid(descriptor, &uid, &gid) == 0 else {
-            throw IPCError.socketFailed(operation: "getpeereid", path: connection.path, errno: errno)
+            throw SocketError.socketFailed(operation: "getpeereid", path: connection.path, errno: errno)
         }
         self.init(processIdentifier: 0, userIdentifier: uid, groupIdentifier: gid)
         #endif
@@ -55,10 +55,10 @@ public struct PeerCredentials: Sendable, Equatable {
 
     /// Checks that the peer runs as the same user as this process.
     /// - Parameter expected: The only user allowed; this process's effective user by default.
-    /// - Throws: ``IPCError/peerNotAllowed(uid:expected:)``.
+    /// - Throws: ``SocketError/peerNotAllowed(uid:expected:)``.
     public func requireUser(_ expected: UInt32 = geteuid()) throws {
         guard userIdentifier == expected else {
-            throw IPCError.peerNotAllowed(uid: userIdentifier, expected: expected)
+            throw SocketError.peerNotAllowed(uid: userIdentifier, expected: expected)
         }
     }
 }

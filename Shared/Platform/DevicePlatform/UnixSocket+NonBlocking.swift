@@ -21,21 +21,21 @@ extension UnixSocket {
     }
 
     /// Makes reads and writes return at once instead of waiting.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public func setNonBlocking() throws {
-        guard let descriptor else { throw IPCError.socketFailed(operation: "fcntl", path: path, errno: EBADF) }
+        guard let descriptor else { throw SocketError.socketFailed(operation: "fcntl", path: path, errno: EBADF) }
         let flags = fcntl(descriptor, F_GETFL)
         guard flags >= 0, fcntl(descriptor, F_SETFL, flags | O_NONBLOCK) == 0 else {
-            throw IPCError.socketFailed(operation: "fcntl", path: path, errno: errno)
+            throw SocketError.socketFailed(operation: "fcntl", path: path, errno: errno)
         }
     }
 
     /// Writes as much of `bytes` as the socket takes now.
     /// - Parameter bytes: The bytes to write.
     /// - Returns: How many were written; 0 when the socket's buffer is full.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)`` (`EPIPE` when the peer has gone).
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)`` (`EPIPE` when the peer has gone).
     public func sendAvailable(_ bytes: UnsafeRawBufferPointer) throws -> Int {
-        guard let descriptor else { throw IPCError.socketFailed(operation: "send", path: path, errno: EBADF) }
+        guard let descriptor else { throw SocketError.socketFailed(operation: "send", path: path, errno: EBADF) }
         guard let base = bytes.baseAddress, !bytes.isEmpty else { return 0 }
         while true {
             let result = systemSend(descriptor, base, bytes.count, noSignalFlag)
@@ -43,7 +43,7 @@ extension UnixSocket {
             switch errno {
             case EINTR: continue
             case EAGAIN, EWOULDBLOCK: return 0
-            default: throw IPCError.socketFailed(operation: "send", path: path, errno: errno)
+            default: throw SocketError.socketFailed(operation: "send", path: path, errno: errno)
             }
         }
     }
@@ -51,7 +51,7 @@ extension UnixSocket {
     /// Reads whatever is available now, without waiting.
     /// - Parameter maximumLength: The most bytes to return.
     /// - Returns: The bytes, ``ReadResult/wouldBlock`` or ``ReadResult/end``.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public func receiveAvailable(maximumLength: Int = 64 * 1024) throws -> ReadResult {
         guard let descriptor else { return .end }
         var buffer = [UInt8](repeating: 0, count: maximumLength)
@@ -64,7 +64,7 @@ extension UnixSocket {
             case EAGAIN, EWOULDBLOCK: return .wouldBlock
             default:
                 if self.descriptor == nil { return .end }
-                throw IPCError.socketFailed(operation: "recv", path: path, errno: errno)
+                throw SocketError.socketFailed(operation: "recv", path: path, errno: errno)
             }
         }
     }
@@ -75,18 +75,18 @@ extension UnixSocketListener {
     public var descriptor: Int32? { socket.descriptor }
 
     /// Makes ``acceptPending()`` return at once when no client is waiting.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public func setNonBlocking() throws {
         try socket.setNonBlocking()
     }
 
     /// Takes the next waiting connection, if there is one, on a non-blocking listener.
     /// - Returns: The connection and its peer, or `nil` when nobody is waiting.
-    /// - Throws: ``IPCError/socketFailed(operation:path:errno:)``.
+    /// - Throws: ``SocketError/socketFailed(operation:path:errno:)``.
     public func acceptPending() throws -> (connection: UnixSocket, peer: PeerCredentials)? {
         do {
             return try accept()
-        } catch IPCError.socketFailed(_, _, let code) where code == EAGAIN || code == EWOULDBLOCK {
+        } catch SocketError.socketFailed(_, _, let code) where code == EAGAIN || code == EWOULDBLOCK {
             return nil
         }
     }
