@@ -7,7 +7,7 @@ import BackgroundAssetsIPC
 import Foundation
 
 /// What the service does once an extension call returns, or when it never will (the process died).
-enum ExtensionCallPurpose: Sendable {
+enum ExtensionCallPurpose: Sendable, Equatable {
     /// `downloads(for:...)`: schedule what it returns; the manifest copy is deleted afterwards.
     case contentRequest(ContentRequestKind, manifest: URL)
     /// `finished`: the handed-over file is deleted afterwards unless the extension moved it.
@@ -19,7 +19,7 @@ enum ExtensionCallPurpose: Sendable {
 }
 
 /// One call waiting to be sent, or running.
-struct ExtensionCallRecord: Sendable {
+struct ExtensionCallRecord: Sendable, Equatable {
     var call: ExtensionCall
     var purpose: ExtensionCallPurpose
     /// Whether the install ends once this call returns (or never will): the last call of an
