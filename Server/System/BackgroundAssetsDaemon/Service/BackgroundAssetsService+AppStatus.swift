@@ -15,19 +15,18 @@ extension BackgroundAssetsService {
         var suspended: String?
         switch periodic.schedule.nextCheck(for: app, settings: settings, now: device) {
         case let .due(date): next = clock.realTime(at: date)
-        case let .never(reason): suspended = (installs[id] != nil ? .installing : reason).explanation
+        case let .never(reason): suspended = (installs.isInstalling(id) ? .installing : reason).explanation
         }
         // Periodic checks ask the downloader extension; an app installed without one gets none.
         if app.bundle.extension == nil { (next, suspended) = (nil, "the app has no downloader extension") }
-        let run = installs[id]
         let progress = installProgress(of: id)
         return AppStatus(
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
-            state: run == nil ? .launchable : .installing, progress: progress, hasLaunched: app.hasLaunched,
+            state: installs.isInstalling(id) ? .installing : .launchable, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
             runtimeBudgetLeft: max(0, extensionHost.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
             extensionProcessIdentifier: extensionHost.runs[id]?.process.processIdentifier,
-            lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.outcome(of: id)?.summary,
+            lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.summary(of: id),
             lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
             hasDownloaderExtension: app.bundle.extension != nil)
     }
@@ -36,7 +35,7 @@ extension BackgroundAssetsService {
 extension BackgroundAssetsService {
     /// An app's install progress: its install's now, else how its last one ended, else complete.
     func installProgress(of app: String) -> InstallProgress {
-        installs[app]?.progress ?? installs.outcome(of: app)?.progress ?? InstallProgress(phase: .complete, completedBytes: 0, totalBytes: 0)
+        installs.progress(of: app)
     }
 }
 

@@ -84,7 +84,9 @@ extension BackgroundAssetsService {
     func routeAssetPackEvent(_ event: QueueEvent) async {
         let row = event.row
         traceTransfer(event)
-        if case let .progress(_, _, total, _) = event { await recordEssentialProgress(of: row, totalWritten: total) }
+        if case let .progress(_, _, total, _) = event {
+            await perform(installs.essentialProgressed(app: row.bundleIdentifier, rowID: row.id, totalWritten: total))
+        }
         await settle(await assetPacks.queueEvent(event))
     }
 
@@ -125,17 +127,7 @@ extension BackgroundAssetsService {
 
     /// Ends the essential pack downloads of installs whose downloads ended.
     private func settle(_ performed: AssetPackCoordinator.Performed) async {
-        for end in performed.ended {
-            guard installs[end.app] != nil else { continue }
-            guard installs[end.app]?.essential != nil else {
-                // Its install has not started its essential phase yet: the end waits for it.
-                installs[end.app]?.packEndsBeforeEssentialPhase.append(.init(rowID: end.rowID, packID: end.packID, failure: end.failure))
-                continue
-            }
-            guard installs[end.app]?.essential?.contains(end.rowID) == true else { continue }
-            installs[end.app]?.essential?.endPack(rowID: end.rowID, packID: end.packID, failure: end.failure)
-            await endEssentialPhaseIfComplete(of: end.app)
-        }
+        await perform(installs.packsEnded(performed.ended))
     }
 
     // MARK: - Content requests of managed apps
@@ -153,7 +145,7 @@ extension BackgroundAssetsService {
         case let .failure(failure):
             unlink(file.path)
             trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "manifestFailed", app: app, detail: failure.message))
-            if kind != .periodic { await markLaunchable(app, note: failure.message) }
+            await perform(installs.contentRequestEnded(app: app, kind: kind, note: failure.message))
         case let .success((manifest, _, _)):
             guard kind != .periodic else {
                 unlink(file.path)
@@ -161,7 +153,7 @@ extension BackgroundAssetsService {
                 return true
             }
             // The essential packs run first: nothing else of the app starts until they are installed.
-            if installs[app] != nil { await queue.hold(app: app) }
+            await perform(installs.essentialDownloadsComing(app: app, kind: kind))
             let candidates = assetPacks.candidates(for: kind, of: installed, manifest: manifest)
             await callExtension(of: app, [ExtensionCallRecord(
                 call: .shouldDownload(manifestPath: file.path, packIDs: candidates), purpose: .contentRequest(kind, manifest: file))])
@@ -184,23 +176,9 @@ extension BackgroundAssetsService {
         case .downloads, .challengeAnswer, .done: break
         }
         let performed = await assetPacks.selectionReturned(installed, kind: kind, accepted: accepted, typeName: typeName)
-        guard installs[app] != nil else { return await settle(performed) }
-        if accepted == nil {
-            return await markLaunchable(app, note: assetPacks.refusal(for: installed)?.message)
-        }
-        let essential = performed.started.filter(\.isEssential)
-        guard !essential.isEmpty else {
-            await settle(performed)
-            return await markLaunchable(app)
-        }
-        installs[app]?.essential = EssentialPhase(rows: essential.map { ($0.rowID, $0.size) }, arePacks: true)
-        installs[app]?.phase = .downloadingEssentialAssets
-        let early = installs[app]?.packEndsBeforeEssentialPhase ?? []
-        installs[app]?.packEndsBeforeEssentialPhase = []
-        pushInstallProgress(of: app)
-        await settle(performed)
-        await settle(AssetPackCoordinator.Performed(ended: early.map {
-            AssetPackCoordinator.PackEnd(app: app, rowID: $0.rowID, packID: $0.packID, failure: $0.failure)
-        }))
+        let selection: InstallLifecycle.PackSelection = accepted == nil
+            ? .notManaged(note: assetPacks.refusal(for: installed)?.message)
+            : .accepted(essentialRows: performed.started.filter(\.isEssential).map { ($0.rowID, $0.size) })
+        await perform(installs.packSelectionReturned(app: app, selection, ended: performed.ended))
     }
 }

@@ -14,14 +14,13 @@ extension BackgroundAssetsService {
     func requestContent(_ kind: ContentRequestKind, for app: String) async {
         guard let installed = try? await registry.app(app) else {
             // An install must still end, or the app would wait at its launch gate for ever.
-            return await markLaunchable(app, note: "The app's record could not be read, so the extension was not asked for downloads.")
+            return await perform(installs.contentRequestEnded(
+                app: app, kind: kind, note: "The app's record could not be read, so the extension was not asked for downloads."))
         }
         // An app without a downloader extension has nothing to download before it opens.
         guard installed.bundle.extension != nil else {
-            if kind != .periodic {
-                await markLaunchable(app, note: "It has no downloader extension, so nothing is downloaded before its first launch.")
-            }
-            return
+            return await perform(installs.contentRequestEnded(
+                app: app, kind: kind, note: "It has no downloader extension, so nothing is downloaded before its first launch."))
         }
         // An Apple-hosted app's packs are listed on the device's Apple hosting server, not at a BAManifestURL.
         let manifestURL: URL
@@ -31,17 +30,14 @@ extension BackgroundAssetsService {
         case let .success(url):
             manifestURL = url
         case let .failure(failure):
-            if kind != .periodic { await markLaunchable(app, note: failure.message) }
-            return
+            return await perform(installs.contentRequestEnded(app: app, kind: kind, note: failure.message))
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
-        installs[app]?.contentRequested = time.now
+        installs.contentRequested(app: app, at: time.now)
         // In-app content off: nothing of the app's runs before its first launch.
         if !settings.inAppContent, !installed.hasLaunched {
-            if kind != .periodic {
-                await markLaunchable(app, note: "In-app content is off in the device's settings, so the extension did not run before the first launch.")
-            }
-            return
+            return await perform(installs.contentRequestEnded(
+                app: app, kind: kind, note: "In-app content is off in the device's settings, so the extension did not run before the first launch."))
         }
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
@@ -64,9 +60,7 @@ extension BackgroundAssetsService {
                 identifier: manifestURL.absoluteString, uniqueIdentifier: UUID().uuidString, kind: .manifest,
                 url: manifestURL.absoluteString, headers: [:], fileSize: 0,
                 applicationGroupIdentifier: installed.bundle.appGroup, priority: 0, isEssential: false, state: .failed)
-            if kind != .periodic {
-                await markLaunchable(app, note: "\(failure.message) The extension returned no downloads.")
-            }
+            await perform(installs.contentRequestEnded(app: app, kind: kind, note: "\(failure.message) The extension returned no downloads."))
             await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
         }
     }
@@ -96,8 +90,7 @@ extension BackgroundAssetsService {
         let allowance = installed.allowance
         _ = try? await registry.update(app) { $0.allowance = allowance }
         let essential = accepted.filter(\.isEssential)
-        let installing = installs[app] != nil && kind != .periodic
-        if installing, !essential.isEmpty { await queue.hold(app: app) }
+        if !essential.isEmpty { await perform(installs.essentialDownloadsComing(app: app, kind: kind)) }
         var rows: [DownloadRow] = []
         do {
             rows = try await queue.enqueue(accepted.map { NewDownload(bundleIdentifier: app, descriptor: $0) })
@@ -107,16 +100,11 @@ extension BackgroundAssetsService {
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "scheduleReturnedDownloads", app: app,
                            detail: "\(rows.count) scheduled, \(refused.count) refused"))
-        if installing {
-            let essentialRows = rows.filter(\.descriptor.isEssential)
-            if essentialRows.isEmpty {
-                await markLaunchable(app, note: downloads.isEmpty ? emptyAnswerNote(of: app) : nil)
-            } else {
-                installs[app]?.essential = EssentialPhase(rows: essentialRows.map { ($0.id, Int64($0.descriptor.fileSize)) })
-                installs[app]?.phase = .downloadingEssentialAssets
-                pushInstallProgress(of: app)
-            }
-        }
+        let logFile = paths.logFile
+        await perform(installs.downloadsQueued(
+            app: app, kind: kind, returnedAny: !downloads.isEmpty,
+            essentialRows: rows.filter(\.descriptor.isEssential).map { ($0.id, Int64($0.descriptor.fileSize)) },
+            loggedErrors: { DeviceLogExcerpt.errors(in: logFile, category: "ext", since: $0) }))
         let notices = refused.map { download, failure in
             var failed = download
             failed.state = .failed
@@ -158,13 +146,5 @@ extension BackgroundAssetsService {
         DownloadAllowance.Request(
             identifier: download.identifier, url: URL(string: download.url) ?? URL(fileURLWithPath: "/"),
             fileSize: download.fileSize, isEssential: download.isEssential, inAppContentEnabled: settings.inAppContent)
-    }
-
-    /// Why the extension returned nothing, in its own words: the errors it logged during the request.
-    private func emptyAnswerNote(of app: String) -> String {
-        let since = installs[app]?.contentRequested ?? time.now
-        let errors = DeviceLogExcerpt.errors(in: paths.logFile, category: "ext", since: since)
-        guard !errors.isEmpty else { return "The extension returned no downloads." }
-        return "The extension returned no downloads. It logged: " + errors.joined(separator: " / ")
     }
 }

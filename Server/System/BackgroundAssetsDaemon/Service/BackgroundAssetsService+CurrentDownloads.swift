@@ -33,7 +33,7 @@ extension BackgroundAssetsService {
     /// The rows of an app whose finished files are held for its extension or on their way to it:
     /// the essential phase's, and the calls it has queued, running or waiting for its next launch.
     func rowsGivenToExtension(of app: String) -> Set<Int64> {
-        var rows = Set((installs[app]?.essential?.finished ?? []).map(\.rowID))
+        var rows = installs.essentialFilesHeld(of: app)
         for record in extensionHost.runs.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { rows.insert(rowID) }
         }

@@ -28,13 +28,12 @@ extension BackgroundAssetsService {
             if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
                 traceEvent(TraceEntry.progressEvent, row: row, receivers: receivers)
             }
-            await recordEssentialProgress(of: row, totalWritten: total)
+            await perform(installs.essentialProgressed(app: row.bundleIdentifier, rowID: row.id, totalWritten: total))
         case let .failed(row, failure):
             defer { progressSamples.forget(rowID: row.id) }
-            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
-                installs[row.bundleIdentifier]?.essential?.fail(rowID: row.id, download: row.descriptor, failure: failure)
+            if let actions = installs.downloadFailed(app: row.bundleIdentifier, rowID: row.id, download: row.descriptor, failure: failure) {
                 traceEvent("failedWithError", row: row, to: "backgroundassetsd", detail: "essential; held for the extension: \(failure.message)")
-                return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
+                return await perform(actions)
             }
             let receivers = broadcast(.failed(download: row.descriptor, failure: failure), to: row, traced: "failedWithError", detail: failure.message)
             if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
@@ -42,10 +41,9 @@ extension BackgroundAssetsService {
             }
         case let .finished(row, file):
             defer { progressSamples.forget(rowID: row.id) }
-            if installs[row.bundleIdentifier]?.essential?.contains(row.id) == true {
-                installs[row.bundleIdentifier]?.essential?.finish(rowID: row.id, download: row.descriptor, file: file)
+            if let actions = installs.downloadFinished(app: row.bundleIdentifier, rowID: row.id, download: row.descriptor, file: file) {
                 traceEvent("finishedWithFileURL", row: row, to: "backgroundassetsd", detail: "essential; held for the extension")
-                return await endEssentialPhaseIfComplete(of: row.bundleIdentifier)
+                return await perform(actions)
             }
             // Offered to the app's delegates, held for one reconnecting, or given to the extension.
             await deliver(FinishedFile(row: row, file: file))
@@ -73,30 +71,6 @@ extension BackgroundAssetsService {
                 }
             }
         }
-    }
-
-    /// Ends an app's essential phase once its last essential download ended: the extension receives
-    /// every essential outcome in one launch, and once it has handled them the app becomes
-    /// launchable and its other downloads start.
-    func endEssentialPhaseIfComplete(of app: String) async {
-        pushInstallProgress(of: app)
-        guard let phase = installs[app]?.essential, phase.isComplete else { return }
-        installs[app]?.phase = .complete
-        var batch = phase.finished.map {
-            ExtensionCallRecord(call: .finished(download: $0.download, filePath: $0.file.path), purpose: .delivery(file: $0.file, rowID: $0.rowID))
-        } + phase.failed.map {
-            ExtensionCallRecord(call: .failed(download: $0.download, failure: $0.failure), purpose: .notice)
-        }
-        guard !batch.isEmpty else { return await markLaunchable(app) }
-        batch[batch.count - 1].completesInstall = true
-        await callExtension(of: app, batch)
-    }
-
-    /// Counts an essential download's bytes in its install's progress, and tells whoever follows the install.
-    func recordEssentialProgress(of row: DownloadRow, totalWritten: Int64) async {
-        guard installs[row.bundleIdentifier]?.essential?.contains(row.id) == true else { return }
-        installs[row.bundleIdentifier]?.essential?.record(rowID: row.id, totalWritten: totalWritten)
-        pushInstallProgress(of: row.bundleIdentifier)
     }
 
     @discardableResult

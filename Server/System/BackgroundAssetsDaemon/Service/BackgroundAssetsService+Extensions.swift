@@ -128,41 +128,27 @@ extension BackgroundAssetsService {
         case .notice:
             break
         }
-        if record.completesInstall { await markLaunchableOnceExtensionIsDone(app) }
-    }
-
-    /// Ends an install once its extension has handled the essential outcomes: returned from every
-    /// call, and stayed idle for the idle grace without holding or waiting for exclusive control.
-    /// The sample moves each file into place under exclusive control, which it asks for from its
-    /// entry point and gets after the call returned (the request may even arrive after the return),
-    /// so a person opening the app at once finds its essential files.
-    private func markLaunchableOnceExtensionIsDone(_ app: String) async {
-        if extensionHost.runs[app]?.connection != nil {
-            installs.holdUntilExtensionIsDone(app)
-        } else {
-            await markLaunchable(app)
+        if record.completesInstall {
+            // The sample moves each file into place under exclusive control, which it asks for from
+            // its entry point and may get only after the call returned.
+            await perform(installs.essentialOutcomesReturned(app: app, extensionConnected: extensionHost.runs[app]?.connection != nil))
         }
     }
 
     /// The extension of an app stayed idle for the idle grace, or ended: an install held for it ends.
     func extensionIsDone(app: String) async {
-        guard installs.takeHeldForExtension(app) else { return }
-        await markLaunchable(app)
+        await perform(installs.extensionDone(app: app))
     }
 
     /// Gives up on calls that will never run or return.
     func abandon(_ records: [ExtensionCallRecord], of app: String, reason: String) async {
         for record in records {
-            if record.completesInstall {
-                await markLaunchable(app, note: "The extension did not receive every essential outcome (\(reason)).")
-            }
+            if record.completesInstall { await perform(installs.essentialOutcomesUndelivered(app: app, reason: reason)) }
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)
                 extensionHost.runs.contentRequestEnded(app)
-                if kind != .periodic, installs[app] != nil {
-                    await markLaunchable(app, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
-                }
+                await perform(installs.contentRequestAbandoned(app: app, kind: kind, reason: reason))
             case let .delivery(file, rowID):
                 await extensionDidNotTake(file, rowID: rowID, of: app)
             case let .challenge(rowID):

@@ -22,15 +22,19 @@ extension BackgroundAssetsService {
         }
         let app = candidate.bundleIdentifier
         if let refusal = managedAssetPackRefusal(appPlistPath: request.appPlistPath) { return installRefusal(refusal) }
-        if let running = installs[app] {
+        switch installs.admit(app: app, version: candidate.bundle.app.version) {
+        case .start:
+            break
+        case .join:
             // The same install asked for again (a re-run after Ctrl-C or after the service restarted)
             // joins the one in progress, so `install --wait` can follow it to its end.
-            guard running.version == candidate.bundle.app.version, let installed = try? await registry.app(app) else {
-                return installRefusal("\(app) version \(running.version) is still installing; follow it with backgroundassets-debug install --wait --version \(running.version), then install version \(candidate.bundle.app.version).", code: InstallRequest.busyCode)
-            }
+            let version = candidate.bundle.app.version
+            guard let installed = try? await registry.app(app) else { return installBusy(app, running: version, asked: version) }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "install", app: app,
-                               detail: "version \(running.version), already installing"))
+                               detail: "version \(version), already installing"))
             return .app(appStatus(installed))
+        case let .busy(running):
+            return installBusy(app, running: running, asked: candidate.bundle.app.version)
         }
         let installed: InstalledApp
         let kind: ContentRequestKind
@@ -42,8 +46,7 @@ extension BackgroundAssetsService {
         installedApps.insert(app)
         closeConnectionsNotRunning(installed)
         await queue.restrictRedirects(of: app, to: installed.allowance.restrictions?.domainAllowList)
-        installs.begin(InstallRun(kind: kind, app: installed), for: app)
-        schedulePeriodicChecks()
+        await perform(installs.begin(InstallRun(kind: kind, app: installed)))
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: kind == .update ? "update" : "install", app: app,
                            detail: "version \(installed.version)"))
         if installed.bundle.extension == nil || installed.bundle.app.manifestURL == nil {
@@ -54,6 +57,10 @@ extension BackgroundAssetsService {
             activities.run("\(kind) content request of \(app)") { [weak self] in await self?.requestContent(kind, for: app) }
         }
         return .app(appStatus(installed))
+    }
+
+    private func installBusy(_ app: String, running: String, asked: String) -> ServerResponse {
+        installRefusal("\(app) version \(running) is still installing; follow it with backgroundassets-debug install --wait --version \(running), then install version \(asked).", code: InstallRequest.busyCode)
     }
 
     private func installRefusal(_ message: String, code: Int = 1) -> ServerResponse {
@@ -70,11 +77,7 @@ extension BackgroundAssetsService {
         let id = app.bundleIdentifier
         let status = appStatus(app)
         if let run = extensionHost.runs[id] { extensionHost.kill(id, pid: run.process.processIdentifier, reason: "the app was uninstalled") }
-        let waiters = installs.cancel(id)
-        await queue.release(app: id)
-        for waiter in waiters {
-            clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(id) was uninstalled while it was installing.")))
-        }
+        await perform(installs.uninstalled(app: id))
         for row in (try? await storeReader.read({ try $0.currentDownloads(bundleIdentifier: id) })) ?? [] { try? await queue.cancel(id: row.id) }
         // An uninstalled app leaves no history: its ended downloads go too.
         _ = try? await queue.withStore { try $0.deleteDownloads(ofApp: id) }

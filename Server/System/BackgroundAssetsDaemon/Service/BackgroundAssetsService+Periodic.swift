@@ -21,7 +21,7 @@ extension BackgroundAssetsService {
     /// An app's periodic check is due: record it and send the content request.
     func periodicCheckDue(_ app: String, deviceTime: Date) async {
         // An install that began since the schedule was computed comes first.
-        guard installs[app] == nil else { return }
+        guard !installs.isInstalling(app) else { return }
         _ = try? await registry.update(app) { $0.lastPeriodicCheck = deviceTime }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "periodicCheck", app: app))
         activities.run("periodic content request of \(app)") { [weak self] in await self?.requestContent(.periodic, for: app) }
@@ -40,7 +40,7 @@ extension BackgroundAssetsService {
         case let .failure(refusal): return refusal.response
         }
         let id = app.bundleIdentifier
-        if kind != .periodic, installs[id] != nil {
+        if kind != .periodic, installs.isInstalling(id) {
             return failure(.downloadFailedToStart, "\(id) is still installing; wait until it is launchable before simulating another \(kind).")
         }
         let device = deviceNow
@@ -52,7 +52,7 @@ extension BackgroundAssetsService {
             return installed
         }
         extensionHost.runs.setRuntimeUsedToday(0, for: id)
-        if kind != .periodic { installs.begin(InstallRun(kind: kind, app: updated ?? app), for: id) }
+        if kind != .periodic { await perform(installs.begin(InstallRun(kind: kind, app: updated ?? app))) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }
         schedulePeriodicChecks()

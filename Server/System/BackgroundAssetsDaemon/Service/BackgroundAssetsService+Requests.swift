@@ -147,7 +147,7 @@ extension BackgroundAssetsService {
         // counts, with no call of the app's own. One still installing counts once the install ends.
         // The launch's recording suspends, and another connection of the same process may say hello
         // meanwhile; that one waits for it too, so the launch comes before anything the app asks.
-        if isOpenedApp, !wasOpen, installs[hello.bundleIdentifier] == nil {
+        if isOpenedApp, !wasOpen, !installs.isInstalling(hello.bundleIdentifier) {
             let app = hello.bundleIdentifier
             let launch = Task { _ = await self.recordLaunch(of: app) }
             clients.setLaunch(launch, of: client.connection.id)

@@ -43,7 +43,7 @@ extension BackgroundAssetsService {
     /// Whether a pending task may run now, as `status` and the runner see it.
     func eligibility(of task: PendingTask) async -> TaskEligibility {
         let installed = try? await registry.app(task.bundleIdentifier)
-        let launchable = installed?.state == .launchable && installs[task.bundleIdentifier] == nil
+        let launchable = installed?.state == .launchable && !installs.isInstalling(task.bundleIdentifier)
         let now = deviceNow
         var usage: RefreshUsage?
         if let app = installed {

@@ -69,7 +69,7 @@ extension BackgroundAssetsService {
         switch event {
         case let .launchApp(app, session):
             let installed = try? await registry.app(app)
-            guard installed?.state == .launchable, installs[app] == nil else {
+            guard installed?.state == .launchable, !installs.isInstalling(app) else {
                 urlSessions.launchFailed(app: app, session: session)
                 trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "launchInBackground", app: app,
                                    detail: "not launched for the events of session \(session): the app is not installed and launchable"))

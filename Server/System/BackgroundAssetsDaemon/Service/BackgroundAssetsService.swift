@@ -62,8 +62,8 @@ public actor BackgroundAssetsService {
     let extensionHost: ExtensionHost
     /// What the extension host reports, routed in order from ``start()`` on.
     private let hostEvents: AsyncStream<ExtensionHost.Event>
-    /// Each app's install or update until it is launchable.
-    var installs = InstallTracker()
+    /// Each app's install or update until it is launchable, and the rules that end it.
+    var installs = InstallLifecycle()
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
 

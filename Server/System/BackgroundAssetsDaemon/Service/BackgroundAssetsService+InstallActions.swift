@@ -1,0 +1,64 @@
+/*
+Abstract:
+The shell of the install lifecycle: performs what it decided, and records the app as launchable when an install ends.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+extension BackgroundAssetsService {
+    /// Does what the install lifecycle decided, in order.
+    func perform(_ actions: [InstallAction]) async {
+        for action in actions {
+            switch action {
+            case let .holdOtherDownloads(app):
+                await queue.hold(app: app)
+            case let .releaseOtherDownloads(app):
+                await queue.release(app: app)
+            case let .callExtension(app, records):
+                await callExtension(of: app, records)
+            case let .markLaunchable(app, note):
+                await markLaunchable(app, note: note)
+            case let .recordLaunch(app):
+                await recordLaunch(of: app)
+            case let .answerLaunchGate(waiter, app):
+                // An end answers its gates itself (below), with the status it recorded; elsewhere a
+                // gate gets the app's status now.
+                guard let installed = try? await registry.app(app) else { continue }
+                clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(appStatus(installed))))
+            case let .refuseLaunchGate(waiter, app):
+                clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(app) was uninstalled while it was installing.")))
+            case let .pushProgress(app, progress, connections):
+                let event = ServerEvent.installProgress(bundleIdentifier: app, progress: progress)
+                for connection in connections { clients[connection]?.connection.send(.event(event)) }
+            case .reschedulePeriodicChecks:
+                schedulePeriodicChecks()
+            }
+        }
+    }
+
+    /// Records an ended install's app as launchable, then answers the gates that waited for it,
+    /// each with the status of this moment, or of the launch recorded for them.
+    private func markLaunchable(_ app: String, note: String?) async {
+        guard let installed = try? await registry.update(app, { installed -> InstalledApp in
+            installed.state = .launchable
+            return installed
+        }) else { return }
+        // To the service itself: the app may not be running; the launch gate's answer, if one waits, follows.
+        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
+        // A process opened while the app was installing launches it now.
+        let hasOpenedProcess = !clients.openedProcesses(of: app).isEmpty
+        var launched: AppStatus?
+        for action in installs.becameLaunchable(app: app, hasOpenedProcess: hasOpenedProcess) {
+            switch action {
+            case .recordLaunch:
+                launched = await recordLaunch(of: app)
+            case let .answerLaunchGate(waiter, _):
+                let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
+                clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
+            default:
+                await perform([action])
+            }
+        }
+    }
+}
