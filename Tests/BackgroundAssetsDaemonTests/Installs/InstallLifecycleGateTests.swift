@@ -30,9 +30,8 @@ struct InstallLifecycleGateTests {
         #expect(lifecycle.contentRequestAbandoned(app: app, kind: .install, reason: "x").count == 2, "the install ends")
         #expect(lifecycle.launchGateAsks(app: app, Waiter(connection: 8, requestID: 80, recordLaunch: false)) == .now,
                 "a gate asking after the end is answered at once")
-        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false)
-                == [.recordLaunch(app: app), .answerLaunchGate(gate, app: app), .reschedulePeriodicChecks])
-        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == [.reschedulePeriodicChecks],
+        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == .init(recordsLaunch: true, answers: [gate]))
+        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == .init(recordsLaunch: false, answers: []),
                 "a gate is answered exactly once")
     }
 
@@ -42,15 +41,19 @@ struct InstallLifecycleGateTests {
         let quiet = [Waiter(connection: 1, requestID: 1, recordLaunch: false), Waiter(connection: 2, requestID: 2, recordLaunch: false)]
         for gate in quiet { _ = lifecycle.launchGateAsks(app: app, gate) }
         _ = lifecycle.contentRequestEnded(app: app, kind: .install, note: nil)
-        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == quiet.map { .answerLaunchGate($0, app: app) } + [.reschedulePeriodicChecks])
+        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == .init(recordsLaunch: false, answers: quiet))
 
         (lifecycle, app) = try InstallLifecycleEssentialTests.installing()
         let asking = [Waiter(connection: 1, requestID: 1, recordLaunch: true), Waiter(connection: 2, requestID: 2, recordLaunch: true)]
         for gate in asking { _ = lifecycle.launchGateAsks(app: app, gate) }
         _ = lifecycle.contentRequestEnded(app: app, kind: .install, note: nil)
-        let actions = lifecycle.becameLaunchable(app: app, hasOpenedProcess: true)
-        #expect(actions.filter { $0 == .recordLaunch(app: app) }.count == 1)
-        #expect(actions.first == .recordLaunch(app: app), "recorded before any gate is answered")
+        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: false) == .init(recordsLaunch: true, answers: asking),
+                "one launch for both gates")
+
+        // A process opened while the app installed is launched when it ends, with no gate asking.
+        (lifecycle, app) = try InstallLifecycleEssentialTests.installing()
+        _ = lifecycle.contentRequestEnded(app: app, kind: .install, note: nil)
+        #expect(lifecycle.becameLaunchable(app: app, hasOpenedProcess: true) == .init(recordsLaunch: true, answers: []))
     }
 
     @Test("An install ends exactly once; a periodic request never ends it")

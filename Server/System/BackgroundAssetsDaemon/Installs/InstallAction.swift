@@ -17,12 +17,8 @@ enum InstallAction: Sendable, Equatable {
     /// install once it returns (``InstallLifecycle/essentialOutcomesReturned(app:extensionConnected:)``).
     case callExtension(app: String, [ExtensionCallRecord])
     /// Record the app as launchable and trace it, with the note when the install did not end the
-    /// ordinary way; then tell the lifecycle (``InstallLifecycle/becameLaunchable(app:hasOpenedProcess:)``).
+    /// ordinary way; then release its launch gates as ``InstallLifecycle/becameLaunchable(app:hasOpenedProcess:)`` says.
     case markLaunchable(app: String, note: String?)
-    /// Record one launch of the app: a launch gate asked for it, or a process opened while it installed.
-    case recordLaunch(app: String)
-    /// Answer a launch gate with the app's status, the one after the recorded launch when the gate asked for one.
-    case answerLaunchGate(InstallTracker.LaunchWaiter, app: String)
     /// Refuse a launch gate: the app was uninstalled while it installed.
     case refuseLaunchGate(InstallTracker.LaunchWaiter, app: String)
     /// Send the install's progress to connections waiting at its launch gate.

@@ -80,48 +80,4 @@ extension InstallLifecycle {
             })
         }
     }
-
-    // MARK: - The extension
-
-    /// The call that ends the install returned: the install ends now, or, while the extension runs,
-    /// once it is done (it moves the files into place under exclusive control, which it asks for
-    /// as its call returns), so a person opening the app at once finds its essential files.
-    mutating func essentialOutcomesReturned(app: String, extensionConnected: Bool) -> [InstallAction] {
-        guard extensionConnected else { return end(app, note: nil) }
-        tracker.holdUntilExtensionIsDone(app)
-        return []
-    }
-
-    /// The app's extension stayed idle for the idle grace, or ended: an install held for it ends.
-    mutating func extensionDone(app: String) -> [InstallAction] {
-        guard tracker.takeHeldForExtension(app) else { return [] }
-        return end(app, note: nil)
-    }
-
-    /// The call that ends the install will never run or return.
-    mutating func essentialOutcomesUndelivered(app: String, reason: String) -> [InstallAction] {
-        end(app, note: "The extension did not receive every essential outcome (\(reason)).")
-    }
-
-    /// The content request's call will never run or return.
-    mutating func contentRequestAbandoned(app: String, kind: ContentRequestKind, reason: String) -> [InstallAction] {
-        contentRequestEnded(app: app, kind: kind, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
-    }
-
-    // MARK: - A restart in the middle
-
-    /// The service started and found the app still installing: its essential downloads are still
-    /// queued, and the install continues with them; with none left, it ends.
-    /// - Parameters:
-    ///   - run: The install, as it starts again.
-    ///   - essentialRows: The app's essential rows the queue still has, with their declared sizes.
-    mutating func resumed(_ run: InstallRun, essentialRows: [(id: Int64, size: Int64)]) -> [InstallAction] {
-        let app = run.bundleIdentifier
-        tracker[app] = run
-        guard !essentialRows.isEmpty else {
-            return end(app, note: "The service restarted during the install, with no essential download left.")
-        }
-        beginEssentialPhase(app, rows: essentialRows, arePacks: false)
-        return [.holdOtherDownloads(app: app)]
-    }
 }

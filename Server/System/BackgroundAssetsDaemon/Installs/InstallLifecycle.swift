@@ -42,6 +42,14 @@ struct InstallLifecycle: Sendable {
         case busy(runningVersion: String)
     }
 
+    /// What the gates of an app that became launchable get.
+    struct GateRelease: Equatable {
+        /// Whether to record one launch first, for every gate that asked for one.
+        var recordsLaunch: Bool
+        /// The gates to answer with the app's status, in the order they asked.
+        var answers: [LaunchWaiter]
+    }
+
     /// What a launch gate gets when it asks.
     enum GateAnswer: Equatable {
         /// The app is launchable: answer now (recording a launch if the gate asked to).
@@ -50,8 +58,8 @@ struct InstallLifecycle: Sendable {
         case waits([InstallAction])
     }
 
-    /// The runs, the gates waiting and the outcomes kept; only the lifecycle's events change them.
-    var tracker = InstallTracker()
+    /// The runs, the gates waiting and the outcomes kept.
+    private(set) var tracker = InstallTracker()
 
     /// Whether no install is running.
     var isEmpty: Bool { tracker.isEmpty }
@@ -118,11 +126,53 @@ struct InstallLifecycle: Sendable {
     /// - Parameters:
     ///   - app: The app.
     ///   - hasOpenedProcess: Whether a process of the app, opened while it installed, is connected.
-    mutating func becameLaunchable(app: String, hasOpenedProcess: Bool) -> [InstallAction] {
+    mutating func becameLaunchable(app: String, hasOpenedProcess: Bool) -> GateRelease {
         let waiters = tracker.takeWaiters(of: app)
-        var actions: [InstallAction] = []
-        if waiters.contains(where: \.recordLaunch) || hasOpenedProcess { actions.append(.recordLaunch(app: app)) }
-        return actions + waiters.map { .answerLaunchGate($0, app: app) } + [.reschedulePeriodicChecks]
+        return GateRelease(recordsLaunch: waiters.contains(where: \.recordLaunch) || hasOpenedProcess, answers: waiters)
+    }
+
+    // MARK: - The extension
+
+    /// The call that ends the install returned: the install ends now, or, while the extension runs,
+    /// once it is done (it moves the files into place under exclusive control, which it asks for
+    /// as its call returns), so a person opening the app at once finds its essential files.
+    mutating func essentialOutcomesReturned(app: String, extensionConnected: Bool) -> [InstallAction] {
+        guard extensionConnected else { return end(app, note: nil) }
+        tracker.holdUntilExtensionIsDone(app)
+        return []
+    }
+
+    /// The app's extension stayed idle for the idle grace, or ended: an install held for it ends.
+    mutating func extensionDone(app: String) -> [InstallAction] {
+        guard tracker.takeHeldForExtension(app) else { return [] }
+        return end(app, note: nil)
+    }
+
+    /// The call that ends the install will never run or return.
+    mutating func essentialOutcomesUndelivered(app: String, reason: String) -> [InstallAction] {
+        end(app, note: "The extension did not receive every essential outcome (\(reason)).")
+    }
+
+    /// The content request's call will never run or return.
+    mutating func contentRequestAbandoned(app: String, kind: ContentRequestKind, reason: String) -> [InstallAction] {
+        contentRequestEnded(app: app, kind: kind, note: "The extension did not return downloads (\(reason)), so the app became launchable without essential assets.")
+    }
+
+    // MARK: - A restart in the middle
+
+    /// The service started and found the app still installing: its essential downloads are still
+    /// queued, and the install continues with them; with none left, it ends.
+    /// - Parameters:
+    ///   - run: The install, as it starts again.
+    ///   - essentialRows: The app's essential rows the queue still has, with their declared sizes.
+    mutating func resumed(_ run: InstallRun, essentialRows: [(id: Int64, size: Int64)]) -> [InstallAction] {
+        let app = run.bundleIdentifier
+        tracker[app] = run
+        guard !essentialRows.isEmpty else {
+            return end(app, note: "The service restarted during the install, with no essential download left.")
+        }
+        beginEssentialPhase(app, rows: essentialRows, arePacks: false)
+        return [.holdOtherDownloads(app: app)]
     }
 
     // MARK: - Shared steps

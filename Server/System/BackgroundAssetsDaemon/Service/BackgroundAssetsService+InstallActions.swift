@@ -19,13 +19,6 @@ extension BackgroundAssetsService {
                 await callExtension(of: app, records)
             case let .markLaunchable(app, note):
                 await markLaunchable(app, note: note)
-            case let .recordLaunch(app):
-                await recordLaunch(of: app)
-            case let .answerLaunchGate(waiter, app):
-                // An end answers its gates itself (below), with the status it recorded; elsewhere a
-                // gate gets the app's status now.
-                guard let installed = try? await registry.app(app) else { continue }
-                clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(appStatus(installed))))
             case let .refuseLaunchGate(waiter, app):
                 clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: failure(.callerConnectionNotAccepted, "\(app) was uninstalled while it was installing.")))
             case let .pushProgress(app, progress, connections):
@@ -38,7 +31,8 @@ extension BackgroundAssetsService {
     }
 
     /// Records an ended install's app as launchable, then answers the gates that waited for it,
-    /// each with the status of this moment, or of the launch recorded for them.
+    /// each with the status of this moment, or of the launch recorded for them, and reschedules
+    /// periodic checks, which an installing app has none of.
     private func markLaunchable(_ app: String, note: String?) async {
         guard let installed = try? await registry.update(app, { installed -> InstalledApp in
             installed.state = .launchable
@@ -48,17 +42,12 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "appLaunchable", app: app, detail: note))
         // A process opened while the app was installing launches it now.
         let hasOpenedProcess = !clients.openedProcesses(of: app).isEmpty
-        var launched: AppStatus?
-        for action in installs.becameLaunchable(app: app, hasOpenedProcess: hasOpenedProcess) {
-            switch action {
-            case .recordLaunch:
-                launched = await recordLaunch(of: app)
-            case let .answerLaunchGate(waiter, _):
-                let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
-                clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
-            default:
-                await perform([action])
-            }
+        let release = installs.becameLaunchable(app: app, hasOpenedProcess: hasOpenedProcess)
+        let launched = release.recordsLaunch ? await recordLaunch(of: app) : nil
+        for waiter in release.answers {
+            let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
+            clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
+        schedulePeriodicChecks()
     }
 }
