@@ -104,12 +104,15 @@ struct TimelineTests {
         script.at(0.6, "connected", from: "app", to: "backgroundassetsd", detail: "pid 20")
         script.at(0.7, "launchTask", to: "app", detail: "com.example.app.refresh (appRefresh, 30 s)")
         script.at(0.8, "taskCompleted", from: "app", to: "backgroundassetsd", detail: "com.example.app.refresh success true")
-        script.at(0.9, "disconnected", from: "app", to: "backgroundassetsd", detail: "pid 20")
+        script.at(0.85, "disconnected", from: "app", to: "backgroundassetsd", detail: "pid 20")
+        // A background launch ends when its process does, which the service says after its connections.
+        script.at(0.9, "backgroundLaunchDone", to: "app", detail: "pid 20")
         script.at(1, "releaseExclusiveControl", from: "app", to: "backgroundassetsd")
         script.at(2, "disconnected", from: "app", to: "backgroundassetsd", detail: "pid 10")
         let rows = Timeline(entries: script.entries).rows
         let app = try #require(rows.first { $0.kind == .app })
         #expect(app.spans.map(\.style) == [.main, .secondary])
+        #expect(app.spans.map(\.label) == ["app (pid 10)", "app in the background (pid 20)"])
         #expect(app.spans.map { ($0.end.timeIntervalSince(Script.start) * 10).rounded() } == [20, 9])
         let control = try #require(rows.first { $0.kind == .exclusiveControl }?.spans.first)
         #expect(control.label == "held by the app")

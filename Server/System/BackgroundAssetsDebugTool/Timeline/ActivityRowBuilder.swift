@@ -22,6 +22,8 @@ struct ActivityRowBuilder {
     private var essentialEnd: [String: Date] = [:]
     /// The app processes the service launched in the background, by pid.
     private var backgroundPIDs: Set<String> = []
+    /// Per app: the periodic check whose content request waits for the extension's answer.
+    private var pendingCheck: [String: Int] = [:]
     /// How many connections each role of each app has open, for when a holder of exclusive control goes.
     private var connections: [String: Int] = [:]
 
@@ -40,8 +42,14 @@ struct ActivityRowBuilder {
         case "contentRequest" where ["install", "update"].contains(entry.detail ?? ""):
             // An install resumed by a restarted service has no install entry of its own.
             if open[.install]?[app] == nil { openSpan(.install, key: app, at: entry, label: entry.detail ?? "", detail: app) }
+        case "contentRequest" where entry.detail == "periodic":
+            if let checks = rows[.periodic]?.moments, !checks.isEmpty { pendingCheck[app] = checks.count - 1 }
         case "scheduleReturnedDownloads":
             if open[.install]?[app] != nil { essentialStart[app] = entry.time }
+            // What a periodic check came to goes on its diamond: a check that found nothing says so.
+            if let index = pendingCheck.removeValue(forKey: app) {
+                rows[.periodic]?.moments[index].label += ": " + Self.returned(entry.detail)
+            }
         case "finishedWithFileURL", "failedWithError":
             if entry.to == "backgroundassetsd" { essentialEnd[app] = entry.time }
         case "appLaunchable":
@@ -52,7 +60,7 @@ struct ActivityRowBuilder {
         case "manifestFailed":
             moment(.install, at: entry, "manifest failed: \(entry.detail ?? "")", .problem)
         case "extensionLaunched":
-            openSpan(.extension, key: app, at: entry, label: "extension \(entry.detail ?? "")", detail: app)
+            openSpan(.extension, key: app, at: entry, label: Self.process("extension", entry.detail), detail: app)
         case _ where entry.to == "extension" && Self.entryPoints.contains(entry.event):
             let subject = [entry.download, entry.detail].compactMap { $0 }.joined(separator: " ")
             moment(.extension, at: entry, subject.isEmpty ? entry.event : "\(entry.event) \(subject)")
@@ -64,17 +72,23 @@ struct ActivityRowBuilder {
         case "extensionNotLaunched":
             moment(.extension, at: entry, "not launched: \(entry.detail ?? "")", .problem)
         case "launchInBackground":
-            let pid = entry.detail ?? ""
+            // `pid 123, for its task …`: the process is the key its connections and its end name it by.
+            guard let pid = entry.detail.map({ String($0.prefix { $0 != "," }) }), pid.hasPrefix("pid ") else { return }
             backgroundPIDs.insert(pid)
-            openSpan(.app, key: pid, at: entry, label: "app in the background (\(pid))", detail: app, style: .secondary)
+            openSpan(.app, key: pid, at: entry, label: Self.process("app in the background", pid),
+                     detail: "\(app), \(entry.detail ?? "")", style: .secondary)
         case "connected" where entry.from == "app":
+            // A process the service launched in the background already has its span.
             let pid = entry.detail ?? ""
-            if open[.app]?[pid] == nil { openSpan(.app, key: pid, at: entry, label: "app (\(pid))", detail: app) }
+            if open[.app]?[pid] == nil { openSpan(.app, key: pid, at: entry, label: Self.process("app", pid), detail: app) }
         case "disconnected" where entry.from == "app":
+            // A background launch lasts until its process ends, whatever its connections do.
+            guard !backgroundPIDs.contains(entry.detail ?? "") else { break }
             closeApp(pid: entry.detail, at: entry.time, detail: "disconnected")
         case "backgroundLaunchDone":
             let pid = entry.detail.map { String($0.prefix { $0 != ";" }) }
             closeApp(pid: pid, at: entry.time, detail: entry.detail)
+            if let pid { backgroundPIDs.remove(pid) }
         case "appLaunched":
             moment(.app, at: entry, "launch gate: launched")
         case "launchTask":
@@ -148,6 +162,23 @@ struct ActivityRowBuilder {
         }
     }
 
+    /// A process's label, one style for every kind: `app (pid 123)`, `extension (pid 456)`.
+    static func process(_ name: String, _ pid: String?) -> String {
+        guard let pid, !pid.isEmpty else { return name }
+        return "\(name) (\(pid))"
+    }
+
+    /// The extension's answer to a content request in words, from `3 scheduled, 0 refused`.
+    static func returned(_ detail: String?) -> String {
+        let scheduled = detail.flatMap { Int($0.prefix { $0.isNumber }) }
+        switch scheduled {
+        case 0: return "no downloads returned"
+        case 1: return "1 download returned"
+        case let count?: return "\(count) downloads returned"
+        case nil: return detail ?? "answered"
+        }
+    }
+
     // MARK: - Spans and moments
 
     private mutating func openSpan(
@@ -194,8 +225,9 @@ struct ActivityRowBuilder {
     }
 
     private mutating func closeApp(pid: String?, at time: Date, detail: String?) {
-        // Without a pid (a trace from before disconnections named one), the oldest open app ends.
-        let key = pid.flatMap { open[.app]?[$0] != nil ? $0 : nil } ?? open[.app]?.min { $0.value < $1.value }?.key
+        // Without a pid (a trace from before disconnections named one), the oldest open app ends; a pid
+        // already ended ends nothing else.
+        let key = pid.map { open[.app]?[$0] != nil ? $0 : nil } ?? open[.app]?.min { $0.value < $1.value }?.key
         guard let key else { return }
         closeSpan(.app, key: key, at: time, detail: detail)
     }
