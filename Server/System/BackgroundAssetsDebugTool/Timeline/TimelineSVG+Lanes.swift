@@ -64,8 +64,17 @@ extension TimelineSVG {
         if let from = waitingFrom, lane.outcome == .waiting, let last = lane.lastTime, last > from {
             Marks.waiting(&svg, from: axis.x(from), to: axis.x(last), y: middle, title: "waiting")
         }
-        for marked in lane.marks { draw(marked, into: &svg, axis: axis, top: top, height: height) }
+        for placed in markPlacements(of: lane, axis: axis) {
+            draw(placed.marked, atX: placed.x, into: &svg, top: top, height: height)
+        }
         svg.close("g")
+    }
+
+    /// The lane's marks with the middle each is drawn at, spread so that none covers another.
+    func markPlacements(of lane: DownloadLane, axis: TimelineAxis)
+        -> [(marked: DownloadLane.Marked, item: MarkLayout.Item, x: Double)] {
+        let items = lane.marks.map { MarkLayout.item(for: $0.mark, at: axis.x($0.time)) }
+        return zip(lane.marks, zip(items, MarkLayout.spread(items))).map { ($0, $1.0, $1.1) }
     }
 
     /// One run: a tinted band for the time it ran, and its bytes over time as an area from the bottom.
@@ -98,9 +107,8 @@ extension TimelineSVG {
                     title: title)
     }
 
-    private func draw(_ marked: DownloadLane.Marked, into svg: inout SVGDocument, axis: TimelineAxis, top: Double,
-                      height: Double) {
-        let x = axis.x(marked.time)
+    /// Draws a mark with its middle at `x`, as ``MarkLayout`` placed it.
+    private func draw(_ marked: DownloadLane.Marked, atX x: Double, into svg: inout SVGDocument, top: Double, height: Double) {
         let middle = top + height / 2
         let time = TimelineStyle.timeOfDay(marked.time, milliseconds: true)
         switch marked.mark {
@@ -116,11 +124,12 @@ extension TimelineSVG {
         case .challenge:
             Marks.trigger(&svg, x: x, y: middle, colour: TimelineStyle.periodic, title: "\(time) the server asked for credentials")
         case .finished:
-            Marks.finished(&svg, x: x + 7, y: middle, title: "\(time) finished: the file was handed over")
+            // The check's path is half a pixel right of its middle.
+            Marks.finished(&svg, x: x - 0.5, y: middle, title: "\(time) finished: the file was handed over")
         case let .failed(reason):
-            Marks.failed(&svg, x: x + 6, y: middle, title: "\(time) failed: \(reason)")
+            Marks.failed(&svg, x: x, y: middle, title: "\(time) failed: \(reason)")
         case .cancelled:
-            Marks.failed(&svg, x: x + 6, y: middle, title: "\(time) cancelled")
+            Marks.failed(&svg, x: x, y: middle, title: "\(time) cancelled")
         }
     }
 
