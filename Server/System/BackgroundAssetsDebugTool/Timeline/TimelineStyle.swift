@@ -47,18 +47,12 @@ enum TimelineStyle {
         essential ? Self.essential : foreground ? Self.foreground : background
     }
 
-    /// A size in decimal units, as the app and the catalog show sizes: `10.0 MB`, `612 KB`.
+    /// A size in binary units, as the app, install and the service show sizes: `9.5 MiB`, `612.0 KiB`.
     static func bytes(_ count: Int64) -> String {
-        let value = Double(count)
-        switch value {
-        case ..<1000: return "\(count) B"
-        case ..<1_000_000: return "\(Int((value / 1000).rounded())) KB"
-        case ..<1_000_000_000: return String(format: "%.1f MB", value / 1_000_000)
-        default: return String(format: "%.2f GB", value / 1_000_000_000)
-        }
+        ByteCountText.describe(count)
     }
 
-    /// A rate, such as `24.1 MB/s`.
+    /// A rate, such as `24.1 MiB/s`.
     static func rate(_ bytesPerSecond: Double) -> String {
         bytes(Int64(bytesPerSecond.isFinite ? max(0, bytesPerSecond) : 0)) + "/s"
     }
