@@ -14,17 +14,78 @@ extension TimelineSVG {
         let height = Self.rowHeight
         svg.open("g", [("class", "activity"), ("data-row", row.kind.rawValue)])
         svg.text(row.title, [("x", n(TimelineStyle.labelX)), ("y", n(top + height / 2 + 4)), ("class", "label")])
-        let emphases = row.spans.filter { $0.style == .emphasis }.map { (axis.x($0.start), axis.x($0.end)) }
         for span in row.spans where span.style != .emphasis {
-            draw(span, of: row.kind, into: &svg, axis: axis, top: top, height: height, avoiding: emphases)
+            draw(span, of: row.kind, into: &svg, axis: axis, top: top, height: height)
         }
         // An install's essential phase goes over the install it belongs to.
         for span in row.spans where span.style == .emphasis {
             draw(span, of: row.kind, into: &svg, axis: axis, top: top + 4, height: height - 8)
         }
         for moment in row.moments { draw(moment, of: row.kind, into: &svg, axis: axis, top: top, height: height) }
+        for label in labels(of: row, axis: axis) {
+            svg.text(label.text, [("x", n(label.x)), ("y", n(top + height / 2 + 3.5)),
+                                  ("class", label.inside ? "inside" : "outside"), ("style", "fill:\(label.colour)")])
+        }
         svg.close("g")
         y += height + 6
+    }
+
+    /// A row's label, placed.
+    struct RowLabel: Equatable {
+        var text: String
+        var x: Double
+        var inside: Bool
+        var colour: String
+    }
+
+    /// The labels of a row's spans and of its periodic checks, each inside its bar, just right of it,
+    /// or left out when neither has room; essential phases first, then left to right.
+    func labels(of row: ActivityRow, axis: TimelineAxis) -> [RowLabel] {
+        let bars = row.spans.map { span in axis.x(span.start)...max(axis.x(span.end), axis.x(span.start) + 2) }
+        let marks = row.moments.map { moment in (axis.x(moment.time) - 5)...(axis.x(moment.time) + 5) }
+        // A tick sits on a bar's top edge, above its text; a diamond or a cross sits where text would.
+        let symbols = row.moments.indices.filter { row.moments[$0].style != .tick }.map { marks[$0] }
+        let emphases = row.spans.indices.filter { row.spans[$0].style == .emphasis }.map { bars[$0] }
+        var taken: [ClosedRange<Double>] = []
+        var labels: [RowLabel] = []
+        let limit = TimelineStyle.plotX + TimelineStyle.plotWidth + 20
+        let rank = { (index: Int) in (row.spans[index].style == .emphasis ? 0 : 1, bars[index].lowerBound) }
+        let order = row.spans.indices.sorted { rank($0) < rank($1) }
+        for index in order {
+            let span = row.spans[index]
+            let text = label(of: span, kind: row.kind)
+            guard !text.isEmpty else { continue }
+            var bar = bars[index]
+            // A cross drawn at the end of a span ended by force is part of it.
+            if span.endedByForce { bar = bar.lowerBound...(bar.upperBound + 5) }
+            // Other bars are obstacles, but not the install an essential phase lies in.
+            let others = bars.indices.filter { other in
+                other != index && !(bars[other].contains(bar.lowerBound) && bars[other].contains(bar.upperBound))
+            }.map { bars[$0] }
+            let covered = span.style == .emphasis ? [] : emphases.filter { $0.overlaps(bar) }
+            let placement = LabelPlacement.place(text, bar: bar, covered: covered, obstacles: others + symbols + taken,
+                                                 limit: limit)
+            guard let extent = placement.extent(of: text) else { continue }
+            taken.append(extent)
+            let inside = if case .inside = placement { true } else { false }
+            // White reads on the rows' strong colours; the install's, a background launch's and exclusive
+            // control's are too light for it.
+            let onLight = row.kind == .install && span.style != .emphasis || span.style == .secondary
+                || row.kind == .exclusiveControl
+            labels.append(RowLabel(text: text, x: extent.lowerBound, inside: inside,
+                                   colour: inside && !onLight ? "#FFFFFF" : TimelineStyle.ink))
+        }
+        // A periodic check says what came of it beside its diamond.
+        for (index, moment) in row.moments.enumerated() where row.kind == .periodic && moment.style == .trigger {
+            let mark = marks[index]
+            let others = marks.indices.filter { $0 != index }.map { marks[$0] }
+            let placement = LabelPlacement.place(moment.label, bar: mark, covered: [mark], obstacles: bars + others + taken,
+                                                 limit: limit)
+            guard case .outside = placement, let extent = placement.extent(of: moment.label) else { continue }
+            taken.append(extent)
+            labels.append(RowLabel(text: moment.label, x: extent.lowerBound, inside: false, colour: TimelineStyle.ink))
+        }
+        return labels
     }
 
     private func colour(of span: ActivityRow.Span, in kind: ActivityRow.Kind) -> String {
@@ -43,7 +104,7 @@ extension TimelineSVG {
     }
 
     private func draw(_ span: ActivityRow.Span, of kind: ActivityRow.Kind, into svg: inout SVGDocument, axis: TimelineAxis,
-                      top: Double, height: Double, avoiding covered: [(Double, Double)] = []) {
+                      top: Double, height: Double) {
         let x0 = axis.x(span.start)
         let x1 = max(axis.x(span.end), x0 + 2)
         let duration = span.end.timeIntervalSince(span.start)
@@ -58,29 +119,11 @@ extension TimelineSVG {
         if span.endedByForce {
             Marks.failed(&svg, x: x1, y: top + height / 2, title: "ended by force: \(span.detail)")
         }
-        // The label inside, where the span has room for it that nothing drawn over it covers.
-        let text = span.style == .emphasis ? span.label : shortLabel(span, kind: kind)
-        let needed = Double(text.count) * 6 + 8
-        guard span.style != .secondary || kind == .exclusiveControl,
-              let left = Self.room(for: needed, from: x0, to: x1, avoiding: covered)
-        else { return }
-        let colour = kind == .install && span.style != .emphasis ? TimelineStyle.ink : "#FFFFFF"
-        svg.text(text, [("x", n(left + 4)), ("y", n(top + height / 2 + 3.5)), ("class", "inside"), ("style", "fill:\(colour)")])
     }
 
-    /// The left end of the first stretch of `x0...x1` at least `width` wide that no covered range overlaps.
-    static func room(for width: Double, from x0: Double, to x1: Double, avoiding covered: [(Double, Double)]) -> Double? {
-        var left = x0
-        for (start, end) in covered.sorted(by: { $0.0 < $1.0 }) where end > left && start < x1 {
-            if start - left >= width { return left }
-            left = max(left, end)
-        }
-        return x1 - left >= width ? left : nil
-    }
-
-    private func shortLabel(_ span: ActivityRow.Span, kind: ActivityRow.Kind) -> String {
+    /// The label a span shows: the task's short name on the tasks row, else the span's own.
+    private func label(of span: ActivityRow.Span, kind: ActivityRow.Kind) -> String {
         switch kind {
-        case .extension, .app: span.label
         case .tasks: String(span.label.split(separator: " ").first?.split(separator: ".").last ?? "")
         default: span.label
         }

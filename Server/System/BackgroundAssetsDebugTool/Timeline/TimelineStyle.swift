@@ -39,7 +39,8 @@ enum TimelineStyle {
     static let sheet = """
         .title{font-size:18px;font-weight:bold;fill:\(ink)}.subtitle{font-size:12px;fill:\(muted)}\
         .label{font-size:11px;fill:\(ink)}.small{font-size:10px;fill:\(muted)}.section{font-size:12px;font-weight:bold;fill:\(ink)}\
-        .tick{font-size:10px;fill:\(muted)}.inside{font-size:10px;fill:#FFFFFF}
+        .tick{font-size:10px;fill:\(muted)}.inside{font-size:10px;fill:#FFFFFF}\
+        .outside{font-size:10px;fill:\(ink)}.foldlabel{font-size:10px;fill:#3E4C59}
         """
 
     /// A run's colour: essential first, then foreground or background.
