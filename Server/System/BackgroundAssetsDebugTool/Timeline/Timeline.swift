@@ -22,7 +22,8 @@ struct Timeline: Sendable {
     let rows: [ActivityRow]
     /// The apps the trace names, in order of appearance.
     let apps: [String]
-    /// Every entry's real time, in order, for finding the quiet stretches an axis can leave out.
+    /// Every entry's real time but transfer progress, in order: the moments that deserve room on the
+    /// axis, and between which a long stretch can be folded.
     let eventTimes: [Date]
     /// Pairs of real and device time, where the trace recorded the device's clock.
     private let clockPoints: [(real: Date, device: Date)]
@@ -46,7 +47,7 @@ struct Timeline: Sendable {
         self.lanes = lanes.lanes(endingAt: end)
         self.rows = rows.rows(endingAt: end)
         self.apps = apps
-        eventTimes = entries.map(\.time)
+        eventTimes = entries.filter { $0.event != TraceEntry.progressEvent }.map(\.time)
         // Only the service knows the device's clock: an app's signpost lines carry real time alone.
         clockPoints = entries.filter { $0.signpost == nil }.map { ($0.time, $0.effectiveDeviceTime) }
     }

@@ -24,6 +24,12 @@ extension TimelineSVG {
                 svg.element("rect", [("x", n(TimelineStyle.labelX - 6)), ("y", n(y - layout.gap / 2)),
                                      ("width", n(TimelineStyle.width - TimelineStyle.labelX)), ("height", n(layout.height + layout.gap)),
                                      ("fill", TimelineStyle.stripe)])
+                // The stripe would hide the folds' shading beneath it; each fold shows through it again.
+                for fold in axis.folds {
+                    svg.element("rect", [("x", n(fold.x0)), ("y", n(y - layout.gap / 2)),
+                                         ("width", n(fold.x1 - fold.x0)), ("height", n(layout.height + layout.gap)),
+                                         ("fill", TimelineStyle.foldOnStripe)])
+                }
             }
             if layout.isFull, let lane = row.first {
                 drawFullLane(lane, showingApp: showsApps, into: &svg, axis: axis, top: y, height: layout.height)

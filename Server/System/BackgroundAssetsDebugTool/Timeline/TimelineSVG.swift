@@ -53,9 +53,9 @@ struct TimelineSVG {
         let plotBottom = y
         y += 6
         drawAxisLabels(into: &svg, axis: axis, y: &y)
-        drawFootnote(into: &svg, y: &y)
+        drawFootnote(into: &svg, axis: axis, y: &y)
 
-        // The grid and the breaks go under everything else: drawn last, placed first.
+        // The grid and the folds go under everything else: drawn last, placed first.
         var furniture = SVGDocument()
         drawGrid(into: &furniture, axis: axis, top: plotTop, bottom: plotBottom)
         return svg.document(over: furniture, width: TimelineStyle.width, height: y + 12, style: TimelineStyle.sheet)
@@ -64,13 +64,14 @@ struct TimelineSVG {
     // MARK: - Header and legend
 
     private func drawHeader(into svg: inout SVGDocument, y: inout Double) {
-        svg.text("Timeline of \(timeline.subject)", [("x", "16"), ("y", "28"), ("class", "title")])
+        // The title counts what the lanes draw, so a picture of a partial run says so at once.
+        svg.text("Timeline of \(timeline.subject): \(timeline.headline)", [("x", "16"), ("y", "28"), ("class", "title")])
         let seconds = timeline.end.timeIntervalSince(timeline.start)
-        let downloads = timeline.lanes.count == 1 ? "1 download" : "\(timeline.lanes.count) downloads"
         let span = seconds < 60 ? String(format: "%.1f s", seconds) : DurationText.duration(seconds)
-        let summary = "\(downloads), \(TimelineStyle.bytes(timeline.bytesTransferred)) · "
-            + "\(TimelineStyle.timeOfDay(timeline.start)) to \(TimelineStyle.timeOfDay(timeline.end)) UTC (\(span) real time)"
-        svg.text(summary + (caption.isEmpty ? "" : " · \(caption)"), [("x", "16"), ("y", "48"), ("class", "subtitle")])
+        let times = "\(TimelineStyle.timeOfDay(timeline.start)) to \(TimelineStyle.timeOfDay(timeline.end)) UTC "
+            + "(\(span) real time)"
+        let parts = [timeline.tally.joined(separator: ", "), times, caption].filter { !$0.isEmpty }
+        svg.text(parts.joined(separator: " · "), [("x", "16"), ("y", "48"), ("class", "subtitle")])
         y = 60
     }
 
@@ -103,67 +104,30 @@ struct TimelineSVG {
         y += 26
     }
 
-    // MARK: - Axis
-
-    private func drawAxisLabels(into svg: inout SVGDocument, axis: TimelineAxis, y: inout Double) {
-        let ticks = axis.ticks()
-        let twoLines = timeline.deviceTimeDiffers
-        let deviceSpan = timeline.deviceTime(at: timeline.end).timeIntervalSince(timeline.deviceTime(at: timeline.start))
-        let closeTicks = zip(ticks, ticks.dropFirst()).contains { $1.timeIntervalSince($0) < 1 }
-        func deviceLabel(_ date: Date) -> String {
-            // Past a few device hours the labels carry the day, or they would seem to wrap at midnight.
-            deviceSpan >= 6 * 3600 ? TimelineStyle.dayAndTime(date) : TimelineStyle.timeOfDay(date, milliseconds: closeTicks)
+    private func drawFootnote(into svg: inout SVGDocument, axis: TimelineAxis, y: inout Double) {
+        var sentences = ["Times are UTC, as backgroundassets-debug trace prints them."]
+        if timeline.deviceTimeDiffers {
+            sentences.append("The device's clock ran apart from real time (timeScale, or a clock left ahead): the axis shows both.")
         }
-        let line = y + 12
-        if twoLines {
-            svg.text("device time (UTC)", [("x", n(TimelineStyle.labelX)), ("y", n(line)), ("class", "tick")])
-            svg.text("real time (UTC)", [("x", n(TimelineStyle.labelX)), ("y", n(line + 12)), ("class", "tick")])
-        } else {
-            svg.text("time (UTC)", [("x", n(TimelineStyle.labelX)), ("y", n(line)), ("class", "tick")])
+        if !axis.folds.isEmpty {
+            sentences.append("Shaded folds are long stretches drawn narrower, each labelled with how long it lasted.")
         }
-        var lastRight = -Double.infinity
-        for tick in ticks {
-            let x = axis.x(tick)
-            guard x - 30 > lastRight else { continue }
-            lastRight = x + 30
-            svg.text(deviceLabel(timeline.deviceTime(at: tick)),
-                     [("x", n(x)), ("y", n(line)), ("class", "tick"), ("text-anchor", "middle")])
-            if twoLines {
-                svg.text(TimelineStyle.timeOfDay(tick, milliseconds: closeTicks),
-                         [("x", n(x)), ("y", n(line + 12)), ("class", "tick"), ("text-anchor", "middle")])
+        sentences.append("Hover over a shape for its details.")
+        // Whole sentences to a line, as many as the page's width holds in the small type.
+        let perLine = Int((TimelineStyle.width - 32) / Self.smallCharacterWidth * 1.1)
+        var lines: [String] = []
+        for sentence in sentences {
+            if let last = lines.last, last.count + 1 + sentence.count <= perLine {
+                lines[lines.count - 1] = last + " " + sentence
+            } else {
+                lines.append(sentence)
             }
         }
-        for cut in axis.breaks {
-            svg.text("+" + DurationText.duration(cut.duration), [
-                ("x", n(cut.x + TimelineAxis.breakWidth / 2)), ("y", n(line + (twoLines ? 24 : 12))), ("class", "small"),
-                ("text-anchor", "middle"),
-            ])
+        for line in lines {
+            svg.text(line, [("x", "16"), ("y", n(y + 12)), ("class", "small")])
+            y += 13
         }
-        y += twoLines || !axis.breaks.isEmpty ? (twoLines && !axis.breaks.isEmpty ? 32 : 26) : 18
-    }
-
-    private func drawGrid(into svg: inout SVGDocument, axis: TimelineAxis, top: Double, bottom: Double) {
-        for tick in axis.ticks() {
-            let x = n(axis.x(tick))
-            svg.element("line", [("x1", x), ("y1", n(top)), ("x2", x), ("y2", n(bottom)), ("stroke", TimelineStyle.grid)])
-        }
-        for cut in axis.breaks {
-            svg.element("rect", [
-                ("x", n(cut.x + 3)), ("y", n(top)), ("width", n(TimelineAxis.breakWidth - 6)), ("height", n(bottom - top)),
-                ("fill", TimelineStyle.breakFill),
-            ], title: "\(DurationText.duration(cut.duration)) with no events, left out")
-        }
-    }
-
-    private func drawFootnote(into svg: inout SVGDocument, y: inout Double) {
-        var note = "Times are UTC, as backgroundassets-debug trace prints them."
-        if timeline.deviceTimeDiffers {
-            note += " The device's clock ran apart from real time (timeScale, or a clock left ahead): "
-                + "the axis shows both."
-        }
-        note += " Hover over a shape for its details."
-        svg.text(note, [("x", "16"), ("y", n(y + 12)), ("class", "small")])
-        y += 18
+        y += 5
     }
 
     /// A coordinate as the document writes it.

@@ -28,6 +28,8 @@ enum TimelineStyle {
     static let grid = "#E4E7EB"
     static let stripe = "#F5F7FA"
     static let breakFill = "#EEF0F3"
+    static let foldEdge = "#9AA5B1"
+    static let foldOnStripe = "#E8EBEF"
 
     /// The page's width, and where the plot starts and ends.
     static let width = 1240.0
