@@ -142,7 +142,8 @@ struct TimelineAxis: Sendable {
         let steps: [Double] = [0.1, 0.2, 0.5, 1, 2, 5, 10, 15, 30, 60, 120, 300, 600, 900, 1800, 3600, 7200,
                                21_600, 43_200, 86_400]
         return segments.filter { !$0.isFolded }.flatMap { segment -> [Date] in
-            guard segment.scale > 0 else { return [segment.start] }
+            // A lone event between two folds has no scale to read a time off, and an odd time beside them.
+            guard segment.scale > 0 else { return [] }
             let step = steps.first { $0 * segment.scale >= spacing } ?? 86_400
             let first = (segment.start.timeIntervalSince1970 / step).rounded(.up) * step
             return stride(from: first, through: segment.end.timeIntervalSince1970, by: step)
