@@ -140,6 +140,10 @@ struct TimelineLayoutTests {
         // The next bar is too close, or the plot ends: no sliver, no label.
         #expect(LabelPlacement.place(text, bar: 100...110, obstacles: [130...200], limit: 1000) == .omitted)
         #expect(LabelPlacement.place(text, bar: 900...910, obstacles: [], limit: 1000) == .omitted)
+        // A symbol near the end may have its label on its left, where that is allowed and free.
+        #expect(LabelPlacement.place(text, bar: 900...910, obstacles: [], limit: 1000, leftLimit: 200)
+            == .outside(x: 896 - width))
+        #expect(LabelPlacement.place(text, bar: 900...910, obstacles: [850...860], limit: 1000, leftLimit: 200) == .omitted)
         // Inside, it keeps off what is drawn over the bar.
         #expect(LabelPlacement.place("install", bar: 0...300, covered: [0...250], obstacles: [], limit: 1000)
             == .inside(x: 254))
@@ -199,5 +203,22 @@ struct TimelineLayoutTests {
         #expect(svg.contains("Timeline of \(Script.app): no downloads</text>"))
         #expect(svg.contains(">1 periodic check, 1 extension run · "))
         #expect(svg.contains(">periodic check: no downloads returned</text>"))
+    }
+}
+
+extension TimelineLayoutTests {
+    @Test("Fold labels never overlap: all full where they fit, else all shorter, and one lone fold keeps its whole label")
+    func foldLabelsDoNotOverlap() {
+        let labels = ["⋯ 6.0 s (device: 5 h 58 min) with no events ⋯", "⋯ 6.0 s (device: 5 h 58 min) ⋯", "6.0 s"]
+        let crowded = [568.0, 668, 803, 912].map { (middle: $0, labels: labels) }
+        let placed = TimelineSVG.placeFoldLabels(crowded, left: 200, right: 1236)
+        #expect(placed.allSatisfy { $0?.text == labels[1] }, "\(placed)")
+        for line in 0..<TimelineSVG.foldLabelLines {
+            let extents = placed.compactMap { $0 }.filter { $0.line == line }.map(\.extent).sorted { $0.lowerBound < $1.lowerBound }
+            #expect(zip(extents, extents.dropFirst()).allSatisfy { $0.upperBound < $1.lowerBound })
+        }
+        let lone = TimelineSVG.placeFoldLabels([(middle: 230, labels: labels)], left: 200, right: 1236)
+        #expect(lone == [TimelineSVG.PlacedLabel(line: 0, text: labels[0], x: 200 + Double(labels[0].count) * 3)],
+                "a fold at the edge has its label lean inwards")
     }
 }

@@ -33,19 +33,24 @@ enum LabelPlacement: Equatable {
     ///   - covered: Parts of the bar something is drawn over (an install's essential phase).
     ///   - obstacles: What else is in the row: other bars, symbols, and labels already placed.
     ///   - limit: The right end of the plot, which no label passes.
+    ///   - leftLimit: Where a label may go left of its bar, for a symbol near the plot's right end; nil
+    ///     keeps every label inside or right of its bar.
     /// - Returns: Inside, outside or omitted, and where.
     static func place(_ text: String, bar: ClosedRange<Double>, covered: [ClosedRange<Double>] = [],
-                      obstacles: [ClosedRange<Double>], limit: Double) -> LabelPlacement {
+                      obstacles: [ClosedRange<Double>], limit: Double, leftLimit: Double? = nil) -> LabelPlacement {
         let width = Self.width(of: text)
         let inBar = obstacles.filter { $0.overlaps(bar) }
         if let left = room(for: width + 2 * padding, in: bar, avoiding: covered + inBar) {
             return .inside(x: left + padding)
         }
-        let outside = (bar.upperBound + padding)...(bar.upperBound + padding + width)
-        let clear = outside.upperBound <= limit && obstacles.allSatisfy {
-            $0.upperBound + padding < outside.lowerBound || outside.upperBound + padding < $0.lowerBound
+        func isClear(_ extent: ClosedRange<Double>) -> Bool {
+            obstacles.allSatisfy { $0.upperBound + padding < extent.lowerBound || extent.upperBound + padding < $0.lowerBound }
         }
-        return clear ? .outside(x: outside.lowerBound) : .omitted
+        let right = (bar.upperBound + padding)...(bar.upperBound + padding + width)
+        if right.upperBound <= limit, isClear(right) { return .outside(x: right.lowerBound) }
+        let left = (bar.lowerBound - padding - width)...(bar.lowerBound - padding)
+        if let leftLimit, left.lowerBound >= leftLimit, isClear(left) { return .outside(x: left.lowerBound) }
+        return .omitted
     }
 
     /// The left end of the first stretch of `bar` at least `width` wide that no covered range overlaps.

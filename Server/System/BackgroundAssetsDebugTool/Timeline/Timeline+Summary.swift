@@ -44,7 +44,9 @@ extension Timeline {
     struct FoldText: Equatable {
         /// Drawn over the fold when there is room: `⋯ 41 s of steady download ⋯`.
         var label: String
-        /// Drawn when there is not: `41 s`.
+        /// Drawn when there is not, the how long alone: `⋯ 6.0 s (device: 5 h 58 min) ⋯`.
+        var medium: String
+        /// Drawn when even that has no room: `41 s`.
         var short: String
         /// The fold's tooltip: its times, what moved in it, and that it is drawn narrower.
         var detail: String
@@ -68,7 +70,7 @@ extension Timeline {
         let detail = "Folded: \(real)\(device), \(TimelineStyle.timeOfDay(start, milliseconds: true)) to "
             + "\(TimelineStyle.timeOfDay(end, milliseconds: true)) UTC, in which \(moved); "
             + "drawn narrower than the rest of the axis"
-        return FoldText(label: "⋯ \(real)\(device) \(what) ⋯", short: real, detail: detail)
+        return FoldText(label: "⋯ \(real)\(device) \(what) ⋯", medium: "⋯ \(real)\(device) ⋯", short: real, detail: detail)
     }
 
     /// A span of time as a fold's label gives it: `0.40 s`, `1.7 s`, `41 s`, `4 h 54 min`.

@@ -26,18 +26,29 @@ extension TimelineSVG {
         }
     }
 
-    /// Places each fold's label over its fold: the full label on the first line where it overlaps no
-    /// other, else the short one, else none (the shaded fold and its tooltip still say it is there).
+    /// Places each fold's label over its fold, on the first line where it overlaps no other: every
+    /// fold's full label if all of them find room, else every fold's medium one, else each fold the
+    /// longest that finds room, down to none (the shaded fold and its tooltip still say it is there).
     /// - Parameters:
-    ///   - texts: Each fold's middle and texts, left to right.
+    ///   - texts: Each fold's middle and its labels, longest first, left to right.
     ///   - left: The least x a label may reach.
     ///   - right: The greatest.
     /// - Returns: One placement per fold, or nil for a fold left unlabelled.
-    static func placeFoldLabels(_ texts: [(middle: Double, label: String, short: String)], left: Double,
+    static func placeFoldLabels(_ texts: [(middle: Double, labels: [String])], left: Double,
                                 right: Double) -> [PlacedLabel?] {
+        let tiers = texts.map(\.labels.count).max() ?? 0
+        // One length for all reads best; a fold's own fallback is the last resort.
+        for tier in 0..<tiers {
+            let uniform = place(texts.map { ($0.middle, [$0.labels[min(tier, $0.labels.count - 1)]]) }, left: left, right: right)
+            if !uniform.contains(where: { $0 == nil }) { return uniform }
+        }
+        return place(texts, left: left, right: right)
+    }
+
+    private static func place(_ texts: [(middle: Double, labels: [String])], left: Double, right: Double) -> [PlacedLabel?] {
         var placed: [PlacedLabel] = []
         return texts.map { fold in
-            for text in [fold.label, fold.short] {
+            for text in fold.labels {
                 let half = Double(text.count) * smallCharacterWidth / 2
                 // Kept inside the picture: a fold at an edge has its label lean inwards.
                 let x = min(max(fold.middle, left + half), right - half)
@@ -89,7 +100,7 @@ extension TimelineSVG {
         let folds = axis.folds
         let texts = folds.map { fold in
             let text = timeline.describeFold(from: fold.start, to: fold.end)
-            return (middle: (fold.x0 + fold.x1) / 2, label: text.label, short: text.short)
+            return (middle: (fold.x0 + fold.x1) / 2, labels: [text.label, text.medium, text.short])
         }
         let placements = Self.placeFoldLabels(texts, left: TimelineStyle.plotX - 40, right: TimelineStyle.width - 4)
         for placement in placements.compactMap({ $0 }) {

@@ -80,7 +80,7 @@ extension TimelineSVG {
             let mark = marks[index]
             let others = marks.indices.filter { $0 != index }.map { marks[$0] }
             let placement = LabelPlacement.place(moment.label, bar: mark, covered: [mark], obstacles: bars + others + taken,
-                                                 limit: limit)
+                                                 limit: limit, leftLimit: TimelineStyle.plotX)
             guard case .outside = placement, let extent = placement.extent(of: moment.label) else { continue }
             taken.append(extent)
             labels.append(RowLabel(text: moment.label, x: extent.lowerBound, inside: false, colour: TimelineStyle.ink))

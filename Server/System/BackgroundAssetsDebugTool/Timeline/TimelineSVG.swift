@@ -110,7 +110,8 @@ struct TimelineSVG {
             sentences.append("The device's clock ran apart from real time (timeScale, or a clock left ahead): the axis shows both.")
         }
         if !axis.folds.isEmpty {
-            sentences.append("Shaded folds are long stretches drawn narrower, each labelled with how long it lasted.")
+            sentences.append("A shaded fold is a long stretch in which nothing happened but bytes arriving, "
+                + "drawn narrower and labelled with how long it lasted.")
         }
         sentences.append("Hover over a shape for its details.")
         // Whole sentences to a line, as many as the page's width holds in the small type.
