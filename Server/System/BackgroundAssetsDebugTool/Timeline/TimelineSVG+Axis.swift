@@ -87,13 +87,15 @@ extension TimelineSVG {
         var lastRight = -Double.infinity
         for tick in ticks {
             let x = axis.x(tick)
-            guard x - 30 > lastRight else { continue }
-            lastRight = x + 30
-            svg.text(deviceLabel(timeline.deviceTime(at: tick)),
-                     [("x", n(x)), ("y", n(line)), ("class", "tick"), ("text-anchor", "middle")])
+            let device = deviceLabel(timeline.deviceTime(at: tick))
+            let real = TimelineStyle.timeOfDay(tick, milliseconds: closeTicks)
+            // Two ticks either side of a fold can be close: the later one yields unless both read whole.
+            let half = Double(max(device.count, twoLines ? real.count : 0)) * Self.smallCharacterWidth / 2
+            guard x - half - 8 > lastRight else { continue }
+            lastRight = x + half
+            svg.text(device, [("x", n(x)), ("y", n(line)), ("class", "tick"), ("text-anchor", "middle")])
             if twoLines {
-                svg.text(TimelineStyle.timeOfDay(tick, milliseconds: closeTicks),
-                         [("x", n(x)), ("y", n(line + 12)), ("class", "tick"), ("text-anchor", "middle")])
+                svg.text(real, [("x", n(x)), ("y", n(line + 12)), ("class", "tick"), ("text-anchor", "middle")])
             }
         }
         let foldTop = line + (twoLines ? 24 : 12)
