@@ -89,12 +89,18 @@ all_finished() {
     ((finished >= want && launched == exited))
 }
 
+# A picture in 256 colours, a third of the size and the same to the eye, where ImageMagick is installed.
+shrink() {
+    if command -v convert > /dev/null; then convert "$1" -dither None -colors 256 "PNG8:$1"; fi
+}
+
 # Draws the scene's trace since a bound and renders it at its natural size.
 draw() {
     local name="$1" since="$2"
     debug trace --svg "$OUT/$name.svg" --since "$since"
     rsvg-convert "$OUT/$name.svg" -o "$OUT/$name.png"
     rm "$OUT/$name.svg"
+    shrink "$OUT/$name.png"
     printf 'Drew %s\n' "$OUT/$name.png"
 }
 
@@ -164,6 +170,7 @@ PYTHON
     url="$(sed -n 's/^Serving the live timeline at //p' "$WORK/serve.log")"
     chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --window-size=1400,900 --virtual-time-budget=3000 \
         --screenshot="$OUT/live-timeline.png" "$url" > "$WORK/chromium.log" 2>&1 || fail "chromium failed: $(tail -n 5 "$WORK/chromium.log")"
+    shrink "$OUT/live-timeline.png"
     kill -TERM "$server"
     wait "$server" 2> /dev/null || true
     EXTRA_PIDS=""
