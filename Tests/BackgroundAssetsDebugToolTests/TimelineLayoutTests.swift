@@ -196,6 +196,9 @@ struct TimelineLayoutTests {
         script.at(0, "periodicCheck", to: "backgroundassetsd")
         script.at(0.01, "contentRequest", to: "backgroundassetsd", detail: "periodic")
         script.at(0.02, "extensionLaunched", to: "extension", detail: "pid 100")
+        // A millisecond of exclusive control: two and a half pixels at this picture's scale.
+        script.at(0.1, "acquireExclusiveControl", from: "extension", to: "backgroundassetsd")
+        script.at(0.101, "releaseExclusiveControl", from: "extension", to: "backgroundassetsd")
         script.at(0.3, "scheduleReturnedDownloads", to: "backgroundassetsd", detail: "0 scheduled, 0 refused")
         script.at(0.4, "extensionExited", from: "extension", to: "backgroundassetsd", detail: "exited with status 0")
         let timeline = Timeline(entries: script.entries)
@@ -203,6 +206,12 @@ struct TimelineLayoutTests {
         #expect(svg.contains("Timeline of \(Script.app): no downloads</text>"))
         #expect(svg.contains(">1 periodic check, 1 extension run · "))
         #expect(svg.contains(">periodic check: no downloads returned</text>"))
+        // Every span of the rows is wide enough to see at 1x, however short it was.
+        let rows = svg.components(separatedBy: "<g class=\"activity\"").dropFirst().map { $0.components(separatedBy: "</g>")[0] }
+        let widths = rows.flatMap { $0.components(separatedBy: "<rect ").dropFirst() }.compactMap { rect in
+            rect.components(separatedBy: "width=\"").dropFirst().first?.split(separator: "\"").first.flatMap { Double($0) }
+        }
+        #expect(!widths.isEmpty && widths.allSatisfy { $0 >= 4 }, "four pixels at least: \(widths)")
     }
 }
 

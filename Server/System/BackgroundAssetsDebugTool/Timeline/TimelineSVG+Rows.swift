@@ -8,6 +8,8 @@ import Foundation
 extension TimelineSVG {
     /// The height of an activity row.
     static let rowHeight = 18.0
+    /// The least width of a span, so that a few milliseconds of exclusive control still show at 1x.
+    static let minimumSpanWidth = 4.0
 
     func draw(_ row: ActivityRow, into svg: inout SVGDocument, axis: TimelineAxis, y: inout Double) {
         let top = y + 3
@@ -41,7 +43,7 @@ extension TimelineSVG {
     /// The labels of a row's spans and of its periodic checks, each inside its bar, just right of it,
     /// or left out when neither has room; essential phases first, then left to right.
     func labels(of row: ActivityRow, axis: TimelineAxis) -> [RowLabel] {
-        let bars = row.spans.map { span in axis.x(span.start)...max(axis.x(span.end), axis.x(span.start) + 2) }
+        let bars = row.spans.map { span in axis.x(span.start)...max(axis.x(span.end), axis.x(span.start) + Self.minimumSpanWidth) }
         let marks = row.moments.map { moment in (axis.x(moment.time) - 5)...(axis.x(moment.time) + 5) }
         // A tick sits on a bar's top edge, above its text; a diamond or a cross sits where text would.
         let symbols = row.moments.indices.filter { row.moments[$0].style != .tick }.map { marks[$0] }
@@ -106,7 +108,7 @@ extension TimelineSVG {
     private func draw(_ span: ActivityRow.Span, of kind: ActivityRow.Kind, into svg: inout SVGDocument, axis: TimelineAxis,
                       top: Double, height: Double) {
         let x0 = axis.x(span.start)
-        let x1 = max(axis.x(span.end), x0 + 2)
+        let x1 = max(axis.x(span.end), x0 + Self.minimumSpanWidth)
         let duration = span.end.timeIntervalSince(span.start)
         let length = duration < 10 ? String(format: "%.2f s", duration) : DurationText.duration(duration)
         var title = "\(span.label): \(TimelineStyle.timeOfDay(span.start, milliseconds: true)) to "
