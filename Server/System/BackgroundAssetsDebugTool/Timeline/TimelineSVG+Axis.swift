@@ -123,7 +123,7 @@ extension TimelineSVG {
             let text = timeline.describeFold(from: fold.start, to: fold.end)
             svg.element("rect", [
                 ("class", "fold"), ("x", n(fold.x0)), ("y", n(top)), ("width", n(fold.x1 - fold.x0)),
-                ("height", n(bottom - top)), ("fill", TimelineStyle.breakFill),
+                ("height", n(bottom - top)), ("fill", TimelineStyle.foldFill),
                 ("data-seconds", String(format: "%.3f", fold.duration)),
             ], title: text.detail)
             for x in [fold.x0, fold.x1] {

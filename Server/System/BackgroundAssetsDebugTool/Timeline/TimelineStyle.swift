@@ -27,7 +27,7 @@ enum TimelineStyle {
     static let faint = "#9AA5B1"
     static let grid = "#E4E7EB"
     static let stripe = "#F5F7FA"
-    static let breakFill = "#EEF0F3"
+    static let foldFill = "#EEF0F3"
     static let foldEdge = "#9AA5B1"
     static let foldOnStripe = "#E8EBEF"
 
