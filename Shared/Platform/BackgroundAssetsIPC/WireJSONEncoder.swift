@@ -36,6 +36,10 @@ enum WireJSONNode {
     case array(WireJSONArray)
     /// The value a nested encoder holds once its value is encoded (a super encoder's).
     case pending(WireJSONNodeEncoder)
+    /// A download, written without a tree (WireJSONWriter+Downloads.swift).
+    case download(DownloadDescriptor)
+    /// A download status, written without a tree.
+    case downloadStatus(DownloadStatus)
 }
 
 final class WireJSONObject {
@@ -62,6 +66,10 @@ final class WireJSONNodeEncoder: Encoder {
         if Value.self == Date.self { return try number((value as! Date).timeIntervalSince1970) }
         if Value.self == URL.self { return .string((value as! URL).absoluteString) }
         if Value.self == Data.self { return .string((value as! Data).base64EncodedString()) }
+        // Written by hand, without a tree: a status page carries a thousand of them and an app's
+        // current downloads thousands, and the tree cost ten times the writing (WireJSONWriter+Downloads).
+        if Value.self == DownloadStatus.self { return .downloadStatus(value as! DownloadStatus) }
+        if Value.self == DownloadDescriptor.self { return .download(value as! DownloadDescriptor) }
         let encoder = WireJSONNodeEncoder()
         try value.encode(to: encoder)
         // A value that encodes nothing is an empty object, as with JSONEncoder.

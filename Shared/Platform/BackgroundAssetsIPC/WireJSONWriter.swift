@@ -5,10 +5,15 @@ Writes an encoded message's nodes out as JSON text, keys sorted, as Foundation's
 
 /// Serialises ``WireJSONNode``s: object keys sorted by their UTF-8 bytes, strings escaped as
 /// `JSONEncoder` escapes them (quote, backslash and control characters; slashes and non-ASCII as they are).
-struct WireJSONWriter {
-    private(set) var bytes: [UInt8] = []
+///
+/// Public for writers that lay JSON out by hand, as the debug tool's status output does, so that
+/// strings and numbers are written one way everywhere.
+public struct WireJSONWriter {
+    /// The JSON written so far, UTF-8.
+    public private(set) var bytes: [UInt8] = []
 
-    init() {
+    /// Creates an empty writer.
+    public init() {
         bytes.reserveCapacity(512)
     }
 
@@ -42,10 +47,31 @@ struct WireJSONWriter {
             bytes.append(UInt8(ascii: "]"))
         case let .pending(encoder):
             write(encoder.node ?? .object(WireJSONObject()))
+        case let .download(download):
+            write(download)
+        case let .downloadStatus(status):
+            write(status)
         }
     }
 
-    private mutating func write(_ string: String) {
+    /// Appends JSON text as it is: punctuation and keys the hand-written writers spell out.
+    public mutating func append(_ text: StaticString) {
+        text.withUTF8Buffer { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends an integer's digits.
+    public mutating func append(_ number: some BinaryInteger) {
+        var digits = number.description
+        digits.withUTF8 { bytes.append(contentsOf: $0) }
+    }
+
+    /// Appends `true` or `false`.
+    public mutating func append(_ flag: Bool) {
+        append(flag ? "true" : "false")
+    }
+
+    /// Appends a string, quoted and escaped.
+    public mutating func write(_ string: String) {
         bytes.append(UInt8(ascii: "\""))
         var string = string
         string.withUTF8 { utf8 in
