@@ -102,6 +102,7 @@ extension SampleMessages {
                 callID: 8, result: .assetPackSelection(accepted: ["Transcripts"]))),
             ("extensionCallReturned.notManagedExtension", .extensionCallReturned(
                 callID: 9, result: .notManagedExtension(typeName: "BackgroundDownloadHandler"))),
+            ("fetchDownloadStatuses", .fetchDownloadStatuses(after: 1000)),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]
@@ -120,6 +121,11 @@ extension SampleMessages {
                 url: "http://127.0.0.1:8080/asset-packs/manifest.json", json: #"{"assetPacks": []}"#))),
             ("assetPackRequest", .assetPackRequest(outcome: .joined)),
             ("assetPackChanges", .assetPackChanges(AssetPackChanges(updating: ["Transcripts"], removed: ["Slides-WWDC22"]))),
+            ("downloadStatuses", .downloadStatuses(DownloadStatusPage(downloads: [DownloadStatus(
+                bundleIdentifier: "com.example.sessions", download: download, isForeground: false, bytesWritten: 4096,
+                bytesExpected: 1_234_567_890, attempts: 1,
+                lastError: WireFailure(domain: "NSURLErrorDomain", code: -1004, message: "could not connect"),
+                nextAttemptAt: nil, waitsUntilReachable: true)], moreAfter: 2000))),
         ]
         let calls: [(String, ExtensionCall)] = [
             ("downloads", .downloads(

@@ -144,6 +144,7 @@ final class FakeService: Sendable {
         case .acquireExclusiveControl: .exclusiveControlGranted
         case .fetchStatus, .resetDeviceClock:
             .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
+        case .fetchDownloadStatuses: .downloadStatuses(DownloadStatusPage(downloads: [], moreAfter: nil))
         case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery, .extensionCheckIn,
             .extensionCallReturned:
             .done

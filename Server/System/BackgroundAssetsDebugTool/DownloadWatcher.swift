@@ -161,7 +161,7 @@ struct DownloadWatcher {
 
     /// The download ended with nobody listening (or was removed): report it, or start it again.
     private mutating func recoverMissingDownload() async throws {
-        guard case let .status(status) = try await connection.send(.fetchStatus) else { return }
+        let status = try await connection.fetchStatusWithEveryDownload()
         let row = status.downloads.last {
             $0.bundleIdentifier == ToolContext.bundleIdentifier && $0.download.uniqueIdentifier == uniqueIdentifier
         }

@@ -31,6 +31,14 @@ extension ServerResponse {
         return status
     }
 
+    /// The page a `fetchDownloadStatuses` request is answered with.
+    /// - Returns: The page of downloads.
+    /// - Throws: ``DebugToolError`` when the service answered with something else.
+    func expectedDownloadStatuses() throws(DebugToolError) -> DownloadStatusPage {
+        guard case let .downloadStatuses(page) = self else { throw Self.mismatch("fetchDownloadStatuses", answer: self) }
+        return page
+    }
+
     private static func mismatch(_ request: String, answer: ServerResponse) -> DebugToolError {
         DebugToolError("The service answered \(request) with \(answer), which this tool does not expect; "
             + "rebuild the tool and the service from the same sources.")

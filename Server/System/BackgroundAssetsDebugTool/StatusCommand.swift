@@ -31,7 +31,7 @@ struct StatusCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        let status = try await connection.send(.fetchStatus).expectedStatus()
+        let status = try await connection.fetchStatusWithEveryDownload()
         let formatter = StatusFormatter(status: status)
         if json {
             context.console.output(try formatter.json())

@@ -147,6 +147,9 @@ public enum ClientRequest: Codable, Sendable, Equatable {
     case respondToNotification(bundleIdentifier: String?, identifier: String, actionIdentifier: String, userText: String?)
     /// The app's delegate finished handling a `notificationResponse` event.
     case answerNotificationResponse(responseID: UInt64)
+    /// Asks for the next page of ``ServiceStatus/downloads``: the downloads after the cursor a `status`
+    /// answer or the previous page gave (``ServiceStatus/moreDownloadsAfter``).
+    case fetchDownloadStatuses(after: Int64)
 }
 
 /// What `simulateTask` does, as Apple's debugger commands for Background Tasks do.

@@ -61,6 +61,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case notificationBadges([NotificationBadge])
     /// The app's notification categories (answer to `fetchNotificationCategories`).
     case notificationCategories([NotificationCategoryDescriptor])
+    /// A page of every app's downloads (answer to `fetchDownloadStatuses`).
+    case downloadStatuses(DownloadStatusPage)
 }
 
 /// The service's answer to ``Hello``.

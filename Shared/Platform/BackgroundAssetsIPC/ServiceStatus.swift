@@ -13,8 +13,15 @@ public struct ServiceStatus: Codable, Sendable, Equatable {
     public var deviceRoot: String
     /// The number of client connections open now.
     public var connectionCount: Int
-    /// Every download in the queue, ended ones included until they are pruned.
+    /// The downloads in the queue, ended ones included until they are pruned, oldest first: every one,
+    /// or the first page when ``moreDownloadsAfter`` is set.
     public var downloads: [DownloadStatus]
+    /// Where the next page of downloads starts, when `downloads` is only the first page: ask for it
+    /// with `fetchDownloadStatuses(after:)`; `nil` when `downloads` holds every download.
+    ///
+    /// The service answers in pages so that an answer never holds every row of a large queue: each
+    /// page is read and written on its own, and many status requests at once cost one page each.
+    public var moreDownloadsAfter: Int64?
     /// Every installed app.
     public var apps: [AppStatus]
     /// The device settings.
@@ -97,6 +104,23 @@ public struct DownloadStatus: Codable, Sendable, Equatable {
         self.lastError = lastError
         self.nextAttemptAt = nextAttemptAt
         self.waitsUntilReachable = waitsUntilReachable
+    }
+}
+
+/// A page of the downloads `status` lists, oldest first.
+public struct DownloadStatusPage: Codable, Sendable, Equatable {
+    /// The downloads of this page.
+    public var downloads: [DownloadStatus]
+    /// Where the next page starts, or `nil` when this is the last page.
+    public var moreAfter: Int64?
+
+    /// Creates a page.
+    /// - Parameters:
+    ///   - downloads: The downloads of this page.
+    ///   - moreAfter: Where the next page starts, or `nil` for the last page.
+    public init(downloads: [DownloadStatus], moreAfter: Int64?) {
+        self.downloads = downloads
+        self.moreAfter = moreAfter
     }
 }
 

@@ -69,6 +69,7 @@ extension ClientRequest {
         case fetchNotificationCategories = "fetchNotificationCategories"
         case respondToNotification = "respondToNotification"
         case answerNotificationResponse = "answerNotificationResponse"
+        case fetchDownloadStatuses = "fetchDownloadStatuses"
     }
 
     // `hello` keeps the shape version 2 gave it, so a client of any version can introduce itself
@@ -173,6 +174,7 @@ extension ClientRequest {
         case bundleIdentifier = "bundleIdentifier"
         case bytes = "bytes"
     }
+    enum FetchDownloadStatusesCodingKeys: String, CodingKey { case after = "after" }
 }
 
 extension ServerMessage {
@@ -213,6 +215,7 @@ extension ServerResponse {
         case assetPackChanges = "assetPackChanges"
         case notificationBadges = "notificationBadges"
         case notificationCategories = "notificationCategories"
+        case downloadStatuses = "downloadStatuses"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -235,6 +238,7 @@ extension ServerResponse {
     enum AssetPackChangesCodingKeys: String, CodingKey { case _0 = "changes" }
     enum NotificationBadgesCodingKeys: String, CodingKey { case _0 = "badges" }
     enum NotificationCategoriesCodingKeys: String, CodingKey { case _0 = "categories" }
+    enum DownloadStatusesCodingKeys: String, CodingKey { case _0 = "page" }
 }
 
 extension ServerEvent {

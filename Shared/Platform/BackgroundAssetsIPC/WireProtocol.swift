@@ -24,7 +24,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
 /// | `acknowledgeDelivery` | `done` | a `finished` callback returned; its file may be deleted |
-/// | `fetchStatus` | `status` | the service, every app and every download (debug tool only) |
+/// | `fetchStatus` | `status` | the service, every app and the first page of downloads (debug tool only) |
 /// | `install` | `app` | validate two Info.plists, register the app, start its install (debug tool only) |
 /// | `uninstall` | `app` | remove an app, its downloads and its container (debug tool only) |
 /// | `simulate` | `app` | send a content request now and reset the runtime budget (debug tool only) |
@@ -70,6 +70,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `fetchNotificationCategories` | `notificationCategories` | the app's notification categories |
 /// | `respondToNotification` | `done` | a person answers an app's delivered notification with an action (debug tool only) |
 /// | `answerNotificationResponse` | `done` | the app's delegate finished handling a `notificationResponse` event |
+/// | `fetchDownloadStatuses` | `downloadStatuses` | the next page of `status`'s downloads, after the cursor the last answer gave (debug tool only) |
 ///
 /// Any request may instead be answered with `failure`, which carries an error domain, code and
 /// message (``WireFailure``); Background Assets errors use `BAErrorDomain` and Apple's codes. A
@@ -112,7 +113,7 @@ public enum WireProtocol {
     /// The largest payload a frame may carry, in bytes.
     ///
     /// Big enough for the answer to `fetchCurrentDownloads` with 10,000 downloads (about 3.5 MB of
-    /// JSON), small enough that one misbehaving peer cannot make the other allocate without bound.
+    /// JSON; `status` sends its downloads in pages instead), small enough that one misbehaving peer cannot make the other allocate without bound.
     public static let maximumFrameSize = 16 * 1024 * 1024
 
     /// The largest frame the service reads from a client that has not said `hello` yet: a hello is

@@ -60,6 +60,8 @@ extension BackgroundAssetsService {
                 return .done
             case .fetchStatus:
                 return .status(try await status())
+            case let .fetchDownloadStatuses(after):
+                return .downloadStatuses(try await downloadStatuses(after: after))
             case let .install(request):
                 guard hello.role == .tool else { return toolOnly("install") }
                 return await install(request)
@@ -220,10 +222,12 @@ extension BackgroundAssetsService {
     }
 
     private func status() async throws -> ServiceStatus {
+        let firstPage = try await downloadStatuses(after: 0)
         var status = ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,
-            downloads: try await storeReader.read { try $0.allDownloads() }.map(\.status), apps: await registry.apps().apps.map(appStatus),
+            downloads: firstPage.downloads, apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
+        status.moreDownloadsAfter = firstPage.moreAfter
         let now = time.now
         status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
         let sessions = urlSessions.statuses
