@@ -26,7 +26,7 @@ struct StatusFormatter {
 
     /// The status as pretty-printed JSON with sorted keys and ISO 8601 dates.
     func json() throws -> String {
-        try Self.json(status)
+        try StatusJSON.text(status)
     }
 
     /// Any value as the tool prints JSON: pretty-printed, sorted keys, ISO 8601 dates.
