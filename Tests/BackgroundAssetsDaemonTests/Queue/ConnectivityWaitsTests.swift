@@ -153,3 +153,35 @@ struct ConnectivityWaitsTests {
         #expect(try reopened.nextDownloadsToRun(limit: 10, at: later).map(\.id) == rows.map(\.id))
     }
 }
+
+extension ConnectivityWaitsTests {
+    @Test("Downloads scheduled while their origin is known unreachable start parked: no attempt, one row write each, no timer of their own")
+    func scheduledWhileUnreachableStartParked() async throws {
+        let interval = 5.0
+        let nobody = try RefusingPort()
+        defer { withExtendedLifetime(nobody) {} }
+        let harness = try QueueHarness(clock: ManualClock()) {
+            $0.connectivityProbeInterval = interval
+            $0.maxConcurrentDownloads = 4
+        }
+        try await harness.queue.start()
+        let url = { (index: Int) in URL(string: "http://127.0.0.1:\(nobody.port)/file-\(index).bin") }
+        let probe = try await harness.schedule(try #require(url(0)), identifier: "file-0", fileSize: 1).id
+        try await poll(until: { try Self.probesAndParked(harness.store, [probe]) == [1, 0] }, timeout: .seconds(10),
+                       "the first download to be refused and probe its origin")
+        let began = harness.events.count { if case .began = $0 { true } else { false } }
+        let writes = harness.store.rowWrites
+
+        let count = 200
+        var ids: [Int64] = []
+        for index in 1...count {
+            ids.append(try await harness.schedule(try #require(url(index)), identifier: "file-\(index)", fileSize: 1).id)
+        }
+        // Parked as they are inserted, with the probe's error as their reason: none is tried.
+        #expect(try Self.probesAndParked(harness.store, ids) == [0, count])
+        #expect(try ids.allSatisfy { try harness.store.download(id: $0)?.lastError?.code == -1004 })
+        #expect(harness.events.count { if case .began = $0 { true } else { false } } == began)
+        #expect(harness.store.rowWrites - writes == count, "one row write per schedule, none to park it afterwards")
+        try await harness.waitForTimers("the probe's wake-up alone", until: Self.probeWakeUpOnly(interval))
+    }
+}

@@ -176,6 +176,15 @@ extension DownloadQueue {
         return parkedAny
     }
 
+    /// Why a new download starts parked: its origin is waited for, and it is a background download
+    /// that would park on its first attempt anyway. `nil` when it is due at once.
+    func reasonToPark(_ download: NewDownload) -> WireFailure? {
+        guard !connectivity.origins.isEmpty, !download.isForeground, !download.descriptor.isEssential,
+            let origin = ConnectivityWaits.origin(of: download.descriptor.url)
+        else { return nil }
+        return connectivity.origins[origin]?.lastError
+    }
+
     /// An attempt reached the download's origin: the downloads parked behind it are due again.
     func originAnswered(_ row: DownloadRow) {
         guard let origin = ConnectivityWaits.origin(of: row.descriptor.url) else { return }

@@ -61,6 +61,8 @@ public actor DownloadQueue: OwnThreadActor {
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
     var wakeUp: ServiceActivities.Activity?
+    /// The due time ``wakeUp`` was set for by the run order, so a pump that finds the same one leaves it.
+    var wakeUpDate: Date?
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
@@ -129,7 +131,20 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
     public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
-        let rows = try store.insert(downloads, at: time.now, syncs: syncs)
+        // A download for an origin known to be unreachable is inserted parked behind its probe: one
+        // commit, where inserting it due and parking it on the next pump took two and a walk of the
+        // run order, for each of thousands scheduled while the host is down.
+        let parked = downloads.map { download in
+            var download = download
+            download.parkedBecause = reasonToPark(download)
+            return download
+        }
+        let rows = try store.insert(parked, at: time.now, syncs: syncs)
+        for row in rows where row.lastError != nil && row.nextAttemptAt >= DownloadStore.parkedUntilReachable {
+            if let origin = ConnectivityWaits.origin(of: row.descriptor.url) {
+                _ = connectivity.park(id: row.id, origin: origin)
+            }
+        }
         pump()
         return rows
     }
@@ -245,18 +260,28 @@ public actor DownloadQueue: OwnThreadActor {
     }
 
     private func scheduleWakeUp() throws {
-        wakeUp?.cancel()
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
-        guard let next = try store.earliestNextAttempt(holding: heldApps), next > time.now else { return }
+        guard let next = try store.earliestNextAttempt(holding: heldApps), next > time.now else {
+            wakeUp?.cancel()
+            wakeUp = nil
+            wakeUpDate = nil
+            return
+        }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        scheduleWakeUp(after: min(next.timeIntervalSince(time.now), 3600), "queue wake-up")
+        let date = min(next, time.now.addingTimeInterval(3600))
+        // The timer set for the same due time stays: pumps come after every change (each of
+        // thousands of schedules), and replacing the timer each time made a task per pump.
+        if wakeUp != nil, next < time.now.addingTimeInterval(3600), wakeUpDate == date { return }
+        scheduleWakeUp(after: date.timeIntervalSince(time.now), "queue wake-up")
+        wakeUpDate = date
     }
 
     /// Pumps again after `delay` seconds, in place of the wake-up set before.
     func scheduleWakeUp(after delay: TimeInterval, _ name: String) {
         wakeUp?.cancel()
+        wakeUpDate = nil
         wakeUp = activities.after(.seconds(fractional: delay + 0.001), name) { [weak self] in
             await self?.pump()
         }

@@ -52,6 +52,9 @@ public struct NewDownload: Sendable, Equatable {
     public var descriptor: DownloadDescriptor
     /// Whether it starts in the foreground.
     public var isForeground: Bool
+    /// Why it starts parked behind its origin's probe (``DownloadStore/parkedUntilReachable``), or
+    /// `nil` for a download due at once.
+    public var parkedBecause: WireFailure?
 
     /// Creates a download to add.
     /// - Parameters:

@@ -18,7 +18,8 @@ extension DownloadStore {
     static let insertSQL = """
         INSERT INTO downloads (app_bundle_id, identifier, unique_id, kind, url, request_headers, app_group, \
         file_size, essential, priority, state, foreground, bytes_durable, attempts, created_at, updated_at, \
-        next_attempt_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?)
+        next_attempt_at, last_error_domain, last_error_code, last_error_message) \
+        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, 0, ?, ?, ?, ?, ?, ?)
         """
 
     /// The columns a change may write, in the order ``updateValues(_:)`` gives their values.
@@ -39,7 +40,8 @@ extension DownloadStore {
         return "UPDATE downloads SET \(assignments) WHERE id = ?"
     }
 
-    /// The row a new download becomes: waiting, due now, no progress; its id is filled in after the insert.
+    /// The row a new download becomes: waiting, due now (or parked behind its origin's probe), no
+    /// progress; its id is filled in after the insert.
     static func newRow(_ download: NewDownload, at now: Date) -> DownloadRow {
         var descriptor = download.descriptor
         descriptor.state = .waiting
@@ -47,8 +49,8 @@ extension DownloadStore {
         return DownloadRow(
             id: 0, bundleIdentifier: download.bundleIdentifier, descriptor: descriptor,
             isForeground: download.isForeground, bytesDurable: 0, expectedLength: nil, entityTag: nil,
-            lastModified: nil, attempts: 0, lastError: nil, createdAt: stored, updatedAt: stored,
-            nextAttemptAt: stored, lastProgressAt: nil)
+            lastModified: nil, attempts: 0, lastError: download.parkedBecause, createdAt: stored, updatedAt: stored,
+            nextAttemptAt: download.parkedBecause == nil ? stored : parkedUntilReachable, lastProgressAt: nil)
     }
 
     static func insertValues(_ row: DownloadRow) -> [SQLiteValue?] {
@@ -59,7 +61,9 @@ extension DownloadStore {
             .text(descriptor.kind.rawValue), .text(descriptor.url), .text(encodeHeaders(descriptor.headers)),
             .text(descriptor.applicationGroupIdentifier), .int(descriptor.fileSize), .bool(descriptor.isEssential),
             .int(descriptor.priority), .int(descriptor.state.rawValue), .bool(row.isForeground),
-            .integer(now), .integer(now), .integer(now),
+            .integer(now), .integer(now), .integer(milliseconds(row.nextAttemptAt)),
+            row.lastError.map { .text($0.domain) }, row.lastError.map { .int($0.code) },
+            row.lastError.map { .text($0.message) },
         ]
     }
 
