@@ -89,6 +89,30 @@ public final class RawServiceClient: @unchecked Sendable {
         return id
     }
 
+    /// Sends requests in one write, as a client that pipelines them, and returns their answers in
+    /// the order of the requests.
+    public func pipeline(_ requests: [ClientRequest]) throws -> [ServerResponse] {
+        let messages = requests.enumerated().map { ClientMessage(id: UInt64($0.offset) + 1_000_000, request: $0.element) }
+        try socket.send(messages.flatMap { try MessageCodec.frame($0) })
+        var answers: [UInt64: ServerResponse] = [:]
+        while answers.count < messages.count {
+            while let payload = try decoder.nextFrame() {
+                switch try MessageCodec.decode(ServerMessage.self, from: payload) {
+                case let .response(id, response): answers[id] = response
+                case let .event(event): events.append(event)
+                }
+            }
+            guard answers.count < messages.count else { break }
+            let bytes = try socket.receive()
+            if bytes.isEmpty { throw TestSupportError("The service closed the connection.") }
+            decoder.append(bytes)
+        }
+        return try messages.map { message in
+            guard let answer = answers[message.id] else { throw TestSupportError("No answer to request \(message.id).") }
+            return answer
+        }
+    }
+
     /// Reads until the response to a posted request arrives (10 s at most), skipping events and other answers.
     public func response(to id: UInt64) throws -> ServerResponse {
         while true {

@@ -131,22 +131,41 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
     public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
-        // A download for an origin known to be unreachable is inserted parked behind its probe: one
-        // commit, where inserting it due and parking it on the next pump took two and a walk of the
-        // run order, for each of thousands scheduled while the host is down.
-        let parked = downloads.map { download in
-            var download = download
-            download.parkedBecause = reasonToPark(download)
-            return download
-        }
-        let rows = try store.insert(parked, at: time.now, syncs: syncs)
+        let rows = try store.insert(downloads.map(parkedIfUnreachable), at: time.now, syncs: syncs)
+        noteParked(rows)
+        pump()
+        return rows
+    }
+
+    /// Adds downloads in one transaction, each on its own: one the app has scheduled already is
+    /// refused alone, the others are added. Then starts them when their turn comes, with one pump.
+    /// - Parameter syncs: `false` to return before they are on disk (see ``DownloadStore/insert(_:at:syncs:)``).
+    /// - Returns: Each download's row, or why it was refused, in order.
+    /// - Throws: A store error; nothing is added.
+    public func enqueueEach(_ downloads: [NewDownload], syncs: Bool = true) throws -> [Result<DownloadRow, DaemonError>] {
+        let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: time.now, syncs: syncs)
+        noteParked(outcomes.compactMap { try? $0.get() })
+        pump()
+        return outcomes
+    }
+
+    /// The download, parked behind its origin's probe when that origin is known to be unreachable.
+    ///
+    /// Inserted parked, a download costs one commit, where inserting it due and parking it on the
+    /// next pump took two and a walk of the run order, for each of thousands scheduled while the host is down.
+    private func parkedIfUnreachable(_ download: NewDownload) -> NewDownload {
+        var download = download
+        download.parkedBecause = reasonToPark(download)
+        return download
+    }
+
+    /// Records the rows inserted parked as parked behind their origin's probe.
+    private func noteParked(_ rows: [DownloadRow]) {
         for row in rows where row.lastError != nil && row.nextAttemptAt >= DownloadStore.parkedUntilReachable {
             if let origin = ConnectivityWaits.origin(of: row.descriptor.url) {
                 _ = connectivity.park(id: row.id, origin: origin)
             }
         }
-        pump()
-        return rows
     }
 
     /// Moves a download to the foreground: unlimited bandwidth, and started at once if it waits.

@@ -196,17 +196,31 @@ public actor BackgroundAssetsService {
         clients.add(connection)
         lastActivity = time.now
         do {
-            for try await message in connection.requests() {
-                guard connection.isOpen else { break }
-                lastActivity = time.now
-                var heldTicket: Int?
-                if let response = await handle(message.request, id: message.id, from: connection.id) {
-                    heldTicket = answer(message.id, with: response, on: connection)
-                }
-                // A connection that has not introduced itself acceptably gets its answer, then is closed.
-                if clients[connection.id]?.hello == nil {
-                    if let heldTicket { _ = await queue.store.durable(through: heldTicket) }
-                    break
+            serving: for try await batch in connection.requests() {
+                var next = batch.startIndex
+                while next < batch.endIndex {
+                    guard connection.isOpen else { break serving }
+                    lastActivity = time.now
+                    // Schedules a client pipelined are handled as one: one transaction, one pump.
+                    let schedules = batch[next...].prefix { if case .schedule = $0.request { true } else { false } }
+                    if schedules.count > 1, clients[connection.id]?.hello != nil {
+                        for (id, response) in await scheduleAll(Array(schedules), from: connection.id) {
+                            _ = answer(id, with: response, on: connection)
+                        }
+                        next += schedules.count
+                        continue
+                    }
+                    let message = batch[next]
+                    next += 1
+                    var heldTicket: Int?
+                    if let response = await handle(message.request, id: message.id, from: connection.id) {
+                        heldTicket = answer(message.id, with: response, on: connection)
+                    }
+                    // A connection that has not introduced itself acceptably gets its answer, then is closed.
+                    if clients[connection.id]?.hello == nil {
+                        if let heldTicket { _ = await queue.store.durable(through: heldTicket) }
+                        break serving
+                    }
                 }
             }
         } catch {

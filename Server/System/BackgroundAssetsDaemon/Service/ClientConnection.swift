@@ -25,8 +25,8 @@ final class ClientConnection: Sendable {
     /// The peer process, from `SO_PEERCRED`.
     let peer: PeerCredentials
     let socket: UnixSocket
-    private let incoming: AsyncThrowingStream<ClientMessage, any Error>
-    private let continuation: AsyncThrowingStream<ClientMessage, any Error>.Continuation
+    private let incoming: AsyncThrowingStream<[ClientMessage], any Error>
+    private let continuation: AsyncThrowingStream<[ClientMessage], any Error>.Continuation
     private let inbound = Mutex(FrameDecoder(maximumFrameSize: WireProtocol.maximumHelloFrameSize))
     private let outbound = Mutex(Outbound())
     /// Tells the loop that there are bytes to write out.
@@ -47,12 +47,13 @@ final class ClientConnection: Sendable {
         self.socket = socket
         self.peer = peer
         self.wakeLoop = wakeLoop
-        (incoming, continuation) = AsyncThrowingStream<ClientMessage, any Error>.makeStream()
+        (incoming, continuation) = AsyncThrowingStream<[ClientMessage], any Error>.makeStream()
     }
 
-    /// The client's requests, in order; the stream ends when the connection closes, or with the
-    /// error that made the service close it.
-    func requests() -> AsyncThrowingStream<ClientMessage, any Error> {
+    /// The client's requests, in order, each element the requests that arrived together (those the
+    /// client pipelined, read in one turn of the loop); the stream ends when the connection closes,
+    /// or with the error that made the service close it.
+    func requests() -> AsyncThrowingStream<[ClientMessage], any Error> {
         incoming
     }
 
@@ -161,6 +162,9 @@ final class ClientConnection: Sendable {
     /// - Returns: `false` once the connection has ended and the stream is finished.
     func readAvailable(budget: Int = 256 * 1024) -> Bool {
         var read = 0
+        // Handed over together, so requests a client pipelined can be handled together.
+        var decoded: [ClientMessage] = []
+        defer { if !decoded.isEmpty { continuation.yield(decoded) } }
         do {
             while read < budget {
                 switch try socket.receiveAvailable() {
@@ -168,6 +172,7 @@ final class ClientConnection: Sendable {
                     return true
                 case .end:
                     try inbound.withLock { try $0.finish() }
+                    flush(&decoded)
                     finish(throwing: nil)
                     return false
                 case let .bytes(bytes):
@@ -179,19 +184,27 @@ final class ClientConnection: Sendable {
                         return frames
                     }
                     for frame in frames {
-                        continuation.yield(try MessageCodec.decode(ClientMessage.self, from: frame))
+                        decoded.append(try MessageCodec.decode(ClientMessage.self, from: frame))
                     }
                 }
             }
             return true
         } catch SocketError.socketFailed(_, _, let code) where code == ECONNRESET {
             // A client that exits with unread data resets the connection: an ordinary goodbye.
+            flush(&decoded)
             finish(throwing: nil)
             return false
         } catch {
+            flush(&decoded)
             finish(throwing: error)
             return false
         }
+    }
+
+    /// Yields the requests decoded so far, before the stream ends.
+    private func flush(_ decoded: inout [ClientMessage]) {
+        if !decoded.isEmpty { continuation.yield(decoded) }
+        decoded = []
     }
 
     /// Ends the request stream and closes the socket.

@@ -190,6 +190,36 @@ public final class DownloadStore: Sendable {
         }
     }
 
+    /// Adds several downloads in one transaction, each on its own: one that duplicates a download
+    /// not ended is refused alone, and the others are added.
+    ///
+    /// A refused insert rolls back only itself (SQLite's default conflict resolution aborts the
+    /// statement, not the transaction), so the commit covers every other download.
+    /// - Parameters:
+    ///   - downloads: The downloads to add.
+    ///   - now: The time they are scheduled.
+    ///   - syncs: As for ``insert(_:at:syncs:)``.
+    /// - Returns: Each download's stored row, or ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)``, in order.
+    /// - Throws: Any other error; nothing is added.
+    public func insertEach(_ downloads: [NewDownload], at now: Date, syncs: Bool = true) throws -> [Result<DownloadRow, DaemonError>] {
+        try withDatabase(waitsForDisk: syncs) { database in
+            let outcomes = try database.transaction {
+                try downloads.map { download -> Result<DownloadRow, DaemonError> in
+                    let row = Self.newRow(download, at: now)
+                    do {
+                        try database.prepare(Self.insertSQL).bind(Self.insertValues(row)).run()
+                    } catch DaemonError.sqlite(let code, _, _) where code == SQLiteDatabase.constraintUnique {
+                        return .failure(.downloadAlreadyScheduled(
+                            bundleIdentifier: download.bundleIdentifier, identifier: download.descriptor.identifier))
+                    }
+                    return .success(row.with(id: database.lastInsertedRowID))
+                }
+            }
+            if !syncs { syncer.committed(through: database.totalChangedRowCount) }
+            return outcomes
+        }
+    }
+
     // MARK: - Changing
 
     /// Changes a download in one transaction: reads it, lets `change` edit it, and writes it back.
