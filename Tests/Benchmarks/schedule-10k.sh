@@ -113,6 +113,15 @@ for _ in range(count):
 writer.join()
 print(f"scheduled {count - failures} of {count} downloads in {time.monotonic() - start:.2f} s", flush=True)
 scheduling_cpu = cpu_seconds() - cpu_start
+
+# What the app asks on launch, on the same connection: every download it has not seen end.
+begin, cpu_begin = time.monotonic(), cpu_seconds()
+sock.sendall(frame(count + 2, {"fetchCurrentDownloads": {}}))
+current = response()["response"]
+if "downloads" not in current:
+    sys.exit(f"fetchCurrentDownloads was answered {str(current)[:200]}")
+print(f"fetchCurrentDownloads with {len(current['downloads']['downloads'])} downloads: {time.monotonic() - begin:.2f} s "
+      f"(service CPU {cpu_seconds() - cpu_begin:.2f} s)", file=sys.stderr)
 if failures:
     sys.exit(f"{failures} schedules failed")
 
