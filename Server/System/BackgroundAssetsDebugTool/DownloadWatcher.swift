@@ -34,6 +34,10 @@ struct DownloadWatcher {
     /// Times the download was started again because its file was handed over while nobody listened.
     private var restarts = 0
     private var reportedUnreachable = false
+    /// When the download last wrote bytes (or the watcher started), to notice that it waits.
+    private var lastProgress = ContinuousClock.now
+    /// The wait last reported, so each reason is said once and its end is said too.
+    private var reportedWait: String?
 
     init(request: DownloadRequest, connection: ServiceConnection, paths: DevicePaths, console: Console) {
         self.request = request
@@ -86,6 +90,11 @@ struct DownloadWatcher {
     private mutating func handle(_ event: ServerEvent) async throws -> Bool {
         switch event {
         case let .didWriteBytes(download, _, total, expected) where isOurs(download):
+            lastProgress = .now
+            if reportedWait != nil {
+                reportedWait = nil
+                progress.note("The server answers again; downloading \(request.identifier).")
+            }
             progress.update(written: total, expected: expected)
         case let .didReceiveChallenge(deliveryID, download, challenge) where isOurs(download):
             try await answer(challenge, deliveryID: deliveryID)
@@ -150,6 +159,7 @@ struct DownloadWatcher {
         reportedUnreachable = false
         guard current == nil else {
             missingTicks = 0
+            await explainWait()
             return
         }
         // The last event may still be on its way behind the answer that no longer lists the download.
@@ -157,6 +167,24 @@ struct DownloadWatcher {
         guard missingTicks >= 4 else { return }
         missingTicks = 0
         try await recoverMissingDownload()
+    }
+
+    /// Says, once per reason, what a download that has made no progress for a while waits for and
+    /// what to do, so a server that is down does not look like a hang.
+    private mutating func explainWait() async {
+        guard ContinuousClock.now - lastProgress >= ServerWait.quietPeriod else { return }
+        // The status lists every download; asked at most once per quiet period, not on every tick.
+        lastProgress = .now
+        guard case let .status(status)? = try? await connection.send(.fetchStatus),
+              let row = status.downloads.last(where: {
+                  $0.bundleIdentifier == ToolContext.bundleIdentifier && $0.download.uniqueIdentifier == uniqueIdentifier
+              }),
+              let reason = ServerWait.reason(of: row), reason != reportedWait
+        else { return }
+        reportedWait = reason
+        progress.note("\(reason) The service keeps trying, and the download goes on by itself once the server answers: "
+            + "start the server, or press Ctrl-C to leave the download queued "
+            + "(`backgroundassets-debug cancel \(request.identifier)` drops it).")
     }
 
     /// The download ended with nobody listening (or was removed): report it, or start it again.
