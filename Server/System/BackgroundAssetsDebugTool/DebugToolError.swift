@@ -9,6 +9,9 @@ public enum DebugExitCode: Int32, Sendable {
     case success = 0
     /// The command failed; the error was printed to standard error.
     case failure = 1
+    /// `install --wait`: the app was installed and is launchable, but its content could not be fetched
+    /// (the manifest at `BAManifestURL` was unreachable), so nothing was downloaded for it.
+    case contentUnavailable = 2
     /// The command line was wrong (EX_USAGE).
     case usage = 64
     /// The command was interrupted with Ctrl-C (128 + SIGINT); a download keeps running in the service.

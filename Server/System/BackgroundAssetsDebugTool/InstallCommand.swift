@@ -5,6 +5,7 @@ Abstract:
 
 import BackgroundAssetsIPC
 import Foundation
+import ServiceClient
 
 /// Asks the service to install an app (or update it, when a lower version is installed) and,
 /// with `--wait`, follows the install until the app is launchable.
@@ -32,7 +33,9 @@ struct InstallCommand: DebugSubcommand {
     static let wait = Flag("--wait", help: """
         Stay until the app is launchable: show the install's progress (a bar on a terminal, a line per phase or \
         10% otherwise), then a summary of its essential downloads. An update asked for while another version is \
-        still installing waits for that install to end. Ctrl-C stops waiting, not the install.
+        still installing waits for that install to end. Essential downloads that wait for a server say so. Exits \
+        2 when the app was installed without its content because its manifest could not be fetched. Ctrl-C stops \
+        waiting, not the install.
         """)
 
     static let signature = CommandSignature(
@@ -111,10 +114,33 @@ struct InstallCommand: DebugSubcommand {
             }
         }
         awaitLaunchable()
-        var waiter = InstallWaiter(console: context.console, bundleIdentifier: app.bundleIdentifier, askAgain: awaitLaunchable)
+        // Ticks let the waiter notice essential downloads that stand still, waiting for a server.
+        let ticker = Task.detached {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(500))
+                continuation.yield(.tick)
+            }
+        }
+        defer { ticker.cancel() }
+        let bundleIdentifier = app.bundleIdentifier
+        var waiter = InstallWaiter(
+            console: context.console, bundleIdentifier: bundleIdentifier, askAgain: awaitLaunchable,
+            waitReason: { await Self.essentialWaitReason(of: bundleIdentifier, on: connection) })
         let launchable = try await waiter.wait(for: signals)
+        if let failure = launchable.installContentFailure {
+            throw DebugToolError(InstallSummary.withoutContent(launchable, headline: headline, failure: failure),
+                                 exitCode: .contentUnavailable)
+        }
         context.console.output(InstallSummary.paragraph(for: launchable))
         return .success
+    }
+
+    /// What the app's essential downloads wait for, when one waits for a server that does not answer.
+    private static func essentialWaitReason(of app: String, on connection: ServiceConnection) async -> String? {
+        guard case let .status(status)? = try? await connection.send(.fetchStatus) else { return nil }
+        return status.downloads.lazy
+            .filter { $0.bundleIdentifier == app && $0.download.isEssential }
+            .compactMap(ServerWait.reason(of:)).first
     }
 
     /// `Extension/Info.plist` in the current folder, when it is the extension of the app being

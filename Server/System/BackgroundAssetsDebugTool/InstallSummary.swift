@@ -58,4 +58,18 @@ enum InstallSummary {
         }
         return text
     }
+
+    /// What `install --wait` says of an install that got none of its content, because its manifest
+    /// could not be fetched: plainly that nothing was downloaded, why, and how to ask again.
+    /// - Parameters:
+    ///   - app: The app once it is launchable.
+    ///   - headline: The install's headline, such as `Installed com.example.App version 1`.
+    ///   - failure: The service's reason, naming the manifest's URL.
+    /// - Returns: A paragraph of full sentences.
+    static func withoutContent(_ app: AppStatus, headline: String, failure: String) -> String {
+        let reason = failure.hasSuffix(".") ? failure : failure + "."
+        return "\(headline), without its content. \(reason) Nothing was downloaded for it: the app is launchable, "
+            + "and fetches what it needs itself when it is opened. Once the server answers, ask the extension "
+            + "again with `backgroundassets-debug simulate --app-install -b \(app.bundleIdentifier)`."
+    }
 }

@@ -13,6 +13,8 @@ struct InstallWaiter {
         case progress(bundleIdentifier: String, InstallProgress)
         /// The answer to `awaitLaunchable`, or why it never came.
         case answer(Result<ServerResponse, any Error>)
+        /// Time passed; an install whose essential downloads made no progress for a while says why.
+        case tick
     }
 
     /// How many times in a row the waiter follows the install again after losing the service.
@@ -23,12 +25,21 @@ struct InstallWaiter {
     private var reporter: InstallProgressReporter
     /// Asks the service again for the answer; the connection starts the service if it is not running.
     private let askAgain: () -> Void
+    /// What the install's essential downloads wait for, from the service's status, when they wait for a server.
+    private let waitReason: () async -> String?
     private var reconnections = 0
+    /// The last progress shown and when it changed, to notice an essential phase that stands still.
+    private var lastProgress: InstallProgress?
+    private var lastChange = ContinuousClock.now
+    /// The wait last reported, so each reason is said once.
+    private var reportedWait: String?
 
-    init(console: Console, bundleIdentifier: String, askAgain: @escaping () -> Void) {
+    init(console: Console, bundleIdentifier: String, askAgain: @escaping () -> Void,
+         waitReason: @escaping () async -> String? = { nil }) {
         self.bundleIdentifier = bundleIdentifier
         self.console = console
         self.askAgain = askAgain
+        self.waitReason = waitReason
         reporter = InstallProgressReporter(console: console, bundleIdentifier: bundleIdentifier)
     }
 
@@ -42,7 +53,14 @@ struct InstallWaiter {
             case let .progress(app, progress):
                 guard app == bundleIdentifier else { continue }
                 reconnections = 0
+                if progress != lastProgress {
+                    lastProgress = progress
+                    lastChange = .now
+                    reportedWait = nil
+                }
                 reporter.update(progress)
+            case .tick:
+                await explainStandstill()
             case let .answer(.failure(error)) where reconnections < Self.maximumReconnections:
                 // The service went away (a crash, a kill); the install resumes when it starts again.
                 reconnections += 1
@@ -58,6 +76,21 @@ struct InstallWaiter {
             }
         }
         throw lost("the tool stopped listening")
+    }
+
+    /// Says what an essential phase that has stood still for a while waits for, and what to do: a
+    /// server that is down must not look like a hang.
+    private mutating func explainStandstill() async {
+        guard lastProgress?.phase == .downloadingEssentialAssets,
+              ContinuousClock.now - lastChange >= ServerWait.quietPeriod else { return }
+        // The status lists every download: asked at most once per quiet period.
+        lastChange = .now
+        guard let reason = await waitReason(), reason != reportedWait else { return }
+        reportedWait = reason
+        reporter.finishLine()
+        console.error("\(reason) The install's essential downloads wait for it, and fail after essentialWait "
+            + "(30 s by default) without progress; the app then becomes launchable without them. Start the server to "
+            + "let them finish, or press Ctrl-C to stop waiting (the install goes on).")
     }
 
     private func launchable(from result: Result<ServerResponse, any Error>) throws -> AppStatus {

@@ -46,6 +46,9 @@ public struct AppStatus: Codable, Sendable, Equatable {
     /// Whether the app was installed with a downloader extension, which is all the runtime budget
     /// is for; `nil` from a service that does not say, taken as `true`.
     public var hasDownloaderExtension: Bool?
+    /// Why the last install or update got no content: its manifest could not be fetched, so the
+    /// extension was never asked for downloads. `nil` when it got its content, or from a service that does not say.
+    public var installContentFailure: String?
 
     /// Creates an app status.
     public init(
@@ -53,7 +56,7 @@ public struct AppStatus: Codable, Sendable, Equatable {
         hasLaunched: Bool, nextPeriodicCheck: Date? = nil, periodicCheckSuspendedBecause: String? = nil,
         runtimeBudgetLeft: Double, extensionProcessIdentifier: Int32? = nil, lastExtensionTermination: String? = nil,
         installSummary: String? = nil, lastTaskEnding: String? = nil, assetPacks: [AssetPackStatus]? = nil,
-        hasDownloaderExtension: Bool? = nil
+        hasDownloaderExtension: Bool? = nil, installContentFailure: String? = nil
     ) {
         self.bundleIdentifier = bundleIdentifier
         self.version = version
@@ -70,6 +73,7 @@ public struct AppStatus: Codable, Sendable, Equatable {
         self.lastTaskEnding = lastTaskEnding
         self.assetPacks = assetPacks
         self.hasDownloaderExtension = hasDownloaderExtension
+        self.installContentFailure = installContentFailure
     }
 }
 

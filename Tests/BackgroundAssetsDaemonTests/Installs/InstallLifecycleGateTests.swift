@@ -69,6 +69,17 @@ struct InstallLifecycleGateTests {
         #expect(lifecycle.isEmpty)
     }
 
+    @Test("An install whose manifest could not be fetched ends saying so, for install --wait to report")
+    func endsWithoutContent() throws {
+        var (lifecycle, app) = try InstallLifecycleEssentialTests.installing()
+        _ = lifecycle.contentRequestEnded(app: app, kind: .install, note: "The manifest could not be fetched.",
+                                          contentFailure: "The manifest could not be fetched.")
+        #expect(lifecycle.contentFailure(of: app) == "The manifest could not be fetched.")
+        var (other, otherApp) = try InstallLifecycleEssentialTests.installing()
+        _ = other.contentRequestEnded(app: otherApp, kind: .install, note: "No extension.")
+        #expect(other.contentFailure(of: otherApp) == nil, "an install that ends for another reason got its content")
+    }
+
     @Test("Uninstalling while installing releases the app's downloads and refuses its gates; a closed connection is never answered")
     func uninstallRefusesGates() throws {
         var (lifecycle, app) = try InstallLifecycleEssentialTests.installing()

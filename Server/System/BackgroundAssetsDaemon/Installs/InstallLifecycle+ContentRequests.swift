@@ -22,9 +22,13 @@ extension InstallLifecycle {
 
     /// A content request ended without downloads to wait for (no extension, no manifest, in-app
     /// content off, a refused manifest): an install or update ends, with the note saying why.
-    mutating func contentRequestEnded(app: String, kind: ContentRequestKind, note: String?) -> [InstallAction] {
+    /// - Parameters:
+    ///   - contentFailure: Why the install got no content at all, when its manifest could not be
+    ///     fetched: `install --wait` reports it and exits with its own status.
+    mutating func contentRequestEnded(app: String, kind: ContentRequestKind, note: String?,
+                                      contentFailure: String? = nil) -> [InstallAction] {
         guard kind != .periodic else { return [] }
-        return end(app, note: note)
+        return end(app, note: note, contentFailure: contentFailure)
     }
 
     /// The extension is about to be asked which packs to download, or returned downloads with

@@ -82,6 +82,9 @@ struct InstallLifecycle: Sendable {
     /// How an app's last install ended, as `install --wait` prints it.
     func summary(of app: String) -> String? { tracker.outcome(of: app)?.summary }
 
+    /// Why the app's last install got no content at all (its manifest could not be fetched), if so.
+    func contentFailure(of app: String) -> String? { tracker.outcome(of: app)?.contentFailure }
+
     /// The rows of the essential files held for the app's extension until the essential phase ends.
     func essentialFilesHeld(of app: String) -> Set<Int64> {
         Set((tracker[app]?.essential?.finished ?? []).map(\.rowID))
@@ -178,10 +181,10 @@ struct InstallLifecycle: Sendable {
     // MARK: - Shared steps
 
     /// Ends an app's install, once: it becomes launchable and its other downloads start.
-    mutating func end(_ app: String, note: String?) -> [InstallAction] {
+    mutating func end(_ app: String, note: String?, contentFailure: String? = nil) -> [InstallAction] {
         // Recorded before anything suspends: a launch gate asking meanwhile finds the app
         // launchable, and finds how its install ended too.
-        guard tracker.finish(app, note: note) != nil else { return [] }
+        guard tracker.finish(app, note: note, contentFailure: contentFailure) != nil else { return [] }
         return [.releaseOtherDownloads(app: app), .markLaunchable(app: app, note: note)]
     }
 

@@ -21,6 +21,8 @@ struct InstallTracker {
     struct Outcome: Equatable {
         var summary: String
         var progress: InstallProgress
+        /// Why the install got no content (its manifest could not be fetched), when it got none.
+        var contentFailure: String?
     }
 
     private var runs: [String: InstallRun] = [:]
@@ -52,14 +54,15 @@ struct InstallTracker {
     /// - Parameters:
     ///   - app: The app.
     ///   - note: A sentence for the summary, when the install did not end the ordinary way.
+    ///   - contentFailure: Why the install got no content at all, when its manifest could not be fetched.
     /// - Returns: The run that ended, or `nil` when none was running.
-    mutating func finish(_ app: String, note: String?) -> InstallRun? {
+    mutating func finish(_ app: String, note: String?, contentFailure: String? = nil) -> InstallRun? {
         guard let run = runs.removeValue(forKey: app) else { return nil }
         // The run's own complete progress: an install that ends without essential downloads no longer
         // counts the allowance, which only stood in for them.
         var ended = run
         ended.phase = .complete
-        outcomes[app] = Outcome(summary: run.summary(note: note), progress: ended.progress)
+        outcomes[app] = Outcome(summary: run.summary(note: note), progress: ended.progress, contentFailure: contentFailure)
         return run
     }
 

@@ -28,7 +28,7 @@ extension BackgroundAssetsService {
             extensionProcessIdentifier: extensionHost.runs[id]?.process.processIdentifier,
             lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.summary(of: id),
             lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
-            hasDownloaderExtension: app.bundle.extension != nil)
+            hasDownloaderExtension: app.bundle.extension != nil, installContentFailure: installs.contentFailure(of: id))
     }
 }
 

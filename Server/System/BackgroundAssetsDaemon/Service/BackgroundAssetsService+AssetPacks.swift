@@ -145,7 +145,7 @@ extension BackgroundAssetsService {
         case let .failure(failure):
             unlink(file.path)
             trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "manifestFailed", app: app, detail: failure.message))
-            await perform(installs.contentRequestEnded(app: app, kind: kind, note: failure.message))
+            await perform(installs.contentRequestEnded(app: app, kind: kind, note: failure.message, contentFailure: failure.message))
         case let .success((manifest, _, _)):
             guard kind != .periodic else {
                 unlink(file.path)

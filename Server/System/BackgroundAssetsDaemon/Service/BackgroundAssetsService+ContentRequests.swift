@@ -60,7 +60,7 @@ extension BackgroundAssetsService {
                 identifier: manifestURL.absoluteString, uniqueIdentifier: UUID().uuidString, kind: .manifest,
                 url: manifestURL.absoluteString, headers: [:], fileSize: 0,
                 applicationGroupIdentifier: installed.bundle.appGroup, priority: 0, isEssential: false, state: .failed)
-            await perform(installs.contentRequestEnded(app: app, kind: kind, note: "\(failure.message) The extension returned no downloads."))
+            await perform(installs.contentRequestEnded(app: app, kind: kind, note: "\(failure.message) The extension returned no downloads.", contentFailure: failure.message))
             await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
         }
     }
