@@ -35,7 +35,8 @@ public enum DebugTool {
             Run `backgroundassets-debug SUBCOMMAND --help` for a subcommand's options. Every subcommand that is
             about one app takes it as -b ID (or --app-bundle-id ID).
 
-            Exit codes: 0 success, 1 failure (the reason is printed), 64 usage error, 130 interrupted.
+            Exit codes: 0 success, 1 failure (the reason is printed), 2 installed without its content (install
+            --wait, when the manifest could not be fetched), 64 usage error, 130 interrupted.
             """
     }
 
@@ -97,7 +98,10 @@ public enum DebugTool {
             context.console.output("Usage: \(usageLine(of: type))\n\(Command.signature.abstract)\n\(details(of: type))")
             return .success
         }
-        return try await Command(parsing: parsed).run(in: context)
+        let command = try Command(parsing: parsed)
+        // Once, before the command's own lines: which device it acts on, when it is not the expected one.
+        if let note = context.deviceRootNote { context.console.error(note) }
+        return try await command.run(in: context)
     }
 
     /// The usage line of a subcommand, such as `backgroundassets-debug status [--json]`.

@@ -21,14 +21,26 @@ public struct ToolContext: Sendable {
     public var paths: DevicePaths
     /// Where to print.
     public var console: Console
+    /// The sentence naming the device root, printed before a subcommand runs, when the root is not the
+    /// one a reader expects (see ``DeviceRootNote``); `nil` otherwise.
+    public var deviceRootNote: String?
 
     /// Creates a context.
     /// - Parameters:
     ///   - paths: The device root; `$BA_DEVICE_ROOT` or `.device/` for the real tool.
     ///   - console: Where to print.
-    public init(paths: DevicePaths = .current(), console: Console = .standard) {
+    ///   - deviceRootNote: The sentence naming an unexpected device root, if the root is one.
+    public init(paths: DevicePaths = .current(), console: Console = .standard, deviceRootNote: String? = nil) {
         self.paths = paths
         self.console = console
+        self.deviceRootNote = deviceRootNote
+    }
+
+    /// The context of the `backgroundassets-debug` process: the device root of its environment and
+    /// folder, its terminal, and the note naming the root when it is not the expected one.
+    public static func ofThisProcess() -> ToolContext {
+        let paths = DevicePaths.current()
+        return ToolContext(paths: paths, deviceRootNote: DeviceRootNote.text(for: paths))
     }
 
     /// A connection to the service that starts it on demand (from `backgroundassetsd` beside this tool).

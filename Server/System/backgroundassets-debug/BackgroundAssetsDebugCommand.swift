@@ -18,7 +18,7 @@ struct BackgroundAssetsDebugCommand {
         let arguments = Array(CommandLine.arguments.dropFirst())
         // Detached: main() runs on the main actor, whose thread stays parked in sigwait below.
         Task.detached {
-            let code = await DebugTool.run(arguments: arguments, context: ToolContext())
+            let code = await DebugTool.run(arguments: arguments, context: .ofThisProcess())
             exit(code.rawValue)
         }
         stopSignals.wait()
