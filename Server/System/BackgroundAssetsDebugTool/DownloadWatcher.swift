@@ -103,20 +103,21 @@ struct DownloadWatcher {
             throw failed(failure.message)
         case let .finished(deliveryID, download, filePath) where isOurs(download):
             progress.finishLine()
-            defer { connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in } }
             let handedOver = URL(fileURLWithPath: filePath)
             do {
                 try FinishedFilePlacer.place(handedOver, at: request.output)
             } catch {
                 // Acknowledging lets the service delete the file: keep it first, so a full disk at
                 // the output costs a move later, not the whole download again.
-                guard let kept = KeptDownload(identifier: request.identifier, paths: paths), kept.keep(handedOver) else {
-                    throw error
-                }
+                let kept = KeptDownload(identifier: request.identifier, paths: paths)
+                let isKept = kept?.keep(handedOver) == true
+                await acknowledge(deliveryID)
+                guard let kept, isKept else { throw error }
                 let reason = (error as? DebugToolError)?.message ?? DebugTool.describe(error)
                 throw DebugToolError("\(reason) The downloaded file is kept at \(kept.file.path); run the same "
                     + "command again to place it without downloading it again, or move it yourself.")
             }
+            await acknowledge(deliveryID)
             let size = (try? FileManager.default.attributesOfItem(atPath: request.output.path)[.size] as? Int) ?? 0
             progress.note("Downloaded \(request.url) to \(request.output.path) (\(size) bytes).")
             return true
@@ -124,6 +125,13 @@ struct DownloadWatcher {
             break
         }
         return false
+    }
+
+    /// Hands the delivered file back to the service, which deletes its copy, and waits for the answer:
+    /// the command ends only once nothing of the download is left in the hand-over folder.
+    private func acknowledge(_ deliveryID: UInt64) async {
+        // A service that went away meanwhile deletes hand-over files when it starts again.
+        _ = try? await connection.send(.acknowledgeDelivery(deliveryID: deliveryID))
     }
 
     private func isOurs(_ download: DownloadDescriptor) -> Bool {
