@@ -19,7 +19,9 @@ struct DemoCommandTests {
         let catalog = scenario.folder.appending("catalog")
         let demo = try ChildProcess.launch(
             executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
-            arguments: ["--port", "0", "--catalog", catalog.path, "--timeout", "120"] + (https ? ["--https"] : []),
+            // The https server's CA goes into the scenario's folder, never into the repository the demo runs in.
+            arguments: ["--port", "0", "--catalog", catalog.path, "--timeout", "120"]
+                + (https ? ["--https", "--tls-dir", scenario.folder.appending("tls").path] : []),
             environment: scenario.environment, currentDirectory: Self.repositoryRoot)
         let status: TestSupport.ExitStatus
         do {
@@ -36,9 +38,11 @@ struct DemoCommandTests {
         #expect(output.contains("Watch it live: http://127.0.0.1:"), "the demo starts the live timeline first")
         // The demo stopped the server it started, so its hints start one where the installed app looks.
         let port = try #require(output.firstMatch(of: /Started the asset server at https?:\/\/127\.0\.0\.1:(\d+)/)?.1)
-        #expect(output.contains("`swift run asset-server --port \(port) --catalog \(catalog.path)\(https ? " --tls" : "")`"),
+        let tls = https ? " --tls --tls-dir \(scenario.folder.appending("tls").path)" : ""
+        #expect(output.contains("`swift run asset-server --port \(port) --catalog \(catalog.path)\(tls)`"),
                 "\(output)")
         if https {
+            #expect(FileManager.default.fileExists(atPath: scenario.folder.appending("tls/ca.pem").path))
             #expect(output.contains("Trust the local CA on the device"))
             #expect(output.contains("https://127.0.0.1:"))
         }
@@ -94,6 +98,32 @@ struct DemoCommandTests {
             #expect(demo.standardError().contains("wwdc-sessions-demo: interrupted"), "\(demo.diagnostics())")
             try await poll(until: { children.allSatisfy { !isProcessAlive($0) } }, timeout: .seconds(10),
                            "the demo's children to end with it")
+        }
+    }
+
+    @Test("A second demo on the same device root is refused at once, naming the running one and what to do")
+    func secondDemoIsRefused() async throws {
+        let scenario = try Scenario()
+        // Throttled, so the first demo is still installing whenever the second one starts.
+        try await withAssetServer(sessions: 4, sessionSize: 4 << 20, arguments: ["--throttle", "262144"]) { server in
+            let first = try ChildProcess.launch(
+                executableURL: try ProductsDirectory.executable(named: "wwdc-sessions-demo"),
+                arguments: ["--port", String(server.port), "--timeout", "120"],
+                environment: scenario.environment, currentDirectory: Self.repositoryRoot)
+            defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+            try await first.runScoped { first in
+                // The lock is taken before the demo's first line.
+                _ = try await first.waitForLine(timeout: .seconds(60)) { $0.contains("demo, device root") }
+                let second = try await runCommand(
+                    try ProductsDirectory.executable(named: "wwdc-sessions-demo").path,
+                    arguments: ["--port", "0", "--timeout", "120"], environment: scenario.environment)
+                #expect(second.status == .exited(1), "\(second.standardError)")
+                #expect(second.standardError.contains("Another wwdc-sessions-demo (pid \(first.pid)) is running on the device root"),
+                        "\(second.standardError)")
+                #expect(second.standardError.contains("BA_DEVICE_ROOT="), "\(second.standardError)")
+                #expect(second.standardOutput.isEmpty, "the second demo started nothing: \(second.standardOutput)")
+                #expect(isProcessAlive(first.pid), "the first demo runs on")
+            }
         }
     }
 

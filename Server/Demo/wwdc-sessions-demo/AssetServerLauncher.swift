@@ -13,8 +13,9 @@ enum AssetServerLauncher {
     ///   - catalog: The catalog folder of a started server, or `nil` for its default.
     ///   - processes: Where the demo's processes are started.
     ///   - https: Start a server with `--tls`, whose local CA the device must trust.
+    ///   - tlsDirectory: Where that server keeps its CA, or `nil` for its default, `.tls`.
     /// - Returns: The base URL, whether the demo started the server, and the CA of an https server.
-    static func prepare(port: Int, catalog: String?, https: Bool = false,
+    static func prepare(port: Int, catalog: String?, https: Bool = false, tlsDirectory: String? = nil,
                         processes: DemoProcesses) throws -> (url: URL, started: Bool, caCertificate: String?) {
         if https, port != 0, manifestAnswer(port: port) != nil {
             throw DemoError("Port \(port) is in use; the https demo starts its own asset server. Stop it, or pass --port 0.")
@@ -29,7 +30,8 @@ enum AssetServerLauncher {
             return (URL(string: "http://127.0.0.1:\(port)")!, false, nil)
         }
         let output = Pipe()
-        try processes.start("asset-server", ["--port", String(port)] + (catalog.map { ["--catalog", $0] } ?? []) + (https ? ["--tls"] : []),
+        let tls = https ? ["--tls"] + (tlsDirectory.map { ["--tls-dir", $0] } ?? []) : []
+        try processes.start("asset-server", ["--port", String(port)] + (catalog.map { ["--catalog", $0] } ?? []) + tls,
                             output: output)
         // The server's first line on stdout is its address; read it byte by byte, unbuffered.
         let text = try readLine(output)

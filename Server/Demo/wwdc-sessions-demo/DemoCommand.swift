@@ -14,6 +14,12 @@ struct DemoCommand {
         let stopSignals = StopSignals.blockInEveryThread()
         let options = DemoOptions.parseOrExit()
         let paths = DevicePaths.current()
+        do {
+            try DemoLock.acquire(in: paths)
+        } catch {
+            FileHandle.standardError.write(Data("wwdc-sessions-demo: \(error)\n".utf8))
+            exit(1)
+        }
         let products = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
         var environment = ProcessInfo.processInfo.environment
         environment["BA_DEVICE_ROOT"] = paths.root.path

@@ -19,6 +19,9 @@ struct DemoOptions: ParsableArguments {
     static let catalog = Option(
         "--catalog", valueName: "DIR", help: "The catalog a started asset server serves or generates.",
         defaultDescription: ".catalog")
+    static let tlsDirectory = Option(
+        "--tls-dir", valueName: "DIR", help: "Where a started --https asset server keeps its local CA and certificate.",
+        defaultDescription: ".tls")
     static let timeout = Option<Int>.number(
         "--timeout", valueName: "SECONDS", in: 1...86_400, expected: "seconds from 1 to 86400",
         help: "How long the app may take to download every session.", default: 600)
@@ -35,10 +38,11 @@ struct DemoOptions: ParsableArguments {
                 Build everything first, from the repository's root: swift build && swift run wwdc-sessions-demo
                 """,
             discussion: """
-                The device root is $BA_DEVICE_ROOT (default .device). Ctrl-C stops every process the demo started.
+                The device root is $BA_DEVICE_ROOT (default .device); one demo runs on it at a time. Ctrl-C stops
+                every process the demo started.
                 """,
             // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-            arguments: [Self.step, Self.https, Self.port, Self.catalog, Self.timeout])
+            arguments: [Self.step, Self.https, Self.port, Self.catalog, Self.tlsDirectory, Self.timeout])
     }
 
     var step: Bool
@@ -46,6 +50,8 @@ struct DemoOptions: ParsableArguments {
     var port: Int
     var timeout: Int
     var catalog: String?
+    /// The TLS folder of a started https server; `nil` for the server's default, `.tls`.
+    var tlsDirectory: String?
     /// The repository's root: the current directory, where App/ and Extension/ are.
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
@@ -57,6 +63,7 @@ struct DemoOptions: ParsableArguments {
         port = try arguments.option(Self.port) ?? SamplePort.fromAppInfoPlist(searchingFrom: repository)
         timeout = try arguments.value(Self.timeout)
         catalog = try arguments.option(Self.catalog)
+        tlsDirectory = try arguments.option(Self.tlsDirectory)
     }
 }
 
@@ -68,7 +75,7 @@ extension DemoOptions {
         let shipped = SamplePort.fromAppInfoPlist(searchingFrom: repository)
         if let port, port != 0, port != shipped { command += " --port \(port)" }
         if let catalog { command += " --catalog \(catalog)" }
-        if https { command += " --tls" }
+        if https { command += " --tls" + (tlsDirectory.map { " --tls-dir \($0)" } ?? "") }
         return command
     }
 }

@@ -45,8 +45,9 @@ struct DemoScript {
             videos it lists, with byte ranges so interrupted downloads resume. An asset server already \
             listening on the port is reused; otherwise one starts with a generated catalog in .catalog/.
             """)
-        let server = try AssetServerLauncher.prepare(port: options.port, catalog: options.catalog, https: options.https,
-                                                     processes: processes)
+        let server = try AssetServerLauncher.prepare(
+            port: options.port, catalog: options.catalog, https: options.https, tlsDirectory: options.tlsDirectory,
+            processes: processes)
         let manifestURL = server.url.appending(path: "manifest.json")
         processes.assetServerPort.store(server.url.port ?? 0, ordering: .releasing)
         narrator.note("\(server.started ? "Started" : "Reusing") the asset server at \(server.url.absoluteString).")
