@@ -466,7 +466,7 @@ let package = Package(
         // this file, its wire tables against the protocol's cases (and written from them).
         .testTarget(
             name: "DocumentationTests",
-            dependencies: ["BackgroundAssetsIPC"],
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC"],
             path: "Tests/DocumentationTests"
         ),
         .testTarget(
