@@ -1,15 +1,17 @@
 #!/usr/bin/env bash
 # Abstract:
 # Walks the tutorial as a newcomer would, on a copy of the package: changes the port as Getting Started
-# says, then runs chapters 1 to 10 block by block and compares every output block with its page.
+# says, then runs chapters 1 to 10 block by block in one shell and compares every output block with its
+# page. Between chapters it checks the seams with git status: a chapter must put back every tracked file
+# it changes, and leave nothing new in the working copy that it does not name.
 #
 # Usage: Tests/Tutorial/walk-tutorial.sh            (about 4 minutes after swift build)
 #        PORT=N SECOND_PORT=M Tests/Tutorial/walk-tutorial.sh   (the app's port, 9191 by default, and the
 #                                                               port of the pages' second server, 18080)
 #        KEEP=1 ...                                 (keep the copy, its device root and logs, to look inside)
 #
-# Exit status: 0 when every block matched; 1 when one drifted (the message names the page, the line
-# of the block, and both texts).
+# Exit status: 0 when every block matched and every seam held; 1 when one drifted (the message names the
+# page, the line of the block, and both texts) or a chapter left the working copy changed (it names both).
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -57,6 +59,12 @@ done
 mkdir -p "$COPY"
 (cd "$ROOT" && git ls-files -z | tar --null --no-recursion --ignore-failed-read -T - -cf -) | tar -C "$COPY" -xf -
 ln -s "$ROOT/.build" "$COPY/.build"
+# A repository of its own, as a clone is, so the walk can check each chapter's seam with git status:
+# what a chapter changes and does not put back, and what appears that no page names.
+git -C "$COPY" init -q
+echo /.build >> "$COPY/.git/info/exclude"
+git -C "$COPY" add -A
+git -C "$COPY" -c user.name=walk -c user.email=walk@localhost commit -q -m "The package as cloned"
 
 # The reader's `swift`: `swift run NAME` starts the built product, `swift build` has been done.
 mkdir -p "$WORK/bin"
@@ -71,11 +79,12 @@ EOF
 chmod +x "$WORK/bin/swift"
 
 # Getting started's "Use another port", word for word, with the walk's port for its example's.
-sed_line="$(grep -m1 "^sed -i -E 's|http://127.0.0.1:\[0-9\]+/manifest.json|" "$ROOT/Docs/GettingStarted.md")" ||
+sed_line="$(grep -m1 "^sed -i -E 's|http://127.0.0.1:\[0-9\]+/|" "$ROOT/Docs/GettingStarted.md")" ||
     fail "Docs/GettingStarted.md no longer has the sed command of \"Use another port\"."
 (cd "$COPY" && eval "${sed_line//9090/$PORT}")
-grep -q "127.0.0.1:$PORT/manifest.json" "$COPY/App/Info.plist" ||
-    fail "Getting started's sed did not set BAManifestURL to port $PORT in App/Info.plist."
+for plist in App/Info.plist App/WWDCSlides/Info.plist App/BackgroundGame/Info.plist; do
+    grep -q "127.0.0.1:$PORT/" "$COPY/$plist" || fail "Getting started's sed did not set port $PORT in $plist."
+done
 printf 'Walking the tutorial on port %s in %s\n' "$PORT" "$COPY"
 
 cd "$COPY"
