@@ -4,7 +4,8 @@ Walks the tutorial's pages as a reader would: runs every command block in one sh
 */
 
 // Run through walk-tutorial.sh, which prepares a copy of the package and a `swift` that runs the
-// built products; this file does the reading, running and comparing.
+// built products; this file does the reading, running and comparing. Between pages it checks the
+// seams: each page must leave the working copy as the next one expects (see `seam`).
 //
 // A page is read top to bottom. A ```sh block is run in one long-lived bash, as a reader types it
 // into a terminal (jobs started with `&` stay that shell's, so `kill %1` works); the ```text block
@@ -301,6 +302,55 @@ struct WalkError: Error, CustomStringConvertible {
     init(_ description: String) { self.description = description }
 }
 
+// MARK: - Seams
+
+/// The working copy as `git status` sees it: tracked files changed, files not tracked, and ignored
+/// folders (`.device/`, `.catalog/`), one line each.
+/// The changes themselves are one more line, `~ ` and the diff, so a file changed again is seen too.
+func workingCopy(_ root: URL) throws -> Set<String> {
+    func git(_ arguments: String...) throws -> String {
+        let git = Process()
+        git.executableURL = URL(fileURLWithPath: "/usr/bin/env")
+        git.arguments = ["git", "-C", root.path] + arguments
+        let output = Pipe()
+        git.standardOutput = output
+        try git.run()
+        let data = output.fileHandleForReading.readDataToEndOfFile()
+        git.waitUntilExit()
+        guard git.terminationStatus == 0 else { throw WalkError("git \(arguments[0]) failed in \(root.path).") }
+        return String(decoding: data, as: UTF8.self)
+    }
+    let lines = try git("status", "--porcelain", "--ignored").split(separator: "\n").map(String.init)
+    return Set(lines + ["~ " + (try git("diff"))])
+}
+
+/// Why a page leaves the working copy other than the next page expects, or `nil` when it does not:
+/// a tracked file it changed and did not put back, a file outside `.gitignore`, or an ignored folder
+/// the page never names (a test's or a tool's leftover, such as `.tls/` in the wrong place).
+func seam(after page: String, root: URL, before: Set<String>, after: Set<String>) throws -> String? {
+    let text = try String(contentsOf: root.appending(path: page), encoding: .utf8)
+    var problems: [String] = []
+    for line in after.subtracting(before).sorted() {
+        let path = String(line.dropFirst(3))
+        if line.hasPrefix("~ ") {
+            if after.subtracting(before).count == 1 { problems.append("a tracked file was changed again and not put back") }
+            continue
+        }
+        if line.hasPrefix("!! ") {
+            let name = path.hasSuffix("/") ? path : path + "/"
+            if !text.contains(name) && !text.contains(path) { problems.append("\(path) appeared, and the page never names it") }
+        } else if line.hasPrefix("?? ") {
+            problems.append("\(path) appeared, outside .gitignore")
+        } else {
+            problems.append("\(path) was changed (\(line.prefix(2).trimmingCharacters(in: .whitespaces))) and not put back")
+        }
+    }
+    for line in before.subtracting(after).sorted() where !line.hasPrefix("!! ") && !line.hasPrefix("~ ") {
+        problems.append("\(line.dropFirst(3)) is no longer as the page before left it")
+    }
+    return problems.isEmpty ? nil : problems.joined(separator: "; ")
+}
+
 // MARK: - The walk
 
 /// A command run in a terminal of its own, such as the asset server the pages keep running.
@@ -354,7 +404,30 @@ func walk(_ options: Options) -> Int32 {
     }
     let started = Date.now
     var checked = 0
-    for page in options.pages {
+    // What the reader has before the first page (the port changed as Getting Started says), and after
+    // each page: the next page starts from exactly what the one before left.
+    var state: Set<String>
+    do {
+        state = try workingCopy(root)
+    } catch {
+        print("walk-tutorial: \(error)")
+        return 1
+    }
+    for (index, page) in options.pages.enumerated() {
+        if index > 0 {
+            let previous = options.pages[index - 1]
+            do {
+                let now = try workingCopy(root)
+                if let problem = try seam(after: previous, root: root, before: state, after: now) {
+                    print("walk-tutorial: \(previous) leaves the working copy changed for \(page): \(problem).")
+                    return 1
+                }
+                state = now
+            } catch {
+                print("walk-tutorial: \(error)")
+                return 1
+            }
+        }
         let pageBlocks: [Block]
         do {
             pageBlocks = try blocks(of: page, root: root)
@@ -448,6 +521,16 @@ func walk(_ options: Options) -> Int32 {
                 return 1
             }
         }
+    }
+    do {
+        if let last = options.pages.last,
+           let problem = try seam(after: last, root: root, before: state, after: try workingCopy(root)) {
+            print("walk-tutorial: \(last) leaves the working copy changed: \(problem).")
+            return 1
+        }
+    } catch {
+        print("walk-tutorial: \(error)")
+        return 1
     }
     print("\nEvery output block matched: \(checked) blocks on \(options.pages.count) pages, "
         + "port \(options.port), in \(Int(Date.now.timeIntervalSince(started))) s.")
