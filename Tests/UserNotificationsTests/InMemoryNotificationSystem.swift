@@ -22,6 +22,7 @@ final class InMemoryNotificationSystem: UserNotificationService {
         var responder: AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)>.Continuation?
         var handledResponses = 0
         var listener: AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>.Continuation?
+        var warnings: [String] = []
     }
 
     let state: Mutex<State>
@@ -31,6 +32,13 @@ final class InMemoryNotificationSystem: UserNotificationService {
     }
 
     var questionsAsked: Int { state.withLock { $0.questions } }
+
+    /// What the center refused and said, in order; a real app's client writes these lines to standard error.
+    var warnings: [String] { state.withLock { $0.warnings } }
+
+    func warn(_ message: String) {
+        state.withLock { $0.warnings.append(message) }
+    }
 
     func requestAuthorization(options: UInt) async throws -> Bool {
         state.withLock { state in

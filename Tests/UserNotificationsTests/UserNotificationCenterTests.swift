@@ -176,6 +176,7 @@ struct UserNotificationCenterTests {
             identifier: "CROWDED", actions: actions, intentIdentifiers: []).descriptor])?.contains("CROWDED has 11 actions") == true)
         center.setNotificationCategories([UNNotificationCategory(identifier: "CROWDED", actions: actions, intentIdentifiers: [])])
         #expect(await center.notificationCategories().isEmpty)
+        #expect(system.warnings.contains { $0.contains("CROWDED has 11 actions") }, "\(system.warnings)")
     }
 
     @Test("A person's answer reaches the delegate's didReceive, with the action and the typed text, and the system hears it was handled")

@@ -16,7 +16,7 @@ extension UNUserNotificationCenter {
     public func setNotificationCategories(_ categories: Set<UNNotificationCategory>) {
         let descriptors = categories.map(\.descriptor).sorted { $0.identifier < $1.identifier }
         if let problem = NotificationCategoryDescriptor.problem(in: descriptors) {
-            FileHandle.standardError.write(Data("UserNotifications: \(problem)\n".utf8))
+            service.warn(problem)
             return
         }
         // Apple's method returns at once; the set is answered from here, and reaches the device

@@ -37,4 +37,14 @@ package protocol UserNotificationService: Sendable {
     /// Notifications due while the app runs: the app's delegate chooses how each is presented, and
     /// `present` sends its choice (the raw value of `UNNotificationPresentationOptions`).
     func arrivals() -> AsyncStream<(notification: DeliveredNotificationDescriptor, present: @Sendable (UInt) -> Void)>
+    /// Says what the center refused where Apple's framework reports nothing; the default writes the
+    /// line to standard error.
+    func warn(_ message: String)
+}
+
+extension UserNotificationService {
+    /// Writes the line to standard error, the one place a developer sees what was not kept.
+    package func warn(_ message: String) {
+        FileHandle.standardError.write(Data("UserNotifications: \(message)\n".utf8))
+    }
 }
