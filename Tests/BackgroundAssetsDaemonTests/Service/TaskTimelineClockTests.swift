@@ -12,13 +12,15 @@ import TestSupport
 @Suite("Background Tasks on a manual clock", .serialized, .timeLimit(.minutes(1)))
 struct TaskTimelineClockTests {
     static let refresh = "com.example.lifecycle-test.refresh"
+    /// The task app registers this handler too at every launch; permitted, so it says nothing of it.
+    static let cleanup = "com.example.lifecycle-test.cleanup"
 
     @Test("A refresh task starts at its earliest begin date, is told to expire 5 s before its limit, and ends at it")
     func refreshTimeline() async throws {
         try await InProcessService.with({ $0.appRefreshRuntimeLimit = 30 }) { device in
             let app = try await device.installTestApp { bundle in
                 bundle.appExecutable = "task-test-app"
-                bundle.permittedTaskIdentifiers = [Self.refresh]
+                bundle.permittedTaskIdentifiers = [Self.refresh, Self.cleanup]
                 bundle.backgroundModes = ["fetch"]
             }
             defer { app.manifestServer.stop() }
