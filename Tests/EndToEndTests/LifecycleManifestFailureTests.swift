@@ -36,10 +36,12 @@ extension LifecycleTests {
             try await withLifecycle(serverArguments: ["--fail", "/manifest.json=404"]) { life in
                 try life.write(life.behaviour())
                 let install = try await life.install()
-                #expect(install.status == .exited(0), "\(install.standardError)")
+                // Installed, but without content: its own exit status, so a script can tell.
+                #expect(install.status == .exited(2), "\(install.standardError)")
                 let output = install.standardOutput + install.standardError
                 #expect(output.contains("could not be fetched") && output.contains("404"), "\(output)")
                 #expect(output.contains("Check BAManifestURL"), "\(output)")
+                #expect(install.standardError.contains("without its content"), "\(install.standardError)")
             }
         }
     }
