@@ -42,7 +42,10 @@ struct NotificationPersistenceTests {
         }
         try await withService(deviceRoot: root.url, configuration: Self.configuration) { _ in
             let game = try await blocking { try RawServiceClient(deviceRoot: root.url, bundleIdentifier: Self.app) }
-            #expect(try await Self.pending(game) == ["soon", "tomorrow"], "both are still pending after the restart")
+            // On a busy machine the restart can take longer than "soon"'s delay; then the restarted service
+            // has delivered it already, which the checks below see. Nothing is lost either way.
+            let pending = try await Self.pending(game)
+            #expect(pending == ["soon", "tomorrow"] || pending == ["tomorrow"], "both survived the restart: \(pending)")
             let delivered = try await poll(timeout: .seconds(60), interval: .milliseconds(200), "the notification delivered") {
                 () -> [DeliveredNotificationRecord]? in
                 guard case let .deliveredNotifications(list) = try await game.ask(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil)),
