@@ -89,6 +89,9 @@ struct InstallCommand: DebugSubcommand {
             // Another version is still installing (a simulated install, say): with --wait, wait
             // for it to end, as the App Store queues an update behind an install, then ask again.
             guard let busy = Self.bundleIdentifier(in: appPlist) else { throw refusal }
+            context.console.error("\(StatusFormatter.shortened(busy)) is still installing another version; waiting for "
+                + "that install to end before this one, as the App Store queues an update behind an install. "
+                + "Ctrl-C stops waiting.")
             _ = try await connection.send(.awaitLaunchable(bundleIdentifier: busy, recordLaunch: false))
             answer = try await connection.send(.install(request))
         }
