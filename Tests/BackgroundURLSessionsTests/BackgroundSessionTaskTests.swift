@@ -40,10 +40,16 @@ struct BackgroundSessionTaskTests {
     }
 
     @Test("The unchanged initialiser line returns the system's session for a background configuration")
-    func initialiserReturnsSystemSession() {
+    func initialiserReturnsSystemSession() async throws {
         let configuration = URLSessionConfiguration.background(withIdentifier: "game-data")
-        let made = URLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
+        // The test's system, not the device's: a real service would start in the working copy's .device/.
+        let made = BackgroundURLSessionSystem.using(system.client(app: app)) {
+            URLSession(configuration: configuration, delegate: nil, delegateQueue: nil)
+        }
         #expect(made is BackgroundURLSession)
+        made.downloadTask(with: URL(string: "https://cdn.example.com/game/data.archive")!).resume()
+        try await poll(until: { system.tasks(app: app, session: "game-data")[1] != nil }, timeout: .seconds(30),
+                       "the task reaching the system the session was made with")
         #expect(!(URLSession(configuration: .default) is BackgroundURLSession))
     }
 

@@ -27,7 +27,7 @@ public func URLSession(
     delegateQueue queue: OperationQueue?
 ) -> FoundationNetworking.URLSession {
     BackgroundURLSession(configuration: configuration, delegate: delegate, delegateQueue: queue,
-                         service: SystemURLSessionService.shared)
+                         service: BackgroundURLSessionSystem.current)
 }
 
 /// Creates the system's background session for a background configuration, without a delegate.
