@@ -56,6 +56,21 @@ struct ToolWaitTests {
         }
     }
 
+    @Test("install --wait whose essential download waits for a failing server says which server, and what to do")
+    func installSaysWhichServerItsEssentialDownloadsWaitFor() async throws {
+        let failing = CatalogSession.firstEssentialPath
+        // 503 for longer than the install waits: the essential download retries until essentialWait ends it.
+        try await withSampleDevice(serverArguments: ["--fail", "\(failing)=503x1000"], configuration: ["essentialWait": 10]) { device in
+            let result = try await device.scenario.runTool(try device.installArguments())
+            #expect(result.status == .exited(0), "\(result.standardError)")
+            let error = result.standardError
+            #expect(error.contains("Waiting for the server 127.0.0.1:\(device.server.port) to answer"), "\(error)")
+            #expect(error.contains("answered 503"), "\(error)")
+            #expect(error.contains("essentialWait"), "\(error)")
+            #expect(error.components(separatedBy: "Waiting for the server").count == 2, "said once: \(error)")
+        }
+    }
+
     @Test("A device root from BA_DEVICE_ROOT is named once, before the command's own lines")
     func deviceRootFromEnvironmentIsNamed() async throws {
         let scenario = try Scenario()
