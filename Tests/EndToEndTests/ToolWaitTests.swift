@@ -19,8 +19,9 @@ struct ToolWaitTests {
         let appPlist = try infoPlistCopy(
             of: "App/Info.plist", setting: "BAManifestURL", to: manifest, at: scenario.folder.appending("App-Info.plist"))
         let extensionPlist = SampleIdentity.repositoryRoot.appending(path: "Extension/Info.plist")
+        // The extension the service launches to hear of the failed manifest is not the test's child.
+        defer { killExtensions(of: scenario.deviceRoot) }
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
-            defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
             let result = try await scenario.runTool([
                 "install", "--app-plist", appPlist.path, "--extension-plist", extensionPlist.path, "--wait",
             ])
@@ -75,7 +76,8 @@ struct ToolWaitTests {
     func deviceRootFromEnvironmentIsNamed() async throws {
         let scenario = try Scenario()
         let result = try await scenario.runTool(["clock"])
-        defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
+        // The command may have started the service on demand; it is this test's to stop.
+        await ServiceProcess.killAll(in: scenario.deviceRoot)
         let first = result.standardError.split(separator: "\n").first.map(String.init) ?? ""
         #expect(first.hasPrefix("Using device root "), "\(result.standardError)")
         #expect(first.hasSuffix("device (from BA_DEVICE_ROOT)."), "\(result.standardError)")
