@@ -12,8 +12,10 @@
 #
 # Usage: Tests/Benchmarks/many-small-sessions.sh     (from anywhere inside the package)
 # Environment: COUNT (default 1000), SIZE (default 102400), RUNS (default 3), HTTPS=0 for plain http,
-#              SKIP_BUILD=1 to reuse the release build, SCRATCH_PATH (default .build-bench),
-#              KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards.
+#              SKIP_BUILD=1 to reuse the build, SCRATCH_PATH (default .build-bench), CONFIGURATION
+#              (default release), KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards,
+#              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
+#              curl s, the service's peak RSS in KiB), as scale-curve.sh does.
 set -euo pipefail
 
 COUNT="${COUNT:-1000}"
@@ -24,13 +26,16 @@ PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=common.sh
 source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
 SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
+CONFIGURATION="${CONFIGURATION:-release}"
 WORK="$(mktemp -d "${TMPDIR:-/tmp}/many-small-bench.XXXXXX")"
 
 trap stop_service_and_server EXIT
 trap 'exit 130' INT TERM
 
-build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension
-BIN="$SCRATCH/release"
+if [ "$CONFIGURATION" = release ]; then
+    build_release "$SCRATCH" asset-server backgroundassetsd backgroundassets-debug wwdc-sessions wwdc-sessions-extension
+fi
+BIN="$SCRATCH/$CONFIGURATION"
 
 server_flags=(--sessions "$COUNT" --session-size "$SIZE")
 [ "$HTTPS" = 1 ] && server_flags+=(--tls --tls-dir "$WORK/tls")
@@ -48,7 +53,11 @@ sed -E "s#http://127.0.0.1:[0-9]+/manifest.json#$BASE_URL/manifest.json#" "$PACK
 now() { date +%s.%N; }
 calc() { awk "BEGIN { print $* }"; }
 
-measure_service() {  # measure_service ROUND: a new device and service; prints "install app" in seconds.
+peak_rss() {  # peak_rss PID: the process's peak resident memory (VmHWM) in KiB, or 0 once it is gone.
+    awk '/^VmHWM:/ { print $2; found = 1 } END { if (!found) print 0 }' "/proc/$1/status" 2>/dev/null || echo 0
+}
+
+measure_service() {  # measure_service ROUND: a new device and service; prints "install app peak-RSS-KiB".
     DEVICE_ROOT="$WORK/device-$1"
     start_service '{"idleExitAfter": 600}'
     [ "$HTTPS" = 1 ] && "$BIN/backgroundassets-debug" trust add "$CA" > /dev/null
@@ -63,9 +72,11 @@ measure_service() {  # measure_service ROUND: a new device and service; prints "
         > "$WORK/app-$1.out" 2> "$WORK/app-$1.err" || { log "the app failed: $(tail -3 "$WORK/app-$1.out")"; exit 1; }
     finished=$(now)
     grep -q "All $COUNT sessions are on the device." "$WORK/app-$1.out" || { log "round $1: not every session arrived"; exit 1; }
+    local rss
+    rss="$(peak_rss "$SERVICE_PID")"
     stop "$SERVICE_PID" backgroundassetsd
     SERVICE_PID=""
-    echo "$(calc "$installed - $started") $(calc "$finished - $installed")"
+    echo "$(calc "$installed - $started") $(calc "$finished - $installed") $rss"
 }
 
 # curl: the same URLs, one process, written to disk like the service's.
@@ -96,12 +107,15 @@ for round in $(seq "$RUNS"); do
         curl_time="$(measure_curl "$round")"
         service="$(measure_service "$round")"
     fi
-    read -r install app <<< "$service"
+    read -r install app rss <<< "$service"
     total="$(calc "$install + $app")"
     service_times+=("$total")
     curl_times+=("$curl_time")
-    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx\n' \
-        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")"
+    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB\n' \
+        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))"
+    if [ -n "${RESULTS:-}" ]; then
+        echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss" >> "$RESULTS"
+    fi
 done
 
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
