@@ -1,0 +1,82 @@
+#!/usr/bin/env bash
+# The cost per session as the number of sessions grows: runs many-small-sessions.sh (install, then the app until
+# every session is verified, against curl in one process) at each count of COUNTS, with SIZE-byte sessions over
+# http, and writes the medians at each count as a CSV (time per session for the service and for curl, their
+# ratio, the service's peak RSS, the install's and the app's share) and draws them as an SVG with the debug
+# tool's own SVG writer. Goals: within 2.5x curl at every count, the time per session at the largest count
+# within 1.25x of that at the smallest, the service's peak RSS under 64 MiB at 10,000 and 128 MiB at 100,000.
+# Not a test: run it by hand on a quiet machine; .ci/run runs it with COUNTS=20 so it cannot go stale.
+#
+# Usage: Tests/Benchmarks/scale-curve.sh          (from anywhere inside the package)
+# Environment: COUNTS (default "1000 10000 100000"), SIZE (default 20480), HTTPS=1 for https,
+#              RUNS (default 3; 1 at 50,000 sessions or more, where one round takes minutes),
+#              CSV and SVG (default Docs/Images/scale-curve.csv and .svg), SKIP_BUILD=1, SCRATCH_PATH and
+#              CONFIGURATION as many-small-sessions.sh takes them.
+set -euo pipefail
+
+COUNTS="${COUNTS:-1000 10000 100000}"
+PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+# shellcheck source=common.sh
+source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
+SCRATCH="${SCRATCH_PATH:-$PACKAGE_ROOT/.build-bench}"
+CSV="${CSV:-$PACKAGE_ROOT/Docs/Images/scale-curve.csv}"
+SVG="${SVG:-$PACKAGE_ROOT/Docs/Images/scale-curve.svg}"
+WORK="$(mktemp -d "${TMPDIR:-/tmp}/scale-curve.XXXXXX")"
+# Every count's devices are kept until the end: deleting thousands of files slows the next count's creations
+# (many-small-sessions.sh explains why), so one cleanup at the end charges no count for another's.
+trap 'rm -rf "$WORK"' EXIT
+trap 'exit 130' INT TERM
+
+# The chart is drawn by SVGDocument.swift, the timelines' writer, compiled with a small main of its own.
+CHART="$SCRATCH/scale-curve-chart"
+CHART_SOURCES=("$PACKAGE_ROOT/Server/System/BackgroundAssetsDebugTool/Timeline/SVGDocument.swift"
+               "$PACKAGE_ROOT/Tests/Benchmarks/scale-curve-chart/main.swift")
+build_chart() {
+    for source in "${CHART_SOURCES[@]}"; do
+        [ -x "$CHART" ] && [ "$CHART" -nt "$source" ] && continue
+        log "Building the chart writer..."
+        mkdir -p "$SCRATCH"
+        swiftc -Onone -module-name ScaleCurveChart -o "$CHART" "${CHART_SOURCES[@]}" >&2
+        return
+    done
+}
+build_chart
+
+ROUNDS="$WORK/rounds.csv"
+: > "$ROUNDS"
+built="${SKIP_BUILD:-0}"
+for count in $COUNTS; do
+    runs="${RUNS:-$([ "$count" -ge 50000 ] && echo 1 || echo 3)}"
+    log "== $count sessions, $runs round(s)"
+    COUNT="$count" SIZE="${SIZE:-20480}" HTTPS="${HTTPS:-0}" RUNS="$runs" RESULTS="$ROUNDS" SKIP_BUILD="$built" \
+        SCRATCH_PATH="$SCRATCH" KEEP_WORK=1 TMPDIR="$WORK" "$PACKAGE_ROOT/Tests/Benchmarks/many-small-sessions.sh"
+    built=1
+done
+
+# One line per count: the medians of its rounds. The RSS is the worst round's, the figure a goal must hold for.
+mkdir -p "$(dirname "$CSV")" "$(dirname "$SVG")"
+{
+    echo "sessions,service ms per session,curl ms per session,ratio,service peak RSS MiB,install s,app s,rounds"
+    sort -t, -k1,1n "$ROUNDS" | awk -F, '
+        function median(list, n,    i, j, t, v) {
+            split(list, v, " ")
+            for (i = 1; i <= n; i++) for (j = i + 1; j <= n; j++) if (v[j] + 0 < v[i] + 0) { t = v[i]; v[i] = v[j]; v[j] = t }
+            return (n % 2) ? v[(n + 1) / 2] : (v[n / 2] + v[n / 2 + 1]) / 2
+        }
+        function flush() {
+            if (count == "") return
+            service = median(totals, n); curl = median(curls, n)
+            printf "%d,%.4f,%.4f,%.2f,%.1f,%.3f,%.3f,%d\n", count, 1000 * service / count, 1000 * curl / count,
+                service / curl, peak / 1024, median(installs, n), median(apps, n), n
+        }
+        $1 != count { flush(); count = $1; n = 0; totals = curls = installs = apps = ""; peak = 0 }
+        {
+            n++; totals = totals " " ($5 + $6); curls = curls " " $7; installs = installs " " $5; apps = apps " " $6
+            if ($8 > peak) peak = $8
+        }
+        END { flush() }'
+} > "$CSV"
+"$CHART" < "$CSV" > "$SVG"
+tr , "\t" < "$CSV"
+log "figures: $CSV; curve: $SVG"
+log "machine: $(nproc) cores, $(uname -sr), load $(cut -d' ' -f1-3 /proc/loadavg), $(date -u +%Y-%m-%dT%H:%MZ)"
