@@ -15,7 +15,10 @@
 #              SKIP_BUILD=1 to reuse the build, SCRATCH_PATH (default .build-bench), CONFIGURATION
 #              (default release), KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards,
 #              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
-#              curl s, the service's peak RSS in KiB), as scale-curve.sh does.
+#              curl s, the service's peak RSS in KiB, CPU s of the service side, CPU s of curl), as
+#              scale-curve.sh does. The CPU time of the service side is the service's with the extensions it
+#              ran, the debug tool's and the app's (user + system): on a machine busy with other work it
+#              moves far less than the wall time, which follows the scheduler.
 set -euo pipefail
 
 COUNT="${COUNT:-1000}"
@@ -57,7 +60,22 @@ peak_rss() {  # peak_rss PID: the process's peak resident memory (VmHWM) in KiB,
     awk '/^VmHWM:/ { print $2; found = 1 } END { if (!found) print 0 }' "/proc/$1/status" 2>/dev/null || echo 0
 }
 
-measure_service() {  # measure_service ROUND: a new device and service; prints "install app peak-RSS-KiB".
+TICKS="$(getconf CLK_TCK)"
+cpu_seconds() {  # cpu_seconds PID: the process's CPU time with its reaped children's (the extensions), in seconds.
+    # The command name can hold spaces, so the fields are counted from the ')' that ends it.
+    sed 's/^.*) //' "/proc/$1/stat" | awk -v ticks="$TICKS" '{ print ($12 + $13 + $14 + $15) / ticks }'
+}
+
+timed() {  # timed FILE COMMAND...: runs COMMAND, writes its user + system CPU seconds to FILE, returns its status.
+    local file="$1" TIMEFORMAT='%U %S' status=0
+    shift
+    # The command keeps the caller's standard error (fd 3); only the report of `time` goes to the file.
+    { time "$@" 2>&3; } 3>&2 2> "$file.time" || status=$?
+    awk '{ print $1 + $2 }' "$file.time" > "$file"
+    return "$status"
+}
+
+measure_service() {  # measure_service ROUND: a new device and service; prints "install app peak-RSS-KiB CPU".
     DEVICE_ROOT="$WORK/device-$1"
     start_service '{"idleExitAfter": 600}'
     [ "$HTTPS" = 1 ] && "$BIN/backgroundassets-debug" trust add "$CA" > /dev/null
@@ -65,18 +83,19 @@ measure_service() {  # measure_service ROUND: a new device and service; prints "
     sync
     local started installed finished
     started=$(now)
-    "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
+    timed "$WORK/install-$1.cpu" "$BIN/backgroundassets-debug" install --app-plist "$WORK/App-Info.plist" \
         --extension-plist "$PACKAGE_ROOT/Extension/Info.plist" --wait > "$WORK/install-$1.out" 2> "$WORK/install-$1.err"
     installed=$(now)
-    "$BIN/wwdc-sessions" --until-complete --timeout 900 --manifest-url "$BASE_URL/manifest.json" --plain \
-        > "$WORK/app-$1.out" 2> "$WORK/app-$1.err" || { log "the app failed: $(tail -3 "$WORK/app-$1.out")"; exit 1; }
+    timed "$WORK/app-$1.cpu" "$BIN/wwdc-sessions" --until-complete --timeout 900 --manifest-url "$BASE_URL/manifest.json" \
+        --plain > "$WORK/app-$1.out" 2> "$WORK/app-$1.err" || { log "the app failed: $(tail -3 "$WORK/app-$1.out")"; exit 1; }
     finished=$(now)
     grep -q "All $COUNT sessions are on the device." "$WORK/app-$1.out" || { log "round $1: not every session arrived"; exit 1; }
-    local rss
+    local rss cpu
     rss="$(peak_rss "$SERVICE_PID")"
+    cpu="$(calc "$(cpu_seconds "$SERVICE_PID") + $(cat "$WORK/install-$1.cpu") + $(cat "$WORK/app-$1.cpu")")"
     stop "$SERVICE_PID" backgroundassetsd
     SERVICE_PID=""
-    echo "$(calc "$installed - $started") $(calc "$finished - $installed") $rss"
+    echo "$(calc "$installed - $started") $(calc "$finished - $installed") $rss $cpu"
 }
 
 # curl: the same URLs, one process, written to disk like the service's.
@@ -86,14 +105,14 @@ manifest, base = sys.argv[1], sys.argv[2]
 for session in json.load(open(manifest))["sessions"]:
     print(f'{base}/{session["url"]}')
 PY
-measure_curl() {  # measure_curl ROUND: prints seconds.
+measure_curl() {  # measure_curl ROUND: prints "seconds CPU-seconds".
     local folder="$WORK/curl-$1" started
     mkdir -p "$folder"
     awk -v folder="$folder" '{ printf "url = \"%s\"\noutput = \"%s/%d\"\n", $0, folder, NR }' "$WORK/urls" > "$WORK/curl-$1.config"
     sync
     started=$(now)
-    curl -s "${curl_flags[@]}" --config "$WORK/curl-$1.config"
-    calc "$(now) - $started"
+    timed "$WORK/curl-$1.cpu" curl -s "${curl_flags[@]}" --config "$WORK/curl-$1.config"
+    echo "$(calc "$(now) - $started") $(cat "$WORK/curl-$1.cpu")"
 }
 
 log "$RUNS rounds: the app until $COUNT sessions of $SIZE bytes are on a new device, and curl, alternating..."
@@ -102,19 +121,22 @@ curl_times=()
 for round in $(seq "$RUNS"); do
     if [ $((round % 2)) = 1 ]; then
         service="$(measure_service "$round")"
-        curl_time="$(measure_curl "$round")"
+        curl_side="$(measure_curl "$round")"
     else
-        curl_time="$(measure_curl "$round")"
+        curl_side="$(measure_curl "$round")"
         service="$(measure_service "$round")"
     fi
-    read -r install app rss <<< "$service"
+    read -r install app rss service_cpu <<< "$service"
+    read -r curl_time curl_cpu <<< "$curl_side"
     total="$(calc "$install + $app")"
     service_times+=("$total")
     curl_times+=("$curl_time")
-    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB\n' \
-        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))"
+    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB; CPU %.2f s against curl %.2f s (%.1fx)\n' \
+        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))" \
+        "$service_cpu" "$curl_cpu" "$(calc "$service_cpu / ($curl_cpu > 0 ? $curl_cpu : 0.001)")"
     if [ -n "${RESULTS:-}" ]; then
-        echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss" >> "$RESULTS"
+        echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss,$service_cpu,$curl_cpu" \
+            >> "$RESULTS"
     fi
 done
 

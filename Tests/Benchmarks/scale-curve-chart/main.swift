@@ -15,6 +15,9 @@ struct Point {
     var serviceMilliseconds: Double
     var curlMilliseconds: Double
     var peakMebibytes: Double
+    /// The CPU time per session of each side, when the figures have it.
+    var serviceCPUMilliseconds: Double?
+    var curlCPUMilliseconds: Double?
 }
 
 /// One panel of the chart: a logarithmic horizontal axis of sessions and a linear vertical one.
@@ -45,7 +48,9 @@ func readPoints() -> [Point] {
         guard fields.count >= 5, let sessions = fields[0], let service = fields[1], let curl = fields[2],
               let peak = fields[4], sessions > 0
         else { continue }
-        points.append(Point(sessions: sessions, serviceMilliseconds: service, curlMilliseconds: curl, peakMebibytes: peak))
+        let cpu = fields.count >= 10 ? (fields[8], fields[9]) : (nil, nil)
+        points.append(Point(sessions: sessions, serviceMilliseconds: service, curlMilliseconds: curl, peakMebibytes: peak,
+                            serviceCPUMilliseconds: cpu.0, curlCPUMilliseconds: cpu.1))
     }
     return points.sorted { $0.sessions < $1.sessions }
 }
@@ -94,7 +99,8 @@ func draw(_ panel: Panel, title: String, unit: String, lines: [(name: String, cs
                                    ("r", "3.5"), ("class", line.cssClass + " dot")],
                         title: "\(line.name) at \(sessionsText(count)): \(valueText(value)) \(unit)")
         }
-        let legendY = panel.top + 14 + Double(index) * 16
+        // Under the axis, where no point can hide it.
+        let legendY = panel.top + panel.height + 58 + Double(index) * 16
         svg.element("line", [("x1", SVGDocument.number(panel.left + 10)), ("x2", SVGDocument.number(panel.left + 30)),
                              ("y1", SVGDocument.number(legendY - 4)), ("y2", SVGDocument.number(legendY - 4)),
                              ("class", line.cssClass)])
@@ -112,7 +118,12 @@ let range = (sessions.first ?? 1)...(sessions.last ?? 1)
 // Half a decade of margin on each side, so the first and last points do not sit on the frame.
 let padded = (range.lowerBound / 1.6)...(range.upperBound * 1.6)
 let goal = points.map { $0.curlMilliseconds * 2.5 }
-let timeMaximum = niceCeiling((points.flatMap { [$0.serviceMilliseconds, $0.curlMilliseconds] } + goal).max() ?? 1)
+let serviceCPU = points.compactMap(\.serviceCPUMilliseconds)
+let curlCPU = points.compactMap(\.curlCPUMilliseconds)
+// CPU lines only when every count has them, so a line never skips a count.
+let hasCPU = serviceCPU.count == points.count && curlCPU.count == points.count
+let timeMaximum = niceCeiling(
+    (points.flatMap { [$0.serviceMilliseconds, $0.curlMilliseconds] } + goal + serviceCPU + curlCPU).max() ?? 1)
 let memoryGoal = points.map { $0.sessions > 10_000 ? 128.0 : 64.0 }
 let memoryMaximum = niceCeiling((points.map(\.peakMebibytes) + memoryGoal).max() ?? 1)
 
@@ -122,7 +133,9 @@ let time = Panel(left: 60, top: 40, width: 380, height: 240, sessions: padded, m
 draw(time, title: "Time per session, milliseconds (median)", unit: "ms",
      lines: [("service (install + app until verified)", "service", points.map(\.serviceMilliseconds)),
              ("curl, one process", "curl", points.map(\.curlMilliseconds)),
-             ("goal: 2.5x curl", "goal", goal)],
+             ("goal: 2.5x curl", "goal", goal)]
+        + (hasCPU ? [("CPU: service, extension, tool and app", "service cpu", serviceCPU),
+                     ("CPU: curl", "curl cpu", curlCPU)] : []),
      sessions: sessions, into: &svg, grid: &grid)
 let memory = Panel(left: 540, top: 40, width: 300, height: 240, sessions: padded, maximum: memoryMaximum)
 draw(memory, title: "Service peak memory (VmHWM), MiB", unit: "MiB",
@@ -135,6 +148,7 @@ let style = """
     .axis { font-size: 12px; fill: #333; } .legend { font-size: 11px; fill: #333; } \
     .grid { stroke: #E3E3E3; stroke-width: 1; } polyline { fill: none; stroke-width: 2; } \
     .service { stroke: #0A64D6; } .curl { stroke: #E07A00; } .goal { stroke: #8A8A8A; stroke-dasharray: 5 4; } \
+    .cpu { stroke-width: 1.5; stroke-dasharray: 2 3; } \
     .dot { stroke-width: 0; } .service.dot { fill: #0A64D6; } .curl.dot { fill: #E07A00; } .goal.dot { fill: #8A8A8A; }
     """
-print(svg.document(over: grid, width: 880, height: 330, style: style), terminator: "")
+print(svg.document(over: grid, width: 880, height: 420, style: style), terminator: "")
