@@ -19,7 +19,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// Increases whenever the server's content changes.
     public var version: Int
     /// The sessions, in display order.
-    public var sessions: [Session]
+    public var sessions: [Session] {
+        didSet { positions = Self.positions(of: sessions) }
+    }
+
+    /// Where each session is in ``sessions``, by identifier: the app and the extension look a session up
+    /// for every callback, and a search of a manifest of thousands each time would cost more than the download.
+    private var positions: [Session.ID: Int]
 
     /// The manifest's top-level field names, written only here; a session's are ``Session``'s.
     enum CodingKeys: String, CodingKey {
@@ -30,16 +36,40 @@ public struct Manifest: Codable, Sendable, Equatable {
     public init(version: Int, sessions: [Session]) {
         self.version = version
         self.sessions = sessions
+        positions = Self.positions(of: sessions)
+    }
+
+    /// Decodes a manifest without validating it; ``decode(_:source:baseURL:)`` validates.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        try self.init(
+            version: container.decode(Int.self, forKey: .version),
+            sessions: container.decode([Session].self, forKey: .sessions))
+    }
+
+    public static func == (lhs: Manifest, rhs: Manifest) -> Bool {
+        lhs.version == rhs.version && lhs.sessions == rhs.sessions
     }
 
     /// The session with the given identifier, if the manifest lists it.
     public func session(withID id: Session.ID) -> Session? {
-        sessions.first { $0.id == id }
+        positions[id].map { sessions[$0] }
     }
 
     /// The session a Background Assets download fetches, matched by download identifier.
     public func session(forDownloadIdentifier identifier: String) -> Session? {
-        sessions.first { $0.downloadIdentifier == identifier }
+        // A session's download identifier is its identifier (see ``Session/downloadIdentifier``).
+        session(withID: identifier)
+    }
+
+    /// The first position of each identifier, as a search from the start would find it.
+    private static func positions(of sessions: [Session]) -> [Session.ID: Int] {
+        var positions: [Session.ID: Int] = [:]
+        positions.reserveCapacity(sessions.count)
+        for (position, session) in sessions.enumerated() where positions[session.id] == nil {
+            positions[session.id] = position
+        }
+        return positions
     }
 
     /// Loads and validates a manifest file.
