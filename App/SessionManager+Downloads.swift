@@ -48,8 +48,12 @@ extension SessionManager {
             // Listed with control held: the extension may have moved videos into place while the app waited.
             let remoteSessions = remoteSessionsNow()
 
+            // Looked up by identifier: with thousands of sessions, searching the list for each one
+            // would take longer than the downloads.
+            let downloadsByIdentifier = Dictionary(
+                currentDownloads.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
             for local in remoteSessions {
-                startDownload(of: local, currentDownloads: currentDownloads)
+                startDownload(of: local, existingDownload: downloadsByIdentifier[local.session.downloadIdentifier])
             }
         }
     }
@@ -91,7 +95,10 @@ extension SessionManager {
     }
 
     /// Starts one session's download in the foreground; call it with exclusive control.
-    private func startDownload(of local: LocalSession, currentDownloads: [BADownload]) {
+    /// - Parameters:
+    ///   - local: The session, not on the device when the app listed it.
+    ///   - existingDownload: The session's download among the current downloads, if it is in flight.
+    private func startDownload(of local: LocalSession, existingDownload: BADownload?) {
         let session = local.session
 
         // Downloads keep finishing while the app goes through the list: a video this app's delegate
@@ -99,7 +106,6 @@ extension SessionManager {
         guard local.state != .downloaded else { return }
 
         // If this session is already being downloaded, promote it to the foreground.
-        let existingDownload = currentDownloads.first { $0.identifier == session.downloadIdentifier }
         let download = existingDownload ?? BAURLDownload(
             identifier: session.downloadIdentifier,
             request: URLRequest(url: session.url),
