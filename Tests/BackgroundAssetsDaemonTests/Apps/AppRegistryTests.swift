@@ -81,6 +81,36 @@ struct AppRegistryTests {
         #expect(try await registry.app(app.bundleIdentifier) == nil)
     }
 
+    @Test("An update that changes nothing leaves the record's file alone; one that changes it replaces the file")
+    func unchangedUpdateWritesNothing() async throws {
+        let root = try TemporaryDeviceRoot()
+        let registry = AppRegistry(paths: DevicePaths(root: root.url))
+        var app = try Self.sampleApp()
+        app.recordLaunch(at: Self.installDate)
+        try await registry.save(app)
+        let record = root.appending("apps/\(app.bundleIdentifier)/app.json").path
+        func inode() -> ino_t {
+            var status = stat()
+            return stat(record, &status) == 0 ? status.st_ino : 0
+        }
+        let saved = inode()
+        #expect(saved != 0)
+
+        // After the first launch the allowance admits everything without counting: nothing to write.
+        let admitted = try await registry.update(app.bundleIdentifier) { installed -> Bool in
+            try installed.allowance.admit(DownloadAllowance.Request(
+                identifier: "wwdc23-10108", url: URL(string: "https://cdn.example.com/a.mp4")!, fileSize: 1024,
+                isEssential: false, inAppContentEnabled: true))
+            return true
+        }
+        #expect(admitted)
+        #expect(inode() == saved, "the record was not rewritten")
+
+        try await registry.update(app.bundleIdentifier) { $0.state = .launchable }
+        #expect(inode() != saved, "a changed record is written as a new file, renamed over the old one")
+        #expect(try await registry.app(app.bundleIdentifier)?.state == .launchable)
+    }
+
     @Test("Concurrent updates of one app never lose a change")
     func concurrentUpdates() async throws {
         let root = try TemporaryDeviceRoot()

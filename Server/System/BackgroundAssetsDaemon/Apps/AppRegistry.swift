@@ -94,20 +94,24 @@ public actor AppRegistry {
     /// Reads an installed app's record, changes it, and saves it, all without another change interleaving.
     /// - Parameters:
     ///   - bundleIdentifier: The app's `CFBundleIdentifier`.
-    ///   - body: The change; when it throws nothing is saved.
+    ///   - body: The change; when it throws, or changes nothing, nothing is saved.
     /// - Returns: What `body` returns.
     /// - Throws: ``AppRegistryError/notInstalled(_:)``, other registry errors, or what `body` throws.
     public func update<T: Sendable>(
         _ bundleIdentifier: String, _ body: @Sendable (inout InstalledApp) throws -> T
     ) throws -> T {
-        guard var app = try app(bundleIdentifier) else { throw AppRegistryError.notInstalled(bundleIdentifier) }
+        guard let stored = try app(bundleIdentifier) else { throw AppRegistryError.notInstalled(bundleIdentifier) }
+        var app = stored
         let result = try body(&app)
         guard app.bundleIdentifier == bundleIdentifier else {
             throw AppRegistryError.unwritable(
                 path: try recordFile(bundleIdentifier).path, reason: "an update cannot change the bundle identifier"
             )
         }
-        try save(app)
+        // A record the change left as it was is not written again: after the first launch every
+        // download still passes through here to be admitted, and rewriting and syncing the record for
+        // each one cost more than the download itself.
+        if app != stored { try save(app) }
         return result
     }
 
