@@ -261,7 +261,10 @@ extension BackgroundAssetsService {
         }
         if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "startForegroundDownload", app: app, download: download.identifier)
-        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)])
+        // Committed without waiting for the disk, as a schedule is: the answer waits for the sync
+        // (see `answer`), and the service handles the transfers' events meanwhile.
+        let rows = try await queue.enqueue(
+            [NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)], syncs: false)
         return .download(rows[0].descriptor)
     }
 
