@@ -34,7 +34,7 @@ struct ExtensionRunsTests {
 
         runs[Self.app] = try Self.run()
         #expect(runs.queue([Self.record(1), Self.record(2)], for: Self.app) == .toRunning)
-        #expect(Self.rowIDs(runs[Self.app]?.pending ?? []) == [1, 2])
+        #expect(Self.rowIDs(Array(runs[Self.app]?.pending.waiting ?? [])) == [1, 2])
 
         runs[Self.app]?.isTerminating = true
         #expect(runs.queue([Self.record(3)], for: Self.app) == .deferred)

@@ -155,22 +155,28 @@ final class ExtensionHost {
 
     /// Sends the next queued call, or lets an idle extension go.
     func sendNextCall(of app: String) {
-        guard var run = runs[app], let connection = run.connection, run.running == nil, run.ending == nil else { return }
-        guard !run.pending.isEmpty else {
-            if !run.isTerminating { scheduleTermination(of: app) }
-            return
+        // The run is looked at in a scope of its own: a copy still held when the call is taken would
+        // make the queue copy every call waiting behind it.
+        let connection: ClientConnection
+        do {
+            guard let run = runs[app], let open = run.connection, run.running == nil, run.ending == nil else { return }
+            guard !run.pending.isEmpty else {
+                if !run.isTerminating { scheduleTermination(of: app) }
+                return
+            }
+            run.idleTimer?.cancel()
+            connection = open
         }
-        let record = run.pending.removeFirst()
+        guard let record = runs.takeNextCall(of: app) else { return }
         let id = nextCallID
         nextCallID += 1
-        run.running = (id, record, now)
-        run.idleTimer?.cancel()
         let limit = callLimit(for: app, record: record)
         let events = events
-        run.deadline = activities.after(.seconds(fractional: limit.seconds), "deadline of \(app)'s \(record.call.entryPoint)") {
+        let deadline = activities.after(.seconds(fractional: limit.seconds), "deadline of \(app)'s \(record.call.entryPoint)") {
             await events(.callOverran(app: app, callID: id, limit: limit))
         }
-        runs[app] = run
+        runs[app]?.running = (id, record, now)
+        runs[app]?.deadline = deadline
         if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
         // Traced before it is sent, so the trace never shows the extension's answer before the call.
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
@@ -236,7 +242,7 @@ final class ExtensionHost {
             return
         }
         runs[app]?.isTerminating = true
-        runs[app]?.pending = [ExtensionCallRecord(call: .willTerminate, purpose: .notice)]
+        runs[app]?.pending = ExtensionCallQueue([ExtensionCallRecord(call: .willTerminate, purpose: .notice)])
         sendNextCall(of: app)
     }
 
@@ -308,7 +314,7 @@ final class ExtensionHost {
         run.memoryWatch?.cancel()
         run.idleTimer?.cancel()
         run.connection?.close()
-        var owed = run.pending
+        var owed = Array(run.pending.waiting)
         if let running = run.running {
             owed.insert(running.record, at: 0)
             charge(now.timeIntervalSince(running.sentAt), to: app, deviceNow: deviceNow)

@@ -45,7 +45,7 @@ struct ExtensionRun: Sendable {
     /// Its connection, once it checked in: the host sends it its calls there.
     var connection: ClientConnection?
     /// Calls not sent yet, in order.
-    var pending: [ExtensionCallRecord] = []
+    var pending = ExtensionCallQueue()
     /// The call it is running, with its id and when it was sent.
     var running: (id: UInt64, record: ExtensionCallRecord, sentAt: Date)?
     /// The timer that kills the process if the running call overruns.

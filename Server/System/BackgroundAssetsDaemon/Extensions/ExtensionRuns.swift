@@ -43,8 +43,15 @@ struct ExtensionRuns {
             deferred[app, default: []] += records
             return .deferred
         }
-        runs[app]?.pending += records
+        runs[app]?.pending.append(contentsOf: records)
         return .toRunning
+    }
+
+    /// Removes and returns the next call queued for an app's running extension.
+    ///
+    /// Taken from the queue in place: a copy of the run would copy every call still waiting.
+    mutating func takeNextCall(of app: String) -> ExtensionCallRecord? {
+        runs[app]?.pending.popFirst()
     }
 
     /// Removes and returns the calls that waited for the app's next launch.
@@ -54,7 +61,7 @@ struct ExtensionRuns {
 
     /// Every call the app's extension still owes or will be sent: queued, running, or deferred.
     func callsOwed(to app: String) -> [ExtensionCallRecord] {
-        let run = runs[app].map { $0.pending + [$0.running?.record].compactMap { $0 } } ?? []
+        let run = runs[app].map { Array($0.pending.waiting) + [$0.running?.record].compactMap { $0 } } ?? []
         return run + (deferred[app] ?? [])
     }
 
@@ -68,11 +75,10 @@ struct ExtensionRuns {
             guard case .delivery = record.purpose, case let .finished(download, _) = record.call else { return false }
             return !download.isEssential && !record.completesInstall
         }
-        let queued = runs[app]?.pending ?? []
+        let taken = runs[app]?.pending.removeAll(where: isTakeable) ?? []
         let waiting = deferred[app] ?? []
-        runs[app]?.pending = queued.filter { !isTakeable($0) }
         if deferred[app] != nil { deferred[app] = waiting.filter { !isTakeable($0) } }
-        return (queued + waiting).filter(isTakeable)
+        return taken + waiting.filter(isTakeable)
     }
 
     /// The extension that checked in on a connection, and its app.

@@ -50,7 +50,7 @@ extension BackgroundAssetsService {
             return await abandon(records, of: app, reason: reason)
         }
         lastActivity = time.now
-        extensionHost.runs[app]?.pending = records
+        extensionHost.runs[app]?.pending = ExtensionCallQueue(records)
     }
 
     /// Hands what the extension host reported back to it, with what only the service knows.

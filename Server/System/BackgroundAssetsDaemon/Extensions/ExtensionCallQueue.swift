@@ -1,0 +1,58 @@
+/*
+Abstract:
+The calls waiting for one app's extension, first in first out, each taken in constant time.
+*/
+
+/// The calls queued for an extension, in the order they are sent.
+///
+/// An install can queue tens of thousands at once (a failed download for each returned download the
+/// allowance refused), and the host sends them one at a time: taking the first must not move all the
+/// others, as `Array.removeFirst()` does, or the install's time grows with the square of its downloads.
+struct ExtensionCallQueue: Sendable {
+    private var records: [ExtensionCallRecord]
+    /// The position of the next call to send; the calls before it were taken.
+    private var head = 0
+
+    /// A queue of `records`, the first to be sent first.
+    init(_ records: [ExtensionCallRecord] = []) {
+        self.records = records
+    }
+
+    /// Whether no call waits.
+    var isEmpty: Bool { head == records.count }
+
+    /// How many calls wait.
+    var count: Int { records.count - head }
+
+    /// The calls waiting, in the order they will be sent.
+    var waiting: ArraySlice<ExtensionCallRecord> { records[head...] }
+
+    /// Adds calls after the ones waiting.
+    mutating func append(contentsOf new: [ExtensionCallRecord]) {
+        records.append(contentsOf: new)
+    }
+
+    /// Removes and returns the first call waiting, or `nil` when none does.
+    mutating func popFirst() -> ExtensionCallRecord? {
+        guard head < records.count else { return nil }
+        let record = records[head]
+        head += 1
+        // The taken calls' storage is given back once they are half of it: each call is moved at most
+        // once more, so taking stays constant time on average.
+        if head >= 64, head * 2 >= records.count {
+            records.removeFirst(head)
+            head = 0
+        }
+        return record
+    }
+
+    /// Removes the calls that match, keeping the order of the others.
+    /// - Returns: The calls removed, in their order.
+    mutating func removeAll(where matches: (ExtensionCallRecord) -> Bool) -> [ExtensionCallRecord] {
+        let removed = waiting.filter(matches)
+        guard !removed.isEmpty else { return [] }
+        records = waiting.filter { !matches($0) }
+        head = 0
+        return removed
+    }
+}
