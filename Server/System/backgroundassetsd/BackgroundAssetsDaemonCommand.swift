@@ -16,6 +16,9 @@ struct BackgroundAssetsDaemonCommand {
         // start later and inherit the mask): only the wait below receives them.
         let stopSignals = StopSignals.blockInEveryThread()
         signal(SIGPIPE, SIG_IGN)
+        // Two heap arenas, set before any thread allocates: each transfer thread would otherwise keep
+        // an arena of its own with what it freed (see HeapArenas).
+        HeapArenas.limit(to: 2)
         // Everything the service creates (queue, log, trace, staging, containers) is the owner's only.
         umask(DeviceRootPrivacy.fileCreationMask)
 
