@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Connectivity waits", .timeLimit(.minutes(1)))
+@Suite("Connectivity waits", .timeLimit(.minutes(3)))
 struct ConnectivityWaitsTests {
     static let refused = WireFailure(domain: "NSURLErrorDomain", code: -1004, message: "connection refused")
 
@@ -172,7 +172,7 @@ extension ConnectivityWaitsTests {
         let began = harness.events.count { if case .began = $0 { true } else { false } }
         let writes = harness.store.rowWrites
 
-        let count = 200
+        let count = 60
         var ids: [Int64] = []
         for index in 1...count {
             ids.append(try await harness.schedule(try #require(url(index)), identifier: "file-\(index)", fileSize: 1).id)
