@@ -14,7 +14,7 @@ struct InstallLifecycleEssentialTests {
     static func installing() throws -> (lifecycle: InstallLifecycle, app: String) {
         let app = try AppRegistryTests.sampleApp()
         var lifecycle = InstallLifecycle()
-        #expect(lifecycle.begin(InstallRun(kind: .install, app: app)) == [.reschedulePeriodicChecks])
+        #expect(lifecycle.begin(InstallRun(kind: .install, app: app)) == [])
         return (lifecycle, app.bundleIdentifier)
     }
 

@@ -23,6 +23,4 @@ enum InstallAction: Sendable, Equatable {
     case refuseLaunchGate(InstallTracker.LaunchWaiter, app: String)
     /// Send the install's progress to connections waiting at its launch gate.
     case pushProgress(app: String, InstallProgress, to: [UInt64])
-    /// Recompute the periodic schedule: an installing app has no periodic check.
-    case reschedulePeriodicChecks
 }

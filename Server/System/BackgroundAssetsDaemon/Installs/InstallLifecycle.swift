@@ -98,10 +98,11 @@ struct InstallLifecycle: Sendable {
         return running.version == version ? .join : .busy(runningVersion: running.version)
     }
 
-    /// An install or update starts (registered, or simulated): the app is not launchable until it ends.
+    /// An install or update starts (registered, or simulated): the app is not launchable until it ends,
+    /// and it joins ``apps``, which the service publishes to the schedules.
     mutating func begin(_ run: InstallRun) -> [InstallAction] {
         tracker.begin(run, for: run.bundleIdentifier)
-        return [.reschedulePeriodicChecks]
+        return []
     }
 
     /// The app is uninstalled: its install is forgotten, its downloads released, and its gates refused.

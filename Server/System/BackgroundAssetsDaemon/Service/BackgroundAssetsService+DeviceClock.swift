@@ -26,13 +26,13 @@ extension BackgroundAssetsService {
                 logger.error("Could not move the Background Tasks dates back with the device clock: \(error)")
             }
         }
-        clock = DeviceClock(origin: now, timeScale: configuration.timeScale)
+        // Published before the trace line, which is stamped with the new device time; the schedules
+        // that read the clock and the moved dates follow from it.
+        deviceState.setClock(DeviceClock(origin: now, timeScale: configuration.timeScale))
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "resetDeviceClock",
                            detail: ahead > 0 ? String(format: "device time moved back %.0f s", ahead) : "already real time"))
         logger.info(ahead > 0
             ? String(format: "Put the device clock back to real time, %.0f s back; recorded dates moved with it.", ahead)
             : "The device clock already showed real time.")
-        schedulePeriodicChecks()
-        scheduleTasks()
     }
 }

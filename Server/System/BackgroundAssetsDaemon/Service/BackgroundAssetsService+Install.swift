@@ -94,7 +94,7 @@ extension BackgroundAssetsService {
         await queue.restrictRedirects(of: id, to: nil)
         extensionHost.runs.setRuntimeUsedToday(nil, for: id)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "uninstall", app: id))
-        schedulePeriodicChecks()
+        deviceState.appRecordChanged()
         return .app(status)
     }
 

@@ -24,15 +24,13 @@ extension BackgroundAssetsService {
             case let .pushProgress(app, progress, connections):
                 let event = ServerEvent.installProgress(bundleIdentifier: app, progress: progress)
                 for connection in connections { clients[connection]?.connection.send(.event(event)) }
-            case .reschedulePeriodicChecks:
-                schedulePeriodicChecks()
             }
         }
     }
 
     /// Records an ended install's app as launchable, then answers the gates that waited for it,
-    /// each with the status of this moment, or of the launch recorded for them, and reschedules
-    /// periodic checks, which an installing app has none of.
+    /// each with the status of this moment, or of the launch recorded for them, and publishes the
+    /// launchable record, which the periodic checks and the task runner read.
     private func markLaunchable(_ app: String, note: String?) async {
         guard let installed = try? await registry.update(app, { installed -> InstalledApp in
             installed.state = .launchable
@@ -48,6 +46,6 @@ extension BackgroundAssetsService {
             let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
-        schedulePeriodicChecks()
+        deviceState.appRecordChanged()
     }
 }

@@ -7,15 +7,18 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// Recomputes when the next periodic check is due, after anything that changes the schedule
-    /// (an install beginning or ending, a launch, a settings change), and runs the ones due now.
-    func schedulePeriodicChecks() {
+    /// Recomputes when the next periodic check is due, and runs the ones due now, when the device
+    /// state says the schedule may have moved (an install beginning or ending, a launch, an uninstall,
+    /// a settings or clock change, the service starting). Nothing else reschedules it: a check the
+    /// timer fired moves the schedule on by itself.
+    func periodicInputsChanged(from old: DeviceState) {
+        guard deviceState.isStarted, deviceState.periodicRevision != old.periodicRevision else { return }
         periodic.reschedule(periodicInputs)
     }
 
     /// What the periodic schedule depends on besides each app's record.
     var periodicInputs: PeriodicChecks.Inputs {
-        PeriodicChecks.Inputs(settings: settings, clock: clock, installing: installs.apps)
+        PeriodicChecks.Inputs(settings: deviceState.settings, clock: deviceState.clock, installing: deviceState.installing)
     }
 
     /// An app's periodic check is due: record it and send the content request.
@@ -55,11 +58,11 @@ extension BackgroundAssetsService {
         if kind != .periodic { await perform(installs.begin(InstallRun(kind: kind, app: updated ?? app))) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }
-        schedulePeriodicChecks()
+        deviceState.appRecordChanged()
         return .app(appStatus(updated ?? app))
     }
 
-    /// Changes the device settings, saves them, and reschedules periodic checks.
+    /// Changes the device settings and saves them; the schedules that read them follow.
     func updateSettings(_ change: SettingsChange) -> ServerResponse {
         var changed = settings
         if let value = change.lowPowerMode { changed.lowPowerMode = value }
@@ -98,11 +101,10 @@ extension BackgroundAssetsService {
         } catch {
             return failure(.downloadFailedToStart, "\(error)")
         }
-        settings = changed
         assetPacks.appleHostingServer = changed.appleHostingServer.flatMap(URL.init(string:))
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "settings", detail: changed.summary))
-        schedulePeriodicChecks()
-        scheduleTasks()
+        // After the trace line, as before: the checks and tasks the new settings let run follow it.
+        deviceState.setSettings(changed)
         activities.run("settings for background sessions and notifications") { [weak self] in await self?.deviceSettingsChanged() }
         return .settings(settings)
     }

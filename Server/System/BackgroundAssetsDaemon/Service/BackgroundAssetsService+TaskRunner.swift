@@ -7,8 +7,11 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// Re-evaluates the pending tasks after anything that may change when they run.
-    func scheduleTasks() {
+    /// Re-evaluates the pending tasks when the device state says anything that decides when they run
+    /// has changed: settings, the clock, installs, app records, requests, handlers, running tasks or
+    /// the apps in the foreground. The runner's own launches and expirations do not wake it again.
+    func taskInputsChanged(from old: DeviceState) {
+        guard deviceState.isStarted, deviceState.taskRevision != old.taskRevision else { return }
         taskTimer?.cancel()
         taskTimer = activities.run("Background Tasks runner") { [weak self] in await self?.runTasks() }
     }
@@ -151,6 +154,6 @@ extension BackgroundAssetsService {
         }
         // A continued-processing task that ended leaves room for a queued one, and an app that left
         // the foreground lets its held tasks run.
-        scheduleTasks()
+        deviceState.tasksChanged()
     }
 }

@@ -33,7 +33,7 @@ extension BackgroundAssetsService {
             let removed = ((try? await taskStore.remove(app: app, identifier: identifier)) ?? 0)
                 + taskHost.continuedQueue.remove(app: app, identifier: identifier)
             trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "cancelTaskRequest", app: app, detail: identifier ?? "all (\(removed))"))
-            scheduleTasks()
+            deviceState.tasksChanged()
             return .done
         case .fetchPendingTaskRequests:
             let pending = (try? await taskStore.all()) ?? []
@@ -53,13 +53,15 @@ extension BackgroundAssetsService {
             if let refusal = permission.refusalToRegister(identifier) { return taskFailure(3, refusal) }
             taskHost.register(app: app, identifier: identifier, connection: connection)
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "registerTaskHandler", app: app, detail: identifier))
-            scheduleTasks()
+            deviceState.tasksChanged()
             return .done
         case let .taskCompleted(taskID, success):
             if let task = taskHost.complete(taskID: taskID, connection: connection) {
                 trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskCompleted", app: app, detail: "\(task.request.identifier) success \(success)"))
                 endBackgroundLaunchIfIdle(app: app)
-                if !taskHost.continuedQueue.all.isEmpty { scheduleTasks() }
+                // Room for a queued continued-processing request is the one thing an ending frees:
+                // the ended request left the store when it launched.
+                if !taskHost.continuedQueue.all.isEmpty { deviceState.tasksChanged() }
             }
             return .done
         case let .reportTaskProgress(taskID, progress):
@@ -105,7 +107,7 @@ extension BackgroundAssetsService {
             return taskFailure(1, "The service could not store the request: \(error).")
         }
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
-        scheduleTasks()
+        deviceState.tasksChanged()
         return .done
     }
 
@@ -127,7 +129,7 @@ extension BackgroundAssetsService {
         if case let .refuse(code, message) = admission { return taskFailure(code, message) }
         taskHost.continuedQueue.enqueue(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
-        scheduleTasks()
+        deviceState.tasksChanged()
         return .done
     }
 

@@ -47,23 +47,32 @@ public actor BackgroundAssetsService {
     let registry: AppRegistry
     /// Reads, writes and registers app bundles, and removes them.
     let installer: AppInstaller
-    /// The device's time; it resumes from the latest recorded device time at ``start()``.
-    var clock: DeviceClock {
-        didSet { trace.use(clock) }
+    /// What the periodic checks and the task runner read; each reschedules itself when its part changes.
+    var deviceState: DeviceState {
+        didSet {
+            if deviceState.clock != oldValue.clock { trace.use(deviceState.clock) }
+            periodicInputsChanged(from: oldValue)
+            taskInputsChanged(from: oldValue)
+        }
     }
+    /// The device's time; it resumes from the latest recorded device time at ``start()``.
+    var clock: DeviceClock { deviceState.clock }
     /// Which of each transfer's progress reports the trace records.
     var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
     let periodic: PeriodicChecks
     /// The apps whose periodic check is due, routed in order from ``start()`` on.
     private let dueChecks: AsyncStream<(app: String, deviceTime: Date)>
-    var settings: DeviceSettings
+    var settings: DeviceSettings { deviceState.settings }
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
     /// What the extension host reports, routed in order from ``start()`` on.
     private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable, and the rules that end it.
-    var installs = InstallLifecycle()
+    var installs = InstallLifecycle() {
+        // Published on every change: an install that begins or ends moves both schedules.
+        didSet { deviceState.setInstalling(installs.apps) }
+    }
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
 
@@ -112,7 +121,6 @@ public actor BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         installer = AppInstaller(paths: paths, registry: registry)
-        clock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
         let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
         self.dueChecks = dueChecks
         periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
@@ -121,7 +129,8 @@ public actor BackgroundAssetsService {
         extensionHost = ExtensionHost(
             paths: paths, configuration: configuration, activities: activities, trace: trace
         ) { hostContinuation.yield($0) }
-        settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
+        let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
+        deviceState = DeviceState(settings: settings, clock: DeviceClock(origin: time.now, timeScale: configuration.timeScale))
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
         storeReader = DownloadStoreReader(store: store)
@@ -144,7 +153,7 @@ public actor BackgroundAssetsService {
             paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
             trace: trace) { packContinuation.yield($0) }
         assetPacks.appleHostingServer = settings.appleHostingServer.flatMap(URL.init(string:))
-        trace.use(clock)
+        trace.use(deviceState.clock)
     }
 
     /// Starts the queue; its events are routed in the order they happen.
@@ -187,8 +196,7 @@ public actor BackgroundAssetsService {
         await notifications.start()
         await resumeInstalls()
         for archive in archives { await route(.finished(archive.row, file: archive.file)) }
-        schedulePeriodicChecks()
-        scheduleTasks()
+        deviceState.serviceStarted()
     }
 
     /// Serves one client until it disconnects.
