@@ -72,7 +72,7 @@ struct HostileBodyTests {
         let control = TransferControl()
         async let outcome = HTTPTransferTests.transfer(request, control: control)
         try await poll(until: { (try? HTTPTransferTests.bytesOnDisk(request).count) == Self.chunk.count },
-                       timeout: .seconds(10), "the first bytes on disk")
+                       "the first bytes on disk")
         #expect(Self.allocatedBytes(request.partFile) < 1 << 20, "only what arrived takes disk")
         control.cancel()
         _ = await outcome
@@ -89,7 +89,7 @@ struct HostileBodyTests {
         let request = try Self.request(server, in: folder, size: Int64(size))
         async let outcome = HTTPTransferTests.transfer(request)
         try await poll(until: { (try? HTTPTransferTests.bytesOnDisk(request).count) == Self.chunk.count },
-                       timeout: .seconds(10), "the first bytes on disk")
+                       "the first bytes on disk")
         let reserved = Self.allocatedBytes(request.partFile)
         let (result, _) = await outcome
         #expect(throws: TransferError.self) { try result.get() }
