@@ -260,7 +260,7 @@ let package = Package(
         ),
         .target(
             name: "BackgroundAssetsDebugTool",
-            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "ServiceClient", "TLS"],
+            dependencies: ["ArgumentParsing", "BackgroundAssetsIPC", "HTTPCore", "ServiceClient", "TLS"],
             path: "Server/System/BackgroundAssetsDebugTool"
         ),
         .executableTarget(
@@ -384,7 +384,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BackgroundAssetsDebugToolTests",
-            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "TestSupport", "TLS"],
+            dependencies: ["BackgroundAssetsDebugTool", "BackgroundAssetsIPC", "HTTPCore", "TestSupport", "TLS"],
             path: "Tests/BackgroundAssetsDebugToolTests"
         ),
         .executableTarget(

@@ -4,6 +4,7 @@ Unit tests for request-head parsing: syntax, limits, framing fields and keep-ali
 */
 
 @testable import AssetServer
+import HTTPCore
 import TestSupport
 import Testing
 
@@ -106,7 +107,7 @@ struct RequestParserUnitTests {
     @Test("The end of a head is found after CRLF CRLF or LF LF, and not before")
     func headLength() {
         func length(_ text: String) -> Int? {
-            Array(text.utf8).withUnsafeBytes { HTTPRequestParser.headLength(in: $0) }
+            Array(text.utf8).withUnsafeBytes { HTTPHeadEnd.length(in: $0) }
         }
         #expect(length("GET / HTTP/1.1\r\nHost: a\r\n\r\nextra") == 27)
         #expect(length("GET / HTTP/1.1\nHost: a\n\nextra") == 24)

@@ -5,6 +5,7 @@ Tests of the live timeline's request handling: the page and the picture, and a c
 
 @testable import BackgroundAssetsDebugTool
 import BackgroundAssetsIPC
+import HTTPCore
 import Testing
 
 @Suite("The live timeline answers its two addresses, and refuses everything else with a reason")
@@ -94,8 +95,8 @@ struct LiveTimelineRoutesTests {
 
     @Test("A head is complete at its empty line, with CRLF or bare LF")
     func headLength() {
-        #expect(LiveTimelineRequest.headLength(in: Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8)) == nil)
-        #expect(LiveTimelineRequest.headLength(in: Array("GET / HTTP/1.1\r\nHost: a\r\n\r\nextra".utf8)) == 27)
-        #expect(LiveTimelineRequest.headLength(in: Array("GET / HTTP/1.1\nHost: a\n\n".utf8)) == 24)
+        #expect(HTTPHeadEnd.length(in: Array("GET / HTTP/1.1\r\nHost: a\r\n".utf8)) == nil)
+        #expect(HTTPHeadEnd.length(in: Array("GET / HTTP/1.1\r\nHost: a\r\n\r\nextra".utf8)) == 27)
+        #expect(HTTPHeadEnd.length(in: Array("GET / HTTP/1.1\nHost: a\n\n".utf8)) == 24)
     }
 }

@@ -100,7 +100,7 @@ final class Connection {
             if filled > 0 {
                 if headDeadline == nil { headDeadline = context.clock.now() &+ context.requestHeadTimeout }
                 let bytes = UnsafeRawBufferPointer(rebasing: buffer[0..<filled])
-                if let length = HTTPRequestParser.headLength(in: bytes, searchingFrom: max(0, scanned - 2)) {
+                if let length = HTTPHeadEnd.length(in: bytes, searchingFrom: max(0, scanned - 2)) {
                     defer { consume(length) }
                     do {
                         return .head(try context.parser.parse(UnsafeRawBufferPointer(rebasing: bytes[0..<length])))

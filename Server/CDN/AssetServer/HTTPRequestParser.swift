@@ -26,19 +26,6 @@ enum HTTPRequestError: Error, Sendable, Equatable {
 struct HTTPRequestParser: Sendable {
     var limits: AssetServer.Limits
 
-    /// Finds the end of a request head in `bytes`: the index just past the empty line, or `nil` if incomplete.
-    static func headLength(in bytes: UnsafeRawBufferPointer, searchingFrom start: Int = 0) -> Int? {
-        var index = max(start, 1)
-        while index < bytes.count {
-            if bytes[index] == 0x0A {
-                if bytes[index - 1] == 0x0A { return index + 1 }
-                if index >= 2, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A { return index + 1 }
-            }
-            index += 1
-        }
-        return nil
-    }
-
     /// Parses a complete head (request line, fields and the empty line).
     /// - Throws: ``HTTPRequestError`` naming the status to answer.
     func parse(_ head: UnsafeRawBufferPointer) throws(HTTPRequestError) -> HTTPRequestHead {

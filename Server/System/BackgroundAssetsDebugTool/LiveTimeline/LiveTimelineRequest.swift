@@ -29,19 +29,6 @@ struct LiveTimelineRequest: Equatable, Sendable {
         }
     }
 
-    /// The length of the head in `bytes`, through the empty line that ends it, or `nil` while it is incomplete.
-    static func headLength(in bytes: [UInt8]) -> Int? {
-        var index = 1
-        while index < bytes.count {
-            if bytes[index] == 0x0A {
-                if bytes[index - 1] == 0x0A { return index + 1 }
-                if index >= 2, bytes[index - 1] == 0x0D, bytes[index - 2] == 0x0A { return index + 1 }
-            }
-            index += 1
-        }
-        return nil
-    }
-
     /// Parses a complete head.
     /// - Throws: ``Refusal`` naming what is wrong with it.
     init(head: [UInt8]) throws(Refusal) {

@@ -4,6 +4,7 @@ The live timeline's HTTP server: listens on 127.0.0.1 only, answers on a thread 
 */
 
 import Foundation
+import HTTPCore
 import Synchronization
 
 /// A small HTTP/1.1 server on the loopback interface that answers each request with ``LiveTimelineRoutes``
@@ -137,7 +138,7 @@ final class LiveTimelineServer: Sendable {
         if count < 0, errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return nil }
         guard count > 0 else { return .some(nil) }
         client.received += buffer[..<count]
-        if let length = LiveTimelineRequest.headLength(in: client.received) {
+        if let length = HTTPHeadEnd.length(in: client.received) {
             return .some(routes.response(toHead: Array(client.received[..<length])))
         }
         if client.received.count > LiveTimelineRequest.maximumHeadLength { return .some(LiveTimelineRoutes.headTooLarge) }
