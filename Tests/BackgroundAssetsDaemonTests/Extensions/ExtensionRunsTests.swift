@@ -20,19 +20,18 @@ struct ExtensionRunsTests {
         records.compactMap { if case let .delivery(_, rowID) = $0.purpose { rowID } else { nil } }
     }
 
-    /// A real, short-lived process: an extension run needs one.
-    static func run() throws -> ExtensionRun {
-        let process = try ExtensionProcess.launch(executable: URL(fileURLWithPath: "/bin/true"), environment: [:]) { _ in }
-        return ExtensionRun(process: process, launchedAt: .now)
+    /// A run of a process that is only a number: the runs hold no process.
+    static func run(pid: Int32 = 100) -> ExtensionRun {
+        ExtensionRun(pid: pid, launchedAt: .now)
     }
 
     @Test("Calls go to the running extension, wait while it ends, and need a launch when none runs")
-    func queueing() throws {
+    func queueing() {
         var runs = ExtensionRuns()
         #expect(runs.queue([Self.record(1)], for: Self.app) == .needsLaunch)
         #expect(runs.callsOwed(to: Self.app).isEmpty, "nothing is kept for a launch that has not happened")
 
-        runs[Self.app] = try Self.run()
+        runs[Self.app] = Self.run()
         #expect(runs.queue([Self.record(1), Self.record(2)], for: Self.app) == .toRunning)
         #expect(Self.rowIDs(Array(runs[Self.app]?.pending.waiting ?? [])) == [1, 2])
 
@@ -47,7 +46,7 @@ struct ExtensionRunsTests {
     }
 
     @Test("A finished file not sent yet can be taken back, queued or deferred; an essential outcome or the running call cannot")
-    func takingBackUnsentFiles() throws {
+    func takingBackUnsentFiles() {
         func finished(_ rowID: Int64, essential: Bool = false) -> ExtensionCallRecord {
             let download = DownloadDescriptor(
                 identifier: "d\(rowID)", uniqueIdentifier: "u\(rowID)", url: "https://example.com/\(rowID)", fileSize: 1,
@@ -55,8 +54,8 @@ struct ExtensionRunsTests {
             return ExtensionCallRecord(call: .finished(download: download, filePath: "/f\(rowID)"), purpose: .delivery(file: URL(fileURLWithPath: "/f\(rowID)"), rowID: rowID))
         }
         var runs = ExtensionRuns()
-        runs[Self.app] = try Self.run()
-        runs[Self.app]?.running = (id: 1, record: finished(1), sentAt: .now)
+        runs[Self.app] = Self.run()
+        runs[Self.app]?.running = .init(id: 1, record: finished(1), sentAt: .now, limit: .init(seconds: 60, isBudget: false))
         #expect(runs.queue([finished(2), finished(3, essential: true), Self.record(4)], for: Self.app) == .toRunning)
         runs[Self.app]?.isTerminating = true
         #expect(runs.queue([finished(5)], for: Self.app) == .deferred)
@@ -68,11 +67,11 @@ struct ExtensionRunsTests {
     }
 
     @Test("The extension on a connection is found by its connection")
-    func byConnection() throws {
+    func byConnection() {
         var runs = ExtensionRuns()
-        runs[Self.app] = try Self.run()
-        runs["com.example.other"] = try Self.run()
-        runs[Self.app]?.connection = ClientRegistryTests.connection(7, pid: 1)
+        runs[Self.app] = Self.run()
+        runs["com.example.other"] = Self.run()
+        runs[Self.app]?.connection = 7
         #expect(runs.run(onConnection: 7)?.app == Self.app)
         #expect(runs.run(onConnection: 8) == nil)
         #expect(runs.apps == ["com.example.app", "com.example.other"])

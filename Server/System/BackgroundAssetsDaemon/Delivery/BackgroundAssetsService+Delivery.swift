@@ -70,7 +70,7 @@ extension BackgroundAssetsService {
     /// app. A file the extension already received stays the extension's, and is no longer listed
     /// to the app (see ``currentDownloads(of:for:)``).
     func takeBackFromExtension(for app: String) async {
-        for record in extensionHost.runs.takeUnsentDeliveries(of: app) {
+        for record in extensionCalls.takeUnsentDeliveries(of: app) {
             guard case let .delivery(file, rowID) = record.purpose else { continue }
             guard let row = try? await storeReader.read({ try $0.download(id: rowID) }) else {
                 StagingArea.release(handedOver: file)

@@ -8,7 +8,7 @@ The calls waiting for one app's extension, first in first out, each taken in con
 /// An install can queue tens of thousands at once (a failed download for each returned download the
 /// allowance refused), and the host sends them one at a time: taking the first must not move all the
 /// others, as `Array.removeFirst()` does, or the install's time grows with the square of its downloads.
-struct ExtensionCallQueue: Sendable {
+struct ExtensionCallQueue: Sendable, Equatable {
     private var records: [ExtensionCallRecord]
     /// The position of the next call to send; the calls before it were taken.
     private var head = 0

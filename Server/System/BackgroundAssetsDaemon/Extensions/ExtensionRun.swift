@@ -1,6 +1,6 @@
 /*
 Abstract:
-The host's record of one app's running extension: its process, connection, and the calls it owes.
+One app's running extension as the call lifecycle sees it: its process id, whether it checked in, and the calls it owes.
 */
 
 import BackgroundAssetsIPC
@@ -28,9 +28,11 @@ struct ExtensionCallRecord: Sendable, Equatable {
     var completesInstall = false
 }
 
-/// One app's extension process as the host tracks it.
-struct ExtensionRun: Sendable {
-    /// Why the extension is being stopped, when the host decided to stop it.
+/// One app's extension process as the call lifecycle tracks it: which process, whether it checked
+/// in, the calls it owes, and whether it is on its way out. Plain values: the process, its
+/// connection and its timers are the host's (``ExtensionHost``).
+struct ExtensionRun: Sendable, Equatable {
+    /// Why the extension is being stopped, when the lifecycle decided to stop it.
     enum Ending: Sendable, Equatable {
         /// It was asked to terminate after its work.
         case finished
@@ -38,29 +40,31 @@ struct ExtensionRun: Sendable {
         case killed(String)
     }
 
-    /// The process.
-    let process: ExtensionProcess
-    /// When it was launched, for the cold-start figure and the trace.
+    /// The call it is running: its id, what it is, when it was sent and how long it may run.
+    struct RunningCall: Sendable, Equatable {
+        var id: UInt64
+        var record: ExtensionCallRecord
+        var sentAt: Date
+        var limit: ExtensionCallLimit
+    }
+
+    /// The process's id.
+    let pid: Int32
+    /// When it was launched, for the cold-start figure.
     let launchedAt: Date
-    /// Its connection, once it checked in: the host sends it its calls there.
-    var connection: ClientConnection?
+    /// The id of its connection, once it checked in: its calls are sent there.
+    var connection: UInt64?
     /// Calls not sent yet, in order.
     var pending = ExtensionCallQueue()
-    /// The call it is running, with its id and when it was sent.
-    var running: (id: UInt64, record: ExtensionCallRecord, sentAt: Date)?
-    /// The timer that kills the process if the running call overruns.
-    var deadline: ServiceActivities.Activity?
-    /// The activity that samples the process's resident memory.
-    var memoryWatch: ServiceActivities.Activity?
-    /// The timer that sends `extensionWillTerminate()` once the extension has been idle briefly.
-    var idleTimer: ServiceActivities.Activity?
-    /// Whether `extensionWillTerminate()` was sent.
+    /// The call it is running.
+    var running: RunningCall?
+    /// Whether `extensionWillTerminate()` was queued.
     var isTerminating = false
-    /// Why the host is stopping it, if it is.
+    /// Why the lifecycle is stopping it, if it is.
     var ending: Ending?
 
-    init(process: ExtensionProcess, launchedAt: Date) {
-        self.process = process
+    init(pid: Int32, launchedAt: Date) {
+        self.pid = pid
         self.launchedAt = launchedAt
     }
 

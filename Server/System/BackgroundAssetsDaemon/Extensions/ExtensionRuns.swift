@@ -1,13 +1,13 @@
 /*
 Abstract:
-Each app's running extension, the calls waiting for it, and what the host remembers between launches.
+Each app's running extension, the calls waiting for it, and what is remembered between launches.
 */
 
-/// The extension host's state: at most one running extension per app, the calls queued for it,
+/// The extension call lifecycle's state (``ExtensionCallLifecycle``): at most one running extension per app, the calls queued for it,
 /// calls that wait for a fresh launch because the running one is on its way out, why each app's
 /// extension was last stopped by force, whose content request is being answered, and each app's
 /// extension runtime today.
-struct ExtensionRuns {
+struct ExtensionRuns: Sendable {
     /// Where calls queued for an app's extension went.
     enum Queued: Equatable {
         /// Onto the running extension's queue: send the next call.
@@ -83,7 +83,7 @@ struct ExtensionRuns {
 
     /// The extension that checked in on a connection, and its app.
     func run(onConnection connection: UInt64) -> (app: String, run: ExtensionRun)? {
-        runs.first { $0.value.connection?.id == connection }.map { ($0.key, $0.value) }
+        runs.first { $0.value.connection == connection }.map { ($0.key, $0.value) }
     }
 
     /// Remembers why an app's extension was stopped by force, for `status`.

@@ -24,9 +24,9 @@ extension BackgroundAssetsService {
             bundleIdentifier: id, version: app.version, appGroup: app.bundle.appGroup,
             state: installs.isInstalling(id) ? .installing : .launchable, progress: progress, hasLaunched: app.hasLaunched,
             nextPeriodicCheck: next, periodicCheckSuspendedBecause: suspended,
-            runtimeBudgetLeft: max(0, extensionHost.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
-            extensionProcessIdentifier: extensionHost.runs[id]?.process.processIdentifier,
-            lastExtensionTermination: extensionHost.runs.lastTermination(of: id), installSummary: installs.summary(of: id),
+            runtimeBudgetLeft: max(0, extensionCalls.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
+            extensionProcessIdentifier: extensionCalls.pid(of: id),
+            lastExtensionTermination: extensionCalls.runs.lastTermination(of: id), installSummary: installs.summary(of: id),
             lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
             hasDownloaderExtension: app.bundle.extension != nil, installContentFailure: installs.contentFailure(of: id))
     }

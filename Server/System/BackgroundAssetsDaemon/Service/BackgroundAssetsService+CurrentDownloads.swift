@@ -34,7 +34,7 @@ extension BackgroundAssetsService {
     /// the essential phase's, and the calls it has queued, running or waiting for its next launch.
     func rowsGivenToExtension(of app: String) -> Set<Int64> {
         var rows = installs.essentialFilesHeld(of: app)
-        for record in extensionHost.runs.callsOwed(to: app) {
+        for record in extensionCalls.runs.callsOwed(to: app) {
             if case let .delivery(_, rowID) = record.purpose { rows.insert(rowID) }
         }
         return rows

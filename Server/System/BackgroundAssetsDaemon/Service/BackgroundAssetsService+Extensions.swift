@@ -1,6 +1,6 @@
 /*
 Abstract:
-Routing between the service and its extension host: calls to make, what the host reports, and what a call's end means.
+The service's side of extension calls: events to the call lifecycle, its actions performed, and what a call's end means.
 */
 
 import BackgroundAssetsIPC
@@ -12,65 +12,26 @@ extension BackgroundAssetsService {
     /// Calls that cannot be made (the app is gone, its daily budget is spent, the executable does
     /// not start) are abandoned: a file the extension did not take is kept for the app, and an install they serve completes.
     func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
-        guard !records.isEmpty else { return }
-        switch extensionHost.runs.queue(records, for: app) {
-        case .toRunning:
-            extensionHost.runs[app]?.idleTimer?.cancel()
-            extensionHost.sendNextCall(of: app)
-            return
-        case .deferred:
-            // The running process is on its way out; the calls wait for a fresh launch.
-            return
-        case .needsLaunch:
-            break
-        }
-        // The record read next holds every charge so far, also those of a run that just ended.
-        await saveRuntime(of: app)
-        guard let installed = try? await registry.app(app) else {
-            return await abandon(records, of: app, reason: "the app is not installed")
-        }
-        // Another call may have launched it while the registry was read.
-        if extensionHost.runs[app] != nil { return await callExtension(of: app, records) }
-        extensionHost.runs.setRuntimeUsedToday(installed.extensionRuntimeUsed(on: deviceNow), for: app)
-        if case let .budgetExhausted(used) = extensionHost.policy.grant(for: installed, at: deviceNow) {
-            let reason = "its daily runtime budget is spent (\(used.formatted()) of \(extensionHost.policy.dailyBudget.formatted()) s)"
-            trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
-            return await abandon(records, of: app, reason: reason)
-        }
-        do {
-            try extensionHost.launch(installed)
-        } catch is ServiceStopping {
-            // Nothing is launched while the service stops. The calls end with it, as they would if
-            // it were killed, and the next start settles what they were for.
-            return
-        } catch {
-            let reason = "\(installed.extensionExecutable?.path ?? "its extension") could not be started (\(error))"
-            logger.error("The extension of \(app) was not launched: \(reason). Reinstall the app after building it.")
-            trace.append(.init(from: "backgroundassetsd", to: "nobody", event: "extensionNotLaunched", app: app, detail: reason))
-            return await abandon(records, of: app, reason: reason)
-        }
-        lastActivity = time.now
-        extensionHost.runs[app]?.pending = ExtensionCallQueue(records)
+        await perform(extensionCalls.callsWanted(records, app: app, now: time.now))
     }
 
-    /// Hands what the extension host reported back to it, with what only the service knows.
+    /// Hands what the extension host reported to the call lifecycle, with what only the service knows.
     func handle(_ event: ExtensionHost.Event) async {
         switch event {
         case let .checkedIn(app):
-            extensionHost.sendNextCall(of: app)
-        case let .callOverran(app, callID, limit):
-            extensionHost.callOverran(of: app, callID: callID, limit: limit)
+            await perform(extensionCalls.nextCall(of: app, now: time.now))
+        case let .deadlinePassed(app, callID):
+            await perform(extensionCalls.deadlinePassed(app: app, callID: callID))
         case let .overLimit(app, pid, reason):
-            extensionHost.kill(app, pid: pid, reason: reason)
+            await perform(extensionCalls.kill(app, pid: pid, reason: reason))
         case let .idle(app):
-            let holdsExclusiveControl = extensionHost.runs[app]?.connection.map { arbiter.involves($0.id, app: app) } ?? false
-            // Done with what it was given: an install waiting for it ends before it is asked to go.
-            if !holdsExclusiveControl, extensionHost.isIdle(app) { await extensionIsDone(app: app) }
-            extensionHost.terminateIfIdle(app, holdsExclusiveControl: holdsExclusiveControl)
+            let connection = extensionCalls.runs[app]?.connection
+            let holdsExclusiveControl = connection.map { arbiter.involves($0, app: app) } ?? false
+            await perform(extensionCalls.idleGracePassed(app: app, holdsExclusiveControl: holdsExclusiveControl))
         case let .forcedExitDue(app, pid):
-            extensionHost.forceExit(of: app, pid: pid)
+            await perform(extensionCalls.forcedExitDue(app: app, pid: pid))
         case let .exited(app, exit):
-            await extensionExited(app: app, exit)
+            await perform(extensionCalls.processExited(app: app, exit, now: time.now))
         case let .runtimeSaveDue(app):
             await saveRuntime(of: app)
         }
@@ -79,33 +40,32 @@ extension BackgroundAssetsService {
     /// The extension the service launched introduced itself: calls can flow.
     func extensionCheckIn(client: Client) -> ServerResponse {
         guard let hello = client.hello, hello.role == .extension,
-            extensionHost.checkIn(app: hello.bundleIdentifier, connection: client.connection)
+            let coldStart = extensionCalls.checkedIn(
+                app: hello.bundleIdentifier, pid: client.connection.peer.processIdentifier, connection: client.connection.id, now: time.now)
         else {
             return failure(.callerConnectionNotAccepted, "Only the extension process the service launched can check in; the system launches extensions (try backgroundassets-debug simulate --app-install).")
         }
+        extensionHost.checkedIn(hello.bundleIdentifier, connection: client.connection, coldStart: coldStart)
         return .done
     }
 
     /// An entry point returned: act on its result, then send the next call.
     func extensionCallReturned(callID: UInt64, result: ExtensionCallResult, connection: UInt64) async -> ServerResponse {
-        guard let (app, record) = extensionHost.callReturned(callID: callID, connection: connection, deviceNow: deviceNow) else {
+        guard let returned = extensionCalls.callReturned(callID: callID, connection: connection, now: time.now) else {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
         }
-        await complete(record, with: result, of: app)
-        if case .willTerminate = record.call {} else { extensionHost.sendNextCall(of: app) }
+        await perform(returned.actions)
+        await complete(returned.record, with: result, of: returned.app)
+        if returned.sendsNext { await perform(extensionCalls.nextCall(of: returned.app, now: time.now)) }
         return .done
     }
 
-    /// The process ended: calls it owed are abandoned, and calls that waited for it get a fresh launch.
-    private func extensionExited(app: String, _ exit: ExtensionProcess.Exit) async {
-        guard let ending = extensionHost.exited(app: app, exit, deviceNow: deviceNow) else { return }
-        // The run is over: its runtime goes into the record now rather than a second later, before
-        // the trace says it ended.
-        await saveRuntime(of: app)
-        trace.append(ending.traceEntry)
-        await extensionIsDone(app: app)
-        await abandon(ending.owed, of: app, reason: ending.reason)
-        if !ending.deferred.isEmpty { await callExtension(of: app, ending.deferred) }
+    /// The extension's connection closed: one that was not asked to go has crashed or quit, and is
+    /// killed at once, so its exit reports the crash rather than an exit of its own.
+    func extensionDisconnected(connection: UInt64, app: String) {
+        for case let .kill(app, pid, reason) in extensionCalls.disconnected(app: app, connection: connection) {
+            extensionHost.kill(app, pid: pid, reason: reason)
+        }
     }
 
     /// Acts on what an entry point returned.
@@ -113,7 +73,6 @@ extension BackgroundAssetsService {
         switch record.purpose {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
-            extensionHost.runs.contentRequestEnded(app)
             if case .shouldDownload = record.call { return await assetPackSelectionReturned(result, kind: kind, of: app) }
             var downloads: [DownloadDescriptor] = []
             if case let .downloads(returned) = result { downloads = returned }
@@ -131,7 +90,7 @@ extension BackgroundAssetsService {
         if record.completesInstall {
             // The sample moves each file into place under exclusive control, which it asks for from
             // its entry point and may get only after the call returned.
-            await perform(installs.essentialOutcomesReturned(app: app, extensionConnected: extensionHost.runs[app]?.connection != nil))
+            await perform(installs.essentialOutcomesReturned(app: app, extensionConnected: extensionCalls.runs[app]?.connection != nil))
         }
     }
 
@@ -147,7 +106,6 @@ extension BackgroundAssetsService {
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)
-                extensionHost.runs.contentRequestEnded(app)
                 await perform(installs.contentRequestAbandoned(app: app, kind: kind, reason: reason))
             case let .delivery(file, rowID):
                 await extensionDidNotTake(file, rowID: rowID, of: app)

@@ -76,7 +76,7 @@ extension BackgroundAssetsService {
         }
         let id = app.bundleIdentifier
         let status = appStatus(app)
-        if let run = extensionHost.runs[id] { extensionHost.kill(id, pid: run.process.processIdentifier, reason: "the app was uninstalled") }
+        await perform(extensionCalls.appRemoved(id))
         await perform(installs.uninstalled(app: id))
         for row in (try? await storeReader.read({ try $0.currentDownloads(bundleIdentifier: id) })) ?? [] { try? await queue.cancel(id: row.id) }
         // An uninstalled app leaves no history: its ended downloads go too.
@@ -92,7 +92,6 @@ extension BackgroundAssetsService {
         await urlSessions.appRemoved(id)
         await notifications.appRemoved(id)
         await queue.restrictRedirects(of: id, to: nil)
-        extensionHost.runs.setRuntimeUsedToday(nil, for: id)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "uninstall", app: id))
         deviceState.appRecordChanged()
         return .app(status)

@@ -54,7 +54,7 @@ extension BackgroundAssetsService {
             if kind == .periodic { installed.lastPeriodicCheck = device } else { installed.state = .installing }
             return installed
         }
-        extensionHost.runs.setRuntimeUsedToday(0, for: id)
+        extensionCalls.budgetReset(app: id)
         if kind != .periodic { await perform(installs.begin(InstallRun(kind: kind, app: updated ?? app))) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }

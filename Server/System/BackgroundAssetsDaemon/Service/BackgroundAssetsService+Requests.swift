@@ -46,7 +46,7 @@ extension BackgroundAssetsService {
                 if let next = arbiter.release(app: app, connection: connection) { grant(next) }
                 // An extension that let go is done once it stays idle for the grace: it may still
                 // ask again, for its next file.
-                extensionHost.releasedExclusiveControl(app: app, connection: connection)
+                await perform(extensionCalls.releasedExclusiveControl(app: app, connection: connection))
                 return .done
             case let .answerChallenge(deliveryID, answer):
                 guard let rowID = handOvers.answer(deliveryID) else {
@@ -288,7 +288,7 @@ extension BackgroundAssetsService {
     /// first launch. Apps that were never installed (the debug tool's own downloads) have none.
     private func installedAppRefusal(of download: DownloadDescriptor, app: String, client: Client) async -> ServerResponse? {
         guard installedApps.contains(app) else { return nil }
-        if client.hello?.role == .extension, extensionHost.runs.isAnsweringContentRequest(app) {
+        if client.hello?.role == .extension, extensionCalls.runs.isAnsweringContentRequest(app) {
             return failure(.callFromExtensionNotAllowed, "scheduleDownload is not allowed while downloads(for:manifestURL:extensionInfo:) runs; return \(download.identifier.debugSummary) from that method instead.")
         }
         let request = allowanceRequest(for: download)

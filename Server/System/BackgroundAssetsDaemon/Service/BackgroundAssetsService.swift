@@ -66,6 +66,8 @@ public actor BackgroundAssetsService {
     var settings: DeviceSettings { deviceState.settings }
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
+    /// Each app's extension calls from wanted to ended, and the rules that launch, limit and end the extension.
+    var extensionCalls: ExtensionCallLifecycle
     /// What the extension host reports, routed in order from ``start()`` on.
     private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable, and the rules that end it.
@@ -126,6 +128,8 @@ public actor BackgroundAssetsService {
         periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
         let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
         self.hostEvents = hostEvents
+        extensionCalls = ExtensionCallLifecycle(policy: ExtensionRuntimePolicy(
+            entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget))
         extensionHost = ExtensionHost(
             paths: paths, configuration: configuration, activities: activities, trace: trace
         ) { hostContinuation.yield($0) }
@@ -266,7 +270,7 @@ public actor BackgroundAssetsService {
     /// upload sending or waiting to try again, no periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
-        guard clients.isEmpty, extensionHost.runs.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensionCalls.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
             !notifications.hasPendingRequests, !assetPacks.isBusy, !urlSessions.hasUploadsInFlight,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
@@ -322,7 +326,7 @@ public actor BackgroundAssetsService {
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.
             record(from: client, event: "disconnected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
-            extensionHost.disconnected(connection: id, app: hello.bundleIdentifier)
+            extensionDisconnected(connection: id, app: hello.bundleIdentifier)
         }
     }
 

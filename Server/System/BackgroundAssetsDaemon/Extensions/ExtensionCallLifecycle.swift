@@ -1,0 +1,282 @@
+/*
+Abstract:
+Each app's extension calls from wanted to ended: a value the service owns, that turns each happening into actions.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+
+/// Every call the service makes to an app's extension, and the rules that launch the extension,
+/// limit each call and end the process.
+///
+/// A value the service owns and tests drive directly, like ``InstallLifecycle``: no I/O and no clock
+/// (the caller passes the time). Each method takes what happened (calls are wanted, the app's record
+/// was read, the extension launched or checked in, a call returned, a deadline or a grace passed,
+/// the process exited, the budget was reset) and returns the ``ExtensionCallAction``s to perform,
+/// in order; `BackgroundAssetsService+Extensions` performs them, with ``ExtensionHost`` for the
+/// process, its connection and its timers.
+///
+/// An app runs at most one extension process. Calls wanted while none runs launch one, unless the
+/// app is gone, its daily budget is spent or the executable does not start; calls wanted while it
+/// ends wait for a fresh launch. It is sent one call at a time once it checked in, each with a
+/// deadline: the per-call limit cut to the budget left. Idle for the grace, it is asked to terminate
+/// (held off while it holds exclusive control, for at most the per-call limit). Its invariants:
+/// - Every call ends exactly once: it returns (the caller acts on its result), or it is abandoned
+///   with a reason, because the extension was not launched, or because the process ended before it
+///   returned: killed at the call's deadline, over a limit, or on its own (a crash).
+/// - A call past its deadline kills the process; the call is abandoned when the process exits,
+///   unless it returned first.
+/// - The process is killed at most once, and the reason recorded for `status` is the first one.
+/// - Every second a call ran is charged to the app's budget: when it returns or when its process ends.
+/// - `extensionWillTerminate()` is a call like the others but never abandoned: it only ends the run.
+struct ExtensionCallLifecycle: Sendable {
+    /// The runs, the calls waiting and what is remembered between launches.
+    private(set) var runs = ExtensionRuns()
+    /// The per-call limit and the daily budget.
+    let policy: ExtensionRuntimePolicy
+    private var nextCallID: UInt64 = 1
+
+    /// The limit of `extensionWillTerminate()` itself.
+    static let terminationLimit: Double = 2
+
+    init(policy: ExtensionRuntimePolicy) {
+        self.policy = policy
+    }
+
+    /// Whether no extension runs.
+    var isEmpty: Bool { runs.isEmpty }
+
+    /// The process of an app's running extension.
+    func pid(of app: String) -> Int32? { runs[app]?.pid }
+
+    // MARK: - Launching
+
+    /// Calls for an app's extension are wanted.
+    mutating func callsWanted(_ records: [ExtensionCallRecord], app: String, now: Date) -> [ExtensionCallAction] {
+        guard !records.isEmpty else { return [] }
+        switch runs.queue(records, for: app) {
+        case .toRunning:
+            return [.cancelIdleTimer(app: app)] + nextCall(of: app, now: now)
+        case .deferred:
+            // The running process is on its way out; the calls wait for a fresh launch.
+            return []
+        case .needsLaunch:
+            return [.prepareLaunch(app: app, records)]
+        }
+    }
+
+    /// The app's record was read for a launch (`nil`: the app is not installed).
+    /// - Parameters:
+    ///   - now: The real time, which calls are timed on.
+    ///   - deviceNow: The device time, which picks the budget's day.
+    mutating func launchChecked(
+        app: String, records: [ExtensionCallRecord], installed: InstalledApp?, now: Date, deviceNow: Date
+    ) -> [ExtensionCallAction] {
+        guard let installed else { return [.abandon(app: app, records, reason: "the app is not installed")] }
+        // Another call may have launched it while the record was read.
+        if runs[app] != nil { return callsWanted(records, app: app, now: now) }
+        runs.setRuntimeUsedToday(installed.extensionRuntimeUsed(on: deviceNow), for: app)
+        if case let .budgetExhausted(used) = policy.grant(for: installed, at: deviceNow) {
+            let reason = "its daily runtime budget is spent (\(used.formatted()) of \(policy.dailyBudget.formatted()) s)"
+            return [.refuseLaunch(app: app, records, reason: reason)]
+        }
+        return [.launch(installed, records)]
+    }
+
+    /// The extension's process started; it gets its calls once it checks in.
+    mutating func launched(app: String, pid: Int32, records: [ExtensionCallRecord], now: Date) {
+        var run = ExtensionRun(pid: pid, launchedAt: now)
+        run.pending = ExtensionCallQueue(records)
+        runs[app] = run
+    }
+
+    /// The extension's executable did not start.
+    func launchFailed(app: String, records: [ExtensionCallRecord], reason: String) -> [ExtensionCallAction] {
+        [.refuseLaunch(app: app, records, reason: reason)]
+    }
+
+    /// A process introduced itself as the app's extension on a connection.
+    /// - Returns: How long after its launch it was ready, or `nil` when it is not the process launched
+    ///   for the app, or it already checked in.
+    mutating func checkedIn(app: String, pid: Int32, connection: UInt64, now: Date) -> TimeInterval? {
+        guard let run = runs[app], run.pid == pid, run.connection == nil else { return nil }
+        runs[app]?.connection = connection
+        return now.timeIntervalSince(run.launchedAt)
+    }
+
+    // MARK: - Calls
+
+    /// The extension may take its next call: it checked in, or its last call was acted on.
+    mutating func nextCall(of app: String, now: Date) -> [ExtensionCallAction] {
+        // The run is looked at in a scope of its own: a copy still held when the call is taken would
+        // make the queue copy every call waiting behind it.
+        do {
+            guard let run = runs[app], run.connection != nil, run.running == nil, run.ending == nil else { return [] }
+            guard !run.pending.isEmpty else { return run.isTerminating ? [] : [.armIdleGrace(app: app)] }
+        }
+        guard let record = runs.takeNextCall(of: app) else { return [] }
+        let id = nextCallID
+        nextCallID += 1
+        let limit = limit(of: record, app: app)
+        runs[app]?.running = ExtensionRun.RunningCall(id: id, record: record, sentAt: now, limit: limit)
+        if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
+        return [.send(app: app, callID: id, record, limit: limit)]
+    }
+
+    /// The limit of a call: the per-call limit, cut to what is left of today's budget.
+    private func limit(of record: ExtensionCallRecord, app: String) -> ExtensionCallLimit {
+        if case .willTerminate = record.call { return ExtensionCallLimit(seconds: Self.terminationLimit, isBudget: false) }
+        let left = max(0, policy.dailyBudget - (runs.runtimeUsedToday(app) ?? 0))
+        return left < policy.entryPointLimit
+            ? ExtensionCallLimit(seconds: left, isBudget: true) : ExtensionCallLimit(seconds: policy.entryPointLimit, isBudget: false)
+    }
+
+    /// What a returned call gives back: the call, for the caller to act on its result, and what to do first.
+    struct Return: Equatable {
+        var app: String
+        var record: ExtensionCallRecord
+        var actions: [ExtensionCallAction]
+        /// Whether the next call follows once the result was acted on; not after `extensionWillTerminate()`.
+        var sendsNext: Bool
+    }
+
+    /// A call returned on a connection.
+    /// - Returns: The call and its actions, or `nil` when no such call runs there (it already ended).
+    mutating func callReturned(callID: UInt64, connection: UInt64, now: Date) -> Return? {
+        guard let (app, run) = runs.run(onConnection: connection), let running = run.running, running.id == callID else {
+            return nil
+        }
+        runs[app]?.running = nil
+        if case .contentRequest = running.record.purpose { runs.contentRequestEnded(app) }
+        let elapsed = now.timeIntervalSince(running.sentAt)
+        var actions: [ExtensionCallAction] = [.returned(app: app, running.record, seconds: elapsed)] + charge(elapsed, to: app)
+        let isLast = running.record.call == .willTerminate
+        if isLast {
+            runs[app]?.ending = .finished
+            actions.append(.armForcedExit(app: app, pid: run.pid))
+        }
+        return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast)
+    }
+
+    /// A call's deadline passed: if it still runs, the process is killed, as the system does.
+    mutating func deadlinePassed(app: String, callID: UInt64) -> [ExtensionCallAction] {
+        guard let run = runs[app], let running = run.running, running.id == callID else { return [] }
+        let entryPoint = running.record.call.entryPoint
+        let limit = running.limit
+        let reason = limit.isBudget
+            ? "daily budget: \(entryPoint) ran past the \(policy.dailyBudget.formatted()) s extensionDailyBudget"
+            : "runtime limit: \(entryPoint) ran longer than the \(limit.seconds.formatted()) s extensionRuntimeLimit"
+        return kill(app, pid: run.pid, reason: reason)
+    }
+
+    // MARK: - Ending
+
+    /// The extension was idle for the grace: done with its work, it is asked to terminate, unless it
+    /// holds (or waits for) exclusive control, which keeps it for at most the per-call limit, since
+    /// holding the lock is work like any other.
+    mutating func idleGracePassed(app: String, holdsExclusiveControl: Bool) -> [ExtensionCallAction] {
+        guard isIdle(app), let run = runs[app] else { return [] }
+        if holdsExclusiveControl {
+            return [.armExclusiveControlLimit(app: app, pid: run.pid, seconds: policy.entryPointLimit)]
+        }
+        return [.extensionDone(app: app), .askToTerminate(app: app)]
+    }
+
+    /// Sends `extensionWillTerminate()` to an extension that is still idle.
+    mutating func askToTerminate(app: String, now: Date) -> [ExtensionCallAction] {
+        guard isIdle(app) else { return [] }
+        runs[app]?.isTerminating = true
+        runs[app]?.pending = ExtensionCallQueue([ExtensionCallRecord(call: .willTerminate, purpose: .notice)])
+        return nextCall(of: app, now: now)
+    }
+
+    /// Whether an app's extension runs, checked in, with no call running or queued, and is not ending.
+    func isIdle(_ app: String) -> Bool {
+        guard let run = runs[app] else { return false }
+        return !run.hasWork && !run.isTerminating && run.ending == nil && run.connection != nil
+    }
+
+    /// The extension let go of exclusive control: with nothing to do, it is idle from now.
+    func releasedExclusiveControl(app: String, connection: UInt64) -> [ExtensionCallAction] {
+        guard let run = runs[app], run.connection == connection, !run.hasWork else { return [] }
+        return [.armIdleGrace(app: app)]
+    }
+
+    /// The process outstayed `extensionWillTerminate()`.
+    func forcedExitDue(app: String, pid: Int32) -> [ExtensionCallAction] {
+        guard runs[app]?.pid == pid else { return [] }
+        return [.killQuietly(app: app, pid: pid)]
+    }
+
+    /// The process must go (over its memory limit, holding exclusive control too long, its app
+    /// uninstalled): it is killed once, and the first reason is the one remembered.
+    mutating func kill(_ app: String, pid: Int32, reason: String) -> [ExtensionCallAction] {
+        guard let run = runs[app], run.pid == pid, run.ending == nil else { return [] }
+        runs[app]?.ending = .killed(reason)
+        runs.recordTermination(of: app, reason: reason)
+        return [.kill(app: app, pid: pid, reason: reason)]
+    }
+
+    /// The extension's connection closed: one that was not asked to go has crashed or quit.
+    mutating func disconnected(app: String, connection: UInt64) -> [ExtensionCallAction] {
+        guard let run = runs[app], run.connection == connection, run.ending == nil, !run.isTerminating else { return [] }
+        return kill(app, pid: run.pid, reason: "crash: it closed its connection to the service")
+    }
+
+    /// The process ended: the call it ran and those queued are abandoned, with the reason it ended,
+    /// and calls that waited for a fresh launch get one.
+    mutating func processExited(app: String, _ exit: ExtensionProcess.Exit, now: Date) -> [ExtensionCallAction] {
+        guard let run = runs[app], run.pid == exit.processIdentifier else { return [] }
+        runs[app] = nil
+        var owed = Array(run.pending.waiting)
+        var actions: [ExtensionCallAction] = []
+        if let running = run.running {
+            owed.insert(running.record, at: 0)
+            if case .contentRequest = running.record.purpose { runs.contentRequestEnded(app) }
+            actions += charge(now.timeIntervalSince(running.sentAt), to: app)
+        }
+        let reason: String
+        switch run.ending {
+        case let .killed(why):
+            reason = why
+        case .finished:
+            reason = "terminated after its work"
+        case nil:
+            reason = "crash: it \(exit) without being asked to"
+            runs.recordTermination(of: app, reason: reason)
+        }
+        actions.append(.ended(app: app, exit, reason: reason, unexpected: run.ending == nil))
+        actions.append(.extensionDone(app: app))
+        let unsent = owed.filter { $0.call != .willTerminate }
+        if !unsent.isEmpty { actions.append(.abandon(app: app, unsent, reason: reason)) }
+        let deferred = runs.takeDeferred(of: app)
+        if !deferred.isEmpty { actions.append(.prepareLaunch(app: app, deferred)) }
+        return actions
+    }
+
+    // MARK: - Runtime and what the service reads
+
+    /// Adds a call's runtime to the app's budget for today, at once; the record follows.
+    private mutating func charge(_ seconds: Double, to app: String) -> [ExtensionCallAction] {
+        runs.setRuntimeUsedToday((runs.runtimeUsedToday(app) ?? 0) + max(0, seconds), for: app)
+        return [.recordRuntime(app: app, seconds: seconds)]
+    }
+
+    /// The app's budget was reset (`simulate` resets it, as Apple's tool does): none is used today.
+    mutating func budgetReset(app: String) {
+        runs.setRuntimeUsedToday(0, for: app)
+    }
+
+    /// The app was uninstalled: its extension is killed and its budget forgotten.
+    mutating func appRemoved(_ app: String) -> [ExtensionCallAction] {
+        let actions = runs[app].map { kill(app, pid: $0.pid, reason: "the app was uninstalled") } ?? []
+        runs.setRuntimeUsedToday(nil, for: app)
+        return actions
+    }
+
+    /// Removes and returns the finished files queued for the extension and not sent yet, for a
+    /// delegate that can take them now (see ``ExtensionRuns/takeUnsentDeliveries(of:)``).
+    mutating func takeUnsentDeliveries(of app: String) -> [ExtensionCallRecord] {
+        runs.takeUnsentDeliveries(of: app)
+    }
+}

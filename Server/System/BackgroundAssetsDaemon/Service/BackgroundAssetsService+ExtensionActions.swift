@@ -1,0 +1,75 @@
+/*
+Abstract:
+The shell of the extension call lifecycle: performs what it decided, with the extension host for the process and its timers.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import SystemLogging
+
+extension BackgroundAssetsService {
+    /// Does what the extension call lifecycle decided, in order.
+    func perform(_ actions: [ExtensionCallAction]) async {
+        for action in actions {
+            switch action {
+            case let .prepareLaunch(app, records):
+                // The record read next holds every charge so far, also those of a run that just ended.
+                await saveRuntime(of: app)
+                let installed = try? await registry.app(app)
+                await perform(extensionCalls.launchChecked(app: app, records: records, installed: installed, now: time.now, deviceNow: deviceNow))
+            case let .launch(installed, records):
+                await launchExtension(of: installed, records)
+            case let .refuseLaunch(app, records, reason):
+                extensionHost.notLaunched(app, reason: reason)
+                await abandon(records, of: app, reason: reason)
+            case let .send(app, callID, record, limit):
+                extensionHost.send(record, callID: callID, limit: limit, to: app)
+            case let .returned(app, record, seconds):
+                extensionHost.returned(record, of: app, seconds: seconds)
+            case let .recordRuntime(app, seconds):
+                extensionHost.recordRuntime(seconds, of: app, deviceNow: deviceNow)
+            case let .armIdleGrace(app):
+                extensionHost.armIdleGrace(of: app)
+            case let .cancelIdleTimer(app):
+                extensionHost.cancelIdleTimer(of: app)
+            case let .armExclusiveControlLimit(app, pid, seconds):
+                extensionHost.armExclusiveControlLimit(of: app, pid: pid, seconds: seconds)
+            case let .armForcedExit(app, pid):
+                extensionHost.armForcedExit(of: app, pid: pid)
+            case let .kill(app, pid, reason):
+                extensionHost.kill(app, pid: pid, reason: reason)
+            case let .killQuietly(app, pid):
+                extensionHost.killQuietly(app, pid: pid)
+            case let .ended(app, exit, reason, unexpected):
+                let entry = extensionHost.ended(app, exit, reason: reason, unexpected: unexpected)
+                // The run is over: its runtime goes into the record now rather than a second later,
+                // before the trace says it ended.
+                await saveRuntime(of: app)
+                trace.append(entry)
+            case let .extensionDone(app):
+                await extensionIsDone(app: app)
+            case let .askToTerminate(app):
+                await perform(extensionCalls.askToTerminate(app: app, now: time.now))
+            case let .abandon(app, records, reason):
+                await abandon(records, of: app, reason: reason)
+            }
+        }
+    }
+
+    /// Starts the extension and tells the lifecycle, or tells it why it did not start.
+    private func launchExtension(of installed: InstalledApp, _ records: [ExtensionCallRecord]) async {
+        let app = installed.bundleIdentifier
+        do {
+            let pid = try extensionHost.launch(installed)
+            lastActivity = time.now
+            extensionCalls.launched(app: app, pid: pid, records: records, now: time.now)
+        } catch is ServiceStopping {
+            // Nothing is launched while the service stops. The calls end with it, as they would if
+            // it were killed, and the next start settles what they were for.
+        } catch {
+            let reason = "\(installed.extensionExecutable?.path ?? "its extension") could not be started (\(error))"
+            logger.error("The extension of \(app) was not launched: \(reason). Reinstall the app after building it.")
+            await perform(extensionCalls.launchFailed(app: app, records: records, reason: reason))
+        }
+    }
+}
