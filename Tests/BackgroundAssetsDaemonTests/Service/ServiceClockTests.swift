@@ -95,7 +95,7 @@ struct ServiceClockTests {
         #expect(device.service.activities.runningNames == [])
         // An activity that was still running when the stop began launches nothing that would outlive it.
         await device.service.launchAppInBackground(fixture.bundleIdentifier)
-        #expect(await device.service.taskHost.backgroundLaunch(of: fixture.bundleIdentifier) == nil)
+        #expect(await device.service.tasks.host.backgroundLaunch(of: fixture.bundleIdentifier) == nil)
         let installed = try #require(await device.service.registry.app(fixture.bundleIdentifier))
         await #expect(throws: ServiceStopping.self) { try await device.service.launchExtension(of: installed) }
     }

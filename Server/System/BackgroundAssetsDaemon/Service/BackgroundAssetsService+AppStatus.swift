@@ -27,7 +27,7 @@ extension BackgroundAssetsService {
             runtimeBudgetLeft: max(0, extensionCalls.policy.budgetLeft(for: app, at: device) - extensionHost.unsavedRuntime.seconds(of: id)),
             extensionProcessIdentifier: extensionCalls.pid(of: id),
             lastExtensionTermination: extensionCalls.runs.lastTermination(of: id), installSummary: installs.summary(of: id),
-            lastTaskEnding: taskHost.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
+            lastTaskEnding: tasks.host.lastEnding(of: id), assetPacks: assetPacks.statuses(of: id),
             hasDownloaderExtension: app.bundle.extension != nil, installContentFailure: installs.contentFailure(of: id))
     }
 }

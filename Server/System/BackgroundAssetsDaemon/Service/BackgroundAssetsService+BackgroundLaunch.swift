@@ -31,7 +31,7 @@ extension BackgroundAssetsService {
     func launchAppInBackground(_ app: String, for reason: BackgroundLaunchReason = .tasks) async {
         guard let installed = try? await registry.app(app) else { return }
         // Checked after the suspension above and set before the next one: one launch per app.
-        guard taskHost.backgroundLaunch(of: app) == nil else { return }
+        guard tasks.host.backgroundLaunch(of: app) == nil else { return }
         // A stopping service starts nothing that would outlive it, and records no failure: the
         // reason for the launch is still there when it next starts.
         guard !activities.isClosed else { return }
@@ -44,12 +44,12 @@ extension BackgroundAssetsService {
                 guard let self else { return }
                 activities.run("background launch of \(app) exited") { [weak self] in await self?.backgroundLaunchExited(app: app, exit) }
             }
-            taskHost.recordBackgroundLaunch(process, of: app)
+            tasks.launchedInBackground(process, app: app)
             trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchInBackground", app: app, detail: "pid \(process.processIdentifier), \(reason.text)"))
         } catch {
             logger.error("Could not launch \(app) in the background \(reason.text): \(error)")
             if case let .urlSessionEvents(session) = reason { urlSessions.launchFailed(app: app, session: session) }
-            taskHost.recordEnding(of: app, reason: "the app could not be launched in the background: \(error)")
+            tasks.backgroundLaunchFailed(app: app, reason: "the app could not be launched in the background: \(error)")
         }
     }
 
@@ -58,8 +58,8 @@ extension BackgroundAssetsService {
     static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
 
     func backgroundLaunchExited(app: String, _ exit: ExtensionProcess.Exit) {
-        guard taskHost.backgroundLaunch(of: app)?.processIdentifier == exit.processIdentifier else { return }
-        _ = taskHost.removeBackgroundLaunch(of: app)
+        guard tasks.host.backgroundLaunch(of: app)?.processIdentifier == exit.processIdentifier else { return }
+        _ = tasks.removeBackgroundLaunch(of: app)
         urlSessions.backgroundLaunchEnded(app: app)
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "backgroundLaunchEnded", app: app, detail: "\(exit)"))
     }
@@ -67,17 +67,13 @@ extension BackgroundAssetsService {
     /// Ends an app the service launched in the background once none of its tasks runs and it has
     /// handled the events of every session it was launched for.
     func endBackgroundLaunchIfIdle(app: String) {
-        guard !taskHost.runningTasks.contains(where: { $0.bundleIdentifier == app }), !urlSessions.keepsBackgroundLaunch(of: app),
-            !notifications.keepsBackgroundLaunch(of: app),
-            let process = taskHost.removeBackgroundLaunch(of: app)
+        let keptElsewhere = urlSessions.keepsBackgroundLaunch(of: app) || notifications.keepsBackgroundLaunch(of: app)
+        guard let process = tasks.endBackgroundLaunchIfIdle(app: app, keptElsewhere: keptElsewhere, connections: { self.clients.connections(ofProcess: $0) })
         else { return }
         // From now on its downloads' events go to the extension, and its tasks to a new launch, not
         // to a process about to end: the decision to end it and what it may still receive are made
         // here, together, so nothing is sent into the gap between the two.
         clients.withdrawDelegates(ofProcess: process.processIdentifier)
-        for connection in clients.connections(ofProcess: process.processIdentifier) {
-            taskHost.withdrawHandlers(of: connection)
-        }
         let peak = process.highWaterResidentBytes.map { "; peak memory \($0 >> 20) MiB" } ?? ""
         trace.append(.init(from: "backgroundassetsd", to: "app", event: "backgroundLaunchDone", app: app, detail: "pid \(process.processIdentifier)\(peak)"))
         process.terminate()

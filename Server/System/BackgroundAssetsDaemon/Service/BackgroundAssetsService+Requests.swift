@@ -137,7 +137,7 @@ extension BackgroundAssetsService {
         guard clients[client.connection.id] != nil else { return failure(.callerConnectionInvalid, "The connection closed during its hello.") }
         let isOpenedApp = verdict == .accepted && hello.role == .app
             && installed.contains { $0.bundleIdentifier == hello.bundleIdentifier }
-            && taskHost.backgroundLaunch(of: hello.bundleIdentifier)?.processIdentifier != peer
+            && tasks.host.backgroundLaunch(of: hello.bundleIdentifier)?.processIdentifier != peer
         let wasOpen = clients.openedProcesses(of: hello.bundleIdentifier).contains(peer)
         clients.introduce(client.connection.id, as: hello, isOpenedApp: isOpenedApp)
         client.connection.liftFrameLimit()

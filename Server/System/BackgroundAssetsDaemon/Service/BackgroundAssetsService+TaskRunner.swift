@@ -19,28 +19,71 @@ extension BackgroundAssetsService {
     /// Hands every ready task to its app, expires and ends running ones, then sleeps until the next change.
     func runTasks() async {
         while !Task.isCancelled {
-            let now = time.now
-            await expireRunningTasks(now: now)
-            var wakeUp: [Date] = []
+            // A pass: the time first, then each pending request as it reads now (a launch before it
+            // changes what the next one reads: its run, its refresh), then the continued-processing queue.
+            var wakeUp = await perform(tasks.timeReached(now: time.now))
             for task in (try? await taskStore.all()) ?? [] {
-                if taskHost.isForced(app: task.bundleIdentifier, identifier: task.request.identifier) {
-                    await launch(task)
-                    continue
-                }
-                switch await eligibility(of: task) {
-                case .ready:
-                    await launch(task)
-                case let .held(hold):
-                    if let until = hold.until { wakeUp.append(clock.realTime(at: until)) }
-                }
+                let eligibility = await eligibility(of: task)
+                wakeUp += await perform(tasks.pendingConsidered(task, eligibility: eligibility, now: time.now, clock: clock, isAlive: { self.isAlive($0) }))
             }
-            startQueuedContinuedProcessing()
-            // Tasks launched just now are running too: their expiration and deadline wake the loop.
-            wakeUp += taskHost.runningTasks.map { $0.hasExpired ? $0.deadline : $0.expiresAt }
+            wakeUp += await perform(tasks.passEnded(now: time.now, isConnected: { self.clients[$0] != nil }))
             guard let next = wakeUp.min() else { return }
             let delay = min(max(next.timeIntervalSince(time.now), 0.001), 3600)
             try? await time.sleep(for: .seconds(fractional: delay))
         }
+    }
+
+    /// Does what the task runner decided, in order.
+    /// - Returns: The times it asked to be woken at.
+    @discardableResult
+    func perform(_ actions: [TaskRunAction]) async -> [Date] {
+        var wakeUp: [Date] = []
+        for action in actions {
+            switch action {
+            case let .launchInBackground(app):
+                await launchAppInBackground(app)
+            case let .handToConnection(running):
+                await handToConnection(running)
+            case let .wake(date):
+                wakeUp.append(date)
+            default:
+                performAtOnce(action)
+            }
+        }
+        return wakeUp
+    }
+
+    /// Does an action that needs no suspension: a trace, a message, a kill, a wake-up of the runner.
+    private func performAtOnce(_ action: TaskRunAction) {
+        switch action {
+        case let .startContinued(running):
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: running.bundleIdentifier, detail: "\(running.request.identifier) (\(running.request.kind.rawValue))"))
+            clients[running.connection]?.connection.send(.event(.launchTask(taskID: running.taskID, request: running.request)))
+        case let .expire(task):
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: "expireTask", app: task.bundleIdentifier, detail: task.request.identifier))
+            clients[task.connection]?.connection.send(.event(.expireTask(taskID: task.taskID)))
+        case let .endedAtDeadline(task, reason, killsApp):
+            trace.append(.init(from: "backgroundassetsd", to: "app", event: killsApp ? "taskKilled" : "taskEnded", app: task.bundleIdentifier, detail: reason))
+            logger.error("The task \(reason) of \(task.bundleIdentifier); \(killsApp ? "its app was killed" : "it no longer counts as running").")
+            if killsApp { tasks.removeBackgroundLaunch(of: task.bundleIdentifier)?.kill() }
+        case let .endedWithConnection(task):
+            trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
+        case let .droppedQueued(entry):
+            trace.append(.init(from: "app", to: "backgroundassetsd", event: "cancelTaskRequest", app: entry.bundleIdentifier, detail: "\(entry.request.identifier): the app exited while it waited"))
+        case let .endBackgroundLaunchIfIdle(app):
+            endBackgroundLaunchIfIdle(app: app)
+        case .reconsider:
+            deviceState.tasksChanged()
+        case .launchInBackground, .handToConnection, .wake:
+            // They suspend, or belong to the pass: `perform(_:)` does them.
+            break
+        }
+    }
+
+    /// Whether a connection is open and its process alive: a task handed to it would run.
+    func isAlive(_ connection: UInt64) -> Bool {
+        guard let client = clients[connection] else { return false }
+        return ProcessLiveness.isRunning(client.connection.peer.processIdentifier)
     }
 
     /// Whether a pending task may run now, as `status` and the runner see it.
@@ -63,7 +106,7 @@ extension BackgroundAssetsService {
     /// Whether a process of the app that the service did not launch in the background is connected
     /// and alive: a person is using the app, and its tasks wait until it has left.
     func isInForeground(_ app: String) -> Bool {
-        let background = taskHost.backgroundLaunch(of: app)?.processIdentifier
+        let background = tasks.host.backgroundLaunch(of: app)?.processIdentifier
         return clients.all.contains { client in
             guard let hello = client.hello, hello.role == .app, hello.bundleIdentifier == app else { return false }
             let process = client.connection.peer.processIdentifier
@@ -71,89 +114,23 @@ extension BackgroundAssetsService {
         }
     }
 
-    /// Runs one ready task in the connection that registered its handler, or launches the app for it.
-    func launch(_ task: PendingTask) async {
-        let app = task.bundleIdentifier
-        guard !taskHost.isRunning(app: app, identifier: task.request.identifier) else { return }
-        guard let connection = taskHost.handler(app: app, identifier: task.request.identifier),
-            let client = clients[connection], ProcessLiveness.isRunning(client.connection.peer.processIdentifier)
-        else {
-            await launchAppInBackground(app)
-            return
-        }
-        // Started before the first suspension: a runner that interleaves here sees the task running,
-        // so it neither launches it twice nor forgets to wake for its expiration.
-        let limit = task.request.kind == .appRefresh ? configuration.appRefreshRuntimeLimit : configuration.processingRuntimeLimit
-        let running = taskHost.start(task.request, app: app, connection: connection, now: time.now, limit: limit)
-        trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(task.request.identifier) (\(task.request.kind.rawValue), \(limit.formatted()) s)"))
+    /// Hands a task the runner started to the connection with its launch handler.
+    private func handToConnection(_ running: TaskHost.RunningTask) async {
+        let app = running.bundleIdentifier
+        let request = running.request
+        trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: app, detail: "\(request.identifier) (\(request.kind.rawValue), \(running.limit.formatted()) s)"))
         // The request leaves the store and its run is recorded before the app hears of it: a launch
         // handler that submits its request again must find the new one kept, and spaced from this run.
-        _ = try? await taskStore.remove(app: app, identifier: task.request.identifier)
-        try? await taskStore.recordRun(app: app, identifier: task.request.identifier, at: deviceNow)
-        if task.request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: deviceNow) }
-        client.connection.send(.event(.launchTask(taskID: running.taskID, request: task.request)))
-    }
-
-    /// Starts queued continued-processing requests, first submitted first, while the device has room;
-    /// `force` starts that identifier now whatever the room (`simulate --launch-task`).
-    func startQueuedContinuedProcessing(force identifier: String? = nil) {
-        var forced = identifier.flatMap { identifier in
-            taskHost.continuedQueue.all.first { $0.request.identifier == identifier }
-        }
-        if let forced { taskHost.continuedQueue.remove(app: forced.bundleIdentifier, identifier: forced.request.identifier) }
-        while let entry = forced ?? (ContinuedProcessingPolicy.hasRoom(running: taskHost.runningCount(of: .continuedProcessing))
-            ? taskHost.continuedQueue.popFirst() : nil)
-        {
-            forced = nil
-            // It starts in the app that submitted it, which is in the foreground; an app that has
-            // exited has had its queued requests cancelled with its connection.
-            guard let client = clients[entry.connection] else { continue }
-            let limit = ContinuedProcessingPolicy.stallTimeout + ContinuedProcessingPolicy.expirationGrace
-            let running = taskHost.start(entry.request, app: entry.bundleIdentifier, connection: entry.connection, now: time.now, limit: limit)
-            trace.append(.init(from: "backgroundassetsd", to: "app", event: "launchTask", app: entry.bundleIdentifier, detail: "\(entry.request.identifier) (\(entry.request.kind.rawValue))"))
-            client.connection.send(.event(.launchTask(taskID: running.taskID, request: entry.request)))
-        }
-    }
-
-    /// Asks running tasks near their limit to expire, and ends those past it.
-    func expireRunningTasks(now: Date) async {
-        for task in taskHost.runningTasks {
-            if task.deadline <= now {
-                _ = taskHost.removeTask(task.taskID)
-                let isContinued = task.request.kind == .continuedProcessing
-                // A continued-processing task runs in the app a person uses: it ends, the app stays.
-                let killed = !isContinued && taskHost.backgroundLaunch(of: task.bundleIdentifier) != nil
-                let reason = isContinued
-                    ? "\(task.request.identifier) did not complete within \(ContinuedProcessingPolicy.expirationGrace.formatted()) s of its expiration"
-                    : "\(task.request.identifier) ran past its \(task.limit.formatted()) s runtime limit"
-                trace.append(.init(from: "backgroundassetsd", to: "app", event: killed ? "taskKilled" : "taskEnded", app: task.bundleIdentifier, detail: reason))
-                logger.error("The task \(reason) of \(task.bundleIdentifier); \(killed ? "its app was killed" : "it no longer counts as running").")
-                taskHost.recordEnding(of: task.bundleIdentifier, reason: reason)
-                if killed { taskHost.removeBackgroundLaunch(of: task.bundleIdentifier)?.kill() }
-            } else if !task.hasExpired, task.expiresAt <= now {
-                sendExpiration(task.taskID)
-            }
-        }
-    }
-
-    func sendExpiration(_ taskID: UInt64) {
-        guard let task = taskHost.expire(taskID: taskID), let client = clients[task.connection] else { return }
-        trace.append(.init(from: "backgroundassetsd", to: "app", event: "expireTask", app: task.bundleIdentifier, detail: task.request.identifier))
-        client.connection.send(.event(.expireTask(taskID: taskID)))
+        _ = try? await taskStore.remove(app: app, identifier: request.identifier)
+        try? await taskStore.recordRun(app: app, identifier: request.identifier, at: deviceNow)
+        if request.kind == .appRefresh { try? await taskStore.recordRefresh(app: app, at: deviceNow) }
+        clients[running.connection]?.connection.send(.event(.launchTask(taskID: running.taskID, request: request)))
     }
 
     /// Ends the tasks of a closed connection: a crash of the app ends its tasks unsuccessfully, and
-    /// cancels its queued continued-processing requests.
+    /// cancels its queued continued-processing requests. At once: what the connection ran must not
+    /// count as running by the time the next request is read.
     func tasksConnectionClosed(_ connection: UInt64) {
-        for entry in taskHost.continuedQueue.removeConnection(connection) {
-            trace.append(.init(from: "app", to: "backgroundassetsd", event: "cancelTaskRequest", app: entry.bundleIdentifier, detail: "\(entry.request.identifier): the app exited while it waited"))
-        }
-        for task in taskHost.connectionClosed(connection) {
-            trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskEnded", app: task.bundleIdentifier, detail: "\(task.request.identifier): the app's connection closed while it ran"))
-            taskHost.recordEnding(of: task.bundleIdentifier, reason: "\(task.request.identifier) ended when the app's connection closed while it ran")
-        }
-        // A continued-processing task that ended leaves room for a queued one, and an app that left
-        // the foreground lets its held tasks run.
-        deviceState.tasksChanged()
+        for action in tasks.connectionClosed(connection) { performAtOnce(action) }
     }
 }

@@ -31,7 +31,7 @@ extension BackgroundAssetsService {
             return await submitTask(descriptor, app: app)
         case let .cancelTaskRequests(identifier):
             let removed = ((try? await taskStore.remove(app: app, identifier: identifier)) ?? 0)
-                + taskHost.continuedQueue.remove(app: app, identifier: identifier)
+                + tasks.continuedCancelled(app: app, identifier: identifier)
             trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "cancelTaskRequest", app: app, detail: identifier ?? "all (\(removed))"))
             deviceState.tasksChanged()
             return .done
@@ -42,7 +42,7 @@ extension BackgroundAssetsService {
                 var request = task.request
                 request.earliestBeginDate = request.earliestBeginDate.map { time.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
                 return request
-            } + taskHost.continuedQueue.entries(of: app).map(\.request))
+            } + tasks.host.continuedQueue.entries(of: app).map(\.request))
         case let .registerTaskHandler(identifier):
             guard hello.role == .app else {
                 return taskFailure(1, "Background Tasks are not available to app extensions; register launch handlers in the app.")
@@ -51,21 +51,19 @@ extension BackgroundAssetsService {
                 return taskFailure(1, "\(app) is not installed, so it cannot run background tasks; run backgroundassets-debug install first.")
             }
             if let refusal = permission.refusalToRegister(identifier) { return taskFailure(3, refusal) }
-            taskHost.register(app: app, identifier: identifier, connection: connection)
+            let actions = tasks.handlerRegistered(app: app, identifier: identifier, connection: connection)
             trace.append(.init(from: "app", to: "backgroundassetsd", event: "registerTaskHandler", app: app, detail: identifier))
-            deviceState.tasksChanged()
+            await perform(actions)
             return .done
         case let .taskCompleted(taskID, success):
-            if let task = taskHost.complete(taskID: taskID, connection: connection) {
+            let (completed, actions) = tasks.taskCompleted(taskID: taskID, connection: connection)
+            if let task = completed {
                 trace.append(.init(from: "app", to: "backgroundassetsd", event: "taskCompleted", app: app, detail: "\(task.request.identifier) success \(success)"))
-                endBackgroundLaunchIfIdle(app: app)
-                // Room for a queued continued-processing request is the one thing an ending frees:
-                // the ended request left the store when it launched.
-                if !taskHost.continuedQueue.all.isEmpty { deviceState.tasksChanged() }
             }
+            await perform(actions)
             return .done
         case let .reportTaskProgress(taskID, progress):
-            _ = taskHost.recordProgress(progress, taskID: taskID, connection: connection, now: time.now)
+            tasks.progressReported(progress, taskID: taskID, connection: connection, now: time.now)
             return .done
         case let .simulateTask(action, identifier, bundleIdentifier):
             guard hello.role == .tool else {
@@ -120,23 +118,23 @@ extension BackgroundAssetsService {
             return taskFailure(1, "Background App Refresh is off for \(app), so its continued-processing tasks are turned off; turn it on with backgroundassets-debug settings --background-refresh on.")
         }
         let handler = continuedProcessingHandler(app: app, identifier: descriptor.identifier, permission: permission)
-        let queue = taskHost.continuedQueue
+        let queue = tasks.host.continuedQueue
         let admission = ContinuedProcessingAdmission.of(.init(
             request: descriptor, bundleIdentifier: app, permission: permission, hasLaunchHandler: handler == connection,
-            isBackgroundLaunch: taskHost.backgroundLaunch(of: app)?.processIdentifier == clients[connection]?.connection.peer.processIdentifier,
+            isBackgroundLaunch: tasks.host.backgroundLaunch(of: app)?.processIdentifier == clients[connection]?.connection.peer.processIdentifier,
             queuedOfApp: queue.entries(of: app).filter { $0.request.identifier != descriptor.identifier }.count,
-            queued: queue.all.count, running: taskHost.runningCount(of: .continuedProcessing)))
+            queued: queue.all.count, running: tasks.host.runningCount(of: .continuedProcessing)))
         if case let .refuse(code, message) = admission { return taskFailure(code, message) }
-        taskHost.continuedQueue.enqueue(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
+        let actions = tasks.continuedSubmitted(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
-        deviceState.tasksChanged()
+        await perform(actions)
         return .done
     }
 
     /// The connection with a launch handler for a continued-processing identifier, or for its `prefix.*` entry.
     func continuedProcessingHandler(app: String, identifier: String, permission: TaskPermission?) -> UInt64? {
-        taskHost.handler(app: app, identifier: identifier)
-            ?? permission?.wildcardEntry(matching: identifier).flatMap { taskHost.handler(app: app, identifier: $0) }
+        tasks.host.handler(app: app, identifier: identifier)
+            ?? permission?.wildcardEntry(matching: identifier).flatMap { tasks.host.handler(app: app, identifier: $0) }
     }
 
     /// The Background Tasks the installed app's Info.plist permits, or `nil` when it is not installed.
@@ -156,85 +154,43 @@ extension BackgroundAssetsService {
         let app = installed.bundleIdentifier
         switch action {
         case .launch:
-            if taskHost.continuedQueue.entries(of: app).contains(where: { $0.request.identifier == identifier }) {
+            if tasks.host.continuedQueue.entries(of: app).contains(where: { $0.request.identifier == identifier }) {
                 trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
-                startQueuedContinuedProcessing(force: identifier)
+                await perform(tasks.startQueuedContinuedProcessing(forcing: identifier, now: time.now, isConnected: { self.clients[$0] != nil }))
                 return .done
             }
             guard let task = ((try? await taskStore.all()) ?? []).first(where: { $0.bundleIdentifier == app && $0.request.identifier == identifier }) else {
                 return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugSummary); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
-            taskHost.force(app: app, identifier: identifier)
-            await launch(task)
+            await perform(tasks.launchForced(task, now: time.now, isAlive: { self.isAlive($0) }))
         case .expire:
-            guard let task = taskHost.runningTask(app: app, identifier: identifier) else {
+            guard let task = tasks.host.runningTask(app: app, identifier: identifier) else {
                 return failure(.downloadDoesNotExist, "No task \(identifier.debugSummary) of \(app) is running; launch it first with backgroundassets-debug simulate --launch-task \(identifier).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateExpireTask", app: app, detail: identifier))
-            sendExpiration(task.taskID)
+            await perform(tasks.expire(taskID: task.taskID))
         }
         return .done
     }
 
     /// Whether a pending task may run within `idleExitAfter`, so the service stays to run it.
     func hasTaskDueSoon(now: Date) async -> Bool {
-        if !taskHost.runningTasks.isEmpty || !taskHost.continuedQueue.all.isEmpty { return true }
-        for task in (try? await taskStore.all()) ?? [] {
-            switch await eligibility(of: task) {
-            case .ready: return true
-            case let .held(hold):
-                if let until = hold.until, clock.realTime(at: until).timeIntervalSince(now) < configuration.idleExitAfter {
-                    return true
-                }
-            }
-        }
-        return false
+        if tasks.hasWork { return true }
+        return tasks.hasTaskDue(in: await pendingTasks(), within: configuration.idleExitAfter, now: now, clock: clock)
     }
 
     /// Each pending request and each running task, for `status` and `tasks`.
     func taskStatuses() async -> [TaskStatus] {
-        var statuses: [TaskStatus] = []
-        for task in (try? await taskStore.all()) ?? [] {
-            let eligibility = await eligibility(of: task)
-            var summary = eligibility.summary
-            if eligibility == .ready, taskHost.handler(app: task.bundleIdentifier, identifier: task.request.identifier) == nil {
-                summary = taskHost.backgroundLaunch(of: task.bundleIdentifier) == nil
-                    ? "may run now; the app will be launched in the background"
-                    : "may run now; waiting for the app to register its launch handler"
-            }
-            var status = TaskStatus(bundleIdentifier: task.bundleIdentifier, request: task.request, state: .pending, summary: summary)
-            if case let .held(hold) = eligibility {
-                status.waitingFor = hold.rule
-                status.notBefore = hold.until
-            }
-            statuses.append(status)
-        }
-        let running = taskHost.runningCount(of: .continuedProcessing)
-        for entry in taskHost.continuedQueue.all {
-            let summary = ContinuedProcessingPolicy.hasRoom(running: running)
-                ? "may start now" : "queued: \(running) continued-processing tasks run, the most at once"
-            statuses.append(TaskStatus(bundleIdentifier: entry.bundleIdentifier, request: entry.request, state: .pending, summary: summary))
-        }
-        for task in taskHost.runningTasks {
-            statuses.append(TaskStatus(
-                bundleIdentifier: task.bundleIdentifier, request: task.request, state: .running, summary: Self.summary(of: task, now: time.now),
-                progress: task.progress))
-        }
-        return statuses
+        tasks.statuses(of: await pendingTasks(), now: time.now)
     }
 
-    /// How a running task is doing, in one sentence for `tasks`.
-    private static func summary(of task: TaskHost.RunningTask, now: Date) -> String {
-        let seconds = Int(now.timeIntervalSince(task.started))
-        guard task.request.kind == .continuedProcessing else {
-            return task.hasExpired
-                ? "expiring: its expiration handler was asked to run; ends \(task.limit.formatted()) s after it started"
-                : "running, \(seconds) s of its \(task.limit.formatted()) s"
+    /// The pending requests, each with whether it may run now.
+    private func pendingTasks() async -> [TaskRunner.Pending] {
+        var pending: [TaskRunner.Pending] = []
+        for task in (try? await taskStore.all()) ?? [] {
+            pending.append(TaskRunner.Pending(task: task, eligibility: await eligibility(of: task)))
         }
-        let shown = task.progress.map { "\($0.summary), \"\($0.title)\" \"\($0.subtitle)\"" } ?? "no progress reported yet"
-        return task.hasExpired
-            ? "expiring at \(shown): its expiration handler was asked to run; ends \(ContinuedProcessingPolicy.expirationGrace.formatted()) s later"
-            : "running \(seconds) s, \(shown)"
+        return pending
     }
 }

@@ -113,7 +113,7 @@ extension BackgroundAssetsService {
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "forceQuit", app: id,
                            detail: processes.isEmpty ? "not running" : "pid \(Set(processes).sorted().map(String.init).joined(separator: ", "))"))
         for pid in Set(processes) where pid > 1 { kill(pid, SIGKILL) }
-        taskHost.removeBackgroundLaunch(of: id)?.kill()
+        tasks.removeBackgroundLaunch(of: id)?.kill()
         await urlSessions.forceQuit(app: id)
         return .app(appStatus(app))
     }

@@ -81,8 +81,8 @@ public actor BackgroundAssetsService {
     // Background Tasks.
     /// The pending requests, durable across restarts.
     let taskStore: TaskStore
-    /// The registered launch handlers and the running tasks.
-    var taskHost = TaskHost()
+    /// When each pending request runs, where, and how each run ends.
+    var tasks: TaskRunner
     var taskTimer: ServiceActivities.Activity?
 
     /// Every app's background URL sessions and their transfers.
@@ -128,6 +128,7 @@ public actor BackgroundAssetsService {
         periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
         let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
         self.hostEvents = hostEvents
+        tasks = TaskRunner(appRefreshLimit: configuration.appRefreshRuntimeLimit, processingLimit: configuration.processingRuntimeLimit)
         extensionCalls = ExtensionCallLifecycle(policy: ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget))
         extensionHost = ExtensionHost(
@@ -270,7 +271,7 @@ public actor BackgroundAssetsService {
     /// upload sending or waiting to try again, no periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
         let now = time.now
-        guard clients.isEmpty, extensionCalls.isEmpty, installs.isEmpty, taskHost.backgroundLaunches.isEmpty,
+        guard clients.isEmpty, extensionCalls.isEmpty, installs.isEmpty, tasks.host.backgroundLaunches.isEmpty,
             !notifications.hasPendingRequests, !assetPacks.isBusy, !urlSessions.hasUploadsInFlight,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
         else { return false }
@@ -285,7 +286,7 @@ public actor BackgroundAssetsService {
         // Closed first and synchronously: a launch that an activity attempts while the kills and
         // the shutdown below are under way is refused, so no process outlives the service.
         activities.close()
-        for process in taskHost.backgroundLaunches { process.kill() }
+        for process in tasks.host.backgroundLaunches { process.kill() }
         extensionHost.killAll()
         for client in clients.all { client.connection.close() }
         await activities.shutdown()

@@ -8,8 +8,7 @@ import Foundation
 
 /// The running side of Background Tasks: where each app's launch handlers are, and what runs there.
 ///
-/// A value the service owns and tests drive directly, like ``ExclusiveControlArbiter``: no I/O, no
-/// clock; the caller passes the time.
+/// The data of ``TaskRunner``, which decides with it: no I/O, no clock; the caller passes the time.
 public struct TaskHost: Sendable {
     /// A task handed to a connection and not yet ended.
     public struct RunningTask: Sendable, Equatable {
