@@ -232,4 +232,38 @@ struct TaskRunnerTests {
         statuses = runner.statuses(of: [], now: Self.at(10))
         #expect(statuses.map(\.state) == [.running] && statuses.first?.summary == "running, 10 s of its 30 s")
     }
+
+    // MARK: - A request submitted
+
+    @Test("A refresh or processing request is kept only with a valid identifier, the app installed and permitting it, refresh on and room for its kind")
+    func submission() {
+        let permission = TaskPermission(permittedIdentifiers: ["com.example.sessions.refresh", "com.example.sessions.other"], backgroundModes: ["fetch"])
+        let request = TaskRequestDescriptor(identifier: "com.example.sessions.refresh", kind: .appRefresh, earliestBeginDate: Self.at(900))
+        let deviceNow = Self.at(86_400)
+        func submit(_ descriptor: TaskRequestDescriptor = request, permission: TaskPermission? = permission,
+                    settings: DeviceSettings = DeviceSettings(), pending: [PendingTask] = []) -> TaskRunner.Submission {
+            TaskRunner.submission(of: descriptor, app: Self.app, permission: permission, settings: settings, pending: pending,
+                                  deviceNow: deviceNow, appNow: Self.t0)
+        }
+        func code(_ submission: TaskRunner.Submission) -> Int? {
+            if case let .refuse(code, _) = submission { code } else { nil }
+        }
+        #expect(code(submit(TaskRequestDescriptor(identifier: "", kind: .appRefresh))) == 3)
+        #expect(code(submit(TaskRequestDescriptor(identifier: String(repeating: "a", count: 256), kind: .appRefresh))) == 3)
+        #expect(code(submit(permission: nil)) == 1, "not installed")
+        #expect(code(submit(TaskRequestDescriptor(identifier: "com.example.sessions.unlisted", kind: .appRefresh))) == 3)
+        #expect(code(submit(TaskRequestDescriptor(identifier: "com.example.sessions.refresh", kind: .processing))) == 3,
+                "processing needs its background mode")
+        var off = DeviceSettings()
+        off.backgroundAppRefreshByApp[Self.app] = false
+        #expect(code(submit(settings: off)) == 1)
+        let other = PendingTask(bundleIdentifier: Self.app, request: .init(identifier: "com.example.sessions.other", kind: .appRefresh), submitted: Self.t0)
+        #expect(code(submit(pending: [other])) == 2, "one refresh request per app")
+        #expect(code(submit(pending: [Self.refresh()])) == nil, "the same identifier replaces itself")
+
+        // Its earliest begin date, 15 minutes ahead on the app's clock, is 15 minutes of device time ahead.
+        var kept = request
+        kept.earliestBeginDate = deviceNow.addingTimeInterval(900)
+        #expect(submit() == .accept(PendingTask(bundleIdentifier: Self.app, request: kept, submitted: deviceNow)))
+    }
 }

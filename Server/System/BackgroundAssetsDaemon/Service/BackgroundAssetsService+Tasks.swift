@@ -76,29 +76,14 @@ extension BackgroundAssetsService {
     }
 
     private func submitTask(_ descriptor: TaskRequestDescriptor, app: String) async -> ServerResponse {
-        guard !descriptor.identifier.isEmpty, descriptor.identifier.utf8.count <= 255 else {
-            return taskFailure(3, "A task identifier must be 1 to 255 bytes long; use the reverse-DNS identifier listed in BGTaskSchedulerPermittedIdentifiers.")
+        let submission = TaskRunner.submission(
+            of: descriptor, app: app, permission: await taskPermission(of: app), settings: settings,
+            pending: (try? await taskStore.all()) ?? [], deviceNow: deviceNow, appNow: Date())
+        let task: PendingTask
+        switch submission {
+        case let .refuse(code, message): return taskFailure(code, message)
+        case let .accept(accepted): task = accepted
         }
-        guard let permission = await taskPermission(of: app) else {
-            return taskFailure(1, "\(app) is not installed, so it cannot schedule background work; run backgroundassets-debug install first.")
-        }
-        if let refusal = permission.refusalToSubmit(descriptor.identifier, kind: descriptor.kind) { return taskFailure(3, refusal) }
-        guard settings.allowsBackgroundAppRefresh(for: app) else {
-            return taskFailure(1, "Background App Refresh is off for \(app), so it cannot schedule background work; turn it on with backgroundassets-debug settings --background-refresh on.")
-        }
-        let pending = (try? await taskStore.all()) ?? []
-        let sameKind = pending.filter {
-            $0.bundleIdentifier == app && $0.request.kind == descriptor.kind && $0.request.identifier != descriptor.identifier
-        }
-        guard sameKind.count < descriptor.kind.pendingLimit else {
-            return taskFailure(2, "\(app) already has \(sameKind.count) pending \(descriptor.kind == .appRefresh ? "refresh" : "processing") request(s), the most allowed; cancel one (\(sameKind.map(\.request.identifier).joined(separator: ", "))) before submitting another.")
-        }
-        // The app's dates are its wall clock; the device's clock may run faster (timeScale). A request
-        // for "in 15 minutes" means 15 minutes of device time from now.
-        let deviceNow = deviceNow
-        var request = descriptor
-        request.earliestBeginDate = descriptor.earliestBeginDate.map { deviceNow.addingTimeInterval($0.timeIntervalSinceNow) }
-        let task = PendingTask(bundleIdentifier: app, request: request, submitted: deviceNow)
         do {
             try await taskStore.save(task)
         } catch {
