@@ -266,4 +266,20 @@ struct TaskRunnerTests {
         kept.earliestBeginDate = deviceNow.addingTimeInterval(900)
         #expect(submit() == .accept(PendingTask(bundleIdentifier: Self.app, request: kept, submitted: deviceNow)))
     }
+
+    @Test("A continued-processing request is admitted from the connection with its launch handler, registered for its prefix.* entry")
+    func continuedAdmission() {
+        var runner = Self.runner()
+        let request = ContinuedProcessingTests.request("1")
+        let permission = ContinuedProcessingTests.permission
+        #expect(runner.continuedAdmission(of: request, app: Self.app, permission: permission, connection: Self.handler, isBackgroundLaunch: false)
+            != .accept, "no launch handler")
+        _ = runner.handlerRegistered(app: Self.app, identifier: "com.example.sessions.export.*", connection: Self.handler)
+        #expect(runner.continuedAdmission(of: request, app: Self.app, permission: permission, connection: Self.handler, isBackgroundLaunch: false)
+            == .accept)
+        #expect(runner.continuedAdmission(of: request, app: Self.app, permission: permission, connection: Self.handler + 1, isBackgroundLaunch: false)
+            != .accept, "the handler is in another process")
+        #expect(runner.continuedAdmission(of: request, app: Self.app, permission: permission, connection: Self.handler, isBackgroundLaunch: true)
+            != .accept, "not from a background launch")
+    }
 }

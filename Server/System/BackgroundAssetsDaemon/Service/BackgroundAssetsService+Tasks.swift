@@ -102,24 +102,14 @@ extension BackgroundAssetsService {
         guard settings.allowsBackgroundAppRefresh(for: app) else {
             return taskFailure(1, "Background App Refresh is off for \(app), so its continued-processing tasks are turned off; turn it on with backgroundassets-debug settings --background-refresh on.")
         }
-        let handler = continuedProcessingHandler(app: app, identifier: descriptor.identifier, permission: permission)
-        let queue = tasks.host.continuedQueue
-        let admission = ContinuedProcessingAdmission.of(.init(
-            request: descriptor, bundleIdentifier: app, permission: permission, hasLaunchHandler: handler == connection,
-            isBackgroundLaunch: tasks.host.backgroundLaunch(of: app)?.processIdentifier == clients[connection]?.connection.peer.processIdentifier,
-            queuedOfApp: queue.entries(of: app).filter { $0.request.identifier != descriptor.identifier }.count,
-            queued: queue.all.count, running: tasks.host.runningCount(of: .continuedProcessing)))
+        let isBackgroundLaunch = tasks.host.backgroundLaunch(of: app)?.processIdentifier == clients[connection]?.connection.peer.processIdentifier
+        let admission = tasks.continuedAdmission(
+            of: descriptor, app: app, permission: permission, connection: connection, isBackgroundLaunch: isBackgroundLaunch)
         if case let .refuse(code, message) = admission { return taskFailure(code, message) }
         let actions = tasks.continuedSubmitted(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
         await perform(actions)
         return .done
-    }
-
-    /// The connection with a launch handler for a continued-processing identifier, or for its `prefix.*` entry.
-    func continuedProcessingHandler(app: String, identifier: String, permission: TaskPermission?) -> UInt64? {
-        tasks.host.handler(app: app, identifier: identifier)
-            ?? permission?.wildcardEntry(matching: identifier).flatMap { tasks.host.handler(app: app, identifier: $0) }
     }
 
     /// The Background Tasks the installed app's Info.plist permits, or `nil` when it is not installed.

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Whether the runner takes an app's refresh or processing request: its identifier, the Info.plist, the settings and how many of its kind wait.
+Whether the runner takes an app's request: its identifier, the Info.plist, the settings, how many of its kind wait, and for continued processing Apple's admission rules.
 */
 
 import BackgroundAssetsIPC
@@ -49,5 +49,27 @@ extension TaskRunner {
         var request = descriptor
         request.earliestBeginDate = descriptor.earliestBeginDate.map { deviceNow.addingTimeInterval($0.timeIntervalSince(appNow)) }
         return .accept(PendingTask(bundleIdentifier: app, request: request, submitted: deviceNow))
+    }
+
+    /// Whether a continued-processing request from a connection is admitted, by Apple's rules
+    /// (``ContinuedProcessingAdmission``), given the launch handlers, the queue and what runs.
+    /// - Parameters:
+    ///   - descriptor: The request.
+    ///   - app: The app.
+    ///   - permission: What its Info.plist permits.
+    ///   - connection: The connection that submitted it.
+    ///   - isBackgroundLaunch: Whether that connection's process is the app's background launch.
+    func continuedAdmission(
+        of descriptor: TaskRequestDescriptor, app: String, permission: TaskPermission, connection: UInt64, isBackgroundLaunch: Bool
+    ) -> ContinuedProcessingAdmission {
+        // A launch handler registered for the identifier, or for its `prefix.*` entry.
+        let handler = host.handler(app: app, identifier: descriptor.identifier)
+            ?? permission.wildcardEntry(matching: descriptor.identifier).flatMap { host.handler(app: app, identifier: $0) }
+        let queue = host.continuedQueue
+        return ContinuedProcessingAdmission.of(.init(
+            request: descriptor, bundleIdentifier: app, permission: permission, hasLaunchHandler: handler == connection,
+            isBackgroundLaunch: isBackgroundLaunch,
+            queuedOfApp: queue.entries(of: app).filter { $0.request.identifier != descriptor.identifier }.count,
+            queued: queue.all.count, running: host.runningCount(of: .continuedProcessing)))
     }
 }
