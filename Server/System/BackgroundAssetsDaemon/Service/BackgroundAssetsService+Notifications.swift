@@ -74,13 +74,6 @@ extension BackgroundAssetsService {
         }
     }
 
-    /// Does what the notification host asks of the service.
-    func handle(_ event: NotificationHost.Event) async {
-        switch event {
-        case .due: await notifications.deliverDue()
-        }
-    }
-
     /// A connection closed: presentations it owed are listed.
     func notificationsConnectionClosed(_ connection: UInt64) async {
         await notifications.connectionClosed(connection)

@@ -12,7 +12,8 @@ import SystemLogging
 /// It owns the download queue and every client connection: it answers requests, routes each
 /// download's events to the app's connected delegates, arbitrates exclusive control, and hands
 /// finished files over until every delegate has acknowledged them.
-public actor BackgroundAssetsService {
+@ServiceActor
+public final class BackgroundAssetsService {
     typealias Client = ClientRegistry.Client
 
     let paths: DevicePaths
@@ -50,7 +51,10 @@ public actor BackgroundAssetsService {
     /// What the periodic checks and the task runner read; each reschedules itself when its part changes.
     var deviceState: DeviceState {
         didSet {
-            if deviceState.clock != oldValue.clock { trace.use(deviceState.clock) }
+            if deviceState.clock != oldValue.clock {
+                trace.use(deviceState.clock)
+                assetPacks.deviceClock = deviceState.clock
+            }
             periodicInputsChanged(from: oldValue)
             taskInputsChanged(from: oldValue)
         }
@@ -61,8 +65,6 @@ public actor BackgroundAssetsService {
     var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
     let periodic: PeriodicChecks
-    /// The apps whose periodic check is due, routed in order from ``start()`` on.
-    private let dueChecks: AsyncStream<(app: String, deviceTime: Date)>
     var settings: DeviceSettings { deviceState.settings }
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
@@ -87,18 +89,14 @@ public actor BackgroundAssetsService {
 
     /// Every app's background URL sessions and their transfers.
     let urlSessions: BackgroundSessionHost
-    /// What the background-session host asks of the service, routed in order from ``start()`` on.
-    private let urlSessionEvents: AsyncStream<BackgroundSessionHost.Event>
 
     /// Every app's notification answer, pending requests and delivered notifications.
     let notifications: NotificationHost
-    /// What the notification host asks of the service, routed in order from ``start()`` on.
-    private let notificationEvents: AsyncStream<NotificationHost.Event>
 
     /// Downloads, installs, updates and removes the apps' managed asset packs.
     let assetPacks: AssetPackCoordinator
-    /// What the asset-pack subsystem reports, routed in order from ``start()`` on.
-    private let assetPackEvents: AsyncStream<AssetPackCoordinator.Event>
+    /// What the parts tell the hub for other parts, routed in order from ``start()`` on.
+    private let notices: AsyncStream<ServiceNotice>
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
@@ -106,7 +104,7 @@ public actor BackgroundAssetsService {
     ///   - configuration: The policy knobs.
     ///   - time: The clock the service's time, deadlines and timers run on; a test passes a manual one.
     /// - Throws: A store error when the queue cannot be opened.
-    public init(paths: DevicePaths, configuration: ServiceConfiguration, time: any ServiceClock = SystemServiceClock()) throws {
+    public nonisolated init(paths: DevicePaths, configuration: ServiceConfiguration, time: any ServiceClock = SystemServiceClock()) throws {
         for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -123,9 +121,11 @@ public actor BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         installer = AppInstaller(paths: paths, registry: registry)
-        let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
-        self.dueChecks = dueChecks
-        periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
+        let (notices, noticeChannel) = AsyncStream<ServiceNotice>.makeStream()
+        self.notices = notices
+        periodic = PeriodicChecks(registry: registry, activities: activities) {
+            noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))
+        }
         let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
         self.hostEvents = hostEvents
         tasks = TaskRunner(appRefreshLimit: configuration.appRefreshRuntimeLimit, processingLimit: configuration.processingRuntimeLimit)
@@ -135,30 +135,23 @@ public actor BackgroundAssetsService {
             paths: paths, configuration: configuration, activities: activities, trace: trace
         ) { hostContinuation.yield($0) }
         let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
-        deviceState = DeviceState(settings: settings, clock: DeviceClock(origin: time.now, timeScale: configuration.timeScale))
+        let deviceClock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
+        deviceState = DeviceState(settings: settings, clock: deviceClock)
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
         storeReader = DownloadStoreReader(store: store)
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
-        let (sessionEvents, sessionContinuation) = AsyncStream<BackgroundSessionHost.Event>.makeStream()
-        urlSessionEvents = sessionEvents
         urlSessions = try BackgroundSessionHost(
             paths: paths, queue: queue, reader: storeReader, trace: trace, activities: activities, settings: settings
-        ) { sessionContinuation.yield($0) }
-        let (notificationEvents, notificationContinuation) = AsyncStream<NotificationHost.Event>.makeStream()
-        self.notificationEvents = notificationEvents
-        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings) {
-            notificationContinuation.yield($0)
-        }
-        let (packEvents, packContinuation) = AsyncStream<AssetPackCoordinator.Event>.makeStream()
-        assetPackEvents = packEvents
+        ) { noticeChannel.yield(.backgroundSessions($0)) }
+        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings)
         assetPacks = AssetPackCoordinator(
             paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
-            trace: trace) { packContinuation.yield($0) }
-        assetPacks.appleHostingServer = settings.appleHostingServer.flatMap(URL.init(string:))
-        trace.use(deviceState.clock)
+            trace: trace, appleHostingServer: settings.appleHostingServer.flatMap(URL.init(string:)), deviceClock: deviceClock
+        ) { noticeChannel.yield(.assetPacks($0)) }
+        trace.use(deviceClock)
     }
 
     /// Starts the queue; its events are routed in the order they happen.
@@ -172,21 +165,9 @@ public actor BackgroundAssetsService {
         activities.run("extension host events") { [weak self] in
             for await event in hostEvents { await self?.handle(event) }
         }
-        let dueChecks = dueChecks
-        activities.run("due periodic checks") { [weak self] in
-            for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
-        }
-        let urlSessionEvents = urlSessionEvents
-        activities.run("background session events") { [weak self] in
-            for await event in urlSessionEvents { await self?.handle(event) }
-        }
-        let notificationEvents = notificationEvents
-        activities.run("notification events") { [weak self] in
-            for await event in notificationEvents { await self?.handle(event) }
-        }
-        let assetPackEvents = assetPackEvents
-        activities.run("asset-pack events") { [weak self] in
-            for await event in assetPackEvents { await self?.handle(event) }
+        let notices = notices
+        activities.run("notices from the parts") { [weak self] in
+            for await notice in notices { await self?.handle(notice) }
         }
         let apps = await registry.apps().apps
         // Known before any transfer resumes: whether a finished file has an owner depends on it.

@@ -14,7 +14,7 @@ extension BackgroundSessionHost {
     /// file is in the session's folder is delivered, a failed one fails the task, and a task with no
     /// transfer (waiting for the device, or never queued) is scheduled again. A transfer still in the
     /// queue resumes there, from its bytes on disk.
-    func start(isolation: isolated (any Actor)? = #isolation) async {
+    func start() async {
         do {
             let (records, unreadable) = try await store.all()
             for key in unreadable {
@@ -53,8 +53,7 @@ extension BackgroundSessionHost {
         scheduleExpiry()
     }
 
-    private func settle(_ reference: TaskReference, snapshot: BackgroundTaskSnapshot, row: DownloadRow?, staging: StagingArea,
-                        isolation: isolated (any Actor)? = #isolation) async {
+    private func settle(_ reference: TaskReference, snapshot: BackgroundTaskSnapshot, row: DownloadRow?, staging: StagingArea) async {
         let (key, task) = (reference.key, reference.task)
         switch row?.state {
         case .waiting?, .downloading?, .created?:
@@ -70,15 +69,14 @@ extension BackgroundSessionHost {
         }
     }
 
-    private func reschedule(_ reference: TaskReference, _ snapshot: BackgroundTaskSnapshot,
-                            isolation: isolated (any Actor)? = #isolation) async {
+    private func reschedule(_ reference: TaskReference, _ snapshot: BackgroundTaskSnapshot) async {
         let discretionary = state.record(reference.key)?.settings.isDiscretionary ?? false
         await schedule(reference, WaitingTransfer(request: snapshot.currentRequest, notBefore: snapshot.earliestBeginDate,
                                                   discretionary: discretionary, resumingFrom: nil, reason: ""))
     }
 
     /// The newest queue row of each background session's task.
-    private func latestRows(isolation: isolated (any Actor)? = #isolation) async -> [TaskReference: DownloadRow] {
+    private func latestRows() async -> [TaskReference: DownloadRow] {
         let all = (try? await reader.read { try $0.allDownloads() }) ?? []
         var latest: [TaskReference: DownloadRow] = [:]
         for row in all {

@@ -1,0 +1,18 @@
+/*
+Abstract:
+The one isolation domain of the service and its parts, as an app's user interface has the main actor.
+*/
+
+/// The isolation domain the service and its parts share: the hub, the extension, background-session
+/// and notification hosts, the asset-pack coordinator and the periodic checks.
+///
+/// One domain means a part can run its own timers and watchers: an activity started with
+/// `{ @ServiceActor in … }` calls back into the part that started it, with no event sent out to
+/// the hub and handed back. Work that blocks (SQLite, the file system, transfers) stays off it, on
+/// the stores' and the queue's own threads (``OwnThreadActor``), so one service's waiting never
+/// holds up another's in a test process that runs several.
+@globalActor
+public actor ServiceActor {
+    /// The shared instance.
+    public static let shared = ServiceActor()
+}
