@@ -79,6 +79,8 @@ public final class BackgroundAssetsService {
     }
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
+    /// The files the last service left for their owners, held at start and routed once installs resume.
+    private var filesLeftByEarlierRun: [FinishedFile] = []
 
     // Background Tasks.
     /// The pending requests, durable across restarts.
@@ -154,9 +156,55 @@ public final class BackgroundAssetsService {
         trace.use(deviceClock)
     }
 
-    /// Starts the queue; its events are routed in the order they happen.
+    /// The service's parts in the order they start, each after what it depends on; ``stop()`` stops
+    /// them in reverse. Whether a finished file has an owner depends on the installed apps, so they
+    /// come first; the archives the queue resumes report to pack downloads already taken up; what
+    /// the last service left for its owners is held before the queue starts, so a transfer that
+    /// finishes the moment it does is held beside it. On the way down, nothing new may start while
+    /// the processes are killed, and the queue stops last, after everything that uses it.
+    private var lifecycle: ServiceLifecycle {
+        ServiceLifecycle(parts: [
+            ServicePart("installed apps and their packs", start: { [self] in
+                let apps = await registry.apps().apps
+                installedApps = Set(apps.map(\.bundleIdentifier))
+                await assetPacks.start(apps: apps)
+            }),
+            ServicePart("files left for their owners", start: { [self] in
+                filesLeftByEarlierRun = await holdFilesLeftByEarlierRun()
+            }),
+            ServicePart("download queue", start: { [self] in try await queue.start() }, stop: { [self] in await queue.stop() }),
+            ServicePart("extensions' runtime", stop: { [self] in
+                for app in extensionHost.unsavedRuntime.apps { await saveRuntime(of: app) }
+            }),
+            ServicePart("routing and timers", start: { [self] in startRouting() }, stop: { [self] in await activities.shutdown() }),
+            ServicePart("background sessions", start: { [self] in await urlSessions.start() }),
+            ServicePart("notifications", start: { [self] in await notifications.start() }),
+            ServicePart("installs", start: { [self] in
+                await resumeInstalls()
+                for archive in filesLeftByEarlierRun { await route(.finished(archive.row, file: archive.file)) }
+                filesLeftByEarlierRun = []
+            }),
+            ServicePart("client connections", stop: { [self] in
+                for client in clients.all { client.connection.close() }
+            }),
+            ServicePart("launched processes", stop: { [self] in
+                for process in tasks.host.backgroundLaunches { process.kill() }
+                extensionHost.killAll()
+            }),
+            // Closed first on the way down, and synchronously: a launch that an activity attempts
+            // while the kills and the shutdown are under way is refused, so no process outlives the service.
+            ServicePart("schedules", start: { [self] in deviceState.serviceStarted() }, stop: { [self] in activities.close() }),
+        ])
+    }
+
+    /// Starts the service's parts, in ``lifecycle``'s order.
     public func start() async throws {
         deliveries.serviceStarts(at: time.now)
+        try await lifecycle.start()
+    }
+
+    /// Routes the queue's events, the extension host's and the parts' notices, each in the order they happen.
+    private func startRouting() {
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
@@ -169,20 +217,6 @@ public final class BackgroundAssetsService {
         activities.run("notices from the parts") { [weak self] in
             for await notice in notices { await self?.handle(notice) }
         }
-        let apps = await registry.apps().apps
-        // Known before any transfer resumes: whether a finished file has an owner depends on it.
-        installedApps = Set(apps.map(\.bundleIdentifier))
-        // Before the queue starts: the archives it resumes report to downloads already taken up.
-        await assetPacks.start(apps: apps)
-        // Before the queue starts too: what the last service left for its owners is held first, and
-        // a transfer that finishes the moment the queue starts is held beside it.
-        let archives = await holdFilesLeftByEarlierRun()
-        try await queue.start()
-        await urlSessions.start()
-        await notifications.start()
-        await resumeInstalls()
-        for archive in archives { await route(.finished(archive.row, file: archive.file)) }
-        deviceState.serviceStarted()
     }
 
     /// Serves one client until it disconnects.
@@ -261,18 +295,11 @@ public final class BackgroundAssetsService {
         return (try? await queue.hasWork()) == false
     }
 
-    /// Stops every transfer, timer, watcher and process the service started; their bytes are kept
-    /// for the next start. When it returns, nothing of the service runs any more.
+    /// Stops every transfer, timer, watcher and process the service started, in the reverse of
+    /// ``lifecycle``'s order; their bytes are kept for the next start. When it returns, nothing of
+    /// the service runs any more.
     public func stop() async {
-        // Closed first and synchronously: a launch that an activity attempts while the kills and
-        // the shutdown below are under way is refused, so no process outlives the service.
-        activities.close()
-        for process in tasks.host.backgroundLaunches { process.kill() }
-        extensionHost.killAll()
-        for client in clients.all { client.connection.close() }
-        await activities.shutdown()
-        for app in extensionHost.unsavedRuntime.apps { await saveRuntime(of: app) }
-        await queue.stop()
+        await lifecycle.stop()
     }
 
     /// The device's time now.
