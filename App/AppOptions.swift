@@ -1,6 +1,6 @@
 /*
 Abstract:
-The app's command line, declared once for its parsing and its help, and parsed into one small struct.
+The app's command line: each option declared once, on the property it fills, and the command the words chose.
 */
 
 import ArgumentParsing
@@ -27,27 +27,41 @@ struct AppOptions: Equatable, ParsableArguments {
 
     var command = Command.run
     /// Exit once every session is on the device, rather than run until interrupted.
-    var untilComplete = false
+    @Flag("--until-complete", help: """
+        Exit once every session is downloaded and verified (0), or as soon as one has failed and nothing is \
+        left in flight (1).
+        """)
+    var untilComplete: Bool
     /// How long `untilComplete` waits.
-    var timeout: Duration
+    @Option("--timeout", help: "Give up after SECONDS and exit 1.", traits: [.requiring("--until-complete")], as: .seconds)
+    var timeout: Duration = .seconds(600)
     /// Where the manifest is refreshed from; `nil` before the app is installed.
+    @Option(
+        "--manifest-url", valueName: "URL", help: "Where to refresh the manifest from.",
+        defaultDescription: "$BA_MANIFEST_URL, or the BAManifestURL of the installed Info.plist, now "
+            + (SharedSettings.manifestURL()?.absoluteString ?? "none, as the app is not installed yet"),
+        as: ArgumentConversion { text throws(UsageError) in
+            guard let url = URL(string: text), let scheme = url.scheme?.lowercased(),
+                  scheme == "http" || scheme == "https", url.host?.isEmpty == false
+            else { throw UsageError("--manifest-url \(text) is not an http or https URL.") }
+            return url
+        })
     var manifestURL: URL?
     /// Print events as lines, even on a terminal.
-    var plain = false
+    @Flag("--plain", help: "Print one line per event even on a terminal, instead of a live table.")
+    var plain: Bool
 
-    /// Reads the options; `--flag value` and `--flag=value` are both accepted.
-    /// - Throws: ``UsageError`` naming the argument at fault.
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        untilComplete = arguments.flag(Self.untilComplete)
-        timeout = try arguments.value(Self.timeout)
-        manifestURL = try arguments.option(Self.manifestURL) ?? SharedSettings.manifestURL()
-        plain = arguments.flag(Self.plain)
-        if arguments.selected(Self.list) {
-            command = .list(json: arguments.flag(Self.json))
-        } else if arguments.selected(Self.delete) {
-            command = .delete(sessionID: try arguments.positional(Self.sessionID))
-        } else if arguments.selected(Self.holdControl) {
-            command = .holdControl(try arguments.value(Self.holdSeconds))
+    mutating func validate() throws(UsageError) {
+        if manifestURL == nil { manifestURL = SharedSettings.manifestURL() }
+    }
+
+    mutating func readSubcommand<Failure>(from arguments: CommandLineArguments<Failure>) throws(Failure) {
+        if let list = try arguments.values(of: List.self) {
+            command = .list(json: list.json)
+        } else if let delete = try arguments.values(of: Delete.self) {
+            command = .delete(sessionID: delete.sessionID)
+        } else if let hold = try arguments.values(of: HoldControl.self) {
+            command = .holdControl(hold.seconds)
         }
     }
 }

@@ -8,15 +8,7 @@ import Foundation
 
 /// How one launch of the game runs.
 struct GameOptions: ParsableArguments {
-    static let untilReady = Flag("--until-ready", help: """
-        Stay until the newest game data is unpacked and verified, starting the download when needed, then \
-        exit 0; exit 1 with the reason otherwise.
-        """)
-    static let timeout = Option.seconds(
-        "--timeout", help: "Give up after SECONDS and exit 1.", default: .seconds(600)
-    ).requiring(untilReady)
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "background-game",
         abstract: """
             Checks the game's version file and, when the server has newer game data, downloads it with a
@@ -26,15 +18,13 @@ struct GameOptions: ParsableArguments {
         discussion: """
             The version file's URL is GameVersionURL in the installed Info.plist. Install the game first:
             swift run backgroundassets-debug install --app-plist App/BackgroundGame/Info.plist
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.untilReady, Self.timeout])
+            """)
 
+    @Flag("--until-ready", help: """
+        Stay until the newest game data is unpacked and verified, starting the download when needed, then \
+        exit 0; exit 1 with the reason otherwise.
+        """)
     var untilReady: Bool
-    var timeout: Duration
-
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        untilReady = arguments.flag(Self.untilReady)
-        timeout = try arguments.value(Self.timeout)
-    }
+    @Option("--timeout", help: "Give up after SECONDS and exit 1.", traits: [.requiring("--until-ready")], as: .seconds)
+    var timeout: Duration = .seconds(600)
 }

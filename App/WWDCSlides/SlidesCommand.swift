@@ -14,22 +14,7 @@ struct SlidesCommand: ParsableArguments {
         case remove(assetPackID: String)
     }
 
-    static let sessionID = Argument("SESSION-ID", help: "The session to open, such as wwdc23-10108.")
-    static let assetPackID = Argument("PACK-ID", help: "The asset pack to remove, such as Slides-WWDC23.")
-
-    static let listCommand = CommandSignature(
-        name: "list", abstract: "Print the sessions the essential pack lists, and whether their slides are on the device.")
-    static let openCommand = CommandSignature(
-        name: "open", abstract: """
-            Open a session: make sure its year's slides pack is on the device, downloading it when it isn't, \
-            then show where its slides and transcript are.
-            """,
-        arguments: [sessionID])
-    static let removeCommand = CommandSignature(
-        name: "remove", abstract: "Remove an asset pack from the device; the next open downloads it again.",
-        arguments: [assetPackID])
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "wwdc-slides",
         abstract: """
             Shows the slides and transcripts of WWDC sessions, kept on the device as managed asset packs: the
@@ -42,18 +27,43 @@ struct SlidesCommand: ParsableArguments {
                 --extension-plist Extension/WWDCSlides/Info.plist --wait
             Exit codes: 0 success, 1 failure, 64 bad usage.
             """,
-        subcommands: [listCommand, openCommand, removeCommand],
+        subcommands: [List.self, Open.self, Remove.self],
         defaultSubcommand: "list")
 
-    var action: Action
+    /// `list`.
+    struct List: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "list", abstract: "Print the sessions the essential pack lists, and whether their slides are on the device.")
+    }
 
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        if arguments.selected(Self.openCommand) {
-            action = .open(sessionID: try arguments.positional(Self.sessionID))
-        } else if arguments.selected(Self.removeCommand) {
-            action = .remove(assetPackID: try arguments.positional(Self.assetPackID))
-        } else {
-            action = .list
+    /// `open SESSION-ID`.
+    struct Open: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "open", abstract: """
+                Open a session: make sure its year's slides pack is on the device, downloading it when it isn't, \
+                then show where its slides and transcript are.
+                """)
+
+        @Argument("SESSION-ID", help: "The session to open, such as wwdc23-10108.")
+        var sessionID: String
+    }
+
+    /// `remove PACK-ID`.
+    struct Remove: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "remove", abstract: "Remove an asset pack from the device; the next open downloads it again.")
+
+        @Argument("PACK-ID", help: "The asset pack to remove, such as Slides-WWDC23.")
+        var assetPackID: String
+    }
+
+    var action = Action.list
+
+    mutating func readSubcommand<Failure>(from arguments: CommandLineArguments<Failure>) throws(Failure) {
+        if let open = try arguments.values(of: Open.self) {
+            action = .open(sessionID: open.sessionID)
+        } else if let remove = try arguments.values(of: Remove.self) {
+            action = .remove(assetPackID: remove.assetPackID)
         }
     }
 }

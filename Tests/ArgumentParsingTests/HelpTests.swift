@@ -13,16 +13,13 @@ struct HelpTests {
     func synopsis() {
         #expect(SampleCommand.signature.synopsis
             == "[--port PORT] [--fail PATH=STATUS]... [--verbose] [--low-power on|off [--app ID]] [--mermaid | --svg FILE]")
-        #expect(SampleCommand.fetch.synopsis == "URL -o FILE")
-        #expect(SampleCommand.manifest.synopsis == "create ARCHIVE... [-o PATH]")
+        #expect(SampleCommand.Fetch.signature.synopsis == "URL -o FILE")
+        #expect(SampleCommand.Manifest.signature.synopsis == "create ARCHIVE... [-o PATH]")
     }
 
     @Test("Usage lines cover every command that runs, a default subcommand's word in brackets")
     func usageLines() {
-        let signature = CommandSignature(
-            name: "pack", abstract: "Packs.", subcommands: [SampleCommand.fetch, SampleCommand.manifest],
-            defaultSubcommand: "fetch")
-        #expect(signature.usageLines(commandName: "pack") == [
+        #expect(ParsingTests.Pack.signature.usageLines(commandName: "pack") == [
             "pack [fetch] URL -o FILE", "pack manifest create ARCHIVE... [-o PATH]",
         ])
     }

@@ -12,12 +12,12 @@ import Testing
 struct CommandLineTests {
     @Test("Options take a value in either form; unknown arguments are usage errors")
     func optionsAndLeftovers() throws {
-        let arguments = try SubcommandArguments(
-            ["--output=a", "--size", "5", "http://127.0.0.1/a", "--foreground"], subcommand: DownloadCommand.signature)
-        #expect(try arguments.option(DownloadCommand.output) == "a")
-        #expect(try arguments.option(DownloadCommand.size) == 5)
-        #expect(arguments.flag(DownloadCommand.foreground))
-        #expect(try arguments.positional(DownloadCommand.url) == "http://127.0.0.1/a")
+        let download = try DownloadCommand(from: SubcommandArguments(
+            ["--output=a", "--size", "5", "http://127.0.0.1/a", "--foreground"], subcommand: DownloadCommand.signature))
+        #expect(download.output == "a")
+        #expect(download.size == 5)
+        #expect(download.foreground)
+        #expect(download.url == "http://127.0.0.1/a")
         for line in [["--output"], ["http://127.0.0.1/a", "--output", "a", "--bogus"]] {
             #expect { try SubcommandArguments(line, subcommand: DownloadCommand.signature) } throws: { error in
                 (error as? DebugToolError)?.exitCode == .usage
@@ -29,8 +29,7 @@ struct CommandLineTests {
     func stableIdentifier() throws {
         let folder = FileManager.default.temporaryDirectory.path
         func request(_ output: String, extra: [String] = []) throws -> DownloadRequest {
-            try DownloadRequest(parsing: SubcommandArguments(
-                ["http://127.0.0.1:8080/a.mp4", "--output", "\(folder)/\(output)"] + extra, subcommand: DownloadCommand.signature))
+            try DownloadCommand.parsing(["http://127.0.0.1:8080/a.mp4", "--output", "\(folder)/\(output)"] + extra).request
         }
         let first = try request("a.mp4")
         #expect(first.identifier == (try request("a.mp4", extra: ["--foreground"])).identifier)
@@ -52,10 +51,12 @@ struct CommandLineTests {
         ]
         for (line, expected) in cases {
             do {
-                _ = try DownloadRequest(parsing: SubcommandArguments(line, subcommand: DownloadCommand.signature))
+                _ = try DownloadCommand.parsing(line).request
                 Issue.record("\(line) was accepted.")
-            } catch {
+            } catch let error as DebugToolError {
                 #expect(error.message.contains(expected), "\(line): \(error.message)")
+            } catch {
+                Issue.record("\(line) threw \(error)")
             }
         }
     }

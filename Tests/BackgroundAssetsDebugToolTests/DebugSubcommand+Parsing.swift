@@ -1,15 +1,17 @@
 /*
 Abstract:
-Parses a subcommand inside the test process the way the dispatcher does: against its signature, then its own reading.
+Parses a subcommand inside the test process the way the dispatcher does: against its signature, filled, then checked.
 */
 
 @testable import BackgroundAssetsDebugTool
 
 extension DebugSubcommand {
-    /// The subcommand a command line gives.
+    /// The subcommand a command line gives, checked as the dispatcher checks it before running it.
     /// - Parameter line: The arguments after the subcommand's name.
-    /// - Throws: The usage ``DebugToolError`` the dispatcher would print.
+    /// - Throws: The ``DebugToolError`` the dispatcher would print.
     static func parsing(_ line: [String]) throws -> Self {
-        try Self(parsing: SubcommandArguments(line, subcommand: signature))
+        let command = try Self(from: SubcommandArguments(line, subcommand: signature))
+        try command.prepare()
+        return command
     }
 }

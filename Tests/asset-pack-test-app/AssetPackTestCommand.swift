@@ -18,33 +18,7 @@ struct AssetPackTestCommand: ParsableArguments {
         case manifest
     }
 
-    static let packID = Argument("ID", help: "The asset pack's identifier.")
-    static let path = Argument("PATH", help: "A file's path inside the packs, as the packaging manifest gave it.")
-    static let output = Option("--out", valueName: "FILE", help: "Where to copy the file's bytes.").required()
-    static let latest = Flag("--latest", help: "Call it with requireLatestVersion: true.")
-    static let callers = Option<Int>.number(
-        "--callers", valueName: "N", in: 1...64, expected: "a number of callers from 1 to 64",
-        help: "How many concurrent callers, each watching the pack's status updates.", default: 1)
-    static let pack = Option("--pack", valueName: "ID", help: "Search only this pack (searchingInAssetPackWithID:).")
-    static let count = Option<Int>.number(
-        "--count", valueName: "N", in: 1...1_000_000, expected: "a number of calls from 1 to 1000000",
-        help: "How many calls to time.", default: 1000)
-
-    static let ensureCommand = CommandSignature(
-        name: "ensure", abstract: "ensureLocalAvailability(of:), watched by each caller's statusUpdates(forAssetPackWithID:).",
-        arguments: [packID, latest, callers])
-    static let readCommand = CommandSignature(
-        name: "read", abstract: "contents(at:searchingInAssetPackWithID:options:), written to FILE.",
-        arguments: [path, pack, output])
-    static let urlCommand = CommandSignature(name: "url", abstract: "url(for:), its file copied to FILE.", arguments: [path, output])
-    static let timeEnsureCommand = CommandSignature(
-        name: "time-ensure", abstract: "Times ensureLocalAvailability(of:) of a pack already on the device, N times.",
-        arguments: [packID, count])
-    static let removeCommand = CommandSignature(name: "remove", abstract: "remove(assetPackWithID:).", arguments: [packID])
-    static let checkCommand = CommandSignature(name: "check", abstract: "checkForUpdates().")
-    static let manifestCommand = CommandSignature(name: "manifest", abstract: "allAssetPacks, one line each.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "asset-pack-test-app",
         abstract: "Calls AssetPackManager as a test tells it and prints what it saw, one line each.",
         discussion: """
@@ -52,27 +26,80 @@ struct AssetPackTestCommand: ParsableArguments {
             error: MESSAGE on standard output too, so a test reads one stream in order. Exit status 0 on
             success, 1 when the framework threw, 64 for a mistake in the arguments.
             """,
-        subcommands: [ensureCommand, readCommand, urlCommand, timeEnsureCommand, removeCommand, checkCommand, manifestCommand])
+        subcommands: [Ensure.self, Read.self, LocalURL.self, TimeEnsure.self, Remove.self, Check.self, Manifest.self])
 
-    var kind: Kind
+    struct Ensure: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "ensure", abstract: "ensureLocalAvailability(of:), watched by each caller's statusUpdates(forAssetPackWithID:).")
+        @Argument("ID", help: "The asset pack's identifier.")
+        var packID: String
+        @Flag("--latest", help: "Call it with requireLatestVersion: true.")
+        var latest: Bool
+        @Option(
+            "--callers", valueName: "N", help: "How many concurrent callers, each watching the pack's status updates.",
+            as: .number(in: 1...64, expected: "a number of callers from 1 to 64"))
+        var callers = 1
+    }
 
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        if arguments.selected(Self.ensureCommand) {
-            kind = .ensure(packID: try arguments.positional(Self.packID), latest: arguments.flag(Self.latest),
-                           callers: try arguments.value(Self.callers))
-        } else if arguments.selected(Self.readCommand) {
-            kind = .read(path: try arguments.positional(Self.path), packID: try arguments.option(Self.pack),
-                         output: try arguments.value(Self.output))
-        } else if arguments.selected(Self.urlCommand) {
-            kind = .url(path: try arguments.positional(Self.path), output: try arguments.value(Self.output))
-        } else if arguments.selected(Self.timeEnsureCommand) {
-            kind = .timeEnsure(packID: try arguments.positional(Self.packID), count: try arguments.value(Self.count))
-        } else if arguments.selected(Self.removeCommand) {
-            kind = .remove(packID: try arguments.positional(Self.packID))
-        } else if arguments.selected(Self.checkCommand) {
+    struct Read: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "read", abstract: "contents(at:searchingInAssetPackWithID:options:), written to FILE.")
+        @Argument("PATH", help: "A file's path inside the packs, as the packaging manifest gave it.")
+        var path: String
+        @Option("--pack", valueName: "ID", help: "Search only this pack (searchingInAssetPackWithID:).")
+        var packID: String?
+        @Option("--out", valueName: "FILE", help: "Where to copy the file's bytes.")
+        var output: String
+    }
+
+    struct LocalURL: ParsableArguments {
+        static let configuration = CommandConfiguration(name: "url", abstract: "url(for:), its file copied to FILE.")
+        @Argument("PATH", help: "A file's path inside the packs, as the packaging manifest gave it.")
+        var path: String
+        @Option("--out", valueName: "FILE", help: "Where to copy the file's bytes.")
+        var output: String
+    }
+
+    struct TimeEnsure: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "time-ensure", abstract: "Times ensureLocalAvailability(of:) of a pack already on the device, N times.")
+        @Argument("ID", help: "The asset pack's identifier.")
+        var packID: String
+        @Option(
+            "--count", valueName: "N", help: "How many calls to time.",
+            as: .number(in: 1...1_000_000, expected: "a number of calls from 1 to 1000000"))
+        var count = 1000
+    }
+
+    struct Remove: ParsableArguments {
+        static let configuration = CommandConfiguration(name: "remove", abstract: "remove(assetPackWithID:).")
+        @Argument("ID", help: "The asset pack's identifier.")
+        var packID: String
+    }
+
+    struct Check: ParsableArguments {
+        static let configuration = CommandConfiguration(name: "check", abstract: "checkForUpdates().")
+    }
+
+    struct Manifest: ParsableArguments {
+        static let configuration = CommandConfiguration(name: "manifest", abstract: "allAssetPacks, one line each.")
+    }
+
+    var kind = Kind.manifest
+
+    mutating func readSubcommand<Failure>(from arguments: CommandLineArguments<Failure>) throws(Failure) {
+        if let ensure = try arguments.values(of: Ensure.self) {
+            kind = .ensure(packID: ensure.packID, latest: ensure.latest, callers: ensure.callers)
+        } else if let read = try arguments.values(of: Read.self) {
+            kind = .read(path: read.path, packID: read.packID, output: read.output)
+        } else if let url = try arguments.values(of: LocalURL.self) {
+            kind = .url(path: url.path, output: url.output)
+        } else if let timing = try arguments.values(of: TimeEnsure.self) {
+            kind = .timeEnsure(packID: timing.packID, count: timing.count)
+        } else if let remove = try arguments.values(of: Remove.self) {
+            kind = .remove(packID: remove.packID)
+        } else if try arguments.values(of: Check.self) != nil {
             kind = .check
-        } else {
-            kind = .manifest
         }
     }
 }

@@ -7,11 +7,7 @@ import ArgumentParsing
 
 /// What one run of `exclusive-control-probe` is asked to do.
 struct ProbeOptions: ParsableArguments {
-    static let hold = Argument("HOLD_MS", help: "How long to hold exclusive control, in milliseconds.").optional()
-    static let untilSignal = Flag("--until-sigusr1", help: "Hold exclusive control until SIGUSR1 arrives, instead of for HOLD_MS.")
-    static let crash = Flag("--crash", help: "Die holding exclusive control (SIGKILL) instead of returning it.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "exclusive-control-probe",
         abstract: """
             Waits for BADownloadManager's exclusive control, prints "enter NS", holds it for HOLD_MS (or until
@@ -19,9 +15,7 @@ struct ProbeOptions: ParsableArguments {
             the processes of one machine. "waiting NS" comes first, once it has asked for control.
             """,
         discussion: "Exit codes: 0 after returning control, 1 when it was refused, 64 for bad arguments.",
-        usage: "(HOLD_MS | --until-sigusr1) [--crash]",
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.hold, Self.untilSignal, Self.crash])
+        usage: "(HOLD_MS | --until-sigusr1) [--crash]")
 
     /// How long to hold exclusive control.
     enum Hold: Equatable {
@@ -30,14 +24,18 @@ struct ProbeOptions: ParsableArguments {
         case untilSignal
     }
 
-    /// How long to hold exclusive control.
-    var hold: Hold
+    @Argument("HOLD_MS", help: "How long to hold exclusive control, in milliseconds.")
+    var holdMilliseconds: String?
+    @Flag("--until-sigusr1", help: "Hold exclusive control until SIGUSR1 arrives, instead of for HOLD_MS.")
+    var untilSignal: Bool
     /// Whether to die holding it.
+    @Flag("--crash", help: "Die holding exclusive control (SIGKILL) instead of returning it.")
     var crash: Bool
+    /// How long to hold exclusive control.
+    var hold = Hold.untilSignal
 
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        let text = arguments.positionals(Self.hold).first
-        switch (text, arguments.flag(Self.untilSignal)) {
+    mutating func validate() throws(UsageError) {
+        switch (holdMilliseconds, untilSignal) {
         case (nil, true):
             hold = .untilSignal
         case let (text?, false):
@@ -50,6 +48,5 @@ struct ProbeOptions: ParsableArguments {
         case (nil, false):
             throw UsageError("exclusive-control-probe needs HOLD_MS or --until-sigusr1.")
         }
-        crash = arguments.flag(Self.crash)
     }
 }

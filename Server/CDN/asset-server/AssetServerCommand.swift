@@ -14,7 +14,7 @@ struct AssetServerCommand {
     static func main() {
         let stopSignals = StopSignals.blockInEveryThread()
         let options = Options.parseOrExit()
-        var configuration = options.configuration
+        var configuration = options.serverConfiguration
         var caCertificate: URL?
         if options.tls {
             if let certificate = options.tlsCertificate, let key = options.tlsKey {

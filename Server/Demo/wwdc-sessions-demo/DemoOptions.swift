@@ -9,26 +9,9 @@ import Foundation
 
 /// What one run of the demo was asked to do.
 struct DemoOptions: ParsableArguments {
-    static let step = Flag("--step", help: "Pause before each step with a paragraph on what is about to happen.")
-    static let https = Flag(
-        "--https", help: "Serve over https with a local CA (in .tls/) that the device is told to trust.")
-    static let port = Option<Int>.number(
-        "--port", valueName: "PORT", in: 0...65_535, expected: "a port from 0 to 65535",
-        help: "The asset server's port; 0 starts one on a free port.",
-        defaultDescription: "the port of BAManifestURL in App/Info.plist, 8080 as shipped")
-    static let catalog = Option(
-        "--catalog", valueName: "DIR", help: "The catalog a started asset server serves or generates.",
-        defaultDescription: ".catalog")
-    static let tlsDirectory = Option(
-        "--tls-dir", valueName: "DIR", help: "Where a started --https asset server keeps its local CA and certificate.",
-        defaultDescription: ".tls")
-    static let timeout = Option<Int>.number(
-        "--timeout", valueName: "SECONDS", in: 1...86_400, expected: "seconds from 1 to 86400",
-        help: "How long the app may take to download every session.", default: 600)
-
-    static var signature: CommandSignature {
+    static var configuration: CommandConfiguration {
         let app = SampleAppInfo(repository: URL(fileURLWithPath: FileManager.default.currentDirectoryPath)).displayName
-        return CommandSignature(
+        return CommandConfiguration(
             name: "wwdc-sessions-demo",
             abstract: """
                 Runs \(app), the app of App/Info.plist, end to end: starts (or reuses) the asset server,
@@ -40,31 +23,36 @@ struct DemoOptions: ParsableArguments {
             discussion: """
                 The device root is $BA_DEVICE_ROOT (default .device); one demo runs on it at a time. Ctrl-C stops
                 every process the demo started.
-                """,
-            // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-            arguments: [Self.step, Self.https, Self.port, Self.catalog, Self.tlsDirectory, Self.timeout])
+                """)
     }
 
+    @Flag("--step", help: "Pause before each step with a paragraph on what is about to happen.")
     var step: Bool
+    @Flag("--https", help: "Serve over https with a local CA (in .tls/) that the device is told to trust.")
     var https: Bool
-    var port: Int
-    var timeout: Int
+    @Option(
+        "--port", valueName: "PORT", help: "The asset server's port; 0 starts one on a free port.",
+        defaultDescription: "the port of BAManifestURL in App/Info.plist, 8080 as shipped",
+        as: .number(in: 0...65_535, expected: "a port from 0 to 65535"))
+    var requestedPort: Int?
+    @Option(
+        "--catalog", valueName: "DIR", help: "The catalog a started asset server serves or generates.",
+        defaultDescription: ".catalog")
     var catalog: String?
     /// The TLS folder of a started https server; `nil` for the server's default, `.tls`.
+    @Option(
+        "--tls-dir", valueName: "DIR", help: "Where a started --https asset server keeps its local CA and certificate.",
+        defaultDescription: ".tls")
     var tlsDirectory: String?
+    @Option(
+        "--timeout", valueName: "SECONDS", help: "How long the app may take to download every session.",
+        as: .number(in: 1...86_400, expected: "seconds from 1 to 86400"))
+    var timeout = 600
     /// The repository's root: the current directory, where App/ and Extension/ are.
     var repository = URL(fileURLWithPath: FileManager.default.currentDirectoryPath, isDirectory: true)
 
-    /// Reads the options; `--flag value` and `--flag=value` are both accepted.
-    /// - Throws: ``UsageError`` naming the argument at fault.
-    init(parsing arguments: CommandLineArguments<UsageError>) throws(UsageError) {
-        step = arguments.flag(Self.step)
-        https = arguments.flag(Self.https)
-        port = try arguments.option(Self.port) ?? SamplePort.fromAppInfoPlist(searchingFrom: repository)
-        timeout = try arguments.value(Self.timeout)
-        catalog = try arguments.option(Self.catalog)
-        tlsDirectory = try arguments.option(Self.tlsDirectory)
-    }
+    /// The asset server's port: the one given, else the one the app's Info.plist names.
+    var port: Int { requestedPort ?? SamplePort.fromAppInfoPlist(searchingFrom: repository) }
 }
 
 extension DemoOptions {

@@ -9,7 +9,7 @@ import Foundation
 /// The commands of `ba-package`, the Linux counterpart of Apple's `xcrun ba-package`.
 public enum AssetPackagingTool {
     /// What `ba-package` takes on its command line, from which both its parsing and ``usage`` come.
-    public static var signature: CommandSignature { PackagingCommand.signature }
+    public static var signature: CommandSignature { PackagingArguments.signature }
 
     /// The usage text, which `--help` prints and every usage error ends with.
     public static var usage: String { signature.helpMessage() }
@@ -32,7 +32,7 @@ public enum AssetPackagingTool {
                            error: (String) -> Void) -> Outcome {
         do {
             let arguments = try CommandLineArguments(
-                PackagingCommand.expandingVersionLists(arguments), signature: PackagingCommand.signature)
+                PackagingArguments.Create.expandingVersionLists(arguments), signature: signature)
             if arguments.isHelpRequested {
                 output(usage)
                 return .success

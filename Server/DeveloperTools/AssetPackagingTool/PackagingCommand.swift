@@ -28,23 +28,20 @@ struct PackagingCommand {
     init(parsing arguments: CommandLineArguments<UsageError>, currentDirectory: URL) throws(UsageError) {
         func path(_ text: String) -> URL { URL(fileURLWithPath: text, relativeTo: currentDirectory).absoluteURL }
         self.currentDirectory = currentDirectory
-        output = try arguments.option(Self.output).map { ($0, path($0)) }
-        quiet = arguments.flag(Self.quiet)
-        if arguments.selected(Self.template) {
+        if let package = try arguments.values(of: PackagingArguments.Package.self) {
+            kind = .package(manifest: path(package.manifest))
+            (output, quiet) = ((package.output, path(package.output)), package.quiet)
+        } else if let template = try arguments.values(of: PackagingArguments.Template.self) {
             kind = .template
-        } else if arguments.selected(Self.create) {
-            let baseURL = try arguments.option(Self.downloadBaseURL)
-            let archives = arguments.positionals(Self.archives).map(path)
-            let versions = try arguments.options(Self.assetPackVersions)
-            if !versions.isEmpty, versions.count != archives.count {
-                throw UsageError("--asset-pack-versions gives \(versions.count) version(s) for \(archives.count) "
-                    + "archive(s); give one version for each ARCHIVE, in the same order.")
-            }
-            let platforms = Set(Self.platformFlags.filter { arguments.flag($0.flag) }.map(\.platform))
-            kind = .downloadManifest(archives: archives, baseURL: baseURL, versions: versions.isEmpty ? nil : versions,
-                                     platforms: platforms)
+            (output, quiet) = (template.output.map { ($0, path($0)) }, false)
+        } else if let create = try arguments.values(of: PackagingArguments.Create.self) {
+            kind = .downloadManifest(
+                archives: create.archives.map(path), baseURL: create.downloadBaseURL,
+                versions: create.assetPackVersions.isEmpty ? nil : create.assetPackVersions, platforms: create.platforms)
+            (output, quiet) = ((create.output, path(create.output)), create.quiet)
         } else {
-            kind = .package(manifest: path(try arguments.positional(Self.manifest)))
+            // The parser selects one of the commands; a command line that names none was refused.
+            throw UsageError("ba-package needs a command: package, template, download-manifest create.")
         }
     }
 

@@ -7,21 +7,14 @@ import BackgroundAssetsIPC
 
 /// Cancels a download by its identifier, the tool's own or an app's.
 struct CancelCommand: DebugSubcommand {
-    static let download = Argument("DOWNLOAD_ID", help: "The download's identifier, as status lists it.")
-    static let app = Option.appBundleID(
-        help: "The app that owns the download; status lists both columns.", default: ToolContext.bundleIdentifier,
-        defaultDescription: "the tool's own downloads, \(ToolContext.bundleIdentifier)")
+    static let configuration = CommandConfiguration(name: "cancel", abstract: "Cancel a queued or running download.")
 
-    static let signature = CommandSignature(
-        name: "cancel", abstract: "Cancel a queued or running download.", arguments: [download, app])
-
+    @Argument("DOWNLOAD_ID", help: "The download's identifier, as status lists it.")
     var identifier: String
-    var bundleIdentifier: String
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        bundleIdentifier = try arguments.value(Self.app)
-        identifier = try arguments.positional(Self.download)
-    }
+    @Option(
+        appBundleID: "The app that owns the download; status lists both columns.",
+        defaultDescription: "the tool's own downloads, \(ToolContext.bundleIdentifier)")
+    var bundleIdentifier = ToolContext.bundleIdentifier
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection(bundleIdentifier: bundleIdentifier)

@@ -12,32 +12,24 @@ import Foundation
 ///   speeds the device's clock up for demos, and the clock never runs backwards, so after an
 ///   accelerated run it stays ahead of real time until this command puts it back.
 struct ClockCommand: DebugSubcommand {
-    static let realTime = Flag("--real-time", help: """
-        Put the device's clock back to real time. Every date recorded in device time (the install, launches, \
-        periodic checks, refresh tasks and their requests) moves back by as much, so the schedule keeps its \
-        spacing; the extension's runtime budget starts a new day. With timeScale in config.json the clock runs \
-        ahead again from then on.
-        """)
-
-    static let json = Flag("--json", help: """
-        Print the clock as a JSON object: deviceTime and realTime (ISO 8601), timeScale, and secondsAhead.
-        """)
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "clock", abstract: "Show the device's clock against real time, or put it back to real time.",
         discussion: """
             The device's clock runs timeScale times faster than real time (config.json) and never backwards,
             so after an accelerated run it stays ahead, and status and tasks show device dates in the future.
-            """,
-        arguments: [OneOf([Self.realTime, Self.json])])
+            """)
 
+    @Flag("--real-time", help: """
+        Put the device's clock back to real time. Every date recorded in device time (the install, launches, \
+        periodic checks, refresh tasks and their requests) moves back by as much, so the schedule keeps its \
+        spacing; the extension's runtime budget starts a new day. With timeScale in config.json the clock runs \
+        ahead again from then on.
+        """, traits: [.oneOf("action")])
     var realTime: Bool
+    @Flag("--json", help: """
+        Print the clock as a JSON object: deviceTime and realTime (ISO 8601), timeScale, and secondsAhead.
+        """, traits: [.oneOf("action")])
     var json: Bool
-
-    init(parsing arguments: SubcommandArguments) {
-        realTime = arguments.flag(Self.realTime)
-        json = arguments.flag(Self.json)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()

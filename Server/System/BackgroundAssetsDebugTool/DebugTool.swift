@@ -98,7 +98,8 @@ public enum DebugTool {
             context.console.output("Usage: \(usageLine(of: type))\n\(Command.signature.abstract)\n\(details(of: type))")
             return .success
         }
-        let command = try Command(parsing: parsed)
+        let command = try Command(from: parsed)
+        try command.prepare()
         // Once, before the command's own lines: which device it acts on, when it is not the expected one.
         if let note = context.deviceRootNote { context.console.error(note) }
         return try await command.run(in: context)

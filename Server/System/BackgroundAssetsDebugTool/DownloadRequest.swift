@@ -13,7 +13,13 @@ struct DownloadRequest: Sendable {
     var size: Int?
     var foreground: Bool
     /// Answers a 401; kept in memory only, as the service keeps it.
-    var credential: (user: String, password: String)?
+    var credential: Credential?
+
+    /// A user name and password for an authentication challenge.
+    struct Credential: Sendable, Equatable {
+        var user: String
+        var password: String
+    }
 
     /// The download's identifier: the same for the same URL and output path, so running the same
     /// command again finds the download the first run left in the queue instead of starting over.
@@ -30,13 +36,14 @@ struct DownloadRequest: Sendable {
             applicationGroupIdentifier: ToolContext.applicationGroupIdentifier)
     }
 
-    /// Reads and checks the arguments, so mistakes are reported before anything is queued.
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        url = try arguments.positional(DownloadCommand.url)
+    /// Checks what `download` was given, so mistakes are reported before anything is queued.
+    /// - Throws: A usage ``DebugToolError`` for a URL the service would refuse; a ``DebugToolError``
+    ///   for an output path whose folder does not exist, or that is a folder.
+    init(
+        url: String, outputPath: String, size: Int?, foreground: Bool, credential: Credential?
+    ) throws(DebugToolError) {
         if let problem = DownloadDescriptor.urlProblem(url) { throw .usage(problem) }
-        guard let outputPath = try arguments.option(DownloadCommand.output) else {
-            throw arguments.usage("download needs --output PATH, the file to write.")
-        }
+        self.url = url
         output = URL(fileURLWithPath: outputPath).standardizedFileURL
         var isDirectory: ObjCBool = false
         let folder = output.deletingLastPathComponent()
@@ -46,8 +53,8 @@ struct DownloadRequest: Sendable {
         if FileManager.default.fileExists(atPath: output.path, isDirectory: &isDirectory), isDirectory.boolValue {
             throw DebugToolError("--output \(output.path) is a folder; give the path of the file to write.")
         }
-        size = try arguments.option(DownloadCommand.size)
-        foreground = arguments.flag(DownloadCommand.foreground)
-        credential = try arguments.option(DownloadCommand.credential)
+        self.size = size
+        self.foreground = foreground
+        self.credential = credential
     }
 }

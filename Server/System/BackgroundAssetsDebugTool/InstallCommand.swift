@@ -10,61 +10,57 @@ import ServiceClient
 /// Asks the service to install an app (or update it, when a lower version is installed) and,
 /// with `--wait`, follows the install until the app is launchable.
 struct InstallCommand: DebugSubcommand {
-    static let appPlist = Option(
-        "--app-plist", valueName: "PATH", help: "The app's Info.plist.", default: "App/Info.plist",
+    static let configuration = CommandConfiguration(
+        name: "install", abstract: "Install or update an app from its Info.plists, as the App Store would.",
+        discussion: """
+            The service validates both Info.plists and refuses with the file and key at fault. The app's and
+            the extension's executables are taken from this tool's own folder, where swift build puts every
+            product. Without --wait the install continues in the background; status follows it.
+            """)
+
+    /// Where `--app-plist` is looked for when not given.
+    static let defaultAppPlist = "App/Info.plist"
+
+    @Option(
+        "--app-plist", valueName: "PATH", help: "The app's Info.plist.",
         defaultDescription: "App/Info.plist in the current folder")
-    static let extensionPlist = Option(
+    var appPlistPath = Self.defaultAppPlist
+    @Option(
         "--extension-plist", valueName: "PATH", help: """
             The extension's Info.plist. An app whose extension is not there is installed without one: it has \
             no Background Assets keys and downloads with a background URLSession, for example.
             """,
         defaultDescription: "Extension/Info.plist when it is the extension of the app being installed")
-    static let version = Option(
+    var extensionPlistPath: String?
+    @Option(
         "--version", valueName: "V", help: """
             Install this CFBundleVersion instead of the Info.plists' own; a version above the installed one \
             makes the install an update.
-            """
-    ) { version throws(UsageError) in
-        guard !version.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw UsageError("--version needs a CFBundleVersion such as 2 or 1.1, not an empty string.")
-        }
-        return version
-    }
-    static let wait = Flag("--wait", help: """
+            """,
+        as: ArgumentConversion { version throws(UsageError) in
+            guard !version.trimmingCharacters(in: .whitespaces).isEmpty else {
+                throw UsageError("--version needs a CFBundleVersion such as 2 or 1.1, not an empty string.")
+            }
+            return version
+        })
+    var version: String?
+    @Flag("--wait", help: """
         Stay until the app is launchable: show the install's progress (a bar on a terminal, a line per phase or \
         10% otherwise), then a summary of its essential downloads. An update asked for while another version is \
         still installing waits for that install to end. Essential downloads that wait for a server say so. Exits \
         2 when the app was installed without its content because its manifest could not be fetched. Ctrl-C stops \
         waiting, not the install.
         """)
-
-    static let signature = CommandSignature(
-        name: "install", abstract: "Install or update an app from its Info.plists, as the App Store would.",
-        discussion: """
-            The service validates both Info.plists and refuses with the file and key at fault. The app's and
-            the extension's executables are taken from this tool's own folder, where swift build puts every
-            product. Without --wait the install continues in the background; status follows it.
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.appPlist, Self.extensionPlist, Self.version, Self.wait])
-
-    var appPlist: URL
-    /// The extension's Info.plist as given; `nil` means the default, when it is the app's extension.
-    var extensionPlist: URL?
-    var version: String?
     var wait: Bool
 
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        // Relative paths are taken from the current folder now, because the service runs elsewhere.
-        appPlist = URL(fileURLWithPath: try arguments.value(Self.appPlist)).standardizedFileURL
-        extensionPlist = try arguments.option(Self.extensionPlist).map { URL(fileURLWithPath: $0).standardizedFileURL }
-        version = try arguments.option(Self.version)
-        wait = arguments.flag(Self.wait)
-    }
+    // Relative paths are taken from the current folder now, because the service runs elsewhere.
+    var appPlist: URL { URL(fileURLWithPath: appPlistPath).standardizedFileURL }
+    /// The extension's Info.plist as given; `nil` means the default, when it is the app's extension.
+    var extensionPlist: URL? { extensionPlistPath.map { URL(fileURLWithPath: $0).standardizedFileURL } }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
-        try Self.requireFile(appPlist, given: Self.appPlist)
-        if let extensionPlist { try Self.requireFile(extensionPlist, given: Self.extensionPlist) }
+        try Self.requireFile(appPlist, given: _appPlistPath.definition, usually: Self.defaultAppPlist)
+        if let extensionPlist { try Self.requireFile(extensionPlist, given: _extensionPlistPath.definition, usually: nil) }
         let request = InstallRequest(
             appPlistPath: appPlist.path, extensionPlistPath: (extensionPlist ?? Self.defaultExtensionPlist(of: appPlist))?.path,
             executablesDirectory: try Self.executablesDirectory().path, version: version)
@@ -163,9 +159,11 @@ struct InstallCommand: DebugSubcommand {
     }
 
     /// Refuses a missing Info.plist before the service is bothered, naming the file and the option.
-    private static func requireFile(_ file: URL, given declaration: Option<String>) throws(DebugToolError) {
-        let option = declaration.definition.primaryName
-        let path = declaration.defaultValue ?? "its Info.plist"
+    private static func requireFile(
+        _ file: URL, given declaration: ArgumentDefinition, usually defaultPath: String?
+    ) throws(DebugToolError) {
+        let option = declaration.primaryName
+        let path = defaultPath ?? "its Info.plist"
         var isDirectory: ObjCBool = false
         guard FileManager.default.fileExists(atPath: file.path, isDirectory: &isDirectory) else {
             throw DebugToolError("\(file.path) does not exist. Pass \(option) PATH, or run install from the folder "

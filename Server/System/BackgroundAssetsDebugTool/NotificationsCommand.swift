@@ -13,22 +13,7 @@ struct NotificationsCommand: DebugSubcommand {
     /// How often `--follow` asks for new notifications.
     static let followInterval = Duration.milliseconds(200)
 
-    static let follow = Flag("--follow", help: "Print the delivered notifications, then each new one as it arrives (Ctrl-C to stop).")
-    static let json = Flag("--json", help: """
-        Print JSON (dates in ISO 8601): an array, or with --follow one object per line.
-        """)
-    static let app = Option.appBundleID(help: "Only this app's notifications.", defaultDescription: "every app's")
-    static let respond = Option("--respond", valueName: "ID", help: """
-        Answer the app's delivered notification ID as a person does (-b names the app): its delegate's \
-        didReceive gets the response; an app not running is launched in the background for it.
-        """)
-    static let action = Option("--action", valueName: "ACTION", help: """
-        The action --respond chooses: one of the notification category's action identifiers, default (opening \
-        it) or dismiss.
-        """, defaultDescription: "default")
-    static let text = Option("--text", valueName: "TEXT", help: "What the person types, for a text-input action of --respond.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "notifications", abstract: "List or follow the local notifications the device delivered.",
         discussion: """
             One line per notification: when it was delivered (device time), the app, its identifier, its
@@ -36,28 +21,39 @@ struct NotificationsCommand: DebugSubcommand {
             notification's badge). An app posts them with UNUserNotificationCenter once it is allowed to; answer
             for it with `settings --notifications allow|deny -b ID`. Where a desktop notification service
             runs (what notify-send talks to), they also appear on the desktop.
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.follow, Self.json, app, Self.respond, Self.action, Self.text])
+            """)
 
+    @Flag("--follow", help: "Print the delivered notifications, then each new one as it arrives (Ctrl-C to stop).")
     var follow: Bool
+    @Flag("--json", help: """
+        Print JSON (dates in ISO 8601): an array, or with --follow one object per line.
+        """)
     var json: Bool
+    @Option(appBundleID: "Only this app's notifications.", defaultDescription: "every app's")
     var bundleIdentifier: String?
+    @Option("--respond", valueName: "ID", help: """
+        Answer the app's delivered notification ID as a person does (-b names the app): its delegate's \
+        didReceive gets the response; an app not running is launched in the background for it.
+        """)
     var respond: String?
-    var action: String
+    @Option("--action", valueName: "ACTION", help: """
+        The action --respond chooses: one of the notification category's action identifiers, default (opening \
+        it) or dismiss.
+        """, defaultDescription: "default")
+    var chosenAction: String?
+    @Option("--text", valueName: "TEXT", help: "What the person types, for a text-input action of --respond.")
     var text: String?
 
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        follow = arguments.flag(Self.follow)
-        json = arguments.flag(Self.json)
-        bundleIdentifier = try arguments.option(Self.app)
-        respond = try arguments.option(Self.respond)
-        text = try arguments.option(Self.text)
-        action = switch try arguments.option(Self.action) {
+    /// The action identifier --action names.
+    var action: String {
+        switch chosenAction {
         case nil, "default": NotificationResponseDescriptor.defaultActionIdentifier
         case "dismiss": NotificationResponseDescriptor.dismissActionIdentifier
         case let chosen?: chosen
         }
+    }
+
+    func prepare() throws(DebugToolError) {
         if respond != nil, bundleIdentifier == nil {
             throw DebugToolError("--respond answers one app's notification: name the app with -b ID.")
         }

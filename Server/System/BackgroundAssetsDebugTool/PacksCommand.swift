@@ -8,10 +8,7 @@ import Foundation
 
 /// Lists the managed asset packs of every installed app, or one app's.
 struct PacksCommand: DebugSubcommand {
-    static let json = Flag("--json", help: "Print the packs as JSON, by app.")
-    static let app = Option.appBundleID(help: "Only this app's packs.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "packs", abstract: "List each app's managed asset packs: version, download policy, state and size on disk.",
         discussion: """
             One line per pack: the app, the pack's identifier, the version on the device (or the one on its
@@ -19,17 +16,12 @@ struct PacksCommand: DebugSubcommand {
             installing, updating) and the bytes its files occupy. Packs arrive by their policy when the app
             is installed, and when the app asks (AssetPackManager); `purge` removes them as storage pressure
             would, on-demand packs first, never essential ones.
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.json, app])
+            """)
 
+    @Flag("--json", help: "Print the packs as JSON, by app.")
     var json: Bool
+    @Option(appBundleID: "Only this app's packs.")
     var bundleIdentifier: String?
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        json = arguments.flag(Self.json)
-        bundleIdentifier = try arguments.option(Self.app)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()

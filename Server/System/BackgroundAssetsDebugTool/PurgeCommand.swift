@@ -9,36 +9,28 @@ import Foundation
 /// Deletes what apps keep in `Library/Caches/` of their app group containers, as the system may
 /// when storage runs low; an app must notice its missing files and download them again.
 struct PurgeCommand: DebugSubcommand {
-    static let app = Option.appBundleID(help: "Only the app group container of this installed app.")
-    static let appGroup = Option(
-        "--app-group", valueName: "GROUP", help: "Only this app group's container.", defaultDescription: "every container")
-    static let assetPackBytes = Option<Int64>.number(
-        "--asset-pack-bytes", valueName: "BYTES", in: 0...Int64.max, expected: "a number of bytes",
-        help: "Remove only enough managed asset packs to free this many bytes.", defaultDescription: "every pack it may remove")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "purge", abstract: "Simulate storage pressure: empty the caches of app group containers.",
         discussion: """
             Deletes everything in each container's Library/Caches/ except the files the service is
             handing over right now (Library/Caches/com.apple.BackgroundAssets/), then has the service
             remove managed asset packs as storage pressure would: on-demand packs first, then prefetch
             packs, least recently used first, never an essential pack.
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [OneOf([app, Self.appGroup]), Self.assetPackBytes])
+            """)
 
     /// The folder of files in the middle of a hand-over, which a purge must not pull away.
     static let handOverFolder = "com.apple.BackgroundAssets"
 
-    var appGroup: String?
+    @Option(appBundleID: "Only the app group container of this installed app.", traits: [.oneOf("container")])
     var bundleIdentifier: String?
+    @Option(
+        "--app-group", valueName: "GROUP", help: "Only this app group's container.", defaultDescription: "every container",
+        traits: [.oneOf("container")])
+    var appGroup: String?
+    @Option(
+        "--asset-pack-bytes", valueName: "BYTES", help: "Remove only enough managed asset packs to free this many bytes.",
+        defaultDescription: "every pack it may remove", as: .number(in: 0...Int64.max, expected: "a number of bytes"))
     var assetPackBytes: Int64?
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        appGroup = try arguments.option(Self.appGroup)
-        bundleIdentifier = try arguments.option(Self.app)
-        assetPackBytes = try arguments.option(Self.assetPackBytes)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let paths = context.paths

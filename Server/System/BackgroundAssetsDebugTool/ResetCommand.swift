@@ -8,22 +8,16 @@ import Foundation
 
 /// Stops `backgroundassetsd` and deletes its queue and partial downloads.
 struct ResetCommand: DebugSubcommand {
-    static let yes = Flag("--yes", help: "Do not ask for confirmation (required when standard input is not a terminal).")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "reset", abstract: "Stop the service and delete its queue and partial downloads.",
         discussion: """
             Sends SIGTERM to the service, waits for it to exit, then deletes system/queue.sqlite*,
             staging/* and system/crash-history (ending a pause after repeated crashes). Files already
             handed over to app group containers are kept.
-            """,
-        arguments: [yes])
+            """)
 
+    @Flag("--yes", help: "Do not ask for confirmation (required when standard input is not a terminal).")
     var assumeYes: Bool
-
-    init(parsing arguments: SubcommandArguments) {
-        assumeYes = arguments.flag(Self.yes)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let paths = context.paths

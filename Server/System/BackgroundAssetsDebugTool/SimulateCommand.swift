@@ -10,37 +10,38 @@ import ServiceClient
 /// `xcrun backgroundassets-debug -s --app-install -b BUNDLE_ID`.
 struct SimulateCommand: DebugSubcommand {
     static let aliases = ["-s", "--simulate"]
-    static let appInstall = Flag("--app-install", help: "Simulate the app's install (essential downloads permitted).")
-    static let appUpdate = Flag("--app-update", help: "Simulate an update of the app (essential downloads permitted).")
-    static let periodicCheck = Flag("--periodic-check", help: "Simulate a periodic check for new content.")
-    static let launchTask = Option("--launch-task", valueName: "ID", help: """
-        Run the app's pending Background Tasks request ID now, whatever the rules that hold it (earliest \
-        begin date, spacing, the app in the foreground) (_simulateLaunchForTaskWithIdentifier).
-        """)
-    static let expireTask = Option("--expire-task", valueName: "ID", help: """
-        Run the expiration handler of the app's running task ID now (_simulateExpirationForTaskWithIdentifier).
-        """)
-    static let forceQuit = Flag("--force-quit", help: """
-        Force-quit the app, as swiping it away in the app switcher does: its processes end, its background URL \
-        session transfers are cancelled (NSURLErrorCancelledReasonUserForceQuitApplication), and the system does \
-        not launch it for them until it is opened again.
-        """)
-    static let app = Option.appBundleID(help: "The app.", defaultDescription: "the only app installed; status lists them")
-
-    /// The content requests, by the flag that sends each.
-    static let contentRequests: [(flag: Flag, kind: ContentRequestKind)] = [
-        (appInstall, .install), (appUpdate, .update), (periodicCheck, .periodic),
-    ]
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "simulate",
         abstract: "Send an app's extension a content request now (Apple's -s), launch or expire a task, or force-quit the app.",
         discussion: """
             Exactly one event is required. The service launches the extension with the request and resets
             the app's extension runtime budget first, so a test can repeat it as often as needed.
             `backgroundassets-debug -s --app-install -b ID` works as with Apple's tool.
-            """,
-        arguments: [OneOf([appInstall, appUpdate, periodicCheck, launchTask, expireTask, forceQuit], required: true), app])
+            """)
+
+    @Flag("--app-install", help: "Simulate the app's install (essential downloads permitted).", traits: [.exactlyOneOf("event")])
+    var appInstall: Bool
+    @Flag("--app-update", help: "Simulate an update of the app (essential downloads permitted).", traits: [.exactlyOneOf("event")])
+    var appUpdate: Bool
+    @Flag("--periodic-check", help: "Simulate a periodic check for new content.", traits: [.exactlyOneOf("event")])
+    var periodicCheck: Bool
+    @Option("--launch-task", valueName: "ID", help: """
+        Run the app's pending Background Tasks request ID now, whatever the rules that hold it (earliest \
+        begin date, spacing, the app in the foreground) (_simulateLaunchForTaskWithIdentifier).
+        """, traits: [.exactlyOneOf("event")])
+    var launchTask: String?
+    @Option("--expire-task", valueName: "ID", help: """
+        Run the expiration handler of the app's running task ID now (_simulateExpirationForTaskWithIdentifier).
+        """, traits: [.exactlyOneOf("event")])
+    var expireTask: String?
+    @Flag("--force-quit", help: """
+        Force-quit the app, as swiping it away in the app switcher does: its processes end, its background URL \
+        session transfers are cancelled (NSURLErrorCancelledReasonUserForceQuitApplication), and the system does \
+        not launch it for them until it is opened again.
+        """, traits: [.exactlyOneOf("event")])
+    var forceQuit: Bool
+    @Option(appBundleID: "The app.", defaultDescription: "the only app installed; status lists them")
+    var bundleIdentifier: String?
 
     /// What to simulate: a content request, or a Background Tasks launch or expiration.
     enum Event: Equatable {
@@ -49,28 +50,26 @@ struct SimulateCommand: DebugSubcommand {
         case forceQuit
     }
 
-    var event: Event
+    /// The event given; the signature lets exactly one through.
+    var event: Event {
+        if appInstall {
+            .contentRequest(.install)
+        } else if appUpdate {
+            .contentRequest(.update)
+        } else if periodicCheck {
+            .contentRequest(.periodic)
+        } else if let launchTask {
+            .task(.launch, identifier: launchTask)
+        } else if let expireTask {
+            .task(.expire, identifier: expireTask)
+        } else {
+            .forceQuit
+        }
+    }
 
     /// The content request to send, when the event is one.
     var kind: ContentRequestKind? {
         if case let .contentRequest(kind) = event { kind } else { nil }
-    }
-    var bundleIdentifier: String?
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        bundleIdentifier = try arguments.option(Self.app)
-        // The signature lets exactly one event through.
-        if let request = Self.contentRequests.first(where: { arguments.flag($0.flag) }) {
-            event = .contentRequest(request.kind)
-        } else if let identifier = try arguments.option(Self.launchTask) {
-            event = .task(.launch, identifier: identifier)
-        } else if let identifier = try arguments.option(Self.expireTask) {
-            event = .task(.expire, identifier: identifier)
-        } else if arguments.flag(Self.forceQuit) {
-            event = .forceQuit
-        } else {
-            throw arguments.usage("simulate needs one event; run simulate --help for them.")
-        }
     }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {

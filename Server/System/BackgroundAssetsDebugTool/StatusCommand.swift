@@ -8,10 +8,7 @@ import Foundation
 
 /// Shows the service, the device settings, every installed app, and every download of every app.
 struct StatusCommand: DebugSubcommand {
-    static let json = Flag(
-        "--json", help: "Print the status as JSON (dates in ISO 8601) instead of a table or plain lines.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "status", abstract: "Show the service, the device settings, every installed app and every download.",
         discussion: """
             Starts the service when it is not running. For each app: its version, whether it is installing
@@ -19,14 +16,10 @@ struct StatusCommand: DebugSubcommand {
             scheduled), the extension runtime left today, the extension's pid while it runs, and why it was
             last stopped by force. On a terminal the downloads are an aligned table; otherwise every app and
             every download is one line of key=value pairs (apps start with bundle-id=, downloads with app=).
-            """,
-        arguments: [Self.json])
+            """)
 
+    @Flag("--json", help: "Print the status as JSON (dates in ISO 8601) instead of a table or plain lines.")
     var json: Bool
-
-    init(parsing arguments: SubcommandArguments) {
-        json = arguments.flag(Self.json)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()

@@ -1,6 +1,6 @@
 /*
 Abstract:
-A subcommand's arguments: the package's parser with the debug tool's usage error, and an option several share.
+A subcommand's command line: the package's parser with the debug tool's usage error, and an option several share.
 */
 
 @_exported import ArgumentParsing
@@ -19,7 +19,7 @@ extension CommandLineArguments where Failure == DebugToolError {
     }
 }
 
-extension Option where Value == String {
+extension Option where Value == String? {
     /// Apple's `-b ID`, or `--app-bundle-id ID`: the app a subcommand acts on, named the same way by
     /// every subcommand that takes one, and `-b` first so usage lines read as Apple's.
     ///
@@ -27,14 +27,21 @@ extension Option where Value == String {
     /// accepting it too would keep two conventions alive.
     /// - Parameters:
     ///   - help: What the app is to the subcommand.
-    ///   - defaultValue: The app when none is named.
     ///   - defaultDescription: Which app, when none is named.
-    static func appBundleID(
-        help: String, default defaultValue: String? = nil, defaultDescription: String? = nil
-    ) -> Option {
-        Option(
-            "-b", "--app-bundle-id", valueName: "ID", help: help, default: defaultValue,
-            defaultDescription: defaultDescription
-        ).retiring("--app")
+    ///   - traits: Its group, if any.
+    init(appBundleID help: String, defaultDescription: String? = nil, traits: [ArgumentTrait] = []) {
+        self.init(
+            "-b", "--app-bundle-id", valueName: "ID", help: help, defaultDescription: defaultDescription,
+            traits: traits + [.retiring("--app")])
+    }
+}
+
+extension Option where Value == String {
+    /// The app a subcommand acts on, as ``init(appBundleID:defaultDescription:traits:)`` declares it,
+    /// with an app when none is named.
+    init(wrappedValue: String, appBundleID help: String, defaultDescription: String? = nil) {
+        self.init(
+            wrappedValue: wrappedValue, "-b", "--app-bundle-id", valueName: "ID", help: help,
+            defaultDescription: defaultDescription, traits: [.retiring("--app")])
     }
 }

@@ -8,10 +8,7 @@ import Foundation
 
 /// Lists every pending Background Tasks request and every running task, or one app's.
 struct TasksCommand: DebugSubcommand {
-    static let json = Flag("--json", help: "Print the requests as JSON (dates in ISO 8601).")
-    static let app = Option.appBundleID(help: "Only this app's requests.")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "tasks", abstract: "List the Background Tasks requests waiting to run and the tasks running.",
         discussion: """
             One line per request: the app, the task identifier, refresh, processing or continued processing,
@@ -22,17 +19,12 @@ struct TasksCommand: DebugSubcommand {
             running continued-processing task shows its progress, title and subtitle. Run a pending one now
             with `simulate --launch-task ID`; run a running one's expiration handler (for a
             continued-processing task, a person cancelling it) with `simulate --expire-task ID`.
-            """,
-        // Static declarations share their names with the values they fill; `Self.` picks the declaration.
-        arguments: [Self.json, app])
+            """)
 
+    @Flag("--json", help: "Print the requests as JSON (dates in ISO 8601).")
     var json: Bool
+    @Option(appBundleID: "Only this app's requests.")
     var bundleIdentifier: String?
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        json = arguments.flag(Self.json)
-        bundleIdentifier = try arguments.option(Self.app)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()

@@ -21,57 +21,56 @@ struct TraceCommand: DebugSubcommand {
         case serve(port: Int)
     }
 
-    var output = Output.lines
-    var app: String?
-    var download: String?
-    var since: TraceTimeBound?
-    var until: TraceTimeBound?
-    var last: Int?
-    var progress: Bool
-    /// Whether lines are the stored JSON objects rather than sentences.
-    var json = false
-
-    /// Whether the output is a diagram (kept for the callers that ask).
-    var mermaid: Bool { output == .mermaid }
+    @Flag("--mermaid", help: "Print a Mermaid sequence diagram instead of one line per event.", traits: [.oneOf("output")])
+    var mermaid: Bool
+    @Option("--svg", valueName: "FILE", help: """
+        Draw a timeline into FILE (- for standard output): a lane per download with its bytes over time, and the \
+        installs, extension runs, app launches, tasks, periodic checks and exclusive control above. \
+        Self-contained; open it in a browser.
+        """, traits: [.oneOf("output")])
+    var svg: String?
+    @Option(
+        "--html", valueName: "FILE", help: "The same timeline in a web page, with a table of the downloads under it.",
+        traits: [.oneOf("output")])
+    var html: String?
+    @Option("--serve", valueName: "PORT", help: """
+        Serve the timeline as a web page on 127.0.0.1:PORT (0 for a free one) that redraws itself while the \
+        trace grows: lanes appear and fill as bytes arrive. Prints the page's address, then serves until Ctrl-C.
+        """, traits: [.oneOf("output")], as: .number(in: 0...65535, expected: "a port from 0 to 65535"))
+    var serve: Int?
     /// Whether the command follows the trace.
-    var follow: Bool { output == .follow }
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        // The signature lets at most one output through.
-        if arguments.flag(Self.mermaid) {
-            output = .mermaid
-        } else if arguments.flag(Self.follow) {
-            output = .follow
-        } else if let path = try arguments.option(Self.svg) {
-            output = .svg(path: path)
-        } else if let path = try arguments.option(Self.html) {
-            output = .html(path: path)
-        } else if let port = try arguments.option(Self.serve) {
-            output = .serve(port: port)
-        }
-        progress = arguments.flag(Self.progress)
-        json = arguments.flag(Self.json)
-        // JSON is a form of the lines; a diagram or a picture has a form of its own.
-        let drawing: String? = switch output {
-        case .lines, .follow: nil
-        case .mermaid: "--mermaid"
-        case .svg: "--svg"
-        case .html: "--html"
-        case .serve: "--serve"
-        }
-        if json, let drawing {
-            throw arguments.usage("--json and \(drawing) do not go together; choose one.")
-        }
-        app = try arguments.option(Self.app)
-        download = try arguments.option(Self.download)
-        since = try arguments.option(Self.since).map { text throws(DebugToolError) in
-            try TraceTimeBound(text, option: "--since")
-        }
-        until = try arguments.option(Self.until).map { text throws(DebugToolError) in
-            try TraceTimeBound(text, option: "--until")
-        }
-        last = try arguments.option(Self.last)
-    }
+    @Flag("--follow", help: """
+        After the events so far (the last 10, unless --last or --since says), print each new one as it is \
+        appended, until Ctrl-C. Lines only.
+        """, traits: [.oneOf("output")])
+    var follow: Bool
+    /// Whether lines are the stored JSON objects rather than sentences.
+    @Flag("--json", help: """
+        Print each event as the JSON object system/trace.jsonl stores, one per line, instead of a sentence; \
+        with --follow too.
+        """)
+    var json: Bool
+    @Option(appBundleID: "Only the events of this app.")
+    var app: String?
+    @Option("--download", valueName: "ID", help: "Only the events of this download (and the app's connections).")
+    var download: String?
+    @Option("--since", valueName: "TIME", help: """
+        Only the events from TIME: now, a time ago (90s, 5m, 2h, 1d), a time of day in UTC as trace prints it \
+        (14:07:02), a date (2026-11-24T14:07:02Z), or the last time an event happened: last-install, \
+        last-appLaunched, last-uninstall.
+        """, as: .timeBound)
+    var since: TraceTimeBound?
+    @Option("--until", valueName: "TIME", help: "Only the events up to TIME, in the same forms.", as: .timeBound)
+    var until: TraceTimeBound?
+    @Option(
+        "--last", valueName: "N", help: "Only the last N events that pass the filters.",
+        as: .number(in: 1...Int.max, expected: "a positive number of events"))
+    var last: Int?
+    @Flag("--progress", help: """
+        Also print the downloadProgress samples (a few a second per transfer), which lines and diagrams leave \
+        out; the timeline always draws them.
+        """)
+    var progress: Bool
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let file = context.paths.traceFile

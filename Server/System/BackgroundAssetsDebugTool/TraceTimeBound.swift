@@ -99,3 +99,16 @@ struct TraceTimeBound: Equatable, Sendable {
         return styles.lazy.compactMap { try? $0.parse(zoned) }.first
     }
 }
+
+extension ArgumentConversion where Value == TraceTimeBound {
+    /// A time bound of `--since` or `--until`, refused with the forms it may take.
+    static var timeBound: Self {
+        Self { text, name throws(UsageError) in
+            do throws(DebugToolError) {
+                return try TraceTimeBound(text, option: name)
+            } catch {
+                throw UsageError(error.message)
+            }
+        }
+    }
+}

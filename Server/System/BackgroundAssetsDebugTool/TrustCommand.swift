@@ -11,26 +11,40 @@ import TLS
 /// root certificate does on a device. The service, the app and the extension of this device
 /// trust them; the machine's trust store is never touched.
 struct TrustCommand: DebugSubcommand {
-    static let pem = Argument("PEM")
-    static let json = Flag("--json", help: "Print the list as a JSON array.")
-    static let fingerprintOrPath = Argument("(PATH | SHA-256)")
-
-    static let add = CommandSignature(
-        name: "add", abstract: "Trust the CA certificate in the PEM file (asset-server --tls prints its path).",
-        arguments: [pem])
-    static let list = CommandSignature(
-        name: "list", abstract: "List the trusted CAs: SHA-256 fingerprint, subject, expiry.", arguments: [json])
-    static let remove = CommandSignature(
-        name: "remove", abstract: "Stop trusting a CA, named by the PEM file it was added from or its fingerprint.",
-        arguments: [fingerprintOrPath])
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "trust", abstract: "Trust a CA certificate on this device for https, list the trusted ones, or remove one.",
         discussion: """
             Trusted CAs are kept in system/trust/ of the device root; downloads already running keep
             the trust they started with, the next ones use the new list.
             """,
-        subcommands: [add, list, remove])
+        subcommands: [Add.self, List.self, Remove.self])
+
+    /// `trust add PEM`.
+    struct Add: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "add", abstract: "Trust the CA certificate in the PEM file (asset-server --tls prints its path).")
+
+        @Argument("PEM")
+        var pem: String
+    }
+
+    /// `trust list [--json]`.
+    struct List: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "list", abstract: "List the trusted CAs: SHA-256 fingerprint, subject, expiry.")
+
+        @Flag("--json", help: "Print the list as a JSON array.")
+        var json: Bool
+    }
+
+    /// `trust remove (PATH | SHA-256)`.
+    struct Remove: ParsableArguments {
+        static let configuration = CommandConfiguration(
+            name: "remove", abstract: "Stop trusting a CA, named by the PEM file it was added from or its fingerprint.")
+
+        @Argument("(PATH | SHA-256)")
+        var fingerprintOrPath: String
+    }
 
     enum Action: Sendable, Equatable {
         case add(String)
@@ -38,15 +52,15 @@ struct TrustCommand: DebugSubcommand {
         case remove(String)
     }
 
-    var action: Action
+    var action = Action.list(json: false)
 
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        if arguments.selected(Self.add) {
-            action = .add(try arguments.positional(Self.pem))
-        } else if arguments.selected(Self.remove) {
-            action = .remove(try arguments.positional(Self.fingerprintOrPath))
-        } else {
-            action = .list(json: arguments.flag(Self.json))
+    mutating func readSubcommand<Failure>(from arguments: CommandLineArguments<Failure>) throws(Failure) {
+        if let add = try arguments.values(of: Add.self) {
+            action = .add(add.pem)
+        } else if let remove = try arguments.values(of: Remove.self) {
+            action = .remove(remove.fingerprintOrPath)
+        } else if let list = try arguments.values(of: List.self) {
+            action = .list(json: list.json)
         }
     }
 

@@ -7,23 +7,16 @@ import BackgroundAssetsIPC
 
 /// Removes an app the way deleting it from the home screen would.
 struct UninstallCommand: DebugSubcommand {
-    static let app = Option.appBundleID(
-        help: "The app to remove.", defaultDescription: "the only app installed; status lists them")
-
-    static let signature = CommandSignature(
+    static let configuration = CommandConfiguration(
         name: "uninstall", abstract: "Remove an installed app with its downloads and its app group container.",
         discussion: """
             Stops the app's extension, cancels its downloads, and deletes its app group container unless
             another installed app shares it. The service refuses when no app is installed, or when several
             are and none is named.
-            """,
-        arguments: [app])
+            """)
 
+    @Option(appBundleID: "The app to remove.", defaultDescription: "the only app installed; status lists them")
     var bundleIdentifier: String?
-
-    init(parsing arguments: SubcommandArguments) throws(DebugToolError) {
-        bundleIdentifier = try arguments.option(Self.app)
-    }
 
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()

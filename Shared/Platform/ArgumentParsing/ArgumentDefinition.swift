@@ -5,8 +5,9 @@ One thing a command takes on its command line, declared once: the parser reads i
 
 /// A flag, an option with a value, or a positional argument, with everything its help line says.
 ///
-/// Commands do not build definitions directly: they declare a ``Flag``, an ``Option`` or an
-/// ``Argument`` and list it in their ``CommandSignature``, which parses with it and renders it.
+/// Commands do not build definitions directly: they wrap a stored property of their
+/// ``ParsableArguments`` in ``Flag``, ``Option`` or ``Argument``, and the signature read from those
+/// properties parses with it and renders it.
 public struct ArgumentDefinition: Sendable, Hashable {
     /// How the argument appears on the command line.
     public enum Kind: Sendable, Hashable {
@@ -40,6 +41,8 @@ public struct ArgumentDefinition: Sendable, Hashable {
     /// with a sentence naming the spelling to use instead, so an old command line fails plainly
     /// rather than being read as a second convention.
     public var retiredNames: [String] = []
+    /// The group of options it belongs to, of which at most one (or exactly one) may be given.
+    public var group: ExclusiveGroup?
 
     /// The name errors and the usage line use: the first spelling, or the value name of a positional.
     public var primaryName: String { names.first ?? valueName }

@@ -29,7 +29,7 @@ extension CommandLineArguments {
     /// Checks the flags and options given against the selected command's declarations.
     /// - Throws: A usage error naming the first option at fault.
     static func check(
-        _ given: [Given], against command: CommandSignature, in signature: CommandSignature, named name: String,
+        _ given: [GivenOption], against command: CommandSignature, in signature: CommandSignature, named name: String,
         words: [String]
     ) throws(UsageError) {
         let declared = command.definitions

@@ -6,18 +6,10 @@ A command line parsed against its signature: each word a flag, an option's value
 /// The arguments of one command, parsed against its ``CommandSignature``.
 ///
 /// Parsing refuses, with a sentence naming the argument, anything the signature does not declare,
-/// an option without its value, two options of a group, and a required argument left out; the command
-/// then reads each value with the declaration it listed, such as `try arguments.option(Self.port)`.
+/// an option without its value, two options of a group, and a required argument left out; the
+/// command's ``ParsableArguments`` type is then filled from it (``ParsableArguments/init(from:)``).
 /// `--name value` and `--name=value` are both accepted, and `--` ends the options.
 public struct CommandLineArguments<Failure: Error>: Sendable {
-    /// One flag or option as given.
-    struct Given: Sendable {
-        var definition: ArgumentDefinition
-        /// The spelling used, for messages.
-        var spelling: String
-        var value: String?
-    }
-
     /// The signature parsed against.
     public let signature: CommandSignature
     /// The subcommand the words selected, or the signature itself when they selected none.
@@ -26,7 +18,7 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
     public let commandWords: [String]
     /// Whether `--help` or `-h` was given; nothing else was checked then.
     public let isHelpRequested: Bool
-    var given: [Given] = []
+    var given: [GivenOption] = []
     var positionals: [String: [String]] = [:]
     let makeError: @Sendable (String) -> Failure
 
@@ -67,8 +59,8 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
     /// Splits the words into flags and options (by the declared names) and the rest, in order.
     private static func scan(
         _ arguments: [String], options: [ArgumentDefinition]
-    ) throws(UsageError) -> ([Given], [String]) {
-        var given: [Given] = []
+    ) throws(UsageError) -> ([GivenOption], [String]) {
+        var given: [GivenOption] = []
         var words: [String] = []
         var remaining = arguments[...]
         while let word = remaining.popFirst() {
@@ -90,18 +82,18 @@ public struct CommandLineArguments<Failure: Error>: Sendable {
             }
             if definition.kind == .flag {
                 guard inline == nil else { throw UsageError("\(spelling) takes no value; give it alone.") }
-                given.append(Given(definition: definition, spelling: spelling))
+                given.append(GivenOption(definition: definition, spelling: spelling))
                 continue
             }
             if let inline {
-                given.append(Given(definition: definition, spelling: spelling, value: inline))
+                given.append(GivenOption(definition: definition, spelling: spelling, value: inline))
                 continue
             }
             guard let value = remaining.first, !value.hasPrefix("--") else {
                 throw UsageError("The option \(spelling) needs a value.")
             }
             remaining = remaining.dropFirst()
-            given.append(Given(definition: definition, spelling: spelling, value: value))
+            given.append(GivenOption(definition: definition, spelling: spelling, value: value))
         }
         return (given, words)
     }

@@ -3,8 +3,8 @@ Abstract:
 A command's declaration: what it is, what it takes, and its subcommands; the one source of its parsing and its help.
 */
 
-/// Everything a command takes, declared once, in the style of swift-argument-parser's
-/// `CommandConfiguration`: ``CommandLineArguments`` parses with it, and ``helpMessage(commandName:)``
+/// Everything a command takes, read from a ``ParsableArguments`` type's ``CommandConfiguration`` and
+/// its wrapped properties: ``CommandLineArguments`` parses with it, and ``helpMessage(commandName:)``
 /// renders it, so the help cannot list an option the parser refuses, or miss one it accepts.
 public struct CommandSignature: Sendable, Hashable {
     /// One entry of the signature: an argument, or a group of options of which one is given.
@@ -45,21 +45,33 @@ public struct CommandSignature: Sendable, Hashable {
     ///   - abstract: What it does.
     ///   - discussion: What the help says after the options.
     ///   - usage: The usage line after the name, when it should not list every option.
-    ///   - arguments: Its flags, options, positional arguments and groups, in the order of its help.
+    ///   - elements: Its flags, options, positional arguments and groups, in the order of its help.
     ///   - subcommands: Its subcommands; a command that has any runs by itself only if it takes arguments
     ///     of its own (the app does, `ba-package` does not).
     ///   - defaultSubcommand: The subcommand that runs when the first positional word names none.
     public init(
         name: String, abstract: String, discussion: String = "", usage: String? = nil,
-        arguments: [any CommandArgument] = [], subcommands: [CommandSignature] = [], defaultSubcommand: String? = nil
+        elements: [Element] = [], subcommands: [CommandSignature] = [], defaultSubcommand: String? = nil
     ) {
         self.name = name
         self.abstract = abstract
         self.discussion = discussion
         self.usage = usage
-        elements = arguments.map(\.element)
+        self.elements = elements
         self.subcommands = subcommands
         self.defaultSubcommand = defaultSubcommand
+    }
+
+    /// The elements of a command's declarations, in order: each argument by itself, and the members
+    /// of an ``ExclusiveGroup`` together where the first of them is declared.
+    /// - Parameter definitions: The declarations, in the order of the help.
+    public static func elements(of definitions: [ArgumentDefinition]) -> [Element] {
+        var emitted: Set<ExclusiveGroup> = []
+        return definitions.compactMap { definition in
+            guard let group = definition.group else { return .argument(definition) }
+            guard emitted.insert(group).inserted else { return nil }
+            return .oneOf(definitions.filter { $0.group == group }, isRequired: group.isRequired)
+        }
     }
 
     /// Its own arguments, groups flattened, in order.
