@@ -8,6 +8,7 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
+import ServerRuntime
 import Testing
 
 struct ServerLifecycleUnitTests {
@@ -16,7 +17,7 @@ struct ServerLifecycleUnitTests {
         let folder = FileManager.default.temporaryDirectory.appending(path: "asset-server-life-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let catalog = try Catalog.prepare(at: folder, sessionCount: 2, sessionSize: 1000)
-        let server = AssetServer(configuration: .init(port: 0, catalogDirectory: folder))
+        let server = AssetServer(configuration: .init(port: 0, catalogDirectory: folder), clock: SystemDeadlineClock())
         let port = try server.start()
         defer { server.shutdown() }
         #expect(port > 0)
@@ -36,7 +37,7 @@ struct ServerLifecycleUnitTests {
     @Test("A server refuses to start on a catalog folder that does not exist")
     func missingCatalog() {
         let folder = URL(fileURLWithPath: "/nonexistent-\(UUID().uuidString)")
-        let server = AssetServer(configuration: .init(port: 0, catalogDirectory: folder))
+        let server = AssetServer(configuration: .init(port: 0, catalogDirectory: folder), clock: SystemDeadlineClock())
         #expect(throws: AssetServerError.self) { try server.start() }
         #expect(server.port == nil)
     }

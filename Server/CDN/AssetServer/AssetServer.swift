@@ -18,7 +18,7 @@ import SystemLogging
 /// needs to see the bytes.
 ///
 /// ```swift
-/// let server = AssetServer(configuration: .init(port: 0, catalogDirectory: catalog))
+/// let server = AssetServer(configuration: .init(port: 0, catalogDirectory: catalog), clock: SystemDeadlineClock())
 /// let port = try server.start()
 /// defer { server.shutdown() }
 /// ```
@@ -47,9 +47,9 @@ public final class AssetServer: Sendable {
     /// Creates a server; nothing happens until ``start()``.
     /// - Parameters:
     ///   - configuration: The address, catalog, limits, timeouts and faults to use.
-    ///   - clock: The clock the idle, request-head and send-stall deadlines run on; a test passes
-    ///     one it advances by hand.
-    public init(configuration: Configuration, clock: any DeadlineClock = SystemDeadlineClock()) {
+    ///   - clock: The monotonic time the idle, request-head and send-stall deadlines run on: the
+    ///     machine's (``SystemDeadlineClock``), which the executable passes, or one a test advances by hand.
+    public init(configuration: Configuration, clock: any DeadlineClock) {
         self.configuration = configuration
         self.clock = clock
     }

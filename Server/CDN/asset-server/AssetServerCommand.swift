@@ -47,7 +47,7 @@ struct AssetServerCommand {
                 fail("asset-server: \(error)", code: 1)
             }
         }
-        let server = AssetServer(configuration: configuration)
+        let server = AssetServer(configuration: configuration, clock: SystemDeadlineClock())
         do {
             let catalog = try Catalog.prepare(at: configuration.catalogDirectory, sessionCount: options.sessionCount,
                                               sessionSize: options.sessionSize)
