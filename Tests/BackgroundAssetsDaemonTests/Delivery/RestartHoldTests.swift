@@ -20,7 +20,7 @@ struct RestartHoldTests {
         _ = try await first.waitForAppStatus(installed, "the install's end") { $0.state == .launchable ? $0 : nil }
         await first.stop()
 
-        let service = try BackgroundAssetsService(paths: first.paths, configuration: ServiceConfiguration(), time: ManualClock(start: .now))
+        let service = try BackgroundAssetsService(paths: first.paths, configuration: ServiceConfiguration(), wallClock: ManualClock(start: .now))
         let app = installed.bundleIdentifier
         let group = installed.fixture.appGroupIdentifier
         let store = try DownloadStore(url: first.paths.queueDatabase)

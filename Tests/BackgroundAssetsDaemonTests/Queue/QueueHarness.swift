@@ -39,7 +39,7 @@ final class QueueHarness: Sendable {
         let recorded = EventLog()
         self.recorded = recorded
         self.clock = clock
-        let activities = ServiceActivities(clock: clock ?? SystemServiceClock() as any ServiceClock)
+        let activities = ServiceActivities(wallClock: clock ?? SystemServiceClock() as any ServiceClock)
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) { event in
             recorded.events.withLock { $0.append(event) }
         }

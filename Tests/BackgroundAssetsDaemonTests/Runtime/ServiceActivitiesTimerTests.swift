@@ -14,7 +14,7 @@ struct ServiceActivitiesTimerTests {
     @Test("A timer set for 10 s fires once the clock has moved 10 s from when it was set, even if the clock moved before its task ran")
     func delayCountsFromTheCall() async throws {
         let clock = ManualClock()
-        let activities = ServiceActivities(clock: clock)
+        let activities = ServiceActivities(wallClock: clock)
         let fired = Mutex(false)
         // Kept: an activity let go of is cancelled.
         let timer = activities.after(.seconds(10), "timer") { fired.withLock { $0 = true } }

@@ -33,7 +33,7 @@ final class InProcessService: Sendable {
         // The test process speaks for every app and for the tool here: it is none of their executables.
         configuration.trustsClientClaims = true
         configure(&configuration)
-        let service = try BackgroundAssetsService(paths: paths, configuration: configuration, time: clock)
+        let service = try BackgroundAssetsService(paths: paths, configuration: configuration, wallClock: clock)
         self.service = service
         try await service.start()
         listener = try UnixSocketListener(path: paths.serviceSocket.path)

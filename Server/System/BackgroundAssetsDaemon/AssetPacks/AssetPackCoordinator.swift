@@ -115,7 +115,7 @@ final class AssetPackCoordinator {
         self.notify = notify
     }
 
-    var now: Date { activities.clock.now }
+    var now: Date { activities.wallClock.now }
 
     /// The device's time now.
     var deviceNow: Date { deviceClock.deviceTime(at: now) }

@@ -11,7 +11,7 @@ extension BackgroundAssetsService {
     func deliver(_ finished: FinishedFile) async {
         let actions = deliveries.finished(
             finished, delegates: delegateConnections(of: finished.app), isInstalled: installedApps.contains(finished.app),
-            isPresent: Self.fileIsThere(finished.file), at: time.now)
+            isPresent: Self.fileIsThere(finished.file), at: wallClock.now)
         await perform(actions)
     }
 
@@ -60,7 +60,7 @@ extension BackgroundAssetsService {
             connection, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
             // Under its own name only: a delegate that moved the file away took it, though its
             // process ended before the acknowledgement arrived; the kept name is for restarts.
-            isPresent: { access($0.path, F_OK) == 0 }, at: time.now)
+            isPresent: { access($0.path, F_OK) == 0 }, at: wallClock.now)
         guard !actions.isEmpty else { return }
         activities.run("deliveries of connection \(connection)") { [weak self] in await self?.perform(actions) }
     }
@@ -87,7 +87,7 @@ extension BackgroundAssetsService {
     private func reconnectGraceEnded() async {
         graceTimer = nil
         await perform(deliveries.reconnectGraceEnded(
-            at: time.now, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
+            at: wallClock.now, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
             isPresent: Self.fileIsThere))
     }
 
@@ -126,7 +126,7 @@ extension BackgroundAssetsService {
                 await fetchAgain(finished)
             case let .armGraceTimer(deadline):
                 graceTimer?.cancel()
-                let delay = max(0, deadline.timeIntervalSince(time.now)) + 0.001
+                let delay = max(0, deadline.timeIntervalSince(wallClock.now)) + 0.001
                 graceTimer = activities.after(.seconds(fractional: delay), "deliver held files") { [weak self] in
                     await self?.reconnectGraceEnded()
                 }

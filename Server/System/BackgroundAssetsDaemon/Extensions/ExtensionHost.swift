@@ -110,7 +110,7 @@ final class ExtensionHost {
         var handle = Handles(process: process)
         let limit = memoryLimit
         let pid = process.processIdentifier
-        let clock = activities.clock
+        let wallClock = activities.wallClock
         handle.memoryWatch = activities.run("memory watch of \(app)'s extension") {
             while !Task.isCancelled {
                 guard let resident = process.residentBytes else { return }
@@ -119,7 +119,7 @@ final class ExtensionHost {
                     await events(.overLimit(app: app, pid: pid, reason: reason))
                     return
                 }
-                try? await clock.sleep(for: Self.memorySampleInterval)
+                try? await wallClock.sleep(for: Self.memorySampleInterval)
             }
         }
         handles[app] = handle

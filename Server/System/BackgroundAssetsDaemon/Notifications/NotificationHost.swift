@@ -54,7 +54,7 @@ final class NotificationHost {
         self.settings = settings
     }
 
-    private var now: Date { activities.clock.now }
+    private var now: Date { activities.wallClock.now }
 
     /// Whether requests wait to be delivered: the service stays up for them, so each is delivered at
     /// its time; they are on disk too, for a service that is killed or stopped.

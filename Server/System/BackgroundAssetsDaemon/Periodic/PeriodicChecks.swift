@@ -22,7 +22,7 @@ final class PeriodicChecks {
         /// The device settings: low-power mode and Background App Refresh.
         var settings: DeviceSettings
         /// The device's time, which may run faster than real time.
-        var clock: DeviceClock
+        var deviceClock: DeviceClock
         /// Apps installing or updating: their periodic checks wait until they are launchable.
         var installing: Set<String>
     }
@@ -54,19 +54,19 @@ final class PeriodicChecks {
         let registry = registry
         let schedule = schedule
         let due = due
-        let clock = activities.clock
+        let wallClock = activities.wallClock
         timer = activities.run("periodic checks") {
             while !Task.isCancelled {
-                let device = inputs.clock.deviceTime(at: clock.now)
+                let device = inputs.deviceClock.deviceTime(at: wallClock.now)
                 for app in await Self.dueApps(registry: registry, schedule: schedule, inputs: inputs, device: device) {
                     await due(app, device)
                 }
-                guard let next = await Self.nextCheck(registry: registry, schedule: schedule, inputs: inputs, now: clock.now) else {
+                guard let next = await Self.nextCheck(registry: registry, schedule: schedule, inputs: inputs, now: wallClock.now) else {
                     return
                 }
                 // Never sleep longer than an hour, which also bounds the effect of a clock change.
-                let delay = min(max(next.timeIntervalSince(clock.now), 0.001), 3600)
-                try? await clock.sleep(for: .seconds(fractional: delay))
+                let delay = min(max(next.timeIntervalSince(wallClock.now), 0.001), 3600)
+                try? await wallClock.sleep(for: .seconds(fractional: delay))
             }
         }
     }
@@ -84,12 +84,12 @@ final class PeriodicChecks {
 
     /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
     nonisolated static func nextCheck(registry: AppRegistry, schedule: PeriodicSchedule, inputs: Inputs, now: Date) async -> Date? {
-        let device = inputs.clock.deviceTime(at: now)
+        let device = inputs.deviceClock.deviceTime(at: now)
         return await registry.apps().apps.compactMap { app -> Date? in
             guard !inputs.installing.contains(app.bundleIdentifier), app.bundle.extension != nil,
                 case let .due(date) = schedule.nextCheck(for: app, settings: inputs.settings, now: device)
             else { return nil }
-            return inputs.clock.realTime(at: date)
+            return inputs.deviceClock.realTime(at: date)
         }.min()
     }
 }

@@ -74,7 +74,7 @@ extension DownloadQueue {
     public func enqueue(_ download: NewDownload, notBefore: Date?, continuingFrom partial: (file: URL, kept: KeptPartialFile)?)
         throws -> DownloadRow
     {
-        let now = time.now
+        let now = wallClock.now
         var row = try store.insert(download, at: now)
         // Changed before the queue runs again, so a transfer never starts early or from zero by mistake.
         if let partial, rename(partial.file.path, staging.partFile(forRow: row.id).path) != 0 {

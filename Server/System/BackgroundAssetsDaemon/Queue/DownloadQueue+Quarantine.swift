@@ -40,7 +40,7 @@ extension DownloadQueue {
     func applyBrake(after crash: CrashReport) {
         let file = staging.paths.crashHistoryFile
         var brake = CrashBrake.load(from: file)
-        let now = time.now
+        let now = wallClock.now
         brake.record(at: now)
         if let problem = brake.save(to: file) {
             logger.error("The service could not record its crash in \(file.path) (\(problem)); repeated crashes will not pause its work. Check that system/ is writable.")
@@ -52,14 +52,14 @@ extension DownloadQueue {
 
     /// Why transfers are paused now, for `status` and every client's hello; `nil` while they run.
     public nonisolated var pausedWorkReason: String? {
-        let now = activities.clock.now
+        let now = activities.wallClock.now
         return crashPause.withLock { pause in pause.flatMap { now < $0.until ? $0.reason : nil } }
     }
 
     /// Whether the brake holds every transfer back now; when it does, a timer pumps again as it ends.
     func isPausedAfterCrashes() -> Bool {
         guard let pause = crashPause.withLock({ $0 }) else { return false }
-        let remaining = pause.until.timeIntervalSince(time.now)
+        let remaining = pause.until.timeIntervalSince(wallClock.now)
         guard remaining > 0 else {
             crashPause.withLock { $0 = nil }
             logger.notice("The pause after repeated crashes has passed; transfers start again.")

@@ -16,7 +16,7 @@ extension DownloadQueue {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
         let row: DownloadRow
         do {
-            row = try store.update(id: id, at: time.now, waitsForDisk: false) { row in
+            row = try store.update(id: id, at: wallClock.now, waitsForDisk: false) { row in
                 row.state = .downloading
                 row.attempts += 1
             }
@@ -59,7 +59,7 @@ extension DownloadQueue {
         rebalanceBandwidth()
         observer(.began(row))
 
-        let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, clock: time, observer: observer, logger: logger)
+        let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, wallClock: wallClock, observer: observer, logger: logger)
         TransferThreads.shared.run { [weak self, activities] in
             // Named after the download while it runs, so a crash on it is counted against this download.
             CrashReport.nameCurrentThread(CrashReport.threadName(forRow: row.id))
@@ -146,7 +146,7 @@ extension DownloadQueue {
     /// - Returns: The download as stored.
     @discardableResult
     func recordFinished(id: Int64, length: Int64) throws -> DownloadRow {
-        try store.update(id: id, at: time.now, waitsForDisk: false) { row in
+        try store.update(id: id, at: wallClock.now, waitsForDisk: false) { row in
             row.state = .finished
             row.bytesDurable = length
             row.expectedLength = length
@@ -169,12 +169,12 @@ extension DownloadQueue {
     /// Puts a download back in line to be fetched from zero.
     private func startOver(_ row: DownloadRow, because reason: String) throws {
         staging.discard(rowID: row.id)
-        let waiting = try store.update(id: row.id, at: time.now) { row in
+        let waiting = try store.update(id: row.id, at: wallClock.now) { row in
             row.state = .waiting
             row.bytesDurable = 0
             row.entityTag = nil
             row.lastModified = nil
-            row.nextAttemptAt = time.now
+            row.nextAttemptAt = wallClock.now
         }
         logger.notice("Download \(row.bundleIdentifier)/\(row.descriptor.identifier) starts over: \(reason).")
         observer(.paused(waiting))
@@ -182,7 +182,7 @@ extension DownloadQueue {
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
     private func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
-        let now = time.now
+        let now = wallClock.now
         let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         if case let .authenticationRequired(realm) = error.kind {
             try askForCredentials(row, realm: realm)
@@ -264,7 +264,7 @@ extension DownloadQueue {
             host: url?.host ?? "", port: url?.port ?? 80, protocol: url?.scheme ?? "http", realm: realm,
             authenticationMethod: "NSURLAuthenticationMethodHTTPBasic",
             previousFailureCount: credentials[row.id] == nil ? 0 : 1)
-        let waiting = try store.update(id: row.id, at: time.now) { row in
+        let waiting = try store.update(id: row.id, at: wallClock.now) { row in
             row.state = .waiting
             row.nextAttemptAt = .distantFuture
         }
@@ -279,7 +279,7 @@ extension DownloadQueue {
         awaitingChallenge[row.id] = nil
         forgetFailures(of: row.id)
         do {
-            let failed = try store.update(id: row.id, at: time.now) { row in
+            let failed = try store.update(id: row.id, at: wallClock.now) { row in
                 row.state = .failed
                 row.lastError = failure
             }
@@ -299,7 +299,7 @@ extension DownloadQueue {
         switch answer.disposition {
         case .useCredential:
             credentials[id] = BasicCredential(user: answer.user ?? "", password: answer.password ?? "")
-            let now = time.now
+            let now = wallClock.now
             try store.update(id: id, at: now) { $0.nextAttemptAt = now }
             pump()
         case .performDefaultHandling, .rejectProtectionSpace:

@@ -41,15 +41,15 @@ extension DownloadQueue {
                 case let .finished(length, file):
                     observer(.finished(try recordFinished(id: id, length: length), file: file))
                 case let .failed(failure):
-                    let failed = try store.update(id: id, at: time.now) { row in
+                    let failed = try store.update(id: id, at: wallClock.now) { row in
                         row.state = .failed
                         row.lastError = failure
                     }
                     observer(.failed(failed, failure))
                 case .interrupted:
-                    let waiting = try store.update(id: id, at: time.now) { row in
+                    let waiting = try store.update(id: id, at: wallClock.now) { row in
                         row.state = .waiting
-                        row.nextAttemptAt = time.now
+                        row.nextAttemptAt = wallClock.now
                     }
                     observer(.paused(waiting))
                 }

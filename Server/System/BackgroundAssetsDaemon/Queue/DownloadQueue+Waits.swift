@@ -88,7 +88,7 @@ extension DownloadQueue {
     func scheduleWaitCheck() {
         waitCheck?.cancel()
         guard let earliest = waitChecks.values.min() else { return }
-        let delay = max(0, min(earliest.timeIntervalSince(time.now), 3600))
+        let delay = max(0, min(earliest.timeIntervalSince(wallClock.now), 3600))
         waitCheck = activities.after(.seconds(fractional: delay + 0.001), "bounded-wait check") { [weak self] in
             await self?.enforceWaits()
         }
@@ -97,7 +97,7 @@ extension DownloadQueue {
     /// Fails every waited-for download whose wait ran out without progress, in the middle of an
     /// attempt or between two.
     func enforceWaits() {
-        let now = time.now
+        let now = wallClock.now
         for (id, since) in waitingSince where waitChecks[id].map({ $0 <= now }) == true {
             guard let row = try? store.download(id: id), let wait = boundedWait(of: row),
                 row.state == .downloading || row.state == .waiting, awaitingChallenge[id] == nil
@@ -165,7 +165,7 @@ extension DownloadQueue {
                 let reason = connectivity.park(id: download.id, origin: origin)
             else { continue }
             do {
-                try store.park(id: download.id, reason: reason, at: time.now)
+                try store.park(id: download.id, reason: reason, at: wallClock.now)
                 parkedAny = true
             } catch {
                 // Left due: it is tried instead, and parks when it fails to connect.
@@ -191,7 +191,7 @@ extension DownloadQueue {
         let parked = connectivity.reached(origin)
         guard !parked.isEmpty else { return }
         do {
-            let due = try store.unpark(parked.sorted(), at: time.now)
+            let due = try store.unpark(parked.sorted(), at: wallClock.now)
             logger.info("\(origin) answered: \(due) download(s) parked behind it are due again.")
         } catch {
             // They stay parked until the next start of the service, which makes every parked download due.
@@ -219,7 +219,7 @@ extension DownloadQueue {
     /// (`maxDownloadAge`), and downloads parked together are often as old, so each that is too old
     /// fails on its own attempt instead of one per probe interval.
     private func startProbing(_ id: Int64) {
-        let now = time.now
+        let now = wallClock.now
         do {
             try store.update(id: id, at: now, waitsForDisk: false) { row in
                 guard row.state == .waiting, row.nextAttemptAt >= DownloadStore.parkedUntilReachable else { return }

@@ -28,8 +28,8 @@ public actor DownloadQueue: OwnThreadActor {
     let store: DownloadStore
     /// The owner of the queue's timers, shared with the service so one shutdown stops them all.
     let activities: ServiceActivities
-    /// The clock the queue stamps its records and sets its timers by.
-    var time: any ServiceClock { activities.clock }
+    /// The real time the queue stamps its records and sets its timers by.
+    var wallClock: any ServiceClock { activities.wallClock }
     let staging: StagingArea
     let configuration: ServiceConfiguration
     let policy: RetryPolicy
@@ -79,11 +79,11 @@ public actor DownloadQueue: OwnThreadActor {
     ///   - store: The durable queue.
     ///   - paths: The device root, for staging files and app group containers.
     ///   - configuration: The policy knobs.
-    ///   - activities: The owner of the queue's timers, and the clock they and its records run on.
+    ///   - activities: The owner of the queue's timers, and the real time they and its records run on.
     ///   - observer: Receives every event, on the queue's executor; it must not block.
     public init(
         store: DownloadStore, paths: DevicePaths, configuration: ServiceConfiguration,
-        activities: ServiceActivities = ServiceActivities(), observer: @escaping @Sendable (QueueEvent) -> Void
+        activities: ServiceActivities, observer: @escaping @Sendable (QueueEvent) -> Void
     ) {
         self.store = store
         self.activities = activities
@@ -112,8 +112,8 @@ public actor DownloadQueue: OwnThreadActor {
             applyBrake(after: crash)
         }
         // Which origin was unreachable is not kept across a restart: every parked download is due.
-        try store.unpark(at: time.now)
-        let requeued = try store.requeueInterruptedDownloads(at: time.now)
+        try store.unpark(at: wallClock.now)
+        let requeued = try store.requeueInterruptedDownloads(at: wallClock.now)
         if requeued > 0 { logger.info("Resuming \(requeued) download(s) interrupted when the service last stopped.") }
         pump()
     }
@@ -131,7 +131,7 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
     public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
-        let rows = try store.insert(downloads.map(parkedIfUnreachable), at: time.now, syncs: syncs)
+        let rows = try store.insert(downloads.map(parkedIfUnreachable), at: wallClock.now, syncs: syncs)
         noteParked(rows)
         pump()
         return rows
@@ -143,7 +143,7 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Returns: Each download's row, or why it was refused, in order.
     /// - Throws: A store error; nothing is added.
     public func enqueueEach(_ downloads: [NewDownload], syncs: Bool = true) throws -> [Result<DownloadRow, DaemonError>] {
-        let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: time.now, syncs: syncs)
+        let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: wallClock.now, syncs: syncs)
         noteParked(outcomes.compactMap { try? $0.get() })
         pump()
         return outcomes
@@ -176,7 +176,7 @@ public actor DownloadQueue: OwnThreadActor {
     /// - Throws: ``DaemonError/downloadNotFound(key:)`` or a store error.
     @discardableResult
     public func promote(id: Int64) throws -> DownloadRow {
-        let now = time.now
+        let now = wallClock.now
         // A power cut may take it back; the app promotes again when it is next opened.
         let row = try store.update(id: id, at: now, waitsForDisk: false) { row in
             row.isForeground = true
@@ -251,7 +251,7 @@ public actor DownloadQueue: OwnThreadActor {
             // Parking takes downloads out of the due ones: look again until none was parked, so a
             // due download behind them is not left without a wake-up.
             repeat {
-                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: time.now, holding: heldApps)
+                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: wallClock.now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if download.isForeground {
@@ -281,7 +281,7 @@ public actor DownloadQueue: OwnThreadActor {
     private func scheduleWakeUp() throws {
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
-        guard let next = try store.earliestNextAttempt(holding: heldApps), next > time.now else {
+        guard let next = try store.earliestNextAttempt(holding: heldApps), next > wallClock.now else {
             wakeUp?.cancel()
             wakeUp = nil
             wakeUpDate = nil
@@ -289,11 +289,11 @@ public actor DownloadQueue: OwnThreadActor {
         }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        let date = min(next, time.now.addingTimeInterval(3600))
+        let date = min(next, wallClock.now.addingTimeInterval(3600))
         // The timer set for the same due time stays: pumps come after every change (each of
         // thousands of schedules), and replacing the timer each time made a task per pump.
-        if wakeUp != nil, next < time.now.addingTimeInterval(3600), wakeUpDate == date { return }
-        scheduleWakeUp(after: date.timeIntervalSince(time.now), "queue wake-up")
+        if wakeUp != nil, next < wallClock.now.addingTimeInterval(3600), wakeUpDate == date { return }
+        scheduleWakeUp(after: date.timeIntervalSince(wallClock.now), "queue wake-up")
         wakeUpDate = date
     }
 

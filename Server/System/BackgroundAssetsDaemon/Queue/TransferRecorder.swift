@@ -25,18 +25,18 @@ final class TransferRecorder: Sendable {
     /// The boot writing the staging file, recorded with the first checkpoint.
     private let boot: String
     private let store: DownloadStore
-    /// The clock the records are stamped by.
-    private let clock: any ServiceClock
+    /// The real time the records are stamped by.
+    private let wallClock: any ServiceClock
     private let observer: @Sendable (QueueEvent) -> Void
     private let logger: Logger
     private let state: Mutex<State>
 
     init(
-        row: DownloadRow, boot: String, store: DownloadStore, clock: any ServiceClock,
+        row: DownloadRow, boot: String, store: DownloadStore, wallClock: any ServiceClock,
         observer: @escaping @Sendable (QueueEvent) -> Void, logger: Logger
     ) {
         self.row = row
-        self.clock = clock
+        self.wallClock = wallClock
         self.boot = boot
         self.store = store
         self.observer = observer
@@ -61,7 +61,7 @@ final class TransferRecorder: Sendable {
                 if !changed, length == completeLength { break }
                 try store.recordCheckpoint(
                     id: row.id, bytesDurable: length, boot: boot,
-                    validator: changed ? DownloadStore.Validator(validator) : nil, at: clock.now)
+                    validator: changed ? DownloadStore.Validator(validator) : nil, at: wallClock.now)
             case let .progress(total, expected):
                 let written = state.withLock { state in
                     defer { state.lastTotal = total }
@@ -72,7 +72,7 @@ final class TransferRecorder: Sendable {
             case let .redirected(from, to, status):
                 observer(.redirected(row, from: from, to: to, status: status))
             case let .movedPermanently(url):
-                try store.update(id: row.id, at: clock.now) { $0.descriptor.url = url.absoluteString }
+                try store.update(id: row.id, at: wallClock.now) { $0.descriptor.url = url.absoluteString }
             case let .restartedFromZero(reason):
                 state.withLock { state in
                     state.lastTotal = 0
@@ -84,7 +84,7 @@ final class TransferRecorder: Sendable {
                 // The server's length, for status, when the download declared none. (A declared
                 // size is enforced: the transfer fails if the server's differs.)
                 if let expectedLength, row.descriptor.fileSize <= 0, expectedLength != row.expectedLength {
-                    try store.update(id: row.id, at: clock.now) { $0.expectedLength = expectedLength }
+                    try store.update(id: row.id, at: wallClock.now) { $0.expectedLength = expectedLength }
                 }
             }
         } catch {

@@ -32,13 +32,15 @@ public final class ServiceActivities: Sendable {
         var isShutDown = false
     }
 
-    /// The clock the activities' delays run on.
-    public let clock: any ServiceClock
+    /// The real time the activities' delays run on.
+    public let wallClock: any ServiceClock
     private let state = Mutex(State())
 
-    /// Creates an owner whose delays run on `clock`.
-    public init(clock: any ServiceClock = SystemServiceClock()) {
-        self.clock = clock
+    /// Creates an owner whose delays run on `wallClock`.
+    /// - Parameter wallClock: The real time, which the composition root (``ServiceRunner``, or a test)
+    ///   creates: the machine's, or one a test advances by hand.
+    public init(wallClock: any ServiceClock) {
+        self.wallClock = wallClock
     }
 
     /// Starts an activity; after ``shutdown()`` nothing starts.
@@ -69,16 +71,16 @@ public final class ServiceActivities: Sendable {
     /// starts late on a busy machine, after a test has advanced its clock, still wakes on time.
     @discardableResult
     public func after(_ delay: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
-        let clock = clock
-        let start = clock.now
+        let wallClock = wallClock
+        let start = wallClock.now
         return run(name) {
             // What the clock moved before this task ran comes off the delay. Dates so far from 1970
             // round to a fraction of a microsecond, so the rest is taken in whole microseconds,
             // rounded down: a clock advanced by hand by exactly the delay must end the wait.
-            let late = max(0, clock.now.timeIntervalSince(start))
+            let late = max(0, wallClock.now.timeIntervalSince(start))
             let left = (delay - .seconds(fractional: late)) / .microseconds(1)
             if left >= 1 {
-                guard (try? await clock.sleep(for: .microseconds(Int64(left)))) != nil else { return }
+                guard (try? await wallClock.sleep(for: .microseconds(Int64(left)))) != nil else { return }
             }
             guard !Task.isCancelled else { return }
             await body()

@@ -14,7 +14,7 @@ extension BackgroundAssetsService {
         var next: Date?
         var suspended: String?
         switch periodic.schedule.nextCheck(for: app, settings: settings, now: device) {
-        case let .due(date): next = clock.realTime(at: date)
+        case let .due(date): next = deviceClock.realTime(at: date)
         case let .never(reason): suspended = (installs.isInstalling(id) ? .installing : reason).explanation
         }
         // Periodic checks ask the downloader extension; an app installed without one gets none.

@@ -100,7 +100,7 @@ extension BackgroundAssetsService {
         case .paused:
             traceEvent("downloadDidPause", row: row, to: "backgroundassetsd", detail: row.lastError?.message)
         case let .progress(_, _, total, expected):
-            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
+            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: wallClock.now) {
                 traceEvent(TraceEntry.progressEvent, row: row, to: "backgroundassetsd")
             }
         case .finished:

@@ -33,7 +33,7 @@ extension BackgroundAssetsService {
             return await perform(installs.contentRequestEnded(app: app, kind: kind, note: failure.message))
         }
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "contentRequest", app: app, detail: "\(kind)"))
-        installs.contentRequested(app: app, at: time.now)
+        installs.contentRequested(app: app, at: wallClock.now)
         // In-app content off: nothing of the app's runs before its first launch.
         if !settings.inAppContent, !installed.hasLaunched {
             return await perform(installs.contentRequestEnded(

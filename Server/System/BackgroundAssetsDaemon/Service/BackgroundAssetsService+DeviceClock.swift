@@ -14,8 +14,8 @@ extension BackgroundAssetsService {
     /// their requests) back by the same amount, so the schedule keeps its spacing, and starts the
     /// clock again at real time, at the speed `config.json` gives it.
     func resetDeviceClock() async {
-        let now = time.now
-        let ahead = clock.deviceTime(at: now).timeIntervalSince(now)
+        let now = wallClock.now
+        let ahead = deviceClock.deviceTime(at: now).timeIntervalSince(now)
         if ahead > 0 {
             for app in await registry.apps().apps {
                 _ = try? await registry.update(app.bundleIdentifier) { $0.moveDeviceDates(by: -ahead) }

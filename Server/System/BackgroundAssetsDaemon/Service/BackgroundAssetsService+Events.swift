@@ -25,7 +25,7 @@ extension BackgroundAssetsService {
             let receivers = broadcast(
                 .didWriteBytes(download: row.descriptor, bytesWritten: written, totalBytesWritten: total,
                                totalBytesExpectedToWrite: expected), to: row, traced: nil)
-            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: time.now) {
+            if progressSamples.keeps(rowID: row.id, written: total, expected: expected, at: wallClock.now) {
                 traceEvent(TraceEntry.progressEvent, row: row, receivers: receivers)
             }
             await perform(installs.essentialProgressed(app: row.bundleIdentifier, rowID: row.id, totalWritten: total))

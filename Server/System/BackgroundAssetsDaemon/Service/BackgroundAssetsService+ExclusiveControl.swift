@@ -9,7 +9,7 @@ import Foundation
 extension BackgroundAssetsService {
     func acquireExclusiveControl(app: String, deadline: Date?, requestID: UInt64, connection: UInt64) -> ServerResponse? {
         let waiter = ExclusiveControlArbiter.Waiter(connection: connection, requestID: requestID, deadline: deadline)
-        switch arbiter.acquire(app: app, waiter, now: time.now) {
+        switch arbiter.acquire(app: app, waiter, now: wallClock.now) {
         case .granted:
             record(from: clients[connection], event: "acquireExclusiveControl", app: app)
             return .exclusiveControlGranted
@@ -32,14 +32,14 @@ extension BackgroundAssetsService {
         expiryTimer?.cancel()
         guard let deadline = arbiter.earliestDeadline else { return }
         // Never sleep longer than an hour, which also bounds the effect of a clock change.
-        let delay = max(0, min(deadline.timeIntervalSince(time.now), 3600)) + 0.001
+        let delay = max(0, min(deadline.timeIntervalSince(wallClock.now), 3600)) + 0.001
         expiryTimer = activities.after(.seconds(fractional: delay), "exclusive-control deadline") { [weak self] in
             await self?.expireWaiters()
         }
     }
 
     private func expireWaiters() {
-        for waiter in arbiter.expire(now: time.now) {
+        for waiter in arbiter.expire(now: wallClock.now) {
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .failure(Self.timeout(waiter.deadline))))
         }
         scheduleExpiry()

@@ -16,7 +16,7 @@ extension BackgroundAssetsService {
                 // The record read next holds every charge so far, also those of a run that just ended.
                 await saveRuntime(of: app)
                 let installed = try? await registry.app(app)
-                await perform(extensionCalls.launchChecked(app: app, records: records, installed: installed, now: time.now, deviceNow: deviceNow))
+                await perform(extensionCalls.launchChecked(app: app, records: records, installed: installed, now: wallClock.now, deviceNow: deviceNow))
             case let .launch(installed, records):
                 await launchExtension(of: installed, records)
             case let .refuseLaunch(app, records, reason):
@@ -49,7 +49,7 @@ extension BackgroundAssetsService {
             case let .extensionDone(app):
                 await extensionIsDone(app: app)
             case let .askToTerminate(app):
-                await perform(extensionCalls.askToTerminate(app: app, now: time.now))
+                await perform(extensionCalls.askToTerminate(app: app, now: wallClock.now))
             case let .abandon(app, records, reason):
                 await abandon(records, of: app, reason: reason)
             }
@@ -61,8 +61,8 @@ extension BackgroundAssetsService {
         let app = installed.bundleIdentifier
         do {
             let pid = try extensionHost.launch(installed)
-            lastActivity = time.now
-            extensionCalls.launched(app: app, pid: pid, records: records, now: time.now)
+            lastActivity = wallClock.now
+            extensionCalls.launched(app: app, pid: pid, records: records, now: wallClock.now)
         } catch is ServiceStopping {
             // Nothing is launched while the service stops. The calls end with it, as they would if
             // it were killed, and the next start settles what they were for.

@@ -12,14 +12,14 @@ extension BackgroundAssetsService {
     /// Calls that cannot be made (the app is gone, its daily budget is spent, the executable does
     /// not start) are abandoned: a file the extension did not take is kept for the app, and an install they serve completes.
     func callExtension(of app: String, _ records: [ExtensionCallRecord]) async {
-        await perform(extensionCalls.callsWanted(records, app: app, now: time.now))
+        await perform(extensionCalls.callsWanted(records, app: app, now: wallClock.now))
     }
 
     /// Hands what the extension host reported to the call lifecycle, with what only the service knows.
     func handle(_ event: ExtensionHost.Event) async {
         switch event {
         case let .checkedIn(app):
-            await perform(extensionCalls.nextCall(of: app, now: time.now))
+            await perform(extensionCalls.nextCall(of: app, now: wallClock.now))
         case let .deadlinePassed(app, callID):
             await perform(extensionCalls.deadlinePassed(app: app, callID: callID))
         case let .overLimit(app, pid, reason):
@@ -31,7 +31,7 @@ extension BackgroundAssetsService {
         case let .forcedExitDue(app, pid):
             await perform(extensionCalls.forcedExitDue(app: app, pid: pid))
         case let .exited(app, exit):
-            await perform(extensionCalls.processExited(app: app, exit, now: time.now))
+            await perform(extensionCalls.processExited(app: app, exit, now: wallClock.now))
         case let .runtimeSaveDue(app):
             await saveRuntime(of: app)
         }
@@ -41,7 +41,7 @@ extension BackgroundAssetsService {
     func extensionCheckIn(client: Client) -> ServerResponse {
         guard let hello = client.hello, hello.role == .extension,
             let coldStart = extensionCalls.checkedIn(
-                app: hello.bundleIdentifier, pid: client.connection.peer.processIdentifier, connection: client.connection.id, now: time.now)
+                app: hello.bundleIdentifier, pid: client.connection.peer.processIdentifier, connection: client.connection.id, now: wallClock.now)
         else {
             return failure(.callerConnectionNotAccepted, "Only the extension process the service launched can check in; the system launches extensions (try backgroundassets-debug simulate --app-install).")
         }
@@ -51,12 +51,12 @@ extension BackgroundAssetsService {
 
     /// An entry point returned: act on its result, then send the next call.
     func extensionCallReturned(callID: UInt64, result: ExtensionCallResult, connection: UInt64) async -> ServerResponse {
-        guard let returned = extensionCalls.callReturned(callID: callID, connection: connection, now: time.now) else {
+        guard let returned = extensionCalls.callReturned(callID: callID, connection: connection, now: wallClock.now) else {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
         }
         await perform(returned.actions)
         await complete(returned.record, with: result, of: returned.app)
-        if returned.sendsNext { await perform(extensionCalls.nextCall(of: returned.app, now: time.now)) }
+        if returned.sendsNext { await perform(extensionCalls.nextCall(of: returned.app, now: wallClock.now)) }
         return .done
     }
 

@@ -45,7 +45,7 @@ extension BackgroundAssetsService {
     func resumeInstalls() async {
         let apps = await registry.apps().apps
         let recorded = apps.flatMap { [$0.installDate] + $0.launchHistory + [$0.lastPeriodicCheck].compactMap { $0 } }
-        deviceState.setClock(.resuming(at: time.now, latestRecorded: recorded.max(), timeScale: configuration.timeScale))
+        deviceState.setClock(.resuming(at: wallClock.now, latestRecorded: recorded.max(), timeScale: configuration.timeScale))
         installedApps = Set(apps.map(\.bundleIdentifier))
         for app in apps { await queue.restrictRedirects(of: app.bundleIdentifier, to: app.allowance.restrictions?.domainAllowList) }
         for app in apps where app.state == .installing {

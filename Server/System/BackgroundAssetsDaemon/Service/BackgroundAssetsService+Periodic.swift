@@ -18,7 +18,7 @@ extension BackgroundAssetsService {
 
     /// What the periodic schedule depends on besides each app's record.
     var periodicInputs: PeriodicChecks.Inputs {
-        PeriodicChecks.Inputs(settings: deviceState.settings, clock: deviceState.clock, installing: deviceState.installing)
+        PeriodicChecks.Inputs(settings: deviceState.settings, deviceClock: deviceState.clock, installing: deviceState.installing)
     }
 
     /// An app's periodic check is due: record it and send the content request.
@@ -32,7 +32,7 @@ extension BackgroundAssetsService {
 
     /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
     func nextPeriodicCheck() async -> Date? {
-        await PeriodicChecks.nextCheck(registry: registry, schedule: periodic.schedule, inputs: periodicInputs, now: time.now)
+        await PeriodicChecks.nextCheck(registry: registry, schedule: periodic.schedule, inputs: periodicInputs, now: wallClock.now)
     }
 
     /// Sends a content request now, as `backgroundassets-debug simulate` asks, with a fresh runtime budget.

@@ -275,8 +275,8 @@ extension BackgroundAssetsService {
             downloads: firstPage.downloads, apps: await registry.apps().apps.map(appStatus),
             settings: settings, tasks: await taskStatuses())
         status.moreDownloadsAfter = firstPage.moreAfter
-        let now = time.now
-        status.deviceClock = DeviceClockStatus(deviceTime: clock.deviceTime(at: now), realTime: now, timeScale: clock.timeScale)
+        let now = wallClock.now
+        status.deviceClock = DeviceClockStatus(deviceTime: deviceClock.deviceTime(at: now), realTime: now, timeScale: deviceClock.timeScale)
         let sessions = urlSessions.statuses
         status.urlSessions = sessions.isEmpty ? nil : sessions
         status.pausedWork = queue.pausedWorkReason

@@ -21,15 +21,15 @@ extension BackgroundAssetsService {
         while !Task.isCancelled {
             // A pass: the time first, then each pending request as it reads now (a launch before it
             // changes what the next one reads: its run, its refresh), then the continued-processing queue.
-            var wakeUp = await perform(tasks.timeReached(now: time.now))
+            var wakeUp = await perform(tasks.timeReached(now: wallClock.now))
             for task in (try? await taskStore.all()) ?? [] {
                 let eligibility = await eligibility(of: task)
-                wakeUp += await perform(tasks.pendingConsidered(task, eligibility: eligibility, now: time.now, clock: clock, isAlive: { self.isAlive($0) }))
+                wakeUp += await perform(tasks.pendingConsidered(task, eligibility: eligibility, now: wallClock.now, clock: deviceClock, isAlive: { self.isAlive($0) }))
             }
-            wakeUp += await perform(tasks.passEnded(now: time.now, isConnected: { self.clients[$0] != nil }))
+            wakeUp += await perform(tasks.passEnded(now: wallClock.now, isConnected: { self.clients[$0] != nil }))
             guard let next = wakeUp.min() else { return }
-            let delay = min(max(next.timeIntervalSince(time.now), 0.001), 3600)
-            try? await time.sleep(for: .seconds(fractional: delay))
+            let delay = min(max(next.timeIntervalSince(wallClock.now), 0.001), 3600)
+            try? await wallClock.sleep(for: .seconds(fractional: delay))
         }
     }
 

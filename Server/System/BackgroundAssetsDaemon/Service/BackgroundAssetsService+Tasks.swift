@@ -40,7 +40,7 @@ extension BackgroundAssetsService {
             let deviceNow = deviceNow
             return .taskRequests(pending.filter { $0.bundleIdentifier == app }.map { task in
                 var request = task.request
-                request.earliestBeginDate = request.earliestBeginDate.map { time.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
+                request.earliestBeginDate = request.earliestBeginDate.map { wallClock.now.addingTimeInterval($0.timeIntervalSince(deviceNow)) }
                 return request
             } + tasks.host.continuedQueue.entries(of: app).map(\.request))
         case let .registerTaskHandler(identifier):
@@ -63,7 +63,7 @@ extension BackgroundAssetsService {
             await perform(actions)
             return .done
         case let .reportTaskProgress(taskID, progress):
-            tasks.progressReported(progress, taskID: taskID, connection: connection, now: time.now)
+            tasks.progressReported(progress, taskID: taskID, connection: connection, now: wallClock.now)
             return .done
         case let .simulateTask(action, identifier, bundleIdentifier):
             guard hello.role == .tool else {
@@ -106,7 +106,7 @@ extension BackgroundAssetsService {
         let admission = tasks.continuedAdmission(
             of: descriptor, app: app, permission: permission, connection: connection, isBackgroundLaunch: isBackgroundLaunch)
         if case let .refuse(code, message) = admission { return taskFailure(code, message) }
-        let actions = tasks.continuedSubmitted(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: time.now))
+        let actions = tasks.continuedSubmitted(.init(bundleIdentifier: app, request: descriptor, connection: connection, submitted: wallClock.now))
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
         await perform(actions)
         return .done
@@ -131,14 +131,14 @@ extension BackgroundAssetsService {
         case .launch:
             if tasks.host.continuedQueue.entries(of: app).contains(where: { $0.request.identifier == identifier }) {
                 trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
-                await perform(tasks.startQueuedContinuedProcessing(forcing: identifier, now: time.now, isConnected: { self.clients[$0] != nil }))
+                await perform(tasks.startQueuedContinuedProcessing(forcing: identifier, now: wallClock.now, isConnected: { self.clients[$0] != nil }))
                 return .done
             }
             guard let task = ((try? await taskStore.all()) ?? []).first(where: { $0.bundleIdentifier == app && $0.request.identifier == identifier }) else {
                 return failure(.downloadDoesNotExist, "\(app) has no pending request \(identifier.debugSummary); the app submits one with BGTaskScheduler.shared.submit(_:) (see backgroundassets-debug tasks).")
             }
             trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulateLaunchTask", app: app, detail: identifier))
-            await perform(tasks.launchForced(task, now: time.now, isAlive: { self.isAlive($0) }))
+            await perform(tasks.launchForced(task, now: wallClock.now, isAlive: { self.isAlive($0) }))
         case .expire:
             guard let task = tasks.host.runningTask(app: app, identifier: identifier) else {
                 return failure(.downloadDoesNotExist, "No task \(identifier.debugSummary) of \(app) is running; launch it first with backgroundassets-debug simulate --launch-task \(identifier).")
@@ -152,12 +152,12 @@ extension BackgroundAssetsService {
     /// Whether a pending task may run within `idleExitAfter`, so the service stays to run it.
     func hasTaskDueSoon(now: Date) async -> Bool {
         if tasks.hasWork { return true }
-        return tasks.hasTaskDue(in: await pendingTasks(), within: configuration.idleExitAfter, now: now, clock: clock)
+        return tasks.hasTaskDue(in: await pendingTasks(), within: configuration.idleExitAfter, now: now, clock: deviceClock)
     }
 
     /// Each pending request and each running task, for `status` and `tasks`.
     func taskStatuses() async -> [TaskStatus] {
-        tasks.statuses(of: await pendingTasks(), now: time.now)
+        tasks.statuses(of: await pendingTasks(), now: wallClock.now)
     }
 
     /// The pending requests, each with whether it may run now.

@@ -23,8 +23,8 @@ public final class BackgroundAssetsService {
     let queue: DownloadQueue
     /// The questions about the queue the service asks while it serves clients, answered off the queue.
     let storeReader: DownloadStoreReader
-    /// The time the service runs on: the system's, or a test's manual clock.
-    nonisolated let time: any ServiceClock
+    /// Real time, which the service stamps, compares and sleeps on: the system's, or a test's manual clock.
+    nonisolated let wallClock: any ServiceClock
     /// Every timer, watcher and loop the service runs, stopped together by ``stop()``.
     nonisolated let activities: ServiceActivities
     /// The queue's events, routed in order from ``start()`` on.
@@ -59,8 +59,9 @@ public final class BackgroundAssetsService {
             taskInputsChanged(from: oldValue)
         }
     }
-    /// The device's time; it resumes from the latest recorded device time at ``start()``.
-    var clock: DeviceClock { deviceState.clock }
+    /// The device's time, which runs `timeScale` times as fast as ``wallClock``; it resumes from the
+    /// latest recorded device time at ``start()``.
+    var deviceClock: DeviceClock { deviceState.clock }
     /// Which of each transfer's progress reports the trace records.
     var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
@@ -104,20 +105,21 @@ public final class BackgroundAssetsService {
     /// - Parameters:
     ///   - paths: The device root.
     ///   - configuration: The policy knobs.
-    ///   - time: The clock the service's time, deadlines and timers run on; a test passes a manual one.
+    ///   - wallClock: The real time the service's dates, deadlines and timers run on: the machine's, which
+    ///     ``ServiceRunner`` passes, or a test's manual clock.
     /// - Throws: A store error when the queue cannot be opened.
-    public nonisolated init(paths: DevicePaths, configuration: ServiceConfiguration, time: any ServiceClock = SystemServiceClock()) throws {
+    public nonisolated init(paths: DevicePaths, configuration: ServiceConfiguration, wallClock: any ServiceClock) throws {
         for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
         self.paths = paths
         self.configuration = configuration
-        self.time = time
-        let activities = ServiceActivities(clock: time)
+        self.wallClock = wallClock
+        let activities = ServiceActivities(wallClock: wallClock)
         self.activities = activities
-        lastActivity = time.now
+        lastActivity = wallClock.now
         // Holding from now on: a file that finishes before any delegate could reconnect is kept for it.
-        deliveries = DeliveryState(createdAt: time.now, grace: configuration.reconnectGrace)
+        deliveries = DeliveryState(createdAt: wallClock.now, grace: configuration.reconnectGrace)
         let store = try DownloadStore(url: paths.queueDatabase)
         taskStore = try TaskStore(url: paths.taskDatabase)
         trace = ServiceTrace(url: paths.traceFile)
@@ -137,7 +139,7 @@ public final class BackgroundAssetsService {
             paths: paths, configuration: configuration, activities: activities, trace: trace
         ) { hostContinuation.yield($0) }
         let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
-        let deviceClock = DeviceClock(origin: time.now, timeScale: configuration.timeScale)
+        let deviceClock = DeviceClock(origin: wallClock.now, timeScale: configuration.timeScale)
         deviceState = DeviceState(settings: settings, clock: deviceClock)
         let (events, continuation) = AsyncStream<QueueEvent>.makeStream()
         queueEvents = events
@@ -199,7 +201,7 @@ public final class BackgroundAssetsService {
 
     /// Starts the service's parts, in ``lifecycle``'s order.
     public func start() async throws {
-        deliveries.serviceStarts(at: time.now)
+        deliveries.serviceStarts(at: wallClock.now)
         try await lifecycle.start()
     }
 
@@ -222,13 +224,13 @@ public final class BackgroundAssetsService {
     /// Serves one client until it disconnects.
     func serve(_ connection: ClientConnection) async {
         clients.add(connection)
-        lastActivity = time.now
+        lastActivity = wallClock.now
         do {
             serving: for try await batch in connection.requests() {
                 var next = batch.startIndex
                 while next < batch.endIndex {
                     guard connection.isOpen else { break serving }
-                    lastActivity = time.now
+                    lastActivity = wallClock.now
                     // Schedules a client pipelined are handled as one: one transaction, one pump.
                     let schedules = batch[next...].prefix { if case .schedule = $0.request { true } else { false } }
                     if schedules.count > 1, clients[connection.id]?.hello != nil {
@@ -285,7 +287,7 @@ public final class BackgroundAssetsService {
     /// Whether the service may exit: no client, no extension, no install, nothing queued, no
     /// upload sending or waiting to try again, no periodic check due soon, and quiet for `idleExitAfter`.
     public func isIdle() async -> Bool {
-        let now = time.now
+        let now = wallClock.now
         guard clients.isEmpty, extensionCalls.isEmpty, installs.isEmpty, tasks.host.backgroundLaunches.isEmpty,
             !notifications.hasPendingRequests, !assetPacks.isBusy, !urlSessions.hasUploadsInFlight,
             now.timeIntervalSince(lastActivity) >= configuration.idleExitAfter
@@ -303,7 +305,7 @@ public final class BackgroundAssetsService {
     }
 
     /// The device's time now.
-    var deviceNow: Date { clock.deviceTime(at: time.now) }
+    var deviceNow: Date { deviceClock.deviceTime(at: wallClock.now) }
 
     /// How many clients are connected.
     var clientCount: Int { clients.count }
@@ -316,7 +318,7 @@ public final class BackgroundAssetsService {
     /// Forgets a connection: its exclusive control passes on, and its pending deliveries are released.
     func disconnect(_ id: UInt64) {
         guard let client = clients.remove(id) else { return }
-        lastActivity = time.now
+        lastActivity = wallClock.now
         client.connection.close()
         for waiter in arbiter.disconnect(id) { grant(waiter) }
         // A file whose delegates all went away before returning (an app that exited or crashed)

@@ -84,7 +84,7 @@ public struct ServiceRunner: Sendable {
         }
 
         do {
-            let service = try BackgroundAssetsService(paths: paths, configuration: configuration)
+            let service = try BackgroundAssetsService(paths: paths, configuration: configuration, wallClock: SystemServiceClock())
             try await service.start()
             let listener = try UnixSocketListener(path: paths.serviceSocket.path)
             logger.info("backgroundassetsd \(getpid()) serves the device root \(paths.root.path)")

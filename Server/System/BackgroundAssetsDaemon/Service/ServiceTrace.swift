@@ -18,7 +18,7 @@ public final class ServiceTrace: Sendable {
 
     private let descriptor: Mutex<Int32>
     /// The service's device clock, which stamps each entry's device time while it differs from real time.
-    private let clock = Mutex<DeviceClock?>(nil)
+    private let deviceClock = Mutex<DeviceClock?>(nil)
 
     /// Opens the trace for appending, creating it (0600) if needed.
     ///
@@ -41,16 +41,16 @@ public final class ServiceTrace: Sendable {
     /// Sets the device clock whose time entries record beside the real time.
     /// - Parameter deviceClock: The service's clock, each time it changes (at start, and when it resumes ahead).
     public func use(_ deviceClock: DeviceClock) {
-        clock.withLock { $0 = deviceClock }
+        self.deviceClock.withLock { $0 = deviceClock }
     }
 
     /// Appends one entry; a trace that cannot be written never stops the service.
     public func append(_ entry: Entry) {
         var entry = entry
-        if entry.deviceTime == nil, let clock = clock.withLock({ $0 }) {
+        if entry.deviceTime == nil, let deviceClock = deviceClock.withLock({ $0 }) {
             // Recorded only while the device runs apart from real time, so a timeline can show both.
-            let deviceTime = clock.deviceTime(at: entry.time)
-            if clock.timeScale != 1 || abs(deviceTime.timeIntervalSince(entry.time)) >= 1 { entry.deviceTime = deviceTime }
+            let deviceTime = deviceClock.deviceTime(at: entry.time)
+            if deviceClock.timeScale != 1 || abs(deviceTime.timeIntervalSince(entry.time)) >= 1 { entry.deviceTime = deviceTime }
         }
         // Tokens in URL queries never reach the trace.
         let line = entry.redactedLine

@@ -99,7 +99,7 @@ final class BackgroundSessionHost {
         self.notify = notify
     }
 
-    var now: Date { activities.clock.now }
+    var now: Date { activities.wallClock.now }
 
     /// Every session with tasks or waiting events, for `status`.
     var statuses: [URLSessionStatus] {
