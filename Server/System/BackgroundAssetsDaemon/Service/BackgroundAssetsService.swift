@@ -71,8 +71,6 @@ public final class BackgroundAssetsService {
     let extensionHost: ExtensionHost
     /// Each app's extension calls from wanted to ended, and the rules that launch, limit and end the extension.
     var extensionCalls: ExtensionCallLifecycle
-    /// What the extension host reports, routed in order from ``start()`` on.
-    private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable, and the rules that end it.
     var installs = InstallLifecycle() {
         // Published on every change: an install that begins or ends moves both schedules.
@@ -130,14 +128,12 @@ public final class BackgroundAssetsService {
         periodic = PeriodicChecks(registry: registry, activities: activities) {
             noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))
         }
-        let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
-        self.hostEvents = hostEvents
         tasks = TaskRunner(appRefreshLimit: configuration.appRefreshRuntimeLimit, processingLimit: configuration.processingRuntimeLimit)
         extensionCalls = ExtensionCallLifecycle(policy: ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget))
         extensionHost = ExtensionHost(
             paths: paths, configuration: configuration, activities: activities, trace: trace
-        ) { hostContinuation.yield($0) }
+        ) { noticeChannel.yield(.extensionHost($0)) }
         let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let deviceClock = DeviceClock(origin: wallClock.now, timeScale: configuration.timeScale)
         deviceState = DeviceState(settings: settings, clock: deviceClock)
@@ -205,15 +201,11 @@ public final class BackgroundAssetsService {
         try await lifecycle.start()
     }
 
-    /// Routes the queue's events, the extension host's and the parts' notices, each in the order they happen.
+    /// Routes the queue's events and the parts' notices, each in the order they happen.
     private func startRouting() {
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
-        }
-        let hostEvents = hostEvents
-        activities.run("extension host events") { [weak self] in
-            for await event in hostEvents { await self?.handle(event) }
         }
         let notices = notices
         activities.run("notices from the parts") { [weak self] in

@@ -12,6 +12,9 @@ import Foundation
 /// ``ServiceActor``); only what crosses to another part travels here. The hub drains the channel
 /// from ``BackgroundAssetsService/start()`` on, one notice at a time, in the order they were sent.
 enum ServiceNotice: Sendable {
+    /// An extension checked in, ran past a deadline or a limit, went idle, or exited: its calls'
+    /// lifecycle decides what follows.
+    case extensionHost(ExtensionHost.Event)
     /// An app's background sessions need it launched in the background, or are done with its launch.
     case backgroundSessions(BackgroundSessionHost.Notice)
     /// Pack downloads ended after an unpack or a failed fetch again: installs waiting for them move on.
