@@ -231,3 +231,26 @@ extension TimelineLayoutTests {
                 "a fold at the edge has its label lean inwards")
     }
 }
+
+extension TimelineLayoutTests {
+    @Test("A logarithmic rate chart draws its grid at 1, 10 and 100 of a binary unit, labelled as round numbers")
+    func logarithmicRateGridIsRound() {
+        // A background transfer at 5 kB/s beside a foreground one at 1 GB/s.
+        let scale = TimelineSVG.RateScale(peak: 1_000_000_000, smallest: 5_000)
+        #expect(scale.floor == 1024, "the round rate at or below the smallest")
+        #expect(scale.gridLines.map(TimelineSVG.RateScale.label)
+            == ["10 KiB/s", "100 KiB/s", "1 MiB/s", "10 MiB/s", "100 MiB/s"])
+        #expect(scale.gridLines.allSatisfy { scale.fraction($0) > 0 && scale.fraction($0) < 1 })
+        let heights = scale.gridLines.map(scale.fraction)
+        #expect(zip(heights, heights.dropFirst()).allSatisfy { $0 < $1 }, "\(heights)")
+
+        let slow = TimelineSVG.RateScale(peak: 2_000, smallest: 0.5)
+        #expect(slow.floor == 0.1, "below a byte a second, a power of ten")
+        #expect(slow.gridLines.map(TimelineSVG.RateScale.label) == ["1 byte/s", "10 bytes/s", "100 bytes/s", "1 KiB/s"])
+
+        // Rates within two decades keep a linear scale and its single line at half the peak.
+        let linear = TimelineSVG.RateScale(peak: 3_000_000, smallest: 100_000)
+        #expect(linear.floor == nil)
+        #expect(linear.gridLines.map(TimelineSVG.RateScale.label) == ["1.4 MiB/s"])
+    }
+}

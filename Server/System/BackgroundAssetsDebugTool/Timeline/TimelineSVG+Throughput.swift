@@ -63,10 +63,20 @@ extension TimelineSVG {
         let peak: Double
         let floor: Double?
 
+        /// The rates a logarithmic scale draws a grid line at: 1, 10 and 100 bytes, KiB, MiB, GiB and
+        /// TiB a second. Rates are shown in binary units, where powers of ten read `976.6 KiB/s`.
+        static let roundRates: [Double] = (0..<5).flatMap { power in
+            [1.0, 10, 100].map { $0 * pow(1024, Double(power)) }
+        }
+
         init(peak: Double, smallest: Double) {
             self.peak = peak
-            floor = peak > 0 && smallest > 0 && peak / smallest > 100
-                ? pow(10, (log10(smallest)).rounded(.down)) : nil
+            guard peak > 0, smallest > 0, peak / smallest > 100 else {
+                floor = nil
+                return
+            }
+            // Below a byte a second no round rate is left: a power of ten stands in.
+            floor = Self.roundRates.last { $0 <= smallest } ?? pow(10, log10(smallest).rounded(.down))
         }
 
         /// The part of the chart's height a rate reaches, from 0 to 1.
@@ -76,10 +86,19 @@ extension TimelineSVG {
             return rate <= floor ? 0 : min(1, log10(rate / floor) / log10(peak / floor))
         }
 
-        /// The rates worth a grid line and a label: powers of ten for a logarithmic scale, else the peak's half.
+        /// The rates worth a grid line and a label: the round rates above the floor and below the
+        /// peak for a logarithmic scale, else the peak's half.
         var gridLines: [Double] {
             guard let floor else { return peak > 0 ? [peak / 2] : [] }
-            return stride(from: log10(floor) + 1, to: log10(peak), by: 1).map { pow(10, $0) }
+            return Self.roundRates.filter { $0 > floor && $0 < peak }
+        }
+
+        /// A grid line's label: `10 KiB/s` for a round rate, as ``TimelineStyle/rate(_:)`` otherwise.
+        static func label(_ rate: Double) -> String {
+            guard let index = roundRates.firstIndex(of: rate) else { return TimelineStyle.rate(rate) }
+            let count = Int(rate / pow(1024, Double(index / 3)))
+            let unit = ["byte", "KiB", "MiB", "GiB", "TiB"][index / 3]
+            return unit == "byte" ? "\(count) \(count == 1 ? "byte" : "bytes")/s" : "\(count) \(unit)/s"
         }
     }
 
@@ -103,8 +122,8 @@ extension TimelineSVG {
             let lineY = bottom - scale.fraction(rate) * height
             svg.element("line", [("x1", n(TimelineStyle.plotX)), ("y1", n(lineY)), ("x2", n(right)), ("y2", n(lineY)),
                                  ("stroke", TimelineStyle.grid), ("stroke-dasharray", "2 3")])
-            svg.text(TimelineStyle.rate(rate), [("x", n(TimelineStyle.plotX - 8)), ("y", n(lineY + 3.5)),
-                                                 ("class", "tick"), ("text-anchor", "end")])
+            svg.text(RateScale.label(rate), [("x", n(TimelineStyle.plotX - 8)), ("y", n(lineY + 3.5)),
+                                              ("class", "tick"), ("text-anchor", "end")])
         }
         svg.element("line", [("x1", n(TimelineStyle.plotX)), ("y1", n(bottom)), ("x2", n(right)),
                              ("y2", n(bottom)), ("stroke", TimelineStyle.faint)])
