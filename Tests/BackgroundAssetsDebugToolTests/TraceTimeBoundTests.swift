@@ -14,11 +14,16 @@ struct TraceTimeBoundTests {
     /// 2026-11-24T14:07:02Z.
     static let now = Date(timeIntervalSince1970: 1_795_529_222)
 
-    @Test("now, a time ago, a time of day and a date each name a moment", arguments: [(String, Double)]([
+    /// Each form of time and its offset from ``now`` in seconds, declared with its type: inferred
+    /// inside the test's arguments, the literal cost the type checker most of a second.
+    static let timeForms: [(String, Double)] = [
         ("now", 0.0), ("90s", -90), ("5m", -300), ("2h", -7200), ("1d", -86_400), ("1.5m", -90),
-        ("14:07:00", -2), ("14:07:01.500", -0.5), ("14:08", 60 - 86_400 - 2),
+        // 14:08 is a minute ahead of now, so it names yesterday's.
+        ("14:07:00", -2), ("14:07:01.500", -0.5), ("14:08", -86_342),
         ("2026-11-24T14:00:02Z", -420), ("2026-11-24T14:00:02", -420), ("2026-11-24T14:00:02.250Z", -419.75),
-    ]))
+    ]
+
+    @Test("now, a time ago, a time of day and a date each name a moment", arguments: Self.timeForms)
     func formsOfTime(text: String, offset: Double) throws {
         let bound = try TraceTimeBound(text, option: "--since")
         #expect(bound.date(relativeTo: Self.now)?.timeIntervalSince(Self.now) == offset)

@@ -48,7 +48,7 @@ struct BackgroundSessionTaskTests {
         }
         #expect(made is BackgroundURLSession)
         made.downloadTask(with: URL(string: "https://cdn.example.com/game/data.archive")!).resume()
-        try await poll(until: { system.tasks(app: app, session: "game-data")[1] != nil }, timeout: .seconds(30),
+        try await poll(until: { system.tasks(app: app, session: "game-data")[1] != nil },
                        "the task reaching the system the session was made with")
         #expect(!(URLSession(configuration: .default) is BackgroundURLSession))
     }
@@ -67,21 +67,24 @@ struct BackgroundSessionTaskTests {
         task.countOfBytesClientExpectsToReceive = 500 * 1024
         task.resume()
         #expect(task.state == .running)
-        try await poll(until: { system.commands(app: app, session: "game-data").count == 2 }, timeout: .seconds(30), "the description and resume")
+        try await poll(until: { system.commands(app: app, session: "game-data").count == 2 }, "the description and resume")
         let commands = system.commands(app: app, session: "game-data").map(\.1)
-        #expect(commands == [.describe("game data"),
-                             .resume(earliestBeginDate: Date(timeIntervalSince1970: 1_000),
-                                     countOfBytesClientExpectsToReceive: 500 * 1024)])
+        // Typed apart from #expect, whose expansion made this literal slow to type-check.
+        let expected: [BackgroundTaskCommand] = [
+            .describe("game data"),
+            .resume(earliestBeginDate: Date(timeIntervalSince1970: 1_000), countOfBytesClientExpectsToReceive: 512_000),
+        ]
+        #expect(commands == expected)
 
         system.progress(app: app, session: "game-data", task: 1, written: 4, total: 9)
         let file = try system.finish(app: app, session: "game-data", task: 1, contents: "game data")
-        try await poll(until: { delegate.calls.count == 3 }, timeout: .seconds(30), "three delegate calls")
+        try await poll(until: { delegate.calls.count == 3 }, "three delegate calls")
         #expect(delegate.calls == ["wrote 1 4/9", "finished 1 200", "completed 1 ok"])
         #expect(delegate.files[1] == "game data")
         #expect(!FileManager.default.fileExists(atPath: file.path), "the file is deleted once the delegate returns")
         #expect(task.state == .completed)
         #expect(task.countOfBytesReceived == 4)
-        try await poll(until: { system.handledFiles(app: app, session: "game-data") == [1] }, timeout: .seconds(30), "the file acknowledged")
+        try await poll(until: { system.handledFiles(app: app, session: "game-data") == [1] }, "the file acknowledged")
         let remaining = await session.allTasks.map(\.taskIdentifier)
         #expect(remaining == [2], "a completed task leaves the list")
     }
@@ -100,7 +103,7 @@ struct BackgroundSessionTaskTests {
         let decoded = try BackgroundResumeData(decoding: data)
         #expect(decoded.bytesReceived == 1_000)
         #expect(decoded.request.url.absoluteString == "https://cdn.example.com/game/data.archive")
-        try await poll(until: { delegate.calls.contains("completed 1 -999") }, timeout: .seconds(30), "the cancellation delivered")
+        try await poll(until: { delegate.calls.contains("completed 1 -999") }, "the cancellation delivered")
         #expect(delegate.completionError?.userInfo[URLSessionDownloadTaskResumeData] as? Data == data,
                 "the error carries the resume data where Apple puts it")
 
@@ -115,7 +118,7 @@ struct BackgroundSessionTaskTests {
         let session = session(delegate: delegate)
         let task = session.downloadTask(withResumeData: Data("not a property list".utf8))
         task.resume()
-        try await poll(until: { delegate.completionError != nil }, timeout: .seconds(30), "the refusal")
+        try await poll(until: { delegate.completionError != nil }, "the refusal")
         #expect(delegate.completionError?.localizedDescription.contains("is not a property list") == true)
         #expect(task.state == .completed)
     }
@@ -126,7 +129,7 @@ struct BackgroundSessionTaskTests {
         let session = session(delegate: delegate)
         let dataTask = session.dataTask(with: URL(string: "https://cdn.example.com/version.json")!)
         dataTask.resume()
-        try await poll(until: { delegate.completionError != nil }, timeout: .seconds(30), "the data task's refusal")
+        try await poll(until: { delegate.completionError != nil }, "the data task's refusal")
         #expect(delegate.completionError?.localizedDescription.hasPrefix("Data tasks are not supported in background sessions") == true)
 
         let handled = Mutex<String?>(nil)
@@ -134,7 +137,7 @@ struct BackgroundSessionTaskTests {
             handled.withLock { $0 = error?.localizedDescription }
         }
         download.resume()
-        let reason = try await poll(timeout: .seconds(30), "the handler's refusal") { handled.withLock { $0 } }
+        let reason = try await poll("the handler's refusal") { handled.withLock { $0 } }
         #expect(reason == "Completion handler blocks are not supported in background sessions. Use a delegate instead.")
         #expect(system.warnings.count == 2, "each refusal said once, when the task was made: \(system.warnings)")
         #expect(system.warnings.last == reason)
@@ -146,7 +149,7 @@ struct BackgroundSessionTaskTests {
         let delegate = RecordingDelegate()
         let task = session(delegate: delegate).downloadTask(with: URL(fileURLWithPath: "/etc/passwd"))
         task.resume()
-        try await poll(until: { delegate.completionError != nil }, timeout: .seconds(30), "the refusal")
+        try await poll(until: { delegate.completionError != nil }, "the refusal")
         #expect(delegate.completionError?.localizedDescription.contains("only http and https") == true)
     }
 }

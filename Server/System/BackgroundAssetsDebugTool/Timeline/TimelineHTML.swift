@@ -24,7 +24,7 @@ struct TimelineHTML {
             let moved = lane.runs.reduce(Int64(0)) { total, run in
                 total + max(0, (run.samples.last?.written ?? 0) - (run.samples.first?.written ?? 0))
             }
-            let cells = [
+            let cells: [String] = [
                 lane.download, lane.app, lane.expected.map(TimelineStyle.bytes) ?? "",
                 lane.essential ? "yes" : "", lane.priority.map(String.init) ?? "", lane.wasPromoted ? "yes" : "",
                 start.map { TimelineStyle.timeOfDay($0, milliseconds: true) } ?? "",
