@@ -24,7 +24,7 @@ struct ClientDeadlineUnitTests {
         #expect(server.clock.pendingDeadlines.contains(.seconds(1)), "14 s in, the connection is still waited for")
 
         server.clock.advance(by: .seconds(2))
-        #expect(await silent.waitForClose(timeout: .seconds(10)), "the connection stayed open past its idle timeout")
+        #expect(await silent.waitForClose(), "the connection stayed open past its idle timeout")
     }
 
     @Test("A client sending its head a piece at a time is answered 408 at the head's deadline, however often it sends")
@@ -40,7 +40,7 @@ struct ClientDeadlineUnitTests {
             let waits = server.clock.waitsBegun
             try await slow.send(piece)
             // It read the piece and waits again, still for the same deadline: no read restarts it.
-            try await poll(until: { server.clock.waitsBegun > waits }, timeout: .seconds(10), "the server to read")
+            try await poll(until: { server.clock.waitsBegun > waits }, "the server to read")
             #expect(try await server.fetchManifest().statusCode == 200, "another client waited behind the slow one")
         }
         #expect(server.clock.pendingDeadlines.contains(.seconds(2)), "8 s in, the head's deadline is 2 s away")
@@ -48,7 +48,7 @@ struct ClientDeadlineUnitTests {
         server.clock.advance(by: .seconds(3))
         let response = try await slow.readResponse()
         #expect(response.statusCode == 408)
-        #expect(await slow.waitForClose(timeout: .seconds(10)), "the connection stayed open after its 408")
+        #expect(await slow.waitForClose(), "the connection stayed open after its 408")
     }
 
     @Test("A head completed before its deadline is answered, however long it took within it")

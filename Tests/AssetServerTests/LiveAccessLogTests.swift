@@ -13,7 +13,7 @@ struct LiveAccessLogTests {
 
     /// Waits until the log holds at least `count` lines and decodes them.
     private func readLog(_ url: URL, count: Int) async throws -> [Entry] {
-        try await poll(timeout: .seconds(5), "\(count) lines in \(url.path)") { () throws -> [Entry]? in
+        try await poll("\(count) lines in \(url.path)") { () throws -> [Entry]? in
             let entries = try AccessLogEntry.entries(in: url)
             return entries.count >= count ? entries : nil
         }

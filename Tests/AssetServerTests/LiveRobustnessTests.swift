@@ -128,11 +128,11 @@ struct LiveRobustnessTests {
         try await withAssetServer { server in
             let closing = try RawHTTPClient(port: server.port)
             #expect(try await closing.request("GET", "/manifest.json", headers: ["Connection": "close"]).statusCode == 200)
-            #expect(await closing.waitForClose(timeout: .seconds(5)))
+            #expect(await closing.waitForClose())
             let legacy = try RawHTTPClient(port: server.port)
             try await legacy.send("GET /manifest.json HTTP/1.0\r\n\r\n")
             #expect(try await legacy.readResponse().statusCode == 200)
-            #expect(await legacy.waitForClose(timeout: .seconds(5)))
+            #expect(await legacy.waitForClose())
         }
     }
 
@@ -176,7 +176,7 @@ struct LiveRobustnessTests {
             #expect(busy >= baseline + 45, "50 open connections hold only \(busy - baseline) more descriptors")
             clients.forEach { $0.close() }
             try await poll(until: { (server.process.openFileDescriptorCount() ?? .max) <= baseline + 2 },
-                           timeout: .seconds(10), "descriptors to drop back to \(baseline)")
+                           "descriptors to drop back to \(baseline)")
         }
     }
 

@@ -46,7 +46,7 @@ struct LiveTLSTests {
         let log = folder.url.appending(path: "access.log")
         try await withAssetServer(arguments: ["--tls", "--tls-dir", tlsFolder.path, "--access-log", log.path]) { server in
             #expect(server.baseURL.scheme == "https")
-            let caLine = try await server.process.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("asset-server CA certificate: ") }
+            let caLine = try await server.process.waitForLine { $0.hasPrefix("asset-server CA certificate: ") }
             let ca = URL(fileURLWithPath: String(caLine.dropFirst("asset-server CA certificate: ".count)))
             #expect(ca.standardizedFileURL.path == tlsFolder.appending(path: "ca.pem").standardizedFileURL.path)
 
@@ -69,7 +69,7 @@ struct LiveTLSTests {
         let folder = try TemporaryDirectory()
         let tlsFolder = folder.url.appending(path: "tls")
         try await withAssetServer(arguments: ["--tls", "--tls-dir", tlsFolder.path]) { server in
-            _ = try await server.process.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("asset-server CA certificate: ") }
+            _ = try await server.process.waitForLine { $0.hasPrefix("asset-server CA certificate: ") }
             let (descriptor, stream) = try Self.connect(port: server.port, ca: tlsFolder.appending(path: "ca.pem"))
             defer { close(descriptor) }
             func request(_ range: String, close: Bool = false) -> String {

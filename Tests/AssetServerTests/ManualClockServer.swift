@@ -47,7 +47,7 @@ final class ManualClockServer: Sendable {
 
     /// Waits (in real time, briefly) until a connection waits for a deadline `ahead` on the clock.
     func waitForDeadline(_ ahead: Duration, _ description: String) async throws {
-        try await poll(until: { self.clock.pendingDeadlines.contains(ahead) }, timeout: .seconds(10),
+        try await poll(until: { self.clock.pendingDeadlines.contains(ahead) },
                        "the server to wait for \(description), \(ahead) ahead; it waits for \(clock.pendingDeadlines)")
     }
 

@@ -130,11 +130,11 @@ struct TraceCommandTests {
             }
         }
         defer { following.cancel() }
-        try await poll(until: { printed.withLock { $0.count } == 1 }, timeout: .seconds(10), "the last event so far")
+        try await poll(until: { printed.withLock { $0.count } == 1 }, "the last event so far")
         #expect(printed.withLock { $0[0] }.hasSuffix(" recent"))
 
         try Self.append(Self.line("skipped", app: "com.example.other") + Self.line("new"), to: file)
-        try await poll(until: { printed.withLock { $0.count } == 2 }, timeout: .seconds(10), "the appended event")
+        try await poll(until: { printed.withLock { $0.count } == 2 }, "the appended event")
         #expect(printed.withLock { $0[1] }.hasSuffix(" new"))
 
         following.cancel()

@@ -36,7 +36,7 @@ struct TraceServeCommandTests {
         let transcript = ConsoleTranscript()
         let command = try TraceCommand.parsing(["--serve", "0", "--download", "shown"])
         let serving = Task { try await command.run(in: .recording(paths, into: transcript)) }
-        let line = try await poll(timeout: .seconds(10), "the address line") {
+        let line = try await poll("the address line") {
             transcript.output.split(separator: "\n").first { $0.hasPrefix(TraceCommand.servingPrefix) }
         }
         let port = try #require(line.firstMatch(of: /^Serving the live timeline at http:\/\/127\.0\.0\.1:(\d+)\/$/)

@@ -141,7 +141,7 @@ struct UnixSocketTests {
         }
         do {
             let accept = try #require(BlockedThread.acceptCall, "no accept(2) number for this architecture")
-            try await poll(until: { thread.blockedCall == accept }, timeout: .seconds(10), "the thread to block in accept")
+            try await poll(until: { thread.blockedCall == accept }, "the thread to block in accept")
         } catch {
             // Without the close, a failed wait would leave a thread that accepts for ever.
             listener.close()

@@ -100,7 +100,7 @@ final class FakeService: Sendable {
     /// - Returns: Whether they did; the test decides what to do when they did not.
     func waitFor(_ condition: @escaping ([ClientRequest]) -> Bool) async -> Bool {
         do {
-            try await poll(until: { condition(self.received) }, timeout: .seconds(20), interval: .milliseconds(5))
+            try await poll(until: { condition(self.received) }, interval: .milliseconds(5))
             return true
         } catch {
             return false

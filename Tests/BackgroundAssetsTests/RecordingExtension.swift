@@ -99,9 +99,9 @@ final class RunningExtension: Sendable {
     /// The outcome, if the runner has ended.
     var outcome: ExtensionRunner.Outcome? { ended.withLock { $0 } }
 
-    /// Waits until the runner ends, or five seconds pass.
+    /// Waits until the runner ends, or a poll's default bound passes.
     /// - Returns: The outcome, or `nil` when it has not ended in time.
     func waitForOutcome() async -> ExtensionRunner.Outcome? {
-        try? await poll(timeout: .seconds(5), interval: .milliseconds(5), "the runner's outcome") { outcome }
+        try? await poll(interval: .milliseconds(5), "the runner's outcome") { outcome }
     }
 }

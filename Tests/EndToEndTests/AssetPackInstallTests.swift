@@ -32,7 +32,7 @@ struct AssetPackInstallTests {
             #expect(result.status.isSuccess, "\(result.standardError)")
             #expect(device.installedVersion(of: "Intro") == 1, "install --wait returned before the essential pack was in place")
             #expect(result.standardOutput.contains("1 of 1 essential asset pack(s)"), "\(result.standardOutput)")
-            try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, timeout: .seconds(30), "the prefetch pack")
+            try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, "the prefetch pack")
             #expect(device.installedVersion(of: "Slides") == nil, "an on-demand pack waits for the app to ask")
             let asked = (try? String(contentsOf: device.recordsFolder.appending(path: "asked.txt"), encoding: .utf8)) ?? ""
             #expect(asked.contains("Intro 1 yes") && asked.contains("Transcripts 1 yes") && !asked.contains("Slides"), "\(asked)")
@@ -62,7 +62,7 @@ struct AssetPackInstallTests {
         try await withAssetPacks(serverArguments: ["--throttle", "150000"], prepare: Self.standardPacks) { device in
             _ = try await device.install()
             let first = try device.launchApp(["ensure", "Slides", "--callers", "2"])
-            try await poll(until: { first.standardOutput().contains("began Slides") }, timeout: .seconds(30), "the download to begin")
+            try await poll(until: { first.standardOutput().contains("began Slides") }, "the download to begin")
             let second = try device.launchApp(["ensure", "Slides", "--callers", "2"])
             for process in [first, second] {
                 let status = try await process.waitForExit(timeout: .seconds(60))

@@ -63,7 +63,7 @@ struct AssetPackLifecycleTests {
     func purgeAndRemove() async throws {
         try await withAssetPacks(prepare: Self.packs) { device in
             _ = try await device.install()
-            try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, timeout: .seconds(30), "the prefetch pack")
+            try await poll(until: { device.installedVersion(of: "Transcripts") == 1 }, "the prefetch pack")
             try await device.app(["ensure", "Slides"])
             let first = try await device.scenario.runTool(["purge", "-b", AssetPackScenario.app, "--asset-pack-bytes", "1"])
             #expect(first.standardOutput.contains("Removed the asset pack Slides"), "\(first.standardOutput)")
@@ -91,7 +91,7 @@ struct AssetPackLifecycleTests {
             try await device.app(["ensure", "Slides"])
             try await Self.publishSlidesTwo(device)
             let app = try device.launchApp(["ensure", "Slides", "--latest"])
-            try await poll(until: { app.standardOutput().contains("downloading Slides v2") }, timeout: .seconds(30), "the update's download")
+            try await poll(until: { app.standardOutput().contains("downloading Slides v2") }, "the update's download")
             try await device.scenario.service.kill()
             #expect(Self.readSlides(device) == (1, true), "after the kill, version 1 is current and whole")
             // The app reconnects at once, starting the service, which resumes the download.

@@ -70,7 +70,7 @@ struct AssetPackScenario: Sendable {
     private static func run(_ product: String, _ arguments: [String], in folder: URL) async throws {
         let process = try ChildProcess.launch(executableURL: try ProductsDirectory.executable(named: product),
                                               arguments: arguments, currentDirectory: folder)
-        let status = try await process.waitForExit(timeout: .seconds(30))
+        let status = try await process.waitForExit()
         guard status.isSuccess else { throw TestSupportError("\(product) \(arguments) ended with \(status): \(process.standardError())") }
     }
 

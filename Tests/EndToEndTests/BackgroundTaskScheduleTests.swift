@@ -16,7 +16,7 @@ extension BackgroundTaskTests {
             // A person opens the app: it registers its handler and submits a request that may run now.
             let app = try scenario.launchApp(["--submit", "cleanup:now"])
             _ = try await waitForEvent("submitted", Self.cleanup, in: scenario)
-            let held = try await poll(timeout: .seconds(20), interval: .milliseconds(100), "tasks to name the foreground") {
+            let held = try await poll(interval: .milliseconds(100), "tasks to name the foreground") {
                 let listed = try await scenario.tool(["tasks"]).standardOutput
                 return listed.contains("waiting: app in the foreground") ? listed : nil
             }
@@ -36,7 +36,7 @@ extension BackgroundTaskTests {
                 #expect(later.timeIntervalSince(earlier) >= 4.9, "two runs \(later.timeIntervalSince(earlier)) s apart: \(started)")
             }
             // Between two runs, tasks names the spacing, in its lines and its JSON.
-            let spaced = try await poll(timeout: .seconds(20), interval: .milliseconds(100), "tasks to name the spacing") {
+            let spaced = try await poll(interval: .milliseconds(100), "tasks to name the spacing") {
                 let json = try await scenario.tool(["tasks", "--json"]).standardOutput
                 return json.contains("\"waitingFor\" : \"spacing\"") ? json : nil
             }

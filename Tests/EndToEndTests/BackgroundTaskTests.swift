@@ -67,7 +67,7 @@ struct BackgroundTaskTests {
     /// Runs the app in the foreground with arguments and `--exit`, as a person starting it would.
     func runApp(_ arguments: [String], in scenario: LifecycleScenario) async throws {
         let app = try scenario.launchApp(arguments + ["--exit"])
-        let status = try await app.waitForExit(timeout: .seconds(30))
+        let status = try await app.waitForExit()
         #expect(status.isSuccess, "task-test-app \(arguments) ended with \(status)")
     }
 
@@ -89,7 +89,7 @@ struct BackgroundTaskTests {
             #expect(launch.inBackground)
             _ = try await waitForEvent("complete", Self.refresh, in: scenario)
             // The service ends an app it launched only for its tasks once none is left.
-            try await poll(until: { !isProcessAlive(launch.pid) }, timeout: .seconds(10), "the background launch to end")
+            try await poll(until: { !isProcessAlive(launch.pid) }, "the background launch to end")
             let trace = scenario.trace().map(\.event)
             for event in ["submitTaskRequest", "launchInBackground", "registerTaskHandler", "launchTask", "taskCompleted", "backgroundLaunchDone"] {
                 #expect(trace.contains(event), "the trace lacks \(event): \(trace)")
@@ -109,6 +109,11 @@ struct BackgroundTaskTests {
 
             try await scenario.tool(["settings", "--low-power", "off"])
             _ = try await waitForEvent("launch", Self.refresh, in: scenario)
+            // Decided by the trace's order, whatever the machine's speed: no task was launched
+            // before the setting that ended Low Power Mode.
+            let trace = scenario.trace().map(\.event)
+            let lowPowerOff = try #require(trace.lastIndex(of: "settings"), "\(trace)")
+            #expect(!trace[..<lowPowerOff].contains("launchTask"), "\(trace)")
             let waiting = try await scenario.tool(["tasks"]).standardOutput
             #expect(waiting.contains("requires power") && waiting.contains("on battery"), "\(waiting)")
             #expect(!events(in: scenario).contains { $0.name == "launch" && $0.identifier == Self.cleanup })
@@ -142,7 +147,7 @@ struct BackgroundTaskTests {
             let launch = try await waitForEvent("launch", Self.refresh, in: scenario)
             #expect(launch.inBackground)
             _ = try await waitForEvent("expire", Self.refresh, in: scenario)
-            try await poll(until: { !isProcessAlive(launch.pid) }, timeout: .seconds(10), "the hung app to be killed")
+            try await poll(until: { !isProcessAlive(launch.pid) }, "the hung app to be killed")
             let trace = scenario.trace()
             #expect(trace.contains { $0.event == "expireTask" })
             #expect(trace.contains { $0.event == "taskKilled" && ($0.detail ?? "").contains("runtime limit") })
@@ -157,7 +162,7 @@ struct BackgroundTaskTests {
             try await runApp(["--submit", "refresh:60"], in: scenario)
             let launch = try await waitForEvent("launch", Self.refresh, in: scenario)
             kill(launch.pid, SIGKILL)
-            let ended = try await poll(timeout: .seconds(10), interval: .milliseconds(20), "the trace to end the task") {
+            let ended = try await poll(interval: .milliseconds(20), "the trace to end the task") {
                 scenario.trace().first { $0.event == "taskEnded" }
             }
             #expect(ended.detail?.contains("connection closed") == true, "\(ended)")

@@ -70,7 +70,7 @@ struct BackgroundURLSessionResumeTests {
         try await withSessionApp { scenario in
             let url = scenario.server.url(LifecycleScenario.archivePath)
             let app = try scenario.launchSessionApp(["--data-task", url.absoluteString, "--wait"])
-            #expect(try await app.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await app.waitForExit().isSuccess)
             let completion = try #require(scenario.sessionRecords().first { $0.event == "didCompleteWithError" })
             #expect(completion.message?.contains("Data tasks are not supported in background sessions") == true, "\(completion)")
             #expect(try scenario.scenario.accessEntries(for: LifecycleScenario.archivePath).isEmpty, "nothing was fetched")
@@ -86,14 +86,14 @@ struct BackgroundURLSessionResumeTests {
                 let url = secure.url(file.path)
                 #expect(url.scheme == "https")
                 let refused = try scenario.launchSessionApp(["--download", url.absoluteString, "--wait"])
-                #expect(try await refused.waitForExit(timeout: .seconds(30)).isSuccess)
+                #expect(try await refused.waitForExit().isSuccess)
                 let failure = try #require(scenario.sessionRecords().first { $0.pid == refused.pid && $0.event == "didCompleteWithError" })
                 #expect(failure.domain == NSURLErrorDomain && failure.code == NSURLErrorServerCertificateUntrusted, "\(failure)")
                 #expect(failure.message?.contains("certificate") == true, "\(failure)")
 
                 _ = try await scenario.tool(["trust", "add", tls.url.appending(path: "ca.pem").path])
                 let trusted = try scenario.launchSessionApp(["--download", url.absoluteString, "--wait"])
-                #expect(try await trusted.waitForExit(timeout: .seconds(30)).isSuccess)
+                #expect(try await trusted.waitForExit().isSuccess)
                 let finished = try #require(scenario.sessionRecords().first { $0.pid == trusted.pid && $0.event == "didFinishDownloadingTo" })
                 #expect(try Data(contentsOf: URL(fileURLWithPath: try #require(finished.file))) == Data(contentsOf: file.file))
             }

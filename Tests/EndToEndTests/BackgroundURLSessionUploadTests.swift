@@ -68,10 +68,10 @@ struct BackgroundURLSessionUploadTests {
             let url = scenario.server.url("/uploads/save.bin")
             let first = try scenario.launchSessionApp(["--upload", "\(file.path)=\(url.absoluteString)"])
             // Killed once the service sends the file, not before the app's resume() reached it.
-            try await poll(until: { scenario.trace().contains { $0.event == "uploadDidBegin" } }, timeout: .seconds(30),
+            try await poll(until: { scenario.trace().contains { $0.event == "uploadDidBegin" } },
                            "the service to begin the upload")
             try first.signal(SIGKILL)
-            _ = try await first.waitForExit(timeout: .seconds(10))
+            _ = try await first.waitForExit()
             // The app's file may go too: the system sends the copy it made.
             try FileManager.default.removeItem(at: file)
             #expect(scenario.sessionRecords().filter { $0.event == "didCompleteWithError" }.isEmpty,
@@ -96,7 +96,7 @@ struct BackgroundURLSessionUploadTests {
             try Data("{}".utf8).write(to: secret)
             let url = scenario.server.url("/uploads/secret.json")
             let app = try scenario.launchSessionApp(["--no-launch-events", "--upload", "\(secret.path)=\(url.absoluteString)", "--wait"])
-            #expect(try await app.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await app.waitForExit().isSuccess)
             let completed = try #require(scenario.sessionRecords().first { $0.event == "didCompleteWithError" })
             #expect(completed.domain == NSURLErrorDomain && completed.message?.contains("inside the device root") == true,
                     "\(completed)")

@@ -56,7 +56,7 @@ extension SampleTests {
                           let pid = try await killMidTransfer(root, after: killed.last, growth: Double.random(in: 0.1...0.8, using: &random)) {
                         killed.append(pid)
                     }
-                    _ = try await app.waitForExit(timeout: .seconds(25))
+                    _ = try await app.waitForExit()
                 } catch {
                     await app.terminate()
                     throw error
@@ -91,18 +91,18 @@ extension SampleTests {
         /// grown by `growth` MiB, and kills it with SIGKILL. Returns its pid, or nil when no new
         /// service came or none of its transfers moved (everything had finished).
         static func killMidTransfer(_ root: URL, after previous: pid_t?, growth: Double) async throws -> pid_t? {
-            guard let pid = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a new service", produce: {
+            guard let pid = try? await poll(interval: .milliseconds(10), "a new service", produce: {
                 servicePID(root).flatMap { $0 == previous ? nil : $0 }
             }) else { return nil }
             let staging = root.appendingPathComponent("staging", isDirectory: true)
             let before = partSizes(staging)
             let threshold = Int64(growth * 1_048_576)
-            let moved = try? await poll(timeout: .seconds(12), interval: .milliseconds(10), "a transfer to move \(threshold) bytes") {
+            let moved = try? await poll(interval: .milliseconds(10), "a transfer to move \(threshold) bytes") {
                 partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold } ? true : nil
             }
             guard moved == true, servicePID(root) == pid else { return nil }
             kill(pid, SIGKILL)
-            try await poll(until: { servicePID(root) != pid }, timeout: .seconds(10), "pid \(pid) to end")
+            try await poll(until: { servicePID(root) != pid }, "pid \(pid) to end")
             return pid
         }
 

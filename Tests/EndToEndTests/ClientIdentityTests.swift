@@ -74,9 +74,9 @@ struct ClientIdentityTests {
         try await withService(deviceRoot: root.url, configuration: quickConfiguration, trustsClientClaims: true) { service in
             #expect(try await Self.refusal(root: root.url, "com.example.backgroundassets-debug", role: .tool) == nil)
             try await poll(until: { service.process.standardError().contains("trustsClientClaims is on") },
-                           timeout: .seconds(10), "the service to log that trustsClientClaims is on")
+                           "the service to log that trustsClientClaims is on")
             try await poll(until: { service.process.standardError().contains("only because trustsClientClaims is on") },
-                           timeout: .seconds(10), "the service to log the hello it let in only because of the setting")
+                           "the service to log the hello it let in only because of the setting")
         }
     }
 }

@@ -60,7 +60,7 @@ struct ConnectivityTests {
             let tool = try scenario.launchTool(["download", url, "--output", output.path])
             let identifier = try await tool.runScoped { tool in
                 // Waiting with an error recorded, and without spending attempts: it keeps probing.
-                let waiting = try await poll(timeout: .seconds(20), interval: .milliseconds(100), "a waiting download") {
+                let waiting = try await poll(interval: .milliseconds(100), "a waiting download") {
                     try await statusDownloads(scenario).first { download in
                         let descriptor = download["download"] as? [String: Any]
                         return descriptor?["state"] as? Int == 1 && download["lastError"] != nil
@@ -69,7 +69,7 @@ struct ConnectivityTests {
                 #expect(tool.isRunning)
                 // Ctrl-C leaves the download in the service and says how to resume or cancel it.
                 try tool.signal(SIGINT)
-                #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+                #expect(try await tool.waitForExit() == .exited(130))
                 #expect(tool.standardError().contains("Run the same command again"))
                 return try #require((waiting["download"] as? [String: Any])?["identifier"] as? String)
             }

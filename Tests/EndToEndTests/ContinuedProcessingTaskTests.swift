@@ -18,7 +18,7 @@ extension BackgroundTaskTests {
             let launch = try await waitForEvent("launch", Self.export("one"), in: scenario)
             #expect(launch.pid == app.pid && !launch.inBackground)
             _ = try await waitForEvent("progress5", Self.export("one"), in: scenario)
-            let listed = try await poll(timeout: .seconds(10), "tasks to show the progress") {
+            let listed = try await poll("tasks to show the progress") {
                 let output = try? await scenario.tool(["tasks"]).standardOutput
                 return output.flatMap { $0.contains("10% (5 of 50)") ? $0 : nil }
             }
@@ -28,7 +28,7 @@ extension BackgroundTaskTests {
             // A person cancels it in the system's interface: its expiration handler runs.
             try await scenario.tool(["simulate", "--expire-task", Self.export("one")])
             _ = try await waitForEvent("expire", Self.export("one"), in: scenario)
-            _ = try await poll(timeout: .seconds(10), "the task to end") {
+            _ = try await poll("the task to end") {
                 (try? await scenario.tool(["tasks"]).standardOutput)?.contains("No Background Tasks requests") == true ? true : nil
             }
             let trace = scenario.trace()

@@ -25,7 +25,7 @@ struct CrashQuarantineTests {
                 try await tool.runScoped { tool in
                     try await waitForDurableBytes(scenario, atLeast: 1)
                     try tool.signal(SIGKILL)
-                    _ = try await tool.waitForExit(timeout: .seconds(10))
+                    _ = try await tool.waitForExit()
                 }
             }
             // A kill leaves no marker: it is not the download's fault.
@@ -65,11 +65,11 @@ struct CrashQuarantineTests {
             kill(pid, signal)
         } else {
             // A crash arrives on the thread that faulted: here, the download's transfer thread.
-            let transfer = try await poll(timeout: .seconds(20), "the service \(pid) to run the download's transfer thread") {
+            let transfer = try await poll("the service \(pid) to run the download's transfer thread") {
                 threads(of: pid, namedWithPrefix: "dl-").first?.tid
             }
             #expect(signalThread(transfer, of: pid, with: signal))
         }
-        try await poll(until: { kill(pid, 0) != 0 }, timeout: .seconds(20), "the service \(pid) to end after signal \(signal)")
+        try await poll(until: { kill(pid, 0) != 0 }, "the service \(pid) to end after signal \(signal)")
     }
 }

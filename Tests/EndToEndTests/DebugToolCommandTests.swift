@@ -25,7 +25,7 @@ struct DebugToolCommandTests {
                 ])
                 try await tool.runScoped { _ in
                     try await poll(until: { try await statusDownloads(scenario).count >= (name == "one" ? 1 : 2) },
-                                   timeout: .seconds(20), "the download \(name) to be queued")
+                                   "the download \(name) to be queued")
                 }
             }
             let downloads = try await statusDownloads(scenario)
@@ -56,7 +56,7 @@ struct DebugToolCommandTests {
                 "download", "http://127.0.0.1:\(port)/queued.mp4", "--output", scenario.outputFolder.appendingPathComponent("q").path,
             ])
             try await tool.runScoped { _ in
-                try await poll(until: { try await !statusDownloads(scenario).isEmpty }, timeout: .seconds(20), "a queued download")
+                try await poll(until: { try await !statusDownloads(scenario).isEmpty }, "a queued download")
             }
             let refused = try await scenario.runTool(["reset"])
             #expect(refused.status == .exited(64), "reset without --yes and without a terminal must refuse")
@@ -65,7 +65,7 @@ struct DebugToolCommandTests {
 
             let reset = try await scenario.runTool(["reset", "--yes"])
             #expect(reset.status == .exited(0), "\(reset.standardError)")
-            #expect(try await service.process.waitForExit(timeout: .seconds(10)) == .exited(0))
+            #expect(try await service.process.waitForExit() == .exited(0))
             let queue = scenario.deviceRoot.appendingPathComponent("system/queue.sqlite")
             #expect(!FileManager.default.fileExists(atPath: queue.path))
             // status starts a fresh service on demand, which finds nothing queued.
@@ -159,7 +159,7 @@ struct DebugToolCommandTests {
             try handle.close()
             _ = try await tool.waitForLine { $0.hasSuffix("tool -> backgroundassetsd laterEvent") }
             try tool.signal(SIGINT)
-            #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+            #expect(try await tool.waitForExit() == .exited(130))
         }
     }
 }

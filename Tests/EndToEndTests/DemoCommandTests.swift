@@ -83,7 +83,7 @@ struct DemoCommandTests {
                 environment: scenario.environment, currentDirectory: Self.repositoryRoot)
             defer { Task { await ServiceProcess.killAll(in: scenario.deviceRoot) } }
             _ = try await demo.waitForLine(timeout: .seconds(60)) { $0.contains("Install the app") }
-            let children = try await poll(timeout: .seconds(30), "the demo's install tool") { () -> [Int32]? in
+            let children = try await poll("the demo's install tool") { () -> [Int32]? in
                 let children = Self.children(of: demo.pid)
                 return children.isEmpty ? nil : children
             }
@@ -92,11 +92,11 @@ struct DemoCommandTests {
             // stops what it started: their endings (SIGTERM, 143) are the demo's interruption, not
             // a failed step, whichever the demo sees first.
             kill(-getpgid(demo.pid), SIGINT)
-            let status = try await demo.waitForExit(timeout: .seconds(30))
+            let status = try await demo.waitForExit()
             await ServiceProcess.killAll(in: scenario.deviceRoot)
             #expect(status == .exited(130), "\(demo.diagnostics())")
             #expect(demo.standardError().contains("wwdc-sessions-demo: interrupted"), "\(demo.diagnostics())")
-            try await poll(until: { children.allSatisfy { !isProcessAlive($0) } }, timeout: .seconds(10),
+            try await poll(until: { children.allSatisfy { !isProcessAlive($0) } },
                            "the demo's children to end with it")
         }
     }

@@ -21,7 +21,7 @@ struct DescriptorLimitTests {
             environment: scenario.environment)
         try await service.runScoped { service in
             let socketPath = scenario.deviceRoot.appending(path: "run/backgroundassetsd.sock").path
-            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) }, timeout: .seconds(15),
+            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) },
                            "the service to listen")
             let existing = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.existing")
             // Strangers that connect and say nothing, until the service has no descriptor left.

@@ -45,12 +45,12 @@ struct DesktopSession {
         let xvfb = try ChildProcess.launch(
             executableURL: try locateExecutable("Xvfb"), arguments: ["-displayfd", "1", "-screen", "0", "1024x600x24", "-nolisten", "tcp"])
         return try await xvfb.runScoped { xvfb in
-            let number = try await poll(timeout: .seconds(30), "Xvfb to name its display") { xvfb.standardOutputLines().first }
+            let number = try await poll("Xvfb to name its display") { xvfb.standardOutputLines().first }
             let display = ":\(number)"
             let bus = try ChildProcess.launch(
                 executableURL: try locateExecutable("dbus-daemon"), arguments: ["--session", "--nofork", "--print-address=1"])
             return try await bus.runScoped { bus in
-                let address = try await poll(timeout: .seconds(30), "the session bus's address") { bus.standardOutputLines().first }
+                let address = try await poll("the session bus's address") { bus.standardOutputLines().first }
                 let session = DesktopSession(display: display, busAddress: address)
                 let dunst = try ChildProcess.launch(executableURL: try locateExecutable("dunst"), environment: session.environment)
                 return try await dunst.runScoped { _ in

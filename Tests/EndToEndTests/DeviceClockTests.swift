@@ -25,7 +25,7 @@ struct DeviceClockTests {
         let scenario = try Scenario()
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration.merging(["timeScale": 3600]) { $1 }) { _ in
             // An hour of device time passes in a real second.
-            let ahead = try await poll(timeout: .seconds(10), "the device clock to run an hour ahead") { () async throws -> DeviceClockStatus? in
+            let ahead = try await poll("the device clock to run an hour ahead") { () async throws -> DeviceClockStatus? in
                 let clock = try await Self.clock(of: scenario)
                 return clock.secondsAhead > 3600 ? clock : nil
             }

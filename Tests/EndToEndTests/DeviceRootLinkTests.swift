@@ -88,7 +88,7 @@ struct DeviceRootLinkTests {
                     executableURL: try ProductsDirectory.executable(named: "backgroundassetsd"),
                     arguments: ["--foreground"], environment: root.environment
                 ) { process in
-                    let status = try await process.waitForExit(timeout: .seconds(30))
+                    let status = try await process.waitForExit()
                     let errors = process.standardError()
                     // The store's, the lock's or the settings' own sentence, each naming the link and its target.
                     #expect(errors.contains(file.url.path) && errors.contains("is a symbolic link (to \(target.file.path))"),
@@ -115,13 +115,13 @@ struct DeviceRootLinkTests {
                     arguments: ["--foreground"], environment: root.environment
                 ) { process in
                     // SQLite may instead replace a stale log it finds with its own; either way the target is untouched.
-                    let answered = try await poll(timeout: .seconds(30), "the service to answer or stop") { () -> Bool? in
+                    let answered = try await poll("the service to answer or stop") { () -> Bool? in
                         if process.exitStatus != nil { return false }
                         return ServiceProcess.canConnect(toUnixSocket: root.appending("run/backgroundassetsd.sock").path)
                             ? true : nil
                     }
                     if !answered {
-                        try await process.waitForExit(timeout: .seconds(5))
+                        try await process.waitForExit()
                         #expect(process.standardError().contains("\(link.path) cannot be used: it is a symbolic link"),
                                 "\(process.standardError())")
                     }

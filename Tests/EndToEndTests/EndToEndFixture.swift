@@ -149,6 +149,6 @@ final class ServiceSlot: Sendable {
     func kill() async throws {
         guard let process else { throw TestSupportError("The scenario's service has not started.") }
         try process.signal(SIGKILL)
-        try await process.waitForExit(timeout: .seconds(10))
+        try await process.waitForExit()
     }
 }

@@ -18,19 +18,19 @@ struct ExclusiveControlTests {
             defer { for probe in probes where probe.isRunning { kill(probe.pid, SIGKILL) } }
             var released: [ChildProcess] = []
             for turn in 1...3 {
-                let holder = try await poll(timeout: .seconds(30), "a probe to hold control, turn \(turn)") {
+                let holder = try await poll("a probe to hold control, turn \(turn)") {
                     probes.first { probe in !released.contains { $0 === probe } && printed("enter", probe) != nil }
                 }
                 let waiting = probes.filter { probe in probe !== holder && !released.contains { $0 === probe } }
                 // The others have asked: the service has their connections, and their requests follow.
-                try await poll(until: { waiting.allSatisfy { isConnected($0, scenario) } }, timeout: .seconds(30),
+                try await poll(until: { waiting.allSatisfy { isConnected($0, scenario) } },
                                "the other probes to ask for control")
                 // However long this one holds, nobody else has control.
                 for other in waiting {
                     #expect(printed("enter", other) == nil, "\(other.name) entered while \(holder.name) held control")
                 }
                 try holder.signal(SIGUSR1)
-                #expect(try await holder.waitForExit(timeout: .seconds(30)) == .exited(0),
+                #expect(try await holder.waitForExit() == .exited(0),
                         "\(holder.standardOutput())\(holder.diagnostics())")
                 released.append(holder)
             }
@@ -48,20 +48,20 @@ struct ExclusiveControlTests {
         try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
             let holder = try launchProbe(scenario, ["--until-sigusr1", "--crash"])
             defer { if holder.isRunning { kill(holder.pid, SIGKILL) } }
-            _ = try await holder.waitForLine(timeout: .seconds(15)) { $0.hasPrefix("enter") }
+            _ = try await holder.waitForLine { $0.hasPrefix("enter") }
             let waiter = try launchProbe(scenario, ["--until-sigusr1"])
             defer { if waiter.isRunning { kill(waiter.pid, SIGKILL) } }
-            try await poll(until: { isConnected(waiter, scenario) }, timeout: .seconds(15), "the waiter to ask")
+            try await poll(until: { isConnected(waiter, scenario) }, "the waiter to ask")
             #expect(printed("enter", waiter) == nil, "the waiter entered while the holder held control")
 
             let crashed = monotonicNow()
             try holder.signal(SIGUSR1)
-            #expect(try await holder.waitForExit(timeout: .seconds(15)) == .signalled(SIGKILL))
-            _ = try await waiter.waitForLine(timeout: .seconds(15)) { $0.hasPrefix("enter") }
+            #expect(try await holder.waitForExit() == .signalled(SIGKILL))
+            _ = try await waiter.waitForLine { $0.hasPrefix("enter") }
             // The waiter got control only once the holder was gone.
             #expect(try stamp("enter", in: waiter) >= crashed)
             try waiter.signal(SIGUSR1)
-            #expect(try await waiter.waitForExit(timeout: .seconds(15)) == .exited(0), "\(waiter.diagnostics())")
+            #expect(try await waiter.waitForExit() == .exited(0), "\(waiter.diagnostics())")
         }
     }
 

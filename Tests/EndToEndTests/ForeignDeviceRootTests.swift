@@ -62,7 +62,7 @@ struct ForeignDeviceRootTests {
             environment: ServiceProcess.environment(for: root))
         try await service.runScoped { _ in
             let socket = root.appending(path: "run/backgroundassetsd.sock").path
-            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socket) }, timeout: .seconds(15), "the service")
+            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socket) }, "the service")
             let result = try await runCommand(
                 try ProductsDirectory.executable(named: "backgroundassets-debug").path, arguments: ["status"],
                 environment: ServiceProcess.environment(for: root))

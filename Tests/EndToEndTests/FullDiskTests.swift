@@ -29,11 +29,11 @@ struct FullDiskTests {
                 try await poll(until: {
                     let log = try String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)
                     return log.contains("Recording the end of download") || tools.allSatisfy { !$0.isRunning }
-                }, timeout: .seconds(30), "the full disk to end a download or keep its end unrecorded")
+                }, "the full disk to end a download or keep its end unrecorded")
                 disk.freeSpace()
                 var failed: [[String]] = []
                 for (tool, command) in zip(tools, commands) {
-                    let status = try await tool.waitForExit(timeout: .seconds(30))
+                    let status = try await tool.waitForExit()
                     if status != .exited(0) {
                         #expect(tool.standardError().contains("No space left on device"), "\(tool.standardError())")
                         failed.append(command)
@@ -104,6 +104,6 @@ struct FullDiskTests {
     private func waitForTransfers(_ scenario: Scenario, count: Int) async throws {
         try await poll(until: {
             try await statusDownloads(scenario).filter { ($0["bytesWritten"] as? Int64 ?? 0) > 0 }.count >= count
-        }, timeout: .seconds(30), interval: .milliseconds(50), "\(count) downloads to transfer")
+        }, interval: .milliseconds(50), "\(count) downloads to transfer")
     }
 }

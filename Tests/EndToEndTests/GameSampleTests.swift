@@ -68,7 +68,7 @@ struct GameSampleTests {
         // The install that switched may be the processing task of a background launch, which
         // removes the old version just after the switch the game saw.
         let old = data.appendingPathComponent("v1").path
-        try await poll(until: { !FileManager.default.fileExists(atPath: old) }, timeout: .seconds(10), "the old version to be removed")
+        try await poll(until: { !FileManager.default.fileExists(atPath: old) }, "the old version to be removed")
     }
 
     /// A copy of the game's Info.plist whose version file is on the test's server.

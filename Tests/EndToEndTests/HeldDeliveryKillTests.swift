@@ -42,20 +42,20 @@ struct HeldDeliveryKillTests {
             guard case .download = try await app.ask(.schedule(download: download)) else {
                 throw TestSupportError("The service refused to schedule the download.")
             }
-            try await poll(until: { !files.requests.isEmpty }, timeout: .seconds(20), "the transfer to start")
+            try await poll(until: { !files.requests.isEmpty }, "the transfer to start")
             kill(first.process.pid, SIGKILL)
-            _ = try await first.process.waitForExit(timeout: .seconds(10))
+            _ = try await first.process.waitForExit()
         }
 
         // 2. The next service finishes it before any delegate reconnects: held, and killed while it
         // holds it. The hold outlasts any wait for the trace on a busy machine, so the kill lands in it.
         let holding = quickConfiguration.merging(["reconnectGrace": 600]) { $1 }
         try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { second in
-            _ = try await poll(timeout: .seconds(20), "the restarted service to hold the file") {
+            _ = try await poll("the restarted service to hold the file") {
                 Self.trace(paths).last { $0.download == "held" && $0.detail == "held for a delegate reconnecting to the new service" }
             }
             kill(second.process.pid, SIGKILL)
-            _ = try await second.process.waitForExit(timeout: .seconds(10))
+            _ = try await second.process.waitForExit()
         }
         let folder = try #require(paths.container(forAppGroup: fixture.appGroupIdentifier)).appending(path: "Library/Caches/com.apple.BackgroundAssets")
         let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
@@ -75,7 +75,7 @@ struct HeldDeliveryKillTests {
             _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.0))
             #expect(try Data(contentsOf: placed) == Data(bytes), "the delegate got the file byte-exact")
             try await poll(until: { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty },
-                           timeout: .seconds(10), "the hand-over folder to be empty once the delegate has the file")
+                           "the hand-over folder to be empty once the delegate has the file")
         }
         let toExtension = Self.trace(paths).filter { $0.download == "held" && $0.to == "extension" }
         #expect(toExtension.isEmpty, "the file went to the extension: \(toExtension)")
@@ -100,7 +100,7 @@ struct HeldDeliveryKillTests {
         try await poll(until: {
             guard case let .status(status) = try await tool.ask(.fetchStatus) else { return false }
             return status.apps.contains { $0.bundleIdentifier == fixture.bundleIdentifier && $0.state == .launchable }
-        }, timeout: .seconds(30), "the app to become launchable")
+        }, "the app to become launchable")
     }
 
     static func trace(_ paths: DevicePaths) -> [TraceEntry] {

@@ -51,7 +51,7 @@ extension LifecycleTests {
                 let app = try life.launchApp(["--finished", String(sessions.count), "--timeout", "60"])
                 try await app.runScoped { app in
                     try await poll(until: { !life.appCalls().calls("delegateConnected").isEmpty || !app.isRunning },
-                                   timeout: .seconds(30), "the app's delegate to connect")
+                                   "the app's delegate to connect")
                     try #require(app.isRunning, "the app ended early: \(app.standardError())")
                     try await life.tool(["simulate", "--periodic-check", "--app-bundle-id", life.bundle.bundleIdentifier])
                     #expect(try await app.waitForExit(timeout: .seconds(60)) == .exited(0), "\(app.standardError())")

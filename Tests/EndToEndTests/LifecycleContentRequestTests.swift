@@ -36,7 +36,7 @@ extension LifecycleTests {
                 #expect(request.restrictedDownloadSizeRemaining == life.bundle.downloadAllowance)
                 #expect(request.restrictedEssentialDownloadSizeRemaining == life.bundle.essentialDownloadAllowance)
                 let manifestPath = try #require(request.path)
-                try await poll(until: { !FileManager.default.fileExists(atPath: manifestPath) }, timeout: .seconds(30),
+                try await poll(until: { !FileManager.default.fileExists(atPath: manifestPath) },
                                "the manifest copy to be deleted after the call")
 
                 let attempt = try #require(calls.calls("scheduleInsideDownloads").first)

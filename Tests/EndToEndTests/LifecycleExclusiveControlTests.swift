@@ -29,7 +29,7 @@ extension LifecycleTests {
                 let request = try #require(calls.contentRequests(1).first)
                 #expect(released.pid == request.pid)
                 #expect(released.time - acquired.time >= 1.4)
-                try await poll(until: { !isProcessAlive(request.pid) }, timeout: .seconds(30), "the extension to end")
+                try await poll(until: { !isProcessAlive(request.pid) }, "the extension to end")
             }
         }
     }
@@ -49,7 +49,7 @@ extension LifecycleTests.LifecycleExclusiveControlTests {
                 !$0.calls("exclusiveControlAcquired").isEmpty
             }
             let acquired = try #require(calls.calls("exclusiveControlAcquired").first)
-            try await poll(until: { !isProcessAlive(acquired.pid) }, timeout: .seconds(20), "the extension to be killed")
+            try await poll(until: { !isProcessAlive(acquired.pid) }, "the extension to be killed")
             let killed = try #require(life.trace().last { $0.event == "extensionKilled" })
             #expect(killed.detail?.contains("held exclusive control") == true, "\(killed)")
             #expect(life.extensionCalls().calls("exclusiveControlReleased").isEmpty)

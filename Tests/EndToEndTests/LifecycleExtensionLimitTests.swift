@@ -46,7 +46,7 @@ extension LifecycleTests {
                 let calls = life.extensionCalls()
                 let request = try #require(calls.contentRequests(1).first, "\(calls)")
                 #expect(calls.calls("returned").isEmpty, "the extension was meant to abort: \(calls)")
-                try await poll(until: { !isProcessAlive(request.pid) }, timeout: .seconds(30), "the crashed extension to end")
+                try await poll(until: { !isProcessAlive(request.pid) }, "the crashed extension to end")
                 let status = try await life.waitForAppStatus("the crash") { $0["lastExtensionTermination"] is String }
                 #expect(status["state"] as? String == "launchable")
                 #expect(status["extensionProcessIdentifier"] == nil || status["extensionProcessIdentifier"] is NSNull)
@@ -64,7 +64,7 @@ extension LifecycleTests {
                 let charged = { (status: [String: Any]) in (status["runtimeBudgetLeft"] as? Double).map { $0 <= 99 } ?? false }
                 _ = try await life.waitForAppStatus("at least a second of the budget used", until: charged)
                 // Once the extension has exited, its runtime is in the app's record: a new service reads it there.
-                try await poll(until: { life.trace().contains { $0.event == "extensionExited" } }, timeout: .seconds(30), "the extension to exit")
+                try await poll(until: { life.trace().contains { $0.event == "extensionExited" } }, "the extension to exit")
                 try await life.scenario.service.kill()
                 let restarted = try #require(try await life.appStatus())
                 #expect(charged(restarted), "after a restart: \(restarted)")
@@ -79,7 +79,7 @@ extension LifecycleTests {
             let calls = life.extensionCalls()
             let request = try #require(calls.contentRequests(1).first, "\(calls)")
             #expect(calls.calls("returned").isEmpty, "the extension returned, so it was not killed: \(calls)")
-            try await poll(until: { !isProcessAlive(request.pid) }, timeout: .seconds(30), "the killed extension to end")
+            try await poll(until: { !isProcessAlive(request.pid) }, "the killed extension to end")
 
             let status = try await life.waitForAppStatus("the termination") { $0["lastExtensionTermination"] is String }
             #expect(status["state"] as? String == "launchable")

@@ -23,7 +23,7 @@ extension LifecycleTests {
                 #expect(failure.isEssential != true)
                 #expect(failure.errorDomain != nil, "\(failure)")
                 // The launch that reported the failure ends without ever being asked for downloads.
-                try await poll(until: { !isProcessAlive(failure.pid) }, timeout: .seconds(30), "the extension to end")
+                try await poll(until: { !isProcessAlive(failure.pid) }, "the extension to end")
                 #expect(life.extensionCalls().calls("downloads").isEmpty, "\(life.extensionCalls())")
                 #expect(life.trace().allSatisfy { $0.event != "downloads(for:manifestURL:extensionInfo:)" })
                 #expect(try life.accessLog().contains { $0.path == "/manifest.json" && $0.status == 500 })

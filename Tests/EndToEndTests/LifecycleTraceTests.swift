@@ -21,7 +21,7 @@ extension LifecycleTests {
                     $0.downloads("finished").count == life.sessions.count && $0.last?.entryPoint == "willTerminate"
                 }
                 // The extension records the call as it runs; the service writes the trace line as it sends it.
-                let entries = try await poll(timeout: .seconds(10), "the termination in the trace") { () -> [TraceEntry]? in
+                let entries = try await poll("the termination in the trace") { () -> [TraceEntry]? in
                     let entries = life.trace()
                     return entries.contains { $0.event == "extensionWillTerminate()" } ? entries : nil
                 }

@@ -19,14 +19,14 @@ struct LiveTimelineTests {
             let first = try await poll(timeout: .seconds(60), "a lane with some bytes in the live picture") {
                 try await Self.lane(live).flatMap { $0.bytes > 0 ? $0.bytes : nil }
             }
-            let second = try await poll(timeout: .seconds(30), "the lane to grow past \(first) bytes") {
+            let second = try await poll("the lane to grow past \(first) bytes") {
                 try await Self.lane(live).flatMap { $0.bytes > first ? $0.bytes : nil }
             }
             #expect(first < size && second < size, "both pictures were taken while the transfer ran: \(first), \(second)")
             let exit = try await download.waitForExit(timeout: .seconds(90))
             #expect(exit.isSuccess, "\(download.diagnostics())")
             // The picture ends where the download did, without a restart of the view.
-            try await poll(until: { try await Self.lane(live)?.bytes == size }, timeout: .seconds(10),
+            try await poll(until: { try await Self.lane(live)?.bytes == size },
                            "the live picture to show the whole file")
         }
     }
@@ -68,7 +68,7 @@ struct LiveTimelineTests {
         try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize, arguments: throttle) { server in
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 try await scenario.launchTool(["trace", "--serve", "0"]).runScoped { serving in
-                    let line = try await serving.waitForLine(timeout: .seconds(30)) {
+                    let line = try await serving.waitForLine {
                         $0.hasPrefix("Serving the live timeline at ")
                     }
                     let address = try #require(line.firstMatch(of: /at (http:\/\/127\.0\.0\.1:\d+\/)$/)?.1)

@@ -18,15 +18,15 @@ struct LocalNotificationTests {
             #expect(denied.standardOutput.split(separator: "\n").contains { $0.hasPrefix("notifications.") && $0.hasSuffix("=deny") },
                     "settings shows the app's answer: \(denied.standardOutput)")
             let first = try scenario.launchSessionApp(["--notify", "Denied"])
-            #expect(try await first.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await first.waitForExit().isSuccess)
             #expect(scenario.sessionRecords().contains { $0.pid == first.pid && $0.event == "notAuthorized" })
             #expect(try await delivered(in: scenario, app: app).isEmpty, "nothing is delivered for a denied app")
 
             _ = try await scenario.tool(["settings", "--notifications", "allow", "-b", app])
             let second = try scenario.launchSessionApp(["--notify", "Allowed"])
-            #expect(try await second.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await second.waitForExit().isSuccess)
             #expect(scenario.sessionRecords().contains { $0.pid == second.pid && $0.event == "authorized" })
-            let records = try await poll(timeout: .seconds(30), interval: .milliseconds(200), "the notification delivered") {
+            let records = try await poll(interval: .milliseconds(200), "the notification delivered") {
                 let records = try await delivered(in: scenario, app: app)
                 return records.isEmpty ? nil : records
             }
@@ -42,18 +42,18 @@ struct LocalNotificationTests {
         try await withSessionApp { scenario in
             let app = scenario.bundle.bundleIdentifier
             let set = try scenario.launchSessionApp(["--badge", "7"])
-            #expect(try await set.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await set.waitForExit().isSuccess)
             #expect(scenario.sessionRecords().contains { $0.pid == set.pid && $0.event == "badgeSet" && $0.code == 7 })
             let listed = try await scenario.tool(["notifications", "-b", app])
             #expect(listed.standardOutput.split(separator: "\n").contains { $0.hasPrefix("badge  ") && $0.hasSuffix("  7") },
                     "\(listed.standardOutput)")
 
             let negative = try scenario.launchSessionApp(["--badge=-1"])
-            #expect(try await negative.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await negative.waitForExit().isSuccess)
             #expect(scenario.sessionRecords().contains { $0.pid == negative.pid && $0.event == "badgeFailed" && $0.code == 1600 })
 
             let cleared = try scenario.launchSessionApp(["--badge", "0"])
-            #expect(try await cleared.waitForExit(timeout: .seconds(30)).isSuccess)
+            #expect(try await cleared.waitForExit().isSuccess)
             let after = try await scenario.tool(["notifications", "-b", app])
             #expect(!after.standardOutput.contains("badge  "), "\(after.standardOutput)")
         }
@@ -64,8 +64,8 @@ struct LocalNotificationTests {
         try await withSessionApp { scenario in
             let app = scenario.bundle.bundleIdentifier
             let post = try scenario.launchSessionApp(["--notify", "Levels", "--categories"])
-            #expect(try await post.waitForExit(timeout: .seconds(30)).isSuccess)
-            _ = try await poll(timeout: .seconds(30), interval: .milliseconds(200), "the notification delivered") {
+            #expect(try await post.waitForExit().isSuccess)
+            _ = try await poll(interval: .milliseconds(200), "the notification delivered") {
                 try await delivered(in: scenario, app: app).isEmpty ? nil : true
             }
 
@@ -79,7 +79,7 @@ struct LocalNotificationTests {
             #expect(response.background, "the service launched the app in the background")
             #expect(response.message == "REPLY" && response.file == "On my way" && response.session == "download-complete")
             // The delegate called its completion handler: nothing keeps the launch, and it ends.
-            try await poll(until: { !isProcessAlive(response.pid) }, timeout: .seconds(10), "the background launch to end")
+            try await poll(until: { !isProcessAlive(response.pid) }, "the background launch to end")
         }
     }
 

@@ -38,7 +38,7 @@ struct NotificationPersistenceTests {
             #expect(try await game.ask(.addNotification(Self.request("tomorrow", after: 86_400))) == .done)
             // The answer went out after the request was on disk: a kill right now must not lose it.
             try service.process.signal(SIGKILL)
-            #expect(try await service.process.waitForExit(timeout: .seconds(10)) == .signalled(SIGKILL))
+            #expect(try await service.process.waitForExit() == .signalled(SIGKILL))
         }
         try await withService(deviceRoot: root.url, configuration: Self.configuration) { _ in
             let game = try await blocking { try RawServiceClient(deviceRoot: root.url, bundleIdentifier: Self.app) }

@@ -22,7 +22,7 @@ struct OversizedHelloTests {
             try? stranger.send(Array(frame.prefix(4096)))
             #expect(try await RawServiceClient.nextOutcome(on: stranger) == .closed)
             stranger.close()
-            let log = try await poll(timeout: .seconds(10), "the refusal in the log") { () -> String? in
+            let log = try await poll("the refusal in the log") { () -> String? in
                 let text = (try? String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)) ?? ""
                 return text.contains("\(WireProtocol.maximumHelloFrameSize)") ? text : nil
             }

@@ -44,12 +44,12 @@ struct PipelinedScheduleTests {
                         answered.append(id)
                     }
                     return answered.count == count + 1
-                }, timeout: .seconds(30), "every schedule to be answered")
+                }, "every schedule to be answered")
                 #expect(answered == Array(1...UInt64(count + 1)), "answers come in the order of the requests")
 
                 // Every answered schedule is on disk: a kill -9 right after the last answer keeps them all.
                 kill(service.process.pid, SIGKILL)
-                _ = try await service.process.waitForExit(timeout: .seconds(10))
+                _ = try await service.process.waitForExit()
             }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.pipelined")

@@ -32,7 +32,7 @@ struct PromotionTests {
                 try await background.runScoped { tool in
                     try await waitForDurableBytes(scenario, atLeast: 8_192)
                     try tool.signal(SIGINT)
-                    #expect(try await tool.waitForExit(timeout: .seconds(10)) == .exited(130))
+                    #expect(try await tool.waitForExit() == .exited(130))
                 }
                 let promoted = try await scenario.runTool(arguments + ["--foreground"])
                 #expect(promoted.status == .exited(0), "\(promoted.standardError)")

@@ -65,7 +65,7 @@ struct ResumeTests {
                     try await waitForDurableBytes(scenario, atLeast: 200_000)
                     try await waitForStagingBytes(scenario, beyondDurable: 50_000)
                     try service.process.signal(SIGKILL)
-                    try await service.process.waitForExit(timeout: .seconds(10))
+                    try await service.process.waitForExit()
                     // The tool notices the lost service, starts it again on demand, and the download resumes.
                     let status = try await tool.waitForExit(timeout: .seconds(60))
                     #expect(status == .exited(0), "\(tool.standardError())")
@@ -103,7 +103,7 @@ struct ResumeTests {
                     try await waitForDurableBytes(scenario, atLeast: 200_000)
                     try tool.signal(SIGKILL)
                     try service.process.signal(SIGKILL)
-                    try await service.process.waitForExit(timeout: .seconds(10))
+                    try await service.process.waitForExit()
                 }
             }
             // What a power loss leaves past the last sync: bytes that were never the file's.
@@ -139,7 +139,7 @@ struct ResumeTests {
                     try await waitForDurableBytes(scenario, atLeast: 200_000)
                     try tool.signal(SIGKILL)
                     try service.process.signal(SIGKILL)
-                    try await service.process.waitForExit(timeout: .seconds(10))
+                    try await service.process.waitForExit()
                 }
             }
             // A new version of the same size: same path, new validators.
@@ -173,14 +173,14 @@ func waitForStagingBytes(_ scenario: Scenario, beyondDurable bytes: Int64) async
         }
         let size = try FileManager.default.attributesOfItem(atPath: staging.appendingPathComponent(name).path)[.size] as? Int64 ?? 0
         return size - durable >= bytes
-    }, timeout: .seconds(30), interval: .milliseconds(20), "\(bytes) unsynced bytes in the staging file")
+    }, interval: .milliseconds(20), "\(bytes) unsynced bytes in the staging file")
 }
 
 /// Waits until the scenario's only download has at least `bytes` durably written, as `status` reports it.
 func waitForDurableBytes(_ scenario: Scenario, atLeast bytes: Int64) async throws {
     try await poll(until: {
         try await durableBytes(scenario) >= bytes
-    }, timeout: .seconds(30), interval: .milliseconds(100), "\(bytes) bytes to be written")
+    }, interval: .milliseconds(100), "\(bytes) bytes to be written")
 }
 
 /// The bytes the service reports as durably written for the scenario's only download, asked over a

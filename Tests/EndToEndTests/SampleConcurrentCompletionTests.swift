@@ -44,18 +44,18 @@ extension SampleTests {
                 }
                 let app: CommandResult
                 do {
-                    _ = try await probe.waitForLine(timeout: .seconds(10)) { $0.hasPrefix("enter") }
+                    _ = try await probe.waitForLine { $0.hasPrefix("enter") }
                     try await poll(until: {
                         device.trace().contains {
                             $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
                         }
-                    }, timeout: .seconds(30), interval: .milliseconds(5), "a background download to finish")
+                    }, interval: .milliseconds(5), "a background download to finish")
                     async let run = device.runApp()
-                    try await poll(until: { device.trace().contains(where: isApp) }, timeout: .seconds(30),
+                    try await poll(until: { device.trace().contains(where: isApp) },
                                    interval: .milliseconds(5), "the app to connect")
                     try probe.signal(SIGUSR1)
                     app = try await run
-                    #expect(try await probe.waitForExit(timeout: .seconds(10)).isSuccess, "\(probe.diagnostics())")
+                    #expect(try await probe.waitForExit().isSuccess, "\(probe.diagnostics())")
                 } catch {
                     await probe.terminate()
                     throw error
@@ -65,7 +65,7 @@ extension SampleTests {
                         "\(app.standardOutput)")
                 // The extension may still be finishing its last call; the service ends it once idle.
                 try await poll(until: { !device.trace().isEmpty && extensionIsDone(device.trace()) },
-                               timeout: .seconds(20), interval: .milliseconds(50), "the extension to end")
+                               interval: .milliseconds(50), "the extension to end")
 
                 // Both processes handled finishes, and their work overlapped in time.
                 let trace = device.trace()
@@ -114,7 +114,7 @@ extension SampleTests {
                 #expect(digests == expected)
                 let parked = device.contents(of: device.temporaryFolder)
                 #expect(parked.isEmpty, "the extension left files in Temporary: \(parked)")
-                try await poll(until: { device.contents(of: device.handOverFolder).isEmpty }, timeout: .seconds(10),
+                try await poll(until: { device.contents(of: device.handOverFolder).isEmpty },
                                "the hand-over folder to empty: \(device.contents(of: device.handOverFolder))")
                 let leftovers = Set(device.contents(of: device.caches))
                     .subtracting(["manifest.json", "Sessions", "Temporary", "com.apple.BackgroundAssets"])

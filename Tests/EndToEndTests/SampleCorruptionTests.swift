@@ -56,7 +56,7 @@ extension SampleTests {
                 #expect(Set(trace.finishesHandledByApp).isSuperset(of: bad.map(\.id)), "\(trace.finishesHandledByApp)")
 
                 // The rejected files were deleted: nothing is left behind in the app group.
-                try await poll(until: { device.contents(of: device.handOverFolder).isEmpty }, timeout: .seconds(10),
+                try await poll(until: { device.contents(of: device.handOverFolder).isEmpty },
                                "the hand-over folder to empty: \(device.contents(of: device.handOverFolder))")
                 // The extension deletes a refused file under exclusive control, after its entry point returned.
                 try await poll(until: { device.contents(of: device.temporaryFolder).isEmpty },

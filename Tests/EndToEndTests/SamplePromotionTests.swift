@@ -26,7 +26,7 @@ extension SampleTests {
                 try await device.install()
 
                 // Wait until every other session is downloading in the background, part of the way.
-                let inFlight = try await poll(timeout: .seconds(30), interval: .milliseconds(20),
+                let inFlight = try await poll(interval: .milliseconds(20),
                                               "the other sessions to be part-way downloaded") {
                     let downloads = try await device.serviceDownloads()
                     let partWay = others.filter { session in

@@ -91,7 +91,7 @@ struct ServiceRobustnessTests {
                 try await poll(until: {
                     guard case let .downloads(current) = try client.send(.fetchCurrentDownloads) else { return false }
                     return current.isEmpty
-                }, timeout: .seconds(30), "the accepted downloads to end")
+                }, "the accepted downloads to end")
                 #expect(service.process.isRunning)
                 #expect(try filesOutsideDeviceRoot(scenario) == before)
             }
@@ -124,8 +124,8 @@ struct ServiceRobustnessTests {
             try await poll(until: {
                 (try? FileManager.default.removeItem(at: scenario.deviceRoot)) != nil
                     || !FileManager.default.fileExists(atPath: scenario.deviceRoot.path)
-            }, timeout: .seconds(10), "the device root to be removed")
-            let status = try await service.process.waitForExit(timeout: .seconds(10))
+            }, "the device root to be removed")
+            let status = try await service.process.waitForExit()
             #expect(status.isSuccess, "\(service.process.diagnostics())")
         }
     }

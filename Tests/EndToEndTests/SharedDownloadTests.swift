@@ -22,7 +22,7 @@ struct SharedDownloadTests {
                 let output = scenario.outputFolder.appendingPathComponent("shared.mp4")
                 let arguments = ["download", server.url(file.path).absoluteString, "--output", output.path]
                 let first = try scenario.launchTool(arguments)
-                _ = try await poll(timeout: .seconds(20), "the first run to start the download") {
+                _ = try await poll("the first run to start the download") {
                     first.standardError().contains("Started download-") ? true : nil
                 }
                 let second = try scenario.launchTool(arguments)
@@ -70,20 +70,20 @@ struct SharedDownloadTests {
         // over to a delegate that never takes it, and the service dies before anyone does.
         let frozen = try scenario.launchTool(arguments)
         try await frozen.runScoped { frozen in
-            _ = try await poll(timeout: .seconds(20), "the download to start") {
+            _ = try await poll("the download to start") {
                 frozen.standardError().contains("Started download-") ? true : nil
             }
             try frozen.signal(SIGSTOP)
             let handOver = root.appendingPathComponent(
                 "containers/group.com.example.backgroundassets-debug/Library/Caches/com.apple.BackgroundAssets")
-            _ = try await poll(timeout: .seconds(20), "the finished file in the hand-over folder") {
+            _ = try await poll("the finished file in the hand-over folder") {
                 ((try? FileManager.default.contentsOfDirectory(atPath: handOver.path)) ?? []).isEmpty ? nil : true
             }
             let pid = try #require(SampleTests.ChaosTests.servicePID(root))
             kill(pid, SIGKILL)
-            try await poll(until: { SampleTests.ChaosTests.servicePID(root) != pid }, timeout: .seconds(10), "the service to end")
+            try await poll(until: { SampleTests.ChaosTests.servicePID(root) != pid }, "the service to end")
             try frozen.signal(SIGKILL)
-            _ = try await frozen.waitForExit(timeout: .seconds(10))
+            _ = try await frozen.waitForExit()
         }
 
         let again = try await scenario.runTool(arguments)

@@ -29,7 +29,7 @@ struct SlidesSampleTests {
                 #expect(list.split(separator: "\n").count == 3, "\(list)")
                 #expect(list.contains("wwdc23-10108  slides on demand  What's new in Background Assets"), "\(list)")
                 // The transcripts are a prefetch pack: the system installs them without the app.
-                _ = try await poll(timeout: .seconds(30), interval: .milliseconds(100), "the transcripts installed") {
+                _ = try await poll(interval: .milliseconds(100), "the transcripts installed") {
                     let packs = try await scenario.runTool(["packs", "-b", Self.bundleIdentifier]).standardOutput
                     return packs.contains("Transcripts version=1 policy=prefetch(firstInstallation) state=installed") ? packs : nil
                 }

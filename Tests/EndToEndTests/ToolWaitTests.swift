@@ -47,7 +47,7 @@ struct ToolWaitTests {
             ])
             try await tool.runScoped { tool in
                 try await poll(until: { tool.standardError().contains("Waiting for the server 127.0.0.1:\(nobody.port) to answer") },
-                               timeout: .seconds(30), "the tool to say what it waits for")
+                               "the tool to say what it waits for")
                 let error = tool.standardError()
                 #expect(error.contains("Connection refused"), "\(error)")
                 #expect(error.contains("start the server, or press Ctrl-C"), "\(error)")

@@ -67,7 +67,7 @@ struct UnreadingClientTests {
                 #expect(disconnected)
                 hung.close()
                 #expect(service.process.isRunning)
-                let log = try await poll(timeout: .seconds(10), "the disconnection in the log") { () -> String? in
+                let log = try await poll("the disconnection in the log") { () -> String? in
                     let text = (try? String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)) ?? ""
                     return text.contains("of answers unread") ? text : nil
                 }

@@ -136,11 +136,11 @@ public final class ChildProcess: Sendable {
     }
 
     /// Waits for the child to end.
-    /// - Parameter timeout: How long to wait.
+    /// - Parameter timeout: How long to wait; by default, as long as a poll.
     /// - Returns: How the child ended.
     /// - Throws: `TestSupportError` when it is still running at the deadline.
     @discardableResult
-    public func waitForExit(timeout: Duration) async throws -> ExitStatus {
+    public func waitForExit(timeout: Duration = defaultPollTimeout) async throws -> ExitStatus {
         box.state.withLock { $0.exitWasRequested = true }
         return try await poll(timeout: timeout, interval: .milliseconds(5), "\(name) to exit") {
             exitStatus
@@ -162,7 +162,7 @@ public final class ChildProcess: Sendable {
         }
         kill(pid, SIGKILL)
         // The kernel ends a SIGKILLed process promptly; the bound only guards against a wedged reaper.
-        return (try? await waitForExit(timeout: .seconds(10))) ?? .signalled(SIGKILL)
+        return (try? await waitForExit()) ?? .signalled(SIGKILL)
     }
 
     /// How many file descriptors the child has open, read from `/proc/PID/fd`; nil where that is unavailable.
@@ -199,7 +199,7 @@ public final class ChildProcess: Sendable {
     /// - Returns: The first matching line.
     /// - Throws: `TestSupportError`, with the child's stderr, when the child ends or the deadline passes first.
     public func waitForLine(
-        timeout: Duration = .seconds(10),
+        timeout: Duration = defaultPollTimeout,
         where predicate: (String) -> Bool
     ) async throws -> String {
         do {

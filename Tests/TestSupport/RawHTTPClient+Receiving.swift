@@ -41,9 +41,9 @@ extension RawHTTPClient {
     }
 
     /// Waits until the server closes the connection, discarding anything it sends meanwhile.
-    /// - Parameter timeout: How long to wait.
+    /// - Parameter timeout: How long to wait; by default, as long as a poll.
     /// - Returns: True when the server closed (or reset) the connection, false when it was still open at the deadline.
-    public func waitForClose(timeout: Duration) async -> Bool {
+    public func waitForClose(timeout: Duration = defaultPollTimeout) async -> Bool {
         let deadline = ContinuousClock.now.advanced(by: timeout)
         while true {
             switch receiveAvailable() {

@@ -63,7 +63,7 @@ public final class RawServiceClient: @unchecked Sendable {
     }
 
     /// Waits for the service to close the connection or send a whole message, for at most `timeout`.
-    public static func nextOutcome(on socket: UnixSocket, timeout: Duration = .seconds(10)) async throws -> Outcome {
+    public static func nextOutcome(on socket: UnixSocket, timeout: Duration = defaultPollTimeout) async throws -> Outcome {
         var decoder = FrameDecoder()
         return try await poll(timeout: timeout, interval: .milliseconds(10), "the service to answer or close") {
             guard let descriptor = socket.descriptor else { return .closed }

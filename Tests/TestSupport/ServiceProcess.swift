@@ -91,7 +91,7 @@ public struct ServiceProcess: Sendable {
               isBackgroundAssetsService(pid)
         else { return }
         kill(pid, SIGKILL)
-        try? await poll(until: { !isBackgroundAssetsService(pid) }, timeout: .seconds(10), "pid \(pid) to end")
+        try? await poll(until: { !isBackgroundAssetsService(pid) }, "pid \(pid) to end")
     }
 
     /// Whether a live (not zombie) process with this pid runs backgroundassetsd.

@@ -60,7 +60,7 @@ struct AssetPackServiceTests {
             #expect(layout.installedVersion(of: "Intro") == 1, "the essential pack is installed before the app is launchable")
             #expect(status.installSummary?.contains("1 of 1 essential asset pack(s)") == true,
                     "\(status.installSummary ?? "")")
-            try await poll(until: { layout.installedVersion(of: "Transcripts") == 1 }, timeout: .seconds(30), "the prefetch pack")
+            try await poll(until: { layout.installedVersion(of: "Transcripts") == 1 }, "the prefetch pack")
             #expect(layout.installedVersion(of: "Slides") == nil, "an on-demand pack waits for the app")
 
             let first = try await device.client(Self.app)

@@ -44,7 +44,7 @@ struct NotificationServiceTests {
         device.clock.advance(by: .seconds(4))
         #expect(try await delivered(tool).isEmpty, "4 s in, it is not due")
         device.clock.advance(by: .seconds(2))
-        let list = try await poll(timeout: .seconds(10), "the notification delivered") { () -> [DeliveredNotificationRecord]? in
+        let list = try await poll("the notification delivered") { () -> [DeliveredNotificationRecord]? in
             let list = try await delivered(tool, app: "com.example.game")
             return list.isEmpty ? nil : list
         }

@@ -52,12 +52,12 @@ struct BoundedWaitTests {
         try await harness.waitForTimers("a retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(wait + 1)))
 
         clock.advance(by: .seconds(wait - 1))
-        try await poll(until: { server.requests.count >= 2 }, timeout: .seconds(10), "the retry")
+        try await poll(until: { server.requests.count >= 2 }, "the retry")
         try await harness.waitForTimers("the next retry and the wait's check", until: Self.retryAndWaitCheck(before: .seconds(2)))
         #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
 
         clock.advance(by: .seconds(2))
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail"); return nil
         }
         return failure
@@ -75,7 +75,7 @@ struct BoundedWaitTests {
         let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
-        try await poll(until: { harness.eventNames(of: row.id).contains("began") }, timeout: .seconds(10), "the transfer")
+        try await poll(until: { harness.eventNames(of: row.id).contains("began") }, "the transfer")
         // The app promotes it: a person waits from now on.
         try await harness.queue.promote(id: row.id)
         try await harness.waitForTimers("the wait's check", until: { $0.contains { $0 > .seconds(60) } })
@@ -85,7 +85,7 @@ struct BoundedWaitTests {
         #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
 
         clock.advance(by: .seconds(2))
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(10)) else {
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail"); return
         }
         #expect(failure.message.contains("made no progress for 61.0 s"), "\(failure.message)")
@@ -112,7 +112,7 @@ struct BoundedWaitTests {
         }
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(5)) else {
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail"); return
         }
         #expect(server.requests.count == 1)
@@ -135,12 +135,12 @@ struct BoundedWaitTests {
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
         // One retry every 4 s of the clock: the third comes after the 10 s wait.
         for attempt in 1...3 {
-            try await poll(until: { server.requests.count >= attempt }, timeout: .seconds(10), "attempt \(attempt)")
+            try await poll(until: { server.requests.count >= attempt }, "attempt \(attempt)")
             try await harness.waitForTimers("retry \(attempt)", until: { $0.contains { $0 < .seconds(1) } })
             #expect(!harness.hasEnded(row.id), "it ended after \(attempt) attempt(s), within its wait")
             clock.advance(by: .seconds(4))
         }
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(15)) else {
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail"); return
         }
         #expect(failure.message.contains("started over from zero"), "\(failure.message)")
@@ -161,11 +161,11 @@ struct BoundedWaitTests {
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
         // Each failure waits for its retry twenty seconds of the clock: two minutes without progress in all.
         for attempt in 1...6 {
-            try await poll(until: { server.requests.count >= attempt }, timeout: .seconds(10), "attempt \(attempt)")
+            try await poll(until: { server.requests.count >= attempt }, "attempt \(attempt)")
             try await harness.waitForTimers("retry \(attempt)", until: { $0.contains { $0 < .seconds(1) } })
             clock.advance(by: .seconds(20))
         }
-        guard case .finished = try await harness.end(of: row.id, timeout: .seconds(10)) else {
+        guard case .finished = try await harness.end(of: row.id) else {
             Issue.record("Must finish"); return
         }
         #expect(server.requests.count == 7)

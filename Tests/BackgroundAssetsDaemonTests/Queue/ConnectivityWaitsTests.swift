@@ -78,7 +78,7 @@ struct ConnectivityWaitsTests {
             ids.append(try await harness.schedule(url, identifier: "file-\(index)", fileSize: HTTPTransferTests.file.count).id)
         }
         let began = { harness.events.filter { if case .began = $0 { true } else { false } }.count }
-        try await poll(until: { try Self.probesAndParked(harness.store, ids) == [1, count - 1] }, timeout: .seconds(10),
+        try await poll(until: { try Self.probesAndParked(harness.store, ids) == [1, count - 1] },
                        "one probe and \(count - 1) parked downloads; began \(began())")
         // Only the attempts in flight before the first refusal was known: at most one per slot.
         #expect(began() <= 4)
@@ -94,7 +94,7 @@ struct ConnectivityWaitsTests {
             let paused = harness.events.count { if case .paused = $0 { true } else { false } }
             clock.advance(by: .seconds(interval) + .milliseconds(1))
             try await poll(until: { harness.events.count { if case .paused = $0 { true } else { false } } > paused },
-                           timeout: .seconds(10), "the probe of round \(round) to fail")
+                           "the probe of round \(round) to fail")
             try await harness.waitForTimers("the next probe's wake-up", until: Self.probeWakeUpOnly(interval))
             #expect(began() == before + 1, "round \(round): one attempt, not one per waiting download")
             #expect(try Self.probesAndParked(harness.store, ids) == [1, count - 1])
@@ -106,7 +106,7 @@ struct ConnectivityWaitsTests {
         // Released only now: another process's server could have taken the port in between.
         nobody = nil
         clock.advance(by: .seconds(interval) + .milliseconds(1))
-        try await poll(until: { ids.allSatisfy(harness.hasEnded) }, timeout: .seconds(30), "every download to end")
+        try await poll(until: { ids.allSatisfy(harness.hasEnded) }, "every download to end")
         #expect(ids.allSatisfy { harness.eventNames(of: $0).last == "finished" })
     }
 
@@ -124,7 +124,7 @@ struct ConnectivityWaitsTests {
             let url = try #require(URL(string: "http://127.0.0.1:\(nobody.port)/file-\(index).bin"))
             ids.append(try await harness.schedule(url, identifier: "file-\(index)", fileSize: 1).id)
         }
-        try await poll(until: { try Self.probesAndParked(harness.store, ids) == [1, 2] }, timeout: .seconds(10),
+        try await poll(until: { try Self.probesAndParked(harness.store, ids) == [1, 2] },
                        "one probe and two parked downloads")
         let probe = try #require(try ids.first { id in
             try harness.store.download(id: id)?.nextAttemptAt != DownloadStore.parkedUntilReachable
@@ -132,7 +132,7 @@ struct ConnectivityWaitsTests {
         _ = try await harness.queue.withStore { try $0.delete(id: probe) }
         let rest = ids.filter { $0 != probe }
         // The new probe is tried at once, refused, and waits for the next interval; the other stays parked.
-        try await poll(until: { try Self.probesAndParked(harness.store, rest) == [1, 1] }, timeout: .seconds(10),
+        try await poll(until: { try Self.probesAndParked(harness.store, rest) == [1, 1] },
                        "a parked download to take over the probe")
     }
 
@@ -167,7 +167,7 @@ extension ConnectivityWaitsTests {
         try await harness.queue.start()
         let url = { (index: Int) in URL(string: "http://127.0.0.1:\(nobody.port)/file-\(index).bin") }
         let probe = try await harness.schedule(try #require(url(0)), identifier: "file-0", fileSize: 1).id
-        try await poll(until: { try Self.probesAndParked(harness.store, [probe]) == [1, 0] }, timeout: .seconds(10),
+        try await poll(until: { try Self.probesAndParked(harness.store, [probe]) == [1, 0] },
                        "the first download to be refused and probe its origin")
         let began = harness.events.count { if case .began = $0 { true } else { false } }
         let writes = harness.store.rowWrites

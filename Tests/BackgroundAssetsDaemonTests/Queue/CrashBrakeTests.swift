@@ -68,7 +68,7 @@ struct CrashBrakeTests {
         #expect(harness.eventNames(of: row.id).isEmpty, "the download waits while the work is paused")
 
         clock.advance(by: .seconds(CrashBrake.window + 1))
-        try await poll(until: { harness.eventNames(of: row.id).contains("began") }, timeout: .seconds(10),
+        try await poll(until: { harness.eventNames(of: row.id).contains("began") },
                        "the download to start once the pause ended")
         #expect(harness.queue.pausedWorkReason == nil)
     }

@@ -95,7 +95,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: Self.file.count)
-        try await poll(until: { harness.eventNames(of: row.id).filter { $0 == "paused" }.count >= 3 }, timeout: .seconds(10),
+        try await poll(until: { harness.eventNames(of: row.id).filter { $0 == "paused" }.count >= 3 },
                        "several connectivity waits")
         #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
         let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
@@ -113,7 +113,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness { $0.foregroundWait = 0 }
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: 10, foreground: true)
-        guard case let .failed(_, failure) = try await harness.end(of: row.id, timeout: .seconds(5)) else {
+        guard case let .failed(_, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail"); return
         }
         #expect(failure.code == -1004)
@@ -141,7 +141,7 @@ struct DownloadQueueTests {
         })
         #expect(!harness.hasEnded(row.id), "it failed with a second of its wait left")
         clock.advance(by: .seconds(2))
-        guard case .failed = try await harness.end(of: row.id, timeout: .seconds(10)) else { Issue.record("Must fail"); return }
+        guard case .failed = try await harness.end(of: row.id) else { Issue.record("Must fail"); return }
     }
 
     @Test("Promotion pauses a background transfer and continues it at full speed from the same byte")
@@ -152,7 +152,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness { $0.backgroundBandwidthLimit = 1_000 }
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
-        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, timeout: .seconds(10), "progress")
+        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, "progress")
         try await harness.queue.promote(id: row.id)
         guard case .finished = try await harness.end(of: row.id, timeout: .seconds(60)) else { Issue.record("Must finish"); return }
         let names = harness.eventNames(of: row.id)
@@ -199,7 +199,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/protected/a.mp4"), fileSize: Self.file.count)
-        let challenge = try await poll(timeout: .seconds(10), "a challenge") {
+        let challenge = try await poll("a challenge") {
             harness.events.lazy.compactMap { event -> ChallengeDescriptor? in
                 if case let .challenge(challenged, challenge) = event, challenged.id == row.id { challenge } else { nil }
             }.first
@@ -217,7 +217,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness()
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/protected/a.mp4"), fileSize: 10)
-        try await poll(until: { harness.eventNames(of: row.id).contains("challenge") }, timeout: .seconds(10), "a challenge")
+        try await poll(until: { harness.eventNames(of: row.id).contains("challenge") }, "a challenge")
         try await harness.queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))
         guard case let .failed(_, failure) = try await harness.end(of: row.id) else { Issue.record("Must fail"); return }
         #expect(failure.code == -1013)
@@ -230,7 +230,7 @@ struct DownloadQueueTests {
         let harness = try QueueHarness { $0.backgroundBandwidthLimit = 20_000 }
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
-        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, timeout: .seconds(10), "progress")
+        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, "progress")
         try await harness.queue.cancel(id: row.id)
         #expect(try harness.store.download(id: row.id) == nil)
         #expect(!FileManager.default.fileExists(atPath: harness.paths.stagingDirectory.appending(path: "\(row.id).part").path))

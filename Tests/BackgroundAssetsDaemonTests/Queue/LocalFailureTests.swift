@@ -47,7 +47,7 @@ struct LocalFailureTests {
         try await harness.queue.start()
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count)
         let part = harness.paths.stagingFile(forDownloadRow: row.id)
-        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, timeout: .seconds(10), "progress")
+        try await poll(until: { harness.eventNames(of: row.id).contains("progress") }, "progress")
         #expect(unlink(part.path) == 0)
         guard case let .finished(_, file) = try await harness.end(of: row.id) else {
             Issue.record("Must finish: \(harness.events)"); return

@@ -50,7 +50,7 @@ final class QueueHarness: Sendable {
     /// comes next.
     func waitForTimers(_ description: String, until condition: @escaping @Sendable ([Duration]) -> Bool) async throws {
         guard let clock else { throw TestSupportError("This harness runs on the machine's clock; pass a ManualClock.") }
-        try await poll(until: { condition(clock.pendingDeadlines) }, timeout: .seconds(10),
+        try await poll(until: { condition(clock.pendingDeadlines) },
                        "the queue's timers to show \(description); they are \(clock.pendingDeadlines)")
     }
 
@@ -77,7 +77,7 @@ final class QueueHarness: Sendable {
     }
 
     /// Waits for the download's `finished` or `failed` event.
-    func end(of id: Int64, timeout: Duration = .seconds(20)) async throws -> QueueEvent {
+    func end(of id: Int64, timeout: Duration = defaultPollTimeout) async throws -> QueueEvent {
         try await poll(timeout: timeout, "the end of download \(id)") {
             events.first { event in
                 switch event {

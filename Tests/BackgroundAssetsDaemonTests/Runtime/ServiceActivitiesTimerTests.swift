@@ -20,7 +20,7 @@ struct ServiceActivitiesTimerTests {
         let timer = activities.after(.seconds(10), "timer") { fired.withLock { $0 = true } }
         // Straight away, before the activity's task may have run at all, as a test's next line does.
         clock.advance(by: .seconds(10))
-        try await poll(until: { fired.withLock { $0 } }, timeout: .seconds(10), "the timer to fire")
+        try await poll(until: { fired.withLock { $0 } }, "the timer to fire")
 
         let early = Mutex(false)
         let second = activities.after(.seconds(10), "second timer") { early.withLock { $0 = true } }
@@ -28,10 +28,10 @@ struct ServiceActivitiesTimerTests {
         // The timer waits for the one second left, and has not fired.
         try await poll(until: {
             clock.pendingDeadlines.count == 1 && abs((clock.pendingDeadlines[0] - .seconds(1)) / .milliseconds(1)) < 1
-        }, timeout: .seconds(10), "the timer to wait for the 1 s left")
+        }, "the timer to wait for the 1 s left")
         #expect(!early.withLock { $0 }, "not before its 10 s")
         clock.advance(by: .seconds(1))
-        try await poll(until: { early.withLock { $0 } }, timeout: .seconds(10), "the second timer to fire")
+        try await poll(until: { early.withLock { $0 } }, "the second timer to fire")
         withExtendedLifetime((timer, second)) {}
         await activities.shutdown()
     }

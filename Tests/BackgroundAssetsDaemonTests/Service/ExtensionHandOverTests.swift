@@ -32,7 +32,7 @@ struct ExtensionHandOverTests {
             #expect(promoted.state == .finished)
             _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.id))
             try await poll(
-                until: { !FileManager.default.fileExists(atPath: delivery.path) }, timeout: .seconds(10), "the delivered file to be deleted")
+                until: { !FileManager.default.fileExists(atPath: delivery.path) }, "the delivered file to be deleted")
 
             // The extension still owes the file it holds, and no other: the delegate's is not sent to it later.
             let owed = await scene.device.service.rowsGivenToExtension(of: scene.bundleIdentifier)

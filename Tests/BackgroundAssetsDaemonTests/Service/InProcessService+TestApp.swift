@@ -60,7 +60,7 @@ extension InProcessService {
 
     /// Waits (in real time) until the trace has an entry that matches, and returns it.
     @discardableResult
-    func waitForTrace(_ description: String, timeout: Duration = .seconds(20),
+    func waitForTrace(_ description: String, timeout: Duration = defaultPollTimeout,
                       where matches: @escaping (TraceEntry) -> Bool) async throws -> TraceEntry {
         try await poll(timeout: timeout, "the trace to show \(description)") { trace.last(where: matches) }
     }
@@ -69,7 +69,7 @@ extension InProcessService {
     /// matches, and returns how far ahead it is.
     @discardableResult
     func waitForDeadline(_ description: String, where matches: @escaping @Sendable (Duration) -> Bool) async throws -> Duration {
-        try await poll(timeout: .seconds(20), "the service to wait for \(description); it waits for \(clock.pendingDeadlines)") {
+        try await poll("the service to wait for \(description); it waits for \(clock.pendingDeadlines)") {
             self.clock.pendingDeadlines.first(where: matches)
         }
     }

@@ -77,6 +77,6 @@ final class InProcessService: Sendable {
 
     /// Waits (in real time, briefly) until the service has set at least `count` timers on its clock.
     func waitForTimers(_ count: Int = 1) async throws {
-        try await poll(until: { self.clock.sleeperCount >= count }, timeout: .seconds(10), "\\(count) timer(s) on the clock")
+        try await poll(until: { self.clock.sleeperCount >= count }, "\\(count) timer(s) on the clock")
     }
 }

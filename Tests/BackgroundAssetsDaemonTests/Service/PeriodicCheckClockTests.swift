@@ -75,7 +75,7 @@ extension InProcessService {
 
     /// Waits until the app's status shows something, and returns it.
     func waitForAppStatus<T>(_ app: TestApp, _ description: String, _ shows: @escaping (AppStatus) -> T?) async throws -> T {
-        try await poll(timeout: .seconds(20), "\(app.bundleIdentifier)'s status to show \(description)") {
+        try await poll("\(app.bundleIdentifier)'s status to show \(description)") {
             try await appStatus(app).flatMap(shows)
         }
     }

@@ -46,7 +46,7 @@ struct ServiceClockTests {
             let client = try await device.client()
             _ = client
             // A connected client keeps the service up, however long it has been.
-            try await poll(until: { await device.service.clientCount == 1 }, timeout: .seconds(10), "the client")
+            try await poll(until: { await device.service.clientCount == 1 }, "the client")
             device.clock.advance(by: .seconds(3600))
             #expect(await !device.service.isIdle())
         }
@@ -85,13 +85,13 @@ struct ServiceClockTests {
             Issue.record("the install was refused"); return
         }
         // The extension is not ended by the service's idle timer: that runs on the clock nobody advances.
-        let pid = try await poll(timeout: .seconds(20), "the extension's launch") { () -> Int32? in
+        let pid = try await poll("the extension's launch") { () -> Int32? in
             let trace = TraceEntry.entries(in: (try? Data(contentsOf: device.paths.traceFile)) ?? Data())
             return trace.last { $0.event == "extensionLaunched" }?.detail.flatMap { Int32($0.dropFirst("pid ".count)) }
         }
         #expect(isProcessAlive(pid))
         await device.stop()
-        try await poll(until: { !isProcessAlive(pid) }, timeout: .seconds(10), "the extension \(pid) to end")
+        try await poll(until: { !isProcessAlive(pid) }, "the extension \(pid) to end")
         #expect(device.service.activities.runningNames == [])
         // An activity that was still running when the stop began launches nothing that would outlive it.
         await device.service.launchAppInBackground(fixture.bundleIdentifier)
@@ -110,7 +110,7 @@ struct ServiceClockTests {
         _ = try await tool.ask(.install(InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
             executablesDirectory: ProductsDirectory.url().path)))
-        let status = try await poll(timeout: .seconds(30), "the install to end") { () -> AppStatus? in
+        let status = try await poll("the install to end") { () -> AppStatus? in
             guard case let .status(status) = try await tool.ask(.fetchStatus),
                 let app = status.apps.first, app.state == .launchable, app.nextPeriodicCheck != nil
             else { return nil }
@@ -127,7 +127,7 @@ struct ServiceClockTests {
         device.clock.advance(by: .seconds(fractional: wait - 30))
         #expect(periodicChecks() == 0)
         device.clock.advance(by: .seconds(31))
-        try await poll(until: { periodicChecks() == 1 }, timeout: .seconds(10), "the periodic check")
+        try await poll(until: { periodicChecks() == 1 }, "the periodic check")
         await device.stop()
     }
 

@@ -61,11 +61,11 @@ struct HostileServerQueueTests {
         let row = try await harness.schedule(server.url("/a.mp4"), fileSize: Self.file.count, foreground: true)
         try await harness.waitForTimers("the retry after the first stall", until: { $0.contains { $0 < .seconds(1) } })
         clock.advance(by: .seconds(1))
-        try await poll(until: { server.requests.contains { $0.headerValue("Range") != nil } }, timeout: .seconds(30),
+        try await poll(until: { server.requests.contains { $0.headerValue("Range") != nil } },
                        "the second attempt, resuming where the first stopped")
         #expect(!harness.hasEnded(row.id), "it failed with half a second of its wait left")
         clock.advance(by: .seconds(1))
-        guard case let .failed(failed, failure) = try await harness.end(of: row.id, timeout: .seconds(30)) else {
+        guard case let .failed(failed, failure) = try await harness.end(of: row.id) else {
             Issue.record("Must fail: \(harness.events)"); return
         }
         #expect(failure.code == -1001, "\(failure)")

@@ -26,7 +26,7 @@ struct TransferThreadsTests {
                 finished.withLock { $0 += 1 }
             }
         }
-        try await poll(until: { finished.withLock { $0 } == count }, timeout: .seconds(20), "all \(count) jobs to finish")
+        try await poll(until: { finished.withLock { $0 } == count }, "all \(count) jobs to finish")
     }
 
     @Test("A thread that finished a job waits for the next one, and runs it")
@@ -34,10 +34,10 @@ struct TransferThreadsTests {
         let threads = TransferThreads()
         let ran = Mutex<[ObjectIdentifier]>([])
         threads.run { ran.withLock { $0.append(ObjectIdentifier(Thread.current)) } }
-        try await poll(until: { ran.withLock { $0.count } == 1 && threads.idleCount == 1 }, timeout: .seconds(10),
+        try await poll(until: { ran.withLock { $0.count } == 1 && threads.idleCount == 1 },
                        "the first job to end and its thread to wait")
         threads.run { ran.withLock { $0.append(ObjectIdentifier(Thread.current)) } }
-        try await poll(until: { ran.withLock { $0.count } == 2 }, timeout: .seconds(10), "the second job")
+        try await poll(until: { ran.withLock { $0.count } == 2 }, "the second job")
         let identities = ran.withLock { $0 }
         #expect(identities[0] == identities[1], "the waiting thread ran the second job")
     }

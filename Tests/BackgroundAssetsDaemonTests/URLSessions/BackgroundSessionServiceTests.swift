@@ -89,7 +89,7 @@ struct BackgroundSessionServiceTests {
             // The transfer belongs to the service: it ends with nobody to tell, and waits in the record.
             let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
             try await poll(until: { try await status(tool).urlSessions?.first?.waitingEvents == 2 },
-                           timeout: .seconds(30), "the file and the completion kept for the app")
+                           "the file and the completion kept for the app")
             let second = try await device.recordingClient()
             #expect(try await second.ask(.attachURLSession(settings: BackgroundSessionSettings(identifier: Self.session))) == .done)
             let events = try await second.sessionEvents(until: Self.completed)
@@ -211,7 +211,7 @@ struct BackgroundSessionServiceTests {
             let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
             let start = device.clock.now.addingTimeInterval(600)
             _ = try await startDownload(client, from: server, earliestBeginDate: start)
-            let waiting = try await poll(timeout: .seconds(10), "the transfer waiting for its date") {
+            let waiting = try await poll("the transfer waiting for its date") {
                 try await status(tool).downloads.first { $0.nextAttemptAt != nil }
             }
             #expect(waiting.download.kind == .backgroundSession)
