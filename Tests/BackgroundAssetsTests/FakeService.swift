@@ -95,8 +95,8 @@ final class FakeService: Sendable {
         return true
     }
 
-    /// Waits until the received requests satisfy a condition, or twenty seconds pass (a loaded
-    /// machine running the whole suite can take seconds to schedule a connection's threads).
+    /// Waits until the received requests satisfy a condition, or a poll's default bound passes (a
+    /// loaded machine running the whole suite can take seconds to schedule a connection's threads).
     /// - Returns: Whether they did; the test decides what to do when they did not.
     func waitFor(_ condition: @escaping ([ClientRequest]) -> Bool) async -> Bool {
         do {
