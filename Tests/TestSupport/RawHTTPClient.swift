@@ -33,7 +33,7 @@ public final class RawHTTPClient {
     ///   - port: The server's port.
     ///   - timeout: How long one read or write may wait for progress.
     /// - Throws: `TestSupportError` when the connection is refused.
-    public init(port: Int, timeout: Duration = .seconds(5)) throws {
+    public init(port: Int, timeout: Duration = defaultPollTimeout) throws {
         self.port = port
         self.timeout = timeout
         descriptor = try SocketAddress.loopbackSocket()

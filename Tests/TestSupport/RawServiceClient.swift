@@ -34,8 +34,9 @@ public final class RawServiceClient: @unchecked Sendable {
     ///     installed app or as the tool needs a device whose `config.json` sets `trustsClientClaims`.
     public init(deviceRoot: URL, bundleIdentifier: String, role: Hello.Role = .app) throws {
         socket = try UnixSocket.connect(to: deviceRoot.appendingPathComponent("run/backgroundassetsd.sock").path)
-        // A service that never answers fails the test after 10 s instead of blocking it forever.
-        var timeout = timeval(tv_sec: 10, tv_usec: 0)
+        // A service that never answers fails the test after a poll's default bound instead of
+        // blocking it forever; a shorter one failed answers a loaded machine was slow to give.
+        var timeout = timeval(tv_sec: Int(defaultPollTimeout.components.seconds), tv_usec: 0)
         if let descriptor = socket.descriptor {
             setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         }

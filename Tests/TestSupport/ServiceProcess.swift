@@ -55,7 +55,7 @@ public struct ServiceProcess: Sendable {
     /// - Throws: `TestSupportError` when the binary is missing or never listens.
     public static func launch(
         deviceRoot: URL, configuration: [String: Double]? = nil, trustsClientClaims: Bool = false,
-        readinessTimeout: Duration = .seconds(15), extraEnvironment: [String: String] = [:]
+        readinessTimeout: Duration = defaultPollTimeout, extraEnvironment: [String: String] = [:]
     ) async throws -> ServiceProcess {
         if let configuration {
             try writeConfiguration(configuration, trustsClientClaims: trustsClientClaims, in: deviceRoot)

@@ -28,7 +28,7 @@ struct SlowStoreTests {
         #expect(await Self.wait(for: entered), "the schedule reached the store")
 
         // Another client's questions are answered while the write is stuck (its reads would time
-        // out after 10 s and fail the test if they waited for it).
+        // out and fail the test if they waited for it: the write stays stuck until the gate opens).
         let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
         guard case let .status(status) = try await tool.ask(.fetchStatus) else {
             Issue.record("status was not answered while a write was stuck"); return
@@ -51,6 +51,6 @@ struct SlowStoreTests {
     /// Waits, off the cooperative threads (and off Dispatch's, which they share on Linux), for a
     /// semaphore signalled from the store's thread.
     private static func wait(for semaphore: DispatchSemaphore) async -> Bool {
-        (try? await blocking { semaphore.wait(timeout: .now() + 10) == .success }) ?? false
+        (try? await blocking { semaphore.wait(timeout: .now() + .seconds(Int(defaultPollTimeout.components.seconds))) == .success }) ?? false
     }
 }
