@@ -77,14 +77,14 @@ struct ServiceStatusPageTests {
         }, at: Date())
 
         let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
-        guard case let .status(status) = try await tool.ask(.fetchStatus) else {
+        guard case let .status(status) = try await tool.ask(.core(.fetchStatus)) else {
             Issue.record("fetchStatus was not answered with a status"); return
         }
         #expect(status.downloads.count == DownloadStore.statusPageSize)
         var listed = status.downloads.map(\.download.identifier)
         var cursor = status.moreDownloadsAfter
         while let after = cursor {
-            guard case let .downloadStatuses(page) = try await tool.ask(.fetchDownloadStatuses(after: after)) else {
+            guard case let .downloadStatuses(page) = try await tool.ask(.core(.fetchDownloadStatuses(after: after))) else {
                 Issue.record("fetchDownloadStatuses was not answered with a page"); return
             }
             listed += page.downloads.map(\.download.identifier)
@@ -93,7 +93,7 @@ struct ServiceStatusPageTests {
         #expect(listed == identifiers, "every download once, oldest first")
 
         let client = try await device.client(app)
-        guard case let .downloads(current) = try await client.ask(.fetchCurrentDownloads) else {
+        guard case let .downloads(current) = try await client.ask(.downloads(.fetchCurrentDownloads)) else {
             Issue.record("fetchCurrentDownloads was not answered with downloads"); return
         }
         #expect(current.count == identifiers.count)

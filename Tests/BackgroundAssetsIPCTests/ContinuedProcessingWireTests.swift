@@ -15,7 +15,7 @@ struct ContinuedProcessingWireTests {
 
     @Test("A continued-processing request keeps its title, subtitle, strategy and resources; other kinds send none")
     func requestRoundTrips() throws {
-        let message = ClientMessage(id: 3, request: .submitTaskRequest(Self.request))
+        let message = ClientMessage(id: 3, request: .tasks(.submitTaskRequest(Self.request)))
         #expect(try MessageCodecTests.roundTrip(message) == message)
         let json = String(decoding: try MessageCodec.encode(message), as: UTF8.self)
         #expect(json.contains(#""kind":"continuedProcessing""#) && json.contains(#""submissionStrategy":"fail""#))
@@ -28,7 +28,7 @@ struct ContinuedProcessingWireTests {
     @Test("Progress reports round-trip, and a running task's status carries its progress")
     func progressRoundTrips() throws {
         let progress = TaskProgress(completedUnitCount: 45, totalUnitCount: 100, title: "Exporting", subtitle: "45 of 100")
-        let report = ClientMessage(id: 4, request: .reportTaskProgress(taskID: 9, progress: progress))
+        let report = ClientMessage(id: 4, request: .tasks(.reportTaskProgress(taskID: 9, progress: progress)))
         #expect(try MessageCodecTests.roundTrip(report) == report)
         #expect(progress.summary == "45% (45 of 100)")
         #expect(TaskProgress(completedUnitCount: 3, totalUnitCount: 0, title: "", subtitle: "").summary == "3 done")

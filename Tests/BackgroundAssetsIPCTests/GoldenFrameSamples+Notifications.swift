@@ -27,21 +27,21 @@ extension SampleMessages {
 
     static let notificationFrames: [GoldenFrame] = {
         let requests: [(String, ClientRequest)] = [
-            ("requestNotificationAuthorization", .requestNotificationAuthorization(options: 7)),
-            ("fetchNotificationAuthorization", .fetchNotificationAuthorization),
-            ("addNotification", .addNotification(notificationRequest)),
-            ("fetchPendingNotifications", .fetchPendingNotifications),
-            ("fetchDeliveredNotifications", .fetchDeliveredNotifications(bundleIdentifier: "com.example.game", after: 41)),
-            ("removeNotifications", .removeNotifications(.delivered, identifiers: ["game-data-ready"])),
-            ("setNotificationPresenter", .setNotificationPresenter(isSet: true)),
-            ("answerNotificationPresentation", .answerNotificationPresentation(presentationID: 5, options: 24)),
-            ("setNotificationBadgeCount", .setNotificationBadgeCount(count: 3)),
-            ("fetchNotificationBadges", .fetchNotificationBadges(bundleIdentifier: "com.example.game")),
-            ("setNotificationCategories", .setNotificationCategories([notificationCategory])),
-            ("fetchNotificationCategories", .fetchNotificationCategories),
-            ("respondToNotification", .respondToNotification(
-                bundleIdentifier: "com.example.game", identifier: "game-data-ready", actionIdentifier: "REPLY", userText: "Later")),
-            ("answerNotificationResponse", .answerNotificationResponse(responseID: 6)),
+            ("notifications.requestNotificationAuthorization", .notifications(.requestNotificationAuthorization(options: 7))),
+            ("notifications.fetchNotificationAuthorization", .notifications(.fetchNotificationAuthorization)),
+            ("notifications.addNotification", .notifications(.addNotification(notificationRequest))),
+            ("notifications.fetchPendingNotifications", .notifications(.fetchPendingNotifications)),
+            ("notifications.fetchDeliveredNotifications", .notifications(.fetchDeliveredNotifications(bundleIdentifier: "com.example.game", after: 41))),
+            ("notifications.removeNotifications", .notifications(.removeNotifications(.delivered, identifiers: ["game-data-ready"]))),
+            ("notifications.setNotificationPresenter", .notifications(.setNotificationPresenter(isSet: true))),
+            ("notifications.answerNotificationPresentation", .notifications(.answerNotificationPresentation(presentationID: 5, options: 24))),
+            ("notifications.setNotificationBadgeCount", .notifications(.setNotificationBadgeCount(count: 3))),
+            ("notifications.fetchNotificationBadges", .notifications(.fetchNotificationBadges(bundleIdentifier: "com.example.game"))),
+            ("notifications.setNotificationCategories", .notifications(.setNotificationCategories([notificationCategory]))),
+            ("notifications.fetchNotificationCategories", .notifications(.fetchNotificationCategories)),
+            ("tool.respondToNotification", .tool(.respondToNotification(
+                bundleIdentifier: "com.example.game", identifier: "game-data-ready", actionIdentifier: "REPLY", userText: "Later"))),
+            ("notifications.answerNotificationResponse", .notifications(.answerNotificationResponse(responseID: 6))),
         ]
         let answers: [(String, ServerResponse)] = [
             ("notificationAuthorization", .notificationAuthorization(.authorized)),

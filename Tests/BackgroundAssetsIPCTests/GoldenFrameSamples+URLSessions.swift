@@ -31,17 +31,17 @@ extension SampleMessages {
     static let backgroundSessionFrames: [GoldenFrame] = {
         let session = sessionSettings.identifier
         let requests: [(String, ClientRequest)] = [
-            ("attachURLSession", .attachURLSession(settings: sessionSettings)),
-            ("makeURLSessionTask", .makeURLSessionTask(session: session, request: sessionRequest)),
-            ("makeURLSessionTaskFromResumeData", .makeURLSessionTaskFromResumeData(session: session, resumeData: Data("resume".utf8))),
-            ("changeURLSessionTask", .changeURLSessionTask(
+            ("urlSessions.attachURLSession", .urlSessions(.attachURLSession(settings: sessionSettings))),
+            ("urlSessions.makeURLSessionTask", .urlSessions(.makeURLSessionTask(session: session, request: sessionRequest))),
+            ("urlSessions.makeURLSessionTaskFromResumeData", .urlSessions(.makeURLSessionTaskFromResumeData(session: session, resumeData: Data("resume".utf8)))),
+            ("urlSessions.changeURLSessionTask", .urlSessions(.changeURLSessionTask(
                 session: session, taskIdentifier: 3,
-                command: .resume(earliestBeginDate: Date(timeIntervalSince1970: 1_800_000_000), countOfBytesClientExpectsToReceive: 25_000_000))),
-            ("urlSessionFileHandled", .urlSessionFileHandled(session: session, taskIdentifier: 3)),
-            ("fetchURLSessionsAwaitingEvents", .fetchURLSessionsAwaitingEvents),
-            ("urlSessionEventsHandled", .urlSessionEventsHandled(session: session)),
-            ("invalidateURLSession", .invalidateURLSession(session: session, cancellingTasks: true)),
-            ("forceQuit", .forceQuit(bundleIdentifier: "com.example.game")),
+                command: .resume(earliestBeginDate: Date(timeIntervalSince1970: 1_800_000_000), countOfBytesClientExpectsToReceive: 25_000_000)))),
+            ("urlSessions.urlSessionFileHandled", .urlSessions(.urlSessionFileHandled(session: session, taskIdentifier: 3))),
+            ("urlSessions.fetchURLSessionsAwaitingEvents", .urlSessions(.fetchURLSessionsAwaitingEvents)),
+            ("urlSessions.urlSessionEventsHandled", .urlSessions(.urlSessionEventsHandled(session: session))),
+            ("urlSessions.invalidateURLSession", .urlSessions(.invalidateURLSession(session: session, cancellingTasks: true))),
+            ("tool.forceQuit", .tool(.forceQuit(bundleIdentifier: "com.example.game"))),
         ]
         let answers: [(String, ServerResponse)] = [
             ("urlSessionTask", .urlSessionTask(sessionTask)),

@@ -59,50 +59,50 @@ extension SampleMessages {
         let download = descriptor()
         let requests: [(String, ClientRequest)] = [
             ("hello", .hello(Hello(bundleIdentifier: "com.example.sessions", role: .app, processIdentifier: 4242))),
-            ("setDelegate", .setDelegate(isSet: true)),
-            ("schedule", .schedule(download: download)),
-            ("startForeground", .startForeground(download: download)),
-            ("cancel", .cancel(download: download)),
-            ("fetchCurrentDownloads", .fetchCurrentDownloads),
-            ("acquireExclusiveControl", .acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5))),
-            ("releaseExclusiveControl", .releaseExclusiveControl),
-            ("answerChallenge", .answerChallenge(
-                deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p"))),
-            ("acknowledgeDelivery", .acknowledgeDelivery(deliveryID: 8)),
-            ("fetchStatus", .fetchStatus),
-            ("install", .install(InstallRequest(
+            ("downloads.setDelegate", .downloads(.setDelegate(isSet: true))),
+            ("downloads.schedule", .downloads(.schedule(download: download))),
+            ("downloads.startForeground", .downloads(.startForeground(download: download))),
+            ("downloads.cancel", .downloads(.cancel(download: download))),
+            ("downloads.fetchCurrentDownloads", .downloads(.fetchCurrentDownloads)),
+            ("downloads.acquireExclusiveControl", .downloads(.acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5)))),
+            ("downloads.releaseExclusiveControl", .downloads(.releaseExclusiveControl)),
+            ("downloads.answerChallenge", .downloads(.answerChallenge(
+                deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p")))),
+            ("downloads.acknowledgeDelivery", .downloads(.acknowledgeDelivery(deliveryID: 8))),
+            ("core.fetchStatus", .core(.fetchStatus)),
+            ("tool.install", .tool(.install(InstallRequest(
                 appPlistPath: "/src/App/Info.plist", extensionPlistPath: "/src/Extension/Info.plist",
-                executablesDirectory: "/src/.build/debug", version: "2"))),
-            ("uninstall", .uninstall(bundleIdentifier: "com.example.sessions")),
-            ("simulate", .simulate(.periodic, bundleIdentifier: "com.example.sessions")),
-            ("updateSettings", .updateSettings(SettingsChange(lowPowerMode: true, app: "com.example.sessions"))),
-            ("awaitLaunchable", .awaitLaunchable(bundleIdentifier: "com.example.sessions", recordLaunch: true)),
-            ("extensionCheckIn", .extensionCheckIn),
-            ("extensionCallReturned.downloads", .extensionCallReturned(callID: 5, result: .downloads([download]))),
-            ("extensionCallReturned.challengeAnswer", .extensionCallReturned(
-                callID: 6, result: .challengeAnswer(ChallengeAnswer(disposition: .performDefaultHandling)))),
-            ("extensionCallReturned.done", .extensionCallReturned(callID: 7, result: .done)),
-            ("submitTaskRequest", .submitTaskRequest(processingTask)),
-            ("cancelTaskRequests", .cancelTaskRequests(identifier: "com.example.sessions.refresh")),
-            ("fetchPendingTaskRequests", .fetchPendingTaskRequests),
-            ("registerTaskHandler", .registerTaskHandler(identifier: "com.example.sessions.refresh")),
-            ("taskCompleted", .taskCompleted(taskID: 11, success: true)),
-            ("simulateTask", .simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil)),
-            ("reportTaskProgress", .reportTaskProgress(
-                taskID: 13, progress: TaskProgress(completedUnitCount: 3, totalUnitCount: 12, title: "Exporting sessions", subtitle: "3 of 12"))),
-            ("resetDeviceClock", .resetDeviceClock),
-            ("fetchAssetPackManifest", .fetchAssetPackManifest),
-            ("requestAssetPack", .requestAssetPack(packID: "Slides-WWDC23", version: 2)),
-            ("removeAssetPack", .removeAssetPack(packID: "Slides-WWDC23")),
-            ("checkAssetPackUpdates", .checkAssetPackUpdates),
-            ("fetchDownloadingAssetPacks", .fetchDownloadingAssetPacks),
-            ("watchAssetPacks", .watchAssetPacks),
-            ("purgeAssetPacks", .purgeAssetPacks(bundleIdentifier: "com.example.sessions", bytes: 1_048_576)),
-            ("extensionCallReturned.assetPackSelection", .extensionCallReturned(
-                callID: 8, result: .assetPackSelection(accepted: ["Transcripts"]))),
-            ("extensionCallReturned.notManagedExtension", .extensionCallReturned(
-                callID: 9, result: .notManagedExtension(typeName: "BackgroundDownloadHandler"))),
-            ("fetchDownloadStatuses", .fetchDownloadStatuses(after: 1000)),
+                executablesDirectory: "/src/.build/debug", version: "2")))),
+            ("tool.uninstall", .tool(.uninstall(bundleIdentifier: "com.example.sessions"))),
+            ("tool.simulate", .tool(.simulate(.periodic, bundleIdentifier: "com.example.sessions"))),
+            ("tool.updateSettings", .tool(.updateSettings(SettingsChange(lowPowerMode: true, app: "com.example.sessions")))),
+            ("core.awaitLaunchable", .core(.awaitLaunchable(bundleIdentifier: "com.example.sessions", recordLaunch: true))),
+            ("core.extensionCheckIn", .core(.extensionCheckIn)),
+            ("core.extensionCallReturned.downloads", .core(.extensionCallReturned(callID: 5, result: .downloads([download])))),
+            ("core.extensionCallReturned.challengeAnswer", .core(.extensionCallReturned(
+                callID: 6, result: .challengeAnswer(ChallengeAnswer(disposition: .performDefaultHandling))))),
+            ("core.extensionCallReturned.done", .core(.extensionCallReturned(callID: 7, result: .done))),
+            ("tasks.submitTaskRequest", .tasks(.submitTaskRequest(processingTask))),
+            ("tasks.cancelTaskRequests", .tasks(.cancelTaskRequests(identifier: "com.example.sessions.refresh"))),
+            ("tasks.fetchPendingTaskRequests", .tasks(.fetchPendingTaskRequests)),
+            ("tasks.registerTaskHandler", .tasks(.registerTaskHandler(identifier: "com.example.sessions.refresh"))),
+            ("tasks.taskCompleted", .tasks(.taskCompleted(taskID: 11, success: true))),
+            ("tool.simulateTask", .tool(.simulateTask(.launch, identifier: "com.example.sessions.refresh", bundleIdentifier: nil))),
+            ("tasks.reportTaskProgress", .tasks(.reportTaskProgress(
+                taskID: 13, progress: TaskProgress(completedUnitCount: 3, totalUnitCount: 12, title: "Exporting sessions", subtitle: "3 of 12")))),
+            ("tool.resetDeviceClock", .tool(.resetDeviceClock)),
+            ("assetPacks.fetchAssetPackManifest", .assetPacks(.fetchAssetPackManifest)),
+            ("assetPacks.requestAssetPack", .assetPacks(.requestAssetPack(packID: "Slides-WWDC23", version: 2))),
+            ("assetPacks.removeAssetPack", .assetPacks(.removeAssetPack(packID: "Slides-WWDC23"))),
+            ("assetPacks.checkAssetPackUpdates", .assetPacks(.checkAssetPackUpdates)),
+            ("assetPacks.fetchDownloadingAssetPacks", .assetPacks(.fetchDownloadingAssetPacks)),
+            ("assetPacks.watchAssetPacks", .assetPacks(.watchAssetPacks)),
+            ("tool.purgeAssetPacks", .tool(.purgeAssetPacks(bundleIdentifier: "com.example.sessions", bytes: 1_048_576))),
+            ("core.extensionCallReturned.assetPackSelection", .core(.extensionCallReturned(
+                callID: 8, result: .assetPackSelection(accepted: ["Transcripts"])))),
+            ("core.extensionCallReturned.notManagedExtension", .core(.extensionCallReturned(
+                callID: 9, result: .notManagedExtension(typeName: "BackgroundDownloadHandler")))),
+            ("core.fetchDownloadStatuses", .core(.fetchDownloadStatuses(after: 1000))),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]

@@ -78,9 +78,11 @@ struct GoldenFrameTests {
     func everyCaseRecorded() throws {
         let names = Set(SampleMessages.goldenFrames.map(\.name))
         #expect(names.count == SampleMessages.goldenFrames.count, "two samples share a name")
+        let returned = "core.extensionCallReturned"
+        let requests = ClientRequest.wireNames.filter { $0 != returned }.map { "request.\($0)" }
+            + ExtensionCallResult.CodingKeys.allCases.map { "request.\(returned).\($0.rawValue)" }
         let expected = Set(
-            ClientRequest.CodingKeys.allCases.filter { $0 != .extensionCallReturned }.map { "request.\($0.rawValue)" }
-                + ExtensionCallResult.CodingKeys.allCases.map { "request.extensionCallReturned.\($0.rawValue)" }
+            requests
                 + ServerResponse.CodingKeys.allCases.map { "response.\($0.rawValue)" }
                 + ServerEvent.CodingKeys.allCases.filter { $0 != .extensionCall && $0 != .urlSessionEvent }.map { "event.\($0.rawValue)" }
                 + ExtensionCall.CodingKeys.allCases.map { "event.extensionCall.\($0.rawValue)" }

@@ -38,7 +38,7 @@ struct MessageCodecTests {
         var descriptor = SampleMessages.descriptor(identifier: string)
         descriptor.url = string
         descriptor.headers = [string: string]
-        let request = ClientMessage(id: 1, request: .schedule(download: descriptor))
+        let request = ClientMessage(id: 1, request: .downloads(.schedule(download: descriptor)))
         #expect(try Self.roundTrip(request) == request)
         let event = ServerMessage.event(
             .failed(download: descriptor, failure: .backgroundAssets(code: 0, message: string)))
@@ -47,15 +47,15 @@ struct MessageCodecTests {
 
     @Test("Equal messages encode to identical bytes")
     func deterministicEncoding() throws {
-        let message = ClientMessage(id: 9, request: .schedule(download: SampleMessages.descriptor()))
+        let message = ClientMessage(id: 9, request: .downloads(.schedule(download: SampleMessages.descriptor())))
         #expect(try MessageCodec.encode(message) == MessageCodec.encode(message))
     }
 
     @Test("A payload that is not a message is rejected with the place it went wrong")
     func malformedPayloads() {
         let payloads = [
-            "not json", "{}", #"{"id": 1}"#, #"{"id": "one", "request": {"fetchCurrentDownloads": {}}}"#,
-            #"{"id": 1, "request": {"launchMissiles": {}}}"#, #"{"id": -1, "request": {"fetchCurrentDownloads": {}}}"#,
+            "not json", "{}", #"{"id": 1}"#, #"{"id": "one", "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#,
+            #"{"id": 1, "request": {"launchMissiles": {}}}"#, #"{"id": -1, "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#,
         ]
         for payload in payloads {
             #expect(throws: IPCError.self, "\(payload)") {

@@ -30,20 +30,20 @@ enum SampleMessages {
             Hello(protocolVersion: 99, bundleIdentifier: "com.example.sessions", role: .extension, processIdentifier: 1)
         ),
         .hello(Hello(bundleIdentifier: "com.example.sessions", role: .tool, processIdentifier: Int32.max)),
-        .setDelegate(isSet: true),
-        .setDelegate(isSet: false),
-        .schedule(download: descriptor()),
-        .startForeground(download: descriptor(state: .downloading)),
-        .cancel(download: descriptor(state: .created)),
-        .fetchCurrentDownloads,
-        .acquireExclusiveControl(deadline: nil),
-        .acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5)),
-        .releaseExclusiveControl,
-        .answerChallenge(
-            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w")),
-        .answerChallenge(deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling)),
-        .acknowledgeDelivery(deliveryID: UInt64.max),
-        .fetchStatus,
+        .downloads(.setDelegate(isSet: true)),
+        .downloads(.setDelegate(isSet: false)),
+        .downloads(.schedule(download: descriptor())),
+        .downloads(.startForeground(download: descriptor(state: .downloading))),
+        .downloads(.cancel(download: descriptor(state: .created))),
+        .downloads(.fetchCurrentDownloads),
+        .downloads(.acquireExclusiveControl(deadline: nil)),
+        .downloads(.acquireExclusiveControl(deadline: Date(timeIntervalSince1970: 1_800_000_000.5))),
+        .downloads(.releaseExclusiveControl),
+        .downloads(.answerChallenge(
+            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "u", password: "p:w"))),
+        .downloads(.answerChallenge(deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling))),
+        .downloads(.acknowledgeDelivery(deliveryID: UInt64.max)),
+        .core(.fetchStatus),
     ]
 
     static let challenge = ChallengeDescriptor(

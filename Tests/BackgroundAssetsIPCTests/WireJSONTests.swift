@@ -52,7 +52,7 @@ struct WireJSONTests {
             #expect(try MessageCodec.encode(entry) == (try Self.foundationJSON(entry)), "\(seconds)")
             #expect(try MessageCodec.decode(TraceEntry.self, from: MessageCodec.encode(entry)) == entry)
         }
-        let message = ClientMessage(id: UInt64.max, request: .schedule(download: descriptor))
+        let message = ClientMessage(id: UInt64.max, request: .downloads(.schedule(download: descriptor)))
         #expect(try MessageCodec.encode(message) == (try Self.foundationJSON(message)))
         #expect(try MessageCodec.decode(ClientMessage.self, from: MessageCodec.encode(message)) == message)
     }
@@ -79,14 +79,14 @@ struct WireJSONTests {
     @Test("JSON written another way decodes: spaces, escapes, keys in any order, a surrogate pair")
     func acceptsAnyValidJSON() throws {
         let payload = #"""
-             { "request" : { "schedule" : { "download" : {
+             { "request" : { "downloads" : { "schedule" : { "download" : {
                "url" : "https:\/\/cdn.example.com\/a", "state" : 1, "priority" : -5, "kind" : "url",
                "isEssential" : false, "identifier" : "caf\u00e9 \ud83d\ude00\n", "headers" : { },
-               "fileSize" : 1e3, "applicationGroupIdentifier" : "group.x", "uniqueIdentifier" : "u" } } },
+               "fileSize" : 1e3, "applicationGroupIdentifier" : "group.x", "uniqueIdentifier" : "u" } } } },
                "id" : 7 }
             """#
         let message = try MessageCodec.decode(ClientMessage.self, from: Array(payload.utf8))
-        guard case let .schedule(download) = message.request else {
+        guard case let .downloads(.schedule(download)) = message.request else {
             Issue.record("decoded \(message)")
             return
         }
@@ -101,14 +101,14 @@ struct WireJSONTests {
     func refusesBrokenJSON() {
         let nested = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
         let payloads: [[UInt8]] = [
-            Array(nested.utf8), Array(#"{"id": 01, "request": {"fetchCurrentDownloads": {}}}"#.utf8),
-            Array(#"{"id": 1, "request": {"fetchCurrentDownloads": {}}} trailing"#.utf8),
-            Array(#"{"id": 1, "request": {"fetchCurrentDownloads": {}},}"#.utf8),
-            Array("{\"id\": 1, \"request\": {\"schedule\": {\"download\": {\"identifier\": \"a\u{01}b\"}}}}".utf8),
-            Array(#"{"id": 1, "request": {"schedule": {"download": {"identifier": "\ud800"}}}}"#.utf8),
+            Array(nested.utf8), Array(#"{"id": 01, "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#.utf8),
+            Array(#"{"id": 1, "request": {"downloads": {"fetchCurrentDownloads": {}}}} trailing"#.utf8),
+            Array(#"{"id": 1, "request": {"downloads": {"fetchCurrentDownloads": {}}},}"#.utf8),
+            Array("{\"id\": 1, \"request\": {\"downloads\": {\"schedule\": {\"download\": {\"identifier\": \"a\u{01}b\"}}}}}".utf8),
+            Array(#"{"id": 1, "request": {"downloads": {"schedule": {"download": {"identifier": "\ud800"}}}}}"#.utf8),
             [UInt8](#"{"id": 1, "request": {"x": ""#.utf8) + [0xFF, 0xFE] + Array(#""}}"#.utf8),
-            Array(#"{"id": 1e999, "request": {"fetchCurrentDownloads": {}}}"#.utf8),
-            Array(#"{"id": -1, "request": {"fetchCurrentDownloads": {}}}"#.utf8), Array("{".utf8), [],
+            Array(#"{"id": 1e999, "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#.utf8),
+            Array(#"{"id": -1, "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#.utf8), Array("{".utf8), [],
         ]
         for payload in payloads {
             #expect(throws: IPCError.self, "\(String(decoding: payload.prefix(60), as: UTF8.self))") {
@@ -121,19 +121,19 @@ struct WireJSONTests {
     func errorsNameTheField() throws {
         var descriptor = String(decoding: try MessageCodec.encode(SampleMessages.descriptor()), as: UTF8.self)
         descriptor = descriptor.replacingOccurrences(of: #""fileSize":1234567890"#, with: #""fileSize":"big""#)
-        let payload = #"{"id": 3, "request": {"schedule": {"download": \#(descriptor)}}}"#
+        let payload = #"{"id": 3, "request": {"downloads": {"schedule": {"download": \#(descriptor)}}}}"#
         #expect {
             try MessageCodec.decode(ClientMessage.self, from: Array(payload.utf8))
         } throws: { error in
             guard case let IPCError.malformedMessage(reason) = error else { return false }
-            return reason.contains("request.schedule.download.fileSize") && reason.contains("Int")
+            return reason.contains("request.downloads.schedule.download.fileSize") && reason.contains("Int")
         }
-        let missing = #"{"id": 3, "request": {"schedule": {"download": {"identifier": "x"}}}}"#
+        let missing = #"{"id": 3, "request": {"downloads": {"schedule": {"download": {"identifier": "x"}}}}}"#
         #expect {
             try MessageCodec.decode(ClientMessage.self, from: Array(missing.utf8))
         } throws: { error in
             guard case let IPCError.malformedMessage(reason) = error else { return false }
-            return reason.contains("missing key") && reason.contains("request.schedule.download")
+            return reason.contains("missing key") && reason.contains("request.downloads.schedule.download")
         }
     }
 
@@ -141,10 +141,10 @@ struct WireJSONTests {
     func manyKeys() throws {
         var descriptor = SampleMessages.descriptor()
         descriptor.headers = Dictionary(uniqueKeysWithValues: (0..<20_000).map { ("X-Header-\($0)", "\($0)") })
-        let message = ClientMessage(id: 1, request: .schedule(download: descriptor))
+        let message = ClientMessage(id: 1, request: .downloads(.schedule(download: descriptor)))
         #expect(try MessageCodec.decode(ClientMessage.self, from: MessageCodec.encode(message)) == message)
 
-        let duplicated = #"{"id": 1, "id": 2, "request": {"fetchCurrentDownloads": {}}}"#
+        let duplicated = #"{"id": 1, "id": 2, "request": {"downloads": {"fetchCurrentDownloads": {}}}}"#
         #expect(try MessageCodec.decode(ClientMessage.self, from: Array(duplicated.utf8)).id == 2)
     }
 }

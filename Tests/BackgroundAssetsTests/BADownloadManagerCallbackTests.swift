@@ -66,7 +66,7 @@ struct BADownloadManagerCallbackTests {
         let manager = BADownloadManagerTests.manager(for: service)
         let delegate = RecordingDelegate()
         manager.delegate = delegate
-        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        #expect(await service.waitFor { $0.contains(.downloads(.setDelegate(isSet: true))) })
 
         let a = SampleDescriptors.make("a", state: .downloading)
         try service.push(.didBegin(download: a))
@@ -79,7 +79,7 @@ struct BADownloadManagerCallbackTests {
         try await poll(until: { delegate.lines.count == 5 }, "the delegate's five callbacks")
         #expect(delegate.lines == ["begin a", "progress a 10/40", "pause a", "failed a 102", "finished b /g/f.tmp"])
         #expect(
-            await service.waitFor { $0.contains(.acknowledgeDelivery(deliveryID: 9)) }, "the file may go once handled")
+            await service.waitFor { $0.contains(.downloads(.acknowledgeDelivery(deliveryID: 9))) }, "the file may go once handled")
     }
 
     @Test("A challenge answered with a credential sends the credential back")
@@ -89,15 +89,15 @@ struct BADownloadManagerCallbackTests {
         let delegate = RecordingDelegate(
             credential: URLCredential(user: "wwdc", password: "s3cret", persistence: .none))
         manager.delegate = delegate
-        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        #expect(await service.waitFor { $0.contains(.downloads(.setDelegate(isSet: true))) })
         let challenge = ChallengeDescriptor(
             host: "localhost", port: 8080, protocol: "http", realm: "protected",
             authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
         try service.push(
             .didReceiveChallenge(
                 deliveryID: 5, download: SampleDescriptors.make("a", state: .downloading), challenge: challenge))
-        let answer = ClientRequest.answerChallenge(
-            deliveryID: 5, answer: ChallengeAnswer(disposition: .useCredential, user: "wwdc", password: "s3cret"))
+        let answer = ClientRequest.downloads(.answerChallenge(
+            deliveryID: 5, answer: ChallengeAnswer(disposition: .useCredential, user: "wwdc", password: "s3cret")))
         #expect(await service.waitFor { $0.contains(answer) })
         #expect(delegate.lines == ["challenge a protected"])
     }
@@ -114,8 +114,8 @@ struct BADownloadManagerCallbackTests {
         try service.push(
             .didReceiveChallenge(
                 deliveryID: 6, download: SampleDescriptors.make("a", state: .waiting), challenge: challenge))
-        let answer = ClientRequest.answerChallenge(
-            deliveryID: 6, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+        let answer = ClientRequest.downloads(.answerChallenge(
+            deliveryID: 6, answer: ChallengeAnswer(disposition: .performDefaultHandling)))
         #expect(await service.waitFor { $0.contains(answer) })
     }
 
@@ -140,17 +140,17 @@ struct BADownloadManagerCallbackTests {
                 #expect(acquired && error == nil)
                 // Blocking calls are allowed here: the handler does not run on the connection's thread.
                 _ = try? manager.fetchCurrentDownloads()
-                continuation.resume(returning: service.received.contains(.releaseExclusiveControl))
+                continuation.resume(returning: service.received.contains(.downloads(.releaseExclusiveControl)))
             }
         }
         #expect(!releasedDuringHandler)
-        #expect(await service.waitFor { $0.last == .releaseExclusiveControl })
+        #expect(await service.waitFor { $0.last == .downloads(.releaseExclusiveControl) })
     }
 
     @Test("A refused acquisition reports failure to the handler and releases nothing")
     func exclusiveControlRefused() async throws {
         let service = try FakeService { request in
-            if case .acquireExclusiveControl = request {
+            if case .downloads(.acquireExclusiveControl) = request {
                 return .failure(.backgroundAssets(code: 51, message: "deadline passed"))
             }
             return FakeService.healthy(request)
@@ -162,8 +162,8 @@ struct BADownloadManagerCallbackTests {
             }
         }
         #expect(outcome.0 == false && outcome.1 == 51)
-        #expect(service.received.contains(.acquireExclusiveControl(deadline: .distantPast)))
-        #expect(!service.received.contains(.releaseExclusiveControl))
+        #expect(service.received.contains(.downloads(.acquireExclusiveControl(deadline: .distantPast))))
+        #expect(!service.received.contains(.downloads(.releaseExclusiveControl)))
     }
 
     @Test("The async form returns the body's value and releases control even when the body throws")
@@ -178,6 +178,6 @@ struct BADownloadManagerCallbackTests {
                 throw Stop()
             }
         }
-        #expect(await service.waitFor { $0.filter { $0 == .releaseExclusiveControl }.count == 2 })
+        #expect(await service.waitFor { $0.filter { $0 == .downloads(.releaseExclusiveControl) }.count == 2 })
     }
 }

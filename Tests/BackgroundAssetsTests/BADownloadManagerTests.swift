@@ -35,7 +35,7 @@ struct BADownloadManagerTests {
         }
         #expect(hello.bundleIdentifier == "com.example.sessions" && hello.role == .app)
         #expect(hello.protocolVersion == WireProtocol.version)
-        #expect(received.dropFirst().first == .schedule(download: download.wireDescriptor))
+        #expect(received.dropFirst().first == .downloads(.schedule(download: download.wireDescriptor)))
         try manager.scheduleDownload(BADownloadTests.makeDownload(identifier: "second"))
         #expect(service.received.filter { if case .hello = $0 { true } else { false } }.count == 1, "one connection")
     }
@@ -78,7 +78,7 @@ struct BADownloadManagerTests {
     func serviceRefusal() throws {
         let message = "The app already has a download \"a\" in flight."
         let service = try FakeService { request in
-            if case .schedule = request { return .failure(.backgroundAssets(code: 100, message: message)) }
+            if case .downloads(.schedule) = request { return .failure(.backgroundAssets(code: 100, message: message)) }
             return FakeService.healthy(request)
         }
         #expect(throws: BAError(.downloadAlreadyScheduled, message: message)) {
@@ -92,7 +92,7 @@ struct BADownloadManagerTests {
             SampleDescriptors.make("a", state: .downloading), SampleDescriptors.make("b", state: .waiting),
         ]
         let service = try FakeService { request in
-            if case .fetchCurrentDownloads = request { return .downloads(queued) }
+            if case .downloads(.fetchCurrentDownloads) = request { return .downloads(queued) }
             return FakeService.healthy(request)
         }
         let manager = Self.manager(for: service)
@@ -113,7 +113,7 @@ struct BADownloadManagerTests {
     @Test("Cancelling a download the service does not know reports downloadNotScheduled")
     func cancel() throws {
         let service = try FakeService { request in
-            if case .cancel = request { return .failure(.backgroundAssets(code: 101, message: "gone")) }
+            if case .downloads(.cancel) = request { return .failure(.backgroundAssets(code: 101, message: "gone")) }
             return FakeService.healthy(request)
         }
         do {
@@ -149,7 +149,7 @@ struct BADownloadManagerTests {
     @Test("A dropped connection fails the waiting call, and the next call reconnects")
     func reconnect() async throws {
         let service = try FakeService { request in
-            if case .fetchCurrentDownloads = request { return nil }
+            if case .downloads(.fetchCurrentDownloads) = request { return nil }
             return FakeService.healthy(request)
         }
         let manager = Self.manager(for: service)
@@ -161,7 +161,7 @@ struct BADownloadManagerTests {
             let code = (error as? BAError)?.code
             failure.withLock { $0 = .some(code) }
         }
-        let arrived = await service.waitFor { $0.contains(.fetchCurrentDownloads) }
+        let arrived = await service.waitFor { $0.contains(.downloads(.fetchCurrentDownloads)) }
         #expect(arrived)
         // Stopped outright when the request never arrived, so the call fails instead of waiting for ever.
         if arrived { service.dropConnections() } else { service.stop() }

@@ -11,7 +11,7 @@ import Testing
 
 @Suite("Launch gate")
 struct BALaunchGateTests {
-    static let request = ClientRequest.awaitLaunchable(bundleIdentifier: nil, recordLaunch: true)
+    static let request = ClientRequest.core(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: true))
 
     static func status(_ state: AppStatus.InstallState, _ progress: InstallProgress) -> AppStatus {
         AppStatus(
@@ -22,7 +22,7 @@ struct BALaunchGateTests {
     /// A service that leaves the gate's request unanswered until the test answers it.
     static func slowService() throws -> FakeService {
         try FakeService { request in
-            guard case .awaitLaunchable = request else { return FakeService.healthy(request) }
+            guard case .core(.awaitLaunchable) = request else { return FakeService.healthy(request) }
             return nil
         }
     }
@@ -85,7 +85,7 @@ struct BALaunchGateTests {
     func notInstalled() async throws {
         let message = "The app com.example.sessions is not installed. Run backgroundassets-debug install first."
         let service = try FakeService { request in
-            guard case .awaitLaunchable = request else { return FakeService.healthy(request) }
+            guard case .core(.awaitLaunchable) = request else { return FakeService.healthy(request) }
             return .failure(.backgroundAssets(code: 55, message: message))
         }
         let manager = BADownloadManagerTests.manager(for: service)

@@ -82,15 +82,15 @@ struct ChallengeFormServiceTests {
         let manager = BADownloadManagerTests.manager(for: service)
         let delegate = ChallengeFormTests.AsyncFormDelegate()
         manager.delegate = delegate
-        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        #expect(await service.waitFor { $0.contains(.downloads(.setDelegate(isSet: true))) })
         let challenge = ChallengeDescriptor(
             host: "localhost", port: 8080, protocol: "http", realm: "protected",
             authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
         try service.push(
             .didReceiveChallenge(
                 deliveryID: 7, download: SampleDescriptors.make("a", state: .downloading), challenge: challenge))
-        let answer = ClientRequest.answerChallenge(
-            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "async", password: "secret"))
+        let answer = ClientRequest.downloads(.answerChallenge(
+            deliveryID: 7, answer: ChallengeAnswer(disposition: .useCredential, user: "async", password: "secret")))
         #expect(await service.waitFor { $0.contains(answer) })
         withExtendedLifetime(delegate) {}
     }
@@ -101,15 +101,15 @@ struct ChallengeFormServiceTests {
         let manager = BADownloadManagerTests.manager(for: service)
         let delegate = BADownloadManagerDelegateTests.FinishedOnlyDelegate()
         manager.delegate = delegate
-        #expect(await service.waitFor { $0.contains(.setDelegate(isSet: true)) })
+        #expect(await service.waitFor { $0.contains(.downloads(.setDelegate(isSet: true))) })
         let challenge = ChallengeDescriptor(
             host: "localhost", port: 8080, protocol: "http", realm: "protected",
             authenticationMethod: NSURLAuthenticationMethodHTTPBasic, previousFailureCount: 0)
         try service.push(
             .didReceiveChallenge(
                 deliveryID: 8, download: SampleDescriptors.make("a", state: .downloading), challenge: challenge))
-        let answer = ClientRequest.answerChallenge(
-            deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling))
+        let answer = ClientRequest.downloads(.answerChallenge(
+            deliveryID: 8, answer: ChallengeAnswer(disposition: .performDefaultHandling)))
         #expect(await service.waitFor { $0.contains(answer) })
         withExtendedLifetime(delegate) {}
     }

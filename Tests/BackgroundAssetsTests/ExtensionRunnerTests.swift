@@ -26,7 +26,7 @@ struct ExtensionRunnerTests {
     /// Every answer the service received, in order.
     static func returns(_ requests: [ClientRequest]) -> [(callID: UInt64, result: ExtensionCallResult)] {
         requests.compactMap { request in
-            guard case let .extensionCallReturned(callID, result) = request else { return nil }
+            guard case let .core(.extensionCallReturned(callID, result)) = request else { return nil }
             return (callID, result)
         }
     }
@@ -44,13 +44,13 @@ struct ExtensionRunnerTests {
         let a = BADownloadTests.makeDownload(identifier: "a", priority: .max)
         let handler = RecordingExtension { _, _, _ in [b, a] }
         let (_, running) = Self.start(handler, service: service)
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
         guard case let .hello(hello)? = service.received.first else {
             Issue.record("the first request is not hello: \(service.received)")
             return
         }
         #expect(hello.role == .extension)
-        #expect(service.received.dropFirst().first == .extensionCheckIn)
+        #expect(service.received.dropFirst().first == .core(.extensionCheckIn))
 
         var manifest = SampleDescriptors.make("manifest", state: .failed)
         manifest.kind = .manifest
@@ -87,7 +87,7 @@ struct ExtensionRunnerTests {
         let essential = BADownloadTests.makeDownload(identifier: "essential", essential: true, priority: .min)
         let handler = RecordingExtension { _, _, _ in [essential] }
         let (_, running) = Self.start(handler, service: service)
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
         try service.push(
             .extensionCall(
                 callID: 7,
@@ -115,7 +115,7 @@ struct ExtensionRunnerTests {
         let handler = RecordingExtension(holdFinished: true, credential: credential)
         let (_, running) = Self.start(handler, service: service)
         defer { handler.releaseFinished?.signal() }
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
 
         try service.push(
             .extensionCall(
@@ -153,7 +153,7 @@ struct ExtensionRunnerTests {
             return []
         }
         let running = RunningExtension(ExtensionRunner(manager: manager, handler: handler))
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
         try service.push(
             .extensionCall(
                 callID: 1,
@@ -171,7 +171,7 @@ struct ExtensionRunnerTests {
 
         try manager.scheduleDownload(BADownloadTests.makeDownload(identifier: "after"))
         let scheduled = service.received.compactMap { request -> String? in
-            guard case let .schedule(download) = request else { return nil }
+            guard case let .downloads(.schedule(download)) = request else { return nil }
             return download.identifier
         }
         #expect(scheduled == ["after"])
@@ -183,13 +183,13 @@ struct ExtensionRunnerTests {
         let service = try FakeService()
         let handler = RecordingExtension()
         let (_, running) = Self.start(handler, service: service)
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
         #expect(running.outcome == nil)
 
         try service.push(.extensionCall(callID: 5, call: .willTerminate))
         #expect(await running.waitForOutcome() == .terminated)
         // Checked at once, without waiting: the runner ended only after the service acknowledged.
-        #expect(service.received.last == .extensionCallReturned(callID: 5, result: .done))
+        #expect(service.received.last == .core(.extensionCallReturned(callID: 5, result: .done)))
         #expect(handler.lines == ["willTerminate"])
     }
 
@@ -197,7 +197,7 @@ struct ExtensionRunnerTests {
     func connectionLost() async throws {
         let service = try FakeService()
         let (_, running) = Self.start(RecordingExtension(), service: service)
-        #expect(await service.waitFor { $0.contains(.extensionCheckIn) })
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
         #expect(running.outcome == nil)
 
         service.dropConnections()
@@ -223,7 +223,7 @@ struct ExtensionRunnerTests {
     @Test("A check-in the service refuses ends the runner with the service's reason")
     func checkInRefused() async throws {
         let service = try FakeService { request in
-            guard case .extensionCheckIn = request else { return FakeService.healthy(request) }
+            guard case .core(.extensionCheckIn) = request else { return FakeService.healthy(request) }
             return .failure(.backgroundAssets(code: 55, message: "No extension of com.example.sessions was launched."))
         }
         let (_, running) = Self.start(RecordingExtension(), service: service)

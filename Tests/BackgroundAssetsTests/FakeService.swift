@@ -133,44 +133,38 @@ final class FakeService: Sendable {
     static func healthy(_ request: ClientRequest) -> ServerResponse? {
         switch request {
         case .hello: .hello(HelloReply(processIdentifier: 1, deviceRoot: "/fake"))
-        case let .schedule(download), let .startForeground(download):
+        case let .downloads(.schedule(download)), let .downloads(.startForeground(download)):
             .download(
                 {
                     var stored = download
                     stored.state = .waiting
                     return stored
                 }())
-        case .fetchCurrentDownloads: .downloads([])
-        case .acquireExclusiveControl: .exclusiveControlGranted
-        case .fetchStatus, .resetDeviceClock:
+        case .downloads(.fetchCurrentDownloads): .downloads([])
+        case .downloads(.acquireExclusiveControl): .exclusiveControlGranted
+        case .core(.fetchStatus), .tool(.resetDeviceClock):
             .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
-        case .fetchDownloadStatuses: .downloadStatuses(DownloadStatusPage(downloads: [], moreAfter: nil))
-        case .setDelegate, .cancel, .releaseExclusiveControl, .answerChallenge, .acknowledgeDelivery, .extensionCheckIn,
-            .extensionCallReturned:
+        case .core(.fetchDownloadStatuses): .downloadStatuses(DownloadStatusPage(downloads: [], moreAfter: nil))
+        case .downloads(.setDelegate), .downloads(.cancel), .downloads(.releaseExclusiveControl), .downloads(.answerChallenge),
+            .downloads(.acknowledgeDelivery), .core(.extensionCheckIn), .core(.extensionCallReturned):
             .done
-        case .awaitLaunchable, .install, .uninstall, .simulate:
+        case .core(.awaitLaunchable), .tool(.install), .tool(.uninstall), .tool(.simulate):
             .app(
                 AppStatus(
                     bundleIdentifier: "com.example.fake", version: "1", appGroup: "group.com.example.fake",
                     state: .launchable, progress: InstallProgress(phase: .complete, completedBytes: 1, totalBytes: 1),
                     hasLaunched: true, runtimeBudgetLeft: 600))
-        case .updateSettings: .settings(DeviceSettings())
-        case .fetchPendingTaskRequests: .taskRequests([])
-        case .submitTaskRequest, .cancelTaskRequests, .registerTaskHandler, .taskCompleted, .simulateTask,
-            .reportTaskProgress, .watchAssetPacks:
+        case .tool(.updateSettings): .settings(DeviceSettings())
+        case .tasks(.fetchPendingTaskRequests): .taskRequests([])
+        case .tasks, .tool(.simulateTask), .assetPacks(.watchAssetPacks):
             .done
-        case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
-            .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
-            .forceQuit, .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
-            .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-            .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
-            .fetchNotificationCategories, .respondToNotification, .answerNotificationResponse:
+        case .urlSessions, .notifications, .tool(.forceQuit), .tool(.respondToNotification):
             // BackgroundAssets never sends them.
             nil
-        case .fetchAssetPackManifest:
+        case .assetPacks(.fetchAssetPackManifest):
             .assetPackManifest(AssetPackManifestReply(url: "http://127.0.0.1:9/manifest.json", json: #"{"assetPacks": []}"#))
-        case .requestAssetPack: .assetPackRequest(outcome: .scheduled)
-        case .removeAssetPack, .checkAssetPackUpdates, .fetchDownloadingAssetPacks, .purgeAssetPacks:
+        case .assetPacks(.requestAssetPack): .assetPackRequest(outcome: .scheduled)
+        case .assetPacks, .tool(.purgeAssetPacks):
             .assetPackChanges(AssetPackChanges())
         }
     }

@@ -96,7 +96,7 @@ def schedule_all():
             "applicationGroupIdentifier": "group.com.example.bench", "priority": 0, "isEssential": False,
             "state": 0,
         }
-        batch += frame(index + 2, {"schedule": {"download": descriptor}})
+        batch += frame(index + 2, {"downloads": {"schedule": {"download": descriptor}}})
         if len(batch) > 256 * 1024:
             sock.sendall(batch)
             batch = bytearray()
@@ -116,7 +116,7 @@ scheduling_cpu = cpu_seconds() - cpu_start
 
 # What the app asks on launch, on the same connection: every download it has not seen end.
 begin, cpu_begin = time.monotonic(), cpu_seconds()
-sock.sendall(frame(count + 2, {"fetchCurrentDownloads": {}}))
+sock.sendall(frame(count + 2, {"downloads": {"fetchCurrentDownloads": {}}}))
 current = response()["response"]
 if "downloads" not in current:
     sys.exit(f"fetchCurrentDownloads was answered {str(current)[:200]}")

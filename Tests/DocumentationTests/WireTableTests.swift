@@ -9,7 +9,7 @@ import Testing
 
 /// The request and event tables of Architecture.md are generated, not written.
 ///
-/// The cases are the protocol's (`ClientRequest.CodingKeys`, `ServerEvent.CodingKeys`, in their
+/// The cases are the protocol's (`ClientRequest.wireNames`, `ServerEvent.CodingKeys`, in their
 /// order); what each means and answers is the row of the table in `WireProtocol.swift`'s
 /// documentation, the one place a new message is described. A table that differs fails here,
 /// naming the row and the line to write; `UPDATE_DOCS=1 swift test --filter WireTableTests` writes
@@ -31,7 +31,7 @@ struct WireTableTests {
     @Test("WireProtocol.swift's tables have one row for every request and event, and no other")
     func sourceTableComplete() throws {
         let rows = try Self.sourceRows()
-        let requests = ClientRequest.CodingKeys.allCases.map(\.rawValue)
+        let requests = ClientRequest.wireNames
         let events = ServerEvent.CodingKeys.allCases.map(\.rawValue)
         let responses = Set(ServerResponse.CodingKeys.allCases.map(\.rawValue))
         for name in requests {
@@ -100,7 +100,7 @@ struct WireTableTests {
 
         var names: [String] {
             switch self {
-            case .requests: ClientRequest.CodingKeys.allCases.map(\.rawValue)
+            case .requests: ClientRequest.wireNames
             case .events: ServerEvent.CodingKeys.allCases.map(\.rawValue)
             }
         }

@@ -49,7 +49,7 @@ struct ClientIdentityTests {
             #expect(status.isSuccess, "\(app.diagnostics())")
             #expect(life.appCalls().contains { $0.entryPoint == "launchable" })
 
-            let earlyAnswer = try await blocking { () -> ServerResponse? in try? early.send(.fetchStatus) }
+            let earlyAnswer = try await blocking { () -> ServerResponse? in try? early.send(.core(.fetchStatus)) }
             #expect(earlyAnswer == nil, "a connection made before the install still speaks for the app: \(String(describing: earlyAnswer))")
 
             let own = try Self.ownExecutable()

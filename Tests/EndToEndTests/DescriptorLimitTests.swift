@@ -53,7 +53,7 @@ struct DescriptorLimitTests {
             #expect(tool.standardError.contains("refused the connection: the service has no file descriptors left"),
                     "\(tool.standardError)")
             // The client connected before the limit is still served.
-            guard case .status = try existing.send(.fetchStatus) else {
+            guard case .status = try existing.send(.core(.fetchStatus)) else {
                 Issue.record("the existing client was not answered")
                 return
             }

@@ -21,11 +21,11 @@ struct DesktopNotificationTests {
             defer { root.remove() }
             try await withService(deviceRoot: root.url, configuration: ["idleExitAfter": 60], extraEnvironment: desktop.environment) { _ in
                 let game = try await blocking { try RawServiceClient(deviceRoot: root.url, bundleIdentifier: Self.app) }
-                _ = try await game.ask(.requestNotificationAuthorization(options: 4))
+                _ = try await game.ask(.notifications(.requestNotificationAuthorization(options: 4)))
                 let content = NotificationContentDescriptor(title: "Ready to play", body: "Game data version 1 is installed.")
                 let request = NotificationRequestDescriptor(
                     identifier: "ready-to-play", content: content, trigger: NotificationTriggerDescriptor(timeInterval: 1, repeats: false))
-                #expect(try await game.ask(.addNotification(request)) == .done)
+                #expect(try await game.ask(.notifications(.addNotification(request))) == .done)
 
                 try await poll(until: { try await desktop.control(["count", "displayed"]).standardOutput.hasPrefix("1") },
                                interval: .milliseconds(100), "the notification shown on the desktop")

@@ -39,7 +39,7 @@ struct HeldDeliveryKillTests {
             let download = DownloadDescriptor(
                 identifier: "held", uniqueIdentifier: UUID().uuidString, url: files.url("/held.bin").absoluteString,
                 fileSize: bytes.count, applicationGroupIdentifier: fixture.appGroupIdentifier)
-            guard case .download = try await app.ask(.schedule(download: download)) else {
+            guard case .download = try await app.ask(.downloads(.schedule(download: download))) else {
                 throw TestSupportError("The service refused to schedule the download.")
             }
             try await poll(until: { !files.requests.isEmpty }, "the transfer to start")
@@ -65,14 +65,14 @@ struct HeldDeliveryKillTests {
         try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { _ in
             let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
             defer { app.close() }
-            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.ask(.downloads(.setDelegate(isSet: true)))
             _ = try await app.event { if case let .finished(_, download, _) = $0 { download.identifier == "held" } else { false } }
             let delivery = try #require(app.events.lazy.compactMap { event -> (UInt64, String)? in
                 if case let .finished(id, download, path) = event, download.identifier == "held" { (id, path) } else { nil }
             }.first)
             let placed = scenario.outputFolder.appendingPathComponent("held.bin")
             try FileManager.default.moveItem(at: URL(fileURLWithPath: delivery.1), to: placed)
-            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.0))
+            _ = try await app.ask(.downloads(.acknowledgeDelivery(deliveryID: delivery.0)))
             #expect(try Data(contentsOf: placed) == Data(bytes), "the delegate got the file byte-exact")
             try await poll(until: { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty },
                            "the hand-over folder to be empty once the delegate has the file")
@@ -94,11 +94,11 @@ struct HeldDeliveryKillTests {
         defer { tool.close() }
         let request = InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path, executablesDirectory: ProductsDirectory.url().path)
-        guard case .app = try await tool.ask(.install(request)) else {
+        guard case .app = try await tool.ask(.tool(.install(request))) else {
             throw TestSupportError("The service refused to install \(fixture.bundleIdentifier).")
         }
         try await poll(until: {
-            guard case let .status(status) = try await tool.ask(.fetchStatus) else { return false }
+            guard case let .status(status) = try await tool.ask(.core(.fetchStatus)) else { return false }
             return status.apps.contains { $0.bundleIdentifier == fixture.bundleIdentifier && $0.state == .launchable }
         }, "the app to become launchable")
     }

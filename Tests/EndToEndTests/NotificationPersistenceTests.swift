@@ -19,7 +19,7 @@ struct NotificationPersistenceTests {
     }
 
     static func pending(_ client: RawServiceClient) async throws -> [String] {
-        guard case let .pendingNotifications(list) = try await client.ask(.fetchPendingNotifications) else {
+        guard case let .pendingNotifications(list) = try await client.ask(.notifications(.fetchPendingNotifications)) else {
             throw TestSupportError("The service did not list the pending notifications.")
         }
         return list.map(\.identifier)
@@ -33,9 +33,9 @@ struct NotificationPersistenceTests {
         let addedAt = Date()
         try await withService(deviceRoot: root.url, configuration: Self.configuration) { service in
             let game = try await blocking { try RawServiceClient(deviceRoot: root.url, bundleIdentifier: Self.app) }
-            _ = try await game.ask(.requestNotificationAuthorization(options: 4))
-            #expect(try await game.ask(.addNotification(Self.request("soon", after: delay))) == .done)
-            #expect(try await game.ask(.addNotification(Self.request("tomorrow", after: 86_400))) == .done)
+            _ = try await game.ask(.notifications(.requestNotificationAuthorization(options: 4)))
+            #expect(try await game.ask(.notifications(.addNotification(Self.request("soon", after: delay)))) == .done)
+            #expect(try await game.ask(.notifications(.addNotification(Self.request("tomorrow", after: 86_400)))) == .done)
             // The answer went out after the request was on disk: a kill right now must not lose it.
             try service.process.signal(SIGKILL)
             #expect(try await service.process.waitForExit() == .signalled(SIGKILL))
@@ -48,7 +48,7 @@ struct NotificationPersistenceTests {
             #expect(pending == ["soon", "tomorrow"] || pending == ["tomorrow"], "both survived the restart: \(pending)")
             let delivered = try await poll(timeout: .seconds(60), interval: .milliseconds(200), "the notification delivered") {
                 () -> [DeliveredNotificationRecord]? in
-                guard case let .deliveredNotifications(list) = try await game.ask(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil)),
+                guard case let .deliveredNotifications(list) = try await game.ask(.notifications(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil))),
                       !list.isEmpty else { return nil }
                 return list
             }
@@ -69,16 +69,16 @@ struct NotificationPersistenceTests {
         try await withService(deviceRoot: root.url, configuration: Self.configuration) { service in
             let pid = service.process.pid
             let game = try await blocking { try RawServiceClient(deviceRoot: root.url, bundleIdentifier: Self.app) }
-            _ = try await game.ask(.requestNotificationAuthorization(options: 4))
+            _ = try await game.ask(.notifications(.requestNotificationAuthorization(options: 4)))
             let start = try ResidentMemory(pid: pid)
             for index in 0..<adds {
-                #expect(try await game.ask(.addNotification(Self.request("r\(index)", after: TimeInterval(3_600 + index)))) == .done)
+                #expect(try await game.ask(.notifications(.addNotification(Self.request("r\(index)", after: TimeInterval(3_600 + index))))) == .done)
             }
             let afterAdds = try ResidentMemory(pid: pid)
             #expect(try await Self.pending(game).count == NotificationLimits.pendingPerApp)
             let body = String(repeating: "a", count: 4 << 20)
             for index in 0..<bodies {
-                guard case let .failure(failure) = try await game.ask(.addNotification(Self.request("big\(index)", after: 60, body: body))) else {
+                guard case let .failure(failure) = try await game.ask(.notifications(.addNotification(Self.request("big\(index)", after: 60, body: body)))) else {
                     throw TestSupportError("A 4 MiB body was accepted.")
                 }
                 #expect(failure.code == 1401)

@@ -35,7 +35,7 @@ struct OversizedHelloTests {
                 identifier: String(repeating: "B", count: 1 << 20), uniqueIdentifier: UUID().uuidString,
                 url: "http://127.0.0.1:1/x", headers: [:], fileSize: 1,
                 applicationGroupIdentifier: "group.com.example.big", priority: 0, isEssential: false)
-            guard case .failure = try client.send(.cancel(download: descriptor)) else {
+            guard case .failure = try client.send(.downloads(.cancel(download: descriptor))) else {
                 Issue.record("cancelling an unknown download was not refused")
                 return
             }

@@ -26,7 +26,7 @@ struct PipelinedScheduleTests {
                         identifier: "pipelined-\(index)", uniqueIdentifier: UUID().uuidString,
                         url: server.url("/never/\(index).bin").absoluteString,
                         applicationGroupIdentifier: "group.com.example.pipelined")
-                    batch += try MessageCodec.frame(ClientMessage(id: UInt64(index + 2), request: .schedule(download: descriptor)))
+                    batch += try MessageCodec.frame(ClientMessage(id: UInt64(index + 2), request: .downloads(.schedule(download: descriptor))))
                 }
                 try socket.send(batch)
 
@@ -53,7 +53,7 @@ struct PipelinedScheduleTests {
             }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.pipelined")
-                guard case let .downloads(current) = try client.send(.fetchCurrentDownloads) else {
+                guard case let .downloads(current) = try client.send(.downloads(.fetchCurrentDownloads)) else {
                     Issue.record("fetchCurrentDownloads did not answer with downloads")
                     return
                 }

@@ -190,7 +190,7 @@ func waitForDurableBytes(_ scenario: Scenario, atLeast bytes: Int64) async throw
 private func durableBytes(_ scenario: Scenario) async throws -> Int64 {
     let client = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.resume-tests")
     defer { client.close() }
-    guard case let .status(status) = try await client.ask(.fetchStatus) else {
+    guard case let .status(status) = try await client.ask(.core(.fetchStatus)) else {
         throw TestSupportError("The service answered fetchStatus without a status.")
     }
     return status.downloads.first?.bytesWritten ?? 0

@@ -28,7 +28,7 @@ struct ServiceRobustnessTests {
             }
             // A well-formed request before hello is refused with a failure, then the connection closes.
             let early = try UnixSocket.connect(to: socketPath)
-            try early.send(MessageCodec.frame(ClientMessage(id: 1, request: .fetchStatus)))
+            try early.send(MessageCodec.frame(ClientMessage(id: 1, request: .core(.fetchStatus))))
             let outcome = try await RawServiceClient.nextOutcome(on: early)
             guard case let .message(.response(_, response)) = outcome, case .failure = response else {
                 Issue.record("A request before hello was answered with \(outcome)")
@@ -52,7 +52,7 @@ struct ServiceRobustnessTests {
             let descriptor = DownloadDescriptor(
                 identifier: huge, uniqueIdentifier: UUID().uuidString, url: "http://127.0.0.1:1/x", headers: [:],
                 fileSize: 1, applicationGroupIdentifier: "group.com.example.hostile", priority: 0, isEssential: false)
-            guard case let .failure(failure) = try client.send(.cancel(download: descriptor)) else {
+            guard case let .failure(failure) = try client.send(.downloads(.cancel(download: descriptor))) else {
                 Issue.record("cancelling an unknown download with a 1 MB identifier was not refused")
                 return
             }
@@ -75,11 +75,11 @@ struct ServiceRobustnessTests {
                 var accepted: [String] = []
                 for identifier in hostile {
                     let group = "group.com.example.hostile"
-                    if case .download = try client.send(.schedule(download: descriptor(identifier, url: url, group: group))) {
+                    if case .download = try client.send(.downloads(.schedule(download: descriptor(identifier, url: url, group: group)))) {
                         accepted.append(identifier)
                     }
                     // The same identifier as an app group is never accepted.
-                    let response = try client.send(.schedule(download: descriptor("ok-\(accepted.count)-\(identifier.count)", url: url, group: identifier)))
+                    let response = try client.send(.downloads(.schedule(download: descriptor("ok-\(accepted.count)-\(identifier.count)", url: url, group: identifier))))
                     guard case .failure = response else {
                         Issue.record("The app group \(identifier.prefix(20).debugDescription) was accepted: \(response)")
                         continue
@@ -89,7 +89,7 @@ struct ServiceRobustnessTests {
                 #expect(!accepted.contains("a\u{0}b"))
                 // Whatever was accepted runs to its end inside the device root.
                 try await poll(until: {
-                    guard case let .downloads(current) = try client.send(.fetchCurrentDownloads) else { return false }
+                    guard case let .downloads(current) = try client.send(.downloads(.fetchCurrentDownloads)) else { return false }
                     return current.isEmpty
                 }, "the accepted downloads to end")
                 #expect(service.process.isRunning)

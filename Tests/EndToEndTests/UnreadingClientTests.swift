@@ -21,11 +21,11 @@ struct UnreadingClientTests {
                 // About a megabyte of answers: far more than the socket's buffers hold, less than
                 // the backlog that gets a client disconnected.
                 let sample = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.sample")
-                let answer = try MessageCodec.frame(ServerMessage.response(id: 2, response: sample.send(.fetchStatus)))
+                let answer = try MessageCodec.frame(ServerMessage.response(id: 2, response: sample.send(.core(.fetchStatus))))
                 let unanswered = (1 << 20) / answer.count
                 try await blocking {
                     for id in 2..<UInt64(2 + unanswered) {
-                        try hung.send(MessageCodec.frame(ClientMessage(id: id, request: .fetchStatus)))
+                        try hung.send(MessageCodec.frame(ClientMessage(id: id, request: .core(.fetchStatus))))
                     }
                 }
 
@@ -48,7 +48,7 @@ struct UnreadingClientTests {
                 let refusedSend = try await blocking { () -> Bool in
                     for id in 0..<limit {
                         do {
-                            try hung.send(MessageCodec.frame(ClientMessage(id: 1_000_000 + id, request: .fetchStatus)))
+                            try hung.send(MessageCodec.frame(ClientMessage(id: 1_000_000 + id, request: .core(.fetchStatus))))
                         } catch {
                             return true
                         }
@@ -58,7 +58,7 @@ struct UnreadingClientTests {
                 let disconnected = try await poll(timeout: .seconds(60), "the hung client to be disconnected") { () -> Bool? in
                     if refusedSend { return true }
                     do {
-                        try hung.send(MessageCodec.frame(ClientMessage(id: 0, request: .fetchStatus)))
+                        try hung.send(MessageCodec.frame(ClientMessage(id: 0, request: .core(.fetchStatus))))
                         return nil
                     } catch {
                         return true

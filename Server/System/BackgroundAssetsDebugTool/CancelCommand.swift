@@ -22,7 +22,7 @@ struct CancelCommand: DebugSubcommand {
         // The service finds the download by the app and the identifier; the rest of the descriptor is unused.
         let descriptor = DownloadDescriptor(
             identifier: identifier, uniqueIdentifier: "", url: "", applicationGroupIdentifier: "")
-        _ = try await connection.send(.cancel(download: descriptor))
+        _ = try await connection.send(.downloads(.cancel(download: descriptor)))
         context.console.output("Cancelled \(identifier) of \(bundleIdentifier).")
         return .success
     }

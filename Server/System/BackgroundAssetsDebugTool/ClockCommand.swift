@@ -35,14 +35,14 @@ struct ClockCommand: DebugSubcommand {
         let connection = context.connection()
         defer { connection.disconnect() }
         guard realTime else {
-            let status = try await connection.send(.fetchStatus).expectedStatus()
+            let status = try await connection.send(.core(.fetchStatus)).expectedStatus()
             guard let clock = status.deviceClock else { throw Self.oldService }
             let text = DeviceClockText(clock: clock)
             context.console.output(json ? try text.json() : text.description)
             return .success
         }
-        let before = try await connection.send(.fetchStatus).expectedStatus().deviceClock
-        let after = try await connection.send(.resetDeviceClock).expectedStatus()
+        let before = try await connection.send(.core(.fetchStatus)).expectedStatus().deviceClock
+        let after = try await connection.send(.tool(.resetDeviceClock)).expectedStatus()
         guard let before, let clock = after.deviceClock else { throw Self.oldService }
         let now = clock.realTime.formatted(.iso8601)
         if before.secondsAhead < 1 {

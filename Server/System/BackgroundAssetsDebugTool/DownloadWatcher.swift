@@ -63,13 +63,13 @@ struct DownloadWatcher {
             progress.note("Resuming \(request.identifier) (\(StatusFormatter.name(of: existing.state))) from an earlier run.")
             if request.foreground {
                 // Promotes a background download; does nothing to one already in the foreground.
-                _ = try await connection.send(.startForeground(download: existing))
+                _ = try await connection.send(.downloads(.startForeground(download: existing)))
             }
             return
         }
         let descriptor = request.makeDescriptor()
         let response = try await connection.send(
-            request.foreground ? .startForeground(download: descriptor) : .schedule(download: descriptor))
+            request.foreground ? .downloads(.startForeground(download: descriptor)) : .downloads(.schedule(download: descriptor)))
         if case let .download(stored) = response { uniqueIdentifier = stored.uniqueIdentifier }
         progress.note("Started \(request.identifier): \(request.url) -> \(request.output.path)")
     }
@@ -131,7 +131,7 @@ struct DownloadWatcher {
     /// the command ends only once nothing of the download is left in the hand-over folder.
     private func acknowledge(_ deliveryID: UInt64) async {
         // A service that went away meanwhile deletes hand-over files when it starts again.
-        _ = try? await connection.send(.acknowledgeDelivery(deliveryID: deliveryID))
+        _ = try? await connection.send(.downloads(.acknowledgeDelivery(deliveryID: deliveryID)))
     }
 
     private func isOurs(_ download: DownloadDescriptor) -> Bool {
@@ -149,7 +149,7 @@ struct DownloadWatcher {
             progress.note("\(challenge.host):\(challenge.port) asks for a password and \(why); the download will fail.")
             answer = ChallengeAnswer(disposition: .performDefaultHandling)
         }
-        _ = try await connection.send(.answerChallenge(deliveryID: deliveryID, answer: answer))
+        _ = try await connection.send(.downloads(.answerChallenge(deliveryID: deliveryID, answer: answer)))
     }
 
     /// Confirms the download is still queued; finds out how it ended when it is not.
@@ -183,7 +183,7 @@ struct DownloadWatcher {
         guard ContinuousClock.now - lastProgress >= ServerWait.quietPeriod else { return }
         // The status lists every download; asked at most once per quiet period, not on every tick.
         lastProgress = .now
-        guard case let .status(status)? = try? await connection.send(.fetchStatus),
+        guard case let .status(status)? = try? await connection.send(.core(.fetchStatus)),
               let row = status.downloads.last(where: {
                   $0.bundleIdentifier == ToolContext.bundleIdentifier && $0.download.uniqueIdentifier == uniqueIdentifier
               }),
@@ -225,7 +225,7 @@ struct DownloadWatcher {
 
     /// The app's current download with this request's identifier, if any.
     private func currentDownload() async throws -> DownloadDescriptor? {
-        guard case let .downloads(downloads) = try await connection.send(.fetchCurrentDownloads) else { return nil }
+        guard case let .downloads(downloads) = try await connection.send(.downloads(.fetchCurrentDownloads)) else { return nil }
         return downloads.first { $0.identifier == request.identifier }
     }
 }

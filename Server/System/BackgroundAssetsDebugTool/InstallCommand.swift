@@ -76,10 +76,10 @@ struct InstallCommand: DebugSubcommand {
 
         // Only to tell an update from an install; the install itself does not depend on it.
         var before: [AppStatus]?
-        if case let .status(status)? = try? await connection.send(.fetchStatus) { before = status.apps }
+        if case let .status(status)? = try? await connection.send(.core(.fetchStatus)) { before = status.apps }
         let answer: ServerResponse
         do {
-            answer = try await connection.send(.install(request))
+            answer = try await connection.send(.tool(.install(request)))
         } catch let refusal as NSError where wait && refusal.domain == InstallRequest.refusalDomain
             && refusal.code == InstallRequest.busyCode {
             // Another version is still installing (a simulated install, say): with --wait, wait
@@ -88,8 +88,8 @@ struct InstallCommand: DebugSubcommand {
             context.console.error("\(StatusFormatter.shortened(busy)) is still installing another version; waiting for "
                 + "that install to end before this one, as the App Store queues an update behind an install. "
                 + "Ctrl-C stops waiting.")
-            _ = try await connection.send(.awaitLaunchable(bundleIdentifier: busy, recordLaunch: false))
-            answer = try await connection.send(.install(request))
+            _ = try await connection.send(.core(.awaitLaunchable(bundleIdentifier: busy, recordLaunch: false)))
+            answer = try await connection.send(.tool(.install(request)))
         }
         let app = try answer.expectedApp(answering: "install")
         let headline = InstallSummary.headline(for: app, before: before)
@@ -108,7 +108,7 @@ struct InstallCommand: DebugSubcommand {
         }
         // The answer goes through the same stream as the events, so it cannot overtake the last of them.
         let awaitLaunchable = {
-            connection.request(.awaitLaunchable(bundleIdentifier: app.bundleIdentifier, recordLaunch: false)) {
+            connection.request(.core(.awaitLaunchable(bundleIdentifier: app.bundleIdentifier, recordLaunch: false))) {
                 continuation.yield(.answer($0))
             }
         }
@@ -136,7 +136,7 @@ struct InstallCommand: DebugSubcommand {
 
     /// What the app's essential downloads wait for, when one waits for a server that does not answer.
     private static func essentialWaitReason(of app: String, on connection: ServiceConnection) async -> String? {
-        guard case let .status(status)? = try? await connection.send(.fetchStatus) else { return nil }
+        guard case let .status(status)? = try? await connection.send(.core(.fetchStatus)) else { return nil }
         return status.downloads.lazy
             .filter { $0.bundleIdentifier == app && $0.download.isEssential }
             .compactMap(ServerWait.reason(of:)).first

@@ -63,8 +63,8 @@ struct NotificationsCommand: DebugSubcommand {
         let connection = context.connection()
         defer { connection.disconnect() }
         if let respond {
-            let answer = try await connection.send(.respondToNotification(
-                bundleIdentifier: bundleIdentifier, identifier: respond, actionIdentifier: action, userText: text))
+            let answer = try await connection.send(.tool(.respondToNotification(
+                bundleIdentifier: bundleIdentifier, identifier: respond, actionIdentifier: action, userText: text)))
             if case let .failure(failure) = answer { throw DebugToolError(failure.message) }
             context.console.output("Answered \(respond) of \(bundleIdentifier ?? "") with \(action).")
             return .success
@@ -98,7 +98,7 @@ struct NotificationsCommand: DebugSubcommand {
     }
 
     private func delivered(after sequence: Int64?, on connection: ServiceConnection) async throws -> [DeliveredNotificationRecord] {
-        let answer = try await connection.send(.fetchDeliveredNotifications(bundleIdentifier: bundleIdentifier, after: sequence))
+        let answer = try await connection.send(.notifications(.fetchDeliveredNotifications(bundleIdentifier: bundleIdentifier, after: sequence)))
         guard case let .deliveredNotifications(records) = answer else {
             throw DebugToolError("The service answered notifications with \(answer) instead of the delivered notifications. "
                 + "Update the service and the tool together (swift build), then try again.")
@@ -107,7 +107,7 @@ struct NotificationsCommand: DebugSubcommand {
     }
 
     private func badges(on connection: ServiceConnection) async throws -> [NotificationBadge] {
-        let answer = try await connection.send(.fetchNotificationBadges(bundleIdentifier: bundleIdentifier))
+        let answer = try await connection.send(.notifications(.fetchNotificationBadges(bundleIdentifier: bundleIdentifier)))
         guard case let .notificationBadges(badges) = answer else {
             throw DebugToolError("The service answered notifications with \(answer) instead of the apps' badges. "
                 + "Update the service and the tool together (swift build), then try again.")

@@ -26,7 +26,7 @@ struct PacksCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        let status = try await connection.send(.fetchStatus).expectedStatus()
+        let status = try await connection.send(.core(.fetchStatus)).expectedStatus()
         let apps = status.apps.filter { bundleIdentifier == nil || $0.bundleIdentifier == bundleIdentifier }
         if let bundleIdentifier, apps.isEmpty {
             throw DebugToolError("No app \(bundleIdentifier.debugDescription) is installed; status lists the installed apps.")

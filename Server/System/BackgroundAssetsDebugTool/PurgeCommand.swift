@@ -66,12 +66,12 @@ struct PurgeCommand: DebugSubcommand {
     private func purgeAssetPacks(groups: [String], in context: ToolContext) async throws {
         let connection = context.connection()
         defer { connection.disconnect() }
-        let status = try await connection.send(.fetchStatus).expectedStatus()
+        let status = try await connection.send(.core(.fetchStatus)).expectedStatus()
         let apps = status.apps.filter { app in
             (app.assetPacks?.isEmpty == false) && (bundleIdentifier.map { $0 == app.bundleIdentifier } ?? groups.contains(app.appGroup))
         }
         for app in apps {
-            let response = try await connection.send(.purgeAssetPacks(bundleIdentifier: app.bundleIdentifier, bytes: assetPackBytes))
+            let response = try await connection.send(.tool(.purgeAssetPacks(bundleIdentifier: app.bundleIdentifier, bytes: assetPackBytes)))
             guard case let .assetPackChanges(changes) = response else { continue }
             for removed in changes.removed {
                 context.console.output("Removed the asset pack \(removed.split(separator: "/").last.map(String.init) ?? removed) of \(app.bundleIdentifier).")
@@ -83,7 +83,7 @@ struct PurgeCommand: DebugSubcommand {
     private static func appGroup(of bundleIdentifier: String, in context: ToolContext) async throws -> String {
         let connection = context.connection()
         defer { connection.disconnect() }
-        guard case let .status(status) = try await connection.send(.fetchStatus),
+        guard case let .status(status) = try await connection.send(.core(.fetchStatus)),
             let app = status.apps.first(where: { $0.bundleIdentifier == bundleIdentifier })
         else {
             throw DebugToolError(

@@ -16,10 +16,10 @@ extension ServiceConnection {
     /// - Returns: The status, its `downloads` complete and `moreDownloadsAfter` `nil`.
     /// - Throws: What the requests throw, or ``DebugToolError`` when a page does not move past the last.
     func fetchStatusWithEveryDownload() async throws -> ServiceStatus {
-        var status = try await send(.fetchStatus).expectedStatus()
+        var status = try await send(.core(.fetchStatus)).expectedStatus()
         var cursor = status.moreDownloadsAfter
         while let after = cursor {
-            let page = try await send(.fetchDownloadStatuses(after: after)).expectedDownloadStatuses()
+            let page = try await send(.core(.fetchDownloadStatuses(after: after))).expectedDownloadStatuses()
             status.downloads += page.downloads
             // A service whose pages did not move on would keep the tool asking for ever.
             if let next = page.moreAfter, next <= after {

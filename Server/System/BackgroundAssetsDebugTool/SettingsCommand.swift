@@ -84,7 +84,7 @@ struct SettingsCommand: DebugSubcommand {
         let connection = context.connection()
         defer { connection.disconnect() }
         // An empty change changes nothing and is answered with the settings as they are.
-        let settings = try await connection.send(.updateSettings(change)).expectedSettings()
+        let settings = try await connection.send(.tool(.updateSettings(change))).expectedSettings()
         let formatter = SettingsFormatter(settings: settings)
         if json {
             context.console.output(try formatter.json())

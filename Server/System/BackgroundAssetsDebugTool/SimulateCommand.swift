@@ -79,14 +79,14 @@ struct SimulateCommand: DebugSubcommand {
         case let .contentRequest(kind):
             try await sendContentRequest(kind, on: connection, in: context)
         case let .task(action, identifier):
-            _ = try await connection.send(.simulateTask(action, identifier: identifier, bundleIdentifier: bundleIdentifier))
+            _ = try await connection.send(.tool(.simulateTask(action, identifier: identifier, bundleIdentifier: bundleIdentifier)))
             context.console.output(action == .launch
                 ? "Launched the task \(identifier): its launch handler runs now, in the app if it is running, "
                     + "else in the app launched in the background. "
                     + "Run `backgroundassets-debug trace --follow` to watch it."
                 : "Asked the running task \(identifier) to expire; its expiration handler runs now.")
         case .forceQuit:
-            let app = try await connection.send(.forceQuit(bundleIdentifier: bundleIdentifier)).expectedApp(answering: "simulate")
+            let app = try await connection.send(.tool(.forceQuit(bundleIdentifier: bundleIdentifier))).expectedApp(answering: "simulate")
             context.console.output("Force-quit \(StatusFormatter.shortened(app.bundleIdentifier)): its processes ended and its "
                 + "background transfers were cancelled; it is not launched for their events until it is opened again.")
         }
@@ -96,7 +96,7 @@ struct SimulateCommand: DebugSubcommand {
     private func sendContentRequest(
         _ kind: ContentRequestKind, on connection: ServiceConnection, in context: ToolContext
     ) async throws {
-        let app = try await connection.send(.simulate(kind, bundleIdentifier: bundleIdentifier))
+        let app = try await connection.send(.tool(.simulate(kind, bundleIdentifier: bundleIdentifier)))
             .expectedApp(answering: "simulate")
         context.console.output("Sent \(kind == .periodic ? "a" : "an") \(kind) content request to the extension of "
             + "\(StatusFormatter.shortened(app.bundleIdentifier)) version \(app.version), and reset its runtime budget "

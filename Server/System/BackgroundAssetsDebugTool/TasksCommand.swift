@@ -29,7 +29,7 @@ struct TasksCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        let status = try await connection.send(.fetchStatus).expectedStatus()
+        let status = try await connection.send(.core(.fetchStatus)).expectedStatus()
         let tasks = (status.tasks ?? []).filter { bundleIdentifier == nil || $0.bundleIdentifier == bundleIdentifier }
         if json {
             context.console.output(try StatusFormatter.json(tasks))

@@ -21,7 +21,7 @@ struct UninstallCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
-        let app = try await connection.send(.uninstall(bundleIdentifier: bundleIdentifier))
+        let app = try await connection.send(.tool(.uninstall(bundleIdentifier: bundleIdentifier)))
             .expectedApp(answering: "uninstall")
         context.console.output("Uninstalled \(StatusFormatter.shortened(app.bundleIdentifier)) version \(app.version): "
             + "removed the app, its extension, its downloads and, unless another app shares it, its app group "

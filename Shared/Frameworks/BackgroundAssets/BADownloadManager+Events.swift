@@ -73,7 +73,7 @@ extension BADownloadManager {
         case let .finished(deliveryID, download, filePath):
             // The service deletes the file once this is acknowledged, unless the delegate moved it.
             delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
-            connection.request(.acknowledgeDelivery(deliveryID: deliveryID)) { _ in }
+            connection.request(.downloads(.acknowledgeDelivery(deliveryID: deliveryID))) { _ in }
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)
         case .installProgress, .extensionCall, .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached,
@@ -91,7 +91,7 @@ extension BADownloadManager {
         let reply: @Sendable (URLSession.AuthChallengeDisposition, URLCredential?) -> Void = {
             disposition, credential in
             let answer = ChallengeAnswer(disposition, credential: credential)
-            connection.request(.answerChallenge(deliveryID: deliveryID, answer: answer)) { _ in }
+            connection.request(.downloads(.answerChallenge(deliveryID: deliveryID, answer: answer))) { _ in }
         }
         guard let delegate else { return reply(.performDefaultHandling, nil) }
         delegate.download(

@@ -68,7 +68,7 @@ extension BADownloadManager {
     private nonisolated(nonsending) func withExclusiveControl<ReturnType>(
         deadline: Date?, _ body: () throws -> sending ReturnType
     ) async throws -> sending ReturnType {
-        let response = try await connection.send(.acquireExclusiveControl(deadline: deadline))
+        let response = try await connection.send(.downloads(.acquireExclusiveControl(deadline: deadline)))
         let granted = connection.connectionGeneration
         guard case .exclusiveControlGranted = response else {
             throw Self.unexpected(response, for: "withExclusiveControl")
@@ -80,7 +80,7 @@ extension BADownloadManager {
     private func acquireExclusiveControl(
         deadline: Date?, _ handler: UncheckedReference<(Bool, (any Error)?) -> Void>
     ) {
-        connection.request(.acquireExclusiveControl(deadline: deadline)) { [self] result in
+        connection.request(.downloads(.acquireExclusiveControl(deadline: deadline))) { [self] result in
             // Read on the reader thread of the connection that answered, before it can be replaced.
             let granted = connection.connectionGeneration
             // The handler may block (fetchCurrentDownloads() is a common first call), so it gets a thread
@@ -106,6 +106,6 @@ extension BADownloadManager {
     /// release would end control acquired since, such as by a handler that starts over after losing
     /// the service.
     private func releaseExclusiveControl(grantedOn generation: UInt64) {
-        connection.request(.releaseExclusiveControl, onConnection: generation) { _ in }
+        connection.request(.downloads(.releaseExclusiveControl), onConnection: generation) { _ in }
     }
 }

@@ -74,7 +74,7 @@ public final class BADownloadManager: NSObject, Sendable {
         set {
             weakDelegate.withLock { $0.value = newValue }
             connection.setWantsEvents(newValue != nil)
-            connection.request(.setDelegate(isSet: newValue != nil)) { _ in }
+            connection.request(.downloads(.setDelegate(isSet: newValue != nil))) { _ in }
         }
     }
 
@@ -96,7 +96,7 @@ public final class BADownloadManager: NSObject, Sendable {
                     + "are only returned from downloads(for:manifestURL:extensionInfo:). "
                     + "Schedule download.removingEssential() instead.")
         }
-        try expectDownload(connection.send(.schedule(download: download.wireDescriptor)), for: "scheduleDownload")
+        try expectDownload(connection.send(.downloads(.schedule(download: download.wireDescriptor))), for: "scheduleDownload")
     }
 
     /// Starts a download in the foreground at once, promoting it if it is already queued or running.
@@ -115,14 +115,14 @@ public final class BADownloadManager: NSObject, Sendable {
         }
         try download.validate()
         try expectDownload(
-            connection.send(.startForeground(download: download.wireDescriptor)), for: "startForegroundDownload")
+            connection.send(.downloads(.startForeground(download: download.wireDescriptor))), for: "startForegroundDownload")
     }
 
     /// Cancels a queued or running download.
     /// - Parameter download: The download.
     /// - Throws: ``BAError`` with ``BAError/Code/downloadNotScheduled`` when it is not in flight.
     public func cancel(_ download: BADownload) throws {
-        let response = try connection.send(.cancel(download: download.wireDescriptor))
+        let response = try connection.send(.downloads(.cancel(download: download.wireDescriptor)))
         guard case .done = response else { throw Self.unexpected(response, for: "cancel") }
     }
 
@@ -134,7 +134,7 @@ public final class BADownloadManager: NSObject, Sendable {
     /// - Returns: Snapshots of the downloads, in the order they will run.
     /// - Throws: ``BAError`` when the service cannot be reached.
     public func fetchCurrentDownloads() throws -> [BADownload] {
-        try Self.downloads(from: connection.send(.fetchCurrentDownloads))
+        try Self.downloads(from: connection.send(.downloads(.fetchCurrentDownloads)))
     }
 
     /// Fetches the app's downloads that are scheduled or in flight, then calls a handler.
@@ -143,7 +143,7 @@ public final class BADownloadManager: NSObject, Sendable {
     ///   object compiles in Swift 6 mode; it is called once, on a thread of the framework.
     public func fetchCurrentDownloads(completionHandler: @escaping ([BADownload], (any Error)?) -> Void) {
         let handler = UncheckedReference(completionHandler)
-        connection.request(.fetchCurrentDownloads) { result in
+        connection.request(.downloads(.fetchCurrentDownloads)) { result in
             do {
                 handler.value(try Self.downloads(from: Self.unwrap(result)), nil)
             } catch {
@@ -154,7 +154,7 @@ public final class BADownloadManager: NSObject, Sendable {
 
     /// The app's downloads that are scheduled or in flight.
     public var currentDownloads: [BADownload] {
-        get async throws { try await Self.downloads(from: connection.send(.fetchCurrentDownloads)) }
+        get async throws { try await Self.downloads(from: connection.send(.downloads(.fetchCurrentDownloads))) }
     }
 
     // MARK: - Responses

@@ -47,7 +47,7 @@ public enum BALaunchGate {
         let (updates, continuation) = AsyncStream.makeStream(of: Update.self)
         let observer = manager.installProgressObservers.add { continuation.yield(.progress($0)) }
         defer { manager.installProgressObservers.remove(observer) }
-        manager.connection.request(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: true)) {
+        manager.connection.request(.core(.awaitLaunchable(bundleIdentifier: nil, recordLaunch: true))) {
             continuation.yield(.answered($0))
             continuation.finish()
         }

@@ -53,7 +53,7 @@ extension ExtensionRunner {
         (handler as any _BADownloaderExtensionTermination).extensionWillTerminate()
         // Waiting for the acknowledgement proves the answer left this process before it exits.
         do {
-            _ = try manager.connection.send(.extensionCallReturned(callID: callID, result: .done))
+            _ = try manager.connection.send(.core(.extensionCallReturned(callID: callID, result: .done)))
         } catch let error as BAError where error.code == .callerConnectionInvalid {
             // The lost connection ends the runner, and main() says so once.
         } catch {

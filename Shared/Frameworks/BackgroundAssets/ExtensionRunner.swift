@@ -79,7 +79,7 @@ package final class ExtensionRunner: Sendable {
 
     private func checkIn() {
         do {
-            let response = try manager.connection.send(.extensionCheckIn)
+            let response = try manager.connection.send(.core(.extensionCheckIn))
             guard case .done = response else {
                 return finish(.checkInRefused("the service answered the check-in with \(response)"))
             }
@@ -138,7 +138,7 @@ package final class ExtensionRunner: Sendable {
 
     /// Sends what an entry point returned, without waiting for the service's acknowledgement.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
-        manager.connection.request(.extensionCallReturned(callID: callID, result: result)) { response in
+        manager.connection.request(.core(.extensionCallReturned(callID: callID, result: result))) { response in
             do {
                 _ = try BADownloadManager.unwrap(response)
             } catch let error as BAError where error.code == .callerConnectionInvalid {

@@ -62,7 +62,7 @@ enum InstalledBundleLaunch {
         atexit { _ = InstalledBundleLaunch.announced.wait(timeout: .now() + 1) }
         Thread.detachNewThread {
             // Any request answers after the hello before it, which is where the launch is counted.
-            BADownloadManager.shared.connection.request(.fetchCurrentDownloads) { _ in announced.signal() }
+            BADownloadManager.shared.connection.request(.downloads(.fetchCurrentDownloads)) { _ in announced.signal() }
         }
     }
 

@@ -79,37 +79,37 @@ struct SystemAssetPackService: AssetPackService {
     }
 
     func latestManifest() async throws -> (manifest: AssetPackDownloadManifest, url: URL?) {
-        guard case let .assetPackManifest(reply) = try await connection.send(.fetchAssetPackManifest) else {
+        guard case let .assetPackManifest(reply) = try await connection.send(.assetPacks(.fetchAssetPackManifest)) else {
             throw unexpected("fetchAssetPackManifest")
         }
         return (try AssetPackDownloadManifest(parsing: Data(reply.json.utf8), source: reply.url), URL(string: reply.url))
     }
 
     func requestDownload(of pack: AssetPackDownloadManifest.Entry) async throws -> AssetPackRequestOutcome {
-        guard case let .assetPackRequest(outcome) = try await connection.send(.requestAssetPack(packID: pack.id, version: pack.version))
+        guard case let .assetPackRequest(outcome) = try await connection.send(.assetPacks(.requestAssetPack(packID: pack.id, version: pack.version)))
         else { throw unexpected("requestAssetPack") }
         return outcome
     }
 
     func removePack(withID packID: String) async throws -> Bool {
-        try await changes(.removeAssetPack(packID: packID), "removeAssetPack").removed.contains(packID)
+        try await changes(.assetPacks(.removeAssetPack(packID: packID)), "removeAssetPack").removed.contains(packID)
     }
 
     func checkForUpdates() async throws -> (updatingIDs: Set<String>, removedIDs: Set<String>) {
-        let changes = try await changes(.checkAssetPackUpdates, "checkAssetPackUpdates")
+        let changes = try await changes(.assetPacks(.checkAssetPackUpdates), "checkAssetPackUpdates")
         return (Set(changes.updating), Set(changes.removed))
     }
 
     func downloadingPackIDs() async throws -> Set<String> {
-        Set(try await changes(.fetchDownloadingAssetPacks, "fetchDownloadingAssetPacks").downloading)
+        Set(try await changes(.assetPacks(.fetchDownloadingAssetPacks), "fetchDownloadingAssetPacks").downloading)
     }
 
     func events() -> AsyncStream<AssetPackEvent> {
         let stream = feed.subscribe()
         // Sent before any request that follows on this connection, and again after a reconnection,
         // so no event of a download requested from now on is missed.
-        connection.replayOnReconnect(.watchAssetPacks)
-        connection.request(.watchAssetPacks) { _ in }
+        connection.replayOnReconnect(.assetPacks(.watchAssetPacks))
+        connection.request(.assetPacks(.watchAssetPacks)) { _ in }
         return stream
     }
 

@@ -35,37 +35,37 @@ final class ServiceTaskTransport: TaskSchedulerTransport {
 
     func submit(_ request: TaskRequestDescriptor) throws {
         do {
-            _ = try connection.send(.submitTaskRequest(request))
+            _ = try connection.send(.tasks(.submitTaskRequest(request)))
         } catch {
             throw Self.schedulerError(error)
         }
     }
 
     func cancel(identifier: String?) {
-        connection.request(.cancelTaskRequests(identifier: identifier)) { _ in }
+        connection.request(.tasks(.cancelTaskRequests(identifier: identifier))) { _ in }
     }
 
     func pendingRequests() throws -> [TaskRequestDescriptor] {
-        guard case let .taskRequests(requests) = try connection.send(.fetchPendingTaskRequests) else { return [] }
+        guard case let .taskRequests(requests) = try connection.send(.tasks(.fetchPendingTaskRequests)) else { return [] }
         return requests
     }
 
     func registerHandler(for identifier: String) throws {
         do {
-            _ = try connection.send(.registerTaskHandler(identifier: identifier))
+            _ = try connection.send(.tasks(.registerTaskHandler(identifier: identifier)))
             // A service that restarts knows no handlers: the connection registers this one again.
-            connection.replayOnReconnect(.registerTaskHandler(identifier: identifier))
+            connection.replayOnReconnect(.tasks(.registerTaskHandler(identifier: identifier)))
         } catch {
             throw Self.schedulerError(error)
         }
     }
 
     func complete(taskID: UInt64, success: Bool) {
-        connection.request(.taskCompleted(taskID: taskID, success: success)) { _ in }
+        connection.request(.tasks(.taskCompleted(taskID: taskID, success: success))) { _ in }
     }
 
     func reportProgress(taskID: UInt64, progress: TaskProgress) {
-        connection.request(.reportTaskProgress(taskID: taskID, progress: progress)) { _ in }
+        connection.request(.tasks(.reportTaskProgress(taskID: taskID, progress: progress))) { _ in }
     }
 
     func start(events: TaskEvents) {

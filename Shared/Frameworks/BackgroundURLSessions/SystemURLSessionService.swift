@@ -48,13 +48,13 @@ final class SystemURLSessionService: BackgroundURLSessionService {
                 }
             })
         do {
-            _ = try connection.send(.attachURLSession(settings: settings))
+            _ = try connection.send(.urlSessions(.attachURLSession(settings: settings)))
         } catch {
             connection.disconnect()
             throw Self.refusal(error)
         }
         // A service that restarts knows no attachments: the connection makes the session again.
-        connection.replayOnReconnect(.attachURLSession(settings: settings))
+        connection.replayOnReconnect(.urlSessions(.attachURLSession(settings: settings)))
         let previous = sessions.withLock { sessions in
             defer { sessions[identifier] = connection }
             return sessions[identifier]
@@ -70,11 +70,11 @@ final class SystemURLSessionService: BackgroundURLSessionService {
     }
 
     func makeDownloadTask(session: String, request: BackgroundTaskRequest) throws -> BackgroundTaskSnapshot {
-        try makeTask(.makeURLSessionTask(session: session, request: request), session: session)
+        try makeTask(.urlSessions(.makeURLSessionTask(session: session, request: request)), session: session)
     }
 
     func makeDownloadTask(session: String, resumeData: BackgroundResumeData) throws -> BackgroundTaskSnapshot {
-        try makeTask(.makeURLSessionTaskFromResumeData(session: session, resumeData: resumeData.encoded()), session: session)
+        try makeTask(.urlSessions(.makeURLSessionTaskFromResumeData(session: session, resumeData: resumeData.encoded())), session: session)
     }
 
     @discardableResult
@@ -82,7 +82,7 @@ final class SystemURLSessionService: BackgroundURLSessionService {
         let response: ServerResponse
         do {
             response = try await connection(for: session).send(
-                .changeURLSessionTask(session: session, taskIdentifier: taskIdentifier, command: command))
+                .urlSessions(.changeURLSessionTask(session: session, taskIdentifier: taskIdentifier, command: command)))
         } catch {
             throw Self.refusal(error)
         }
@@ -91,24 +91,24 @@ final class SystemURLSessionService: BackgroundURLSessionService {
     }
 
     func fileHandled(session: String, taskIdentifier: Int) async {
-        _ = try? await connection(for: session).send(.urlSessionFileHandled(session: session, taskIdentifier: taskIdentifier))
+        _ = try? await connection(for: session).send(.urlSessions(.urlSessionFileHandled(session: session, taskIdentifier: taskIdentifier)))
     }
 
     func answer(_ answer: ChallengeAnswer, challengeID: UInt64, session: String) async {
-        _ = try? await connection(for: session).send(.answerChallenge(deliveryID: challengeID, answer: answer))
+        _ = try? await connection(for: session).send(.downloads(.answerChallenge(deliveryID: challengeID, answer: answer)))
     }
 
     func sessionsAwaitingEvents() async throws -> [String] {
-        guard case let .urlSessionIdentifiers(sessions) = try await shared.send(.fetchURLSessionsAwaitingEvents) else { return [] }
+        guard case let .urlSessionIdentifiers(sessions) = try await shared.send(.urlSessions(.fetchURLSessionsAwaitingEvents)) else { return [] }
         return sessions
     }
 
     func finishedHandlingEvents(session: String) async {
-        _ = try? await shared.send(.urlSessionEventsHandled(session: session))
+        _ = try? await shared.send(.urlSessions(.urlSessionEventsHandled(session: session)))
     }
 
     func invalidate(session: String, cancellingTasks: Bool) async {
-        _ = try? await connection(for: session).send(.invalidateURLSession(session: session, cancellingTasks: cancellingTasks))
+        _ = try? await connection(for: session).send(.urlSessions(.invalidateURLSession(session: session, cancellingTasks: cancellingTasks)))
     }
 
     private func connection(for session: String) throws -> ServiceConnection {

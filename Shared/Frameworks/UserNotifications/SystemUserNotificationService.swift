@@ -26,7 +26,7 @@ final class SystemUserNotificationService: UserNotificationService {
         func receive(_ event: ServerEvent) {
             if case let .notificationResponse(id, response) = event, let connection = connection.withLock({ $0 }) {
                 let done: @Sendable () -> Void = {
-                    connection.request(.answerNotificationResponse(responseID: id)) { _ in }
+                    connection.request(.notifications(.answerNotificationResponse(responseID: id))) { _ in }
                 }
                 guard let continuation = responseListener.withLock({ $0 }) else { return done() }
                 continuation.yield((response, done))
@@ -34,7 +34,7 @@ final class SystemUserNotificationService: UserNotificationService {
             }
             guard case let .notificationWillPresent(id, notification) = event, let connection = connection.withLock({ $0 }) else { return }
             let present: @Sendable (UInt) -> Void = { options in
-                connection.request(.answerNotificationPresentation(presentationID: id, options: options)) { _ in }
+                connection.request(.notifications(.answerNotificationPresentation(presentationID: id, options: options))) { _ in }
             }
             guard let continuation = listener.withLock({ $0 }) else { return present(0) }
             continuation.yield((notification, present))
@@ -53,17 +53,17 @@ final class SystemUserNotificationService: UserNotificationService {
     }
 
     func requestAuthorization(options: UInt) async throws -> Bool {
-        let status = try await authorization(.requestNotificationAuthorization(options: options))
+        let status = try await authorization(.notifications(.requestNotificationAuthorization(options: options)))
         return status == .authorized || status == .provisional || status == .ephemeral
     }
 
     func authorizationStatus() async -> NotificationAuthorizationStatus {
-        (try? await authorization(.fetchNotificationAuthorization)) ?? .notDetermined
+        (try? await authorization(.notifications(.fetchNotificationAuthorization))) ?? .notDetermined
     }
 
     func add(_ request: NotificationRequestDescriptor) async throws {
         do {
-            _ = try await connection.send(.addNotification(request))
+            _ = try await connection.send(.notifications(.addNotification(request)))
         } catch {
             throw Self.notificationError(error)
         }
@@ -71,7 +71,7 @@ final class SystemUserNotificationService: UserNotificationService {
 
     func setBadgeCount(_ count: Int) async throws {
         do {
-            _ = try await connection.send(.setNotificationBadgeCount(count: count))
+            _ = try await connection.send(.notifications(.setNotificationBadgeCount(count: count)))
         } catch {
             throw Self.notificationError(error)
         }
@@ -79,7 +79,7 @@ final class SystemUserNotificationService: UserNotificationService {
 
     func setCategories(_ categories: [NotificationCategoryDescriptor]) {
         // Queued now, so the notifications the app adds next find their category on the device.
-        connection.request(.setNotificationCategories(categories)) { result in
+        connection.request(.notifications(.setNotificationCategories(categories))) { result in
             let problem: String? = switch result {
             case let .failure(error): error.localizedDescription
             case let .success(.failure(refusal)): refusal.message
@@ -90,27 +90,27 @@ final class SystemUserNotificationService: UserNotificationService {
     }
 
     func categories() async -> [NotificationCategoryDescriptor] {
-        guard case let .notificationCategories(categories)? = try? await connection.send(.fetchNotificationCategories) else { return [] }
+        guard case let .notificationCategories(categories)? = try? await connection.send(.notifications(.fetchNotificationCategories)) else { return [] }
         return categories
     }
 
     func pendingRequests() async -> [NotificationRequestDescriptor] {
-        guard case let .pendingNotifications(requests)? = try? await connection.send(.fetchPendingNotifications) else { return [] }
+        guard case let .pendingNotifications(requests)? = try? await connection.send(.notifications(.fetchPendingNotifications)) else { return [] }
         return requests
     }
 
     func deliveredNotifications() async -> [DeliveredNotificationDescriptor] {
-        guard case let .deliveredNotifications(list)? = try? await connection.send(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil))
+        guard case let .deliveredNotifications(list)? = try? await connection.send(.notifications(.fetchDeliveredNotifications(bundleIdentifier: nil, after: nil)))
         else { return [] }
         return list.map(\.notification)
     }
 
     func removePending(identifiers: [String]?) async {
-        _ = try? await connection.send(.removeNotifications(.pending, identifiers: identifiers))
+        _ = try? await connection.send(.notifications(.removeNotifications(.pending, identifiers: identifiers)))
     }
 
     func removeDelivered(identifiers: [String]?) async {
-        _ = try? await connection.send(.removeNotifications(.delivered, identifiers: identifiers))
+        _ = try? await connection.send(.notifications(.removeNotifications(.delivered, identifiers: identifiers)))
     }
 
     func responses() -> AsyncStream<(response: NotificationResponseDescriptor, done: @Sendable () -> Void)> {
@@ -123,8 +123,8 @@ final class SystemUserNotificationService: UserNotificationService {
         let (stream, continuation) = AsyncStream<Arrival>.makeStream()
         relay.listener.withLock { $0 = continuation }
         // The service asks this connection, and a restarted service asks it again, from now on.
-        connection.request(.setNotificationPresenter(isSet: true)) { _ in }
-        connection.replayOnReconnect(.setNotificationPresenter(isSet: true))
+        connection.request(.notifications(.setNotificationPresenter(isSet: true))) { _ in }
+        connection.replayOnReconnect(.notifications(.setNotificationPresenter(isSet: true)))
         return stream
     }
 

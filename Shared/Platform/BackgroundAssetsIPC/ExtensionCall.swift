@@ -6,7 +6,7 @@ The entry points the service calls in a downloader extension it launched, and wh
 /// One call of a `BADownloaderExtension` entry point, sent to the extension the service launched.
 ///
 /// The service sends ``ServerEvent/extensionCall(callID:call:)``; the extension runs the entry point
-/// and answers with ``ClientRequest/extensionCallReturned(callID:result:)``. The service times each
+/// and answers with ``ClientRequest/Core/extensionCallReturned(callID:result:)``. The service times each
 /// call from the moment it sends it to the moment the answer arrives, against the runtime limit.
 public enum ExtensionCall: Codable, Sendable, Equatable {
     /// `downloads(for:manifestURL:extensionInfo:)`: the manifest is a read-only copy, deleted after the call.

@@ -177,7 +177,7 @@ package final class ServiceConnection: Sendable {
             }
             let (wantsEvents, replays) = state.withLock { ($0.wantsEvents, $0.replays) }
             if wantsEvents {
-                _ = try Self.unwrap(Self.wait { self.send(.setDelegate(isSet: true), on: socket, reply: $0) })
+                _ = try Self.unwrap(Self.wait { self.send(.downloads(.setDelegate(isSet: true)), on: socket, reply: $0) })
             }
             for request in replays {
                 _ = try Self.unwrap(Self.wait { self.send(request, on: socket, reply: $0) })

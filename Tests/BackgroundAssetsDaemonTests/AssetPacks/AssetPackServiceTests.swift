@@ -29,9 +29,9 @@ struct AssetPackServiceTests {
         let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
         let request = InstallRequest(appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
                                      executablesDirectory: ProductsDirectory.url().path)
-        guard case .app = try await tool.ask(.install(request)) else { throw TestSupportError("the install was refused") }
+        guard case .app = try await tool.ask(.tool(.install(request))) else { throw TestSupportError("the install was refused") }
         return try await poll(timeout: .seconds(60), "the install to end") { () -> AppStatus? in
-            guard case let .status(status) = try await tool.ask(.fetchStatus),
+            guard case let .status(status) = try await tool.ask(.core(.fetchStatus)),
                   let app = status.apps.first(where: { $0.bundleIdentifier == app }), app.state == .launchable else { return nil }
             return app
         }
@@ -65,9 +65,9 @@ struct AssetPackServiceTests {
 
             let first = try await device.client(Self.app)
             let second = try await device.client(Self.app)
-            _ = try await first.ask(.watchAssetPacks)
-            let asked = try first.post(.requestAssetPack(packID: "Slides", version: 1))
-            let joined = try await second.ask(.requestAssetPack(packID: "Slides", version: 1))
+            _ = try await first.ask(.assetPacks(.watchAssetPacks))
+            let asked = try first.post(.assetPacks(.requestAssetPack(packID: "Slides", version: 1)))
+            let joined = try await second.ask(.assetPacks(.requestAssetPack(packID: "Slides", version: 1)))
             let outcomes = [try await first.answer(to: asked), joined]
             #expect(outcomes.contains(.assetPackRequest(outcome: .scheduled)), "\(outcomes)")
             #expect(outcomes.contains(.assetPackRequest(outcome: .joined)) || outcomes.contains(.assetPackRequest(outcome: .alreadyInstalled)),
@@ -81,12 +81,12 @@ struct AssetPackServiceTests {
             #expect(progress == progress.sorted(), "progress never goes back: \(progress)")
             let file = layout.currentLink("Slides").appending(path: "Slides/a.pdf")
             #expect(try String(contentsOf: file, encoding: .utf8) == slides)
-            guard case let .status(after) = try await first.ask(.fetchStatus) else { return }
+            guard case let .status(after) = try await first.ask(.core(.fetchStatus)) else { return }
             #expect(after.downloads.filter { $0.download.identifier == "asset-pack.Slides.v1" }.count == 1, "one download for both callers")
             #expect(after.apps.first?.assetPacks?.map(\.packID) == ["Intro", "Slides", "Transcripts"])
-            #expect(try await second.ask(.requestAssetPack(packID: "Slides", version: 1)) == .assetPackRequest(outcome: .alreadyInstalled))
+            #expect(try await second.ask(.assetPacks(.requestAssetPack(packID: "Slides", version: 1))) == .assetPackRequest(outcome: .alreadyInstalled))
 
-            #expect(try await first.ask(.removeAssetPack(packID: "Slides")) == .assetPackChanges(AssetPackChanges(removed: ["Slides"])))
+            #expect(try await first.ask(.assetPacks(.removeAssetPack(packID: "Slides"))) == .assetPackChanges(AssetPackChanges(removed: ["Slides"])))
             #expect(layout.installedVersion(of: "Slides") == nil)
             #expect(!FileManager.default.fileExists(atPath: layout.packDirectory("Slides").path), "its files are gone")
             _ = try await first.event { if case let .assetPackStatus(event) = $0 { event.kind == .removed } else { false } }
@@ -105,13 +105,13 @@ struct AssetPackServiceTests {
             _ = try await Self.install(on: device, server: server)
             let layout = Self.layout(device)
             let client = try await device.client(Self.app)
-            _ = try await client.ask(.watchAssetPacks)
-            _ = try await client.ask(.requestAssetPack(packID: "Slides", version: 1))
+            _ = try await client.ask(.assetPacks(.watchAssetPacks))
+            _ = try await client.ask(.assetPacks(.requestAssetPack(packID: "Slides", version: 1)))
             _ = try await client.event { if case let .assetPackStatus(event) = $0 { event.kind == .finished } else { false } }
 
             try catalog.add("Slides", version: 2, policy: PackCatalog.onDemand, files: ["Slides/a.pdf": "version two"])
             try catalog.publish()
-            #expect(try await client.ask(.checkAssetPackUpdates) == .assetPackChanges(AssetPackChanges(updating: ["Slides"])))
+            #expect(try await client.ask(.assetPacks(.checkAssetPackUpdates)) == .assetPackChanges(AssetPackChanges(updating: ["Slides"])))
             _ = try await client.event { if case let .assetPackStatus(event) = $0 { event.kind == .finished && event.version == 2 } else { false } }
             #expect(layout.installedVersion(of: "Slides") == 2)
             #expect(try String(contentsOf: layout.currentLink("Slides").appending(path: "Slides/a.pdf"), encoding: .utf8) == "version two")
@@ -121,7 +121,7 @@ struct AssetPackServiceTests {
             var bytes = try Data(contentsOf: archive)
             bytes[bytes.count - 100] ^= 0x5A
             try bytes.write(to: archive)
-            _ = try await client.ask(.requestAssetPack(packID: "Notes", version: 1))
+            _ = try await client.ask(.assetPacks(.requestAssetPack(packID: "Notes", version: 1)))
             let events = Self.packEvents(try await client.event {
                 if case let .assetPackStatus(event) = $0 { event.packID == "Notes" && event.kind == .failed } else { false }
             }, "Notes")
@@ -145,12 +145,12 @@ struct AssetPackServiceTests {
                     "\(status.installSummary ?? "")")
             #expect(Self.layout(device).installedVersion(of: "Intro") == nil)
             let client = try await device.client(Self.app)
-            guard case let .failure(failure) = try await client.ask(.fetchAssetPackManifest) else {
+            guard case let .failure(failure) = try await client.ask(.assetPacks(.fetchAssetPackManifest)) else {
                 Issue.record("the app's request was not refused"); return
             }
             #expect(failure.code == BAError.Code.callerConnectionNotAccepted.rawValue)
             #expect(failure.message.contains("ManagedDownloaderExtension"), "\(failure.message)")
-            guard case let .failure(hostile) = try await client.ask(.requestAssetPack(packID: "../etc", version: 1)) else {
+            guard case let .failure(hostile) = try await client.ask(.assetPacks(.requestAssetPack(packID: "../etc", version: 1))) else {
                 Issue.record("a path as a pack identifier was accepted"); return
             }
             #expect(!hostile.message.isEmpty)

@@ -99,24 +99,24 @@ struct NotificationLimitTests {
     func throughTheService() async throws {
         try await InProcessService.with { device in
             let game = try await device.recordingClient(app)
-            _ = try await game.ask(.requestNotificationAuthorization(options: 4))
+            _ = try await game.ask(.notifications(.requestNotificationAuthorization(options: 4)))
             for index in 0..<200 {
-                let answer = try await game.ask(.addNotification(Self.request("r\(index)", after: TimeInterval(86_400 - index))))
+                let answer = try await game.ask(.notifications(.addNotification(Self.request("r\(index)", after: TimeInterval(86_400 - index)))))
                 #expect(answer == .done, "adding past the limit is not an error, as on Apple platforms")
             }
-            guard case let .pendingNotifications(pending) = try await game.ask(.fetchPendingNotifications) else {
+            guard case let .pendingNotifications(pending) = try await game.ask(.notifications(.fetchPendingNotifications)) else {
                 throw TestSupportError("no pending list")
             }
             #expect(pending.count == NotificationLimits.pendingPerApp)
             #expect(Set(pending.map(\.identifier)) == Set((136..<200).map { "r\($0)" }), "the soonest-firing are kept")
 
             let body = String(repeating: "a", count: 4 << 20)
-            guard case let .failure(failure) = try await game.ask(.addNotification(Self.request("huge", after: 60, body: body))) else {
+            guard case let .failure(failure) = try await game.ask(.notifications(.addNotification(Self.request("huge", after: 60, body: body)))) else {
                 throw TestSupportError("a 4 MiB body was accepted")
             }
             #expect(failure.domain == "UNErrorDomain" && failure.code == 1401)
             #expect(failure.message.contains("4194304 bytes") && failure.message.contains("4096 bytes"), "\(failure.message)")
-            guard case let .pendingNotifications(after) = try await game.ask(.fetchPendingNotifications) else {
+            guard case let .pendingNotifications(after) = try await game.ask(.notifications(.fetchPendingNotifications)) else {
                 throw TestSupportError("no pending list")
             }
             #expect(!after.contains { $0.identifier == "huge" })

@@ -19,7 +19,7 @@ struct NotificationServiceTests {
     }
 
     private func delivered(_ tool: RawServiceClient, app: String? = nil) async throws -> [DeliveredNotificationRecord] {
-        guard case let .deliveredNotifications(list) = try await tool.ask(.fetchDeliveredNotifications(bundleIdentifier: app, after: nil)) else {
+        guard case let .deliveredNotifications(list) = try await tool.ask(.notifications(.fetchDeliveredNotifications(bundleIdentifier: app, after: nil))) else {
             throw TestSupportError("no list")
         }
         return list
@@ -30,15 +30,15 @@ struct NotificationServiceTests {
         let device = try await InProcessService()
         let game = try await device.recordingClient()
         let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
-        #expect(try await game.ask(.fetchNotificationAuthorization) == .notificationAuthorization(.notDetermined))
-        #expect(try await game.ask(.requestNotificationAuthorization(options: 7)) == .notificationAuthorization(.authorized))
+        #expect(try await game.ask(.notifications(.fetchNotificationAuthorization)) == .notificationAuthorization(.notDetermined))
+        #expect(try await game.ask(.notifications(.requestNotificationAuthorization(options: 7))) == .notificationAuthorization(.authorized))
         // Asked once: a later change of the default does not change the recorded answer.
-        _ = try await tool.ask(.updateSettings(SettingsChange(notifications: false)))
-        #expect(try await game.ask(.requestNotificationAuthorization(options: 7)) == .notificationAuthorization(.authorized))
+        _ = try await tool.ask(.tool(.updateSettings(SettingsChange(notifications: false))))
+        #expect(try await game.ask(.notifications(.requestNotificationAuthorization(options: 7))) == .notificationAuthorization(.authorized))
 
         let sleepers = device.clock.sleeperCount
-        #expect(try await game.ask(.addNotification(Self.request("ready", after: 5))) == .done)
-        #expect(try await game.ask(.fetchPendingNotifications) == .pendingNotifications([Self.request("ready", after: 5)]))
+        #expect(try await game.ask(.notifications(.addNotification(Self.request("ready", after: 5)))) == .done)
+        #expect(try await game.ask(.notifications(.fetchPendingNotifications)) == .pendingNotifications([Self.request("ready", after: 5)]))
         #expect(try await delivered(tool).isEmpty)
         try await device.waitForTimers(sleepers + 1)
         device.clock.advance(by: .seconds(4))
@@ -50,9 +50,9 @@ struct NotificationServiceTests {
         }
         #expect(list.map(\.notification.request.identifier) == ["ready"])
         #expect(list.first?.bundleIdentifier == "com.example.game")
-        #expect(try await game.ask(.fetchPendingNotifications) == .pendingNotifications([]))
+        #expect(try await game.ask(.notifications(.fetchPendingNotifications)) == .pendingNotifications([]))
         // --follow asks for what came after the last it showed.
-        #expect(try await tool.ask(.fetchDeliveredNotifications(bundleIdentifier: nil, after: list.last?.sequence)) == .deliveredNotifications([]))
+        #expect(try await tool.ask(.notifications(.fetchDeliveredNotifications(bundleIdentifier: nil, after: list.last?.sequence))) == .deliveredNotifications([]))
         await device.stop()
     }
 
@@ -60,17 +60,17 @@ struct NotificationServiceTests {
     func denied() async throws {
         let device = try await InProcessService()
         let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
-        _ = try await tool.ask(.updateSettings(SettingsChange(app: "com.example.game", notifications: false)))
+        _ = try await tool.ask(.tool(.updateSettings(SettingsChange(app: "com.example.game", notifications: false))))
         let game = try await device.recordingClient()
-        #expect(try await game.ask(.requestNotificationAuthorization(options: 4)) == .notificationAuthorization(.denied))
-        guard case let .failure(failure) = try await game.ask(.addNotification(Self.request("ready"))) else {
+        #expect(try await game.ask(.notifications(.requestNotificationAuthorization(options: 4))) == .notificationAuthorization(.denied))
+        guard case let .failure(failure) = try await game.ask(.notifications(.addNotification(Self.request("ready")))) else {
             throw TestSupportError("a denied app posted a notification")
         }
         #expect(failure.domain == "UNErrorDomain" && failure.code == 1)
         #expect(try await delivered(tool).isEmpty)
         // Allowed later in Settings: the next request is delivered.
-        _ = try await tool.ask(.updateSettings(SettingsChange(app: "com.example.game", notifications: true)))
-        #expect(try await game.ask(.addNotification(Self.request("ready"))) == .done)
+        _ = try await tool.ask(.tool(.updateSettings(SettingsChange(app: "com.example.game", notifications: true))))
+        #expect(try await game.ask(.notifications(.addNotification(Self.request("ready")))) == .done)
         #expect(try await delivered(tool).count == 1)
         await device.stop()
     }
@@ -80,16 +80,16 @@ struct NotificationServiceTests {
         let device = try await InProcessService()
         let game = try await device.recordingClient()
         let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
-        _ = try await game.ask(.requestNotificationAuthorization(options: 4))
-        #expect(try await game.ask(.setNotificationPresenter(isSet: true)) == .done)
+        _ = try await game.ask(.notifications(.requestNotificationAuthorization(options: 4)))
+        #expect(try await game.ask(.notifications(.setNotificationPresenter(isSet: true))) == .done)
         for (identifier, options) in [("hidden", UInt(0)), ("listed", UInt(8))] {
-            #expect(try await game.ask(.addNotification(Self.request(identifier))) == .done)
+            #expect(try await game.ask(.notifications(.addNotification(Self.request(identifier)))) == .done)
             let presented: @Sendable (ServerEvent) -> Bool = {
                 if case let .notificationWillPresent(_, n) = $0 { n.request.identifier == identifier } else { false }
             }
             let event = try await game.event(presented).last(where: presented)
             guard case let .notificationWillPresent(id, _) = event else { return }
-            #expect(try await game.ask(.answerNotificationPresentation(presentationID: id, options: options)) == .done)
+            #expect(try await game.ask(.notifications(.answerNotificationPresentation(presentationID: id, options: options))) == .done)
         }
         #expect(try await delivered(tool).map(\.notification.request.identifier) == ["listed"])
         await device.stop()

@@ -18,7 +18,7 @@ struct ExtensionHandOverTests {
         try await Self.withExtensionHoldingOneFile { scene in
             let (app, held, queued) = (scene.app, scene.held, scene.queued)
             try await Self.expect(app, toList: [])
-            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.ask(.downloads(.setDelegate(isSet: true)))
 
             let delivered = try await app.deliveries()
             #expect(delivered.map(\.download.uniqueIdentifier) == [queued.uniqueIdentifier], "only the file not sent yet")
@@ -26,11 +26,11 @@ struct ExtensionHandOverTests {
             #expect(FileManager.default.fileExists(atPath: delivery.path), "the file is there until the delegate returns")
             // Until the delegate returns, the app lists it (finished) and promoting it starts nothing.
             try await Self.expect(app, toList: [queued.uniqueIdentifier])
-            guard case let .download(promoted) = try await app.ask(.startForeground(download: delivery.download)) else {
+            guard case let .download(promoted) = try await app.ask(.downloads(.startForeground(download: delivery.download))) else {
                 Issue.record("promoting the download handed to the delegate failed"); return
             }
             #expect(promoted.state == .finished)
-            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.id))
+            _ = try await app.ask(.downloads(.acknowledgeDelivery(deliveryID: delivery.id)))
             try await poll(
                 until: { !FileManager.default.fileExists(atPath: delivery.path) }, "the delivered file to be deleted")
 
@@ -46,12 +46,12 @@ struct ExtensionHandOverTests {
     func sentFileStaysTheExtensions() async throws {
         try await Self.withExtensionHoldingOneFile { scene in
             let (app, held, queued) = (scene.app, scene.held, scene.queued)
-            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.ask(.downloads(.setDelegate(isSet: true)))
             _ = try await app.deliveries()
             // Listed: the file on its way to the delegate. Not listed: the one the extension holds.
             try await Self.expect(app, toList: [queued.uniqueIdentifier], without: held)
 
-            guard case let .failure(failure) = try await app.ask(.startForeground(download: held)) else {
+            guard case let .failure(failure) = try await app.ask(.downloads(.startForeground(download: held))) else {
                 Issue.record("promoting the extension's download did not fail"); return
             }
             #expect(failure.code == BAError.Code.downloadNotScheduled.rawValue, "\(failure)")
@@ -71,13 +71,13 @@ struct ExtensionHandOverTests {
                 $0.download == held.identifier && $0.detail?.contains("kept for the app's delegate") == true
             }
 
-            _ = try await app.ask(.setDelegate(isSet: true))
+            _ = try await app.ask(.downloads(.setDelegate(isSet: true)))
             _ = try await app.event {
                 if case let .finished(_, download, _) = $0 { download.uniqueIdentifier == held.uniqueIdentifier } else { false }
             }
             let delivery = try #require(app.handedOver.first { $0.download.uniqueIdentifier == held.uniqueIdentifier })
             #expect(try Data(contentsOf: URL(fileURLWithPath: delivery.path)) == Data(Setup.bytes), "the file is whole")
-            _ = try await app.ask(.acknowledgeDelivery(deliveryID: delivery.id))
+            _ = try await app.ask(.downloads(.acknowledgeDelivery(deliveryID: delivery.id)))
         }
     }
 
@@ -86,19 +86,19 @@ struct ExtensionHandOverTests {
         try await Self.withInstalledApp { setup in
             let bundle = setup.installed.bundleIdentifier
             let first = try await setup.device.client(bundle)
-            _ = try await first.ask(.setDelegate(isSet: true))
+            _ = try await first.ask(.downloads(.setDelegate(isSet: true)))
             let download = try await setup.finish("orphaned", from: first, "the file sent to the first delegate") {
                 $0.event == "finishedWithFileURL" && $0.to == "app"
             }
             // The first app's process receives the file, then exits before its callback returns.
             _ = try await first.deliveries()
             let second = try await setup.device.client(bundle)
-            _ = try await second.ask(.setDelegate(isSet: true))
+            _ = try await second.ask(.downloads(.setDelegate(isSet: true)))
             first.close()
 
             let delivered = try await second.deliveries()
             #expect(delivered.map(\.download.uniqueIdentifier) == [download.uniqueIdentifier])
-            if let delivery = delivered.first { _ = try await second.ask(.acknowledgeDelivery(deliveryID: delivery.id)) }
+            if let delivery = delivered.first { _ = try await second.ask(.downloads(.acknowledgeDelivery(deliveryID: delivery.id))) }
             #expect(!setup.device.trace.contains { $0.event == Self.finishedCall }, "the extension was called for it")
         }
     }
@@ -145,7 +145,7 @@ struct ExtensionHandOverTests {
             let download = DownloadDescriptor(
                 identifier: identifier, uniqueIdentifier: UUID().uuidString, url: files.url("/\(identifier).mp4").absoluteString,
                 fileSize: Self.bytes.count, applicationGroupIdentifier: installed.fixture.appGroupIdentifier)
-            guard case let .download(scheduled) = try await client.ask(.schedule(download: download)) else {
+            guard case let .download(scheduled) = try await client.ask(.downloads(.schedule(download: download))) else {
                 throw TestSupportError("The service refused to schedule \(identifier).")
             }
             try await device.waitForTrace(description) { $0.download == identifier && traced($0) }
@@ -172,7 +172,7 @@ struct ExtensionHandOverTests {
         _ app: RawServiceClient, toList finished: [String], without absent: DownloadDescriptor? = nil,
         sourceLocation: SourceLocation = #_sourceLocation
     ) async throws {
-        guard case let .downloads(listed) = try await app.ask(.fetchCurrentDownloads) else {
+        guard case let .downloads(listed) = try await app.ask(.downloads(.fetchCurrentDownloads)) else {
             Issue.record("the service did not list the app's downloads", sourceLocation: sourceLocation); return
         }
         #expect(listed.filter { $0.state == .finished }.map(\.uniqueIdentifier) == finished, "listed \(listed)", sourceLocation: sourceLocation)

@@ -46,7 +46,7 @@ extension InProcessService {
         let request = InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
             executablesDirectory: ProductsDirectory.url().path)
-        guard case .app = try await tool.ask(.install(request)) else {
+        guard case .app = try await tool.ask(.tool(.install(request))) else {
             server.stop()
             throw TestSupportError("The service refused to install \(fixture.bundleIdentifier).")
         }

@@ -39,7 +39,7 @@ struct PeriodicCheckClockTests {
     func lowPowerModeHoldsPeriodicChecks() async throws {
         try await InProcessService.with({ $0.timeScale = Self.timeScale }) { device in
             let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
-            _ = try await tool.ask(.updateSettings(SettingsChange(lowPowerMode: true)))
+            _ = try await tool.ask(.tool(.updateSettings(SettingsChange(lowPowerMode: true))))
             let app = try await device.installTestApp(behaviour: ["returnFor": [1, 2]])
             defer { app.manifestServer.stop() }
             let status = try await device.waitForAppStatus(app, "the install's end") { $0.state == .launchable ? $0 : nil }
@@ -55,7 +55,7 @@ struct PeriodicCheckClockTests {
             #expect(later?.nextPeriodicCheck == nil, "\(String(describing: later))")
             #expect(!device.trace.contains { $0.event == "periodicCheck" }, "a periodic check came in low-power mode")
 
-            _ = try await tool.ask(.updateSettings(SettingsChange(lowPowerMode: false)))
+            _ = try await tool.ask(.tool(.updateSettings(SettingsChange(lowPowerMode: false))))
             try await device.waitForTrace("the periodic check that is due") { $0.event == "periodicCheck" }
             // Its extension is launched and called before the test ends, so stopping the service ends it.
             try await device.waitForTrace("the periodic content request") {
@@ -69,7 +69,7 @@ extension InProcessService {
     /// The installed app's status, or `nil` while the service does not list it.
     func appStatus(_ app: TestApp) async throws -> AppStatus? {
         let tool = try await client("com.example.backgroundassets-debug", role: .tool)
-        guard case let .status(status) = try await tool.ask(.fetchStatus) else { return nil }
+        guard case let .status(status) = try await tool.ask(.core(.fetchStatus)) else { return nil }
         return status.apps.first { $0.bundleIdentifier == app.bundleIdentifier }
     }
 

@@ -21,9 +21,9 @@ struct PipelinedScheduleTests {
                 identifier: identifier, uniqueIdentifier: UUID().uuidString, url: "http://127.0.0.1:9/\(identifier)",
                 fileSize: essential ? 10 : 0, applicationGroupIdentifier: "group.\(app)", isEssential: essential)
         }
-        var requests = (0..<300).map { ClientRequest.schedule(download: download("d\($0)")) }
-        requests[100] = .schedule(download: download("d7"))
-        requests[200] = .schedule(download: download("e", essential: true))
+        var requests = (0..<300).map { ClientRequest.downloads(.schedule(download: download("d\($0)"))) }
+        requests[100] = .downloads(.schedule(download: download("d7")))
+        requests[200] = .downloads(.schedule(download: download("e", essential: true)))
         let sent = requests
         let answers = try await blocking { try client.pipeline(sent) }
 

@@ -18,11 +18,11 @@ struct ServiceClockTests {
         let device = try await InProcessService()
         let holder = try await device.client()
         let waiter = try await device.client()
-        guard case .exclusiveControlGranted = try await holder.ask(.acquireExclusiveControl(deadline: nil)) else {
+        guard case .exclusiveControlGranted = try await holder.ask(.downloads(.acquireExclusiveControl(deadline: nil))) else {
             Issue.record("the first client did not get exclusive control"); return
         }
         let deadline = device.clock.now.addingTimeInterval(30)
-        let request = try waiter.post(.acquireExclusiveControl(deadline: deadline))
+        let request = try waiter.post(.downloads(.acquireExclusiveControl(deadline: deadline)))
         try await device.waitForTimers()
         device.clock.advance(by: .seconds(29))
         #expect(device.clock.sleeperCount >= 1, "29 s in, the deadline has not passed")
@@ -58,8 +58,8 @@ struct ServiceClockTests {
         let device = try await InProcessService()
         let holder = try await device.client()
         let waiter = try await device.client()
-        _ = try await holder.ask(.acquireExclusiveControl(deadline: nil))
-        _ = try waiter.post(.acquireExclusiveControl(deadline: device.clock.now.addingTimeInterval(60)))
+        _ = try await holder.ask(.downloads(.acquireExclusiveControl(deadline: nil)))
+        _ = try waiter.post(.downloads(.acquireExclusiveControl(deadline: device.clock.now.addingTimeInterval(60))))
         try await device.waitForTimers()
         #expect(device.service.activities.runningNames.contains("exclusive-control deadline"))
         #expect(device.service.activities.runningNames.contains("queue events"))
@@ -81,7 +81,7 @@ struct ServiceClockTests {
         let request = InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
             executablesDirectory: ProductsDirectory.url().path)
-        guard case .app = try await tool.ask(.install(request)) else {
+        guard case .app = try await tool.ask(.tool(.install(request))) else {
             Issue.record("the install was refused"); return
         }
         // The extension is not ended by the service's idle timer: that runs on the clock nobody advances.
@@ -107,11 +107,11 @@ struct ServiceClockTests {
         let fixture = AppBundleFixture(manifestURL: URL(string: "http://127.0.0.1:9/manifest.json")!)
         let plists = try fixture.write(in: device.root.url.appending(path: "bundle"))
         let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
-        _ = try await tool.ask(.install(InstallRequest(
+        _ = try await tool.ask(.tool(.install(InstallRequest(
             appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
-            executablesDirectory: ProductsDirectory.url().path)))
+            executablesDirectory: ProductsDirectory.url().path))))
         let status = try await poll("the install to end") { () -> AppStatus? in
-            guard case let .status(status) = try await tool.ask(.fetchStatus),
+            guard case let .status(status) = try await tool.ask(.core(.fetchStatus)),
                 let app = status.apps.first, app.state == .launchable, app.nextPeriodicCheck != nil
             else { return nil }
             return app

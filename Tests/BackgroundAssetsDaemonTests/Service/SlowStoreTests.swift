@@ -24,17 +24,17 @@ struct SlowStoreTests {
         let gate = DispatchSemaphore(value: 0)
         let entered = DispatchSemaphore(value: 0)
         store.beforeWrite.withLock { $0 = { entered.signal(); gate.wait() } }
-        let schedule = try app.post(.schedule(download: descriptor))
+        let schedule = try app.post(.downloads(.schedule(download: descriptor)))
         #expect(await Self.wait(for: entered), "the schedule reached the store")
 
         // Another client's questions are answered while the write is stuck (its reads would time
         // out and fail the test if they waited for it: the write stays stuck until the gate opens).
         let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
-        guard case let .status(status) = try await tool.ask(.fetchStatus) else {
+        guard case let .status(status) = try await tool.ask(.core(.fetchStatus)) else {
             Issue.record("status was not answered while a write was stuck"); return
         }
         #expect(status.downloads.isEmpty, "the stuck schedule is not committed yet")
-        guard case .downloads = try await tool.ask(.fetchCurrentDownloads) else {
+        guard case .downloads = try await tool.ask(.downloads(.fetchCurrentDownloads)) else {
             Issue.record("current downloads were not answered while a write was stuck"); return
         }
 
@@ -43,7 +43,7 @@ struct SlowStoreTests {
         guard case .download = try await app.answer(to: schedule) else {
             Issue.record("the schedule did not complete once the store answered"); return
         }
-        guard case let .status(after) = try await tool.ask(.fetchStatus) else { Issue.record("no status"); return }
+        guard case let .status(after) = try await tool.ask(.core(.fetchStatus)) else { Issue.record("no status"); return }
         #expect(after.downloads.map(\.download.identifier) == ["stuck"])
         await device.stop()
     }

@@ -33,7 +33,7 @@ struct TaskTimelineClockTests {
             let client = try await device.client(app.bundleIdentifier, role: .app)
             let request = TaskRequestDescriptor(
                 identifier: Self.refresh, kind: .appRefresh, earliestBeginDate: Date(timeIntervalSinceNow: 300))
-            guard case .done = try await client.ask(.submitTaskRequest(request)) else {
+            guard case .done = try await client.ask(.tasks(.submitTaskRequest(request))) else {
                 Issue.record("the request was refused"); return
             }
             // The service kills the background launch at the task's limit, or when it stops.

@@ -24,12 +24,12 @@ struct BackgroundSessionServiceTests {
     private func startDownload(_ client: RawServiceClient, from server: AssetServerProcess,
                                settings: BackgroundSessionSettings = BackgroundSessionSettings(identifier: session),
                                earliestBeginDate: Date? = nil) async throws -> BackgroundTaskSnapshot {
-        #expect(try await client.ask(.attachURLSession(settings: settings)) == .done)
+        #expect(try await client.ask(.urlSessions(.attachURLSession(settings: settings))) == .done)
         let request = BackgroundTaskRequest(url: server.url(Self.archive))
-        let made = try await client.ask(.makeURLSessionTask(session: settings.identifier, request: request))
+        let made = try await client.ask(.urlSessions(.makeURLSessionTask(session: settings.identifier, request: request)))
         guard case let .urlSessionTask(task) = made else { throw TestSupportError("The service did not make the task: \(made).") }
         let resume = BackgroundTaskCommand.resume(earliestBeginDate: earliestBeginDate, countOfBytesClientExpectsToReceive: -1)
-        let resumed = try await client.ask(.changeURLSessionTask(session: settings.identifier, taskIdentifier: task.taskIdentifier, command: resume))
+        let resumed = try await client.ask(.urlSessions(.changeURLSessionTask(session: settings.identifier, taskIdentifier: task.taskIdentifier, command: resume)))
         #expect(resumed == .resumeData(nil))
         return task
     }
@@ -38,8 +38,8 @@ struct BackgroundSessionServiceTests {
     private func cancelProducingResumeData(_ client: RawServiceClient, from server: AssetServerProcess) async throws -> Data {
         let task = try await startDownload(client, from: server)
         try await client.sessionEvents { if case let .wroteData(_, _, total, _) = $0 { total >= 16384 } else { false } }
-        let cancel = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
-                                                                command: .cancelProducingResumeData))
+        let cancel = try await client.ask(.urlSessions(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier,
+                                                                command: .cancelProducingResumeData)))
         guard case let .resumeData(data?) = cancel else { throw TestSupportError("no resume data: \(cancel)") }
         return data
     }
@@ -49,7 +49,7 @@ struct BackgroundSessionServiceTests {
     }
 
     private func status(_ tool: RawServiceClient) async throws -> ServiceStatus {
-        guard case let .status(status) = try await tool.ask(.fetchStatus) else { throw TestSupportError("no status") }
+        guard case let .status(status) = try await tool.ask(.core(.fetchStatus)) else { throw TestSupportError("no status") }
         return status
     }
 
@@ -91,14 +91,14 @@ struct BackgroundSessionServiceTests {
             try await poll(until: { try await status(tool).urlSessions?.first?.waitingEvents == 2 },
                            "the file and the completion kept for the app")
             let second = try await device.recordingClient()
-            #expect(try await second.ask(.attachURLSession(settings: BackgroundSessionSettings(identifier: Self.session))) == .done)
+            #expect(try await second.ask(.urlSessions(.attachURLSession(settings: BackgroundSessionSettings(identifier: Self.session)))) == .done)
             let events = try await second.sessionEvents(until: Self.completed)
             guard case let .attached(tasks) = events.first, case let .finishedDownloading(_, file, _) = events.dropFirst().first else {
                 throw TestSupportError("expected the task back, then the file: \(events)")
             }
             #expect(tasks.map(\.taskIdentifier) == [task.taskIdentifier])
             #expect(try Data(contentsOf: file) == archiveBytes(server))
-            #expect(try await second.ask(.fetchURLSessionsAwaitingEvents) == .urlSessionIdentifiers([]), "delivered events wait no more")
+            #expect(try await second.ask(.urlSessions(.fetchURLSessionsAwaitingEvents)) == .urlSessionIdentifiers([]), "delivered events wait no more")
             await device.stop()
         }
     }
@@ -110,16 +110,16 @@ struct BackgroundSessionServiceTests {
             let game = try await device.recordingClient()
             let task = try await startDownload(game, from: server)
             let other = try await device.recordingClient("com.example.other")
-            #expect(try await other.ask(.attachURLSession(settings: BackgroundSessionSettings(identifier: Self.session))) == .done)
+            #expect(try await other.ask(.urlSessions(.attachURLSession(settings: BackgroundSessionSettings(identifier: Self.session)))) == .done)
             let events = try await other.sessionEvents { if case .attached = $0 { true } else { false } }
             #expect(events.first == .attached(tasks: []))
-            let change = try await other.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier, command: .cancel))
+            let change = try await other.ask(.urlSessions(.changeURLSessionTask(session: Self.session, taskIdentifier: task.taskIdentifier, command: .cancel)))
             guard case let .failure(failure) = change else { throw TestSupportError("another app cancelled the task: \(change)") }
             #expect(failure.message.contains("has no task \(task.taskIdentifier)"))
             // The game's own process may not name a session it has not made either.
             let stranger = try await device.recordingClient()
-            let made = try await stranger.ask(.makeURLSessionTask(
-                session: "com.example.game.never", request: BackgroundTaskRequest(url: server.url(Self.archive))))
+            let made = try await stranger.ask(.urlSessions(.makeURLSessionTask(
+                session: "com.example.game.never", request: BackgroundTaskRequest(url: server.url(Self.archive)))))
             guard case .failure = made else { throw TestSupportError("a task was made in a session nobody made") }
             await device.stop()
         }
@@ -140,12 +140,12 @@ struct BackgroundSessionServiceTests {
             #expect(snapshot.failure?.error.code == -999)
             #expect(snapshot.failure?.resumeData == data, "the error's user info carries the same resume data")
 
-            let made = try await client.ask(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: data))
+            let made = try await client.ask(.urlSessions(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: data)))
             guard case let .urlSessionTask(resumed) = made else { throw TestSupportError("no task from resume data: \(made)") }
             #expect(resumed.countOfBytesReceived == kept.bytesReceived)
             let second = resumed.taskIdentifier
-            _ = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: second,
-                                                           command: .resume(earliestBeginDate: nil, countOfBytesClientExpectsToReceive: -1)))
+            _ = try await client.ask(.urlSessions(.changeURLSessionTask(session: Self.session, taskIdentifier: second,
+                                                           command: .resume(earliestBeginDate: nil, countOfBytesClientExpectsToReceive: -1))))
             let events = try await client.sessionEvents { if case let .completed(s) = $0 { s.taskIdentifier == second } else { false } }
             #expect(events.contains(.resumed(taskIdentifier: second, offset: kept.bytesReceived, expectedTotalBytes: Self.archiveSize)))
             let file = events.compactMap { if case let .finishedDownloading(id, file, _) = $0, id == second { file } else { nil } }.first
@@ -153,7 +153,7 @@ struct BackgroundSessionServiceTests {
             let ranges = try AccessLogEntry.entries(in: accessLog).filter { $0.path == Self.archive }.compactMap(\.range)
             #expect(ranges.contains("bytes=\(kept.bytesReceived)-"), "\(ranges)")
             // Used once: the partial file is gone, and the same data names nothing any more.
-            let again = try await client.ask(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: data))
+            let again = try await client.ask(.urlSessions(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: data)))
             guard case .failure = again else { throw TestSupportError("resume data was used twice") }
             await device.stop()
         }
@@ -171,12 +171,12 @@ struct BackgroundSessionServiceTests {
             forged.bytesReceived = claimed
             _ = try await client.sessionEvents(until: Self.completed)
 
-            let made = try await client.ask(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: forged.encoded()))
+            let made = try await client.ask(.urlSessions(.makeURLSessionTaskFromResumeData(session: Self.session, resumeData: forged.encoded())))
             guard case let .urlSessionTask(resumed) = made else { throw TestSupportError("no task from resume data: \(made)") }
             #expect(resumed.countOfBytesReceived == held, "the app's progress starts at the bytes the file holds")
             let second = resumed.taskIdentifier
-            _ = try await client.ask(.changeURLSessionTask(session: Self.session, taskIdentifier: second,
-                                                           command: .resume(earliestBeginDate: nil, countOfBytesClientExpectsToReceive: -1)))
+            _ = try await client.ask(.urlSessions(.changeURLSessionTask(session: Self.session, taskIdentifier: second,
+                                                           command: .resume(earliestBeginDate: nil, countOfBytesClientExpectsToReceive: -1))))
             let events = try await client.sessionEvents { if case let .completed(s) = $0 { s.taskIdentifier == second } else { false } }
             #expect(events.contains(.resumed(taskIdentifier: second, offset: held, expectedTotalBytes: Self.archiveSize)))
             let file = events.compactMap { if case let .finishedDownloading(id, file, _) = $0, id == second { file } else { nil } }.first
@@ -190,14 +190,14 @@ struct BackgroundSessionServiceTests {
         try await withAssetServer(sessions: 2) { server in
             let device = try await InProcessService()
             let tool = try await device.recordingClient("com.example.backgroundassets-debug", role: .tool)
-            _ = try await tool.ask(.updateSettings(SettingsChange(externalPower: false)))
+            _ = try await tool.ask(.tool(.updateSettings(SettingsChange(externalPower: false))))
             let client = try await device.recordingClient()
             let settings = BackgroundSessionSettings(identifier: Self.session, isDiscretionary: true)
             _ = try await startDownload(client, from: server, settings: settings)
             let waiting = try await status(tool)
             #expect(waiting.urlSessions?.first?.waitReasons["1"] == "the session is discretionary and the device is on battery")
             #expect(waiting.downloads.isEmpty, "nothing is queued while it waits")
-            _ = try await tool.ask(.updateSettings(SettingsChange(externalPower: true)))
+            _ = try await tool.ask(.tool(.updateSettings(SettingsChange(externalPower: true))))
             try await client.sessionEvents(until: Self.completed)
             await device.stop()
         }

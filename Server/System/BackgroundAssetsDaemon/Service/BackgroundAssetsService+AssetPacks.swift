@@ -8,13 +8,8 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// Answers a request of the asset-pack manager, or the debug tool's purge.
-    func handleAssetPackRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
-        if case let .purgeAssetPacks(bundleIdentifier, bytes) = request {
-            guard hello.role == .tool else { return toolOnly("purge") }
-            let removed = await assetPacks.purge(app: bundleIdentifier, bytes: bytes.map { max($0, 0) })
-            return .assetPackChanges(AssetPackChanges(removed: removed.map { "\($0.bundleIdentifier)/\($0.packID)" }))
-        }
+    /// Answers a request of the asset-pack manager, from an installed app or its extension.
+    func handleAssetPackRequest(_ request: ClientRequest.AssetPacks, hello: Hello, connection: UInt64) async -> ServerResponse {
         let app = hello.bundleIdentifier
         guard hello.role != .tool, installedApps.contains(app), let installed = try? await registry.app(app) else {
             return failure(.callerConnectionNotAccepted, "\(app.debugSummary) is not an installed app; install it with "
@@ -55,8 +50,6 @@ extension BackgroundAssetsService {
             guard let client = clients[connection] else { return .done }
             assetPacks.watch(client.connection, role: hello.role, app: app)
             return .done
-        default:
-            return failure(.callerConnectionInvalid, "\(request) is not an asset-pack request.")
         }
     }
 

@@ -8,7 +8,7 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// Answers the notification requests of an app or the debug tool.
-    func handleNotificationRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
+    func handleNotificationRequest(_ request: ClientRequest.Notifications, hello: Hello, connection: UInt64) async -> ServerResponse {
         let app = hello.bundleIdentifier
         do {
             switch request {
@@ -50,28 +50,37 @@ extension BackgroundAssetsService {
                 return .done
             case .fetchNotificationCategories:
                 return .notificationCategories(try await notifications.categories(app: app))
-            case let .respondToNotification(bundleIdentifier, identifier, action, text):
-                guard hello.role == .tool else { return toolOnly("notifications --respond") }
-                guard let target = bundleIdentifier else {
-                    return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1,
-                                                message: "Name the app whose notification is answered: notifications --respond ID -b APP."))
-                }
-                if try await !notifications.respond(app: target, identifier: identifier, action: action, text: text) {
-                    // No delegate of the app listens: launch it, as a tap on the notification does.
-                    await launchAppInBackground(target, for: .notificationResponse(identifier: identifier))
-                }
-                return .done
             case let .answerNotificationResponse(responseID):
                 if let answered = notifications.responseHandled(responseID) { endBackgroundLaunchIfIdle(app: answered) }
                 return .done
-            default:
-                return failure(.downloadFailedToStart, "\(request) is not a notification request.")
             }
-        } catch let refusal as NotificationHost.Refusal {
-            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: refusal.code, message: refusal.message))
         } catch {
-            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "The device could not keep the notification: \(error)."))
+            return notificationFailure(error)
         }
+    }
+
+    /// A person answers an app's delivered notification with an action (the debug tool's `notifications --respond`).
+    func respondToNotification(bundleIdentifier: String?, identifier: String, action: String, text: String?) async -> ServerResponse {
+        guard let target = bundleIdentifier else {
+            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1,
+                                        message: "Name the app whose notification is answered: notifications --respond ID -b APP."))
+        }
+        do {
+            if try await !notifications.respond(app: target, identifier: identifier, action: action, text: text) {
+                // No delegate of the app listens: launch it, as a tap on the notification does.
+                await launchAppInBackground(target, for: .notificationResponse(identifier: identifier))
+            }
+            return .done
+        } catch {
+            return notificationFailure(error)
+        }
+    }
+
+    private func notificationFailure(_ error: any Error) -> ServerResponse {
+        if let refusal = error as? NotificationHost.Refusal {
+            return .failure(WireFailure(domain: NotificationHost.errorDomain, code: refusal.code, message: refusal.message))
+        }
+        return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "The device could not keep the notification: \(error)."))
     }
 
     /// A connection closed: presentations it owed are listed.

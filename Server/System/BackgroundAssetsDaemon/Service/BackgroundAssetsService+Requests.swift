@@ -8,97 +8,34 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// Answers a request, or returns `nil` when the answer comes later (exclusive control).
+    ///
+    /// Each family of requests goes to the one handler of its subsystem; the debug tool's family
+    /// is refused here, once, to every other role.
     func handle(_ request: ClientRequest, id: UInt64, from connection: UInt64) async -> ServerResponse? {
         guard let client = clients[connection] else { return nil }
         if case let .hello(hello) = request { return await greet(hello, client: client) }
         guard let hello = client.hello else {
             return failure(.callerConnectionInvalid, "The first request on a connection must be hello; reconnect and introduce the process.")
         }
-        let app = hello.bundleIdentifier
         do {
             switch request {
             case .hello:
                 return nil
-            case let .setDelegate(isSet):
-                clients.setDelegate(connection, isSet)
-                // A delegate set after a restart of the service is handed what the old one could not
-                // deliver, and what waits for the extension unsent is the delegate's now.
-                if isSet { await delegateSet(app: app) }
-                return .done
-            case let .schedule(download):
-                return try await schedule(download, app: app, client: client)
-            case let .startForeground(download):
-                return try await startForeground(download, app: app, client: client)
-            case let .cancel(download):
-                guard let row = try await storeReader.read({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) else {
-                    return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) is not scheduled; it may have finished, failed or been cancelled already.")
-                }
-                try await queue.cancel(id: row.id)
-                record(from: client, event: "cancel", app: app, download: download.identifier)
-                return .done
-            case .fetchCurrentDownloads:
-                return .downloads(try await currentDownloads(of: app, for: hello.role).map(\.descriptor))
-            case let .acquireExclusiveControl(deadline):
-                return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
-            case .releaseExclusiveControl:
-                // Recorded before the next holder's grant, so the trace reads in the order it happened.
-                record(from: client, event: "releaseExclusiveControl", app: app)
-                if let next = arbiter.release(app: app, connection: connection) { grant(next) }
-                // An extension that let go is done once it stays idle for the grace: it may still
-                // ask again, for its next file.
-                await perform(extensionCalls.releasedExclusiveControl(app: app, connection: connection))
-                return .done
-            case let .answerChallenge(deliveryID, answer):
-                guard let rowID = handOvers.answer(deliveryID) else {
-                    return failure(.downloadDoesNotExist, "No challenge \(deliveryID) is waiting: another delegate answered it, or its download ended.")
-                }
-                try await queue.answerChallenge(id: rowID, answer: answer)
-                record(from: client, event: "answerChallenge", app: app, detail: answer.disposition.rawValue)
-                return .done
-            case let .acknowledgeDelivery(deliveryID):
-                await deliveryAcknowledged(deliveryID, by: connection)
-                return .done
-            case .fetchStatus:
-                return .status(try await status())
-            case let .fetchDownloadStatuses(after):
-                return .downloadStatuses(try await downloadStatuses(after: after))
-            case let .install(request):
-                guard hello.role == .tool else { return toolOnly("install") }
-                return await install(request)
-            case let .uninstall(bundleIdentifier):
-                guard hello.role == .tool else { return toolOnly("uninstall") }
-                return await uninstall(bundleIdentifier)
-            case let .simulate(kind, bundleIdentifier):
-                guard hello.role == .tool else { return toolOnly("simulate") }
-                return await simulate(kind, bundleIdentifier: bundleIdentifier)
-            case let .updateSettings(change):
-                guard hello.role == .tool else { return toolOnly("settings") }
-                return updateSettings(change)
-            case let .awaitLaunchable(bundleIdentifier, recordLaunch):
-                return await awaitLaunchable(bundleIdentifier, recordLaunch: recordLaunch && hello.role == .app, requestID: id, connection: connection)
-            case .extensionCheckIn:
-                return extensionCheckIn(client: client)
-            case let .extensionCallReturned(callID, result):
-                return await extensionCallReturned(callID: callID, result: result, connection: connection)
-            case .submitTaskRequest, .cancelTaskRequests, .fetchPendingTaskRequests, .registerTaskHandler,
-                .taskCompleted, .simulateTask, .reportTaskProgress:
-                return await handleTaskRequest(request, hello: hello, connection: connection)
-            case .resetDeviceClock:
-                guard hello.role == .tool else { return toolOnly("clock") }
-                await resetDeviceClock()
-                return .status(try await status())
-            case .attachURLSession, .makeURLSessionTask, .makeURLSessionTaskFromResumeData, .changeURLSessionTask,
-                .urlSessionFileHandled, .fetchURLSessionsAwaitingEvents, .urlSessionEventsHandled, .invalidateURLSession,
-                .forceQuit:
-                return await handleURLSessionRequest(request, hello: hello, connection: connection)
-            case .requestNotificationAuthorization, .fetchNotificationAuthorization, .addNotification,
-                .fetchPendingNotifications, .fetchDeliveredNotifications, .removeNotifications, .setNotificationPresenter,
-                .answerNotificationPresentation, .setNotificationBadgeCount, .fetchNotificationBadges, .setNotificationCategories,
-                .fetchNotificationCategories, .respondToNotification, .answerNotificationResponse:
-                return await handleNotificationRequest(request, hello: hello, connection: connection)
-            case .fetchAssetPackManifest, .requestAssetPack, .removeAssetPack, .checkAssetPackUpdates,
-                .fetchDownloadingAssetPacks, .watchAssetPacks, .purgeAssetPacks:
+            case let .core(request):
+                return try await handleCoreRequest(request, id: id, hello: hello, client: client)
+            case let .downloads(request):
+                return try await handleDownloadRequest(request, id: id, hello: hello, client: client)
+            case let .assetPacks(request):
                 return await handleAssetPackRequest(request, hello: hello, connection: connection)
+            case let .tasks(request):
+                return await handleTaskRequest(request, hello: hello, connection: connection)
+            case let .urlSessions(request):
+                return await handleURLSessionRequest(request, hello: hello, connection: connection)
+            case let .notifications(request):
+                return await handleNotificationRequest(request, hello: hello, connection: connection)
+            case let .tool(request):
+                guard hello.role == .tool else { return toolOnly(request.command) }
+                return try await handleToolRequest(request)
             }
         } catch let error as DaemonError {
             if case let .downloadAlreadyScheduled(_, identifier) = error { return alreadyScheduled(identifier) }
@@ -176,7 +113,7 @@ extension BackgroundAssetsService {
         }
     }
 
-    private func schedule(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
+    func schedule(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
         if let refusal = await scheduleRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "scheduleDownload", app: app, download: download.identifier)
         // Committed without waiting for the disk: the answer waits for it instead (see `answer`).
@@ -196,7 +133,7 @@ extension BackgroundAssetsService {
         var answers: [ServerResponse?] = Array(repeating: nil, count: messages.count)
         var accepted: [(index: Int, download: NewDownload)] = []
         for (index, message) in messages.enumerated() {
-            guard case let .schedule(download) = message.request else { continue }
+            guard case let .downloads(.schedule(download)) = message.request else { continue }
             if let refusal = await scheduleRefusal(of: download, app: app, client: client) {
                 answers[index] = refusal
                 continue
@@ -230,11 +167,11 @@ extension BackgroundAssetsService {
     }
 
     /// The answer to a schedule of a download the app has scheduled already.
-    private func alreadyScheduled(_ identifier: String) -> ServerResponse {
+    func alreadyScheduled(_ identifier: String) -> ServerResponse {
         failure(.downloadAlreadyScheduled, "The download \(identifier.debugSummary) is already scheduled; promote or cancel it instead of scheduling it again.")
     }
 
-    private func startForeground(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
+    func startForeground(_ download: DownloadDescriptor, app: String, client: Client) async throws -> ServerResponse {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
@@ -268,7 +205,7 @@ extension BackgroundAssetsService {
         return .download(rows[0].descriptor)
     }
 
-    private func status() async throws -> ServiceStatus {
+    func status() async throws -> ServiceStatus {
         let firstPage = try await downloadStatuses(after: 0)
         var status = ServiceStatus(
             processIdentifier: getpid(), deviceRoot: paths.root.path, connectionCount: clients.count,

@@ -17,8 +17,8 @@ extension BackgroundAssetsService {
 
     // MARK: - Requests
 
-    /// Answers the Background Tasks requests of an app or the debug tool.
-    func handleTaskRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
+    /// Answers the Background Tasks requests of an app.
+    func handleTaskRequest(_ request: ClientRequest.Tasks, hello: Hello, connection: UInt64) async -> ServerResponse {
         let app = hello.bundleIdentifier
         switch request {
         case let .submitTaskRequest(descriptor):
@@ -65,13 +65,6 @@ extension BackgroundAssetsService {
         case let .reportTaskProgress(taskID, progress):
             tasks.progressReported(progress, taskID: taskID, connection: connection, now: wallClock.now)
             return .done
-        case let .simulateTask(action, identifier, bundleIdentifier):
-            guard hello.role == .tool else {
-                return failure(.callerConnectionNotAccepted, "Only backgroundassets-debug may simulate tasks; run backgroundassets-debug simulate.")
-            }
-            return await simulateTask(action, identifier: identifier, bundleIdentifier: bundleIdentifier)
-        default:
-            return failure(.downloadFailedToStart, "\(request) is not a Background Tasks request.")
         }
     }
 
@@ -120,7 +113,7 @@ extension BackgroundAssetsService {
 
     // MARK: - The debug tool
 
-    private func simulateTask(_ action: TaskSimulation, identifier: String, bundleIdentifier: String?) async -> ServerResponse {
+    func simulateTask(_ action: TaskSimulation, identifier: String, bundleIdentifier: String?) async -> ServerResponse {
         let installed: InstalledApp
         switch await resolveApp(bundleIdentifier) {
         case let .success(found): installed = found

@@ -7,14 +7,10 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
-    /// Answers the background-session requests of an app, its extension or the debug tool.
-    func handleURLSessionRequest(_ request: ClientRequest, hello: Hello, connection: UInt64) async -> ServerResponse {
+    /// Answers the background-session requests of an app or its extension.
+    func handleURLSessionRequest(_ request: ClientRequest.URLSessions, hello: Hello, connection: UInt64) async -> ServerResponse {
         let app = hello.bundleIdentifier
         guard let client = clients[connection] else { return .done }
-        if case let .forceQuit(bundleIdentifier) = request {
-            guard hello.role == .tool else { return toolOnly("simulate --force-quit") }
-            return await forceQuit(bundleIdentifier)
-        }
         guard hello.role != .tool else {
             return sessionFailure("Background sessions belong to apps and their extensions; the debug tool downloads with backgroundassets-debug download.")
         }
@@ -44,8 +40,6 @@ extension BackgroundAssetsService {
             case let .invalidateURLSession(session, cancellingTasks):
                 try await urlSessions.invalidate(session: session, cancellingTasks: cancellingTasks, app: app, connection: connection)
                 return .done
-            default:
-                return failure(.downloadFailedToStart, "\(request) is not a background-session request.")
             }
         } catch {
             return sessionFailure(error.message)
@@ -91,7 +85,7 @@ extension BackgroundAssetsService {
     /// A person force-quits the app, as swiping it away does: its processes end, its background
     /// transfers are cancelled with `NSURLErrorCancelledReasonUserForceQuitApplication`, and the
     /// system does not launch it for them.
-    private func forceQuit(_ bundleIdentifier: String?) async -> ServerResponse {
+    func forceQuit(_ bundleIdentifier: String?) async -> ServerResponse {
         let app: InstalledApp
         switch await resolveApp(bundleIdentifier) {
         case let .success(found): app = found

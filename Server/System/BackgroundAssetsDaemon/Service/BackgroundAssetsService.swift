@@ -224,7 +224,7 @@ public final class BackgroundAssetsService {
                     guard connection.isOpen else { break serving }
                     lastActivity = wallClock.now
                     // Schedules a client pipelined are handled as one: one transaction, one pump.
-                    let schedules = batch[next...].prefix { if case .schedule = $0.request { true } else { false } }
+                    let schedules = batch[next...].prefix { if case .downloads(.schedule) = $0.request { true } else { false } }
                     if schedules.count > 1, clients[connection.id]?.hello != nil {
                         for (id, response) in await scheduleAll(Array(schedules), from: connection.id) {
                             _ = answer(id, with: response, on: connection)
