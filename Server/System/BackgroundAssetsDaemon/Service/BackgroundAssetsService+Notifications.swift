@@ -10,6 +10,9 @@ extension BackgroundAssetsService {
     /// Answers the notification requests of an app or the debug tool.
     func handleNotificationRequest(_ request: ClientRequest.Notifications, hello: Hello, connection: UInt64) async -> ServerResponse {
         let app = hello.bundleIdentifier
+        // The debug tool reads any app's delivered notifications and badges; the rest is an app's own.
+        let isTool = hello.role == .tool
+        if isTool, let action = request.appOnlyAction { return appOnly(action) }
         do {
             switch request {
             case .requestNotificationAuthorization:
@@ -18,14 +21,13 @@ extension BackgroundAssetsService {
             case .fetchNotificationAuthorization:
                 return .notificationAuthorization(try await notifications.authorization(of: app))
             case let .addNotification(descriptor):
-                guard hello.role != .tool else { return appOnly("post notifications") }
                 try await notifications.add(descriptor, app: app)
                 return .done
             case .fetchPendingNotifications:
                 return .pendingNotifications(notifications.pendingRequests(of: app))
             case let .fetchDeliveredNotifications(bundleIdentifier, after):
                 // The debug tool lists any app's, or every app's; an app lists its own.
-                let listed = hello.role == .tool ? bundleIdentifier : app
+                let listed = isTool ? bundleIdentifier : app
                 return .deliveredNotifications(try await notifications.delivered(app: listed, after: after))
             case let .removeNotifications(list, identifiers):
                 try await notifications.remove(list, identifiers: identifiers, app: app)
@@ -38,14 +40,12 @@ extension BackgroundAssetsService {
                 await notifications.answerPresentation(presentationID, options: options)
                 return .done
             case let .setNotificationBadgeCount(count):
-                guard hello.role != .tool else { return appOnly("set its badge") }
                 try await notifications.setBadge(count, app: app)
                 return .done
             case let .fetchNotificationBadges(bundleIdentifier):
                 // The debug tool lists any app's, or every app's; an app reads its own.
-                return .notificationBadges(try await notifications.badges(app: hello.role == .tool ? bundleIdentifier : app))
+                return .notificationBadges(try await notifications.badges(app: isTool ? bundleIdentifier : app))
             case let .setNotificationCategories(categories):
-                guard hello.role != .tool else { return appOnly("declare notification categories") }
                 try await notifications.setCategories(categories, app: app)
                 return .done
             case .fetchNotificationCategories:
@@ -90,5 +90,26 @@ extension BackgroundAssetsService {
 
     private func appOnly(_ what: String) -> ServerResponse {
         .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "Only an app may \(what); the debug tool lists them with backgroundassets-debug notifications."))
+    }
+}
+
+extension ClientRequest.Notifications {
+    /// What the request does, for the refusal the debug tool gets; `nil` for the two reads the tool
+    /// may make of any app.
+    var appOnlyAction: String? {
+        switch self {
+        case .fetchDeliveredNotifications, .fetchNotificationBadges: nil
+        case .requestNotificationAuthorization: "ask to post notifications"
+        case .fetchNotificationAuthorization: "read its notification authorization"
+        case .addNotification: "post notifications"
+        case .fetchPendingNotifications: "list its pending notifications"
+        case .removeNotifications: "remove its notifications"
+        case .setNotificationPresenter: "present notifications"
+        case .answerNotificationPresentation: "answer how a notification is presented"
+        case .setNotificationBadgeCount: "set its badge"
+        case .setNotificationCategories: "declare notification categories"
+        case .fetchNotificationCategories: "read its notification categories"
+        case .answerNotificationResponse: "answer a notification's response"
+        }
     }
 }
