@@ -30,7 +30,7 @@ extension AssetPackCoordinator {
 
     /// Does what the state asked, in order.
     @discardableResult
-    func perform(_ actions: [AssetPackAction]) async -> Performed {
+    nonisolated(nonsending) func perform(_ actions: [AssetPackAction]) async -> Performed {
         var performed = Performed()
         var remaining = actions[...]
         while let action = remaining.popFirst() {
@@ -89,17 +89,18 @@ extension AssetPackCoordinator {
         }
         unpacking += 1
         let host = host
+        let events = events
         let digests = rowID.flatMap { arrivals.take(rowID: $0, archive: archive) }
         if digests == nil, let rowID {
             // Neither this process nor a saved state saw the archive arrive whole: the archive on
             // disk has holes where its files' bytes were.
             StagingArea.release(handedOver: archive)
-            activities.run("fetch \(identifier) of \(app) again") { @ServiceActor [weak self] in
-                await self?.fetchAgain(app: app, identifier: identifier, rowID: rowID)
+            activities.run("fetch \(identifier) of \(app) again") {
+                await events(.arrivedBeforeRestart(app: app, identifier: identifier, rowID: rowID))
             }
             return
         }
-        activities.run("unpack \(identifier) of \(app)") { @ServiceActor [weak self] in
+        activities.run("unpack \(identifier) of \(app)") {
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
                 // Named after the download while it unpacks, so a crash here is counted against this
                 // pack alone and the third sets it aside (DownloadQueue.quarantine(after:)).
@@ -123,12 +124,12 @@ extension AssetPackCoordinator {
                     "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
                     + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
             }
-            await self?.installEnded(app: app, identifier: identifier, result: result.mapError(refusal))
+            await events(.installEnded(app: app, identifier: identifier, result: result.mapError(refusal)))
         }
     }
 
     /// Deletes a pack's files and its record.
-    private func removeFiles(app: String, packID: String) async {
+    private nonisolated(nonsending) func removeFiles(app: String, packID: String) async {
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: packID)
         installed[key] = nil
         _ = try? await existingStore?.remove(app: app, packID: packID)
@@ -137,7 +138,7 @@ extension AssetPackCoordinator {
         _ = await Self.offActor { (try? host.remove(packID: packID, appGroup: group)) ?? false }
     }
 
-    private func forgetPending(_ key: InstalledAssetPack.Key) async {
+    private nonisolated(nonsending) func forgetPending(_ key: InstalledAssetPack.Key) async {
         guard let download = pending.removeValue(forKey: key) else { return }
         if let rowID = download.rowID { arrivals.forget(rowID: rowID) }
         try? await existingStore?.removePending(app: key.bundleIdentifier, packID: key.packID)

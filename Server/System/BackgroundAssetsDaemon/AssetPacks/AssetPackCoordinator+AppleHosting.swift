@@ -9,7 +9,7 @@ import Foundation
 
 extension AssetPackCoordinator {
     /// The path under the Apple hosting server where an app's download manifest is, its archives beside it.
-    nonisolated static func appleHostingPath(of bundleIdentifier: String) -> String {
+    static func appleHostingPath(of bundleIdentifier: String) -> String {
         "apple-hosting/\(bundleIdentifier)/manifest.json"
     }
 

@@ -29,7 +29,7 @@ extension AssetPackCoordinator {
     ///   - accepted: The packs the extension accepted, or `nil` when it does not adopt the managed
     ///     protocol (`typeName` names its type), which is recorded so the app's requests are refused.
     /// - Returns: The archives queued, essential ones among them.
-    func selectionReturned(_ app: InstalledApp, kind: ContentRequestKind, accepted: Set<String>?, typeName: String?) async -> Performed {
+    nonisolated(nonsending) func selectionReturned(_ app: InstalledApp, kind: ContentRequestKind, accepted: Set<String>?, typeName: String?) async -> Performed {
         know(app)
         let id = app.bundleIdentifier
         let isManaged = accepted != nil
@@ -43,7 +43,7 @@ extension AssetPackCoordinator {
     }
 
     /// The installation event of a content request.
-    nonisolated static func event(of kind: ContentRequestKind) -> AssetPackDownloadPolicy.InstallationEventType {
+    static func event(of kind: ContentRequestKind) -> AssetPackDownloadPolicy.InstallationEventType {
         kind == .update ? .subsequentUpdate : .firstInstallation
     }
 }

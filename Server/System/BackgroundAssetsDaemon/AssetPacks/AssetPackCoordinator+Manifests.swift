@@ -43,14 +43,14 @@ extension AssetPackCoordinator {
     }
 
     /// A refusal in Apple's words: the caller's connection is not accepted for this.
-    nonisolated static func refusal(_ message: String) -> WireFailure {
+    static func refusal(_ message: String) -> WireFailure {
         .backgroundAssets(code: BAError.Code.callerConnectionNotAccepted.rawValue, message: message)
     }
 
     /// Fetches the app's download manifest from its `BAManifestURL` (or the Apple hosting server) now, and
     /// keeps it as the latest.
     /// - Returns: The manifest, its URL and its JSON, or the failure naming the URL or the field at fault.
-    func fetchManifest(of app: InstalledApp) async -> Result<(AssetPackDownloadManifest, URL, String), WireFailure> {
+    nonisolated(nonsending) func fetchManifest(of app: InstalledApp) async -> Result<(AssetPackDownloadManifest, URL, String), WireFailure> {
         let url: URL
         switch manifestURL(of: app) {
         case let .success(found): url = found
@@ -87,7 +87,7 @@ extension AssetPackCoordinator {
 
     /// The manifest entry of a pack version: the latest manifest's, fetched again when it lists
     /// another version than the one asked for (the server may have published a new one).
-    func entry(of app: InstalledApp, packID: String, version: Int) async -> Result<(AssetPackDownloadManifest.Entry, URL), WireFailure> {
+    nonisolated(nonsending) func entry(of app: InstalledApp, packID: String, version: Int) async -> Result<(AssetPackDownloadManifest.Entry, URL), WireFailure> {
         var latest = manifests[app.bundleIdentifier]
         if latest?.manifest.entry(withID: packID)?.version != version {
             switch await fetchManifest(of: app) {

@@ -14,7 +14,7 @@ extension AssetPackCoordinator {
     /// version replaced it) is deleted. A server that asks for credentials gets none: there is no
     /// delegate to ask, so the download fails with the server's answer.
     /// - Returns: The pack downloads that ended.
-    func queueEvent(_ event: QueueEvent) async -> Performed {
+    nonisolated(nonsending) func queueEvent(_ event: QueueEvent) async -> Performed {
         let row = event.row
         let app = row.bundleIdentifier
         let identifier = row.descriptor.identifier
@@ -45,33 +45,35 @@ extension AssetPackCoordinator {
     /// An archive finished downloading before the service restarted, and no saved state of its
     /// arrival covers it whole (``ArchiveArrivals``): it is fetched again from zero, under the same
     /// queue row, since the archive itself keeps only its header and trailer.
-    /// The pack's failure, when it cannot be, goes to the hub.
-    func fetchAgain(app: String, identifier: String, rowID: Int64) async {
+    /// - Returns: The pack downloads that ended: none while it is fetched again; the pack's failure
+    ///   when it cannot be.
+    nonisolated(nonsending) func fetchAgain(app: String, identifier: String, rowID: Int64, deviceNow: Date) async -> Performed {
         let reason = "its archive finished downloading before the service restarted, and no saved state of its arrival "
             + "covers the files written as it arrived"
         guard (try? await queue.fetchAgain(id: rowID, because: reason)) == true else {
             let failure = WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue, message:
                 "The asset pack download \(identifier) finished before the service restarted and could not be fetched again; "
                 + "ask for the pack again (ensureLocalAvailability(of:)).")
-            return await installEnded(app: app, identifier: identifier, result: .failure(failure))
+            return await installEnded(app: app, identifier: identifier, result: .failure(failure), deviceNow: deviceNow)
         }
         unpacking -= 1
         trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "assetPackFetchedAgain", app: app,
                            download: identifier, detail: reason))
+        return Performed()
     }
 
-    /// An unpack ended: the version is recorded and reported finished, or reported failed; the pack
-    /// downloads that ended go to the hub. The install date, which storage pressure orders packs by,
-    /// is the device's time.
-    func installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>) async {
+    /// An unpack ended: the version is recorded and reported finished, or reported failed.
+    /// - Parameter deviceNow: The device's time, the install date storage pressure orders packs by.
+    /// - Returns: The pack downloads that ended.
+    nonisolated(nonsending) func installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>,
+                      deviceNow: Date) async -> Performed {
         unpacking -= 1
-        let performed = switch result {
+        switch result {
         case let .success(size):
-            await perform(state.installFinished(app: app, identifier: identifier, installSize: size.installSize,
-                                                sizeOnDisk: size.sizeOnDisk, now: deviceNow))
+            return await perform(state.installFinished(app: app, identifier: identifier, installSize: size.installSize,
+                                                       sizeOnDisk: size.sizeOnDisk, now: deviceNow))
         case let .failure(failure):
-            await perform(state.failed(app: app, identifier: identifier, failure: failure))
+            return await perform(state.failed(app: app, identifier: identifier, failure: failure))
         }
-        if !performed.ended.isEmpty { notify(.packsEnded(performed.ended)) }
     }
 }

@@ -26,7 +26,7 @@ extension AssetPackCoordinator {
     ///
     /// The room each needs is counted after the files of those before it in the list, which stay
     /// once unpacked; its archive only for itself, since it is deleted once unpacked.
-    func startDownloads(_ requests: [ArchiveRequest]) async -> Performed {
+    nonisolated(nonsending) func startDownloads(_ requests: [ArchiveRequest]) async -> Performed {
         var performed = Performed()
         let host = host
         var free = await Self.offActor { host.freeBytes() } ?? .max

@@ -15,7 +15,7 @@ extension AssetPackCoordinator {
     ///   - version: The version the app's manifest listed.
     ///   - deviceNow: The device's time, recorded as the pack's last use.
     /// - Returns: What became of the request, or why it was refused.
-    func request(_ app: InstalledApp, packID: String, version: Int, deviceNow: Date) async
+    nonisolated(nonsending) func request(_ app: InstalledApp, packID: String, version: Int, deviceNow: Date) async
         -> Result<AssetPackRequestOutcome, WireFailure>
     {
         know(app)
@@ -42,7 +42,7 @@ extension AssetPackCoordinator {
 
     /// Removes a pack from the device, cancelling its download if one runs.
     /// - Returns: Whether the pack was on the device or on its way.
-    func remove(_ app: InstalledApp, packID: String) async -> Bool {
+    nonisolated(nonsending) func remove(_ app: InstalledApp, packID: String) async -> Bool {
         know(app)
         let id = app.bundleIdentifier
         let isInstalled = host.layout(forAppGroup: app.bundle.appGroup)?.installedVersion(of: packID) != nil
@@ -54,7 +54,7 @@ extension AssetPackCoordinator {
     /// Fetches the latest manifest, schedules newer versions of the installed packs and removes the
     /// packs the manifest no longer lists: `checkForUpdates()`, and the periodic check of a managed app.
     /// - Returns: The packs being updated and those removed, or why the manifest could not be used.
-    func checkForUpdates(_ app: InstalledApp) async -> Result<AssetPackChanges, WireFailure> {
+    nonisolated(nonsending) func checkForUpdates(_ app: InstalledApp) async -> Result<AssetPackChanges, WireFailure> {
         switch await fetchManifest(of: app) {
         case let .failure(failure): return .failure(failure)
         case let .success((manifest, url, _)): return .success(await update(app, to: manifest, at: url))
@@ -62,7 +62,7 @@ extension AssetPackCoordinator {
     }
 
     /// Schedules the updates and removals a manifest calls for.
-    func update(_ app: InstalledApp, to manifest: AssetPackDownloadManifest, at url: URL) async -> AssetPackChanges {
+    nonisolated(nonsending) func update(_ app: InstalledApp, to manifest: AssetPackDownloadManifest, at url: URL) async -> AssetPackChanges {
         know(app)
         let installedVersions = host.installedVersions(appGroup: app.bundle.appGroup)
         let plan = AssetPackPolicy.plan(for: .updateCheck, manifest: manifest, installed: installedVersions)
@@ -81,7 +81,7 @@ extension AssetPackCoordinator {
     ///   - app: The only app whose packs may go, or `nil` for every app's.
     ///   - bytes: The bytes to free; `nil` removes every pack storage pressure may remove.
     /// - Returns: The packs removed, in order.
-    func purge(app: String?, bytes: Int64?) async -> [InstalledAssetPack] {
+    nonisolated(nonsending) func purge(app: String?, bytes: Int64?) async -> [InstalledAssetPack] {
         let candidates = installed.values.filter { app == nil || $0.bundleIdentifier == app }
         let chosen = bytes.map { AssetPackPolicy.packsToFree($0, installed: Array(candidates)) }
             ?? AssetPackPolicy.removalOrder(Array(candidates))

@@ -16,17 +16,18 @@ import SystemLogging
 /// extension host: the coordinator turns each request and each queue event into the state's
 /// actions and performs them. Archives download through the service's ``DownloadQueue`` as rows of
 /// the kind `assetPack`, which the system owns for the app: their files are verified and unpacked
-/// here, on a thread of their own, never handed to a delegate or the extension. The coordinator
-/// shares the service's isolation domain (``ServiceActor``), so an unpack that ends later calls back
-/// into it directly; what an end means for an install's essential phase goes to the hub as a
-/// ``PackEnd``, in a ``Notice``.
-@ServiceActor
+/// here, on a thread of their own, never handed to a delegate or the extension. What ends later (an
+/// unpack) comes back as an ``Event`` the service routes to the coordinator again; what an end means
+/// for an install's essential phase comes back to the service as a ``PackEnd``.
 final class AssetPackCoordinator {
-    /// What the coordinator tells the hub when nobody was calling it.
-    enum Notice: Sendable {
-        /// Pack downloads ended later, after an unpack or a failed fetch again: installs waiting
-        /// for them move on.
-        case packsEnded([PackEnd])
+    /// What happened while nobody was calling the coordinator; the service hands each back to it.
+    enum Event: Sendable {
+        /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
+        case installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>)
+        /// An archive finished downloading before this process started: its files were written as it
+        /// arrived, into a staging folder the restart deleted, so it must be fetched again
+        /// (``AssetPackCoordinator/fetchAgain(app:identifier:rowID:deviceNow:)``).
+        case arrivedBeforeRestart(app: String, identifier: String, rowID: Int64)
     }
 
     /// The size of an installed version: its files, and what they occupy on disk.
@@ -44,7 +45,7 @@ final class AssetPackCoordinator {
     }
 
     /// The space always left free when a pack is admitted: the archive and its files must fit beside it.
-    nonisolated static let reservedBytes: Int64 = 16 << 20
+    static let reservedBytes: Int64 = 16 << 20
 
     /// Downloads in progress and the order of their events.
     var state = AssetPackState()
@@ -60,7 +61,7 @@ final class AssetPackCoordinator {
     let paths: DevicePaths
     let configuration: ServiceConfiguration
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
-    let notify: @Sendable (Notice) -> Void
+    let events: @Sendable (Event) async -> Void
 
     /// The installed packs of every app, as the store records them.
     var installed: [InstalledAssetPack.Key: InstalledAssetPack] = [:]
@@ -84,8 +85,6 @@ final class AssetPackCoordinator {
     /// The device's Apple hosting server (`settings --apple-hosting-server`), where the packs of apps
     /// that set `BAUsesAppleHosting` are listed and served; the service keeps it current.
     var appleHostingServer: URL?
-    /// The device's clock, which may run faster than real time; the service keeps it current.
-    var deviceClock: DeviceClock
 
     /// Creates the coordinator.
     /// - Parameters:
@@ -95,12 +94,9 @@ final class AssetPackCoordinator {
     ///   - storeReader: The queue's reads.
     ///   - activities: The owner of the unpacks, and the clock.
     ///   - trace: Where every pack event is recorded.
-    ///   - appleHostingServer: The device's Apple hosting server, from its settings.
-    ///   - deviceClock: The device's clock, for the install dates of packs.
-    ///   - notify: Receives the pack downloads that end later, for the hub.
-    nonisolated init(paths: DevicePaths, configuration: ServiceConfiguration, queue: DownloadQueue, storeReader: DownloadStoreReader,
-                     activities: ServiceActivities, trace: ServiceTrace, appleHostingServer: URL?, deviceClock: DeviceClock,
-                     notify: @escaping @Sendable (Notice) -> Void) {
+    ///   - events: Receives what ends later; the service hands each event back.
+    init(paths: DevicePaths, configuration: ServiceConfiguration, queue: DownloadQueue, storeReader: DownloadStoreReader,
+         activities: ServiceActivities, trace: ServiceTrace, events: @escaping @Sendable (Event) async -> Void) {
         self.paths = paths
         self.configuration = configuration
         storeURL = paths.assetPackDatabase
@@ -110,15 +106,10 @@ final class AssetPackCoordinator {
         self.storeReader = storeReader
         self.activities = activities
         self.trace = trace
-        self.appleHostingServer = appleHostingServer
-        self.deviceClock = deviceClock
-        self.notify = notify
+        self.events = events
     }
 
     var now: Date { activities.wallClock.now }
-
-    /// The device's time now.
-    var deviceNow: Date { deviceClock.deviceTime(at: now) }
 
     /// The store, opened (and created) the first time something must be kept: a device whose apps
     /// have no managed packs spends no file descriptor on it.
@@ -147,7 +138,7 @@ final class AssetPackCoordinator {
     /// kept), a finished one whose file waits is installed when the service hands it over again,
     /// and one that ended otherwise is forgotten.
     /// - Parameter apps: The installed apps.
-    func start(apps: [InstalledApp]) async {
+    nonisolated(nonsending) func start(apps: [InstalledApp]) async {
         let arrivals = arrivals
         await queue.observeBodies { arrivals.observer(for: $0) }
         for app in apps { know(app) }
@@ -178,7 +169,7 @@ final class AssetPackCoordinator {
 
     /// An app was uninstalled: its downloads are cancelled and its records forgotten. Its files go
     /// with its container, or here when another app shares the container.
-    func appRemoved(_ app: String, appGroup: String) async {
+    nonisolated(nonsending) func appRemoved(_ app: String, appGroup: String) async {
         for (key, download) in pending where key.bundleIdentifier == app {
             if let rowID = download.rowID {
                 try? await queue.cancel(id: rowID)
@@ -224,7 +215,7 @@ final class AssetPackCoordinator {
 
     /// Runs blocking work (file system, SQLite-free) on a thread of its own, so the service's
     /// executor stays free while it runs.
-    nonisolated static func offActor<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
+    static func offActor<Value: Sendable>(_ body: @escaping @Sendable () -> Value) async -> Value {
         await withCheckedContinuation { continuation in
             TransferThreads.shared.run { continuation.resume(returning: body()) }
         }

@@ -82,7 +82,7 @@ extension BackgroundAssetsService {
     }
 
     /// How long after its start the service holds finished files for apps whose delegates are not connected yet.
-    nonisolated static var reconnectGrace: Double { DeliveryState.reconnectGrace }
+    static var reconnectGrace: Double { DeliveryState.reconnectGrace }
 
     private func reconnectGraceEnded() async {
         graceTimer = nil

@@ -14,7 +14,6 @@ import SystemLogging
 /// It decides nothing: ``ExtensionCallLifecycle`` decides, and the service performs its actions with
 /// the host. What happens later (a deadline passing, a process exiting, memory over the limit) comes
 /// back as an ``Event`` the service hands to the lifecycle.
-@ServiceActor
 final class ExtensionHost {
     /// What happened while nobody was calling the host; the service hands each to the lifecycle.
     enum Event: Sendable {
@@ -49,11 +48,11 @@ final class ExtensionHost {
 
     /// How long an idle extension is kept before `extensionWillTerminate()`: long enough for a
     /// request it sends just after returning (exclusive control from a `Task`) to arrive.
-    nonisolated static let extensionIdleGrace: Duration = .milliseconds(250)
+    static let extensionIdleGrace: Duration = .milliseconds(250)
     /// The wait for the process to exit after `extensionWillTerminate()` returned.
-    nonisolated static let terminationGrace: Double = 2
+    static let terminationGrace: Double = 2
     /// How often the extension's resident memory is sampled.
-    nonisolated static let memorySampleInterval: Duration = .milliseconds(50)
+    static let memorySampleInterval: Duration = .milliseconds(50)
 
     /// Runtime charged to the budget but not yet written to the app's record.
     var unsavedRuntime = UnsavedRuntime()
@@ -73,7 +72,7 @@ final class ExtensionHost {
     ///   - activities: The owner of the host's timers and watchers, and the clock they run on.
     ///   - trace: Where launches, calls and endings are recorded.
     ///   - events: Receives what happens later; the service hands each event to the lifecycle.
-    nonisolated init(
+    init(
         paths: DevicePaths, configuration: ServiceConfiguration, activities: ServiceActivities, trace: ServiceTrace,
         events: @escaping @Sendable (Event) async -> Void
     ) {

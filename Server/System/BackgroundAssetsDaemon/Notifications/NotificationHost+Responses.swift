@@ -14,7 +14,8 @@ extension NotificationHost {
     ///   - text: What the person typed, for a text-input action.
     /// - Returns: Whether a delegate of the app has the answer now; if not, the app must be launched for it.
     /// - Throws: ``Refusal`` naming the notification or action that is not there, and what is.
-    func respond(app: String, identifier: String, action: String, text: String?) async throws -> Bool {
+    func respond(app: String, identifier: String, action: String, text: String?,
+                 isolation: isolated (any Actor)? = #isolation) async throws -> Bool {
         guard let delivered = try await store.delivered(app: app).last(where: { $0.notification.request.identifier == identifier }) else {
             throw Refusal(code: 1, message: "\(app) has no delivered notification \(identifier); list them with "
                 + "backgroundassets-debug notifications -b \(app).")

@@ -14,10 +14,15 @@ import SystemLogging
 /// shows them on the desktop when there is one).
 ///
 /// The behaviour of notifications, as ``NotificationState`` is their state and ``NotificationPolicy``
-/// their rules. The service owns the host and shares its isolation domain, so the timer of the next
-/// due request calls ``deliverDue()`` itself.
-@ServiceActor
+/// their rules. The service owns the host and calls it on its own executor; the timer of the next
+/// due request comes back to it as ``Event/due``.
 final class NotificationHost {
+    /// What the host asks of the service.
+    enum Event: Sendable {
+        /// A pending request is due: call ``deliverDue()``.
+        case due
+    }
+
     /// Why a request was refused, as UserNotifications' error.
     struct Refusal: Error, Sendable {
         /// The `UNError.Code`.
@@ -26,13 +31,14 @@ final class NotificationHost {
     }
 
     /// `UNErrorDomain`, the domain of UserNotifications' errors.
-    nonisolated static let errorDomain = "UNErrorDomain"
+    static let errorDomain = "UNErrorDomain"
 
     private var state = NotificationState()
     let store: NotificationStore
     private let desktop: DesktopNotifier
     let trace: ServiceTrace
     private let activities: ServiceActivities
+    private let events: @Sendable (Event) async -> Void
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     private var settings: DeviceSettings
     var presenters: [UInt64: (app: String, connection: ClientConnection)] = [:]
@@ -45,13 +51,14 @@ final class NotificationHost {
 
     /// Opens the device's notification store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.
-    nonisolated init(paths: DevicePaths, trace: ServiceTrace, activities: ServiceActivities, settings: DeviceSettings,
-                     desktop: DesktopNotifier = DesktopNotifier()) throws {
+    init(paths: DevicePaths, trace: ServiceTrace, activities: ServiceActivities, settings: DeviceSettings,
+         desktop: DesktopNotifier = DesktopNotifier(), events: @escaping @Sendable (Event) async -> Void) throws {
         store = try NotificationStore(url: paths.notificationDatabase)
         self.desktop = desktop
         self.trace = trace
         self.activities = activities
         self.settings = settings
+        self.events = events
     }
 
     private var now: Date { activities.wallClock.now }
@@ -62,7 +69,7 @@ final class NotificationHost {
 
     /// Takes up the pending requests the store kept across a restart, delivers those that fell due
     /// while the service was not running, and sets the timer for the next.
-    func start() async {
+    func start(isolation: isolated (any Actor)? = #isolation) async {
         do {
             let stored = try await store.pending()
             await perform(state.restore(stored, now: now))
@@ -76,7 +83,7 @@ final class NotificationHost {
 
     /// The app asks to notify: the first time, the device answers from its settings and records the
     /// answer; later, the answer stands, unless the settings name the app.
-    func requestAuthorization(app: String) async throws -> NotificationAuthorizationStatus {
+    func requestAuthorization(app: String, isolation: isolated (any Actor)? = #isolation) async throws -> NotificationAuthorizationStatus {
         let recorded = try await store.authorization(of: app)
         guard recorded == .notDetermined else { return try await authorization(of: app) }
         let answer = NotificationPolicy.answer(appSetting: settings.notificationsByApp?[app], deviceDefault: settings.notifications ?? true)
@@ -87,7 +94,7 @@ final class NotificationHost {
     }
 
     /// The app's authorization: not determined until it asks, then its answer, which a setting for the app overrides.
-    func authorization(of app: String) async throws -> NotificationAuthorizationStatus {
+    func authorization(of app: String, isolation: isolated (any Actor)? = #isolation) async throws -> NotificationAuthorizationStatus {
         let recorded = try await store.authorization(of: app)
         guard recorded != .notDetermined, let setting = settings.notificationsByApp?[app] else { return recorded }
         return setting ? .authorized : .denied
@@ -100,7 +107,7 @@ final class NotificationHost {
     /// - Throws: ``Refusal`` `notificationsNotAllowed` (1) when the app may not notify,
     ///   `notificationInvalidNoDate` (1400) for an invalid trigger, `notificationInvalidNoContent` (1401)
     ///   for a field over its ``NotificationLimits``, or the store's error when it cannot be kept.
-    func add(_ request: NotificationRequestDescriptor, app: String) async throws {
+    func add(_ request: NotificationRequestDescriptor, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
         switch try await authorization(of: app) {
         case .authorized, .provisional, .ephemeral:
             break
@@ -121,7 +128,7 @@ final class NotificationHost {
     }
 
     /// A trigger in the trace: its interval, or the components it matches.
-    nonisolated static func describe(_ trigger: NotificationTriggerDescriptor) -> String {
+    static func describe(_ trigger: NotificationTriggerDescriptor) -> String {
         guard let match = trigger.dateMatch else { return " in \(trigger.timeInterval.formatted()) s" }
         let fields: [(String, Int?)] = [("year", match.year), ("month", match.month), ("day", match.day), ("weekday", match.weekday),
                                         ("hour", match.hour), ("minute", match.minute), ("second", match.second)]
@@ -135,12 +142,12 @@ final class NotificationHost {
     }
 
     /// Delivered notifications, of one app or every app, after a place in the list.
-    func delivered(app: String?, after sequence: Int64?) async throws -> [DeliveredNotificationRecord] {
+    func delivered(app: String?, after sequence: Int64?, isolation: isolated (any Actor)? = #isolation) async throws -> [DeliveredNotificationRecord] {
         try await store.delivered(app: app, after: sequence)
     }
 
     /// Removes pending or delivered notifications of the app.
-    func remove(_ list: NotificationList, identifiers: [String]?, app: String) async throws {
+    func remove(_ list: NotificationList, identifiers: [String]?, app: String, isolation: isolated (any Actor)? = #isolation) async throws {
         switch list {
         case .pending:
             let failure = await perform(state.removePending(app: app, identifiers: identifiers))
@@ -165,7 +172,7 @@ final class NotificationHost {
     }
 
     /// The delegate answered `willPresent`.
-    func answerPresentation(_ id: UInt64, options: UInt) async {
+    func answerPresentation(_ id: UInt64, options: UInt, isolation: isolated (any Actor)? = #isolation) async {
         guard let presentation = presentations.removeValue(forKey: id) else { return }
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "willPresent", app: presentation.app,
                            detail: "\(presentation.delivery.request.identifier): options \(options)"))
@@ -174,7 +181,7 @@ final class NotificationHost {
 
     /// A connection closed: notifications it was asked about and did not answer are listed, as
     /// they are when the app is not running.
-    func connectionClosed(_ connection: UInt64) async {
+    func connectionClosed(_ connection: UInt64, isolation: isolated (any Actor)? = #isolation) async {
         if let presenter = presenters.removeValue(forKey: connection) {
             state.setRunning(app: presenter.app, connection: presenters.first { $0.value.app == presenter.app }?.key)
             // Answers it did not finish handling go to the app's next delegate.
@@ -190,7 +197,7 @@ final class NotificationHost {
     // MARK: - Delivery
 
     /// Delivers the requests that are due, then sets the timer for the next.
-    func deliverDue() async {
+    func deliverDue(isolation: isolated (any Actor)? = #isolation) async {
         await perform(state.deliverDue(now: now))
         scheduleNextDelivery()
     }
@@ -201,7 +208,7 @@ final class NotificationHost {
     }
 
     /// The app was uninstalled: its requests, answer and delivered notifications go with it.
-    func appRemoved(_ app: String) async {
+    func appRemoved(_ app: String, isolation: isolated (any Actor)? = #isolation) async {
         // The store forgets the app's requests with the rest of it, below.
         _ = state.removePending(app: app, identifiers: nil)
         scheduleNextDelivery()
@@ -215,7 +222,7 @@ final class NotificationHost {
     /// Does what the state asks, in order; a failed store write is logged, the rest still done.
     /// - Returns: The first error of the store, for a caller that answers an app with it.
     @discardableResult
-    private func perform(_ actions: [NotificationAction]) async -> (any Error)? {
+    private func perform(_ actions: [NotificationAction], isolation: isolated (any Actor)? = #isolation) async -> (any Error)? {
         var failure: (any Error)?
         for action in actions {
             switch action {
@@ -271,9 +278,8 @@ final class NotificationHost {
         timer?.cancel()
         timer = nil
         guard let next = state.nextDueDate else { return }
+        let events = events
         let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
-        timer = activities.after(.seconds(fractional: delay), "notifications due") { @ServiceActor [weak self] in
-            await self?.deliverDue()
-        }
+        timer = activities.after(.seconds(fractional: delay), "notifications due") { await events(.due) }
     }
 }

@@ -15,7 +15,6 @@ import Foundation
 /// beginning or ending, a launch, a settings change); between changes the host sleeps on the
 /// service's clock until the next check is due, and hands each due app to the service, which
 /// records the check and makes the content request.
-@ServiceActor
 final class PeriodicChecks {
     /// What the schedule depends on besides each app's record.
     struct Inputs: Sendable {
@@ -39,7 +38,7 @@ final class PeriodicChecks {
     ///   - registry: The installed apps, whose records hold their launches and last check.
     ///   - activities: The owner of the timer, and the clock it sleeps on.
     ///   - due: Called for each app whose check is due, with the device time it was due at.
-    nonisolated init(
+    init(
         registry: AppRegistry, activities: ServiceActivities,
         due: @escaping @Sendable (_ app: String, _ deviceTime: Date) async -> Void
     ) {
@@ -83,7 +82,7 @@ final class PeriodicChecks {
     }
 
     /// The real time of the earliest periodic check due for any app, or `nil` when none will be.
-    nonisolated static func nextCheck(registry: AppRegistry, schedule: PeriodicSchedule, inputs: Inputs, now: Date) async -> Date? {
+    static func nextCheck(registry: AppRegistry, schedule: PeriodicSchedule, inputs: Inputs, now: Date) async -> Date? {
         let device = inputs.deviceClock.deviceTime(at: now)
         return await registry.apps().apps.compactMap { app -> Date? in
             guard !inputs.installing.contains(app.bundleIdentifier), app.bundle.extension != nil,

@@ -6,7 +6,7 @@ Runs an actor's jobs on a thread of its own, so its blocking calls never hold a 
 import Foundation
 
 /// A serial executor with one thread, for the actors that block: the stores (SQLite reads and
-/// writes, `fdatasync`) and the queue that calls them; and for ``ServiceActor``, whose callers may.
+/// writes, `fdatasync`) and the queue that calls them.
 ///
 /// Swift's cooperative pool has one thread per core (two on a small machine); an actor that blocks
 /// in SQLite on one of them holds up every other actor and task, the service's client handling

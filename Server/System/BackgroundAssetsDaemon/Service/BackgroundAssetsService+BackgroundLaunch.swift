@@ -55,7 +55,7 @@ extension BackgroundAssetsService {
 
     /// The environment variable that tells an app the service launched it in the background, for
     /// its tasks or its sessions' events: the stand-in for `UIApplication.shared.applicationState`.
-    nonisolated static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
+    static let backgroundLaunchVariable = "BG_TASK_BACKGROUND_LAUNCH"
 
     func backgroundLaunchExited(app: String, _ exit: ExtensionProcess.Exit) {
         guard tasks.host.backgroundLaunch(of: app)?.processIdentifier == exit.processIdentifier else { return }

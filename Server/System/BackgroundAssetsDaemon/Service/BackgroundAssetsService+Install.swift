@@ -8,7 +8,7 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// The error domain of a refused install: the message names the Info.plist key at fault.
-    nonisolated static let installErrorDomain = InstallRequest.refusalDomain
+    static let installErrorDomain = InstallRequest.refusalDomain
 
     /// Validates an app bundle, registers it, and starts its install or update content request.
     func install(_ request: InstallRequest) async -> ServerResponse {

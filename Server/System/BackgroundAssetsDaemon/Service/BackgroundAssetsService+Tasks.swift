@@ -8,7 +8,7 @@ import Foundation
 
 extension BackgroundAssetsService {
     /// The domain of the errors Background Tasks' scheduler throws.
-    nonisolated static let taskErrorDomain = "BGTaskSchedulerErrorDomain"
+    static let taskErrorDomain = "BGTaskSchedulerErrorDomain"
 
     /// A failure in Background Tasks' domain: 1 unavailable, 2 too many pending, 3 not permitted.
     func taskFailure(_ code: Int, _ message: String) -> ServerResponse {

@@ -58,9 +58,9 @@ extension BackgroundAssetsService {
         try? await queue.answerChallenge(id: row.id, answer: ChallengeAnswer(disposition: .performDefaultHandling))
     }
 
-    /// Does what the background-session host asks of the hub.
-    func handle(_ notice: BackgroundSessionHost.Notice) async {
-        switch notice {
+    /// Does what the background-session host asks of the service.
+    func handle(_ event: BackgroundSessionHost.Event) async {
+        switch event {
         case let .launchApp(app, session):
             let installed = try? await registry.app(app)
             guard installed?.state == .launchable, !installs.isInstalling(app) else {
@@ -72,6 +72,16 @@ extension BackgroundAssetsService {
             await launchAppInBackground(app, for: .urlSessionEvents(session: session))
         case let .endBackgroundLaunchIfIdle(app):
             endBackgroundLaunchIfIdle(app: app)
+        case .expiryDue:
+            await urlSessions.expire()
+        case let .eventsHandlingOverran(app):
+            await urlSessions.eventsHandlingOverran(app: app)
+        case let .uploadProgressed(attempt, sent, total, expected):
+            await urlSessions.uploadProgressed(attempt, sent: sent, total: total, expected: expected)
+        case let .uploadEnded(attempt, result):
+            await urlSessions.uploadEnded(attempt, result)
+        case let .uploadRetryDue(reference):
+            await urlSessions.uploadRetryDue(reference)
         }
     }
 

@@ -12,8 +12,7 @@ import SystemLogging
 /// It owns the download queue and every client connection: it answers requests, routes each
 /// download's events to the app's connected delegates, arbitrates exclusive control, and hands
 /// finished files over until every delegate has acknowledged them.
-@ServiceActor
-public final class BackgroundAssetsService {
+public actor BackgroundAssetsService {
     typealias Client = ClientRegistry.Client
 
     let paths: DevicePaths
@@ -51,10 +50,7 @@ public final class BackgroundAssetsService {
     /// What the periodic checks and the task runner read; each reschedules itself when its part changes.
     var deviceState: DeviceState {
         didSet {
-            if deviceState.clock != oldValue.clock {
-                trace.use(deviceState.clock)
-                assetPacks.deviceClock = deviceState.clock
-            }
+            if deviceState.clock != oldValue.clock { trace.use(deviceState.clock) }
             periodicInputsChanged(from: oldValue)
             taskInputsChanged(from: oldValue)
         }
@@ -66,11 +62,15 @@ public final class BackgroundAssetsService {
     var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
     let periodic: PeriodicChecks
+    /// The apps whose periodic check is due, routed in order from ``start()`` on.
+    private let dueChecks: AsyncStream<(app: String, deviceTime: Date)>
     var settings: DeviceSettings { deviceState.settings }
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
     /// Each app's extension calls from wanted to ended, and the rules that launch, limit and end the extension.
     var extensionCalls: ExtensionCallLifecycle
+    /// What the extension host reports, routed in order from ``start()`` on.
+    private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable, and the rules that end it.
     var installs = InstallLifecycle() {
         // Published on every change: an install that begins or ends moves both schedules.
@@ -90,14 +90,18 @@ public final class BackgroundAssetsService {
 
     /// Every app's background URL sessions and their transfers.
     let urlSessions: BackgroundSessionHost
+    /// What the background-session host asks of the service, routed in order from ``start()`` on.
+    private let urlSessionEvents: AsyncStream<BackgroundSessionHost.Event>
 
     /// Every app's notification answer, pending requests and delivered notifications.
     let notifications: NotificationHost
+    /// What the notification host asks of the service, routed in order from ``start()`` on.
+    private let notificationEvents: AsyncStream<NotificationHost.Event>
 
     /// Downloads, installs, updates and removes the apps' managed asset packs.
     let assetPacks: AssetPackCoordinator
-    /// What the parts tell the hub for other parts, routed in order from ``start()`` on.
-    private let notices: AsyncStream<ServiceNotice>
+    /// What the asset-pack subsystem reports, routed in order from ``start()`` on.
+    private let assetPackEvents: AsyncStream<AssetPackCoordinator.Event>
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
@@ -106,7 +110,7 @@ public final class BackgroundAssetsService {
     ///   - wallClock: The real time the service's dates, deadlines and timers run on: the machine's, which
     ///     ``ServiceRunner`` passes, or a test's manual clock.
     /// - Throws: A store error when the queue cannot be opened.
-    public nonisolated init(paths: DevicePaths, configuration: ServiceConfiguration, wallClock: any ServiceClock) throws {
+    public init(paths: DevicePaths, configuration: ServiceConfiguration, wallClock: any ServiceClock) throws {
         for folder in [paths.runDirectory, paths.systemDirectory, paths.stagingDirectory] {
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         }
@@ -123,17 +127,17 @@ public final class BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         installer = AppInstaller(paths: paths, registry: registry)
-        let (notices, noticeChannel) = AsyncStream<ServiceNotice>.makeStream()
-        self.notices = notices
-        periodic = PeriodicChecks(registry: registry, activities: activities) {
-            noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))
-        }
+        let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
+        self.dueChecks = dueChecks
+        periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
+        let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
+        self.hostEvents = hostEvents
         tasks = TaskRunner(appRefreshLimit: configuration.appRefreshRuntimeLimit, processingLimit: configuration.processingRuntimeLimit)
         extensionCalls = ExtensionCallLifecycle(policy: ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget))
         extensionHost = ExtensionHost(
             paths: paths, configuration: configuration, activities: activities, trace: trace
-        ) { noticeChannel.yield(.extensionHost($0)) }
+        ) { hostContinuation.yield($0) }
         let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let deviceClock = DeviceClock(origin: wallClock.now, timeScale: configuration.timeScale)
         deviceState = DeviceState(settings: settings, clock: deviceClock)
@@ -143,15 +147,23 @@ public final class BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
+        let (sessionEvents, sessionContinuation) = AsyncStream<BackgroundSessionHost.Event>.makeStream()
+        urlSessionEvents = sessionEvents
         urlSessions = try BackgroundSessionHost(
             paths: paths, queue: queue, reader: storeReader, trace: trace, activities: activities, settings: settings
-        ) { noticeChannel.yield(.backgroundSessions($0)) }
-        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings)
+        ) { sessionContinuation.yield($0) }
+        let (notificationEvents, notificationContinuation) = AsyncStream<NotificationHost.Event>.makeStream()
+        self.notificationEvents = notificationEvents
+        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings) {
+            notificationContinuation.yield($0)
+        }
+        let (packEvents, packContinuation) = AsyncStream<AssetPackCoordinator.Event>.makeStream()
+        assetPackEvents = packEvents
         assetPacks = AssetPackCoordinator(
             paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
-            trace: trace, appleHostingServer: settings.appleHostingServer.flatMap(URL.init(string:)), deviceClock: deviceClock
-        ) { noticeChannel.yield(.assetPacks($0)) }
-        trace.use(deviceClock)
+            trace: trace) { packContinuation.yield($0) }
+        assetPacks.appleHostingServer = settings.appleHostingServer.flatMap(URL.init(string:))
+        trace.use(deviceState.clock)
     }
 
     /// The service's parts in the order they start, each after what it depends on; ``stop()`` stops
@@ -160,56 +172,70 @@ public final class BackgroundAssetsService {
     /// the last service left for its owners is held before the queue starts, so a transfer that
     /// finishes the moment it does is held beside it. On the way down, nothing new may start while
     /// the processes are killed, and the queue stops last, after everything that uses it.
-    private var lifecycle: ServiceLifecycle {
-        ServiceLifecycle(parts: [
-            ServicePart("installed apps and their packs", start: { [self] in
-                let apps = await registry.apps().apps
-                installedApps = Set(apps.map(\.bundleIdentifier))
-                await assetPacks.start(apps: apps)
-            }),
-            ServicePart("files left for their owners", start: { [self] in
-                filesLeftByEarlierRun = await holdFilesLeftByEarlierRun()
-            }),
-            ServicePart("download queue", start: { [self] in try await queue.start() }, stop: { [self] in await queue.stop() }),
-            ServicePart("extensions' runtime", stop: { [self] in
-                for app in extensionHost.unsavedRuntime.apps { await saveRuntime(of: app) }
-            }),
-            ServicePart("routing and timers", start: { [self] in startRouting() }, stop: { [self] in await activities.shutdown() }),
-            ServicePart("background sessions", start: { [self] in await urlSessions.start() }),
-            ServicePart("notifications", start: { [self] in await notifications.start() }),
-            ServicePart("installs", start: { [self] in
-                await resumeInstalls()
-                for archive in filesLeftByEarlierRun { await route(.finished(archive.row, file: archive.file)) }
-                filesLeftByEarlierRun = []
-            }),
-            ServicePart("client connections", stop: { [self] in
-                for client in clients.all { client.connection.close() }
-            }),
-            ServicePart("launched processes", stop: { [self] in
-                for process in tasks.host.backgroundLaunches { process.kill() }
-                extensionHost.killAll()
-            }),
-            // Closed first on the way down, and synchronously: a launch that an activity attempts
-            // while the kills and the shutdown are under way is refused, so no process outlives the service.
-            ServicePart("schedules", start: { [self] in deviceState.serviceStarted() }, stop: { [self] in activities.close() }),
-        ])
-    }
+    private static let lifecycle = ServiceLifecycle<BackgroundAssetsService>(parts: [
+        ServicePart("installed apps and their packs", start: { service in
+            let apps = await service.registry.apps().apps
+            service.installedApps = Set(apps.map(\.bundleIdentifier))
+            await service.assetPacks.start(apps: apps)
+        }),
+        ServicePart("files left for their owners", start: { service in
+            service.filesLeftByEarlierRun = await service.holdFilesLeftByEarlierRun()
+        }),
+        ServicePart("download queue", start: { try await $0.queue.start() }, stop: { await $0.queue.stop() }),
+        ServicePart("extensions' runtime", stop: { service in
+            for app in service.extensionHost.unsavedRuntime.apps { await service.saveRuntime(of: app) }
+        }),
+        ServicePart("routing and timers", start: { $0.startRouting() }, stop: { await $0.activities.shutdown() }),
+        ServicePart("background sessions", start: { await $0.urlSessions.start() }),
+        ServicePart("notifications", start: { await $0.notifications.start() }),
+        ServicePart("installs", start: { service in
+            await service.resumeInstalls()
+            for archive in service.filesLeftByEarlierRun { await service.route(.finished(archive.row, file: archive.file)) }
+            service.filesLeftByEarlierRun = []
+        }),
+        ServicePart("client connections", stop: { service in
+            for client in service.clients.all { client.connection.close() }
+        }),
+        ServicePart("launched processes", stop: { service in
+            for process in service.tasks.host.backgroundLaunches { process.kill() }
+            service.extensionHost.killAll()
+        }),
+        // Closed first on the way down, and synchronously: a launch that an activity attempts
+        // while the kills and the shutdown are under way is refused, so no process outlives the service.
+        ServicePart("schedules", start: { $0.deviceState.serviceStarted() }, stop: { $0.activities.close() }),
+    ])
 
     /// Starts the service's parts, in ``lifecycle``'s order.
     public func start() async throws {
         deliveries.serviceStarts(at: wallClock.now)
-        try await lifecycle.start()
+        try await Self.lifecycle.start(self)
     }
 
-    /// Routes the queue's events and the parts' notices, each in the order they happen.
+    /// Routes the queue's events, the extension host's and the parts' notices, each in the order they happen.
     private func startRouting() {
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
         }
-        let notices = notices
-        activities.run("notices from the parts") { [weak self] in
-            for await notice in notices { await self?.handle(notice) }
+        let hostEvents = hostEvents
+        activities.run("extension host events") { [weak self] in
+            for await event in hostEvents { await self?.handle(event) }
+        }
+        let dueChecks = dueChecks
+        activities.run("due periodic checks") { [weak self] in
+            for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
+        }
+        let urlSessionEvents = urlSessionEvents
+        activities.run("background session events") { [weak self] in
+            for await event in urlSessionEvents { await self?.handle(event) }
+        }
+        let notificationEvents = notificationEvents
+        activities.run("notification events") { [weak self] in
+            for await event in notificationEvents { await self?.handle(event) }
+        }
+        let assetPackEvents = assetPackEvents
+        activities.run("asset-pack events") { [weak self] in
+            for await event in assetPackEvents { await self?.handle(event) }
         }
     }
 
@@ -293,7 +319,7 @@ public final class BackgroundAssetsService {
     /// ``lifecycle``'s order; their bytes are kept for the next start. When it returns, nothing of
     /// the service runs any more.
     public func stop() async {
-        await lifecycle.stop()
+        await Self.lifecycle.stop(self)
     }
 
     /// The device's time now.

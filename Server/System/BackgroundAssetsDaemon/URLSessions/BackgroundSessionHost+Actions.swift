@@ -8,7 +8,7 @@ import Foundation
 
 extension BackgroundSessionHost {
     /// Does each action in order; an action that needs the state again (a kept partial file) adds its own.
-    func perform(_ actions: [BackgroundSessionAction]) async {
+    func perform(_ actions: [BackgroundSessionAction], isolation: isolated (any Actor)? = #isolation) async {
         for action in actions {
             switch action {
             case let .scheduleTransfer(key, task, request, notBefore, discretionary, resumingFrom):
@@ -35,13 +35,14 @@ extension BackgroundSessionHost {
             case let .launchApp(app, session):
                 launchedForEvents[app, default: []].insert(session)
                 if handlingLimits[app] == nil {
+                    let events = events
                     handlingLimits[app] = activities.after(Self.eventsHandlingLimit, "events of \(app)'s background sessions") {
-                        @ServiceActor [weak self] in await self?.eventsHandlingOverran(app: app)
+                        await events(.eventsHandlingOverran(app: app))
                     }
                 }
-                notify(.launchApp(app: app, session: session))
+                await events(.launchApp(app: app, session: session))
             case let .endBackgroundLaunchIfIdle(app):
-                notify(.endBackgroundLaunchIfIdle(app: app))
+                await events(.endBackgroundLaunchIfIdle(app: app))
             case let .removeFile(file):
                 unlink(file.path)
             case let .removePartialFile(app, resumeData):
@@ -61,7 +62,7 @@ extension BackgroundSessionHost {
     // MARK: - Transfers
 
     /// Puts a resumed task's transfer in the queue, or keeps it waiting for the device's conditions.
-    func schedule(_ reference: TaskReference, _ transfer: WaitingTransfer) async {
+    func schedule(_ reference: TaskReference, _ transfer: WaitingTransfer, isolation: isolated (any Actor)? = #isolation) async {
         guard let snapshot = state.record(reference.key)?.tasks[reference.task], snapshot.state == .running else { return }
         let settings = BackgroundSessionSettings(identifier: reference.key.sessionIdentifier, isDiscretionary: transfer.discretionary)
         if case let .waiting(reason) = BackgroundSessionPolicy.eligibility(of: snapshot, settings: settings, device: self.settings, now: now) {
@@ -92,7 +93,7 @@ extension BackgroundSessionHost {
     }
 
     /// The device settings changed: transfers that waited for them and may run now join the queue.
-    func settingsChanged(_ settings: DeviceSettings) async {
+    func settingsChanged(_ settings: DeviceSettings, isolation: isolated (any Actor)? = #isolation) async {
         self.settings = settings
         for (reference, transfer) in waiting.sorted(by: { ($0.key.key, $0.key.task) < ($1.key.key, $1.key.task) }) {
             await schedule(reference, transfer)
@@ -102,7 +103,7 @@ extension BackgroundSessionHost {
     /// Stops a task's transfer and keeps its bytes for resume data: the bytes the queue had, or the
     /// partial file the task was to continue from.
     /// - Returns: The resume data, or `nil` when there are no bytes to continue from.
-    func stopKeepingBytes(_ reference: TaskReference) async -> Data? {
+    func stopKeepingBytes(_ reference: TaskReference, isolation: isolated (any Actor)? = #isolation) async -> Data? {
         let app = reference.key.bundleIdentifier
         guard let request = state.record(reference.key)?.tasks[reference.task]?.currentRequest else { return nil }
         if let held = waiting.removeValue(forKey: reference)?.resumingFrom ?? state.resumeData(task: reference.task, key: reference.key) {
@@ -123,7 +124,7 @@ extension BackgroundSessionHost {
     }
 
     /// Stops a task's transfer and deletes its bytes.
-    func stopDiscardingBytes(_ reference: TaskReference) async {
+    func stopDiscardingBytes(_ reference: TaskReference, isolation: isolated (any Actor)? = #isolation) async {
         cancelUpload(reference, removingBody: true)
         if let held = waiting.removeValue(forKey: reference)?.resumingFrom {
             files.removePartialFile(of: held, for: reference.key.bundleIdentifier)
@@ -149,27 +150,28 @@ extension BackgroundSessionHost {
     func scheduleExpiry() {
         expiryTimer?.cancel()
         guard let next = state.nextExpiry else { return }
+        let events = events
         let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
         expiryTimer = activities.after(.seconds(fractional: delay), "background-session resource timeouts") {
-            @ServiceActor [weak self] in await self?.expire()
+            await events(.expiryDue)
         }
     }
 
     /// Fails the tasks past their resource timeout, then sets the timer for the next.
-    func expire() async {
+    func expire(isolation: isolated (any Actor)? = #isolation) async {
         await perform(state.expireTasks(now: now))
         scheduleExpiry()
     }
 
     /// A relaunched app did not call its completion handler in time: its launch is let go.
-    func eventsHandlingOverran(app: String) async {
+    func eventsHandlingOverran(app: String, isolation: isolated (any Actor)? = #isolation) async {
         handlingLimits[app] = nil
         guard let sessions = launchedForEvents.removeValue(forKey: app) else { return }
         for session in sessions.sorted() {
             trace("completionHandlerNotCalled", key: BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session),
                   task: nil, to: "app", detail: "not called within \(Self.eventsHandlingLimit); the background launch ends")
         }
-        notify(.endBackgroundLaunchIfIdle(app: app))
+        await events(.endBackgroundLaunchIfIdle(app: app))
     }
 
     /// The service could not launch the app for a session's events.

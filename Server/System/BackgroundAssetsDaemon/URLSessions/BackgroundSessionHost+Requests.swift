@@ -13,7 +13,7 @@ extension BackgroundSessionHost {
     ///   - isExtension: Whether the caller is the app's extension, which must name a shared container.
     /// - Throws: ``Refusal`` for settings no session can have, or an app group that is not the app's.
     func attach(_ settings: BackgroundSessionSettings, app: String, connection: ClientConnection, appGroups: [String]?,
-                isExtension: Bool) async throws(Refusal) {
+                isExtension: Bool, isolation: isolated (any Actor)? = #isolation) async throws(Refusal) {
         if let refusal = settings.refusal { throw Refusal(message: refusal) }
         if let group = settings.sharedContainerIdentifier {
             guard DevicePaths.isSafePathComponent(group), appGroups?.contains(group) ?? true else {
@@ -33,7 +33,8 @@ extension BackgroundSessionHost {
     /// - Parameter appGroups: The app groups of the installed app, whose containers it may upload from.
     /// - Throws: ``Refusal`` when the request cannot be transferred, its file cannot be read, or the
     ///   session is not this connection's.
-    func makeTask(_ request: BackgroundTaskRequest, session: String, app: String, connection: UInt64, appGroups: [String] = []) async throws(Refusal) -> BackgroundTaskSnapshot {
+    func makeTask(_ request: BackgroundTaskRequest, session: String, app: String, connection: UInt64, appGroups: [String] = [],
+                  isolation: isolated (any Actor)? = #isolation) async throws(Refusal) -> BackgroundTaskSnapshot {
         if let refusal = request.refusal { throw Refusal(message: refusal) }
         let key = try attachedKey(session, app: app, connection: connection)
         let staged = try stageUploadBody(request, app: app, appGroups: appGroups)
@@ -48,7 +49,8 @@ extension BackgroundSessionHost {
 
     /// Records a suspended task that continues from resume data.
     /// - Throws: ``Refusal`` when the data does not decode, or names no partial file of this app.
-    func makeTask(resumeData data: Data, session: String, app: String, connection: UInt64) async throws(Refusal) -> BackgroundTaskSnapshot {
+    func makeTask(resumeData data: Data, session: String, app: String, connection: UInt64,
+                  isolation: isolated (any Actor)? = #isolation) async throws(Refusal) -> BackgroundTaskSnapshot {
         let key = try attachedKey(session, app: app, connection: connection)
         var resumeData: BackgroundResumeData
         do {
@@ -73,7 +75,8 @@ extension BackgroundSessionHost {
 
     /// Resumes, suspends, cancels or describes a task.
     /// - Returns: The resume data of a cancellation that produces it, when the transfer can continue.
-    func change(task: Int, session: String, command: BackgroundTaskCommand, app: String, connection: UInt64) async throws(Refusal) -> Data? {
+    func change(task: Int, session: String, command: BackgroundTaskCommand, app: String, connection: UInt64,
+                isolation: isolated (any Actor)? = #isolation) async throws(Refusal) -> Data? {
         let key = try attachedKey(session, app: app, connection: connection)
         let reference = TaskReference(key: key, task: task)
         guard state.record(key)?.tasks[task] != nil else {
@@ -98,7 +101,7 @@ extension BackgroundSessionHost {
     }
 
     /// The delegate returned from `didFinishDownloadingTo`: the file is the app's business no more.
-    func fileHandled(task: Int, session: String, app: String) async {
+    func fileHandled(task: Int, session: String, app: String, isolation: isolated (any Actor)? = #isolation) async {
         let key = BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session)
         trace("didFinishDownloadingTo returned", key: key, task: task, from: "app", to: "backgroundassetsd")
         await perform(state.fileHandled(task: task, key: key))
@@ -110,23 +113,24 @@ extension BackgroundSessionHost {
     }
 
     /// The app called the completion handler of `handleEventsForBackgroundURLSession` for a session.
-    func eventsHandled(session: String, app: String) async {
+    func eventsHandled(session: String, app: String, isolation: isolated (any Actor)? = #isolation) async {
         trace("completionHandler", key: BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session), task: nil,
               from: "app", to: "backgroundassetsd", detail: "urlSessionDidFinishEvents done")
         guard launchedForEvents[app]?.remove(session) != nil, launchedForEvents[app]?.isEmpty == true else { return }
         launchedForEvents[app] = nil
         handlingLimits.removeValue(forKey: app)?.cancel()
-        notify(.endBackgroundLaunchIfIdle(app: app))
+        await events(.endBackgroundLaunchIfIdle(app: app))
     }
 
     /// Invalidates a session, cancelling its tasks or once they have ended.
-    func invalidate(session: String, cancellingTasks: Bool, app: String, connection: UInt64) async throws(Refusal) {
+    func invalidate(session: String, cancellingTasks: Bool, app: String, connection: UInt64,
+                    isolation: isolated (any Actor)? = #isolation) async throws(Refusal) {
         let key = try attachedKey(session, app: app, connection: connection)
         await perform(state.invalidate(key: key, cancellingTasks: cancellingTasks))
     }
 
     /// A person force-quit the app: its transfers are cancelled, and it is not launched for them.
-    func forceQuit(app: String) async {
+    func forceQuit(app: String, isolation: isolated (any Actor)? = #isolation) async {
         launchedForEvents[app] = nil
         handlingLimits.removeValue(forKey: app)?.cancel()
         await perform(state.forceQuit(app: app))

@@ -14,7 +14,7 @@ extension BackgroundSessionHost {
     /// file is in the session's folder is delivered, a failed one fails the task, and a task with no
     /// transfer (waiting for the device, or never queued) is scheduled again. A transfer still in the
     /// queue resumes there, from its bytes on disk.
-    func start() async {
+    func start(isolation: isolated (any Actor)? = #isolation) async {
         do {
             let (records, unreadable) = try await store.all()
             for key in unreadable {
@@ -53,7 +53,8 @@ extension BackgroundSessionHost {
         scheduleExpiry()
     }
 
-    private func settle(_ reference: TaskReference, snapshot: BackgroundTaskSnapshot, row: DownloadRow?, staging: StagingArea) async {
+    private func settle(_ reference: TaskReference, snapshot: BackgroundTaskSnapshot, row: DownloadRow?, staging: StagingArea,
+                        isolation: isolated (any Actor)? = #isolation) async {
         let (key, task) = (reference.key, reference.task)
         switch row?.state {
         case .waiting?, .downloading?, .created?:
@@ -69,14 +70,15 @@ extension BackgroundSessionHost {
         }
     }
 
-    private func reschedule(_ reference: TaskReference, _ snapshot: BackgroundTaskSnapshot) async {
+    private func reschedule(_ reference: TaskReference, _ snapshot: BackgroundTaskSnapshot,
+                            isolation: isolated (any Actor)? = #isolation) async {
         let discretionary = state.record(reference.key)?.settings.isDiscretionary ?? false
         await schedule(reference, WaitingTransfer(request: snapshot.currentRequest, notBefore: snapshot.earliestBeginDate,
                                                   discretionary: discretionary, resumingFrom: nil, reason: ""))
     }
 
     /// The newest queue row of each background session's task.
-    private func latestRows() async -> [TaskReference: DownloadRow] {
+    private func latestRows(isolation: isolated (any Actor)? = #isolation) async -> [TaskReference: DownloadRow] {
         let all = (try? await reader.read { try $0.allDownloads() }) ?? []
         var latest: [TaskReference: DownloadRow] = [:]
         for row in all {

@@ -8,14 +8,14 @@ import Foundation
 
 extension BackgroundSessionHost {
     /// The session and task a queue row of a background session belongs to.
-    nonisolated static func reference(of row: DownloadRow) -> TaskReference? {
+    static func reference(of row: DownloadRow) -> TaskReference? {
         guard row.descriptor.kind == .backgroundSession,
               let (session, task) = BackgroundSessionPolicy.task(fromQueueIdentifier: row.descriptor.identifier) else { return nil }
         return TaskReference(key: BackgroundSessionKey(bundleIdentifier: row.bundleIdentifier, sessionIdentifier: session), task: task)
     }
 
     /// Takes one of the queue's events about a background session's transfer.
-    func transfer(_ event: QueueEvent) async {
+    func transfer(_ event: QueueEvent, isolation: isolated (any Actor)? = #isolation) async {
         guard let reference = Self.reference(of: event.row) else { return }
         let (key, task) = (reference.key, reference.task)
         switch event {
@@ -60,7 +60,8 @@ extension BackgroundSessionHost {
     /// The server asked a session's transfer for credentials: the process that has the session
     /// answers it like any challenge.
     /// - Returns: Whether a process has the session; otherwise the service answers with default handling.
-    func challenge(_ challenge: ChallengeDescriptor, row: DownloadRow, challengeID: UInt64) async -> Bool {
+    func challenge(_ challenge: ChallengeDescriptor, row: DownloadRow, challengeID: UInt64,
+                   isolation: isolated (any Actor)? = #isolation) async -> Bool {
         guard let reference = Self.reference(of: row), state.isAttached(reference.key) else { return false }
         guard let connection = state.attachments[reference.key] else { return false }
         await perform([.send(connection: connection, reference.key,
@@ -69,7 +70,7 @@ extension BackgroundSessionHost {
     }
 
     /// The server's answer a finished transfer came with, as the task's `response` reports it.
-    nonisolated static func response(of row: DownloadRow) -> BackgroundTaskResponse {
+    static func response(of row: DownloadRow) -> BackgroundTaskResponse {
         var headers: [String: String] = [:]
         if let length = row.expectedLength { headers["Content-Length"] = "\(length)" }
         if let tag = row.entityTag { headers["ETag"] = tag }
@@ -94,7 +95,7 @@ extension BackgroundSessionHost {
     }
 
     /// The app was uninstalled: its sessions, their waiting transfers and kept partial files go with it.
-    func appRemoved(_ app: String) async {
+    func appRemoved(_ app: String, isolation: isolated (any Actor)? = #isolation) async {
         for reference in waiting.keys where reference.key.bundleIdentifier == app { waiting[reference] = nil }
         for reference in rows.keys where reference.key.bundleIdentifier == app { rows[reference] = nil }
         for reference in Set(uploads.keys).union(uploadTimers.keys) where reference.key.bundleIdentifier == app {

@@ -6,12 +6,6 @@ A background session's uploads: the app's file copied when the task is made, sen
 import BackgroundAssetsIPC
 import Foundation
 
-/// What an upload's transfer thread reports, in order: bytes sent, then the end.
-enum UploadReport: Sendable {
-    case progressed(sent: Int64, total: Int64, expected: Int64)
-    case ended(Result<BackgroundUploadTransfer.Answer, TransferError>)
-}
-
 /// One attempt at an upload: its task and the control that stops it.
 struct UploadAttempt: Sendable {
     var reference: BackgroundSessionHost.TaskReference
@@ -26,10 +20,10 @@ extension BackgroundSessionHost {
     var hasUploadsInFlight: Bool { !uploads.isEmpty || !uploadTimers.isEmpty }
 
     /// How many times an upload is tried before its task fails.
-    nonisolated static let maximumUploadAttempts = 4
+    static let maximumUploadAttempts = 4
 
     /// The pause before attempt `number + 1`: 2, 4, 8 seconds of device time.
-    nonisolated static func uploadRetryDelay(after number: Int) -> Duration {
+    static func uploadRetryDelay(after number: Int) -> Duration {
         .seconds(1 << min(number, 6))
     }
 
@@ -53,44 +47,38 @@ extension BackgroundSessionHost {
     func startUpload(_ reference: TaskReference, request: BackgroundTaskRequest, notBefore: Date?, attempt number: Int = 1) {
         cancelUpload(reference, removingBody: false)
         if let notBefore, notBefore > now {
+            let events = events
             uploadTimers[reference] = activities.after(.seconds(fractional: notBefore.timeIntervalSince(now)),
-                                                       "upload of task \(reference.task)") {
-                @ServiceActor [weak self] in await self?.uploadRetryDue(reference)
-            }
+                                                       "upload of task \(reference.task)") { await events(.uploadRetryDue(reference)) }
             return
         }
         guard let body = request.bodyFile else { return }
         let attempt = UploadAttempt(reference: reference, control: TransferControl(), number: number)
         uploads[reference] = attempt
         let stall = state.record(reference.key)?.settings.timeoutIntervalForRequest ?? 60
-        let (stream, continuation) = AsyncStream<UploadReport>.makeStream()
+        let (stream, continuation) = AsyncStream<Event>.makeStream()
         let transfer = BackgroundUploadTransfer(
             request: request, body: body, trust: queue.trust, stallTimeout: .seconds(fractional: stall), control: attempt.control
         ) { sent, total, expected in
-            continuation.yield(.progressed(sent: sent, total: total, expected: expected))
+            continuation.yield(.uploadProgressed(attempt, sent: sent, total: total, expected: expected))
         }
-        // One reader keeps the attempt's reports in the order its thread sent them.
-        activities.run("upload of task \(reference.task) of \(reference.key.sessionIdentifier)") { @ServiceActor [weak self] in
-            for await report in stream {
-                switch report {
-                case let .progressed(sent, total, expected):
-                    await self?.uploadProgressed(attempt, sent: sent, total: total, expected: expected)
-                case let .ended(result):
-                    await self?.uploadEnded(attempt, result)
-                }
-            }
+        let events = events
+        // One reader keeps the attempt's events in the order its thread sent them.
+        activities.run("upload of task \(reference.task) of \(reference.key.sessionIdentifier)") {
+            for await event in stream { await events(event) }
         }
         trace("uploadDidBegin", key: reference.key, task: reference.task, to: "nobody",
               detail: number > 1 ? "attempt \(number)" : nil)
         TransferThreads.shared.run {
             let result = Result { () throws(TransferError) in try transfer.run() }
-            continuation.yield(.ended(result))
+            continuation.yield(.uploadEnded(attempt, result))
             continuation.finish()
         }
     }
 
     /// An attempt sent bytes; those of an attempt the task no longer runs are old news.
-    func uploadProgressed(_ attempt: UploadAttempt, sent: Int64, total: Int64, expected: Int64) async {
+    func uploadProgressed(_ attempt: UploadAttempt, sent: Int64, total: Int64, expected: Int64,
+                          isolation: isolated (any Actor)? = #isolation) async {
         guard uploads[attempt.reference]?.control === attempt.control else { return }
         await perform(state.uploadProgressed(task: attempt.reference.task, key: attempt.reference.key, sent: sent,
                                              total: total, expected: expected))
@@ -98,7 +86,8 @@ extension BackgroundSessionHost {
 
     /// An attempt ended: the answer completes the task; a failure the network may mend is tried
     /// again after a pause, up to ``maximumUploadAttempts``; any other fails the task.
-    func uploadEnded(_ attempt: UploadAttempt, _ result: Result<BackgroundUploadTransfer.Answer, TransferError>) async {
+    func uploadEnded(_ attempt: UploadAttempt, _ result: Result<BackgroundUploadTransfer.Answer, TransferError>,
+                     isolation: isolated (any Actor)? = #isolation) async {
         let reference = attempt.reference
         guard uploads[reference]?.control === attempt.control else { return }
         uploads[reference] = nil
@@ -111,9 +100,10 @@ extension BackgroundSessionHost {
         case let .failure(error) where error.isRetryable && attempt.number < Self.maximumUploadAttempts:
             trace("uploadDidPause", key: reference.key, task: reference.task, to: "nobody",
                   detail: "attempt \(attempt.number) failed, trying again: \(error.description)")
+            let events = events
             let next = attempt.number + 1
             uploadTimers[reference] = activities.after(Self.uploadRetryDelay(after: attempt.number), "upload retry") {
-                @ServiceActor [weak self] in await self?.uploadRetryDue(reference)
+                await events(.uploadRetryDue(reference))
             }
             retryingUploads[reference] = next
         case let .failure(error):
@@ -125,7 +115,7 @@ extension BackgroundSessionHost {
     }
 
     /// A pause is over: the upload starts, or tries again, if its task still runs.
-    func uploadRetryDue(_ reference: TaskReference) async {
+    func uploadRetryDue(_ reference: TaskReference, isolation: isolated (any Actor)? = #isolation) async {
         uploadTimers[reference] = nil
         let number = retryingUploads.removeValue(forKey: reference) ?? 1
         guard let snapshot = state.record(reference.key)?.tasks[reference.task], snapshot.state == .running else { return }

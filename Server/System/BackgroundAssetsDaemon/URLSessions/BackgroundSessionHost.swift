@@ -13,18 +13,27 @@ import SystemLogging
 /// app for its events.
 ///
 /// The behaviour of background sessions, as ``BackgroundSessionState`` is their state and
-/// ``BackgroundSessionPolicy`` their rules. The host shares the service's isolation domain
-/// (``ServiceActor``), so its own timers and upload threads call back into it directly; what only
-/// the hub can do (launch the app in the background, end that launch) goes to it as a ``Notice``.
-@ServiceActor
+/// ``BackgroundSessionPolicy`` their rules. The service owns the host and calls it on its own
+/// executor (each `async` method runs on the caller's actor); what only the service can do (launch
+/// the app in the background, end that launch) comes back to it as an ``Event``.
 final class BackgroundSessionHost {
-    /// What the host tells the hub: launching an app and ending that launch are the hub's to do.
-    enum Notice: Sendable {
+    /// What the host asks of the service.
+    enum Event: Sendable {
         /// Launch the installed app in the background for a session's events.
         case launchApp(app: String, session: String)
         /// The app called the completion handler of every session it was launched for (or ran out
         /// of time): end its background launch if nothing else keeps it.
         case endBackgroundLaunchIfIdle(app: String)
+        /// A running task may have passed its resource timeout.
+        case expiryDue
+        /// A relaunched app did not call its completion handler in time.
+        case eventsHandlingOverran(app: String)
+        /// An upload attempt sent bytes of its body.
+        case uploadProgressed(UploadAttempt, sent: Int64, total: Int64, expected: Int64)
+        /// An upload attempt ended: the server's answer, or why it failed.
+        case uploadEnded(UploadAttempt, Result<BackgroundUploadTransfer.Answer, TransferError>)
+        /// A failed upload's pause before its next attempt is over.
+        case uploadRetryDue(TaskReference)
     }
 
     /// A task of a session.
@@ -48,9 +57,9 @@ final class BackgroundSessionHost {
     }
 
     /// How long a relaunched app has to call its completion handler, as on Apple platforms.
-    nonisolated static let eventsHandlingLimit: Duration = .seconds(30)
+    static let eventsHandlingLimit: Duration = .seconds(30)
     /// How long a kept partial file is kept for resume data nobody used.
-    nonisolated static let partialFileLifetime: TimeInterval = 7 * 86_400
+    static let partialFileLifetime: TimeInterval = 7 * 86_400
 
     var state = BackgroundSessionState()
     let files: BackgroundSessionFiles
@@ -59,7 +68,7 @@ final class BackgroundSessionHost {
     let reader: DownloadStoreReader
     let trace: ServiceTrace
     let activities: ServiceActivities
-    let notify: @Sendable (Notice) -> Void
+    let events: @Sendable (Event) async -> Void
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     /// The device settings, for the conditions transfers wait for.
     var settings: DeviceSettings
@@ -87,8 +96,8 @@ final class BackgroundSessionHost {
 
     /// Opens the sessions' store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.
-    nonisolated init(paths: DevicePaths, queue: DownloadQueue, reader: DownloadStoreReader, trace: ServiceTrace,
-                     activities: ServiceActivities, settings: DeviceSettings, notify: @escaping @Sendable (Notice) -> Void) throws {
+    init(paths: DevicePaths, queue: DownloadQueue, reader: DownloadStoreReader, trace: ServiceTrace,
+         activities: ServiceActivities, settings: DeviceSettings, events: @escaping @Sendable (Event) async -> Void) throws {
         files = BackgroundSessionFiles(paths: paths)
         store = try BackgroundSessionStore(url: files.database)
         self.queue = queue
@@ -96,7 +105,7 @@ final class BackgroundSessionHost {
         self.trace = trace
         self.activities = activities
         self.settings = settings
-        self.notify = notify
+        self.events = events
     }
 
     var now: Date { activities.wallClock.now }
