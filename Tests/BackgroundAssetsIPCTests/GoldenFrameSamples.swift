@@ -103,6 +103,8 @@ extension SampleMessages {
             ("core.extensionCallReturned.notManagedExtension", .core(.extensionCallReturned(
                 callID: 9, result: .notManagedExtension(typeName: "BackgroundDownloadHandler")))),
             ("core.fetchDownloadStatuses", .core(.fetchDownloadStatuses(after: 1000))),
+            ("downloads.fetchCurrentDownloadsPage", .downloads(.fetchCurrentDownloadsPage(after: 1000))),
+            ("core.extensionCallReturnedPart", .core(.extensionCallReturnedPart(callID: 5, downloads: [download]))),
         ]
         var settings = DeviceSettings()
         settings.backgroundAppRefreshByApp = ["com.example.sessions": false]
@@ -126,6 +128,7 @@ extension SampleMessages {
                 bytesExpected: 1_234_567_890, attempts: 1,
                 lastError: WireFailure(domain: "NSURLErrorDomain", code: -1004, message: "could not connect"),
                 nextAttemptAt: nil, waitsUntilReachable: true)], moreAfter: 2000))),
+            ("currentDownloadsPage", .currentDownloadsPage(CurrentDownloadsPage(downloads: [download], moreAfter: 2000))),
         ]
         let calls: [(String, ExtensionCall)] = [
             ("downloads", .downloads(

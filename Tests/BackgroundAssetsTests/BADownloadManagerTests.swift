@@ -86,28 +86,51 @@ struct BADownloadManagerTests {
         }
     }
 
-    @Test("Current downloads arrive as snapshots through all three forms")
+    @Test("Current downloads arrive page by page as snapshots through all three forms, each download once")
     func fetchCurrentDownloads() async throws {
-        let queued = [
-            SampleDescriptors.make("a", state: .downloading), SampleDescriptors.make("b", state: .waiting),
+        // Three pages; "a" finished between the first page and the last, which lists it again.
+        let a = SampleDescriptors.make("a", state: .downloading)
+        var aFinished = a
+        aFinished.state = .finished
+        let pages: [Int64: CurrentDownloadsPage] = [
+            0: CurrentDownloadsPage(downloads: [a], moreAfter: 7),
+            7: CurrentDownloadsPage(downloads: [SampleDescriptors.make("b", state: .waiting)], moreAfter: 9),
+            9: CurrentDownloadsPage(downloads: [SampleDescriptors.make("c", state: .waiting), aFinished], moreAfter: nil),
         ]
         let service = try FakeService { request in
-            if case .downloads(.fetchCurrentDownloads) = request { return .downloads(queued) }
+            if case let .downloads(.fetchCurrentDownloadsPage(after)) = request, let page = pages[after] { return .currentDownloadsPage(page) }
             return FakeService.healthy(request)
         }
         let manager = Self.manager(for: service)
         let blocking = try manager.fetchCurrentDownloads()
-        #expect(blocking.map(\.identifier) == ["a", "b"])
-        #expect(blocking.map(\.state) == [.downloading, .waiting])
+        #expect(blocking.map(\.identifier) == ["a", "b", "c"])
+        #expect(blocking.map(\.state) == [.finished, .waiting, .waiting])
         #expect(blocking.allSatisfy { type(of: $0) == BAURLDownload.self })
-        #expect(try await manager.currentDownloads.map(\.identifier) == ["a", "b"])
+        #expect(try await manager.currentDownloads.map(\.identifier) == ["a", "b", "c"])
         let viaHandler: [String] = try await withCheckedThrowingContinuation { continuation in
             manager.fetchCurrentDownloads { downloads, error in
                 if let error { return continuation.resume(throwing: error) }
                 continuation.resume(returning: downloads.map(\.identifier))
             }
         }
-        #expect(viaHandler == ["a", "b"])
+        #expect(viaHandler == ["a", "b", "c"])
+        #expect(service.received.filter { if case .downloads(.fetchCurrentDownloadsPage) = $0 { true } else { false } }.count == 9)
+    }
+
+    @Test("A page whose cursor does not move on fails the call instead of asking for ever")
+    func currentDownloadsCursorStuck() throws {
+        let service = try FakeService { request in
+            if case .downloads(.fetchCurrentDownloadsPage) = request {
+                return .currentDownloadsPage(CurrentDownloadsPage(downloads: [], moreAfter: 0))
+            }
+            return FakeService.healthy(request)
+        }
+        do {
+            _ = try Self.manager(for: service).fetchCurrentDownloads()
+            Issue.record("the call should fail")
+        } catch let error as BAError {
+            #expect(error.message.contains("cannot be gathered"))
+        }
     }
 
     @Test("Cancelling a download the service does not know reports downloadNotScheduled")
@@ -149,7 +172,7 @@ struct BADownloadManagerTests {
     @Test("A dropped connection fails the waiting call, and the next call reconnects")
     func reconnect() async throws {
         let service = try FakeService { request in
-            if case .downloads(.fetchCurrentDownloads) = request { return nil }
+            if case .downloads(.fetchCurrentDownloadsPage) = request { return nil }
             return FakeService.healthy(request)
         }
         let manager = Self.manager(for: service)
@@ -161,7 +184,7 @@ struct BADownloadManagerTests {
             let code = (error as? BAError)?.code
             failure.withLock { $0 = .some(code) }
         }
-        let arrived = await service.waitFor { $0.contains(.downloads(.fetchCurrentDownloads)) }
+        let arrived = await service.waitFor { $0.contains(.downloads(.fetchCurrentDownloadsPage(after: 0))) }
         #expect(arrived)
         // Stopped outright when the request never arrived, so the call fails instead of waiting for ever.
         if arrived { service.dropConnections() } else { service.stop() }

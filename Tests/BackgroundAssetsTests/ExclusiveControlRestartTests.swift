@@ -17,7 +17,7 @@ struct ExclusiveControlRestartTests {
         // handler waits for it, as a crashing service would.
         let listings = Mutex(0)
         let service = try FakeService { request in
-            if case .downloads(.fetchCurrentDownloads) = request, listings.withLock({ $0 += 1; return $0 }) == 1 { return nil }
+            if case .downloads(.fetchCurrentDownloadsPage) = request, listings.withLock({ $0 += 1; return $0 }) == 1 { return nil }
             return FakeService.healthy(request)
         }
         let manager = BADownloadManagerTests.manager(for: service)
@@ -37,7 +37,7 @@ struct ExclusiveControlRestartTests {
                 }
             }
             Task {
-                if await service.waitFor({ $0.contains(.downloads(.fetchCurrentDownloads)) }) { service.dropConnections() }
+                if await service.waitFor({ $0.contains(.downloads(.fetchCurrentDownloadsPage(after: 0))) }) { service.dropConnections() }
             }
         }
         #expect(outcome.first == .callerConnectionInvalid)
@@ -45,7 +45,7 @@ struct ExclusiveControlRestartTests {
         // The nested handler's release comes after its listing; it must be the only one, since the
         // first grant ended with its connection.
         #expect(await service.waitFor { requests in
-            guard let listing = requests.lastIndex(of: .downloads(.fetchCurrentDownloads)) else { return false }
+            guard let listing = requests.lastIndex(of: .downloads(.fetchCurrentDownloadsPage(after: 0))) else { return false }
             return requests[listing...].contains(.downloads(.releaseExclusiveControl))
         })
         let requests = service.received

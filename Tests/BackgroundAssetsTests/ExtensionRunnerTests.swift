@@ -108,6 +108,43 @@ struct ExtensionRunnerTests {
         try await Self.terminate(running, service: service)
     }
 
+    @Test("2,500 returned downloads go in two parts of 1,000, then the return with the last 500, in order")
+    func manyDownloadsInParts() async throws {
+        let service = try FakeService()
+        let downloads = (0..<2_500).map { BADownloadTests.makeDownload(identifier: "d\($0)") }
+        let handler = RecordingExtension { _, _, _ in Set(downloads) }
+        let (_, running) = Self.start(handler, service: service)
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
+        try service.push(
+            .extensionCall(
+                callID: 4,
+                call: .downloads(
+                    request: .install, manifestPath: "/tmp/m.json", restrictedDownloadSizeRemaining: nil,
+                    restrictedEssentialDownloadSizeRemaining: nil)))
+        #expect(await service.waitFor { !Self.returns($0).isEmpty })
+        var parts: [[DownloadDescriptor]] = []
+        var last: [DownloadDescriptor] = []
+        for request in service.received {
+            switch request {
+            case let .core(.extensionCallReturnedPart(callID, part)):
+                #expect(callID == 4)
+                #expect(last.isEmpty, "a part came after the return")
+                parts.append(part)
+            case let .core(.extensionCallReturned(callID, .downloads(rest))):
+                #expect(callID == 4)
+                last = rest
+            default:
+                break
+            }
+        }
+        #expect(parts.map(\.count) == [1_000, 1_000])
+        #expect(last.count == 500)
+        let sent = (parts.flatMap { $0 } + last).map(\.uniqueIdentifier)
+        #expect(Set(sent) == Set(downloads.map(\.uniqueIdentifier)))
+        #expect(sent.count == downloads.count, "each download once")
+        try await Self.terminate(running, service: service)
+    }
+
     @Test("A challenge is answered by the async method, even while another entry point runs")
     func challengeWhileFinishedRuns() async throws {
         let service = try FakeService()

@@ -141,12 +141,14 @@ final class FakeService: Sendable {
                     return stored
                 }())
         case .downloads(.fetchCurrentDownloads): .downloads([])
+        case .downloads(.fetchCurrentDownloadsPage): .currentDownloadsPage(CurrentDownloadsPage(downloads: [], moreAfter: nil))
         case .downloads(.acquireExclusiveControl): .exclusiveControlGranted
         case .core(.fetchStatus), .tool(.resetDeviceClock):
             .status(ServiceStatus(processIdentifier: 1, deviceRoot: "/fake", connectionCount: 1, downloads: []))
         case .core(.fetchDownloadStatuses): .downloadStatuses(DownloadStatusPage(downloads: [], moreAfter: nil))
         case .downloads(.setDelegate), .downloads(.cancel), .downloads(.releaseExclusiveControl), .downloads(.answerChallenge),
-            .downloads(.acknowledgeDelivery), .core(.extensionCheckIn), .core(.extensionCallReturned):
+            .downloads(.acknowledgeDelivery), .core(.extensionCheckIn), .core(.extensionCallReturned),
+            .core(.extensionCallReturnedPart):
             .done
         case .core(.awaitLaunchable), .tool(.install), .tool(.uninstall), .tool(.simulate):
             .app(

@@ -131,10 +131,12 @@ public final class BADownloadManager: NSObject, Sendable {
     /// A download that has just finished but whose file is still being handed over (to a delegate,
     /// or to the extension) is listed too, in the ``BADownload/State/finished`` state: don't start
     /// it again, its file is on its way.
-    /// - Returns: Snapshots of the downloads, in the order they will run.
+    /// - Returns: Snapshots of the downloads, oldest first.
     /// - Throws: ``BAError`` when the service cannot be reached.
     public func fetchCurrentDownloads() throws -> [BADownload] {
-        try Self.downloads(from: connection.send(.downloads(.fetchCurrentDownloads)))
+        var pages = CurrentDownloadsPages()
+        while let after = pages.nextPageAfter { try pages.add(connection.send(.downloads(.fetchCurrentDownloadsPage(after: after)))) }
+        return pages.downloads.map(BADownload.make(from:))
     }
 
     /// Fetches the app's downloads that are scheduled or in flight, then calls a handler.
@@ -142,32 +144,38 @@ public final class BADownloadManager: NSObject, Sendable {
     /// - Note: The handler need not be `@Sendable`, so Apple code that captures a non-`Sendable`
     ///   object compiles in Swift 6 mode; it is called once, on a thread of the framework.
     public func fetchCurrentDownloads(completionHandler: @escaping ([BADownload], (any Error)?) -> Void) {
-        let handler = UncheckedReference(completionHandler)
-        connection.request(.downloads(.fetchCurrentDownloads)) { result in
+        fetchCurrentDownloads(after: CurrentDownloadsPages(), completionHandler: UncheckedReference(completionHandler))
+    }
+
+    /// Asks for the next page, and calls the handler once the last one arrived or a page failed.
+    private func fetchCurrentDownloads(
+        after pages: CurrentDownloadsPages, completionHandler handler: UncheckedReference<([BADownload], (any Error)?) -> Void>
+    ) {
+        guard let after = pages.nextPageAfter else { return handler.value(pages.downloads.map(BADownload.make(from:)), nil) }
+        connection.request(.downloads(.fetchCurrentDownloadsPage(after: after))) { [self] result in
+            var pages = pages
             do {
-                handler.value(try Self.downloads(from: Self.unwrap(result)), nil)
+                try pages.add(Self.unwrap(result))
             } catch {
-                handler.value([], error)
+                return handler.value([], error)
             }
+            fetchCurrentDownloads(after: pages, completionHandler: handler)
         }
     }
 
     /// The app's downloads that are scheduled or in flight.
     public var currentDownloads: [BADownload] {
-        get async throws { try await Self.downloads(from: connection.send(.downloads(.fetchCurrentDownloads))) }
+        get async throws {
+            var pages = CurrentDownloadsPages()
+            while let after = pages.nextPageAfter { try await pages.add(connection.send(.downloads(.fetchCurrentDownloadsPage(after: after)))) }
+            return pages.downloads.map(BADownload.make(from:))
+        }
     }
 
     // MARK: - Responses
 
     private func expectDownload(_ response: ServerResponse, for call: String) throws {
         guard case .download = response else { throw Self.unexpected(response, for: call) }
-    }
-
-    static func downloads(from response: ServerResponse) throws -> [BADownload] {
-        guard case let .downloads(descriptors) = response else {
-            throw unexpected(response, for: "fetchCurrentDownloads")
-        }
-        return descriptors.map(BADownload.make(from:))
     }
 
     static func unwrap(_ result: Result<ServerResponse, any Error>) throws -> ServerResponse {

@@ -136,9 +136,30 @@ package final class ExtensionRunner: Sendable {
         }
     }
 
+    /// The most downloads one message of an answer carries: about 350 KB, where 100,000 downloads in
+    /// one message would be more than a frame may hold.
+    static let downloadsPerPart = 1_000
+
     /// Sends what an entry point returned, without waiting for the service's acknowledgement.
+    ///
+    /// Many downloads go in parts (`extensionCallReturnedPart`), the last of them with the return
+    /// itself; the connection keeps their order, and the service acts on them together.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
-        manager.connection.request(.core(.extensionCallReturned(callID: callID, result: result))) { response in
+        var result = result
+        if case let .downloads(downloads) = result, downloads.count > Self.downloadsPerPart {
+            let lastPartStart = (downloads.count - 1) / Self.downloadsPerPart * Self.downloadsPerPart
+            for start in stride(from: 0, to: lastPartStart, by: Self.downloadsPerPart) {
+                let part = Array(downloads[start..<(start + Self.downloadsPerPart)])
+                send(.core(.extensionCallReturnedPart(callID: callID, downloads: part)), for: call)
+            }
+            result = .downloads(Array(downloads[lastPartStart...]))
+        }
+        send(.core(.extensionCallReturned(callID: callID, result: result)), for: call)
+    }
+
+    /// Sends one message of an entry point's answer, and reports a refusal.
+    private func send(_ message: ClientRequest, for call: ExtensionCall) {
+        manager.connection.request(message) { response in
             do {
                 _ = try BADownloadManager.unwrap(response)
             } catch let error as BAError where error.code == .callerConnectionInvalid {

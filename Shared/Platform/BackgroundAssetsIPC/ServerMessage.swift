@@ -63,6 +63,8 @@ public enum ServerResponse: Codable, Sendable, Equatable {
     case notificationCategories([NotificationCategoryDescriptor])
     /// A page of every app's downloads (answer to `fetchDownloadStatuses`).
     case downloadStatuses(DownloadStatusPage)
+    /// A page of the app's current downloads (answer to `downloads.fetchCurrentDownloadsPage`).
+    case currentDownloadsPage(CurrentDownloadsPage)
 }
 
 /// The service's answer to ``Hello``.

@@ -33,6 +33,7 @@ extension ClientRequest.Core {
         case awaitLaunchable = "awaitLaunchable"
         case extensionCheckIn = "extensionCheckIn"
         case extensionCallReturned = "extensionCallReturned"
+        case extensionCallReturnedPart = "extensionCallReturnedPart"
     }
 
     enum FetchDownloadStatusesCodingKeys: String, CodingKey { case after = "after" }
@@ -44,6 +45,10 @@ extension ClientRequest.Core {
         case callID = "callID"
         case result = "result"
     }
+    enum ExtensionCallReturnedPartCodingKeys: String, CodingKey {
+        case callID = "callID"
+        case downloads = "downloads"
+    }
 }
 
 extension ClientRequest.Downloads {
@@ -54,6 +59,7 @@ extension ClientRequest.Downloads {
         case startForeground = "startForeground"
         case cancel = "cancel"
         case fetchCurrentDownloads = "fetchCurrentDownloads"
+        case fetchCurrentDownloadsPage = "fetchCurrentDownloadsPage"
         case acquireExclusiveControl = "acquireExclusiveControl"
         case releaseExclusiveControl = "releaseExclusiveControl"
         case answerChallenge = "answerChallenge"
@@ -64,6 +70,7 @@ extension ClientRequest.Downloads {
     enum ScheduleCodingKeys: String, CodingKey { case download = "download" }
     enum StartForegroundCodingKeys: String, CodingKey { case download = "download" }
     enum CancelCodingKeys: String, CodingKey { case download = "download" }
+    enum FetchCurrentDownloadsPageCodingKeys: String, CodingKey { case after = "after" }
     enum AcquireExclusiveControlCodingKeys: String, CodingKey { case deadline = "deadline" }
     enum AnswerChallengeCodingKeys: String, CodingKey {
         case deliveryID = "deliveryID"

@@ -49,6 +49,7 @@ extension ServerResponse {
         case notificationBadges = "notificationBadges"
         case notificationCategories = "notificationCategories"
         case downloadStatuses = "downloadStatuses"
+        case currentDownloadsPage = "currentDownloadsPage"
     }
 
     // The answer to `hello` and `failure` keep their version-2 shape, like `hello` itself.
@@ -72,6 +73,7 @@ extension ServerResponse {
     enum NotificationBadgesCodingKeys: String, CodingKey { case _0 = "badges" }
     enum NotificationCategoriesCodingKeys: String, CodingKey { case _0 = "categories" }
     enum DownloadStatusesCodingKeys: String, CodingKey { case _0 = "page" }
+    enum CurrentDownloadsPageCodingKeys: String, CodingKey { case _0 = "page" }
 }
 
 extension ServerEvent {

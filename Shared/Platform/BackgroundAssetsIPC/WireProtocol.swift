@@ -26,11 +26,13 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `core.awaitLaunchable` | `app` | wait while the app installs (the launch is the hello of a process running the installed app; `recordLaunch` counts only where claims are trusted) |
 /// | `core.extensionCheckIn` | `done` | the extension the service launched is ready for calls (only that process may) |
 /// | `core.extensionCallReturned` | `done` | an entry point returned, with what it returned |
+/// | `core.extensionCallReturnedPart` | `done` | part of the downloads an entry point returned, before the `extensionCallReturned` with the rest |
 /// | `downloads.setDelegate` | `done` | whether this connection wants download events |
 /// | `downloads.schedule` | `download` | queue a background download; answered once it is durable |
 /// | `downloads.startForeground` | `download` | start now in the foreground, or promote a queued or running one |
 /// | `downloads.cancel` | `done` | remove a queued or running download |
 /// | `downloads.fetchCurrentDownloads` | `downloads` | the app's downloads that have not ended, or whose file is still being handed over |
+/// | `downloads.fetchCurrentDownloadsPage` | `currentDownloadsPage` | a page of what `fetchCurrentDownloads` lists, after the cursor the last page gave |
 /// | `downloads.acquireExclusiveControl` | `exclusiveControlGranted` | wait (FIFO, optional deadline) for the app's lock |
 /// | `downloads.releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `downloads.answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
@@ -126,8 +128,10 @@ public enum WireProtocol {
 
     /// The largest payload a frame may carry, in bytes.
     ///
-    /// Big enough for the answer to `fetchCurrentDownloads` with 10,000 downloads (about 3.5 MB of
-    /// JSON; `status` sends its downloads in pages instead), small enough that one misbehaving peer cannot make the other allocate without bound.
+    /// Lists that grow with the queue travel in pages well under it (`status`,
+    /// `fetchCurrentDownloadsPage`) or in parts (`extensionCallReturnedPart`), so no count of
+    /// downloads needs a larger frame; small enough that one misbehaving peer cannot make the other
+    /// allocate without bound.
     public static let maximumFrameSize = 16 * 1024 * 1024
 
     /// The largest frame the service reads from a client that has not said `hello` yet: a hello is

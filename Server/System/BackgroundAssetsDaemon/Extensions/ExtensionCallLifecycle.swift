@@ -138,6 +138,8 @@ struct ExtensionCallLifecycle: Sendable {
         var actions: [ExtensionCallAction]
         /// Whether the next call follows once the result was acted on; not after `extensionWillTerminate()`.
         var sendsNext: Bool
+        /// The downloads the call sent in parts before it returned, which come before those of its result.
+        var returnedParts: [DownloadDescriptor] = []
     }
 
     /// A call returned on a connection.
@@ -155,7 +157,28 @@ struct ExtensionCallLifecycle: Sendable {
             runs[app]?.ending = .finished
             actions.append(.armForcedExit(app: app, pid: run.pid))
         }
-        return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast)
+        return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast, returnedParts: running.returnedParts)
+    }
+
+    /// Keeps part of what the running call of a connection returned, until the call returns with the
+    /// rest (``callReturned(callID:connection:now:)`` hands them over in ``Return/returnedParts``).
+    ///
+    /// Here rather than with ``maximumReturnedDownloads``: only this file may change ``runs``.
+    /// - Parameter limit: The most downloads the parts may hold together; what was kept is dropped past it.
+    /// - Throws: ``ReturnedPartRefusal`` when that call does not run there, or the parts grow past the limit.
+    mutating func partReturned(
+        _ downloads: [DownloadDescriptor], callID: UInt64, connection: UInt64, limit: Int = maximumReturnedDownloads
+    ) throws(ReturnedPartRefusal) {
+        // Only the app is kept from the lookup: a copy of the run still held when the parts grow
+        // would make every part copy all the downloads kept before it.
+        guard let app = runs.run(onConnection: connection).flatMap({ $0.run.running?.id == callID ? $0.app : nil }) else {
+            throw .noSuchCall
+        }
+        var kept = runs[app]?.running?.returnedParts ?? []
+        runs[app]?.running?.returnedParts = []
+        guard kept.count + downloads.count <= limit else { throw .tooMany(kept.count + downloads.count) }
+        kept += downloads
+        runs[app]?.running?.returnedParts = kept
     }
 
     /// A call's deadline passed: if it still runs, the process is killed, as the system does.

@@ -46,6 +46,8 @@ struct ExtensionRun: Sendable, Equatable {
         var record: ExtensionCallRecord
         var sentAt: Date
         var limit: ExtensionCallLimit
+        /// The downloads it sent in parts before it returned (`extensionCallReturnedPart`), acted on with the rest.
+        var returnedParts: [DownloadDescriptor] = []
     }
 
     /// The process's id.

@@ -20,6 +20,8 @@ extension BackgroundAssetsService {
             return extensionCheckIn(client: client)
         case let .extensionCallReturned(callID, result):
             return await extensionCallReturned(callID: callID, result: result, connection: connection)
+        case let .extensionCallReturnedPart(callID, downloads):
+            return extensionCallReturnedPart(callID: callID, downloads: downloads, connection: connection)
         }
     }
 }

@@ -21,13 +21,35 @@ extension BackgroundAssetsService {
     ///   - app: The app whose downloads to list.
     ///   - role: Who asks: the app, or its extension (or the debug tool, which sees what the extension sees).
     func currentDownloads(of app: String, for role: Hello.Role) async throws -> [DownloadRow] {
-        var rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
+        let rows = try await storeReader.read { try $0.currentDownloads(bundleIdentifier: app) }
             .filter { $0.descriptor.kind != .backgroundSession }
+        return try await rows + filesHandedOver(of: app, for: role)
+    }
+
+    /// A page of what ``currentDownloads(of:for:)`` lists, in row order, read and converted on the
+    /// store reader's thread; the files being handed over come on the last page.
+    ///
+    /// A download listed on an earlier page may finish before the last one and be listed again
+    /// there, finished: the client keeps the later of the two.
+    /// - Parameters:
+    ///   - app: The app whose downloads to list.
+    ///   - role: Who asks, as for ``currentDownloads(of:for:)``.
+    ///   - after: Where the page starts: 0 for the first, then the previous page's `moreAfter`.
+    func currentDownloadsPage(of app: String, for role: Hello.Role, after: Int64) async throws -> CurrentDownloadsPage {
+        var page = try await storeReader.read { store in
+            let (rows, moreAfter) = try store.currentDownloadsPage(bundleIdentifier: app, after: after)
+            return CurrentDownloadsPage(downloads: rows.map(\.descriptor), moreAfter: moreAfter)
+        }
+        if page.moreAfter == nil { page.downloads += try await filesHandedOver(of: app, for: role).map(\.descriptor) }
+        return page
+    }
+
+    /// The app's finished downloads whose file is on its way to whoever asks (see ``currentDownloads(of:for:)``).
+    private func filesHandedOver(of app: String, for role: Hello.Role) async throws -> [DownloadRow] {
         var handingOver = deliveries.rows(of: app)
         if role != .app { handingOver.formUnion(rowsGivenToExtension(of: app)) }
         let listed = handingOver.sorted()
-        rows += try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }
-        return rows
+        return try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }
     }
 
     /// The rows of an app whose finished files are held for its extension or on their way to it:

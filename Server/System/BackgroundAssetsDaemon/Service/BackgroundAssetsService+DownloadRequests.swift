@@ -32,6 +32,8 @@ extension BackgroundAssetsService {
             return .done
         case .fetchCurrentDownloads:
             return .downloads(try await currentDownloads(of: app, for: hello.role).map(\.descriptor))
+        case let .fetchCurrentDownloadsPage(after):
+            return .currentDownloadsPage(try await currentDownloadsPage(of: app, for: hello.role, after: after))
         case let .acquireExclusiveControl(deadline):
             return acquireExclusiveControl(app: app, deadline: deadline, requestID: id, connection: connection)
         case .releaseExclusiveControl:

@@ -55,7 +55,7 @@ extension BackgroundAssetsService {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
         }
         await perform(returned.actions)
-        await complete(returned.record, with: result, of: returned.app)
+        await complete(returned.record, with: returned.result(withParts: result), of: returned.app)
         if returned.sendsNext { await perform(extensionCalls.nextCall(of: returned.app, now: wallClock.now)) }
         return .done
     }

@@ -72,7 +72,7 @@ final class ClientConnection: Sendable {
     /// client reads everything in the order it was sent.
     func send(_ message: ServerMessage, heldUntilDurable ticket: Int?) {
         guard isOpen else { return }
-        guard let frame = try? MessageCodec.frame(message) else {
+        guard let frame = try? Self.frame(message) else {
             close()
             return
         }

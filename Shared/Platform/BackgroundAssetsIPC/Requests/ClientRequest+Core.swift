@@ -18,5 +18,9 @@ extension ClientRequest {
         case extensionCheckIn
         /// An extension entry point returned (extension only).
         case extensionCallReturned(callID: UInt64, result: ExtensionCallResult)
+        /// Part of what `downloads(for:manifestURL:extensionInfo:)` returned, sent before the
+        /// `extensionCallReturned` of the same call that carries the rest: an answer of many downloads
+        /// goes in parts so that no frame holds all of them (extension only).
+        case extensionCallReturnedPart(callID: UInt64, downloads: [DownloadDescriptor])
     }
 }

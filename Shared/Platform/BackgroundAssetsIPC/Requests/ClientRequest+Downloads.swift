@@ -18,6 +18,9 @@ extension ClientRequest {
         case cancel(download: DownloadDescriptor)
         /// Asks for the app's downloads that have not ended.
         case fetchCurrentDownloads
+        /// Asks for a page of the app's current downloads (what `fetchCurrentDownloads` lists): 0 for the
+        /// first page, then the cursor the previous page gave (``CurrentDownloadsPage/moreAfter``).
+        case fetchCurrentDownloadsPage(after: Int64)
         /// Waits for the app's exclusive control, giving up at the deadline when there is one.
         case acquireExclusiveControl(deadline: Date?)
         /// Gives exclusive control back.
