@@ -26,8 +26,8 @@ public enum DeviceTrustedFetch {
         public var errorDescription: String? { description }
     }
 
-    /// The largest body accepted: a manifest is a few kilobytes.
-    static let maximumLength = 16 << 20
+    /// The largest body accepted: a manifest is a few kilobytes, and 26 MB with 100,000 sessions.
+    static let maximumLength = 64 << 20
 
     /// The body of a 200 response, following up to five https redirects.
     /// - Parameters:

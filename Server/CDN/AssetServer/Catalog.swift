@@ -25,6 +25,9 @@ public struct Catalog: Sendable {
 
     /// The number of sessions generated when none is specified.
     public static let defaultSessionCount = 12
+    /// The most sessions a catalog is generated with: their manifest (about 260 bytes a session,
+    /// 52 MB) stays under the 64 MiB a device accepts for a manifest.
+    public static let maximumSessionCount = 200_000
     /// The nominal size of a generated session file: 8 MiB.
     public static let defaultSessionSize: Int64 = 8 * 1024 * 1024
     /// The manifest's file name inside the catalog folder, which is also its request path.

@@ -19,7 +19,7 @@ struct Options: ParsableArguments {
     var catalog: String?
     @Option(
         "--sessions", valueName: "N", help: "Sessions to generate when DIR has no manifest.",
-        as: .number(in: 1...10_000, expected: "a session count from 1 to 10000"))
+        as: .number(in: 1...Catalog.maximumSessionCount, expected: "a session count from 1 to \(Catalog.maximumSessionCount)"))
     var sessionCount = Catalog.defaultSessionCount
     @Option(
         "--session-size", valueName: "BYTES", help: "Nominal size of each generated session.",

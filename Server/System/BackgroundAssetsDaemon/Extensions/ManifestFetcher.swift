@@ -11,8 +11,9 @@ import Foundation
 /// The service fetches the manifest itself, as Apple's does, so the extension starts with the file
 /// already on disk. The copy is made read-only (0444) and deleted once the call returns.
 struct ManifestFetcher: Sendable {
-    /// A manifest larger than this is refused: it lists assets, it is not one.
-    static let maximumSize: Int64 = 16 << 20
+    /// A manifest larger than this is refused: it lists assets, it is not one. A manifest of 100,000
+    /// sessions is about 26 MB.
+    static let maximumSize: Int64 = 64 << 20
 
     /// Where manifests wait for the extension: `staging/manifests/`.
     let folder: URL
