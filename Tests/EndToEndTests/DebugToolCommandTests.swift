@@ -3,6 +3,7 @@ Abstract:
 End-to-end: the debug tool's contract: status output, reset, starting the service on demand, usage errors.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Testing
 import TestSupport
@@ -41,6 +42,33 @@ struct DebugToolCommandTests {
             #expect(lines.count == 4, "\(plain.standardOutput)")
             #expect(lines[1].hasPrefix("settings low-power="))
             #expect(lines.dropFirst(2).allSatisfy { $0.hasPrefix("app=com.example.backgroundassets-debug id=download-") })
+        }
+    }
+
+    @Test("status --json prints 2,500 downloads from three pages, each once, oldest first, as one JSON document")
+    func statusJSONAcrossPages() async throws {
+        let scenario = try Scenario()
+        let nobody = try RefusingPort()
+        defer { withExtendedLifetime(nobody) {} }
+        let port = nobody.port
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+            let app = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.status-pages")
+            defer { app.close() }
+            let identifiers = (0..<2_500).map { "page-\($0)" }
+            let answers = try app.pipeline(identifiers.map { identifier in
+                .downloads(.schedule(download: DownloadDescriptor(
+                    identifier: identifier, uniqueIdentifier: UUID().uuidString, url: "http://127.0.0.1:\(port)/\(identifier)",
+                    applicationGroupIdentifier: "group.com.example.status-pages")))
+            })
+            #expect(answers.allSatisfy { if case .download = $0 { true } else { false } })
+            let result = try await scenario.runTool(["status", "--json"])
+            #expect(result.status.isSuccess, "\(result.standardError)")
+            let object = try JSONSerialization.jsonObject(with: Data(result.standardOutput.utf8)) as? [String: Any]
+            let downloads = object?["downloads"] as? [[String: Any]] ?? []
+            let listed = downloads.compactMap { ($0["download"] as? [String: Any])?["identifier"] as? String }
+            #expect(listed == identifiers)
+            #expect(object?["moreDownloadsAfter"] == nil, "the cursor is not printed")
+            #expect(object?["apps"] != nil && object?["settings"] != nil, "the rest of the status follows the downloads")
         }
     }
 

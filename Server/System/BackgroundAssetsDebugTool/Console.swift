@@ -38,6 +38,12 @@ public struct Console: Sendable {
         Self.write(line + "\n", to: STDOUT_FILENO)
     }
 
+    /// Prints part of the output as it is produced, without a newline: UTF-8 text too large to hold whole.
+    public func outputFragment(_ utf8: [UInt8]) {
+        if let transcript { return transcript.append(String(decoding: utf8, as: UTF8.self), to: .output) }
+        Self.write(utf8[...], to: STDOUT_FILENO)
+    }
+
     /// Prints a line to standard error (progress, notes, errors).
     public func error(_ line: String) {
         if let transcript { return transcript.append(line + "\n", to: .error) }
@@ -62,7 +68,11 @@ public struct Console: Sendable {
     /// Writes all of `text`; a reader that went away (`trace | head -1`) ends the tool quietly, as
     /// command-line tools do, instead of FileHandle's fatal error on a broken pipe.
     private static func write(_ text: String, to descriptor: Int32) {
-        var bytes = Array(text.utf8)[...]
+        write(Array(text.utf8)[...], to: descriptor)
+    }
+
+    private static func write(_ bytes: ArraySlice<UInt8>, to descriptor: Int32) {
+        var bytes = bytes
         while !bytes.isEmpty {
             let written = bytes.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }
             if written < 0 {

@@ -24,16 +24,28 @@ struct StatusCommand: DebugSubcommand {
     func run(in context: ToolContext) async throws -> DebugExitCode {
         let connection = context.connection()
         defer { connection.disconnect() }
+        if json {
+            // Printed as the pages arrive: thirty tools at once with 10,000 downloads each held
+            // every download, and the whole text, before printing a line.
+            let status = try await connection.send(.core(.fetchStatus)).expectedStatus()
+            var pages: StatusPageSocket?
+            try StatusJSON.print(status, nextPage: { after in
+                let socket = try pages ?? StatusPageSocket(socketPath: context.paths.serviceSocket.path, hello: Hello(
+                    bundleIdentifier: ToolContext.bundleIdentifier, role: .tool,
+                    processIdentifier: ProcessInfo.processInfo.processIdentifier))
+                pages = socket
+                return try socket.page(after: after)
+            }, output: context.console.outputFragment)
+            return .success
+        }
         let status = try await connection.fetchStatusWithEveryDownload()
         let formatter = StatusFormatter(status: status)
-        if json {
-            context.console.output(try formatter.json())
-        } else if context.console.outputIsTerminal {
+        if context.console.outputIsTerminal {
             context.console.output(formatter.table())
         } else {
             context.console.output(formatter.lines())
         }
-        if !json, let trusted = try? TrustStore(directory: context.paths.trustDirectory).list(), !trusted.isEmpty {
+        if let trusted = try? TrustStore(directory: context.paths.trustDirectory).list(), !trusted.isEmpty {
             let names = trusted.map { "\($0.summary.subject) (SHA-256 \($0.summary.sha256.prefix(16))…)" }
             context.console.output("Trusted CAs on this device: \(names.joined(separator: ", "))")
         }

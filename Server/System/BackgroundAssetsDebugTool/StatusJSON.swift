@@ -34,6 +34,46 @@ enum StatusJSON {
         return text.replacingCharacters(in: range, with: String(decoding: writer.bytes, as: UTF8.self))
     }
 
+    /// Prints the status as ``text(_:)`` lays it out, a page at a time: the status answer's own
+    /// downloads, then each later page as the service wrote it (``StatusPageBytes``), so that neither
+    /// the downloads nor the text of a large queue are ever held whole.
+    /// - Parameters:
+    ///   - status: The `status` answer: the first page of downloads and the cursor of the next.
+    ///   - nextPage: Fetches the page after a cursor.
+    ///   - output: Receives the text, piece by piece.
+    /// - Throws: What `nextPage` throws, or ``DebugToolError`` when a page does not move past the last.
+    static func print(
+        _ status: ServiceStatus, nextPage: (Int64) throws -> StatusPageBytes, output: ([UInt8]) -> Void
+    ) throws {
+        var outline = status
+        outline.downloads = []
+        outline.moreDownloadsAfter = nil
+        let text = try StatusFormatter.json(outline)
+        let empty = "\n  \"downloads\" : [\n\n  ]"
+        guard !status.downloads.isEmpty, let range = text.range(of: empty) else { return output(Array((text + "\n").utf8)) }
+        var writer = WireJSONWriter()
+        for (index, download) in status.downloads.enumerated() {
+            writer.append(index > 0 ? ",\n    " : "    ")
+            write(download, into: &writer)
+        }
+        output(Array((text[..<range.lowerBound] + "\n  \"downloads\" : [\n").utf8) + writer.bytes)
+        var isFirst = false
+        var cursor = status.moreDownloadsAfter
+        while let after = cursor {
+            let page = try nextPage(after)
+            var piece: [UInt8] = []
+            try page.appendDownloads(to: &piece, isFirst: &isFirst)
+            output(piece)
+            // A service whose pages did not move on would keep the tool asking for ever.
+            if let next = page.moreAfter, next <= after {
+                throw DebugToolError("The service's page of downloads after row \(after) ends at row \(next), not after it; "
+                    + "rebuild the tool and the service from the same sources.")
+            }
+            cursor = page.moreAfter
+        }
+        output(Array(("\n  ]" + text[range.upperBound...] + "\n").utf8))
+    }
+
     /// One download of the top-level list: an object at depth 2, its members at depth 3.
     private static func write(_ status: DownloadStatus, into writer: inout WireJSONWriter) {
         var object = PrettyObject(depth: 2, opening: &writer)
