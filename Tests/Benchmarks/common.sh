@@ -36,7 +36,8 @@ start_asset_server() {  # start_asset_server ARGS...: asset-server on a free por
     "$BIN/asset-server" --host 127.0.0.1 --port 0 --catalog "$WORK/catalog" "$@" \
         > "$WORK/asset-server.out" 2> "$WORK/asset-server.err" &
     ASSET_PID=$!
-    for _ in $(seq 1200); do
+    # Up to ten minutes: generating a catalog of 100,000 sessions writes and hashes 100,000 files first.
+    for _ in $(seq 6000); do
         grep -q "listening on" "$WORK/asset-server.out" 2>/dev/null && break
         kill -0 "$ASSET_PID" 2>/dev/null || { log "asset-server ended: $(cat "$WORK/asset-server.err")"; exit 1; }
         sleep 0.1

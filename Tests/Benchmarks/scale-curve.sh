@@ -49,8 +49,7 @@ built="${SKIP_BUILD:-0}"
 for count in $COUNTS; do
     runs="${RUNS:-$([ "$count" -ge "${LONG_COUNT:-50000}" ] && echo 1 || echo 3)}"
     log "== $count sessions, $runs round(s)"
-    # A count that fails (the asset server generates at most 10,000 sessions) is left out of the curve,
-    # and the others are still written.
+    # A count that fails is left out of the curve, and the others are still written.
     COUNT="$count" SIZE="${SIZE:-20480}" HTTPS="${HTTPS:-0}" RUNS="$runs" RESULTS="$ROUNDS" SKIP_BUILD="$built" \
         SCRATCH_PATH="$SCRATCH" KEEP_WORK=1 TMPDIR="$WORK" "$PACKAGE_ROOT/Tests/Benchmarks/many-small-sessions.sh" \
         || log "$count sessions: the benchmark failed (above), so the curve leaves this count out."

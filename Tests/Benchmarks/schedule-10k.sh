@@ -114,13 +114,18 @@ writer.join()
 print(f"scheduled {count - failures} of {count} downloads in {time.monotonic() - start:.2f} s", flush=True)
 scheduling_cpu = cpu_seconds() - cpu_start
 
-# What the app asks on launch, on the same connection: every download it has not seen end.
+# What the app asks on launch, on the same connection: every download it has not seen end, a page at a time
+# as BADownloadManager gathers them.
 begin, cpu_begin = time.monotonic(), cpu_seconds()
-sock.sendall(frame(count + 2, {"downloads": {"fetchCurrentDownloads": {}}}))
-current = response()["response"]
-if "downloads" not in current:
-    sys.exit(f"fetchCurrentDownloads was answered {str(current)[:200]}")
-print(f"fetchCurrentDownloads with {len(current['downloads']['downloads'])} downloads: {time.monotonic() - begin:.2f} s "
+current, after, pages = 0, 0, 0
+while after is not None:
+    sock.sendall(frame(count + 2 + pages, {"downloads": {"fetchCurrentDownloadsPage": {"after": after}}}))
+    answer = response()["response"]
+    if "currentDownloadsPage" not in answer:
+        sys.exit(f"fetchCurrentDownloadsPage was answered {str(answer)[:200]}")
+    page = answer["currentDownloadsPage"]["page"]
+    current, after, pages = current + len(page["downloads"]), page.get("moreAfter"), pages + 1
+print(f"fetchCurrentDownloads with {current} downloads in {pages} pages: {time.monotonic() - begin:.2f} s "
       f"(service CPU {cpu_seconds() - cpu_begin:.2f} s)", file=sys.stderr)
 if failures:
     sys.exit(f"{failures} schedules failed")
