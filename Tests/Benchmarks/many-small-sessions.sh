@@ -12,6 +12,7 @@
 #
 # Usage: Tests/Benchmarks/many-small-sessions.sh     (from anywhere inside the package)
 # Environment: COUNT (default 1000), SIZE (default 102400), RUNS (default 3), HTTPS=0 for plain http,
+#              SERVICE_CONFIG (the service's config.json, default {"idleExitAfter": 600}),
 #              SKIP_BUILD=1 to reuse the build, SCRATCH_PATH (default .build-bench), CONFIGURATION
 #              (default release), KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards,
 #              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
@@ -22,6 +23,8 @@
 set -euo pipefail
 
 COUNT="${COUNT:-1000}"
+DEFAULT_SERVICE_CONFIG='{"idleExitAfter": 600}'
+SERVICE_CONFIG="${SERVICE_CONFIG:-$DEFAULT_SERVICE_CONFIG}"
 SIZE="${SIZE:-102400}"
 RUNS="${RUNS:-3}"
 HTTPS="${HTTPS:-1}"
@@ -77,7 +80,7 @@ timed() {  # timed FILE COMMAND...: runs COMMAND, writes its user + system CPU s
 
 measure_service() {  # measure_service ROUND: a new device and service; prints "install app peak-RSS-KiB CPU".
     DEVICE_ROOT="$WORK/device-$1"
-    start_service '{"idleExitAfter": 600}'
+    start_service "$SERVICE_CONFIG"
     [ "$HTTPS" = 1 ] && "$BIN/backgroundassets-debug" trust add "$CA" > /dev/null
     # No dirty pages queued for the disk at the start, so neither side pays for the other's writeback.
     sync
