@@ -56,7 +56,8 @@ struct AssetPackResumeTests {
     func packResumesAfterKill() async throws {
         let checkpointBytes = 65_536.0
         try await withAssetPacks(configuration: ["checkpointBytes": checkpointBytes],
-                                 serverArguments: ["--drop-after", "3000000", "--throttle", "2000000"], prepare: { packs, folder in
+                                 // Paced so the kill lands between the two cuts (3.4 s of them) however busy the machine.
+                                 serverArguments: ["--drop-after", "3000000", "--throttle", "800000"], prepare: { packs, folder in
             try await AssetPackScenario.package("Slides", policy: AssetPackScenario.onDemand,
                                                 files: ["Slides/wwdc23-10108.pdf": Self.large], into: packs, in: folder)
         }) { device in
