@@ -45,11 +45,14 @@ extension SampleTests {
                 let app: CommandResult
                 do {
                     _ = try await probe.waitForLine { $0.hasPrefix("enter") }
+                    // Handed to the extension, not only finished: an app that connects before the
+                    // service has given the file to the extension would take it instead.
                     try await poll(until: {
                         device.trace().contains {
-                            $0.event == "finishedWithFileURL" && $0.to == "nobody" && !essential.contains($0.download ?? "")
+                            $0.to == "extension" && $0.event == "backgroundDownload(_:finishedWithFileURL:)"
+                                && !essential.contains($0.download ?? "")
                         }
-                    }, interval: .milliseconds(5), "a background download to finish")
+                    }, interval: .milliseconds(5), "a finished background download to reach the extension")
                     async let run = device.runApp()
                     try await poll(until: { device.trace().contains(where: isApp) },
                                    interval: .milliseconds(5), "the app to connect")
