@@ -224,18 +224,14 @@ struct DownloadWatcher {
     }
 
     /// The app's current download with this request's identifier, if any, read a page at a time so
-    /// that no queue is too long to answer; a download listed twice (running, then handing its file
-    /// over on the last page) is taken in its later state.
+    /// that no queue is too long to answer.
     private func currentDownload() async throws -> DownloadDescriptor? {
-        var found: DownloadDescriptor?
-        var after: Int64 = 0
-        while true {
+        var list = CurrentDownloadsList()
+        while let after = list.nextPageAfter {
             guard case let .currentDownloadsPage(page) = try await connection.send(.downloads(.fetchCurrentDownloadsPage(after: after)))
-            else { return found }
-            found = page.downloads.last { $0.identifier == request.identifier } ?? found
-            // A cursor that does not move on would ask for the same page for ever.
-            guard let next = page.moreAfter, next > after else { return found }
-            after = next
+            else { return nil }
+            try list.add(page)
         }
+        return list.downloads.first { $0.identifier == request.identifier }
     }
 }
