@@ -77,14 +77,7 @@ struct ServiceCurrentDownloadPagesTests {
     func fiveThousandDownloads() async throws {
         let device = try await InProcessService()
         let app = "com.example.current-pages"
-        let store = await device.service.queue.store
-        // Straight into the store: the queue is not told, so nothing is tried (port 9 refuses anyway).
-        let identifiers = (0..<5_000).map { "d\($0)" }
-        _ = try store.insert(identifiers.map { identifier in
-            NewDownload(bundleIdentifier: app, descriptor: DownloadDescriptor(
-                identifier: identifier, uniqueIdentifier: UUID().uuidString, url: "http://127.0.0.1:9/\(identifier)",
-                applicationGroupIdentifier: "group.\(app)"))
-        }, at: Date())
+        let identifiers = try await device.insertUnqueuedDownloads(5_000, of: app)
 
         let client = try await device.client(app)
         var listed: [String] = []
