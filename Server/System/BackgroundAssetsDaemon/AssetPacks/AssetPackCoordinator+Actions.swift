@@ -77,8 +77,10 @@ extension AssetPackCoordinator {
         return performed
     }
 
-    /// Verifies and unpacks an archive on a thread of its own; the end comes back as an ``Event``.
-    private func startUnpacking(_ archive: URL, entry: AssetPackDownloadManifest.Entry, app: String) {
+    /// Verifies and unpacks an archive on a thread of its own; at its end the coordinator, back on
+    /// the caller's executor, records the pack and tells the service which downloads ended.
+    private func startUnpacking(_ archive: URL, entry: AssetPackDownloadManifest.Entry, app: String,
+                                isolation: isolated (any Actor)? = #isolation) {
         let identifier = AssetPackState.identifier(entry).description
         let rowID = pending[InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)]?.rowID
         let arrivals = arrivals
@@ -89,18 +91,18 @@ extension AssetPackCoordinator {
         }
         unpacking += 1
         let host = host
-        let events = events
         let digests = rowID.flatMap { arrivals.take(rowID: $0, archive: archive) }
         if digests == nil, let rowID {
             // Neither this process nor a saved state saw the archive arrive whole: the archive on
             // disk has holes where its files' bytes were.
             StagingArea.release(handedOver: archive)
-            activities.run("fetch \(identifier) of \(app) again") {
-                await events(.arrivedBeforeRestart(app: app, identifier: identifier, rowID: rowID))
+            activities.runIsolated("fetch \(identifier) of \(app) again") { [weak self] in
+                guard let self else { return }
+                settle(await fetchAgain(app: app, identifier: identifier, rowID: rowID, deviceNow: deviceNow))
             }
             return
         }
-        activities.run("unpack \(identifier) of \(app)") {
+        activities.runIsolated("unpack \(identifier) of \(app)") { [weak self] in
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
                 // Named after the download while it unpacks, so a crash here is counted against this
                 // pack alone and the third sets it aside (DownloadQueue.quarantine(after:)).
@@ -124,8 +126,14 @@ extension AssetPackCoordinator {
                     "The asset pack \(entry.id) version \(entry.version) was refused and nothing of it was installed: "
                     + error.problem + " Check the archive on the server against the manifest (ba-package download-manifest create).")
             }
-            await events(.installEnded(app: app, identifier: identifier, result: result.mapError(refusal)))
+            guard let self else { return }
+            settle(await installEnded(app: app, identifier: identifier, result: result.mapError(refusal), deviceNow: deviceNow))
         }
+    }
+
+    /// Tells the service of the pack downloads that ended while nobody was calling the coordinator.
+    private func settle(_ performed: Performed) {
+        if !performed.ended.isEmpty { notify(.packsEnded(performed.ended)) }
     }
 
     /// Deletes a pack's files and its record.

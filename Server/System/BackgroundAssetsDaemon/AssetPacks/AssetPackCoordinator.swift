@@ -17,17 +17,15 @@ import SystemLogging
 /// actions and performs them. Archives download through the service's ``DownloadQueue`` as rows of
 /// the kind `assetPack`, which the system owns for the app: their files are verified and unpacked
 /// here, on a thread of their own, never handed to a delegate or the extension. What ends later (an
-/// unpack) comes back as an ``Event`` the service routes to the coordinator again; what an end means
-/// for an install's essential phase comes back to the service as a ``PackEnd``.
+/// unpack, a fetch again) runs on the service's executor too and calls the coordinator back
+/// directly; what an end means for an install's essential phase goes to the service as a
+/// ``PackEnd``: returned to a caller, or in a ``Notice`` when nobody was calling.
 final class AssetPackCoordinator {
-    /// What happened while nobody was calling the coordinator; the service hands each back to it.
-    enum Event: Sendable {
-        /// An archive was verified and unpacked (its size and its bytes on disk), or refused.
-        case installEnded(app: String, identifier: String, result: Result<InstallSize, WireFailure>)
-        /// An archive finished downloading before this process started: its files were written as it
-        /// arrived, into a staging folder the restart deleted, so it must be fetched again
-        /// (``AssetPackCoordinator/fetchAgain(app:identifier:rowID:deviceNow:)``).
-        case arrivedBeforeRestart(app: String, identifier: String, rowID: Int64)
+    /// What the coordinator tells the service when nobody was calling it.
+    enum Notice: Sendable {
+        /// Pack downloads ended later, after an unpack or a failed fetch again: installs waiting for
+        /// them move on.
+        case packsEnded([PackEnd])
     }
 
     /// The size of an installed version: its files, and what they occupy on disk.
@@ -61,7 +59,10 @@ final class AssetPackCoordinator {
     let paths: DevicePaths
     let configuration: ServiceConfiguration
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
-    let events: @Sendable (Event) async -> Void
+    let notify: @Sendable (Notice) -> Void
+    /// The device's clock, which may run faster than real time, for the install dates of packs
+    /// whose unpack ends later; the service keeps it current.
+    var deviceClock: DeviceClock
 
     /// The installed packs of every app, as the store records them.
     var installed: [InstalledAssetPack.Key: InstalledAssetPack] = [:]
@@ -94,9 +95,11 @@ final class AssetPackCoordinator {
     ///   - storeReader: The queue's reads.
     ///   - activities: The owner of the unpacks, and the clock.
     ///   - trace: Where every pack event is recorded.
-    ///   - events: Receives what ends later; the service hands each event back.
+    ///   - deviceClock: The device's clock, for the install dates of packs.
+    ///   - notify: Receives the pack downloads that end later, for the service's installs.
     init(paths: DevicePaths, configuration: ServiceConfiguration, queue: DownloadQueue, storeReader: DownloadStoreReader,
-         activities: ServiceActivities, trace: ServiceTrace, events: @escaping @Sendable (Event) async -> Void) {
+         activities: ServiceActivities, trace: ServiceTrace, deviceClock: DeviceClock,
+         notify: @escaping @Sendable (Notice) -> Void) {
         self.paths = paths
         self.configuration = configuration
         storeURL = paths.assetPackDatabase
@@ -106,10 +109,13 @@ final class AssetPackCoordinator {
         self.storeReader = storeReader
         self.activities = activities
         self.trace = trace
-        self.events = events
+        self.deviceClock = deviceClock
+        self.notify = notify
     }
 
     var now: Date { activities.wallClock.now }
+    /// The device's time now.
+    var deviceNow: Date { deviceClock.deviceTime(at: now) }
 
     /// The store, opened (and created) the first time something must be kept: a device whose apps
     /// have no managed packs spends no file descriptor on it.

@@ -14,15 +14,10 @@ import SystemLogging
 /// shows them on the desktop when there is one).
 ///
 /// The behaviour of notifications, as ``NotificationState`` is their state and ``NotificationPolicy``
-/// their rules. The service owns the host and calls it on its own executor; the timer of the next
-/// due request comes back to it as ``Event/due``.
+/// their rules. The service owns the host and calls it on its own executor (each `async` method
+/// runs on the caller's actor); the timer of the next due request runs there too, and calls
+/// ``deliverDue(isolation:)`` itself.
 final class NotificationHost {
-    /// What the host asks of the service.
-    enum Event: Sendable {
-        /// A pending request is due: call ``deliverDue()``.
-        case due
-    }
-
     /// Why a request was refused, as UserNotifications' error.
     struct Refusal: Error, Sendable {
         /// The `UNError.Code`.
@@ -38,7 +33,6 @@ final class NotificationHost {
     private let desktop: DesktopNotifier
     let trace: ServiceTrace
     private let activities: ServiceActivities
-    private let events: @Sendable (Event) async -> Void
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     private var settings: DeviceSettings
     var presenters: [UInt64: (app: String, connection: ClientConnection)] = [:]
@@ -52,13 +46,12 @@ final class NotificationHost {
     /// Opens the device's notification store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.
     init(paths: DevicePaths, trace: ServiceTrace, activities: ServiceActivities, settings: DeviceSettings,
-         desktop: DesktopNotifier = DesktopNotifier(), events: @escaping @Sendable (Event) async -> Void) throws {
+         desktop: DesktopNotifier = DesktopNotifier()) throws {
         store = try NotificationStore(url: paths.notificationDatabase)
         self.desktop = desktop
         self.trace = trace
         self.activities = activities
         self.settings = settings
-        self.events = events
     }
 
     private var now: Date { activities.wallClock.now }
@@ -274,12 +267,13 @@ final class NotificationHost {
         return failure
     }
 
-    private func scheduleNextDelivery() {
+    private func scheduleNextDelivery(isolation: isolated (any Actor)? = #isolation) {
         timer?.cancel()
         timer = nil
         guard let next = state.nextDueDate else { return }
-        let events = events
         let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
-        timer = activities.after(.seconds(fractional: delay), "notifications due") { await events(.due) }
+        timer = activities.afterIsolated(.seconds(fractional: delay), "notifications due") { [weak self] in
+            await self?.deliverDue()
+        }
     }
 }

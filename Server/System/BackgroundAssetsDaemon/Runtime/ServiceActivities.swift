@@ -28,6 +28,8 @@ public final class ServiceActivities: Sendable {
 
     private struct State {
         var running: [UInt64: (name: String, task: Task<Void, Never>)] = [:]
+        /// Activities whose body ended before they were registered.
+        var endedUnregistered: Set<UInt64> = []
         var nextID: UInt64 = 1
         var isShutDown = false
     }
@@ -50,19 +52,44 @@ public final class ServiceActivities: Sendable {
     /// - Returns: The activity, to cancel it on its own.
     @discardableResult
     public func run(_ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
-        state.withLock { state in
-            let id = state.nextID
-            state.nextID += 1
-            guard !state.isShutDown else { return Activity(id: id, owner: nil) }
-            // Registered under the lock it removes itself under: even a body that ends at once is
-            // registered first.
-            let task = Task { [weak self] in
-                await body()
-                self?.finished(id)
-            }
-            state.running[id] = (name, task)
-            return Activity(id: id, owner: self)
+        start(name, body)
+    }
+
+    private func start(_ name: String, _ body: sending @escaping () async -> Void) -> Activity {
+        let id: UInt64? = state.withLock { state in
+            defer { state.nextID += 1 }
+            return state.isShutDown ? nil : state.nextID
         }
+        guard let id else { return Activity(id: 0, owner: nil) }
+        // Made outside the lock, which may not hold the body: the body is sent to the task.
+        let task = Task { [weak self] in
+            await body()
+            self?.finished(id)
+        }
+        let shutDown = state.withLock { state in
+            // A body that ended before it could be registered is left out, as if it had removed itself.
+            if state.endedUnregistered.remove(id) == nil { state.running[id] = (name, task) }
+            return state.isShutDown
+        }
+        // A shutdown that began in between waits for it too (it waits until nothing is registered).
+        if shutDown { task.cancel() }
+        return Activity(id: id, owner: self)
+    }
+
+    /// Starts an activity that runs in the caller's isolation, so it may use what the caller owns.
+    ///
+    /// A part of the service runs its own timers and readers this way and calls itself back
+    /// directly, instead of sending an event to the hub to be handed back to it. The body inherits
+    /// the caller's isolation the way `Task { }`'s operation does (hence the attribute `Task` uses):
+    /// started from a method with an `isolated` parameter, or from an actor, it runs on that actor.
+    /// - Parameters:
+    ///   - name: What it is, for ``runningNames`` in tests and diagnostics.
+    ///   - body: The work; it should end when its task is cancelled.
+    /// - Returns: The activity, to cancel it on its own.
+    @discardableResult
+    public func runIsolated(_ name: String,
+                            @_inheritActorContext(always) _ body: sending @escaping @isolated(any) () async -> Void) -> Activity {
+        start(name, body)
     }
 
     /// Runs `body` once `delay` has passed on the clock, unless the activity is cancelled first.
@@ -71,19 +98,40 @@ public final class ServiceActivities: Sendable {
     /// starts late on a busy machine, after a test has advanced its clock, still wakes on time.
     @discardableResult
     public func after(_ delay: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
+        let wait = waitFromNow(delay)
+        return run(name) {
+            guard await wait() else { return }
+            await body()
+        }
+    }
+
+    /// Runs `body` in the caller's isolation once `delay` has passed on the clock, unless the
+    /// activity is cancelled first: a part's own timer, which calls the part back directly (see
+    /// ``runIsolated(_:_:)``).
+    @discardableResult
+    public func afterIsolated(_ delay: Duration, _ name: String,
+                              @_inheritActorContext(always) _ body: sending @escaping @isolated(any) () async -> Void) -> Activity {
+        let wait = waitFromNow(delay)
+        return start(name) {
+            guard await wait() else { return }
+            await body()
+        }
+    }
+
+    /// Waits until `delay` from now has passed; `false` when the wait was cancelled.
+    private func waitFromNow(_ delay: Duration) -> @Sendable () async -> Bool {
         let wallClock = wallClock
         let start = wallClock.now
-        return run(name) {
+        return {
             // What the clock moved before this task ran comes off the delay. Dates so far from 1970
             // round to a fraction of a microsecond, so the rest is taken in whole microseconds,
             // rounded down: a clock advanced by hand by exactly the delay must end the wait.
             let late = max(0, wallClock.now.timeIntervalSince(start))
             let left = (delay - .seconds(fractional: late)) / .microseconds(1)
             if left >= 1 {
-                guard (try? await wallClock.sleep(for: .microseconds(Int64(left)))) != nil else { return }
+                guard (try? await wallClock.sleep(for: .microseconds(Int64(left)))) != nil else { return false }
             }
-            guard !Task.isCancelled else { return }
-            await body()
+            return !Task.isCancelled
         }
     }
 
@@ -101,12 +149,12 @@ public final class ServiceActivities: Sendable {
 
     /// Cancels every activity and waits until each has ended; no activity starts afterwards.
     public func shutdown() async {
-        let tasks = state.withLock { state in
-            state.isShutDown = true
-            return state.running.values.map(\.task)
+        state.withLock { $0.isShutDown = true }
+        // Until none is left: one that was being started as the shutdown began registers after it.
+        while case let tasks = state.withLock({ $0.running.values.map(\.task) }), !tasks.isEmpty {
+            for task in tasks { task.cancel() }
+            for task in tasks { await task.value }
         }
-        for task in tasks { task.cancel() }
-        for task in tasks { await task.value }
     }
 
     /// The names of the activities still running, sorted.
@@ -119,6 +167,8 @@ public final class ServiceActivities: Sendable {
     }
 
     private func finished(_ id: UInt64) {
-        state.withLock { _ = $0.running.removeValue(forKey: id) }
+        state.withLock { state in
+            if state.running.removeValue(forKey: id) == nil { state.endedUnregistered.insert(id) }
+        }
     }
 }

@@ -80,7 +80,7 @@ extension BackgroundAssetsService {
         if case let .progress(_, _, total, _) = event {
             await perform(installs.essentialProgressed(app: row.bundleIdentifier, rowID: row.id, totalWritten: total))
         }
-        await settle(await assetPacks.queueEvent(event))
+        await packsEnded(await assetPacks.queueEvent(event).ended)
     }
 
     /// Records an archive's transfer as any download's, so a timeline draws it as a lane of its own.
@@ -107,20 +107,9 @@ extension BackgroundAssetsService {
         }
     }
 
-    /// What the asset-pack subsystem reported: an unpack ended.
-    func handle(_ event: AssetPackCoordinator.Event) async {
-        switch event {
-        case let .installEnded(app, identifier, result):
-            await settle(await assetPacks.installEnded(app: app, identifier: identifier, result: result,
-                                                       deviceNow: deviceNow))
-        case let .arrivedBeforeRestart(app, identifier, rowID):
-            await settle(await assetPacks.fetchAgain(app: app, identifier: identifier, rowID: rowID, deviceNow: deviceNow))
-        }
-    }
-
-    /// Ends the essential pack downloads of installs whose downloads ended.
-    private func settle(_ performed: AssetPackCoordinator.Performed) async {
-        await perform(installs.packsEnded(performed.ended))
+    /// Ends the essential pack downloads of installs whose pack downloads ended.
+    func packsEnded(_ ended: [AssetPackCoordinator.PackEnd]) async {
+        await perform(installs.packsEnded(ended))
     }
 
     // MARK: - Content requests of managed apps

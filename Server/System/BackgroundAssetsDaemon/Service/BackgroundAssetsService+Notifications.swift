@@ -83,13 +83,6 @@ extension BackgroundAssetsService {
         return .failure(WireFailure(domain: NotificationHost.errorDomain, code: 1, message: "The device could not keep the notification: \(error)."))
     }
 
-    /// Does what the notification host asks of the service.
-    func handle(_ event: NotificationHost.Event) async {
-        switch event {
-        case .due: await notifications.deliverDue()
-        }
-    }
-
     /// A connection closed: presentations it owed are listed.
     func notificationsConnectionClosed(_ connection: UInt64) async {
         await notifications.connectionClosed(connection)

@@ -59,8 +59,8 @@ extension BackgroundAssetsService {
     }
 
     /// Does what the background-session host asks of the service.
-    func handle(_ event: BackgroundSessionHost.Event) async {
-        switch event {
+    func handle(_ notice: BackgroundSessionHost.Notice) async {
+        switch notice {
         case let .launchApp(app, session):
             let installed = try? await registry.app(app)
             guard installed?.state == .launchable, !installs.isInstalling(app) else {
@@ -72,16 +72,6 @@ extension BackgroundAssetsService {
             await launchAppInBackground(app, for: .urlSessionEvents(session: session))
         case let .endBackgroundLaunchIfIdle(app):
             endBackgroundLaunchIfIdle(app: app)
-        case .expiryDue:
-            await urlSessions.expire()
-        case let .eventsHandlingOverran(app):
-            await urlSessions.eventsHandlingOverran(app: app)
-        case let .uploadProgressed(attempt, sent, total, expected):
-            await urlSessions.uploadProgressed(attempt, sent: sent, total: total, expected: expected)
-        case let .uploadEnded(attempt, result):
-            await urlSessions.uploadEnded(attempt, result)
-        case let .uploadRetryDue(reference):
-            await urlSessions.uploadRetryDue(reference)
         }
     }
 

@@ -50,7 +50,10 @@ public actor BackgroundAssetsService {
     /// What the periodic checks and the task runner read; each reschedules itself when its part changes.
     var deviceState: DeviceState {
         didSet {
-            if deviceState.clock != oldValue.clock { trace.use(deviceState.clock) }
+            if deviceState.clock != oldValue.clock {
+                trace.use(deviceState.clock)
+                assetPacks.deviceClock = deviceState.clock
+            }
             periodicInputsChanged(from: oldValue)
             taskInputsChanged(from: oldValue)
         }
@@ -62,15 +65,11 @@ public actor BackgroundAssetsService {
     var progressSamples = ProgressTraceSampler()
     /// Finds when each app's periodic check is due, and says when one is.
     let periodic: PeriodicChecks
-    /// The apps whose periodic check is due, routed in order from ``start()`` on.
-    private let dueChecks: AsyncStream<(app: String, deviceTime: Date)>
     var settings: DeviceSettings { deviceState.settings }
     /// Launches, calls, watches and ends each app's extension.
     let extensionHost: ExtensionHost
     /// Each app's extension calls from wanted to ended, and the rules that launch, limit and end the extension.
     var extensionCalls: ExtensionCallLifecycle
-    /// What the extension host reports, routed in order from ``start()`` on.
-    private let hostEvents: AsyncStream<ExtensionHost.Event>
     /// Each app's install or update until it is launchable, and the rules that end it.
     var installs = InstallLifecycle() {
         // Published on every change: an install that begins or ends moves both schedules.
@@ -90,18 +89,14 @@ public actor BackgroundAssetsService {
 
     /// Every app's background URL sessions and their transfers.
     let urlSessions: BackgroundSessionHost
-    /// What the background-session host asks of the service, routed in order from ``start()`` on.
-    private let urlSessionEvents: AsyncStream<BackgroundSessionHost.Event>
 
     /// Every app's notification answer, pending requests and delivered notifications.
     let notifications: NotificationHost
-    /// What the notification host asks of the service, routed in order from ``start()`` on.
-    private let notificationEvents: AsyncStream<NotificationHost.Event>
 
     /// Downloads, installs, updates and removes the apps' managed asset packs.
     let assetPacks: AssetPackCoordinator
-    /// What the asset-pack subsystem reports, routed in order from ``start()`` on.
-    private let assetPackEvents: AsyncStream<AssetPackCoordinator.Event>
+    /// What the parts tell the hub for other parts, routed in order from ``start()`` on.
+    private let notices: AsyncStream<ServiceNotice>
 
     /// Opens the device root's queue and prepares the service; call ``start()`` next.
     /// - Parameters:
@@ -127,17 +122,17 @@ public actor BackgroundAssetsService {
         trace = ServiceTrace(url: paths.traceFile)
         registry = AppRegistry(paths: paths)
         installer = AppInstaller(paths: paths, registry: registry)
-        let (dueChecks, dueContinuation) = AsyncStream<(app: String, deviceTime: Date)>.makeStream()
-        self.dueChecks = dueChecks
-        periodic = PeriodicChecks(registry: registry, activities: activities) { dueContinuation.yield(($0, $1)) }
-        let (hostEvents, hostContinuation) = AsyncStream<ExtensionHost.Event>.makeStream()
-        self.hostEvents = hostEvents
+        let (notices, noticeChannel) = AsyncStream<ServiceNotice>.makeStream()
+        self.notices = notices
+        periodic = PeriodicChecks(registry: registry, activities: activities) {
+            noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))
+        }
         tasks = TaskRunner(appRefreshLimit: configuration.appRefreshRuntimeLimit, processingLimit: configuration.processingRuntimeLimit)
         extensionCalls = ExtensionCallLifecycle(policy: ExtensionRuntimePolicy(
             entryPointLimit: configuration.extensionRuntimeLimit, dailyBudget: configuration.extensionDailyBudget))
         extensionHost = ExtensionHost(
             paths: paths, configuration: configuration, activities: activities, trace: trace
-        ) { hostContinuation.yield($0) }
+        ) { noticeChannel.yield(.extensionHost($0)) }
         let settings = try DeviceSettings.load(from: paths.deviceSettingsFile)
         let deviceClock = DeviceClock(origin: wallClock.now, timeScale: configuration.timeScale)
         deviceState = DeviceState(settings: settings, clock: deviceClock)
@@ -147,21 +142,13 @@ public actor BackgroundAssetsService {
         queue = DownloadQueue(store: store, paths: paths, configuration: configuration, activities: activities) {
             continuation.yield($0)
         }
-        let (sessionEvents, sessionContinuation) = AsyncStream<BackgroundSessionHost.Event>.makeStream()
-        urlSessionEvents = sessionEvents
         urlSessions = try BackgroundSessionHost(
             paths: paths, queue: queue, reader: storeReader, trace: trace, activities: activities, settings: settings
-        ) { sessionContinuation.yield($0) }
-        let (notificationEvents, notificationContinuation) = AsyncStream<NotificationHost.Event>.makeStream()
-        self.notificationEvents = notificationEvents
-        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings) {
-            notificationContinuation.yield($0)
-        }
-        let (packEvents, packContinuation) = AsyncStream<AssetPackCoordinator.Event>.makeStream()
-        assetPackEvents = packEvents
+        ) { noticeChannel.yield(.backgroundSessions($0)) }
+        notifications = try NotificationHost(paths: paths, trace: trace, activities: activities, settings: settings)
         assetPacks = AssetPackCoordinator(
             paths: paths, configuration: configuration, queue: queue, storeReader: storeReader, activities: activities,
-            trace: trace) { packContinuation.yield($0) }
+            trace: trace, deviceClock: deviceClock) { noticeChannel.yield(.assetPacks($0)) }
         assetPacks.appleHostingServer = settings.appleHostingServer.flatMap(URL.init(string:))
         trace.use(deviceState.clock)
     }
@@ -211,31 +198,15 @@ public actor BackgroundAssetsService {
         try await Self.lifecycle.start(self)
     }
 
-    /// Routes the queue's events, the extension host's and the parts' notices, each in the order they happen.
+    /// Routes the queue's events and the parts' notices, each in the order they happen.
     private func startRouting() {
         let events = queueEvents
         activities.run("queue events") { [weak self] in
             for await event in events { await self?.route(event) }
         }
-        let hostEvents = hostEvents
-        activities.run("extension host events") { [weak self] in
-            for await event in hostEvents { await self?.handle(event) }
-        }
-        let dueChecks = dueChecks
-        activities.run("due periodic checks") { [weak self] in
-            for await check in dueChecks { await self?.periodicCheckDue(check.app, deviceTime: check.deviceTime) }
-        }
-        let urlSessionEvents = urlSessionEvents
-        activities.run("background session events") { [weak self] in
-            for await event in urlSessionEvents { await self?.handle(event) }
-        }
-        let notificationEvents = notificationEvents
-        activities.run("notification events") { [weak self] in
-            for await event in notificationEvents { await self?.handle(event) }
-        }
-        let assetPackEvents = assetPackEvents
-        activities.run("asset-pack events") { [weak self] in
-            for await event in assetPackEvents { await self?.handle(event) }
+        let notices = notices
+        activities.run("notices from the parts") { [weak self] in
+            for await notice in notices { await self?.handle(notice) }
         }
     }
 

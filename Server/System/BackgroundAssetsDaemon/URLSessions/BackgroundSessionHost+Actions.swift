@@ -35,14 +35,13 @@ extension BackgroundSessionHost {
             case let .launchApp(app, session):
                 launchedForEvents[app, default: []].insert(session)
                 if handlingLimits[app] == nil {
-                    let events = events
-                    handlingLimits[app] = activities.after(Self.eventsHandlingLimit, "events of \(app)'s background sessions") {
-                        await events(.eventsHandlingOverran(app: app))
+                    handlingLimits[app] = activities.afterIsolated(Self.eventsHandlingLimit, "events of \(app)'s background sessions") {
+                        [weak self] in await self?.eventsHandlingOverran(app: app)
                     }
                 }
-                await events(.launchApp(app: app, session: session))
+                notify(.launchApp(app: app, session: session))
             case let .endBackgroundLaunchIfIdle(app):
-                await events(.endBackgroundLaunchIfIdle(app: app))
+                notify(.endBackgroundLaunchIfIdle(app: app))
             case let .removeFile(file):
                 unlink(file.path)
             case let .removePartialFile(app, resumeData):
@@ -147,13 +146,12 @@ extension BackgroundSessionHost {
     // MARK: - Timers
 
     /// Sets the timer for the next running task to pass its resource timeout.
-    func scheduleExpiry() {
+    func scheduleExpiry(isolation: isolated (any Actor)? = #isolation) {
         expiryTimer?.cancel()
         guard let next = state.nextExpiry else { return }
-        let events = events
         let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
-        expiryTimer = activities.after(.seconds(fractional: delay), "background-session resource timeouts") {
-            await events(.expiryDue)
+        expiryTimer = activities.afterIsolated(.seconds(fractional: delay), "background-session resource timeouts") {
+            [weak self] in await self?.expire()
         }
     }
 
@@ -171,7 +169,7 @@ extension BackgroundSessionHost {
             trace("completionHandlerNotCalled", key: BackgroundSessionKey(bundleIdentifier: app, sessionIdentifier: session),
                   task: nil, to: "app", detail: "not called within \(Self.eventsHandlingLimit); the background launch ends")
         }
-        await events(.endBackgroundLaunchIfIdle(app: app))
+        notify(.endBackgroundLaunchIfIdle(app: app))
     }
 
     /// The service could not launch the app for a session's events.

@@ -119,7 +119,7 @@ extension BackgroundSessionHost {
         guard launchedForEvents[app]?.remove(session) != nil, launchedForEvents[app]?.isEmpty == true else { return }
         launchedForEvents[app] = nil
         handlingLimits.removeValue(forKey: app)?.cancel()
-        await events(.endBackgroundLaunchIfIdle(app: app))
+        notify(.endBackgroundLaunchIfIdle(app: app))
     }
 
     /// Invalidates a session, cancelling its tasks or once they have ended.

@@ -14,6 +14,12 @@ struct UploadAttempt: Sendable {
     var number: Int
 }
 
+/// What an upload's transfer thread reports, in order: bytes sent, then the end.
+enum UploadReport: Sendable {
+    case progressed(sent: Int64, total: Int64, expected: Int64)
+    case ended(Result<BackgroundUploadTransfer.Answer, TransferError>)
+}
+
 extension BackgroundSessionHost {
     /// Whether an upload is sending, or waiting to start or try again: the service must not exit
     /// idle, since uploads are not in the download queue that keeps it running.
@@ -44,34 +50,42 @@ extension BackgroundSessionHost {
     }
 
     /// Starts a resumed upload now, or at its `earliestBeginDate`.
-    func startUpload(_ reference: TaskReference, request: BackgroundTaskRequest, notBefore: Date?, attempt number: Int = 1) {
+    func startUpload(_ reference: TaskReference, request: BackgroundTaskRequest, notBefore: Date?, attempt number: Int = 1,
+                     isolation: isolated (any Actor)? = #isolation) {
         cancelUpload(reference, removingBody: false)
         if let notBefore, notBefore > now {
-            let events = events
-            uploadTimers[reference] = activities.after(.seconds(fractional: notBefore.timeIntervalSince(now)),
-                                                       "upload of task \(reference.task)") { await events(.uploadRetryDue(reference)) }
+            uploadTimers[reference] = activities.afterIsolated(.seconds(fractional: notBefore.timeIntervalSince(now)),
+                                                               "upload of task \(reference.task)") {
+                [weak self] in await self?.uploadRetryDue(reference)
+            }
             return
         }
         guard let body = request.bodyFile else { return }
         let attempt = UploadAttempt(reference: reference, control: TransferControl(), number: number)
         uploads[reference] = attempt
         let stall = state.record(reference.key)?.settings.timeoutIntervalForRequest ?? 60
-        let (stream, continuation) = AsyncStream<Event>.makeStream()
+        let (stream, continuation) = AsyncStream<UploadReport>.makeStream()
         let transfer = BackgroundUploadTransfer(
             request: request, body: body, trust: queue.trust, stallTimeout: .seconds(fractional: stall), control: attempt.control
         ) { sent, total, expected in
-            continuation.yield(.uploadProgressed(attempt, sent: sent, total: total, expected: expected))
+            continuation.yield(.progressed(sent: sent, total: total, expected: expected))
         }
-        let events = events
-        // One reader keeps the attempt's events in the order its thread sent them.
-        activities.run("upload of task \(reference.task) of \(reference.key.sessionIdentifier)") {
-            for await event in stream { await events(event) }
+        // One reader, on the host's actor, takes the attempt's reports in the order its thread sent them.
+        activities.runIsolated("upload of task \(reference.task) of \(reference.key.sessionIdentifier)") { [weak self] in
+            for await report in stream {
+                switch report {
+                case let .progressed(sent, total, expected):
+                    await self?.uploadProgressed(attempt, sent: sent, total: total, expected: expected)
+                case let .ended(result):
+                    await self?.uploadEnded(attempt, result)
+                }
+            }
         }
         trace("uploadDidBegin", key: reference.key, task: reference.task, to: "nobody",
               detail: number > 1 ? "attempt \(number)" : nil)
         TransferThreads.shared.run {
             let result = Result { () throws(TransferError) in try transfer.run() }
-            continuation.yield(.uploadEnded(attempt, result))
+            continuation.yield(.ended(result))
             continuation.finish()
         }
     }
@@ -100,10 +114,9 @@ extension BackgroundSessionHost {
         case let .failure(error) where error.isRetryable && attempt.number < Self.maximumUploadAttempts:
             trace("uploadDidPause", key: reference.key, task: reference.task, to: "nobody",
                   detail: "attempt \(attempt.number) failed, trying again: \(error.description)")
-            let events = events
             let next = attempt.number + 1
-            uploadTimers[reference] = activities.after(Self.uploadRetryDelay(after: attempt.number), "upload retry") {
-                await events(.uploadRetryDue(reference))
+            uploadTimers[reference] = activities.afterIsolated(Self.uploadRetryDelay(after: attempt.number), "upload retry") {
+                [weak self] in await self?.uploadRetryDue(reference)
             }
             retryingUploads[reference] = next
         case let .failure(error):

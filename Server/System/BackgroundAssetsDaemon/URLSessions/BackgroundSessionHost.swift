@@ -14,26 +14,17 @@ import SystemLogging
 ///
 /// The behaviour of background sessions, as ``BackgroundSessionState`` is their state and
 /// ``BackgroundSessionPolicy`` their rules. The service owns the host and calls it on its own
-/// executor (each `async` method runs on the caller's actor); what only the service can do (launch
-/// the app in the background, end that launch) comes back to it as an ``Event``.
+/// executor (each `async` method runs on the caller's actor). The host's timers and upload readers
+/// run there too and call it back directly; what only the service can do (launch the app in the
+/// background, end that launch) goes to it as a ``Notice``.
 final class BackgroundSessionHost {
-    /// What the host asks of the service.
-    enum Event: Sendable {
+    /// What the host asks of the service: launching an app and ending that launch are the service's to do.
+    enum Notice: Sendable {
         /// Launch the installed app in the background for a session's events.
         case launchApp(app: String, session: String)
         /// The app called the completion handler of every session it was launched for (or ran out
         /// of time): end its background launch if nothing else keeps it.
         case endBackgroundLaunchIfIdle(app: String)
-        /// A running task may have passed its resource timeout.
-        case expiryDue
-        /// A relaunched app did not call its completion handler in time.
-        case eventsHandlingOverran(app: String)
-        /// An upload attempt sent bytes of its body.
-        case uploadProgressed(UploadAttempt, sent: Int64, total: Int64, expected: Int64)
-        /// An upload attempt ended: the server's answer, or why it failed.
-        case uploadEnded(UploadAttempt, Result<BackgroundUploadTransfer.Answer, TransferError>)
-        /// A failed upload's pause before its next attempt is over.
-        case uploadRetryDue(TaskReference)
     }
 
     /// A task of a session.
@@ -68,7 +59,7 @@ final class BackgroundSessionHost {
     let reader: DownloadStoreReader
     let trace: ServiceTrace
     let activities: ServiceActivities
-    let events: @Sendable (Event) async -> Void
+    let notify: @Sendable (Notice) -> Void
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
     /// The device settings, for the conditions transfers wait for.
     var settings: DeviceSettings
@@ -97,7 +88,7 @@ final class BackgroundSessionHost {
     /// Opens the sessions' store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.
     init(paths: DevicePaths, queue: DownloadQueue, reader: DownloadStoreReader, trace: ServiceTrace,
-         activities: ServiceActivities, settings: DeviceSettings, events: @escaping @Sendable (Event) async -> Void) throws {
+         activities: ServiceActivities, settings: DeviceSettings, notify: @escaping @Sendable (Notice) -> Void) throws {
         files = BackgroundSessionFiles(paths: paths)
         store = try BackgroundSessionStore(url: files.database)
         self.queue = queue
@@ -105,7 +96,7 @@ final class BackgroundSessionHost {
         self.trace = trace
         self.activities = activities
         self.settings = settings
-        self.events = events
+        self.notify = notify
     }
 
     var now: Date { activities.wallClock.now }
