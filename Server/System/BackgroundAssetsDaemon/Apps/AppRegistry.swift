@@ -12,9 +12,15 @@ import Foundation
 /// process; the system service is the only process that writes the registry, and every write
 /// replaces the record atomically, so other processes reading it never see half a record.
 /// Records are pretty-printed JSON with ISO 8601 dates, to the second, so people can read them.
+///
+/// The registry publishes every change the schedules read (``InstalledApp/scheduledFields``): an
+/// app saved or removed, or an update that moves its dates or state. So the periodic checks and the
+/// task runner follow every writer of the registry, and no writer has to remember to wake them.
 public actor AppRegistry {
     /// The device root's paths.
     public let paths: DevicePaths
+    /// Told of each app whose record changed in a way the schedules read.
+    private let scheduledFieldsChanged: @Sendable (String) -> Void
 
     /// The largest record read: a real one is a few kilobytes, so anything far larger is not one.
     static let maximumRecordSize = 1 << 20
@@ -26,15 +32,25 @@ public actor AppRegistry {
     private var read: [String: (file: FileIdentity, app: InstalledApp)] = [:]
 
     /// Creates the registry of a device root; nothing is read until asked.
-    /// - Parameter paths: The device root.
-    public init(paths: DevicePaths) {
+    /// - Parameters:
+    ///   - paths: The device root.
+    ///   - scheduledFieldsChanged: Told, after the write, of each app whose record changed in a way
+    ///     the schedules read; the service's, which reschedules. Readers pass nothing.
+    public init(paths: DevicePaths, scheduledFieldsChanged: @escaping @Sendable (String) -> Void = { _ in }) {
         self.paths = paths
+        self.scheduledFieldsChanged = scheduledFieldsChanged
     }
 
     /// Saves an app's record, creating its folder, replacing any previous record atomically.
     /// - Parameter app: The app to save.
     /// - Throws: ``AppRegistryError`` for an identifier that cannot be a folder or a failed write.
     public func save(_ app: InstalledApp) throws {
+        try write(app)
+        scheduledFieldsChanged(app.bundleIdentifier)
+    }
+
+    /// Replaces the record atomically; telling of the change is the caller's, which knows what changed.
+    private func write(_ app: InstalledApp) throws {
         let file = try recordFile(app.bundleIdentifier)
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
@@ -111,7 +127,10 @@ public actor AppRegistry {
         // A record the change left as it was is not written again: after the first launch every
         // download still passes through here to be admitted, and rewriting and syncing the record for
         // each one cost more than the download itself.
-        if app != stored { try save(app) }
+        if app != stored {
+            try write(app)
+            if app.scheduledFields != stored.scheduledFields { scheduledFieldsChanged(bundleIdentifier) }
+        }
         return result
     }
 
@@ -132,6 +151,7 @@ public actor AppRegistry {
             throw AppRegistryError.unwritable(
                 path: folder.path, reason: "it cannot be removed (\(error.localizedDescription))")
         }
+        scheduledFieldsChanged(bundleIdentifier)
         return true
     }
 

@@ -93,7 +93,6 @@ extension BackgroundAssetsService {
         await notifications.appRemoved(id)
         await queue.restrictRedirects(of: id, to: nil)
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "uninstall", app: id))
-        deviceState.appRecordChanged()
         return .app(status)
     }
 

@@ -46,6 +46,5 @@ extension BackgroundAssetsService {
             let status = waiter.recordLaunch ? launched ?? appStatus(installed) : appStatus(installed)
             clients[waiter.connection]?.connection.send(.response(id: waiter.requestID, response: .app(status)))
         }
-        deviceState.appRecordChanged()
     }
 }

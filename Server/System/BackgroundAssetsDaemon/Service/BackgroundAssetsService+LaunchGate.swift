@@ -37,7 +37,6 @@ extension BackgroundAssetsService {
         }) else { return nil }
         await queue.restrictRedirects(of: app, to: nil)
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "appLaunched", app: app))
-        deviceState.appRecordChanged()
         return appStatus(launched)
     }
 

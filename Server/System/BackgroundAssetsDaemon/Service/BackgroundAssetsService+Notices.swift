@@ -11,6 +11,8 @@ extension BackgroundAssetsService {
         case let .backgroundSessions(notice): await handle(notice)
         case let .assetPacks(.packsEnded(ended)): await packsEnded(ended)
         case let .periodicCheckDue(app, deviceTime): await periodicCheckDue(app, deviceTime: deviceTime)
+        case .appRecordChanged: deviceState.appRecordChanged()
+        case .taskRequestsChanged: deviceState.tasksChanged()
         }
     }
 }

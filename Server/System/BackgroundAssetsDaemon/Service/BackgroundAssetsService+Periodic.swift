@@ -58,7 +58,6 @@ extension BackgroundAssetsService {
         if kind != .periodic { await perform(installs.begin(InstallRun(kind: kind, app: updated ?? app))) }
         trace.append(.init(from: "tool", to: "backgroundassetsd", event: "simulate", app: id, detail: "\(kind)"))
         activities.run("simulated \(kind) of \(id)") { [weak self] in await self?.requestContent(kind, for: id) }
-        deviceState.appRecordChanged()
         return .app(appStatus(updated ?? app))
     }
 

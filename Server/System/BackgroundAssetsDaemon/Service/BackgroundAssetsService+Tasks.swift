@@ -33,7 +33,6 @@ extension BackgroundAssetsService {
             let removed = ((try? await taskStore.remove(app: app, identifier: identifier)) ?? 0)
                 + tasks.continuedCancelled(app: app, identifier: identifier)
             trace.append(.init(from: hello.role.rawValue, to: "backgroundassetsd", event: "cancelTaskRequest", app: app, detail: identifier ?? "all (\(removed))"))
-            deviceState.tasksChanged()
             return .done
         case .fetchPendingTaskRequests:
             let pending = (try? await taskStore.all()) ?? []
@@ -83,7 +82,6 @@ extension BackgroundAssetsService {
             return taskFailure(1, "The service could not store the request: \(error).")
         }
         trace.append(.init(from: "app", to: "backgroundassetsd", event: "submitTaskRequest", app: app, detail: "\(descriptor.identifier) (\(descriptor.kind.rawValue))"))
-        deviceState.tasksChanged()
         return .done
     }
 

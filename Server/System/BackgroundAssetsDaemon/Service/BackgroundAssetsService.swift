@@ -118,12 +118,12 @@ public actor BackgroundAssetsService {
         // Holding from now on: a file that finishes before any delegate could reconnect is kept for it.
         deliveries = DeliveryState(createdAt: wallClock.now, grace: configuration.reconnectGrace)
         let store = try DownloadStore(url: paths.queueDatabase)
-        taskStore = try TaskStore(url: paths.taskDatabase)
-        trace = ServiceTrace(url: paths.traceFile)
-        registry = AppRegistry(paths: paths)
-        installer = AppInstaller(paths: paths, registry: registry)
         let (notices, noticeChannel) = AsyncStream<ServiceNotice>.makeStream()
         self.notices = notices
+        taskStore = try TaskStore(url: paths.taskDatabase) { noticeChannel.yield(.taskRequestsChanged) }
+        trace = ServiceTrace(url: paths.traceFile)
+        registry = AppRegistry(paths: paths) { noticeChannel.yield(.appRecordChanged(app: $0)) }
+        installer = AppInstaller(paths: paths, registry: registry)
         periodic = PeriodicChecks(registry: registry, activities: activities) {
             noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))
         }

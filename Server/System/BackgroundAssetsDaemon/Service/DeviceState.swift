@@ -9,7 +9,9 @@ import BackgroundAssetsIPC
 ///
 /// Every change goes through a mutating method that bumps the revision of each schedule it may move,
 /// and only when the value really changed. The service observes the revisions and reschedules, so a
-/// new feature that changes what a schedule reads cannot forget to wake it.
+/// new feature that changes what a schedule reads cannot forget to wake it. The records the
+/// schedules read publish their own changes: the app registry and the task store tell the service
+/// of each write (a ``ServiceNotice``), so no request handler bumps a revision by hand.
 struct DeviceState: Sendable, Equatable {
     /// The device settings: power, reachability, Background App Refresh and in-app content gate both schedules.
     private(set) var settings: DeviceSettings
@@ -57,12 +59,14 @@ struct DeviceState: Sendable, Equatable {
         bumpBoth()
     }
 
-    /// An app's record changed in a way the schedules read: installed, launched, launchable, checked,
-    /// uninstalled, or its dates moved. Refresh tasks read its launches too, so both schedules move.
+    /// An app's record changed in a way the schedules read (``InstalledApp/scheduledFields``):
+    /// installed, launched, launchable, checked, uninstalled, or its dates moved, as the app registry
+    /// publishes. Refresh tasks read its launches too, so both schedules move.
     mutating func appRecordChanged() { bumpBoth() }
 
-    /// The pending or queued task requests, the launch handlers, the running tasks or the apps in the
-    /// foreground changed: only the task runner reads them.
+    /// The pending task requests changed (the task store publishes it), or the runner's own launch
+    /// handlers, running tasks, queued requests or apps in the foreground did (its `reconsider`
+    /// action): only the task runner reads them.
     mutating func tasksChanged() { taskRevision &+= 1 }
 
     private mutating func bumpBoth() {

@@ -21,4 +21,9 @@ enum ServiceNotice: Sendable {
     case assetPacks(AssetPackCoordinator.Notice)
     /// An app's periodic check is due: the hub sends its extension a content request.
     case periodicCheckDue(app: String, deviceTime: Date)
+    /// An app's record changed in a way the schedules read (``InstalledApp/scheduledFields``): the
+    /// device state publishes it to the periodic checks and the task runner.
+    case appRecordChanged(app: String)
+    /// A task request was stored or removed: the device state publishes it to the task runner.
+    case taskRequestsChanged
 }

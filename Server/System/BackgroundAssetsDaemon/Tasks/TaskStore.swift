@@ -18,12 +18,18 @@ public actor TaskStore: OwnThreadActor {
     private let database: SQLiteDatabase
     /// The database file.
     public nonisolated let path: String
+    /// Told after each change to the pending requests, which the task runner reads.
+    private let requestsChanged: @Sendable () -> Void
 
     /// Opens or creates the store.
-    /// - Parameter url: The database file, ``DevicePaths/taskDatabase``.
+    /// - Parameters:
+    ///   - url: The database file, ``DevicePaths/taskDatabase``.
+    ///   - requestsChanged: Told after each request is stored or removed; the service's, so the task
+    ///     runner follows every writer of the store and no writer has to remember to wake it.
     /// - Throws: ``DaemonError`` when the file cannot be opened or created.
-    public init(url: URL) throws {
+    public init(url: URL, requestsChanged: @escaping @Sendable () -> Void = {}) throws {
         path = url.path
+        self.requestsChanged = requestsChanged
         database = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
     }
 
@@ -105,6 +111,7 @@ public actor TaskStore: OwnThreadActor {
             .bool(task.request.requiresNetworkConnectivity), .bool(task.request.requiresExternalPower),
             .real(task.submitted.timeIntervalSince1970),
         ]).run()
+        requestsChanged()
     }
 
     /// Removes the app's request with this identifier, or all of the app's when `nil`.
@@ -113,12 +120,14 @@ public actor TaskStore: OwnThreadActor {
     public func remove(app: String, identifier: String?) throws -> Int {
         let condition = identifier == nil ? "app = ?" : "app = ? AND identifier = ?"
         let values: [SQLiteValue?] = [.text(app)] + (identifier.map { [.text($0)] } ?? [])
-        return try database.transaction {
+        let count = try database.transaction {
             let count = try database.prepare("SELECT COUNT(*) FROM pending_tasks WHERE \(condition)").bind(values)
                 .rows { $0.int(0) }.first ?? 0
             try database.prepare("DELETE FROM pending_tasks WHERE \(condition)").bind(values).run()
             return count
         }
+        if count > 0 { requestsChanged() }
+        return count
     }
 
     /// Every pending request, oldest submission first.
