@@ -64,7 +64,7 @@ struct BackgroundURLSessionTests {
     func relaunchForEvents() async throws {
         try await withSessionApp(serverArguments: ["--throttle", "16384"]) { scenario in
             try await killDuringDownload(scenario)
-            let handled = try await scenario.waitForSessionRecord("the relaunch's handler called") { $0.event == "completionHandlerCalled" }
+            let handled = try await scenario.waitForSessionRecord("the relaunch's handler called") { $0.event == "callingCompletionHandler" }
             try await checkRelaunch(handled, in: scenario)
         }
     }
@@ -84,7 +84,7 @@ struct BackgroundURLSessionTests {
         let pid = handled.pid
         let relaunch = scenario.sessionRecords().filter { $0.pid == pid }.map(\.event)
         let expected = ["launched", "handleEventsForBackgroundURLSession", "didFinishDownloadingTo", "didCompleteWithError",
-                        "urlSessionDidFinishEvents", "completionHandlerCalled"]
+                        "urlSessionDidFinishEvents", "callingCompletionHandler"]
         #expect(relaunch == expected, "\(relaunch)")
         // Nothing else keeps the app: the service ends its background launch once the handler is called.
         try await poll(until: { !isProcessAlive(pid) }, "the background launch to end")

@@ -10,7 +10,7 @@ import Foundation
 /// `url-session-test-app` writes these and the end-to-end tests read them back; every field but
 /// `event`, `pid` and `background` is left out of the line when it does not apply.
 public struct URLSessionTestRecord: Codable, Sendable, Equatable {
-    /// What happened, such as `didFinishDownloadingTo`, `listed` or `completionHandlerCalled`.
+    /// What happened, such as `didFinishDownloadingTo`, `listed` or `callingCompletionHandler`.
     public var event: String
     /// The process that recorded it.
     public var pid: Int32 = ProcessInfo.processInfo.processIdentifier

@@ -113,8 +113,9 @@ final class RecordingSessionDelegate: NSObject, URLSessionDownloadDelegate, URLS
             return state.completionHandler
         }
         DispatchQueue.main.async {
+            // Recorded first: the call lets the system end this process, maybe before a line after it is written.
+            if handler != nil { self.log.append("callingCompletionHandler", session: session.configuration.identifier) }
             handler?()
-            if handler != nil { self.log.append("completionHandlerCalled", session: session.configuration.identifier) }
         }
     }
 }
