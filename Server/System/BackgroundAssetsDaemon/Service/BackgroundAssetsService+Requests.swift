@@ -78,7 +78,7 @@ extension BackgroundAssetsService {
         let wasOpen = clients.openedProcesses(of: hello.bundleIdentifier).contains(peer)
         clients.introduce(client.connection.id, as: hello, isOpenedApp: isOpenedApp)
         client.connection.liftFrameLimit()
-        if hello.role == .app { urlSessions.setRunning(true, app: hello.bundleIdentifier) }
+        if hello.role == .app { urlSessions.setRunning(app: hello.bundleIdentifier) }
         record(from: clients[client.connection.id], event: "connected", app: hello.bundleIdentifier, detail: "pid \(hello.processIdentifier)")
         // Opening an app is its launch, as on Apple platforms: the first connection of its process
         // counts, with no call of the app's own. One still installing counts once the install ends.

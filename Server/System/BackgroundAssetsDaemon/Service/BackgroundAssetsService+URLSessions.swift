@@ -104,8 +104,10 @@ extension BackgroundAssetsService {
 
     /// Detaches a closed connection's sessions at once, then does what is left (a file it did not
     /// handle waits again, and may launch the app).
-    func urlSessionsConnectionClosed(_ connection: UInt64) {
-        let actions = urlSessions.connectionClosed(connection)
+    /// - Parameter app: The app whose last connection this was: it no longer runs, and a completion
+    ///   that waited while another of its connections was open launches it now.
+    func urlSessionsConnectionClosed(_ connection: UInt64, appStopped app: String? = nil) {
+        let actions = urlSessions.connectionClosed(connection) + (app.map { urlSessions.appStopped($0) } ?? [])
         guard !actions.isEmpty else { return }
         activities.run("background sessions of connection \(connection)") { [weak self] in await self?.performURLSessionActions(actions) }
     }

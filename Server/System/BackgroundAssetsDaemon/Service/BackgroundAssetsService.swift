@@ -316,12 +316,12 @@ public actor BackgroundAssetsService {
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
         activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }
-        if let hello = client.hello, hello.role == .app,
-            !clients.all.contains(where: { $0.hello?.bundleIdentifier == hello.bundleIdentifier && $0.hello?.role == .app }) {
-            urlSessions.setRunning(false, app: hello.bundleIdentifier)
+        let stoppedApp = client.hello.flatMap { hello in
+            hello.role == .app && !clients.all.contains { $0.hello?.bundleIdentifier == hello.bundleIdentifier && $0.hello?.role == .app }
+                ? hello.bundleIdentifier : nil
         }
-        // After the app is known to have ended: what its process left may launch it again.
-        urlSessionsConnectionClosed(id)
+        // With the app known to have ended: what its process left, or what waited while it ran, may launch it again.
+        urlSessionsConnectionClosed(id, appStopped: stoppedApp)
         assetPacks.disconnected(id)
         if let hello = client.hello {
             // The pid pairs it with its `connected`, for a timeline of each process's life.

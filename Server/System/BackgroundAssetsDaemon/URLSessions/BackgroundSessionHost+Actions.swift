@@ -28,7 +28,14 @@ extension BackgroundSessionHost {
                     await stopDiscardingBytes(reference)
                 }
             case let .send(connection, key, event):
-                connections[connection]?.send(.event(.urlSessionEvent(session: key.sessionIdentifier, event: event)))
+                guard let client = connections[connection] else { continue }
+                client.send(.event(.urlSessionEvent(session: key.sessionIdentifier, event: event)))
+                // A process that has ended refuses the write, though the service may not have seen its
+                // connection close yet (it waits behind a request in flight): the event is kept for the next.
+                guard client.isOpen else {
+                    undelivered[connection, default: [:]][key, default: []].append(event)
+                    continue
+                }
                 if let name = event.delegateCall { trace(name, key: key, task: event.taskIdentifier, to: "app", detail: event.traceDetail) }
             case let .finishStream(connection, key):
                 connections[connection]?.send(.event(.urlSessionDetached(session: key.sessionIdentifier)))

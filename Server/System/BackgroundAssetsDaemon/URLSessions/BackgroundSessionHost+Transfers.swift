@@ -86,12 +86,19 @@ extension BackgroundSessionHost {
     /// ``perform(_:isolation:)``: the detaching itself is done before this returns.
     func connectionClosed(_ connection: UInt64) -> [BackgroundSessionAction] {
         guard connections.removeValue(forKey: connection) != nil else { return [] }
-        return state.connectionClosed(connection) { FileManager.default.fileExists(atPath: $0.path) }
+        let undelivered = undelivered.removeValue(forKey: connection) ?? [:]
+        return state.connectionClosed(connection, undelivered: undelivered) { FileManager.default.fileExists(atPath: $0.path) }
     }
 
-    /// Whether a process of the app runs: a running app is not launched for events.
-    func setRunning(_ isRunning: Bool, app: String) {
-        if isRunning { state.runningApps.insert(app) } else { state.runningApps.remove(app) }
+    /// A process of the app runs: a running app is not launched for events.
+    func setRunning(app: String) {
+        state.runningApps.insert(app)
+    }
+
+    /// No process of the app runs any more: returns what is left to do (the launch for completions
+    /// that waited while it ran), for ``perform(_:isolation:)``.
+    func appStopped(_ app: String) -> [BackgroundSessionAction] {
+        state.appStopped(app)
     }
 
     /// The app was uninstalled: its sessions, their waiting transfers and kept partial files go with it.

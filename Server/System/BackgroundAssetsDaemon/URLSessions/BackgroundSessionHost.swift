@@ -84,6 +84,9 @@ final class BackgroundSessionHost {
     var uploadTimers: [TaskReference: ServiceActivities.Activity] = [:]
     /// The number of the next attempt of uploads that wait to try again.
     var retryingUploads: [TaskReference: Int] = [:]
+    /// Events sent to a connection whose process had already gone (the write failed), by connection:
+    /// they wait for the next process once the service handles the close.
+    var undelivered: [UInt64: [BackgroundSessionKey: [BackgroundSessionEvent]]] = [:]
 
     /// Opens the sessions' store.
     /// - Throws: ``DaemonError`` when the store cannot be opened.

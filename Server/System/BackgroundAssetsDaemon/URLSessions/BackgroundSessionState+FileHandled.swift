@@ -25,26 +25,54 @@ extension BackgroundSessionState {
     /// - Parameters:
     ///   - connection: The connection that closed.
     ///   - fileExists: Whether a handed-over file is still where it was sent.
-    public mutating func connectionClosed(_ connection: UInt64, fileExists: (URL) -> Bool) -> [BackgroundSessionAction] {
+    public mutating func connectionClosed(_ connection: UInt64, undelivered: [BackgroundSessionKey: [BackgroundSessionEvent]] = [:],
+                                          fileExists: (URL) -> Bool) -> [BackgroundSessionAction] {
         let keys = attachments.filter { $0.value == connection }.keys.sorted()
         var actions: [BackgroundSessionAction] = []
         for key in keys {
             attachments[key] = nil
-            guard let sent = records[key]?.unacknowledged, !sent.isEmpty else { continue }
+            let lost = keptAgain(undelivered[key] ?? [], key: key)
+            let sent = records[key]?.unacknowledged ?? []
+            guard !sent.isEmpty || !lost.isEmpty else { continue }
             let again = sent.filter {
                 if case let .finishedDownloading(_, file, _) = $0 { fileExists(file) } else { true }
             }
             records[key]?.unacknowledged = nil
-            records[key]?.waiting.insert(contentsOf: again, at: 0)
+            records[key]?.waiting.insert(contentsOf: again + lost, at: 0)
             for event in again {
                 guard case .finishedDownloading = event, let name = event.delegateCall else { continue }
                 actions.append(.trace(key, task: event.taskIdentifier, event: name,
                                       detail: "kept until the app makes the session again: its process ended before the method returned",
                                       from: "backgroundassetsd", to: "nobody"))
             }
+            for event in lost {
+                guard let name = event.delegateCall else { continue }
+                actions.append(.trace(key, task: event.taskIdentifier, event: name,
+                                      detail: "kept until the app makes the session again: its process had ended when it was sent",
+                                      from: "backgroundassetsd", to: "nobody"))
+            }
             actions += launchIfDue(key) + [.persist(key, records[key])]
         }
         return actions
+    }
+
+    /// The events a process that had ended was sent, to send again: the task of a completion among
+    /// them is the session's again, as when it completed with no process. Progress is not kept (the
+    /// next process reads the counts), and a file and completion still unacknowledged wait already.
+    private mutating func keptAgain(_ events: [BackgroundSessionEvent], key: BackgroundSessionKey) -> [BackgroundSessionEvent] {
+        guard records[key] != nil else { return [] }
+        return events.filter { event in
+            switch event {
+            case .attached, .resumed, .wroteData, .sentBodyData, .challenge, .waitingEventsDelivered:
+                return false
+            case .finishedDownloading, .updated, .receivedData:
+                return !awaitsFileHandled(task: event.taskIdentifier ?? 0, key: key)
+            case let .completed(snapshot):
+                guard !awaitsFileHandled(task: snapshot.taskIdentifier, key: key) else { return false }
+                if records[key]?.tasks[snapshot.taskIdentifier] == nil { records[key]?.tasks[snapshot.taskIdentifier] = snapshot }
+                return true
+            }
+        }
     }
 
     /// Whether a file handed over for the task waits for `didFinishDownloadingTo` to return.

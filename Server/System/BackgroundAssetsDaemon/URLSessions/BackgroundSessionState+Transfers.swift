@@ -98,6 +98,13 @@ extension BackgroundSessionState {
         return actions
     }
 
+    /// No process of the app runs any more: a session whose completions waited while one ran (one
+    /// that did not have the session, or had it and closed it first) launches the app now.
+    public mutating func appStopped(_ app: String) -> [BackgroundSessionAction] {
+        runningApps.remove(app)
+        return records.keys.filter { $0.bundleIdentifier == app }.sorted().flatMap { launchIfDue($0) }
+    }
+
     /// The app could not be launched for a session's events: the next process that makes the
     /// session gets them without `urlSessionDidFinishEvents`.
     public mutating func launchFailed(key: BackgroundSessionKey) {
