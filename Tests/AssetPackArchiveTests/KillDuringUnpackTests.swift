@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Killed mid-unpack", .serialized, .timeLimit(.minutes(1)))
+@Suite("Killed mid-unpack", .serialized, .timeLimit(.minutes(3)))
 struct KillDuringUnpackTests {
     @Test("kill -9 in the middle of unpacking an update leaves the old version current and whole")
     func killMidUnpack() async throws {

@@ -10,7 +10,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Asset packs in the catalog", .serialized, .timeLimit(.minutes(1)))
+@Suite("Asset packs in the catalog", .serialized, .timeLimit(.minutes(3)))
 struct AssetPackCatalogTests {
     private func downloadManifest(at url: URL) throws -> AssetPackDownloadManifest {
         try AssetPackDownloadManifest(parsing: try Data(contentsOf: url), source: url.path)

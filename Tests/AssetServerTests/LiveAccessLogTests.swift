@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Access log", .serialized, .timeLimit(.minutes(1)))
+@Suite("Access log", .serialized, .timeLimit(.minutes(3)))
 struct LiveAccessLogTests {
     typealias Entry = AccessLogEntry
 

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Catalog", .serialized, .timeLimit(.minutes(1)))
+@Suite("Catalog", .serialized, .timeLimit(.minutes(3)))
 struct LiveCatalogTests {
     /// Every regular file under `folder`, by relative path.
     private func files(in folder: URL) throws -> [String: Data] {

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Conditional requests", .serialized, .timeLimit(.minutes(1)))
+@Suite("Conditional requests", .serialized, .timeLimit(.minutes(3)))
 struct LiveConditionalTests {
     /// A fixed modification time, well in the past, so Last-Modified is a strong validator.
     private static let pastDate = Date(timeIntervalSince1970: 1_718_038_800)  // 2024-06-10 17:00:00 UTC

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Fault knobs", .serialized, .timeLimit(.minutes(1)))
+@Suite("Fault knobs", .serialized, .timeLimit(.minutes(3)))
 struct LiveFaultKnobTests {
     @Test("--throttle limits each response to about the given bytes per second")
     func throttleLimitsRate() async throws {

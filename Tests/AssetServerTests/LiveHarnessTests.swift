@@ -8,7 +8,7 @@ import SystemLogging
 import Testing
 import TestSupport
 
-@Suite("Test harness", .serialized, .timeLimit(.minutes(1)))
+@Suite("Test harness", .serialized, .timeLimit(.minutes(3)))
 struct LiveHarnessTests {
     @Test("The readiness line yields the base URL and port, and other lines yield nothing")
     func readinessLineParsing() throws {

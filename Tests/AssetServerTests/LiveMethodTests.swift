@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Methods and status codes", .serialized, .timeLimit(.minutes(1)))
+@Suite("Methods and status codes", .serialized, .timeLimit(.minutes(3)))
 struct LiveMethodTests {
     @Test("Methods other than GET and HEAD answer 405 with an Allow header", arguments: ["POST", "PUT", "DELETE", "PATCH"])
     func otherMethodsAreNotAllowed(method: String) async throws {

@@ -11,7 +11,7 @@ import TestSupport
 import FoundationNetworking
 #endif
 
-@Suite("Byte ranges", .serialized, .timeLimit(.minutes(1)))
+@Suite("Byte ranges", .serialized, .timeLimit(.minutes(3)))
 struct LiveRangeTests {
     /// Checks a 206 answer carries exactly bytes `first...last` of `file`.
     private func expectPartial(

@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Robustness", .serialized, .timeLimit(.minutes(1)))
+@Suite("Robustness", .serialized, .timeLimit(.minutes(3)))
 struct LiveRobustnessTests {
     @Test("An oversized request line is answered 414")
     func oversizedRequestLine() async throws {

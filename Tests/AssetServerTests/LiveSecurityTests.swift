@@ -7,7 +7,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Path confinement", .serialized, .timeLimit(.minutes(1)))
+@Suite("Path confinement", .serialized, .timeLimit(.minutes(3)))
 struct LiveSecurityTests {
     private static let secret = "TOP-SECRET-OUTSIDE-THE-CATALOG"
 

@@ -11,7 +11,7 @@ import TestSupport
 import Glibc
 #endif
 
-@Suite("Shutdown", .serialized, .timeLimit(.minutes(1)))
+@Suite("Shutdown", .serialized, .timeLimit(.minutes(3)))
 struct LiveShutdownTests {
     @Test("SIGTERM or SIGINT makes the server exit 0 and stop listening", arguments: [SIGTERM, SIGINT])
     func signalEndsServer(signal: Int32) async throws {

@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 import TLS
 
-@Suite("asset-server over TLS", .timeLimit(.minutes(1)))
+@Suite("asset-server over TLS", .timeLimit(.minutes(3)))
 struct LiveTLSTests {
     /// Connects to the server on loopback and performs the client handshake, trusting `ca`.
     static func connect(port: Int, ca: URL, host: String = "localhost") throws -> (Int32, TLSStream) {

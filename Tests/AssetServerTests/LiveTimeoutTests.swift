@@ -10,7 +10,7 @@ import TestSupport
 // The deadlines themselves are checked on a clock the test advances (ClientDeadlineUnitTests); these
 // check that the asset-server process applies its defaults (10 s for a head, 15 s idle), so they wait
 // for them in real time. Each test has its own server, so the two waits run at once.
-@Suite("Client deadlines", .timeLimit(.minutes(1)))
+@Suite("Client deadlines", .timeLimit(.minutes(3)))
 struct LiveTimeoutTests {
     @Test("A client sending one byte a second is dropped by the header deadline while others are served")
     func slowClientIsDropped() async throws {

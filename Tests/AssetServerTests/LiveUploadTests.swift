@@ -8,7 +8,7 @@ import SessionKit
 import Testing
 import TestSupport
 
-@Suite("Uploads", .serialized, .timeLimit(.minutes(1)))
+@Suite("Uploads", .serialized, .timeLimit(.minutes(3)))
 struct LiveUploadTests {
     /// The names in the catalog's uploads folder, hidden ones included.
     func uploads(_ server: AssetServerProcess) -> [String] {

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The live timeline's server", .timeLimit(.minutes(1)))
+@Suite("The live timeline's server", .timeLimit(.minutes(3)))
 struct LiveTimelineServerTests {
     /// How long a client waits for an answer: long, since a machine running every test at once can
     /// leave the server's thread unscheduled for seconds.

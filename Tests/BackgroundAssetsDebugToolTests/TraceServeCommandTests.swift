@@ -10,7 +10,7 @@ import TestSupport
 
 @testable import BackgroundAssetsDebugTool
 
-@Suite("trace --serve", .timeLimit(.minutes(1)))
+@Suite("trace --serve", .timeLimit(.minutes(3)))
 struct TraceServeCommandTests {
     @Test("--serve takes a port from 0 to 65535, and goes with no other output")
     func parsesThePort() throws {

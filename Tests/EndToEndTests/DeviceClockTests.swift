@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The device clock", .serialized, .timeLimit(.minutes(1)))
+@Suite("The device clock", .serialized, .timeLimit(.minutes(3)))
 struct DeviceClockTests {
     /// The device clock as `status --json` reports it.
     static func clock(of scenario: Scenario) async throws -> DeviceClockStatus {

@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Pipelined schedules", .timeLimit(.minutes(1)))
+@Suite("Pipelined schedules", .timeLimit(.minutes(3)))
 struct PipelinedScheduleTests {
     @Test("A hundred schedules in one write are all answered, in order, and a kill -9 after the answers loses none")
     func answeredInOrderAndKept() async throws {

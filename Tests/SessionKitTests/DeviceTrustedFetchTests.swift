@@ -10,7 +10,7 @@ import TestSupport
 import Testing
 import TLS
 
-@Suite("Fetching over https with the device's CAs", .timeLimit(.minutes(1)))
+@Suite("Fetching over https with the device's CAs", .timeLimit(.minutes(3)))
 struct DeviceTrustedFetchTests {
     @Test("A manifest from asset-server --tls is refused until the device trusts its CA")
     func trustsDeviceCAs() async throws {

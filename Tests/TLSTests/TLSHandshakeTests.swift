@@ -8,7 +8,7 @@ import TestSupport
 import Testing
 import TLS
 
-@Suite("TLS handshakes", .timeLimit(.minutes(1)))
+@Suite("TLS handshakes", .timeLimit(.minutes(3)))
 struct TLSHandshakeTests {
     let folder: TemporaryDirectory
     let authority: LocalCertificateAuthority

@@ -11,7 +11,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Pack archives digested as they arrive", .timeLimit(.minutes(1)))
+@Suite("Pack archives digested as they arrive", .timeLimit(.minutes(3)))
 struct ArchiveArrivalTests {
     /// A pack of one file of pseudo-random bytes, large enough to arrive in many pieces.
     private static func archive(in folder: TemporaryDirectory) throws -> URL {

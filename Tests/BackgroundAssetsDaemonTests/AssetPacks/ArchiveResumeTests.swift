@@ -11,7 +11,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Pack archives resume after a cut connection", .timeLimit(.minutes(1)))
+@Suite("Pack archives resume after a cut connection", .timeLimit(.minutes(3)))
 struct ArchiveResumeTests {
     /// Every response of the server below breaks off after this many bytes of its body.
     static let cut = 700_000

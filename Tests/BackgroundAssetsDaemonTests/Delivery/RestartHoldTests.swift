@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Holding files while the service restarts", .serialized, .timeLimit(.minutes(1)))
+@Suite("Holding files while the service restarts", .serialized, .timeLimit(.minutes(3)))
 struct RestartHoldTests {
     @Test("A download that finishes while the restarted service starts is held for the app's delegate, not deleted")
     func finishedDuringStartIsHeld() async throws {

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Finding the files an earlier service left", .timeLimit(.minutes(1)))
+@Suite("Finding the files an earlier service left", .timeLimit(.minutes(3)))
 struct UndeliveredFilesTests {
     @Test("Files from an earlier run are found by their names; stale ones are deleted")
     func foundByName() throws {

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Notifications through the service", .serialized, .timeLimit(.minutes(1)))
+@Suite("Notifications through the service", .serialized, .timeLimit(.minutes(3)))
 struct NotificationServiceTests {
     static let content = NotificationContentDescriptor(title: "Download complete", body: "New levels are ready.")
 

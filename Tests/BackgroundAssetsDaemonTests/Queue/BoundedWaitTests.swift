@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Bounded waits", .timeLimit(.minutes(1)))
+@Suite("Bounded waits", .timeLimit(.minutes(3)))
 struct BoundedWaitTests {
     static let file = HTTPTransferTests.file
 

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Pause the work after repeated crashes", .timeLimit(.minutes(1)))
+@Suite("Pause the work after repeated crashes", .timeLimit(.minutes(3)))
 struct CrashBrakeTests {
     private let start = Date(timeIntervalSince1970: 1_800_000_000)
 

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Crash quarantine", .timeLimit(.minutes(1)))
+@Suite("Crash quarantine", .timeLimit(.minutes(3)))
 struct CrashQuarantineUnitTests {
     @Test("A marker names the signal and the thread; a transfer's or an unpack's thread names its download")
     func readsMarker() {

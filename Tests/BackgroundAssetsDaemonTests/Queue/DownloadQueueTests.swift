@@ -10,7 +10,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Running the download queue", .timeLimit(.minutes(1)))
+@Suite("Running the download queue", .timeLimit(.minutes(3)))
 struct DownloadQueueTests {
     static let file = HTTPTransferTests.file
     static let etag = HTTPTransferTests.etag

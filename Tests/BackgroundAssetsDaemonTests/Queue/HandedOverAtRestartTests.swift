@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Restarting after a hand-over", .timeLimit(.minutes(1)))
+@Suite("Restarting after a hand-over", .timeLimit(.minutes(3)))
 struct HandedOverAtRestartTests {
     /// A download left transferring, as a service killed mid-way leaves it, and a file in the hand-over folder.
     static func interruptedDownload(
@@ -54,7 +54,7 @@ struct HandedOverAtRestartTests {
     }
 }
 
-@Suite("Keeping a handed-over file until its delivery ends", .timeLimit(.minutes(1)))
+@Suite("Keeping a handed-over file until its delivery ends", .timeLimit(.minutes(3)))
 struct HandOverKeptNameTests {
     @Test("A hand-over keeps a second name for the file, and releasing the delivery deletes both")
     func keepsAndReleases() throws {

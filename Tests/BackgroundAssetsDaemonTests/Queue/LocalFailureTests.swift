@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Local failures", .serialized, .timeLimit(.minutes(1)))
+@Suite("Local failures", .serialized, .timeLimit(.minutes(3)))
 struct LocalFailureTests {
     static let file = HTTPTransferTests.file
 

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Finished files on their way to the extension when the app starts", .serialized, .timeLimit(.minutes(1)))
+@Suite("Finished files on their way to the extension when the app starts", .serialized, .timeLimit(.minutes(3)))
 struct ExtensionHandOverTests {
     static let finishedCall = "backgroundDownload(_:finishedWithFileURL:)"
 

@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The extension host on a manual clock", .serialized, .timeLimit(.minutes(1)))
+@Suite("The extension host on a manual clock", .serialized, .timeLimit(.minutes(3)))
 struct ExtensionLimitClockTests {
     static let contentRequest = "downloads(for:manifestURL:extensionInfo:)"
 

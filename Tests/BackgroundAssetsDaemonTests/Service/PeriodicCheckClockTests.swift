@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Periodic checks on a manual clock", .serialized, .timeLimit(.minutes(1)))
+@Suite("Periodic checks on a manual clock", .serialized, .timeLimit(.minutes(3)))
 struct PeriodicCheckClockTests {
     /// A device day for every second of the service's clock.
     static let timeScale: Double = 86_400

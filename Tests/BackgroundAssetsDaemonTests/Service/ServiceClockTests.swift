@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The service on a manual clock", .serialized, .timeLimit(.minutes(1)))
+@Suite("The service on a manual clock", .serialized, .timeLimit(.minutes(3)))
 struct ServiceClockTests {
     static let app = "com.example.in-process"
 

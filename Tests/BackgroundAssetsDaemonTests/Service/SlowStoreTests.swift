@@ -10,7 +10,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("A slow store", .serialized, .timeLimit(.minutes(1)))
+@Suite("A slow store", .serialized, .timeLimit(.minutes(3)))
 struct SlowStoreTests {
     @Test("While the queue's store is stuck in a write, status and current downloads are answered from the last commit")
     func readsDoNotWaitForWrites() async throws {

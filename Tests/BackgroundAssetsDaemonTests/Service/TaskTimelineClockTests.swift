@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Background Tasks on a manual clock", .serialized, .timeLimit(.minutes(1)))
+@Suite("Background Tasks on a manual clock", .serialized, .timeLimit(.minutes(3)))
 struct TaskTimelineClockTests {
     static let refresh = "com.example.lifecycle-test.refresh"
     /// The task app registers this handler too at every launch; permitted, so it says nothing of it.

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Syncing checkpoints off the transfer's thread", .timeLimit(.minutes(1)))
+@Suite("Syncing checkpoints off the transfer's thread", .timeLimit(.minutes(3)))
 struct CheckpointSyncerTests {
     @Test("Every checkpoint asked for is reported by the time finish() returns, the last one last")
     func reportsBeforeFinishing() throws {

@@ -9,7 +9,7 @@ import ServerRuntime
 import Testing
 import TestSupport
 
-@Suite("Reusing connections", .timeLimit(.minutes(1)))
+@Suite("Reusing connections", .timeLimit(.minutes(3)))
 struct ConnectionReuseTests {
     static func request(_ url: URL, in folder: URL, name: String, pool: ConnectionPool) -> TransferRequest {
         TransferRequest(url: url, partFile: folder.appending(path: name), stallTimeout: .seconds(5), connections: pool)

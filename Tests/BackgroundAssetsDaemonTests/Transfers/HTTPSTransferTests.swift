@@ -9,7 +9,7 @@ import TestSupport
 import Testing
 import TLS
 
-@Suite("Transferring a file over https", .timeLimit(.minutes(1)))
+@Suite("Transferring a file over https", .timeLimit(.minutes(3)))
 struct HTTPSTransferTests {
     let folder: TemporaryDirectory
     let authority: LocalCertificateAuthority

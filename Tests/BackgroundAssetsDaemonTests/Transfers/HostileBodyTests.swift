@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Bodies from a hostile server", .timeLimit(.minutes(1)))
+@Suite("Bodies from a hostile server", .timeLimit(.minutes(3)))
 struct HostileBodyTests {
     static let chunk = [UInt8](repeating: 0x78, count: 65_536)
 

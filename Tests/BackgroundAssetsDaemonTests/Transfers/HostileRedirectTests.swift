@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Redirects from a hostile server", .timeLimit(.minutes(1)))
+@Suite("Redirects from a hostile server", .timeLimit(.minutes(3)))
 struct HostileRedirectTests {
     /// Runs one transfer of `/a.mp4` from a server that redirects `/a.mp4` to `location` and serves
     /// the file at every other path.

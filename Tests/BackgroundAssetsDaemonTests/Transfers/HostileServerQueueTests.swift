@@ -9,7 +9,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("The queue against a hostile server", .serialized, .timeLimit(.minutes(1)))
+@Suite("The queue against a hostile server", .serialized, .timeLimit(.minutes(3)))
 struct HostileServerQueueTests {
     static let file = HTTPTransferTests.file
 

@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("A server that sends too slowly", .timeLimit(.minutes(1)))
+@Suite("A server that sends too slowly", .timeLimit(.minutes(3)))
 struct LowSpeedTests {
     static let second: UInt64 = 1_000_000_000
 

@@ -9,7 +9,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Threads for transfers", .timeLimit(.minutes(1)))
+@Suite("Threads for transfers", .timeLimit(.minutes(3)))
 struct TransferThreadsTests {
     @Test("Jobs that wait for each other all run at once: none waits for a free thread")
     func everyJobRunsAtOnce() async throws {
