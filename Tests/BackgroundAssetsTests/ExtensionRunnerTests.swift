@@ -108,10 +108,14 @@ struct ExtensionRunnerTests {
         try await Self.terminate(running, service: service)
     }
 
-    @Test("2,500 returned downloads go in two parts of 1,000, then the return with the last 500, in order")
+    @Test("2,500 returned downloads go in two parts of 1,000, then the return with the last 500, essential first, then by priority")
     func manyDownloadsInParts() async throws {
         let service = try FakeService()
-        let downloads = (0..<2_500).map { BADownloadTests.makeDownload(identifier: "d\($0)") }
+        // A few essential ones and a few of each priority among them, so a Set's order would scatter them.
+        let downloads = (0..<2_500).map {
+            BADownloadTests.makeDownload(
+                identifier: "d\($0)", essential: $0 % 500 == 7, priority: $0 % 250 == 3 ? .max : $0 % 250 == 5 ? .min : .default)
+        }
         let handler = RecordingExtension { _, _, _ in Set(downloads) }
         let (_, running) = Self.start(handler, service: service)
         #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
@@ -142,6 +146,10 @@ struct ExtensionRunnerTests {
         let sent = (parts.flatMap { $0 } + last).map(\.uniqueIdentifier)
         #expect(Set(sent) == Set(downloads.map(\.uniqueIdentifier)))
         #expect(sent.count == downloads.count, "each download once")
+        // The order the service admits one answer in, so the allowance takes the same downloads from parts.
+        let order = (parts.flatMap { $0 } + last).map { ($0.isEssential ? 1 : 0, $0.priority) }
+        #expect(zip(order, order.dropFirst()).allSatisfy { $0 >= $1 }, "essential first, then higher priority")
+        #expect(parts.first?.prefix(5).allSatisfy(\.isEssential) == true)
         try await Self.terminate(running, service: service)
     }
 

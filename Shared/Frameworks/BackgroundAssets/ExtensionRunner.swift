@@ -143,10 +143,13 @@ package final class ExtensionRunner: Sendable {
     /// Sends what an entry point returned, without waiting for the service's acknowledgement.
     ///
     /// Many downloads go in parts (`extensionCallReturnedPart`), the last of them with the return
-    /// itself; the connection keeps their order, and the service acts on them together.
+    /// itself; the connection keeps their order, and the service schedules each part as it arrives.
+    /// They go essential first, then by priority, the order the service admits one answer in, so the
+    /// allowance takes the same downloads whether the answer came whole or in parts.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
         var result = result
-        if case let .downloads(downloads) = result, downloads.count > Self.downloadsPerPart {
+        if case let .downloads(returned) = result, returned.count > Self.downloadsPerPart {
+            let downloads = returned.sorted { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }
             let lastPartStart = (downloads.count - 1) / Self.downloadsPerPart * Self.downloadsPerPart
             for start in stride(from: 0, to: lastPartStart, by: Self.downloadsPerPart) {
                 let part = Array(downloads[start..<(start + Self.downloadsPerPart)])

@@ -47,6 +47,10 @@ enum ExtensionCallAction: Sendable, Equatable {
     case askToTerminate(app: String)
     /// Give up on calls that will never run or return, for the reason given.
     case abandon(app: String, [ExtensionCallRecord], reason: String)
+    /// A `downloads(for:...)` call's process ended after it sent parts of its answer and before it
+    /// returned: what the parts scheduled stands, and the content request ends with it (the
+    /// essential downloads held for the return are queued, and an install waits for them).
+    case partlyReturned(app: String, ExtensionCallRecord, ReturnedPartsTally, reason: String)
 }
 
 /// How long one call may run, and whether what cuts it is the daily budget.

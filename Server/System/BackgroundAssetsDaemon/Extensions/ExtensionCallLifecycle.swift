@@ -29,6 +29,15 @@ import Foundation
 /// - The process is killed at most once, and the reason recorded for `status` is the first one.
 /// - Every second a call ran is charged to the app's budget: when it returns or when its process ends.
 /// - `extensionWillTerminate()` is a call like the others but never abandoned: it only ends the run.
+/// - `downloads(for:...)` may send its answer in parts before it returns (``partReturned(_:callID:connection:limit:)``).
+///   A part is downloads the entry point already returned, so the service schedules it as it arrives,
+///   as it would the whole answer, and only a tally stays with the call (``ReturnedPartsTally``): what
+///   was queued and refused, the identifiers seen, and the essential downloads held for the return.
+///   A call whose process ends after parts and before its return is therefore not abandoned: it ends
+///   partly returned (``ExtensionCallAction/partlyReturned(app:_:_:reason:)``), what its parts scheduled
+///   stays scheduled and an install waits for their essential downloads, as if the call had returned
+///   them; the downloads still to come are lost. One call's parts hold at most
+///   ``maximumReturnedDownloads``: a part past it is refused whole, and the parts before it stand.
 struct ExtensionCallLifecycle: Sendable {
     /// The runs, the calls waiting and what is remembered between launches.
     private(set) var runs = ExtensionRuns()
@@ -138,8 +147,8 @@ struct ExtensionCallLifecycle: Sendable {
         var actions: [ExtensionCallAction]
         /// Whether the next call follows once the result was acted on; not after `extensionWillTerminate()`.
         var sendsNext: Bool
-        /// The downloads the call sent in parts before it returned, which come before those of its result.
-        var returnedParts: [DownloadDescriptor] = []
+        /// What the parts the call sent before it returned did; the result's downloads come after them.
+        var parts = ReturnedPartsTally()
     }
 
     /// A call returned on a connection.
@@ -157,28 +166,56 @@ struct ExtensionCallLifecycle: Sendable {
             runs[app]?.ending = .finished
             actions.append(.armForcedExit(app: app, pid: run.pid))
         }
-        return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast, returnedParts: running.returnedParts)
+        return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast, parts: running.parts)
     }
 
-    /// Keeps part of what the running call of a connection returned, until the call returns with the
-    /// rest (``callReturned(callID:connection:now:)`` hands them over in ``Return/returnedParts``).
+    /// Part of the answer of the running call of a connection arrived: it is counted, and its
+    /// identifiers are remembered so that none is scheduled twice; the service schedules it, then
+    /// reports what that did with ``partScheduled(_:callID:connection:)``.
     ///
     /// Here rather than with ``maximumReturnedDownloads``: only this file may change ``runs``.
-    /// - Parameter limit: The most downloads the parts may hold together; what was kept is dropped past it.
-    /// - Throws: ``ReturnedPartRefusal`` when that call does not run there, or the parts grow past the limit.
+    /// - Parameters:
+    ///   - identifiers: The identifiers of the part's downloads, in order.
+    ///   - limit: The most downloads the parts may hold together; a part past it is refused whole.
+    /// - Returns: The call's app and content request, and the identifiers an earlier part held.
+    /// - Throws: ``ReturnedPartRefusal`` when that call does not run there or does not answer with
+    ///   downloads, or the parts would grow past the limit.
     mutating func partReturned(
-        _ downloads: [DownloadDescriptor], callID: UInt64, connection: UInt64, limit: Int = maximumReturnedDownloads
-    ) throws(ReturnedPartRefusal) {
-        // Only the app is kept from the lookup: a copy of the run still held when the parts grow
-        // would make every part copy all the downloads kept before it.
-        guard let app = runs.run(onConnection: connection).flatMap({ $0.run.running?.id == callID ? $0.app : nil }) else {
-            throw .noSuchCall
+        _ identifiers: [String], callID: UInt64, connection: UInt64, limit: Int = maximumReturnedDownloads
+    ) throws(ReturnedPartRefusal) -> ReturnedPart {
+        let (app, kind) = try runningDownloadsCall(callID: callID, connection: connection)
+        // Taken out of the run while it grows: a copy still held in the run would make every part
+        // copy all the identifiers remembered before it.
+        var tally = runs[app]?.running?.parts ?? ReturnedPartsTally()
+        guard tally.count + identifiers.count <= limit else { throw .tooMany(tally.count + identifiers.count) }
+        runs[app]?.running?.parts = ReturnedPartsTally()
+        let returnedBefore = tally.add(identifiers)
+        runs[app]?.running?.parts = tally
+        return ReturnedPart(app: app, kind: kind, returnedBefore: returnedBefore)
+    }
+
+    /// The service scheduled a part of a call's answer. Nothing is kept when the call ended meanwhile
+    /// (its process exited while the part was being queued).
+    /// - Returns: Whether the call still runs there, so the outcome is kept with it.
+    @discardableResult
+    mutating func partScheduled(_ outcome: ScheduledReturn, callID: UInt64, connection: UInt64) -> Bool {
+        guard let (app, _) = try? runningDownloadsCall(callID: callID, connection: connection) else { return false }
+        var tally = runs[app]?.running?.parts ?? ReturnedPartsTally()
+        runs[app]?.running?.parts = ReturnedPartsTally()
+        tally.add(outcome)
+        runs[app]?.running?.parts = tally
+        return true
+    }
+
+    /// The app and the content request of the `downloads(for:...)` call running on a connection.
+    private func runningDownloadsCall(callID: UInt64, connection: UInt64) throws(ReturnedPartRefusal) -> (String, ContentRequestKind) {
+        // Only the app and the call are kept from the lookup, for the reason given in partReturned.
+        let found = runs.run(onConnection: connection).flatMap { found in
+            found.run.running.flatMap { $0.id == callID ? (found.app, $0.record.call) : nil }
         }
-        var kept = runs[app]?.running?.returnedParts ?? []
-        runs[app]?.running?.returnedParts = []
-        guard kept.count + downloads.count <= limit else { throw .tooMany(kept.count + downloads.count) }
-        kept += downloads
-        runs[app]?.running?.returnedParts = kept
+        guard let (app, call) = found else { throw .noSuchCall }
+        guard case let .downloads(kind, _, _, _) = call else { throw .notDownloads(entryPoint: call.entryPoint) }
+        return (app, kind)
     }
 
     /// A call's deadline passed: if it still runs, the process is killed, as the system does.
@@ -253,8 +290,10 @@ struct ExtensionCallLifecycle: Sendable {
         runs[app] = nil
         var owed = Array(run.pending.waiting)
         var actions: [ExtensionCallAction] = []
+        // A call that sent parts of its answer returned them: it is not abandoned (see the type's rules).
+        var partlyReturned: ExtensionRun.RunningCall?
         if let running = run.running {
-            owed.insert(running.record, at: 0)
+            if running.parts.count > 0 { partlyReturned = running } else { owed.insert(running.record, at: 0) }
             if case .contentRequest = running.record.purpose { runs.contentRequestEnded(app) }
             actions += charge(now.timeIntervalSince(running.sentAt), to: app)
         }
@@ -270,6 +309,7 @@ struct ExtensionCallLifecycle: Sendable {
         }
         actions.append(.ended(app: app, exit, reason: reason, unexpected: run.ending == nil))
         actions.append(.extensionDone(app: app))
+        if let partlyReturned { actions.append(.partlyReturned(app: app, partlyReturned.record, partlyReturned.parts, reason: reason)) }
         let unsent = owed.filter { $0.call != .willTerminate }
         if !unsent.isEmpty { actions.append(.abandon(app: app, unsent, reason: reason)) }
         let deferred = runs.takeDeferred(of: app)

@@ -46,8 +46,8 @@ struct ExtensionRun: Sendable, Equatable {
         var record: ExtensionCallRecord
         var sentAt: Date
         var limit: ExtensionCallLimit
-        /// The downloads it sent in parts before it returned (`extensionCallReturnedPart`), acted on with the rest.
-        var returnedParts: [DownloadDescriptor] = []
+        /// What the parts of its answer it sent before it returned (`extensionCallReturnedPart`) did.
+        var parts = ReturnedPartsTally()
     }
 
     /// The process's id.

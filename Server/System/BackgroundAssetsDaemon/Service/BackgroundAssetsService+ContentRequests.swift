@@ -1,6 +1,6 @@
 /*
 Abstract:
-Content requests: fetch the app's manifest, ask the extension for downloads, and schedule what it returns.
+Content requests: fetch the app's manifest and ask the extension for downloads (BackgroundAssetsService+ReturnedDownloads schedules them).
 */
 
 import BackgroundAssetsIPC
@@ -69,83 +69,6 @@ extension BackgroundAssetsService {
     private static let noManifestURL = WireFailure.backgroundAssets(
         code: BAError.Code.downloadInvalid.rawValue,
         message: "It has no BAManifestURL, so nothing is downloaded before its first launch.")
-
-    /// Schedules what `downloads(for:...)` returned; refusals reach the extension as failed downloads.
-    func acceptReturnedDownloads(_ downloads: [DownloadDescriptor], for kind: ContentRequestKind, of app: String) async {
-        guard var installed = try? await registry.app(app) else { return }
-        var accepted: [DownloadDescriptor] = []
-        var refused: [(DownloadDescriptor, WireFailure)] = []
-        var seen: Set<String> = []
-        // Those already on their way, found in one read: a read for each of thousands of downloads
-        // cost more than scheduling them.
-        let identifiers = downloads.map(\.identifier)
-        let active = (try? await storeReader.read { store in
-            Set(try identifiers.filter { try store.activeDownload(bundleIdentifier: app, identifier: $0) != nil })
-        }) ?? []
-        for download in downloads.sorted(by: { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }) {
-            if let problem = refusal(of: download, for: kind, app: &installed, seen: seen) {
-                refused.append((download, problem))
-            } else if active.contains(download.identifier) {
-                // Already on its way: returning it again changes nothing.
-                continue
-            } else {
-                accepted.append(download)
-            }
-            seen.insert(download.identifier)
-        }
-        let allowance = installed.allowance
-        _ = try? await registry.update(app) { $0.allowance = allowance }
-        let essential = accepted.filter(\.isEssential)
-        if !essential.isEmpty { await perform(installs.essentialDownloadsComing(app: app, kind: kind)) }
-        var rows: [DownloadRow] = []
-        do {
-            rows = try await queue.enqueue(accepted.map { NewDownload(bundleIdentifier: app, descriptor: $0) })
-        } catch {
-            logger.error("The downloads the extension of \(app) returned could not be queued: \(error).")
-            refused += accepted.map { ($0, WireFailure.backgroundAssets(code: BAError.Code.downloadFailedToStart.rawValue, message: "The service could not queue the download: \(error)")) }
-        }
-        trace.append(.init(from: "backgroundassetsd", to: "backgroundassetsd", event: "scheduleReturnedDownloads", app: app,
-                           detail: "\(rows.count) scheduled, \(refused.count) refused"))
-        let logFile = paths.logFile
-        await perform(installs.downloadsQueued(
-            app: app, kind: kind, returnedAny: !downloads.isEmpty,
-            essentialRows: rows.filter(\.descriptor.isEssential).map { ($0.id, Int64($0.descriptor.fileSize)) },
-            loggedErrors: { DeviceLogExcerpt.errors(in: logFile, category: "ext", since: $0) }))
-        let notices = refused.map { download, failure in
-            var failed = download
-            failed.state = .failed
-            return ExtensionCallRecord(call: .failed(download: failed, failure: failure), purpose: .notice)
-        }
-        await callExtension(of: app, notices)
-    }
-
-    /// Why a returned download cannot be scheduled, or `nil`; admits it against the allowance when it can.
-    private func refusal(
-        of download: DownloadDescriptor, for kind: ContentRequestKind, app: inout InstalledApp, seen: Set<String>
-    ) -> WireFailure? {
-        func refuse(_ code: BAError.Code, _ message: String) -> WireFailure {
-            .backgroundAssets(code: code.rawValue, message: message)
-        }
-        let name = download.identifier.debugSummary
-        if let problem = download.validationProblem() { return refuse(.downloadInvalid, problem) }
-        if seen.contains(download.identifier) {
-            return refuse(.downloadAlreadyScheduled, "The extension returned two downloads with the identifier \(name); give each download its own identifier.")
-        }
-        if download.applicationGroupIdentifier != app.bundle.appGroup {
-            return refuse(.downloadInvalid, "The download \(name) names the app group \(download.applicationGroupIdentifier.debugSummary), which the app is not in; use \(app.bundle.appGroup.debugSummary).")
-        }
-        if download.isEssential, !kind.permitsEssentialDownloads {
-            return refuse(.downloadEssentialDownloadNotPermitted, "The download \(name) is essential, but essential downloads are only accepted for install and update requests, not \(kind) ones. Return download.removingEssential() instead.")
-        }
-        do {
-            try app.allowance.admit(allowanceRequest(for: download))
-        } catch let error as BAError {
-            return .backgroundAssets(code: error.code.rawValue, message: error.message)
-        } catch {
-            return refuse(.downloadInvalid, "\(error)")
-        }
-        return nil
-    }
 
     /// The facts about a download the allowance needs.
     func allowanceRequest(for download: DownloadDescriptor) -> DownloadAllowance.Request {

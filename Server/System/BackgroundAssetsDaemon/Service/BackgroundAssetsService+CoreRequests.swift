@@ -21,7 +21,7 @@ extension BackgroundAssetsService {
         case let .extensionCallReturned(callID, result):
             return await extensionCallReturned(callID: callID, result: result, connection: connection)
         case let .extensionCallReturnedPart(callID, downloads):
-            return extensionCallReturnedPart(callID: callID, downloads: downloads, connection: connection)
+            return await extensionCallReturnedPart(callID: callID, downloads: downloads, connection: connection)
         }
     }
 }

@@ -52,6 +52,8 @@ extension BackgroundAssetsService {
                 await perform(extensionCalls.askToTerminate(app: app, now: wallClock.now))
             case let .abandon(app, records, reason):
                 await abandon(records, of: app, reason: reason)
+            case let .partlyReturned(app, record, parts, reason):
+                await partlyReturned(record, parts: parts, of: app, reason: reason)
             }
         }
     }

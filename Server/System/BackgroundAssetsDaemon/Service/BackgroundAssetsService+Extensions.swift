@@ -55,7 +55,7 @@ extension BackgroundAssetsService {
             return failure(.callerConnectionInvalid, "No extension call \(callID) is running on this connection; it may have timed out.")
         }
         await perform(returned.actions)
-        await complete(returned.record, with: returned.result(withParts: result), of: returned.app)
+        await complete(returned.record, with: result, after: returned.parts, of: returned.app)
         if returned.sendsNext { await perform(extensionCalls.nextCall(of: returned.app, now: wallClock.now)) }
         return .done
     }
@@ -68,15 +68,15 @@ extension BackgroundAssetsService {
         }
     }
 
-    /// Acts on what an entry point returned.
-    private func complete(_ record: ExtensionCallRecord, with result: ExtensionCallResult, of app: String) async {
+    /// Acts on what an entry point returned, after the parts of its answer it sent before.
+    private func complete(_ record: ExtensionCallRecord, with result: ExtensionCallResult, after parts: ReturnedPartsTally, of app: String) async {
         switch record.purpose {
         case let .contentRequest(kind, manifest):
             unlink(manifest.path)
             if case .shouldDownload = record.call { return await assetPackSelectionReturned(result, kind: kind, of: app) }
             var downloads: [DownloadDescriptor] = []
             if case let .downloads(returned) = result { downloads = returned }
-            await acceptReturnedDownloads(downloads, for: kind, of: app)
+            await acceptReturnedDownloads(downloads, for: kind, of: app, after: parts)
         case let .delivery(file, _):
             // Deleted unless the extension moved it, which is what it was asked to do.
             StagingArea.release(handedOver: file)
