@@ -250,6 +250,13 @@ struct ExtensionCallLifecycle: Sendable {
         return nextCall(of: app, now: now)
     }
 
+    /// How many calls an app's extension owes (queued and running), when it runs, checked in and
+    /// not on its way out; `nil` otherwise, when calls wanted go to a launch.
+    func callsOwed(by app: String) -> Int? {
+        guard let run = runs[app], run.connection != nil, run.ending == nil, !run.isTerminating else { return nil }
+        return run.pending.count + (run.running == nil ? 0 : 1)
+    }
+
     /// Whether an app's extension runs, checked in, with no call running or queued, and is not ending.
     func isIdle(_ app: String) -> Bool {
         guard let run = runs[app] else { return false }

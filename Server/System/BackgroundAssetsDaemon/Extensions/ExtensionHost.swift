@@ -58,6 +58,8 @@ final class ExtensionHost {
     var unsavedRuntime = UnsavedRuntime()
 
     private var handles: [String: Handles] = [:]
+    /// The notices waiting past the call queue of each running extension that has them.
+    private var noticeBacklogs: [String: ExtensionNoticeBacklog] = [:]
     private let paths: DevicePaths
     private let memoryLimit: Int64
     private let activities: ServiceActivities
@@ -227,6 +229,8 @@ final class ExtensionHost {
     /// - Returns: The trace's account of the end, to write once its runtime is in the app's record.
     func ended(_ app: String, _ exit: ExtensionProcess.Exit, reason: String, unexpected: Bool) -> TraceEntry {
         let handle = handles.removeValue(forKey: app)
+        // Abandoned with the process, as the notices of its call queue are.
+        noticeBacklogs[app] = nil
         handle?.deadline?.cancel()
         handle?.memoryWatch?.cancel()
         handle?.idleTimer?.cancel()
@@ -235,6 +239,36 @@ final class ExtensionHost {
         let peak = (handle?.process.peakResidentBytes ?? 0) >> 20
         return TraceEntry(from: "extension", to: "backgroundassetsd", event: "extensionExited", app: app,
                           detail: "\(exit); \(reason); peak memory \(peak) MiB")
+    }
+
+    // MARK: - Notices past the call queue
+
+    /// How many notices wait in the backlog of the app's extension.
+    func heldNoticeCount(of app: String) -> Int {
+        noticeBacklogs[app]?.count ?? 0
+    }
+
+    /// Writes notices for the app's running extension to its backlog, after those waiting there.
+    func holdNotices(_ calls: [ExtensionCall], of app: String) throws {
+        let backlog = try noticeBacklogs[app] ?? ExtensionNoticeBacklog(
+            file: paths.stagingDirectory.appending(path: "notices/\(app).jsonl"))
+        noticeBacklogs[app] = backlog
+        try backlog.append(calls)
+    }
+
+    /// Removes and returns the next batch of the notices waiting for the app's extension, as calls to queue.
+    /// A backlog that cannot be read is dropped, and said so: its notices would never come back.
+    func takeHeldNotices(of app: String) -> [ExtensionCallRecord] {
+        guard let backlog = noticeBacklogs[app] else { return [] }
+        do {
+            let calls = try backlog.takeBatch()
+            if backlog.count == 0 { noticeBacklogs[app] = nil }
+            return calls.map { ExtensionCallRecord(call: $0, purpose: .notice) }
+        } catch {
+            logger.error("The \(backlog.count) failed-download notices waiting for the extension of \(app) could not be read, and are dropped: \(error)")
+            noticeBacklogs[app] = nil
+            return []
+        }
     }
 
     // MARK: - Runtime

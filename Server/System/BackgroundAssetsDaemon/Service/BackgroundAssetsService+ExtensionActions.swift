@@ -29,7 +29,9 @@ extension BackgroundAssetsService {
             case let .recordRuntime(app, seconds):
                 extensionHost.recordRuntime(seconds, of: app, deviceNow: deviceNow)
             case let .armIdleGrace(app):
-                extensionHost.armIdleGrace(of: app)
+                // Its queue drained: notices waiting in its backlog come before any idleness.
+                let held = extensionHost.takeHeldNotices(of: app)
+                if held.isEmpty { extensionHost.armIdleGrace(of: app) } else { await callExtension(of: app, held) }
             case let .cancelIdleTimer(app):
                 extensionHost.cancelIdleTimer(of: app)
             case let .armExclusiveControlLimit(app, pid, seconds):

@@ -26,7 +26,27 @@ extension BackgroundAssetsService {
         await perform(installs.downloadsQueued(
             app: app, kind: kind, returnedAny: tally.count > 0, essentialRows: scheduling.essentialRows,
             loggedErrors: { DeviceLogExcerpt.errors(in: logFile, category: "ext", since: $0) }))
-        await callExtension(of: app, scheduling.notices)
+        await tellExtension(scheduling.notices, of: app)
+    }
+
+    /// Queues refusal notices for an app's extension. A running extension's call queue holds at most
+    /// ``ExtensionNoticeBacklog/batchSize`` of them, and the rest wait in its backlog file, which
+    /// refills the queue as it drains: an install can refuse tens of thousands of downloads at once.
+    func tellExtension(_ notices: [ExtensionCallRecord], of app: String) async {
+        let held = extensionHost.heldNoticeCount(of: app)
+        // One not running, or on its way out, gets them with a launch, as every call.
+        guard let owed = extensionCalls.callsOwed(by: app), held > 0 || owed + notices.count > ExtensionNoticeBacklog.batchSize else {
+            return await callExtension(of: app, notices)
+        }
+        // After notices already waiting in the backlog, none may overtake them.
+        let room = held > 0 ? 0 : max(0, ExtensionNoticeBacklog.batchSize - owed)
+        do {
+            try extensionHost.holdNotices(notices.dropFirst(room).map(\.call), of: app)
+            await callExtension(of: app, Array(notices.prefix(room)))
+        } catch {
+            logger.error("The failed-download notices for the extension of \(app) could not wait in a file, so they wait in memory: \(error)")
+            await callExtension(of: app, notices)
+        }
     }
 
     /// What scheduling some returned downloads did, with what is left to do.

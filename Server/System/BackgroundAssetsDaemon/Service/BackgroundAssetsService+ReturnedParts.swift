@@ -32,7 +32,7 @@ extension BackgroundAssetsService {
             // its essential downloads are queued now, as ordinary ones, since no install waits for them any more.
             await queueOrphanedEssentials(scheduling.outcome.heldEssentials, of: part.app)
         }
-        await callExtension(of: part.app, scheduling.notices)
+        await tellExtension(scheduling.notices, of: part.app)
         return .done
     }
 
