@@ -7,6 +7,7 @@ Tests that the notices waiting in an extension's backlog file come back a batch 
 import BackgroundAssetsIPC
 import Foundation
 import Testing
+import TestSupport
 
 @Suite("Extension notice backlog")
 struct ExtensionNoticeBacklogTests {
@@ -54,6 +55,19 @@ struct ExtensionNoticeBacklogTests {
         #expect(lifecycle.callsOwed(by: id) == 2, "the running call and the one queued")
         _ = lifecycle.kill(id, pid: ExtensionCallLifecycleTests.pid, reason: "test")
         #expect(lifecycle.callsOwed(by: id) == nil, "on its way out: calls wanted wait for a fresh launch")
+    }
+
+    @Test("A service starting removes the notices a service before it left waiting")
+    func leftoversRemoved() throws {
+        let root = try TemporaryDeviceRoot()
+        let paths = DevicePaths(root: root.url)
+        let folder = ExtensionHost.noticesFolder(in: paths)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let left = folder.appending(path: "com.example.app.jsonl")
+        #expect(FileManager.default.createFile(atPath: left.path, contents: Data("{}\n".utf8)))
+        let service = try BackgroundAssetsService(paths: paths, configuration: ServiceConfiguration(), wallClock: ManualClock(start: .now))
+        #expect(!FileManager.default.fileExists(atPath: left.path))
+        withExtendedLifetime(service) {}
     }
 
     @Test("The file goes with the backlog")

@@ -83,6 +83,13 @@ final class ExtensionHost {
         self.activities = activities
         self.trace = trace
         self.events = events
+        // No extension runs yet: notices a service that ended left waiting are no process's any more.
+        try? FileManager.default.removeItem(at: Self.noticesFolder(in: paths))
+    }
+
+    /// Where the notices waiting past each running extension's call queue are written.
+    static func noticesFolder(in paths: DevicePaths) -> URL {
+        paths.stagingDirectory.appending(path: "notices", directoryHint: .isDirectory)
     }
 
     // MARK: - Launching
@@ -251,7 +258,7 @@ final class ExtensionHost {
     /// Writes notices for the app's running extension to its backlog, after those waiting there.
     func holdNotices(_ calls: [ExtensionCall], of app: String) throws {
         let backlog = try noticeBacklogs[app] ?? ExtensionNoticeBacklog(
-            file: paths.stagingDirectory.appending(path: "notices/\(app).jsonl"))
+            file: Self.noticesFolder(in: paths).appending(path: "\(app).jsonl"))
         noticeBacklogs[app] = backlog
         try backlog.append(calls)
     }
