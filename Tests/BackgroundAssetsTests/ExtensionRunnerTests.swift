@@ -12,6 +12,7 @@ import FoundationNetworking
 @testable import ServiceClient
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Extension runner")
 struct ExtensionRunnerTests {
@@ -151,6 +152,67 @@ struct ExtensionRunnerTests {
         #expect(zip(order, order.dropFirst()).allSatisfy { $0 >= $1 }, "essential first, then higher priority")
         #expect(parts.first?.prefix(5).allSatisfy(\.isEssential) == true)
         try await Self.terminate(running, service: service)
+    }
+
+    @Test("Parts wait for the service's acknowledgement: two at most go unanswered, and the return follows the last")
+    func partsWaitForAcknowledgement() async throws {
+        // Parts are left unanswered until the test answers them, as a service busy scheduling would.
+        let service = try FakeService { request in
+            if case .core(.extensionCallReturnedPart) = request { return nil }
+            return FakeService.healthy(request)
+        }
+        let downloads = (0..<4_500).map { BADownloadTests.makeDownload(identifier: "d\($0)") }
+        let handler = RecordingExtension { _, _, _ in Set(downloads) }
+        let (_, running) = Self.start(handler, service: service)
+        #expect(await service.waitFor { $0.contains(.core(.extensionCheckIn)) })
+        try service.push(
+            .extensionCall(
+                callID: 6,
+                call: .downloads(
+                    request: .install, manifestPath: "/tmp/m.json", restrictedDownloadSizeRemaining: nil,
+                    restrictedEssentialDownloadSizeRemaining: nil)))
+        func parts(_ requests: [ClientRequest]) -> Int {
+            requests.filter { if case .core(.extensionCallReturnedPart) = $0 { true } else { false } }.count
+        }
+        // Four parts and the return: each answer lets one more message go.
+        for answered in 0..<4 {
+            let sent = min(answered + 2, 4)
+            #expect(await service.waitFor { parts($0) >= sent })
+            #expect(parts(service.received) == sent, "more than two parts unanswered")
+            // The return follows the last part at once: the service reads a connection in order.
+            if sent < 4 { #expect(Self.returns(service.received).isEmpty, "the return overtook parts not sent yet") }
+            #expect(try service.answer({ if case .core(.extensionCallReturnedPart) = $0 { true } else { false } }, with: .done))
+        }
+        #expect(await service.waitFor { !Self.returns($0).isEmpty })
+        try await Self.terminate(running, service: service)
+    }
+
+    @Test("A part is sent only while fewer than the window are unanswered, whenever the answers come")
+    func partWindow() async throws {
+        // What the sender saw: each part sent with the answers given before it, and the answers to give.
+        final class Log: Sendable {
+            let state = Mutex<(sent: [(part: Int, answeredBefore: Int)], answers: [@Sendable () -> Void], answered: Int)>(([], [], 0))
+        }
+        let log = Log()
+        let sender = Thread {
+            ExtensionRunner.send(Array(0..<6), window: 2) { part, answered in
+                log.state.withLock { $0.sent.append((part, $0.answered)); $0.answers.append(answered) }
+            }
+        }
+        sender.start()
+        // Answers one part each time another is sent, the oldest first, as a service scheduling them in order would.
+        for answer in 0..<6 {
+            try await poll(until: { log.state.withLock { $0.sent.count } >= min(answer + 2, 6) })
+            log.state.withLock { state in
+                state.answered += 1
+                state.answers[answer]()
+            }
+        }
+        let sent = log.state.withLock { $0.sent }
+        #expect(sent.map(\.part) == Array(0..<6), "in order")
+        for (index, entry) in sent.enumerated() {
+            #expect(index - entry.answeredBefore < 2, "part \(index) sent with \(index - entry.answeredBefore) unanswered")
+        }
     }
 
     @Test("A challenge is answered by the async method, even while another entry point runs")

@@ -140,10 +140,16 @@ package final class ExtensionRunner: Sendable {
     /// one message would be more than a frame may hold.
     static let downloadsPerPart = 1_000
 
+    /// How many parts may wait for the service's acknowledgement at once. The service schedules a part
+    /// before it takes the next; without a window, the parts sent meanwhile would wait in its memory,
+    /// read and decoded, which is the whole answer when the extension sends faster than it schedules.
+    static let partsInFlight = 2
+
     /// Sends what an entry point returned, without waiting for the service's acknowledgement.
     ///
     /// Many downloads go in parts (`extensionCallReturnedPart`), the last of them with the return
-    /// itself; the connection keeps their order, and the service schedules each part as it arrives.
+    /// itself; the connection keeps their order, and the service schedules each part as it arrives,
+    /// at most ``partsInFlight`` of them unacknowledged.
     /// They go essential first, then by priority, the order the service admits one answer in, so the
     /// allowance takes the same downloads whether the answer came whole or in parts.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
@@ -151,18 +157,32 @@ package final class ExtensionRunner: Sendable {
         if case let .downloads(returned) = result, returned.count > Self.downloadsPerPart {
             let downloads = returned.sorted { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }
             let lastPartStart = (downloads.count - 1) / Self.downloadsPerPart * Self.downloadsPerPart
-            for start in stride(from: 0, to: lastPartStart, by: Self.downloadsPerPart) {
-                let part = Array(downloads[start..<(start + Self.downloadsPerPart)])
-                send(.core(.extensionCallReturnedPart(callID: callID, downloads: part)), for: call)
+            let parts = stride(from: 0, to: lastPartStart, by: Self.downloadsPerPart).map {
+                Array(downloads[$0..<($0 + Self.downloadsPerPart)])
+            }
+            Self.send(parts, window: Self.partsInFlight) { part, answered in
+                send(.core(.extensionCallReturnedPart(callID: callID, downloads: part)), for: call, answered: answered)
             }
             result = .downloads(Array(downloads[lastPartStart...]))
         }
         send(.core(.extensionCallReturned(callID: callID, result: result)), for: call)
     }
 
+    /// Sends each part in order, at most `window` of them unanswered: it waits, on the caller's thread,
+    /// until an earlier one is answered (`answered` is called on another thread, the connection's).
+    static func send<Part>(_ parts: [Part], window: Int, through send: (Part, _ answered: @escaping @Sendable () -> Void) -> Void) {
+        let unanswered = DispatchSemaphore(value: window)
+        for part in parts {
+            unanswered.wait()
+            send(part) { unanswered.signal() }
+        }
+    }
+
     /// Sends one message of an entry point's answer, and reports a refusal.
-    private func send(_ message: ClientRequest, for call: ExtensionCall) {
+    /// - Parameter answered: Called once the service answered, or the message was lost with the connection.
+    private func send(_ message: ClientRequest, for call: ExtensionCall, answered: @escaping @Sendable () -> Void = {}) {
         manager.connection.request(message) { response in
+            defer { answered() }
             do {
                 _ = try BADownloadManager.unwrap(response)
             } catch let error as BAError where error.code == .callerConnectionInvalid {
