@@ -37,7 +37,10 @@ final class ExtensionHost {
     private struct Handles {
         let process: ExtensionProcess
         var connection: ClientConnection?
-        var deadline: ServiceActivities.Activity?
+        /// The running call's deadline; `nil` between calls.
+        var deadline: (callID: UInt64, date: Date)?
+        /// The one timer that watches the deadlines of the extension's calls, and when it wakes.
+        var deadlineTimer: (activity: ServiceActivities.Activity, wakesAt: Date)?
         var memoryWatch: ServiceActivities.Activity?
         var idleTimer: ServiceActivities.Activity?
 
@@ -152,23 +155,23 @@ final class ExtensionHost {
 
     // MARK: - Calls
 
-    /// Sends a call and arms its deadline.
-    func send(_ record: ExtensionCallRecord, callID: UInt64, limit: ExtensionCallLimit, to app: String) {
+    /// Sends a call and sets its deadline.
+    func send(_ record: ExtensionCallRecord, callID: UInt64, limit: ExtensionCallLimit, to app: String,
+              isolation: isolated (any Actor)? = #isolation) {
         guard let connection = handles[app]?.connection else { return }
         handles[app]?.idleTimer?.cancel()
-        let events = events
-        handles[app]?.deadline = activities.after(.seconds(fractional: limit.seconds), "deadline of \(app)'s \(record.call.entryPoint)") {
-            await events(.deadlinePassed(app: app, callID: callID))
-        }
+        let date = activities.wallClock.now.addingTimeInterval(limit.seconds)
+        handles[app]?.deadline = (callID, date)
+        watchDeadline(of: app, until: date)
         // Traced before it is sent, so the trace never shows the extension's answer before the call.
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
                            download: record.call.downloadIdentifier, detail: record.call.traceDetail))
         connection.send(.event(.extensionCall(callID: callID, call: record.call)))
     }
 
-    /// A call returned: its deadline is disarmed and the return traced.
+    /// A call returned: its deadline is cleared and the return traced.
     func returned(_ record: ExtensionCallRecord, of app: String, seconds: Double) {
-        handles[app]?.deadline?.cancel()
+        // The timer sleeps on; see ``watchDeadline(of:until:isolation:)``.
         handles[app]?.deadline = nil
         trace.append(.init(from: "extension", to: "backgroundassetsd", event: "return", app: app,
                            download: record.call.downloadIdentifier,
@@ -176,6 +179,34 @@ final class ExtensionHost {
     }
 
     // MARK: - Timers
+
+    /// Makes sure the extension's deadline timer wakes by `date`.
+    ///
+    /// One timer serves every call of the extension, and a call that returns leaves it sleeping
+    /// instead of cancelling it: `Task.sleep` on Linux keeps a cancelled sleep's memory until the time
+    /// it was to wake, and an extension told of 100,000 downloads answers tens of thousands of calls a
+    /// minute. The timer is set again only for a deadline earlier than it wakes.
+    private func watchDeadline(of app: String, until date: Date, isolation: isolated (any Actor)? = #isolation) {
+        if let timer = handles[app]?.deadlineTimer, timer.wakesAt <= date { return }
+        handles[app]?.deadlineTimer?.activity.cancel()
+        let delay = max(0, date.timeIntervalSince(activities.wallClock.now))
+        let activity = activities.afterIsolated(.seconds(fractional: delay), "deadline of \(app)'s calls") { [weak self] in
+            await self?.deadlineTimerWoke(app)
+        }
+        handles[app]?.deadlineTimer = (activity, date)
+    }
+
+    /// The deadline timer woke: the running call's deadline has passed, or it sleeps until it does.
+    private func deadlineTimerWoke(_ app: String, isolation: isolated (any Actor)? = #isolation) async {
+        handles[app]?.deadlineTimer = nil
+        guard let deadline = handles[app]?.deadline else { return }
+        // Within the wait's microsecond: a date and a clock advanced by the same seconds may differ
+        // in their last bits, and a wait of less than a microsecond does not sleep.
+        guard deadline.date.timeIntervalSince(activities.wallClock.now) < 0.000_001 else {
+            return watchDeadline(of: app, until: deadline.date)
+        }
+        await events(.deadlinePassed(app: app, callID: deadline.callID))
+    }
 
     /// Arms the idle grace, replacing the app's idle timer.
     func armIdleGrace(of app: String) {
@@ -238,7 +269,7 @@ final class ExtensionHost {
         let handle = handles.removeValue(forKey: app)
         // Abandoned with the process, as the notices of its call queue are.
         noticeBacklogs[app] = nil
-        handle?.deadline?.cancel()
+        handle?.deadlineTimer?.activity.cancel()
         handle?.memoryWatch?.cancel()
         handle?.idleTimer?.cancel()
         handle?.connection?.close()
