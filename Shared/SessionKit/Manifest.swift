@@ -5,10 +5,6 @@ The manifest: the list of session videos the server offers, loaded and validated
 
 import Foundation
 
-#if !canImport(Darwin)
-import BackgroundAssetsIPC
-#endif
-
 /// The list of sessions the asset server offers, as served at `manifest.json`.
 ///
 /// ```json
@@ -39,7 +35,8 @@ public struct Manifest: Codable, Sendable, Equatable {
         positions = Self.positions(of: sessions)
     }
 
-    /// Decodes a manifest without validating it; ``decode(_:source:baseURL:)`` validates.
+    /// Decodes a manifest without validating it; ``decode(_:source:baseURL:)`` validates, and reads
+    /// a large manifest in far less memory.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         try self.init(
@@ -72,23 +69,25 @@ public struct Manifest: Codable, Sendable, Equatable {
         return positions
     }
 
+    /// Creates a manifest whose identifiers' positions are already known, as the reader finds them.
+    init(version: Int, sessions: [Session], positions: [Session.ID: Int]) {
+        self.version = version
+        self.sessions = sessions
+        self.positions = positions
+    }
+
     /// Loads and validates a manifest file.
     ///
     /// Relative session URLs are resolved against `baseURL`, the URL the manifest was
     /// downloaded from, so one manifest works behind any host and port. Without a base they
-    /// stay relative.
+    /// stay relative. The file is read a piece at a time, so its size adds little to the memory
+    /// the sessions take.
     /// - Parameters:
     ///   - url: The manifest file.
     ///   - baseURL: The manifest's own remote URL, used to resolve relative session URLs.
     /// - Throws: ``SessionKitError`` naming the file, and the field and session at fault.
     public static func load(from url: URL, baseURL: URL? = nil) throws -> Manifest {
-        let data: Data
-        do {
-            data = try Data(contentsOf: url)
-        } catch {
-            throw SessionKitError.fileUnreadable(path: url.path, reason: Self.reason(for: error))
-        }
-        return try decode(data, source: url.path, baseURL: baseURL)
+        try ManifestReader(source: url.path, baseURL: baseURL).read(.file(url))
     }
 
     /// Decodes and validates manifest JSON.
@@ -98,27 +97,7 @@ public struct Manifest: Codable, Sendable, Equatable {
     ///   - baseURL: The manifest's own remote URL, used to resolve relative session URLs.
     /// - Throws: ``SessionKitError`` naming the field and session at fault.
     public static func decode(_ data: Data, source: String, baseURL: URL? = nil) throws -> Manifest {
-        #if !canImport(Darwin)
-        // Foundation on Linux takes bytes that are not UTF-8 inside strings, which JSON forbids, and
-        // gives no position for a syntax error; the strict parser of the device's protocol finds both.
-        if String(validating: data, as: UTF8.self) == nil, let mistake = JSONSyntax.firstError(in: data) {
-            throw SessionKitError.malformedManifest(path: source, reason: "it is not valid JSON: \(mistake)")
-        }
-        #endif
-        let raw: RawManifest
-        do {
-            raw = try JSONDecoder().decode(RawManifest.self, from: data)
-        } catch let error as DecodingError {
-            #if !canImport(Darwin)
-            if case .dataCorrupted(let context) = error, context.codingPath.isEmpty, let mistake = JSONSyntax.firstError(in: data) {
-                throw SessionKitError.malformedManifest(path: source, reason: "it is not valid JSON: \(mistake)")
-            }
-            #endif
-            throw SessionKitError.malformedManifest(path: source, reason: error.summary)
-        } catch {
-            throw SessionKitError.malformedManifest(path: source, reason: Self.reason(for: error))
-        }
-        return try ManifestValidator(source: source, baseURL: baseURL).validate(raw)
+        try ManifestReader(source: source, baseURL: baseURL).read(.data(data))
     }
 
     /// The manifest as JSON: pretty printed with sorted keys, so equal manifests are equal bytes.
@@ -148,7 +127,8 @@ public struct Manifest: Codable, Sendable, Equatable {
         }
     }
 
-    private static func reason(for error: any Error) -> String {
+    /// A Foundation error's reason, for the messages of ``SessionKitError``.
+    static func reason(for error: any Error) -> String {
         (error as NSError).localizedFailureReason ?? error.localizedDescription
     }
 }

@@ -1,69 +1,47 @@
 /*
 Abstract:
-Checks a decoded manifest field by field, so every error names the session and the field at fault.
+Checks a manifest's fields as they are read, so every error names the session and the field at fault.
 */
 
 import Foundation
 
-/// The manifest as JSON gives it, before validation: every field optional so a missing one can be
-/// reported by name rather than as a generic decoding failure. It reads the same keys as
-/// ``Manifest`` and ``Session``, so the field names are written in one place.
-struct RawManifest: Decodable {
-    struct RawSession: Decodable {
-        var id: String?
-        var title: String?
-        var url: String?
-        var fileSize: Int?
-        var sha256: String?
-        var essential: Bool?
-        var thumbnailURL: String?
-
-        init(from decoder: any Decoder) throws {
-            let container = try decoder.container(keyedBy: Session.CodingKeys.self)
-            id = try container.decodeIfPresent(String.self, forKey: .id)
-            title = try container.decodeIfPresent(String.self, forKey: .title)
-            url = try container.decodeIfPresent(String.self, forKey: .url)
-            fileSize = try container.decodeIfPresent(Int.self, forKey: .fileSize)
-            sha256 = try container.decodeIfPresent(String.self, forKey: .sha256)
-            essential = try container.decodeIfPresent(Bool.self, forKey: .essential)
-            thumbnailURL = try container.decodeIfPresent(String.self, forKey: .thumbnailURL)
-        }
-    }
-
-    var version: Int?
-    var sessions: [RawSession]?
-
-    init(from decoder: any Decoder) throws {
-        let container = try decoder.container(keyedBy: Manifest.CodingKeys.self)
-        version = try container.decodeIfPresent(Int.self, forKey: .version)
-        sessions = try container.decodeIfPresent([RawSession].self, forKey: .sessions)
-    }
+/// A session as the manifest's JSON gives it, before validation: every field optional so a missing
+/// one can be reported by name rather than as a generic failure. ``ManifestReader`` fills it.
+struct RawSession {
+    var id: String?
+    var title: String?
+    var url: String?
+    var fileSize: Int?
+    var sha256: String?
+    var essential: Bool?
+    var thumbnailURL: String?
 }
 
-/// Turns a ``RawManifest`` into a ``Manifest`` or an error that names what is wrong.
+/// Turns what ``ManifestReader`` reads into a manifest's values, or an error that names what is wrong.
 struct ManifestValidator {
     let source: String
     let baseURL: URL?
 
-    func validate(_ raw: RawManifest) throws -> Manifest {
-        guard let version = raw.version else { throw invalid(nil, Manifest.CodingKeys.version, "it is missing") }
+    /// The manifest's version, which must be present and not negative.
+    func validVersion(_ version: Int?) throws -> Int {
+        guard let version else { throw invalid(nil, Manifest.CodingKeys.version, "it is missing") }
         guard version >= 0 else { throw invalid(nil, Manifest.CodingKeys.version, "\(version) is negative") }
-        guard let rawSessions = raw.sessions else { throw invalid(nil, Manifest.CodingKeys.sessions, "it is missing") }
-
-        var seen = Set<String>()
-        var sessions: [Session] = []
-        for (index, rawSession) in rawSessions.enumerated() {
-            let session = try validate(rawSession, index: index)
-            guard seen.insert(session.id).inserted else {
-                throw SessionKitError.duplicateSessionIdentifier(path: source, identifier: session.id)
-            }
-            sessions.append(session)
-        }
-        return Manifest(version: version, sessions: sessions)
+        return version
     }
 
-    private func validate(_ raw: RawManifest.RawSession, index: Int) throws -> Session {
-        let name = raw.id.map { "\"\($0)\"" } ?? "#\(index + 1)"
+    /// The manifest's sessions, which must be present (an empty list is a manifest with nothing to offer).
+    func validSessions(_ sessions: [Session]?) throws -> [Session] {
+        guard let sessions else { throw invalid(nil, Manifest.CodingKeys.sessions, "it is missing") }
+        return sessions
+    }
+
+    /// A session whose every field is usable.
+    /// - Parameters:
+    ///   - raw: The session's fields as read.
+    ///   - index: Its place in the list, which names it when it has no identifier.
+    func validate(_ raw: RawSession, index: Int) throws -> Session {
+        // An identifier too long to be valid is cut short: the message names it, it need not repeat it.
+        let name = raw.id.map { "\"\($0.count > 128 ? $0.prefix(128) + "…" : $0)\"" } ?? "#\(index + 1)"
         guard let id = raw.id, !id.isEmpty else { throw invalid(name, Session.CodingKeys.id, "it is missing or empty") }
         guard Manifest.isValidIdentifier(id) else {
             throw invalid(
