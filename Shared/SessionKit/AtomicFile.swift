@@ -1,6 +1,6 @@
 /*
 Abstract:
-Whole-file writes that readers never see half done: Foundation's atomic write, with the folder made first.
+Whole-file writes that readers never see half done: Foundation's atomic write, or one written a piece at a time.
 */
 
 import Foundation
@@ -31,5 +31,62 @@ public enum AtomicFile {
         } catch {
             throw SessionKitError.fileUnwritable(path: url.path, reason: error.localizedDescription)
         }
+    }
+
+    /// Replaces the file at `url` with bytes handed out a piece at a time, so a large file is never
+    /// in memory whole, with the same promise as ``write(_:to:)``: readers see the old contents or
+    /// the new.
+    ///
+    /// The pieces go to a new file beside the target, which is synced and renamed over it. The new
+    /// file takes the old one's permissions, or the process's default for a file that is new, as
+    /// Foundation's atomic write does.
+    /// - Parameters:
+    ///   - url: The file to replace; its folder is created if needed.
+    ///   - produce: Writes the contents by calling the function it is given with each piece; if it
+    ///     throws, the target is left as it was and the error passes through.
+    /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``, or what `produce` throws.
+    public static func write(to url: URL, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+        let manager = FileManager.default
+        let folder = url.deletingLastPathComponent()
+        let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString)", directoryHint: .notDirectory)
+        func unwritable(_ error: any Error) -> SessionKitError {
+            .fileUnwritable(path: url.path, reason: error.localizedDescription)
+        }
+        let handle: FileHandle
+        do {
+            try manager.createDirectory(at: folder, withIntermediateDirectories: true)
+            let permissions = (try? manager.attributesOfItem(atPath: url.path))?[.posixPermissions]
+            guard manager.createFile(atPath: temporary.path, contents: nil,
+                                     attributes: permissions.map { [.posixPermissions: $0] }) else {
+                throw SessionKitError.fileUnwritable(path: url.path, reason: "\(temporary.path) could not be created")
+            }
+            handle = try FileHandle(forWritingTo: temporary)
+        } catch let error as SessionKitError {
+            throw error
+        } catch {
+            throw unwritable(error)
+        }
+        var isInPlace = false
+        defer {
+            try? handle.close()
+            if !isInPlace { try? manager.removeItem(at: temporary) }
+        }
+        try produce { piece in
+            do {
+                try handle.write(contentsOf: piece)
+            } catch {
+                throw unwritable(error)
+            }
+        }
+        do {
+            try handle.synchronize()
+            try handle.close()
+        } catch {
+            throw unwritable(error)
+        }
+        guard rename(temporary.path, url.path) == 0 else {
+            throw SessionKitError.fileUnwritable(path: url.path, reason: errnoText())
+        }
+        isInPlace = true
     }
 }

@@ -101,17 +101,22 @@ public struct Manifest: Codable, Sendable, Equatable {
     }
 
     /// The manifest as JSON: pretty printed with sorted keys, so equal manifests are equal bytes.
+    ///
+    /// The bytes are those `JSONEncoder` writes with `.prettyPrinted`, `.sortedKeys` and
+    /// `.withoutEscapingSlashes`, written directly rather than through the encoder's tree.
     public func encoded() throws -> Data {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return try encoder.encode(self)
+        var data = Data()
+        try ManifestWriter.write(self) { data.append(contentsOf: $0) }
+        return data
     }
 
     /// Writes the manifest atomically: readers see the old manifest or the new one, never a mix.
+    ///
+    /// The JSON goes to the file as it is written, so a large manifest's text is never in memory whole.
     /// - Parameter url: Where to save it; the folder is created if needed.
     /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``.
     public func save(to url: URL) throws {
-        try AtomicFile.write(encoded(), to: url)
+        try AtomicFile.write(to: url) { write in try ManifestWriter.write(self, emit: write) }
     }
 
     /// Whether a string is acceptable as a session identifier: letters, digits, `.`, `-`, `_`,
