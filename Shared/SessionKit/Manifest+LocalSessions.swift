@@ -20,6 +20,7 @@ extension Manifest {
     /// - Parameter settings: The app group's locations.
     /// - Returns: The remote sessions, in display order.
     public func remoteSessions(settings: SharedSettings) -> [LocalSession] {
-        localSessions(settings: settings).filter { $0.state == .remote }
+        // Lazily, so a manifest of 100,000 sessions is not paired with its files twice over.
+        Array(sessions.lazy.map { LocalSession(session: $0, settings: settings) }.filter { $0.state == .remote })
     }
 }
