@@ -20,13 +20,21 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
 
     /// The session as the manifest describes it.
     public let session: Session
+    /// The app group's folder of videos: one value that every local session of a manifest shares.
+    private let sessionsDirectory: URL
+
     /// Where the session's video is kept.
-    public let fileURL: URL
+    ///
+    /// It is worked out when asked for rather than kept: on Linux a `URL` takes about 400 bytes, and
+    /// the extension pairs every session of a manifest with its file, 100,000 of them at a time.
+    public var fileURL: URL {
+        sessionsDirectory.appending(path: session.fileName, directoryHint: .notDirectory)
+    }
 
     /// Pairs a session with its file in the app group container.
     public init(session: Session, settings: SharedSettings) {
         self.session = session
-        self.fileURL = settings.sessionsDirectory.appending(path: session.fileName, directoryHint: .notDirectory)
+        self.sessionsDirectory = settings.sessionsDirectory
     }
 
     public var id: Session.ID { session.id }
@@ -59,6 +67,7 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
         // one, never a missing file. (FileManager.replaceItemAt does the same on Apple
         // platforms but fails on Linux's Foundation when the destination exists.) The folder is
         // created the first time only, when the rename finds it missing.
+        let fileURL = fileURL
         if rename(downloadedFile.path, fileURL.path) == 0 { return }
         guard errno == ENOENT, FileManager.default.fileExists(atPath: downloadedFile.path) else {
             throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
