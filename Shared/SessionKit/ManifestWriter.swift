@@ -34,7 +34,7 @@ struct ManifestWriter {
                 member("thumbnailURL", string: thumbnailURL.absoluteString)
             }
             member("title", string: session.title)
-            member("url", string: session.url.absoluteString, isLast: true)
+            member("url", string: session.urlText, isLast: true)
             append("    }")
             if output.count >= ManifestBytes.pieceSize { try flush(emit) }
         }
