@@ -17,7 +17,16 @@ import FoundationNetworking
 ///   message names the problem.
 public class BAURLDownload: BADownload, @unchecked Sendable {
     /// The request that fetches the asset; only its URL and header fields reach the service.
-    package let request: URLRequest
+    ///
+    /// It is made again from those when asked for rather than kept: on Linux a request holds a
+    /// parsed `URL` of about 400 bytes, and an extension can return 100,000 downloads at once.
+    package var request: URLRequest {
+        var request = URLRequest(url: URL(string: descriptor.url) ?? Self.unusableURL)
+        for (field, value) in descriptor.headers {
+            request.setValue(value, forHTTPHeaderField: field)
+        }
+        return request
+    }
 
     /// The exact size of the file in bytes, or 0 when unknown.
     package var fileSize: Int { descriptor.fileSize }
@@ -42,7 +51,6 @@ public class BAURLDownload: BADownload, @unchecked Sendable {
         applicationGroupIdentifier: String,
         priority: BADownload.Priority
     ) {
-        self.request = request
         super.init(
             descriptor: DownloadDescriptor(
                 identifier: identifier,
@@ -107,11 +115,6 @@ public class BAURLDownload: BADownload, @unchecked Sendable {
 
     /// Rebuilds a download from its wire form, for snapshots the service sends and for copies.
     required init(descriptor: DownloadDescriptor) {
-        var request = URLRequest(url: URL(string: descriptor.url) ?? Self.unusableURL)
-        for (field, value) in descriptor.headers {
-            request.setValue(value, forHTTPHeaderField: field)
-        }
-        self.request = request
         super.init(descriptor: descriptor)
     }
 
