@@ -16,12 +16,12 @@ public struct Manifest: Codable, Sendable, Equatable {
     public var version: Int
     /// The sessions, in display order.
     public var sessions: [Session] {
-        didSet { positions = Self.positions(of: sessions) }
+        didSet { positions = SessionPositions() }
     }
 
     /// Where each session is in ``sessions``, by identifier: the app and the extension look a session up
     /// for every callback, and a search of a manifest of thousands each time would cost more than the download.
-    private var positions: [Session.ID: Int]
+    private var positions = SessionPositions()
 
     /// The manifest's top-level field names, written only here; a session's are ``Session``'s.
     enum CodingKeys: String, CodingKey {
@@ -32,7 +32,6 @@ public struct Manifest: Codable, Sendable, Equatable {
     public init(version: Int, sessions: [Session]) {
         self.version = version
         self.sessions = sessions
-        positions = Self.positions(of: sessions)
     }
 
     /// Decodes a manifest without validating it; ``decode(_:source:baseURL:)`` validates, and reads
@@ -50,30 +49,13 @@ public struct Manifest: Codable, Sendable, Equatable {
 
     /// The session with the given identifier, if the manifest lists it.
     public func session(withID id: Session.ID) -> Session? {
-        positions[id].map { sessions[$0] }
+        positions.position(of: id, in: sessions).map { sessions[$0] }
     }
 
     /// The session a Background Assets download fetches, matched by download identifier.
     public func session(forDownloadIdentifier identifier: String) -> Session? {
         // A session's download identifier is its identifier (see ``Session/downloadIdentifier``).
         session(withID: identifier)
-    }
-
-    /// The first position of each identifier, as a search from the start would find it.
-    private static func positions(of sessions: [Session]) -> [Session.ID: Int] {
-        var positions: [Session.ID: Int] = [:]
-        positions.reserveCapacity(sessions.count)
-        for (position, session) in sessions.enumerated() where positions[session.id] == nil {
-            positions[session.id] = position
-        }
-        return positions
-    }
-
-    /// Creates a manifest whose identifiers' positions are already known, as the reader finds them.
-    init(version: Int, sessions: [Session], positions: [Session.ID: Int]) {
-        self.version = version
-        self.sessions = sessions
-        self.positions = positions
     }
 
     /// Loads and validates a manifest file.

@@ -50,7 +50,6 @@ struct ManifestReader {
         try scanner.beginObject()
         var version: Int?
         var sessions: [Session]?
-        var positions: [Session.ID: Int] = [:]
         var seen = Set<Manifest.CodingKeys>()
         while let key = try scanner.nextKey() {
             guard let field = Manifest.CodingKeys(stringValue: key) else {
@@ -66,26 +65,25 @@ struct ManifestReader {
                 if try scanner.peekKind() == .null {
                     try scanner.null()
                 } else {
-                    sessions = try self.sessions(from: &scanner, positions: &positions)
+                    sessions = try self.sessions(from: &scanner)
                 }
             }
         }
         let validator = ManifestValidator(source: source, baseURL: baseURL)
-        return Manifest(
-            version: try validator.validVersion(version), sessions: try validator.validSessions(sessions),
-            positions: positions)
+        return Manifest(version: try validator.validVersion(version), sessions: try validator.validSessions(sessions))
     }
 
-    /// The sessions, each validated as it is read, and where each identifier is among them.
-    private func sessions(from scanner: inout JSONPullScanner, positions: inout [Session.ID: Int]) throws -> [Session] {
+    /// The sessions, each validated as it is read.
+    private func sessions(from scanner: inout JSONPullScanner) throws -> [Session] {
         try expect(.array, at: Manifest.CodingKeys.sessions.stringValue, in: &scanner)
         try scanner.beginArray()
         let validator = ManifestValidator(source: source, baseURL: baseURL)
         var sessions: [Session] = []
+        var identifiers = Set<Session.ID>()
         while try scanner.hasNextElement() {
             let raw = try session(at: sessions.count, from: &scanner)
             let session = try validator.validate(raw, index: sessions.count)
-            guard positions.updateValue(sessions.count, forKey: session.id) == nil else {
+            guard identifiers.insert(session.id).inserted else {
                 throw SessionKitError.duplicateSessionIdentifier(path: source, identifier: session.id)
             }
             sessions.append(session)
