@@ -19,14 +19,19 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
     /// The video's exact size in bytes; essential downloads must declare it exactly.
     public var fileSize: Int
     /// The video's SHA-256, as 64 lowercase hexadecimal characters.
-    public var sha256: String
+    public var sha256: String {
+        get { digest.text }
+        set { digest = Digest(newValue) }
+    }
     /// Whether the video must be on the device before the app is first launched.
     public var essential: Bool
     /// An optional still image for the session.
     public var thumbnailURL: URL?
 
     /// Where ``url`` points, kept as its text.
-    private var address: Address
+    private(set) var address: Address
+    /// ``sha256``, kept as the 32 bytes it spells.
+    private(set) var digest: Digest
 
     /// Creates a session.
     public init(
@@ -37,7 +42,7 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.title = title
         self.address = Address(url)
         self.fileSize = fileSize
-        self.sha256 = sha256
+        self.digest = Digest(sha256)
         self.essential = essential
         self.thumbnailURL = thumbnailURL
     }
@@ -79,51 +84,8 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
         title = try container.decode(String.self, forKey: .title)
         address = Address(try container.decode(URL.self, forKey: .url))
         fileSize = try container.decode(Int.self, forKey: .fileSize)
-        sha256 = try container.decode(String.self, forKey: .sha256)
+        digest = Digest(try container.decode(String.self, forKey: .sha256))
         essential = try container.decode(Bool.self, forKey: .essential)
         thumbnailURL = try container.decodeIfPresent(URL.self, forKey: .thumbnailURL)
     }
-}
-
-extension Session {
-    /// A session's URL as the text it parses from, rather than as a `URL`.
-    ///
-    /// On Linux a `URL` takes about 400 bytes and its text about 80: with 100,000 sessions the
-    /// difference was a third of the extension's memory. The URL is parsed again when asked for.
-    struct Address: Hashable, Sendable {
-        private enum Storage: Hashable, Sendable {
-            /// Text that parses back to a URL with the same text.
-            case text(String)
-            /// A URL whose text would not parse back the same, kept whole.
-            case url(URL)
-        }
-
-        private let storage: Storage
-
-        init(_ url: URL) {
-            let text = url.absoluteString
-            storage = URL(string: text)?.absoluteString == text ? .text(text) : .url(url)
-        }
-
-        /// The URL, parsed again from its text.
-        var url: URL {
-            switch storage {
-            // The text was parsed when it was stored, and parsing gives the same URL every time; the
-            // fallback keeps the getter from trapping all the same.
-            case let .text(text): URL(string: text) ?? URL(fileURLWithPath: text)
-            case let .url(url): url
-            }
-        }
-
-        /// The URL's absolute text, as the manifest writes it.
-        var text: String {
-            switch storage {
-            case let .text(text): text
-            case let .url(url): url.absoluteString
-            }
-        }
-    }
-
-    /// ``url``'s absolute text, without parsing it again.
-    var urlText: String { address.text }
 }

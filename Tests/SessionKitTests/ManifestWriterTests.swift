@@ -79,4 +79,25 @@ struct ManifestWriterTests {
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path) == ["manifest.json"])
         }
     }
+
+    @Test("A session gives back the URL and checksum it was made with, however they are kept")
+    func sessionsKeepTheirFields() throws {
+        let digests = [Self.sha, String(repeating: "AB", count: 32), "not a digest", "", String(repeating: "a", count: 65)]
+        let urls = ["https://h.example/a.mp4?x=1#f", "sessions/relative.mp4", "http://[::1]:8080/v.mp4"]
+        for digest in digests {
+            for text in urls {
+                let url = try #require(URL(string: text))
+                var session = Session(id: "a", title: "A", url: url, fileSize: 1, sha256: digest, essential: false)
+                #expect(session.sha256 == digest)
+                #expect(session.url == url)
+                #expect(session.url.absoluteString == text)
+                #expect(session == Session(id: "a", title: "A", url: url, fileSize: 1, sha256: digest, essential: false))
+                session.sha256 = Self.sha
+                session.url = URL(fileURLWithPath: "/tmp/a b.mp4")
+                #expect(session.sha256 == Self.sha)
+                #expect(session.url == URL(fileURLWithPath: "/tmp/a b.mp4"))
+                #expect(session.fileName == "a.mp4")
+            }
+        }
+    }
 }
