@@ -40,8 +40,10 @@ struct BackgroundDownloadHandler: BADownloaderExtension {
 
         // The final set of downloads to schedule: every session that isn't on the device yet.
         var downloadsToSchedule: Set<BADownload> = []
-        for local in manifest.remoteSessions(settings: settings) {
-            let session = local.session
+        // Each session is checked as the loop reaches it, without a list of them all: a manifest can
+        // list 100,000 sessions, and the extension must stay within its memory limit.
+        for session in manifest.sessions {
+            guard LocalSession(session: session, settings: settings).state == .remote else { continue }
             let isEssential = session.essential && essentialDownloadsPermitted
             let download = BAURLDownload(
                 identifier: session.downloadIdentifier,
