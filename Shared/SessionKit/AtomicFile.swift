@@ -46,6 +46,14 @@ public enum AtomicFile {
     ///     throws, the target is left as it was and the error passes through.
     /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``, or what `produce` throws.
     public static func write(to url: URL, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void) throws {
+        _ = try writeReturningVersion(to: url, producing: produce)
+    }
+
+    /// ``write(to:producing:)``, returning the new file's status as it was renamed into place, so a
+    /// cache can tell this version from any that replaces it later.
+    static func writeReturningVersion(
+        to url: URL, producing produce: (_ write: ([UInt8]) throws -> Void) throws -> Void
+    ) throws -> FileStatus? {
         let manager = FileManager.default
         let folder = url.deletingLastPathComponent()
         let temporary = folder.appending(path: ".\(url.lastPathComponent).\(UUID().uuidString)", directoryHint: .notDirectory)
@@ -84,9 +92,13 @@ public enum AtomicFile {
         } catch {
             throw unwritable(error)
         }
+        // Read before the rename: afterwards the path could already name a newer file. A rename
+        // keeps the inode, size and modification date.
+        let version = FileStatus(path: temporary.path)
         guard rename(temporary.path, url.path) == 0 else {
             throw SessionKitError.fileUnwritable(path: url.path, reason: errnoText())
         }
         isInPlace = true
+        return version
     }
 }

@@ -5,7 +5,7 @@ The last manifest read from the app group, kept while its file stays the same.
 
 import Foundation
 
-/// Remembers the manifest last loaded from a file, and loads it again only when the file changed.
+/// Remembers the manifest last loaded from (or saved to) a file, and loads it again only when the file changed.
 ///
 /// The extension matches every finished download against the saved manifest; with a thousand
 /// sessions, decoding and validating it for each download took longer than the download itself.
@@ -43,10 +43,15 @@ final class LocalManifestCache: @unchecked Sendable {
             return cached.manifest
         }
         let manifest = try Manifest.load(from: url)
+        remember(manifest, version: version, at: url)
+        return manifest
+    }
+
+    /// Keeps a manifest as the contents of a file's version, such as the one this process just saved.
+    func remember(_ manifest: Manifest, version: FileStatus, at url: URL) {
         lock.withLock {
-            if entries.count >= Self.maximumEntries { entries.removeAll() }
+            if entries.count >= Self.maximumEntries, entries[url.path] == nil { entries.removeAll() }
             entries[url.path] = Entry(version: version, manifest: manifest)
         }
-        return manifest
     }
 }

@@ -98,7 +98,12 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// - Parameter url: Where to save it; the folder is created if needed.
     /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``.
     public func save(to url: URL) throws {
-        try AtomicFile.write(to: url) { write in try ManifestWriter.write(self, emit: write) }
+        _ = try saveReturningVersion(to: url)
+    }
+
+    /// ``save(to:)``, returning the saved file's status for ``LocalManifestCache``.
+    func saveReturningVersion(to url: URL) throws -> FileStatus? {
+        try AtomicFile.writeReturningVersion(to: url) { write in try ManifestWriter.write(self, emit: write) }
     }
 
     /// Whether a string is acceptable as a session identifier: letters, digits, `.`, `-`, `_`,

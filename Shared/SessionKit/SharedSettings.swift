@@ -88,6 +88,10 @@ public struct SharedSettings: Sendable, Equatable {
     /// Saves a manifest as the local copy, atomically.
     /// - Throws: ``SessionKitError/fileUnwritable(path:reason:)``.
     public func saveLocalManifest(_ manifest: Manifest) throws {
-        try manifest.save(to: localManifestURL)
+        let version = try manifest.saveReturningVersion(to: localManifestURL)
+        // The next load of the file just saved is answered with this manifest instead of reading it
+        // again: the extension saves a manifest, then loads it for its first finished download, and
+        // a second copy of 100,000 sessions took it over its memory limit.
+        if let version { LocalManifestCache.shared.remember(manifest, version: version, at: localManifestURL) }
     }
 }
