@@ -13,11 +13,11 @@ import FoundationNetworking
 
 extension ExtensionRunner {
     /// Runs `downloads(for:manifestURL:extensionInfo:)`, with scheduling refused meanwhile.
-    /// - Returns: The returned downloads' wire form, ordered by identifier.
+    /// - Returns: The returned downloads, in the order they are sent in.
     func downloads(
         for request: ContentRequestKind, manifestPath: String, restrictedDownloadSizeRemaining: Int?,
         restrictedEssentialDownloadSizeRemaining: Int?
-    ) -> [DownloadDescriptor] {
+    ) -> [BADownload] {
         let info = BAAppExtensionInfo(
             restrictedDownloadSizeRemaining: restrictedDownloadSizeRemaining,
             restrictedEssentialDownloadSizeRemaining: restrictedEssentialDownloadSizeRemaining)
@@ -26,11 +26,9 @@ extension ExtensionRunner {
                 for: BAContentRequest(request), manifestURL: URL(fileURLWithPath: manifestPath), extensionInfo: info)
         }
         // A set has no order, and its iteration order changes from one launch to the next; sorting
-        // makes the queue (among equal priorities) and the trace the same on every run. In place, so
-        // 100,000 downloads are not held as a sorted copy beside the list they were sorted from.
-        var descriptors = downloads.map(\.wireDescriptor)
-        descriptors.sort { $0.identifier < $1.identifier }
-        return descriptors
+        // makes the queue (among equal priorities) and the trace the same on every run, and puts the
+        // downloads in the order they are sent in (`sendsBefore`).
+        return downloads.sorted { Self.sendsBefore($0.descriptor, $1.descriptor) }
     }
 
     /// Runs `backgroundDownload(_:finishedWithFileURL:)`; the service deletes the file after the answer.
