@@ -13,7 +13,7 @@ import FoundationNetworking
 
 extension ExtensionRunner {
     /// Runs `downloads(for:manifestURL:extensionInfo:)`, with scheduling refused meanwhile.
-    /// - Returns: The returned downloads, in the order they are sent in.
+    /// - Returns: The returned downloads, ordered by identifier.
     func downloads(
         for request: ContentRequestKind, manifestPath: String, restrictedDownloadSizeRemaining: Int?,
         restrictedEssentialDownloadSizeRemaining: Int?
@@ -26,9 +26,8 @@ extension ExtensionRunner {
                 for: BAContentRequest(request), manifestURL: URL(fileURLWithPath: manifestPath), extensionInfo: info)
         }
         // A set has no order, and its iteration order changes from one launch to the next; sorting
-        // makes the queue (among equal priorities) and the trace the same on every run, and puts the
-        // downloads in the order they are sent in (`sendsBefore`).
-        return downloads.sorted { Self.sendsBefore($0.descriptor, $1.descriptor) }
+        // makes the queue (among equal priorities) and the trace the same on every run.
+        return downloads.sorted { $0.identifier < $1.identifier }
     }
 
     /// Runs `backgroundDownload(_:finishedWithFileURL:)`; the service deletes the file after the answer.

@@ -96,9 +96,11 @@ package final class ExtensionRunner: Sendable {
         case let .downloads(request, manifestPath, remaining, essentialRemaining):
             entryPoints.async { [self] in
                 guard !hasEnded else { return }
-                let downloads = downloads(
+                var downloads = downloads(
                     for: request, manifestPath: manifestPath, restrictedDownloadSizeRemaining: remaining,
                     restrictedEssentialDownloadSizeRemaining: essentialRemaining)
+                // In place: 100,000 downloads are not held twice.
+                if downloads.count > Self.downloadsPerPart { downloads.sort { Self.sendsBefore($0.descriptor, $1.descriptor) } }
                 sendInParts(downloads, to: call, callID: callID) { $0.map(\.wireDescriptor) }
             }
         case let .finished(download, filePath):
@@ -150,17 +152,19 @@ package final class ExtensionRunner: Sendable {
     ///
     /// Many downloads go in parts (`extensionCallReturnedPart`), the last of them with the return
     /// itself; the connection keeps their order, and the service schedules each part as it arrives,
-    /// at most ``partsInFlight`` of them unacknowledged, in the order of ``sendsBefore(_:_:)``.
+    /// at most ``partsInFlight`` of them unacknowledged, in the order of ``sendsBefore(_:_:)``; an answer
+    /// of one message keeps the order it was returned in.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
-        if case let .downloads(downloads) = result {
-            return sendInParts(downloads.sorted(by: Self.sendsBefore), to: call, callID: callID) { Array($0) }
+        if case var .downloads(downloads) = result {
+            if downloads.count > Self.downloadsPerPart { downloads.sort(by: Self.sendsBefore) }
+            return sendInParts(downloads, to: call, callID: callID) { Array($0) }
         }
         send(.core(.extensionCallReturned(callID: callID, result: result)), for: call)
     }
 
-    /// The order returned downloads go in: essential first, then by priority, then by identifier,
-    /// the order the service admits one answer in, so the allowance takes the same downloads whether
-    /// the answer came whole or in parts, and the same on every run.
+    /// The order returned downloads go in when they take more than one part: essential first, then by
+    /// priority, then by identifier, the order the service admits one answer in, so the allowance
+    /// takes the same downloads whether the answer came whole or in parts, and the same on every run.
     static func sendsBefore(_ first: DownloadDescriptor, _ second: DownloadDescriptor) -> Bool {
         (first.isEssential ? 1 : 0, first.priority, second.identifier) > (second.isEssential ? 1 : 0, second.priority, first.identifier)
     }
