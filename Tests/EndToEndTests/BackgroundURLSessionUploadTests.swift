@@ -70,12 +70,17 @@ struct BackgroundURLSessionUploadTests {
             // Killed once the service sends the file, not before the app's resume() reached it.
             try await poll(until: { scenario.trace().contains { $0.event == "uploadDidBegin" } },
                            "the service to begin the upload")
+            // The server is held still while the app is killed, so the upload cannot end first
+            // however long the kill takes on a busy machine; its 3 s latency covers the moment before.
+            try scenario.server.process.signal(SIGSTOP)
+            defer { try? scenario.server.process.signal(SIGCONT) }
             try first.signal(SIGKILL)
             _ = try await first.waitForExit()
             // The app's file may go too: the system sends the copy it made.
             try FileManager.default.removeItem(at: file)
             #expect(scenario.sessionRecords().filter { $0.event == "didCompleteWithError" }.isEmpty,
                     "the upload ended before the app was killed; the test proves nothing")
+            try scenario.server.process.signal(SIGCONT)
 
             // The relaunch's last record: its didCompleteWithError alone may come before the rest is written.
             let handled = try await scenario.waitForSessionRecord("the relaunched app to call its completion handler") {
