@@ -96,7 +96,7 @@ struct DownloadQueueTests {
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: Self.file.count)
         try await poll(until: { harness.eventNames(of: row.id).filter { $0 == "paused" }.count >= 3 },
-                       "several connectivity waits")
+                       "several connectivity waits; the download's events so far: \(harness.eventNames(of: row.id))")
         #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
         let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
         defer { server.stop() }
