@@ -62,18 +62,18 @@ struct BackgroundURLSessionUploadTests {
 
     @Test("An upload continues after the app is SIGKILLed, and the relaunched app hears the answer")
     func continuesAfterTheAppIsKilled() async throws {
-        // The server answers 3 s after the body arrived: the app is gone before the upload ends.
+        // The server answers 3 s after the body arrived, once it runs again after the kill.
         try await withSessionApp(serverArguments: ["--latency", "3000"]) { scenario in
             let (file, bytes) = try writeUpload(scenario, named: "save.bin", count: 200_000)
             let url = scenario.server.url("/uploads/save.bin")
+            // The server is held still until the app has been killed, so the upload cannot end first,
+            // however long the trace takes to show it began and the kill takes on a busy machine.
+            try scenario.server.process.signal(SIGSTOP)
+            defer { try? scenario.server.process.signal(SIGCONT) }
             let first = try scenario.launchSessionApp(["--upload", "\(file.path)=\(url.absoluteString)"])
             // Killed once the service sends the file, not before the app's resume() reached it.
             try await poll(until: { scenario.trace().contains { $0.event == "uploadDidBegin" } },
                            "the service to begin the upload")
-            // The server is held still while the app is killed, so the upload cannot end first
-            // however long the kill takes on a busy machine; its 3 s latency covers the moment before.
-            try scenario.server.process.signal(SIGSTOP)
-            defer { try? scenario.server.process.signal(SIGCONT) }
             try first.signal(SIGKILL)
             _ = try await first.waitForExit()
             // The app's file may go too: the system sends the copy it made.
