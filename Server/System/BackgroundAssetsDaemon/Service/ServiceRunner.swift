@@ -83,6 +83,11 @@ public struct ServiceRunner: Sendable {
             return .configuration
         }
 
+        // libdispatch makes a clock's timer descriptor when the first timer on it is armed, and traps
+        // if it cannot: a service whose first sleep came after its clients had taken every descriptor
+        // stopped with SIGILL. Sleeping once now, while descriptors are free, makes it.
+        try? await Task.sleep(for: .milliseconds(1))
+
         do {
             let service = try BackgroundAssetsService(paths: paths, configuration: configuration, wallClock: SystemServiceClock())
             try await service.start()
