@@ -67,13 +67,18 @@ struct SharedDownloadTests {
         let output = scenario.outputFolder.appendingPathComponent("handed-over.mp4")
         let arguments = ["download", server.url(file.path).absoluteString, "--output", output.path]
         // The first run starts the service and the download, then freezes: the file is handed
-        // over to a delegate that never takes it, and the service dies before anyone does.
+        // over to a delegate that never takes it, and the service dies before anyone does. The
+        // server sends nothing until the tool is frozen, so the download cannot end first, however
+        // slow the machine.
+        try server.process.signal(SIGSTOP)
+        defer { try? server.process.signal(SIGCONT) }
         let frozen = try scenario.launchTool(arguments)
         try await frozen.runScoped { frozen in
             _ = try await poll("the download to start") {
                 frozen.standardError().contains("Started download-") ? true : nil
             }
             try frozen.signal(SIGSTOP)
+            try server.process.signal(SIGCONT)
             let handOver = root.appendingPathComponent(
                 "containers/group.com.example.backgroundassets-debug/Library/Caches/com.apple.BackgroundAssets")
             _ = try await poll("the finished file in the hand-over folder") {
