@@ -99,9 +99,7 @@ package final class ExtensionRunner: Sendable {
                 var downloads = downloads(
                     for: request, manifestPath: manifestPath, restrictedDownloadSizeRemaining: remaining,
                     restrictedEssentialDownloadSizeRemaining: essentialRemaining)
-                // In place: 100,000 downloads are not held twice.
-                if downloads.count > Self.downloadsPerPart { downloads.sort { Self.sendsBefore($0.descriptor, $1.descriptor) } }
-                sendInParts(downloads, to: call, callID: callID) { $0.map(\.wireDescriptor) }
+                sendInParts(&downloads, to: call, callID: callID, descriptor: \.descriptor) { $0.map(\.wireDescriptor) }
             }
         case let .finished(download, filePath):
             inOrder(call, callID: callID) {
@@ -156,8 +154,7 @@ package final class ExtensionRunner: Sendable {
     /// of one message keeps the order it was returned in.
     func reply(_ result: ExtensionCallResult, to call: ExtensionCall, callID: UInt64) {
         if case var .downloads(downloads) = result {
-            if downloads.count > Self.downloadsPerPart { downloads.sort(by: Self.sendsBefore) }
-            return sendInParts(downloads, to: call, callID: callID) { Array($0) }
+            return sendInParts(&downloads, to: call, callID: callID, descriptor: { $0 }) { Array($0) }
         }
         send(.core(.extensionCallReturned(callID: callID, result: result)), for: call)
     }
@@ -169,15 +166,19 @@ package final class ExtensionRunner: Sendable {
         (first.isEssential ? 1 : 0, first.priority, second.identifier) > (second.isEssential ? 1 : 0, second.priority, first.identifier)
     }
 
-    /// Sends returned downloads, in the order given, in parts of ``downloadsPerPart``, the last part
-    /// with the return, at most ``partsInFlight`` of them unacknowledged. Each part's wire form is
-    /// made only as it is sent: the wire form of 100,000 downloads at once was 10 MiB beside the
-    /// downloads themselves, at the extension's peak.
-    /// - Parameter wireForm: The descriptors of one part.
+    /// Sends returned downloads in parts of ``downloadsPerPart``, the last part with the return, at
+    /// most ``partsInFlight`` of them unacknowledged. An answer of one message keeps its order; one in
+    /// parts is sorted first, in place (100,000 downloads are not held twice), by ``sendsBefore(_:_:)``.
+    /// Each part's wire form is made only as it is sent: the wire form of 100,000 downloads at once
+    /// was 10 MiB beside the downloads themselves, at the extension's peak.
+    /// - Parameters:
+    ///   - descriptor: A download's descriptor, for its order.
+    ///   - wireForm: The descriptors of one part.
     private func sendInParts<Download>(
-        _ downloads: [Download], to call: ExtensionCall, callID: UInt64,
-        wireForm: (ArraySlice<Download>) -> [DownloadDescriptor]
+        _ downloads: inout [Download], to call: ExtensionCall, callID: UInt64,
+        descriptor: (Download) -> DownloadDescriptor, wireForm: (ArraySlice<Download>) -> [DownloadDescriptor]
     ) {
+        if downloads.count > Self.downloadsPerPart { downloads.sort { Self.sendsBefore(descriptor($0), descriptor($1)) } }
         let lastPartStart = downloads.isEmpty ? 0 : (downloads.count - 1) / Self.downloadsPerPart * Self.downloadsPerPart
         Self.send(stride(from: 0, to: lastPartStart, by: Self.downloadsPerPart), window: Self.partsInFlight) { start, answered in
             let part = wireForm(downloads[start..<(start + Self.downloadsPerPart)])
