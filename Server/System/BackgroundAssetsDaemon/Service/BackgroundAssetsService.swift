@@ -122,7 +122,7 @@ public actor BackgroundAssetsService {
         self.notices = notices
         taskStore = try TaskStore(url: paths.taskDatabase) { noticeChannel.yield(.taskRequestsChanged) }
         trace = ServiceTrace(url: paths.traceFile)
-        registry = AppRegistry(paths: paths) { noticeChannel.yield(.appRecordChanged(app: $0)) }
+        registry = AppRegistry(paths: paths) { _ in noticeChannel.yield(.appRecordChanged) }
         installer = AppInstaller(paths: paths, registry: registry)
         periodic = PeriodicChecks(registry: registry, activities: activities) {
             noticeChannel.yield(.periodicCheckDue(app: $0, deviceTime: $1))

@@ -23,7 +23,7 @@ enum ServiceNotice: Sendable {
     case periodicCheckDue(app: String, deviceTime: Date)
     /// An app's record changed in a way the schedules read (``InstalledApp/scheduledFields``): the
     /// device state publishes it to the periodic checks and the task runner.
-    case appRecordChanged(app: String)
+    case appRecordChanged
     /// A task request was stored or removed: the device state publishes it to the task runner.
     case taskRequestsChanged
 }
