@@ -61,10 +61,15 @@ struct AssetPackScenario: Sendable {
     }
 
     /// Writes the served folder's `manifest.json` from its archives with `ba-package download-manifest create`.
-    static func publish(_ packs: URL) async throws {
+    /// - Parameters:
+    ///   - packs: The folder of archives, where the manifest goes.
+    ///   - downloadBaseURL: Where the archives are served instead of beside the manifest, each under its
+    ///     pack's identifier; `nil` for beside it.
+    static func publish(_ packs: URL, downloadBaseURL: URL? = nil) async throws {
         let archives = try FileManager.default.contentsOfDirectory(atPath: packs.path).filter { $0.hasSuffix(".aar") }.sorted()
+        let base = downloadBaseURL.map { ["--download-base-url", $0.absoluteString] } ?? []
         try await run("ba-package", ["download-manifest", "create"] + archives.map { packs.appending(path: $0).path }
-            + ["-o", packs.appending(path: "manifest.json").path, "--quiet"], in: packs)
+            + base + ["-o", packs.appending(path: "manifest.json").path, "--quiet"], in: packs)
     }
 
     private static func run(_ product: String, _ arguments: [String], in folder: URL) async throws {
