@@ -23,12 +23,13 @@ public enum FreePort {
     }
 }
 
-/// A loopback port that refuses every connection for as long as this value lives.
+/// A loopback port that refuses every connection until a server takes it over.
 ///
-/// Its socket is bound but never listens: a connection gets a reset (`ECONNREFUSED`), and no
-/// other test's server can take the port meanwhile, which a port from ``FreePort`` cannot promise.
-/// To let the port answer, start ``ScriptedHTTPServer`` on it before releasing this value: the
-/// server takes the port over without a moment in which it is free.
+/// Its socket is bound but never listens: a connection gets a reset (`ECONNREFUSED`). The socket
+/// shares its port with no other (it sets no `SO_REUSEPORT`), so no other test's server can take
+/// the port meanwhile, which a port from ``FreePort`` cannot promise. To let the port answer, start
+/// ``ScriptedHTTPServer/init(takingOver:tls:script:)`` on it: the server listens on this very socket,
+/// so the port is never free in between.
 public final class RefusingPort: Sendable {
     /// The port number.
     public let port: Int
@@ -38,10 +39,6 @@ public final class RefusingPort: Sendable {
     /// - Throws: `TestSupportError` when no socket can be bound.
     public init() throws {
         let socketDescriptor = try SocketAddress.loopbackSocket()
-        // A server of the test's may bind the same port while this value still holds it (it sets
-        // SO_REUSEPORT too), so no other process can take the port between the two.
-        var one: Int32 = 1
-        setsockopt(socketDescriptor, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size))
         var address = SocketAddress.loopback(port: 0)
         let bound = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
@@ -60,6 +57,24 @@ public final class RefusingPort: Sendable {
         }
         descriptor = socketDescriptor
         port = Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Makes the port's socket listen and returns a descriptor of it of its own, which outlives this
+    /// value: from now on the port answers, and it stays the caller's after this value is gone.
+    /// - Parameter backlog: The length of the queue of connections not yet accepted.
+    /// - Returns: The listening socket's new descriptor, close-on-exec; the caller closes it.
+    /// - Throws: `TestSupportError` when the socket cannot be duplicated or cannot listen.
+    func takeOverListening(backlog: Int32) throws -> Int32 {
+        let listening = fcntl(descriptor, F_DUPFD_CLOEXEC, 0)
+        guard listening >= 0 else {
+            throw TestSupportError("Could not duplicate the socket of port \(port): errno \(errno).")
+        }
+        guard listen(listening, backlog) == 0 else {
+            let failure = errno
+            close(listening)
+            throw TestSupportError("Could not listen on port \(port): errno \(failure).")
+        }
+        return listening
     }
 
     deinit { close(descriptor) }

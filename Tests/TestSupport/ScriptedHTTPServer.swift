@@ -77,38 +77,71 @@ public final class ScriptedHTTPServer: Sendable {
     private let script: @Sendable (_ requestHead: String, _ index: Int) -> Reply
     private let state = Mutex<(requests: [String], stopped: Bool, stalled: [Int32])>(([], false, []))
 
-    /// Starts listening on a loopback port.
+    /// The length of the queue of connections not yet accepted.
+    private static let backlog: Int32 = 16
+
+    /// Starts listening on a free loopback port.
     /// - Parameters:
-    ///   - port: The port, or 0 for a free one.
-    ///   - script: Returns the reply to the `index`th request (from 0), given its head.
     ///   - tls: Speak TLS with this context; the server's URLs are then https.
-    public init(port: Int = 0, tls: TLSServerContext? = nil, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+    ///   - script: Returns the reply to the `index`th request (from 0), given its head.
+    /// - Throws: `POSIXError` when no socket can be bound and listen.
+    public convenience init(tls: TLSServerContext? = nil, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
+        try self.init(listener: Self.listenOnFreePort(), tls: tls, script: script)
+    }
+
+    /// Starts answering on the port a ``RefusingPort`` holds: its own socket starts listening, so the
+    /// port goes from refusing to answering without a moment in which another socket could take it.
+    /// - Parameters:
+    ///   - port: The refusing port; it may be released afterwards, and the port stays this server's.
+    ///   - tls: Speak TLS with this context; the server's URLs are then https.
+    ///   - script: Returns the reply to the `index`th request (from 0), given its head.
+    /// - Throws: `TestSupportError` when the port's socket cannot listen.
+    public convenience init(
+        takingOver port: RefusingPort, tls: TLSServerContext? = nil,
+        script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply
+    ) throws {
+        try self.init(listener: port.takeOverListening(backlog: Self.backlog), tls: tls, script: script)
+    }
+
+    private init(listener: Int32, tls: TLSServerContext?, script: @escaping @Sendable (_ requestHead: String, _ index: Int) -> Reply) throws {
         self.script = script
         self.tls = tls
-        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-        var one: Int32 = 1
-        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        // A given port may still be held by a ``RefusingPort``, which hands it over this way.
-        if port != 0 { setsockopt(listener, SOL_SOCKET, SO_REUSEPORT, &one, socklen_t(MemoryLayout<Int32>.size)) }
         var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        address.sin_port = UInt16(port).bigEndian
         var length = socklen_t(MemoryLayout<sockaddr_in>.size)
-        let bound = withUnsafeMutablePointer(to: &address) { pointer in
-            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { socketAddress in
-                bind(listener, socketAddress, length) == 0 && listen(listener, 16) == 0
-                    && getsockname(listener, socketAddress, &length) == 0
-            }
+        let named = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) == 0 }
         }
-        guard bound else {
+        guard named else {
+            let failure = errno
             close(listener)
-            throw POSIXError(.EADDRINUSE)
+            throw TestSupportError("Could not read the port of a listening socket: errno \(failure).")
         }
         self.listener = listener
         self.port = Int(UInt16(bigEndian: address.sin_port))
         let server = self
         Thread.detachNewThread { server.acceptLoop() }
+    }
+
+    /// A socket listening on a free loopback port.
+    private static func listenOnFreePort() throws -> Int32 {
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
+        guard listener >= 0 else { throw POSIXError(POSIXErrorCode(rawValue: errno) ?? .EMFILE) }
+        var one: Int32 = 1
+        setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        address.sin_port = 0
+        let listening = withUnsafePointer(to: &address) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0 && listen(listener, backlog) == 0
+            }
+        }
+        guard listening else {
+            close(listener)
+            throw POSIXError(.EADDRINUSE)
+        }
+        return listener
     }
 
     /// The heads of the requests received so far, in order.

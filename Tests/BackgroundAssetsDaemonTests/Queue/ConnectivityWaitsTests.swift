@@ -101,9 +101,9 @@ struct ConnectivityWaitsTests {
         }
 
         // The origin answers: the probe's attempt reaches it and every parked download runs.
-        let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
+        // The server listens on the refusing port's own socket, which no other socket can share.
+        let server = try ScriptedHTTPServer(takingOver: try #require(nobody), script: HTTPTransferTests.fullResponse)
         defer { server.stop() }
-        // Released only now: another process's server could have taken the port in between.
         nobody = nil
         clock.advance(by: .seconds(interval) + .milliseconds(1))
         try await poll(until: { ids.allSatisfy(harness.hasEnded) }, "every download to end")
