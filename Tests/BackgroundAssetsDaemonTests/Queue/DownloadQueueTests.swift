@@ -90,18 +90,31 @@ struct DownloadQueueTests {
 
     @Test("A background download waits for connectivity without spending attempts")
     func backgroundWaitsForConnectivity() async throws {
+        let interval = 5.0
         var nobody: RefusingPort? = try RefusingPort()
         let port = try #require(nobody?.port)
-        let harness = try QueueHarness()
+        let harness = try QueueHarness(clock: ManualClock()) { $0.connectivityProbeInterval = interval }
+        let clock = try #require(harness.clock)
         try await harness.queue.start()
         let row = try await harness.schedule(URL(string: "http://127.0.0.1:\(port)/a.mp4")!, fileSize: Self.file.count)
-        try await poll(until: { harness.eventNames(of: row.id).filter { $0 == "paused" }.count >= 3 },
-                       "several connectivity waits; the download's events so far: \(harness.eventNames(of: row.id))")
+        let pauses = { harness.eventNames(of: row.id).count { $0 == "paused" } }
+        // Each probe is due on the queue's clock: a round waits for the refusal and for the timer of
+        // the next probe, then moves the clock to it.
+        for round in 1...3 {
+            if round > 1 { clock.advance(by: .seconds(interval) + .milliseconds(1)) }
+            try await poll(until: { pauses() >= round },
+                           "connectivity wait \(round); the download's events so far: \(harness.eventNames(of: row.id))")
+            try await harness.waitForTimers("the next probe's wake-up", until: ConnectivityWaitsTests.probeWakeUpOnly(interval))
+            #expect(pauses() == round, "one attempt per probe interval: \(harness.eventNames(of: row.id))")
+        }
         #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
-        let server = try ScriptedHTTPServer(port: port, script: HTTPTransferTests.fullResponse)
+        let server = try ScriptedHTTPServer(takingOver: try #require(nobody), script: HTTPTransferTests.fullResponse)
         defer { server.stop() }
         nobody = nil
-        guard case .finished = try await harness.end(of: row.id) else { Issue.record("Must finish once the server is up"); return }
+        clock.advance(by: .seconds(interval) + .milliseconds(1))
+        guard case .finished = try await harness.end(of: row.id) else {
+            Issue.record("Must finish once the server is up: \(harness.eventNames(of: row.id))"); return
+        }
     }
 
     @Test("With foregroundWait 0, a foreground download fails at once when the server cannot be reached")
