@@ -10,6 +10,15 @@ import Foundation
 /// unscheduled with two suites running beside builds (load average 17 on two cores).
 public let defaultPollTimeout: Duration = .seconds(30)
 
+/// How long a poll waits for work that runs in the test process alone, hop after hop on Swift's
+/// global executor (a framework's tasks, its delegate queue, an in-process service's timers).
+///
+/// That executor has a thread per core, and a test run starts every test of the process at once:
+/// with two targets of in-process tests running on a loaded machine (load average 26), one
+/// 10-millisecond sleep came back 33 seconds late, and the invalidation of a background session,
+/// a chain of eight such hops that takes half a second alone, passed the default bound.
+public let crowdedProcessPollTimeout: Duration = .seconds(120)
+
 /// Checks `condition` repeatedly until it holds or the deadline passes.
 /// - Parameters:
 ///   - condition: The state to wait for; checked at once and then every `interval`.
