@@ -48,9 +48,10 @@ final class QueueHarness: Sendable {
     /// Waits (in real time, briefly) until the deadlines of the queue's timers on its manual clock
     /// satisfy `condition`: the queue has handled what the clock's last move made due, and set what
     /// comes next.
-    func waitForTimers(_ description: String, until condition: @escaping @Sendable ([Duration]) -> Bool) async throws {
+    func waitForTimers(_ description: String, timeout: Duration = defaultPollTimeout,
+                       until condition: @escaping @Sendable ([Duration]) -> Bool) async throws {
         guard let clock else { throw TestSupportError("This harness runs on the machine's clock; pass a ManualClock.") }
-        try await poll(until: { condition(clock.pendingDeadlines) },
+        try await poll(until: { condition(clock.pendingDeadlines) }, timeout: timeout,
                        "the queue's timers to show \(description); they are \(clock.pendingDeadlines)")
     }
 
