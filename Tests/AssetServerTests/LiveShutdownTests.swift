@@ -38,7 +38,7 @@ struct LiveShutdownTests {
     @Test("An unknown flag is refused with a message on stderr and a non-zero exit")
     func unknownFlagIsRefused() async throws {
         let executable = try ProductsDirectory.executable(named: "asset-server")
-        let result = try await runCommand(executable.path, arguments: ["--no-such-flag"], timeout: .seconds(10))
+        let result = try await runCommand(executable.path, arguments: ["--no-such-flag"])
         #expect(result.status != .exited(0))
         #expect(result.standardOutput.isEmpty)
         #expect(result.standardError.contains("--no-such-flag"))

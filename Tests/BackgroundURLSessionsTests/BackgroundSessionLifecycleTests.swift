@@ -11,10 +11,6 @@ import Testing
 
 @Suite("Background sessions across processes")
 struct BackgroundSessionLifecycleTests {
-    /// Every wait here is for the session's own tasks and delegate queue in this process: no timer,
-    /// no other process, so only a crowded executor can stretch it.
-    static let bound = crowdedProcessPollTimeout
-
     let system: InMemoryURLSessionSystem
 
     init() throws {
@@ -33,7 +29,6 @@ struct BackgroundSessionLifecycleTests {
         task.taskDescription = "game data"
         task.resume()
         try await poll(until: { system.tasks(app: "com.example.game", session: "game-data")[1]?.state == .running },
-                       timeout: Self.bound,
                        "the task running in the system")
         // The first process is gone (its attachment is taken over); the transfer goes on meanwhile.
         let delegate = RecordingDelegate()
@@ -45,7 +40,7 @@ struct BackgroundSessionLifecycleTests {
         #expect(tasks.first is URLSessionDownloadTask)
         _ = try system.finish(app: "com.example.game", session: "game-data", task: 1, contents: "v2")
         try await poll(until: { delegate.calls == ["finished 1 200", "completed 1 ok"] },
-                       timeout: Self.bound, "the file in the new process")
+                       "the file in the new process")
         #expect(delegate.files[1] == "v2")
         let next = second.downloadTask(with: URL(string: "https://cdn.example.com/game/version.json")!)
         #expect(next.taskIdentifier == 2, "identifiers stay unique across processes")
@@ -57,7 +52,7 @@ struct BackgroundSessionLifecycleTests {
         let gone = session(app: app, delegate: RecordingDelegate())
         gone.downloadTask(with: URL(string: "https://cdn.example.com/game/data.archive")!).resume()
         try await poll(until: { system.tasks(app: app, session: "game-data")[1]?.state == .running },
-                       timeout: Self.bound, "the transfer")
+                       "the transfer")
         // The app's process is gone (its connection closed): events wait, and the system launches the app for them.
         system.with(app, "game-data") { $0.listener = nil }
         _ = try system.finish(app: app, session: "game-data", task: 1, contents: "v2")
@@ -66,16 +61,16 @@ struct BackgroundSessionLifecycleTests {
         let appDelegate = AppDelegate()
         let delegate = RecordingDelegate()
         await BackgroundURLSessionEvents.deliver(to: appDelegate, service: system.client(app: app), queue: .global()).value
-        let identifier = try await poll(timeout: Self.bound, "the app delegate's call") { appDelegate.identifier }
+        let identifier = try await poll("the app delegate's call") { appDelegate.identifier }
         #expect(identifier == "game-data")
         let relaunched = session(app: app, delegate: delegate)
         try await poll(until: { delegate.calls.count == 3 },
-                       timeout: Self.bound, "the waiting events: \(delegate.calls)")
+                       "the waiting events: \(delegate.calls)")
         #expect(delegate.calls == ["finished 1 200", "completed 1 ok", "finished events"])
         #expect(system.handledSessions.isEmpty, "the system waits for the completion handler")
         appDelegate.callHandler()
         try await poll(until: { system.handledSessions == ["\(app)/game-data"] },
-                       timeout: Self.bound, "the handler reaching the system")
+                       "the handler reaching the system")
         _ = relaunched
     }
 
@@ -96,7 +91,7 @@ struct BackgroundSessionLifecycleTests {
         session.downloadTask(with: URL(string: "https://cdn.example.com/b")!).resume()
         session.invalidateAndCancel()
         try await poll(until: { delegate.calls.last == "invalid" },
-                       timeout: Self.bound, "the invalidation: \(delegate.calls)")
+                       "the invalidation: \(delegate.calls)")
         #expect(delegate.calls == ["completed 1 -999", "completed 2 -999", "invalid"])
         let late = session.downloadTask(with: URL(string: "https://cdn.example.com/c")!)
         late.resume()
@@ -110,7 +105,7 @@ struct BackgroundSessionLifecycleTests {
         session.downloadTask(with: URL(string: "https://cdn.example.com/a")!).resume()
         session.finishTasksAndInvalidate()
         _ = try system.finish(app: "com.example.game", session: "game-data", task: 1, contents: "a")
-        try await poll(until: { delegate.calls.last == "invalid" }, timeout: Self.bound, "the invalidation")
+        try await poll(until: { delegate.calls.last == "invalid" }, "the invalidation")
         #expect(delegate.calls == ["finished 1 200", "completed 1 ok", "invalid"])
     }
 
@@ -120,7 +115,7 @@ struct BackgroundSessionLifecycleTests {
         let session = BackgroundURLSession(configuration: .background(withIdentifier: ""), delegate: delegate,
                                            delegateQueue: nil, service: system.client(app: "com.example.game"))
         session.downloadTask(with: URL(string: "https://cdn.example.com/a")!).resume()
-        try await poll(until: { delegate.completionError != nil }, timeout: Self.bound, "the refusal")
+        try await poll(until: { delegate.completionError != nil }, "the refusal")
         #expect(delegate.completionError?.localizedDescription.contains("needs an identifier") == true)
         #expect(system.warnings.contains { $0.contains("needs an identifier") }, "said at once, as Apple's exception is")
     }

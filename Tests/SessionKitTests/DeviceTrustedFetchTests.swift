@@ -59,7 +59,7 @@ struct DeviceTrustedFetchTests {
         let refusals = ["/compressed": "Content-Encoding: gzip", "/short": "ended after 3 of 10 bytes", "/h2": "is not HTTP/1.x"]
         for (path, reason) in refusals {
             do {
-                _ = try await DeviceTrustedFetch.data(from: server.url(path), paths: paths, timeout: .seconds(5))
+                _ = try await DeviceTrustedFetch.data(from: server.url(path), paths: paths, timeout: .seconds(120))
                 Issue.record("\(path) was accepted")
             } catch {
                 #expect(error.localizedDescription.contains(reason), "\(path): \(error.localizedDescription)")

@@ -6,18 +6,14 @@ Waits for a condition with a deadline, so tests never stand a fixed sleep in for
 import Foundation
 
 /// How long a poll waits by default: a bound a busy machine cannot reach, since a deadline only
-/// ends a wait that would otherwise fail anyway. Five seconds was reached by threads left
-/// unscheduled with two suites running beside builds (load average 17 on two cores).
-public let defaultPollTimeout: Duration = .seconds(30)
-
-/// How long a poll waits for work that runs in the test process alone, hop after hop on Swift's
-/// global executor (a framework's tasks, its delegate queue, an in-process service's timers).
+/// ends a wait that would otherwise fail anyway.
 ///
-/// That executor has a thread per core, and a test run starts every test of the process at once:
-/// with two targets of in-process tests running on a loaded machine (load average 26), one
-/// 10-millisecond sleep came back 33 seconds late, and the invalidation of a background session,
-/// a chain of eight such hops that takes half a second alone, passed the default bound.
-public let crowdedProcessPollTimeout: Duration = .seconds(120)
+/// Waits in the test process go hop after hop on Swift's global executor, which has a thread per
+/// core, and a test run starts every test of the process at once. With two targets of in-process
+/// tests running on a loaded machine (load average 26 on two cores), one 10-millisecond sleep came
+/// back 33 seconds late, and the invalidation of a background session, a chain of eight such hops
+/// that takes half a second alone, passed a 30-second bound.
+public let defaultPollTimeout: Duration = .seconds(120)
 
 /// Checks `condition` repeatedly until it holds or the deadline passes.
 /// - Parameters:

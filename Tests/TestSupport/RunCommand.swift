@@ -27,7 +27,7 @@ public func runCommand(
     _ command: String,
     arguments: [String] = [],
     environment: [String: String] = [:],
-    timeout: Duration = .seconds(30)
+    timeout: Duration = defaultPollTimeout
 ) async throws -> CommandResult {
     let process = try ChildProcess.launch(
         executableURL: try locateExecutable(command), arguments: arguments, environment: environment

@@ -101,13 +101,11 @@ struct DownloadQueueTests {
         // Each probe is due on the queue's clock: a round waits for the refusal and for the timer of
         // the next probe, then moves the clock to it. Nothing but this process's own work stands
         // between, so only a crowded executor can stretch a wait.
-        let bound = crowdedProcessPollTimeout
         for round in 1...3 {
             if round > 1 { clock.advance(by: .seconds(interval) + .milliseconds(1)) }
-            try await poll(until: { pauses() >= round }, timeout: bound,
+            try await poll(until: { pauses() >= round },
                            "connectivity wait \(round); the download's events so far: \(harness.eventNames(of: row.id))")
-            try await harness.waitForTimers("the next probe's wake-up", timeout: bound,
-                                            until: ConnectivityWaitsTests.probeWakeUpOnly(interval))
+            try await harness.waitForTimers("the next probe's wake-up", until: ConnectivityWaitsTests.probeWakeUpOnly(interval))
             #expect(pauses() == round, "one attempt per probe interval: \(harness.eventNames(of: row.id))")
         }
         #expect(try harness.store.download(id: row.id)?.attempts ?? 99 <= 1)
@@ -115,7 +113,7 @@ struct DownloadQueueTests {
         defer { server.stop() }
         nobody = nil
         clock.advance(by: .seconds(interval) + .milliseconds(1))
-        guard case .finished = try await harness.end(of: row.id, timeout: bound) else {
+        guard case .finished = try await harness.end(of: row.id) else {
             Issue.record("Must finish once the server is up: \(harness.eventNames(of: row.id))"); return
         }
     }
