@@ -12,10 +12,10 @@ extension SampleTests {
     @Suite("Survive a crashing service")
     struct ChaosTests {
         /// Eight sessions of about 4 MiB through a server throttled to 512 KiB/s per connection: slow
-        /// enough that every kill lands in the middle of transfers, fast enough for a short test.
-        /// Each kill costs what the server had sent but the service had not read yet (about 0.1 s
-        /// of throttled bytes per connection, up to six connections); larger files keep that within
-        /// the 10% the test allows.
+        /// enough that a transfer is seen moving seconds before it could end (between kills the
+        /// server is held still), fast enough for a short test. Each kill costs what the server had
+        /// sent but the service had not read yet (about 0.1 s of throttled bytes per connection, up
+        /// to six connections); larger files keep that within the 10% the test allows.
         static let sessionSize = 4 << 20
 
         @Test("Three kills of the service mid-transfer: every file byte-exact, nothing stuck, at most 1.10x the catalog served")
@@ -37,11 +37,14 @@ extension SampleTests {
         /// runs of the app until everything is in place.
         static func run(_ device: SampleDevice, seed: UInt64, random: inout SplitMix64) async throws {
             let root = device.scenario.deviceRoot
+            let server = device.server.process
             let catalog = try device.catalog()
             try await device.install()
+            // A kill leaves the server held still; whatever happens, it sends again afterwards.
+            defer { try? server.signal(SIGCONT) }
 
             var killed: [pid_t] = []
-            if let pid = try await killMidTransfer(root, after: nil, growth: Double.random(in: 0.1...0.8, using: &random)) {
+            if let pid = try await killMidTransfer(root, holding: server, after: nil, growth: Double.random(in: 0.1...0.8, using: &random)) {
                 killed.append(pid)
             }
             // The app starts the service again on demand; each of its runs may end early when the
@@ -53,9 +56,12 @@ extension SampleTests {
                     arguments: device.appArguments(timeout: 10), environment: device.scenario.environment)
                 do {
                     while killed.count < 3,
-                          let pid = try await killMidTransfer(root, after: killed.last, growth: Double.random(in: 0.1...0.8, using: &random)) {
+                          let pid = try await killMidTransfer(
+                            root, holding: server, after: killed.last, growth: Double.random(in: 0.1...0.8, using: &random), startedBy: app) {
                         killed.append(pid)
                     }
+                    // This run's kills are over: its downloads may move again.
+                    try server.signal(SIGCONT)
                     _ = try await app.waitForExit()
                 } catch {
                     await app.terminate()
@@ -87,23 +93,45 @@ extension SampleTests {
             #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
         }
 
-        /// Waits for a running service other than `previous`, then until one of its transfers has
-        /// grown by `growth` MiB, and kills it with SIGKILL. Returns its pid, or nil when no new
-        /// service came or none of its transfers moved (everything had finished).
-        static func killMidTransfer(_ root: URL, after previous: pid_t?, growth: Double) async throws -> pid_t? {
-            guard let pid = try? await poll(interval: .milliseconds(10), "a new service", produce: {
-                servicePID(root).flatMap { $0 == previous ? nil : $0 }
-            }) else { return nil }
+        /// Waits for a running service other than `previous`, lets the asset server send until one of
+        /// that service's transfers has grown by `growth` MiB, then holds the server still and kills
+        /// the service with SIGKILL.
+        ///
+        /// The server stays stopped after the kill: what the test does next (start a client, wait for
+        /// it on a busy machine) cannot let the remaining transfers end unseen, so the next kill still
+        /// finds them in the middle. The next call lets the server send once it sees a new service;
+        /// the caller resumes it (SIGCONT) when it kills no more.
+        /// - Parameters:
+        ///   - root: The device root.
+        ///   - server: The asset server the transfers read from.
+        ///   - previous: The service killed before, which does not count as new.
+        ///   - growth: How far a transfer moves before the kill, in MiB.
+        ///   - starter: The client expected to start the service; once it has ended, none will come.
+        /// - Returns: The killed service's pid, or nil when no new service came, none of its transfers
+        ///   moved, or the one that moved had ended before the kill.
+        static func killMidTransfer(
+            _ root: URL, holding server: ChildProcess, after previous: pid_t?, growth: Double, startedBy starter: ChildProcess? = nil
+        ) async throws -> pid_t? {
+            let newService = { servicePID(root).flatMap { $0 == previous ? nil : $0 } }
+            _ = try? await poll(until: { newService() != nil || starter?.isRunning == false }, "a new service")
+            guard let pid = newService() else { return nil }
             let staging = root.appendingPathComponent("staging", isDirectory: true)
             let before = partSizes(staging)
             let threshold = Int64(growth * 1_048_576)
-            let moved = try? await poll(interval: .milliseconds(10), "a transfer to move \(threshold) bytes") {
-                partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold } ? true : nil
+            try server.signal(SIGCONT)
+            let moved = try? await poll("a transfer to move \(threshold) bytes") { () -> [String]? in
+                let grown = partSizes(staging).filter { name, size in size - (before[name] ?? 0) >= threshold }.map(\.key)
+                return grown.isEmpty ? nil : grown
             }
-            guard moved == true, servicePID(root) == pid else { return nil }
+            guard let moved else { return nil }
+            // From here the server sends nothing more, however long the kill takes to land.
+            try server.signal(SIGSTOP)
+            guard servicePID(root) == pid else { return nil }
             kill(pid, SIGKILL)
             try await poll(until: { servicePID(root) != pid }, "pid \(pid) to end")
-            return pid
+            // A finished transfer's file leaves staging for its app group: one still there was cut off.
+            let cutOff = moved.contains { FileManager.default.fileExists(atPath: staging.appendingPathComponent($0).path) }
+            return cutOff ? pid : nil
         }
 
         /// The pid of the live service the device root's pid file names, if any.

@@ -17,9 +17,12 @@ extension SampleTests {
 
         @Test("install --wait and the app each lose the service once and still end with every session in place")
         func installAndAppSurviveKills() async throws {
+            // One background transfer at a time: what the installs leave for the app takes seconds
+            // to download on its own, not one, before the test holds the server still.
+            let configuration = sampleConfiguration.merging(["maxConcurrentDownloads": 1]) { $1 }
             // No service started by the test: the clients start it, and start it again.
             try await withServiceOnDemand(
-                configuration: sampleConfiguration, sessions: 6, sessionSize: Self.sessionSize, throttle: 1_048_576
+                configuration: configuration, sessions: 6, sessionSize: Self.sessionSize, throttle: 1_048_576
             ) { device in
                 try await Self.run(device)
             }
@@ -27,14 +30,26 @@ extension SampleTests {
 
         static func run(_ device: SampleDevice) async throws {
             let root = device.scenario.deviceRoot
+            let server = device.server.process
+            // A kill leaves the server held still; whatever happens, it sends again afterwards.
+            defer { try? server.signal(SIGCONT) }
             let install = try device.scenario.launchTool(try device.installArguments())
             let app: ChildProcess
             do {
                 // The essential phase is under way: kill its service, then ask for the same install again.
-                let first = try #require(try await ChaosTests.killMidTransfer(root, after: nil, growth: 0.3))
+                let first = try #require(
+                    try await ChaosTests.killMidTransfer(root, holding: server, after: nil, growth: 0.3, startedBy: install))
+                // The installs need the rest of the essential bytes.
+                try server.signal(SIGCONT)
                 let again = try device.scenario.launchTool(try device.installArguments())
                 #expect(try await again.waitForExit(timeout: .seconds(60)) == .exited(0), "\(again.diagnostics())")
                 #expect(try await install.waitForExit(timeout: .seconds(60)) == .exited(0), "\(install.diagnostics())")
+                // Held still until the app's kill: what the installs left to download stays left while
+                // the app starts, however long a busy machine takes to start it.
+                try server.signal(SIGSTOP)
+                let catalog = try device.catalog()
+                #expect(try await device.verifiedSessions(of: catalog).count < catalog.count,
+                        "the downloads the installs left were over before the server was held")
                 #expect(install.standardError().contains("Lost the service"), "\(install.diagnostics())")
                 // Both find the service gone and start it; whichever reaches the new one second waits
                 // behind the install already running. Which one that is, a busy machine decides, and it
@@ -52,8 +67,9 @@ extension SampleTests {
                 app = try ChildProcess.launch(
                     executableURL: try ProductsDirectory.executable(named: SampleDevice.appExecutable),
                     arguments: device.appArguments(timeout: 40), environment: device.scenario.environment)
-                let second = try await ChaosTests.killMidTransfer(root, after: first, growth: 0.3)
+                let second = try await ChaosTests.killMidTransfer(root, holding: server, after: first, growth: 0.3, startedBy: app)
                 #expect(second != nil, "the app's downloads were over before the kill")
+                try server.signal(SIGCONT)
             } catch {
                 await install.terminate()
                 throw error
@@ -64,8 +80,7 @@ extension SampleTests {
                 await app.terminate()
                 throw error
             }
-            let catalog = try device.catalog()
-            try await device.waitUntilVerified(catalog)
+            try await device.waitUntilVerified(try device.catalog())
         }
     }
 }
