@@ -108,7 +108,7 @@ extension SampleTests {
         ///   - growth: How far a transfer moves before the kill, in MiB.
         ///   - starter: The client expected to start the service; once it has ended, none will come.
         /// - Returns: The killed service's pid, or nil when no new service came, none of its transfers
-        ///   moved, or the one that moved had ended before the kill.
+        ///   moved, or every one that moved had ended before the kill.
         static func killMidTransfer(
             _ root: URL, holding server: ChildProcess, after previous: pid_t?, growth: Double, startedBy starter: ChildProcess? = nil
         ) async throws -> pid_t? {
@@ -119,18 +119,21 @@ extension SampleTests {
             let before = partSizes(staging)
             let threshold = Int64(growth * 1_048_576)
             try server.signal(SIGCONT)
-            let moved = try? await poll("a transfer to move \(threshold) bytes") { () -> [String]? in
-                let grown = partSizes(staging).filter { name, size in size - (before[name] ?? 0) >= threshold }.map(\.key)
-                return grown.isEmpty ? nil : grown
+            do {
+                try await poll(until: {
+                    partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold }
+                }, "a transfer to move \(threshold) bytes")
+            } catch {
+                return nil
             }
-            guard let moved else { return nil }
             // From here the server sends nothing more, however long the kill takes to land.
             try server.signal(SIGSTOP)
             guard servicePID(root) == pid else { return nil }
             kill(pid, SIGKILL)
             try await poll(until: { servicePID(root) != pid }, "pid \(pid) to end")
-            // A finished transfer's file leaves staging for its app group: one still there was cut off.
-            let cutOff = moved.contains { FileManager.default.fileExists(atPath: staging.appendingPathComponent($0).path) }
+            // A finished transfer's file leaves staging for its app group: one that grew under this
+            // service and is still there was cut off in the middle.
+            let cutOff = partSizes(staging).contains { name, size in size > (before[name] ?? 0) }
             return cutOff ? pid : nil
         }
 
