@@ -119,15 +119,21 @@ extension SampleTests {
             let before = partSizes(staging)
             let threshold = Int64(growth * 1_048_576)
             try server.signal(SIGCONT)
-            do {
-                try await poll(until: {
-                    partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold }
-                }, "a transfer to move \(threshold) bytes")
-            } catch {
-                return nil
+            // Watched on a thread of its own, so the server stops within milliseconds of the bytes
+            // moving however crowded this process's executor is; from then on it sends nothing more,
+            // however long the kill takes to land.
+            let stopped = try await blocking { () throws -> Bool in
+                do {
+                    try pollOnThisThread(until: {
+                        partSizes(staging).contains { name, size in size - (before[name] ?? 0) >= threshold }
+                    }, "a transfer to move \(threshold) bytes")
+                } catch {
+                    return false
+                }
+                try server.signal(SIGSTOP)
+                return true
             }
-            // From here the server sends nothing more, however long the kill takes to land.
-            try server.signal(SIGSTOP)
+            guard stopped else { return nil }
             guard servicePID(root) == pid else { return nil }
             kill(pid, SIGKILL)
             try await poll(until: { servicePID(root) != pid }, "pid \(pid) to end")

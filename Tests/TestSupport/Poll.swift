@@ -62,3 +62,33 @@ public func poll<T>(
         try await Task.sleep(for: interval)
     }
 }
+
+/// Checks `condition` on the calling thread until it holds or the deadline passes; call it from a
+/// thread of its own (``blocking(_:)``).
+///
+/// A poll's checks wait for Swift's global executor, which a crowded test process can leave
+/// unscheduled for seconds. What must follow a condition within milliseconds (stopping a server the
+/// moment a transfer has moved enough bytes, before the transfer can end) checks here instead, on a
+/// thread the kernel schedules like any other.
+/// - Parameters:
+///   - condition: The state to wait for; checked at once and then every `interval`.
+///   - timeout: How long to wait before giving up.
+///   - interval: The pause between two checks.
+///   - description: What is awaited, for the error message.
+/// - Throws: `TestSupportError` when the deadline passes first, or what `condition` throws.
+public func pollOnThisThread(
+    until condition: () throws -> Bool,
+    timeout: Duration = defaultPollTimeout,
+    interval: Duration = .milliseconds(2),
+    _ description: @autoclosure () -> String = "the condition"
+) throws {
+    let clock = ContinuousClock()
+    let deadline = clock.now.advanced(by: timeout)
+    while try !condition() {
+        if clock.now >= deadline {
+            throw TestSupportError("Timed out after \(timeout) waiting for \(description()). "
+                + "The log lines of the code under test are in \(TestLogs.folder.path).")
+        }
+        Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
+    }
+}
