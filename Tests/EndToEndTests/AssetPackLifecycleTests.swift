@@ -179,4 +179,31 @@ struct AssetPackLifecycleTests {
             #expect(gets.count == 2, "each version's archive was fetched once: \(gets)")
         }
     }
+
+    @Test("kill -9 of the service before the extension answers withdraws the pack downloaded ahead of the answer, and the restarted service ends the install without it")
+    func killBeforeTheAnswer() async throws {
+        try await withAssetPacks(prepare: { packs, folder in
+            try await AssetPackScenario.package("Intro", policy: AssetPackScenario.essential,
+                                                files: ["Intro/big.bin": AssetPackInstallTests.bytes(300_000, seed: 14)], into: packs, in: folder)
+        }) { device in
+            // The extension answers only once released, which never happens here.
+            try FileManager.default.createDirectory(at: device.recordsFolder, withIntermediateDirectories: true)
+            try Data().write(to: device.recordsFolder.appending(path: "hold-answer"))
+            _ = try await device.install(waits: false)
+            let trace = device.scenario.deviceRoot.appending(path: "system/trace.jsonl")
+            let traced = { (text: String) in ((try? String(contentsOf: trace, encoding: .utf8)) ?? "").contains(text) }
+            try await poll(until: { traced(#""event":"finishedWithFileURL""#) }, "the archive to arrive before the answer")
+            try await device.scenario.service.kill()
+
+            // The next client starts the service again, which finds the install's answer never came.
+            _ = try await device.scenario.runTool(["status"])
+            try await poll(until: { traced("with no essential download left") }, "the restarted service to end the install")
+            #expect(device.installedVersion(of: "Intro") == nil)
+            #expect(!traced("assetPackFinished"), "the pack was never installed")
+            let rows = try await statusDownloads(device.scenario)
+            #expect(!rows.contains { (($0["download"] as? [String: Any])?["identifier"] as? String)?.hasPrefix("asset-pack.") == true }, "\(rows)")
+            let left = [device.container, device.scenario.deviceRoot.appending(path: "staging")].flatMap { largeFiles(under: $0, atLeast: 100_000) }
+            #expect(left.isEmpty, "nothing of the archive is left: \(left)")
+        }
+    }
 }

@@ -83,12 +83,14 @@ struct AssetPackScenario: Sendable {
     static let prefetch = #"{ "prefetch": { "installationEventTypes": ["firstInstallation"] } }"#
     static let onDemand = #"{ "onDemand": {} }"#
 
-    /// Installs the app with `install --wait`; returns the tool's result.
-    func install(extensionExecutable: String = "asset-pack-test-extension") async throws -> CommandResult {
+    /// Installs the app with `install --wait` (or without `--wait` when `waits` is false, returning
+    /// once the install started); returns the tool's result.
+    func install(extensionExecutable: String = "asset-pack-test-extension", waits: Bool = true) async throws -> CommandResult {
         var bundle = bundle
         bundle.extensionExecutable = extensionExecutable
         let plists = try bundle.write(in: scenario.folder.appending("bundle"))
-        return try await scenario.runTool(["install", "--app-plist", plists.app.path, "--extension-plist", plists.extension.path, "--wait"])
+        return try await scenario.runTool(["install", "--app-plist", plists.app.path, "--extension-plist", plists.extension.path]
+            + (waits ? ["--wait"] : []))
     }
 
     /// Runs `asset-pack-test-app` as the installed app and returns what it printed, failing unless it exits 0.

@@ -15,9 +15,11 @@ struct AssetPackServiceTests {
     static let app = "com.example.asset-pack-test"
 
     /// A device with an app whose packs the system manages, installed from `server`'s manifest and
-    /// launchable; `extensionExecutable` is its downloader extension.
+    /// launchable; `extensionExecutable` is its downloader extension, and `whileInstalling` runs
+    /// once the install is under way, before it is awaited.
     static func install(on device: InProcessService, server: AssetServerProcess,
-                        extensionExecutable: String = "asset-pack-test-extension") async throws -> AppStatus {
+                        extensionExecutable: String = "asset-pack-test-extension",
+                        whileInstalling: () async throws -> Void = {}) async throws -> AppStatus {
         var fixture = AppBundleFixture(manifestURL: server.url("/manifest.json"))
         fixture.bundleIdentifier = app
         fixture.extensionBundleIdentifier = app + ".Extension"
@@ -30,6 +32,7 @@ struct AssetPackServiceTests {
         let request = InstallRequest(appPlistPath: plists.app.path, extensionPlistPath: plists.extension.path,
                                      executablesDirectory: ProductsDirectory.url().path)
         guard case .app = try await tool.ask(.tool(.install(request))) else { throw TestSupportError("the install was refused") }
+        try await whileInstalling()
         return try await poll(timeout: .seconds(60), "the install to end") { () -> AppStatus? in
             guard case let .status(status) = try await tool.ask(.core(.fetchStatus)),
                   let app = status.apps.first(where: { $0.bundleIdentifier == app }), app.state == .launchable else { return nil }

@@ -123,4 +123,76 @@ struct AssetPackStateTests {
         ])
         #expect(state.activities(of: app).isEmpty)
     }
+
+    // MARK: - Started ahead of the extension's answer
+
+    private func essential(_ id: String) -> AssetPackDownloadManifest.Entry {
+        AssetPackPolicyTests.entry(id, 1, AssetPackPolicyTests.first, size: 100)
+    }
+
+    @Test("Packs started ahead of the extension's answer report nothing until it accepts them; the others are withdrawn")
+    func startedAheadOfTheAnswer() {
+        var state = AssetPackState()
+        let archive = URL(fileURLWithPath: "/staging/Intro.part")
+        #expect(state.startAhead([essential("Intro"), essential("Extras")], app: app) { URL(string: "https://cdn.example.com/\($0.id)") } == [
+            .startDownload(app: app, entry: essential("Intro"), archiveURL: URL(string: "https://cdn.example.com/Intro")!, isEssential: true),
+            .startDownload(app: app, entry: essential("Extras"), archiveURL: URL(string: "https://cdn.example.com/Extras")!, isEssential: true),
+        ])
+        // Intro arrives whole and Extras half before the answer: no event, and nothing installed.
+        #expect(state.downloadBegan(app: app, identifier: "asset-pack.Intro.v1").isEmpty)
+        #expect(state.downloadProgressed(app: app, identifier: "asset-pack.Intro.v1", written: 100, expected: 100, now: Date()).isEmpty)
+        #expect(state.downloadFinished(app: app, identifier: "asset-pack.Intro.v1", file: archive).isEmpty)
+        #expect(state.downloadBegan(app: app, identifier: "asset-pack.Extras.v1").isEmpty)
+        #expect(state.downloadPaused(app: app, identifier: "asset-pack.Extras.v1").isEmpty)
+        #expect(state.isAwaitingAnswer(app: app, identifier: "asset-pack.Intro.v1"))
+        #expect(state.awaitingAnswer(of: app).map(\.id) == ["Extras", "Intro"])
+
+        let actions = state.answered(app: app, accepted: ["Intro"])
+        #expect(actions == [
+            .withdrawDownload(app: app, identifier: AssetPackDownloadIdentifier(packID: "Extras", version: 1), heldArchive: nil),
+            .emit(app: app, event: .began(packID: "Intro", version: 1)),
+            .emit(app: app, event: .downloading(packID: "Intro", version: 1, completedBytes: 100, totalBytes: 100)),
+            .install(app: app, entry: essential("Intro"), archive: archive),
+        ])
+        #expect(state.activities(of: app).keys.sorted() == ["Intro"])
+        #expect(state.activities(of: app)["Intro"]?.phase == .installing)
+        #expect(!state.isAwaitingAnswer(app: app, identifier: "asset-pack.Intro.v1"))
+        #expect(state.answered(app: app, accepted: ["Intro"]).isEmpty, "an answer is taken once")
+    }
+
+    @Test("Without an answer every pack started ahead is withdrawn, but one the app asked for; a failure is reported only once accepted")
+    func noAnswerAndHeldFailures() {
+        var state = AssetPackState()
+        let url = URL(string: "https://cdn.example.com/pack")!
+        _ = state.startAhead([essential("Intro"), essential("Extras"), essential("Maps")], app: app) { _ in url }
+        let archive = URL(fileURLWithPath: "/staging/Intro.part")
+        _ = state.downloadFinished(app: app, identifier: "asset-pack.Intro.v1", file: archive)
+        let failure = WireFailure.backgroundAssets(code: 102, message: "Extras: not found.")
+        #expect(state.failed(app: app, identifier: "asset-pack.Extras.v1", failure: failure).isEmpty)
+        #expect(state.request(app: app, entry: essential("Maps"), archiveURL: url, installedVersion: nil) == (.joined, []))
+        #expect(state.goesOn(app: app, accepted: nil) == ["Maps"])
+        #expect(state.answered(app: app, accepted: nil) == [
+            .withdrawDownload(app: app, identifier: AssetPackDownloadIdentifier(packID: "Extras", version: 1), heldArchive: nil),
+            .withdrawDownload(app: app, identifier: AssetPackDownloadIdentifier(packID: "Intro", version: 1), heldArchive: archive),
+        ])
+        #expect(state.activities(of: app).keys.sorted() == ["Maps"])
+
+        _ = state.startAhead([essential("Extras")], app: app) { _ in url }
+        _ = state.failed(app: app, identifier: "asset-pack.Extras.v1", failure: failure)
+        #expect(events(state.answered(app: app, accepted: ["Extras"])) == ["failed Extras: Extras: not found."])
+        #expect(state.activities(of: app)["Extras"] == nil)
+    }
+
+    @Test("Removing a pack that awaits the extension's answer withdraws its download with the archive it holds")
+    func removeWhileAwaitingTheAnswer() {
+        var state = AssetPackState()
+        _ = state.startAhead([essential("Intro")], app: app) { _ in url }
+        let archive = URL(fileURLWithPath: "/staging/Intro.part")
+        _ = state.downloadFinished(app: app, identifier: "asset-pack.Intro.v1", file: archive)
+        #expect(state.remove(app: app, packID: "Intro") == [
+            .withdrawDownload(app: app, identifier: AssetPackDownloadIdentifier(packID: "Intro", version: 1), heldArchive: archive),
+            .remove(app: app, packID: "Intro"), .emit(app: app, event: .removed(packID: "Intro")),
+        ])
+        #expect(state.answered(app: app, accepted: ["Intro"]).isEmpty)
+    }
 }

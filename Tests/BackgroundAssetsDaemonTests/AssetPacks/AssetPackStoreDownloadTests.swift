@@ -21,16 +21,26 @@ struct AssetPackStoreDownloadTests {
         let url = folder.appending("asset-packs.sqlite")
         let download = PendingAssetPackDownload(
             app: "com.example.app", entry: Self.slides, archiveURL: URL(string: "http://127.0.0.1:9/Slides.aar")!, isEssential: true, rowID: 7)
+        var ahead = PendingAssetPackDownload(
+            app: "com.example.ahead", entry: Self.slides, archiveURL: URL(string: "http://127.0.0.1:9/Slides.aar")!,
+            isEssential: true, rowID: 9, awaitsAnswer: true)
         do {
             let store = try AssetPackStore(url: url)
-            try await store.savePending(download)
+            try await store.savePending([download, ahead])
             try await store.saveAdoption(app: "com.example.app", isManaged: false, typeName: "BackgroundDownloadHandler")
             try await store.saveAdoption(app: "com.example.other", isManaged: true, typeName: nil)
         }
         let reopened = try AssetPackStore(url: url)
-        #expect(try await reopened.pendingDownloads() == [download])
+        // Whether it still awaits the extension's answer decides whether a restarted service withdraws it.
+        // By app, then pack.
+        #expect(try await reopened.pendingDownloads() == [ahead, download])
         #expect(try await reopened.unmanagedExtensions() == ["com.example.app": "BackgroundDownloadHandler"])
+        ahead.awaitsAnswer = false
+        try await reopened.savePending([ahead])
+        #expect(try await reopened.pendingDownloads() == [ahead, download])
         try await reopened.removeApp("com.example.app")
+        try await reopened.removeApp("com.example.ahead")
+        #expect(try await reopened.unmanagedExtensions().isEmpty)
         #expect(try await reopened.pendingDownloads().isEmpty)
         #expect(try await reopened.unmanagedExtensions().isEmpty)
     }

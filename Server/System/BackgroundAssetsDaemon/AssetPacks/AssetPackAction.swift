@@ -13,6 +13,9 @@ public enum AssetPackAction: Sendable, Equatable {
     case startDownload(app: String, entry: AssetPackDownloadManifest.Entry, archiveURL: URL, isEssential: Bool)
     /// Cancel a download of the queue.
     case cancelDownload(app: String, identifier: AssetPackDownloadIdentifier)
+    /// Withdraw a download started ahead of the extension's answer, which did not accept it: cancel
+    /// its row and delete what it wrote (the archive that arrived, if one did), reporting nothing.
+    case withdrawDownload(app: String, identifier: AssetPackDownloadIdentifier, heldArchive: URL?)
     /// Verify and unpack a downloaded archive (``AssetPackHost/install(archive:entry:appGroup:)``).
     case install(app: String, entry: AssetPackDownloadManifest.Entry, archive: URL)
     /// Record an installed version in the store.

@@ -52,6 +52,8 @@ extension AssetPackCoordinator {
                         message: "The download of \(identifier.packID) version \(identifier.version) was cancelled.")))
                 }
                 await forgetPending(key)
+            case let .withdrawDownload(app, identifier, heldArchive):
+                await withdraw(app: app, identifier: identifier, heldArchive: heldArchive)
             case let .install(app, entry, archive):
                 startUnpacking(archive, entry: entry, app: app)
             case let .record(pack):
@@ -146,7 +148,7 @@ extension AssetPackCoordinator {
         _ = await Self.offActor { (try? host.remove(packID: packID, appGroup: group)) ?? false }
     }
 
-    private nonisolated(nonsending) func forgetPending(_ key: InstalledAssetPack.Key) async {
+    nonisolated(nonsending) func forgetPending(_ key: InstalledAssetPack.Key) async {
         guard let download = pending.removeValue(forKey: key) else { return }
         if let rowID = download.rowID { arrivals.forget(rowID: rowID) }
         try? await existingStore?.removePending(app: key.bundleIdentifier, packID: key.packID)

@@ -28,6 +28,8 @@ extension AssetPackCoordinator {
                                                           expected: expected, now: now))
         case let .finished(_, file):
             let actions = state.downloadFinished(app: app, identifier: identifier, file: file)
+            // Kept, with the files its arrival wrote, until the extension answers whether it wants the pack.
+            if state.isAwaitingAnswer(app: app, identifier: identifier) { return Performed() }
             if actions.isEmpty { StagingArea.release(handedOver: file) }
             defer { arrivals.forget(rowID: row.id) }  // its unpack took them; nobody else will
             return await perform(actions)

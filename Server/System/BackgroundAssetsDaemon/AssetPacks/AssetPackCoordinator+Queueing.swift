@@ -55,8 +55,9 @@ extension AssetPackCoordinator {
                 continue
             }
             free = max(0, free.addingSaturated(-(entry.installSize ?? entry.downloadSize)))
-            let download = PendingAssetPackDownload(app: request.app, entry: entry, archiveURL: request.archiveURL,
-                                                    isEssential: request.isEssential)
+            let download = PendingAssetPackDownload(
+                app: request.app, entry: entry, archiveURL: request.archiveURL, isEssential: request.isEssential,
+                awaitsAnswer: state.isAwaitingAnswer(app: request.app, identifier: AssetPackState.identifier(entry).description))
             let descriptor = DownloadDescriptor(
                 identifier: AssetPackState.identifier(entry).description, uniqueIdentifier: UUID().uuidString,
                 kind: .assetPack, url: request.archiveURL.absoluteString, fileSize: Int(clamping: entry.downloadSize),

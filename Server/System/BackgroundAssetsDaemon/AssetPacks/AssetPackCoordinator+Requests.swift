@@ -70,9 +70,9 @@ extension AssetPackCoordinator {
         return AssetPackChanges(updating: plan.background.map(\.id), removed: plan.removals)
     }
 
-    /// The app's packs whose download is under way.
+    /// The app's packs whose download is under way, but those the extension has yet to accept.
     func downloading(_ app: String) -> [String] {
-        state.activities(of: app).keys.sorted()
+        state.activities(of: app).filter { !$0.value.awaitsAnswer }.keys.sorted()
     }
 
     /// Removes packs as storage pressure would: on-demand packs first, then prefetch packs, least

@@ -82,6 +82,9 @@ final class AssetPackCoordinator {
     let arrivals: ArchiveArrivals
     /// The packs whose download the app is asking for right now, which start in the foreground.
     var inForeground: Set<InstalledAssetPack.Key> = []
+    /// The apps whose install is queueing packs ahead of its extension's answer, with the answers
+    /// waiting for that to end (``aheadQueued(_:)``).
+    var queueingAhead: [String: [CheckedContinuation<Void, Never>]] = [:]
     var nextManifestNumber = 0
     /// The device's Apple hosting server (`settings --apple-hosting-server`), where the packs of apps
     /// that set `BAUsesAppleHosting` are listed and served; the service keeps it current.
@@ -157,6 +160,10 @@ final class AssetPackCoordinator {
             var row: DownloadRow?
             if let id = download.rowID { row = (try? await storeReader.read { try $0.download(id: id) }) ?? nil }
             let waitingFile = row.map { staging.handedOverFile(ofRow: $0.id, appGroup: $0.descriptor.applicationGroupIdentifier) } ?? nil
+            if download.awaitsAnswer {
+                await withdrawAfterRestart(download, row: row, waitingFile: waitingFile)
+                continue
+            }
             guard let row, row.state == .waiting || row.state == .downloading || row.state == .created
                 || (row.state == .finished && waitingFile != nil)
             else {
@@ -183,6 +190,8 @@ final class AssetPackCoordinator {
             }
             pending[key] = nil
         }
+        // An archive kept for an answer that will not come now has no row to go with.
+        for case let archive? in state.activities(of: app).values.map(\.heldArchive) { StagingArea.release(handedOver: archive) }
         state.forget(app: app)
         for key in installed.keys where key.bundleIdentifier == app {
             installed[key] = nil

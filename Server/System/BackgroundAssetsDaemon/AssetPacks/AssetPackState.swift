@@ -29,15 +29,26 @@ public struct AssetPackState: Sendable {
         public var entry: AssetPackDownloadManifest.Entry
         public var phase: Phase
         public var isEssential: Bool
+        /// Whether it started before the extension's `shouldDownload(_:)` answer, which it still
+        /// awaits: its events are held back and its archive is not installed until the extension
+        /// accepts it (``answered(app:accepted:)``).
+        public var awaitsAnswer = false
         /// The progress last reported, and when, to space progress events out.
         var lastReport: (bytes: Int64, at: Date)?
+        /// The archive that arrived while the answer was awaited.
+        var heldArchive: URL?
+        /// The failure that ended the download while the answer was awaited.
+        var heldFailure: WireFailure?
+        /// Whether the app asked for it while the answer was awaited: it goes on whatever the answer.
+        var isRequested = false
 
         public static func == (lhs: Activity, rhs: Activity) -> Bool {
             lhs.entry == rhs.entry && lhs.phase == rhs.phase && lhs.isEssential == rhs.isEssential
+                && lhs.awaitsAnswer == rhs.awaitsAnswer
         }
     }
 
-    private var activities: [InstalledAssetPack.Key: Activity] = [:]
+    var activities: [InstalledAssetPack.Key: Activity] = [:]
     /// The least time between two progress events of one pack, unless a whole percent has passed.
     public var progressInterval: TimeInterval
 
@@ -65,7 +76,11 @@ public struct AssetPackState: Sendable {
                                  installedVersion: Int?) -> (AssetPackRequestOutcome, [AssetPackAction]) {
         if installedVersion == entry.version { return (.alreadyInstalled, []) }
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id)
-        if let current = activities[key], current.entry.version == entry.version { return (.joined, []) }
+        if let current = activities[key], current.entry.version == entry.version {
+            // Asked for by the app itself, it no longer depends on the extension's answer.
+            if current.awaitsAnswer { activities[key]?.isRequested = true }
+            return (.joined, [])
+        }
         return (.scheduled, start(app: app, entry: entry, archiveURL: archiveURL, isEssential: false))
     }
 
@@ -93,7 +108,10 @@ public struct AssetPackState: Sendable {
     public mutating func remove(app: String, packID: String) -> [AssetPackAction] {
         var actions: [AssetPackAction] = []
         if let activity = activities.removeValue(forKey: InstalledAssetPack.Key(bundleIdentifier: app, packID: packID)) {
-            actions.append(.cancelDownload(app: app, identifier: Self.identifier(activity.entry)))
+            let identifier = Self.identifier(activity.entry)
+            // One the extension has yet to accept was never reported, and may hold its archive.
+            actions.append(activity.awaitsAnswer ? .withdrawDownload(app: app, identifier: identifier, heldArchive: activity.heldArchive)
+                : .cancelDownload(app: app, identifier: identifier))
         }
         return actions + [.remove(app: app, packID: packID), .emit(app: app, event: .removed(packID: packID))]
     }
@@ -129,12 +147,13 @@ public struct AssetPackState: Sendable {
     public mutating func downloadBegan(app: String, identifier: String) -> [AssetPackAction] {
         guard let (key, activity) = match(app, identifier) else { return [] }
         if case .queued = activity.phase { activities[key]?.phase = .downloading(completedBytes: 0, totalBytes: activity.entry.downloadSize) }
+        guard !activity.awaitsAnswer else { return [] }
         return [.emit(app: app, event: .began(packID: activity.entry.id, version: activity.entry.version))]
     }
 
     /// The archive's download paused.
     public mutating func downloadPaused(app: String, identifier: String) -> [AssetPackAction] {
-        guard let (_, activity) = match(app, identifier) else { return [] }
+        guard let (_, activity) = match(app, identifier), !activity.awaitsAnswer else { return [] }
         return [.emit(app: app, event: .paused(packID: activity.entry.id, version: activity.entry.version))]
     }
 
@@ -145,6 +164,7 @@ public struct AssetPackState: Sendable {
         guard let (key, activity) = match(app, identifier) else { return [] }
         let total = expected > 0 ? expected : activity.entry.downloadSize
         activities[key]?.phase = .downloading(completedBytes: written, totalBytes: total)
+        guard !activity.awaitsAnswer else { return [] }
         if let last = activity.lastReport, written < total, now.timeIntervalSince(last.at) < progressInterval,
            (written - last.bytes) * 100 < total {
             return []
@@ -154,9 +174,14 @@ public struct AssetPackState: Sendable {
                                                     completedBytes: written, totalBytes: total))]
     }
 
-    /// The archive is downloaded: verify and unpack it.
+    /// The archive is downloaded: verify and unpack it, or, while the extension's answer is
+    /// awaited, keep it for then.
     public mutating func downloadFinished(app: String, identifier: String, file: URL) -> [AssetPackAction] {
         guard let (key, activity) = match(app, identifier) else { return [] }
+        guard !activity.awaitsAnswer else {
+            activities[key]?.heldArchive = file
+            return []
+        }
         activities[key]?.phase = .installing
         return [.install(app: app, entry: activity.entry, archive: file)]
     }
@@ -175,15 +200,20 @@ public struct AssetPackState: Sendable {
         ]
     }
 
-    /// The download, the verification or the unpacking failed; nothing was installed.
+    /// The download, the verification or the unpacking failed; nothing was installed. While the
+    /// extension's answer is awaited, the failure is reported only if it accepts the pack.
     public mutating func failed(app: String, identifier: String, failure: WireFailure) -> [AssetPackAction] {
         guard let (key, activity) = match(app, identifier) else { return [] }
+        guard !activity.awaitsAnswer else {
+            activities[key]?.heldFailure = failure
+            return []
+        }
         activities[key] = nil
         return [.emit(app: app, event: .failed(packID: activity.entry.id, version: activity.entry.version, failure: failure))]
     }
 
     /// The pack version a queue download identifier stands for, if this state awaits it.
-    private func match(_ app: String, _ identifier: String) -> (InstalledAssetPack.Key, Activity)? {
+    func match(_ app: String, _ identifier: String) -> (InstalledAssetPack.Key, Activity)? {
         guard let parsed = AssetPackDownloadIdentifier(parsing: identifier) else { return nil }
         let key = InstalledAssetPack.Key(bundleIdentifier: app, packID: parsed.packID)
         guard let activity = activities[key], activity.entry.version == parsed.version else { return nil }

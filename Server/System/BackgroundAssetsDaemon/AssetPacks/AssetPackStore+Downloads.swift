@@ -20,13 +20,13 @@ extension AssetPackStore {
         let entry = AssetPackDownloadManifest(assetPacks: [download.entry]).jsonValue.encoded(pretty: false)
         try database.prepare(
             """
-            INSERT OR REPLACE INTO pack_downloads (app, pack_id, entry, archive_url, essential, row_id)
-            VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR REPLACE INTO pack_downloads (app, pack_id, entry, archive_url, essential, row_id, awaiting_answer)
+            VALUES (?, ?, ?, ?, ?, ?, ?)
             """
         ).bind([
             .text(download.app), .text(download.entry.id), .text(String(decoding: entry, as: UTF8.self)),
             .text(download.archiveURL.absoluteString), .int(download.isEssential ? 1 : 0),
-            download.rowID.map { .integer($0) },
+            download.rowID.map { .integer($0) }, .bool(download.awaitsAnswer),
         ]).run()
     }
 
@@ -48,12 +48,14 @@ extension AssetPackStore {
     /// Every pack version on its way. A record the store cannot read back (it only writes valid
     /// ones) is skipped: its download, if any, then ends without an install.
     func pendingDownloads() throws -> [PendingAssetPackDownload] {
-        try database.prepare("SELECT app, entry, archive_url, essential, row_id FROM pack_downloads ORDER BY app, pack_id")
+        try database.prepare("""
+            SELECT app, entry, archive_url, essential, row_id, awaiting_answer FROM pack_downloads ORDER BY app, pack_id
+            """)
             .rows { row -> PendingAssetPackDownload? in
                 guard let manifest = try? AssetPackDownloadManifest(parsing: Data(row.text(1).utf8), source: "pack_downloads.entry"),
                       let entry = manifest.assetPacks.first, let url = URL(string: row.text(2)) else { return nil }
                 return PendingAssetPackDownload(app: row.text(0), entry: entry, archiveURL: url, isEssential: row.bool(3),
-                                                rowID: row.isNull(4) ? nil : row.int64(4))
+                                                rowID: row.isNull(4) ? nil : row.int64(4), awaitsAnswer: row.bool(5))
             }.compactMap { $0 }
     }
 

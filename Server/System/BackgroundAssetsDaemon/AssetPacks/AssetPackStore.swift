@@ -63,6 +63,11 @@ public actor AssetPackStore: OwnThreadActor {
             type_name TEXT
         );
         """,
+        // Version 3: whether a pack version on its way was started before the extension's
+        // shouldDownload(_:) answer and still awaits it.
+        """
+        ALTER TABLE pack_downloads ADD COLUMN awaiting_answer INTEGER NOT NULL DEFAULT 0;
+        """,
     ]
 
     /// Records an installed version, replacing the app's record of that pack.

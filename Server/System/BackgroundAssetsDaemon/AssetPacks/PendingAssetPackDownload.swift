@@ -22,6 +22,9 @@ struct PendingAssetPackDownload: Sendable, Equatable {
     var isEssential: Bool
     /// The queue row fetching the archive, once it is queued.
     var rowID: Int64?
+    /// Whether it started before the extension's `shouldDownload(_:)` answer and still awaits it:
+    /// a service that restarts before the answer withdraws it, since no answer will come.
+    var awaitsAnswer = false
 
     /// The record's key.
     var key: InstalledAssetPack.Key { InstalledAssetPack.Key(bundleIdentifier: app, packID: entry.id) }

@@ -142,11 +142,14 @@ extension BackgroundAssetsService {
             // The extension takes a while to start; its answer is kept in the asset-pack store, which a
             // device's first managed app creates, so the store is made ready while the extension starts.
             _ = assetPacks.store
+            // And the essential packs it is asked about download meanwhile, installed only if it accepts them.
+            await assetPacks.startAhead(installed, kind: kind, candidates: candidates)
         }
         return true
     }
 
-    /// The extension answered `shouldDownload(_:)`: the packs it accepted are scheduled, and an
+    /// The extension answered `shouldDownload(_:)`: the packs it accepted are scheduled (or go on,
+    /// when they started ahead of the answer), the others started ahead are withdrawn, and an
     /// install waits for the essential ones; an extension that is not managed ends the install with why.
     func assetPackSelectionReturned(_ result: ExtensionCallResult, kind: ContentRequestKind, of app: String) async {
         guard let installed = try? await registry.app(app) else { return }
@@ -162,5 +165,11 @@ extension BackgroundAssetsService {
             ? .notManaged(note: assetPacks.refusal(for: installed)?.message)
             : .accepted(essentialRows: performed.started.filter(\.isEssential).map { ($0.rowID, $0.size) })
         await perform(installs.packSelectionReturned(app: app, selection, ended: performed.ended))
+    }
+
+    /// The extension will not answer `shouldDownload(_:)` (it crashed, ran out of time or cannot
+    /// run): the packs started ahead of its answer are withdrawn, as when it accepts none.
+    func assetPackSelectionAbandoned(of app: String) async {
+        await packsEnded(await assetPacks.answerAhead(app, accepted: nil).ended)
     }
 }

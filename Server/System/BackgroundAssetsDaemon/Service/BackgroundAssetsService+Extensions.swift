@@ -106,6 +106,7 @@ extension BackgroundAssetsService {
             switch record.purpose {
             case let .contentRequest(kind, manifest):
                 unlink(manifest.path)
+                if case .shouldDownload = record.call { await assetPackSelectionAbandoned(of: app) }
                 await perform(installs.contentRequestAbandoned(app: app, kind: kind, reason: reason))
             case let .delivery(file, rowID):
                 await extensionDidNotTake(file, rowID: rowID, of: app)
