@@ -70,7 +70,11 @@ extension AssetPackCoordinator {
         for (download, _) in admitted { pending[download.key] = download }
         try? await store?.savePending(admitted.map(\.download))
         do {
-            let rows = try await queue.enqueue(admitted.map(\.row))
+            // Downloads ahead of an extension's answer need not wait for the disk to hold their rows:
+            // a service that restarts withdraws them whether their rows survived or not, and their
+            // transfers start sooner.
+            let aheadOnly = admitted.allSatisfy(\.download.awaitsAnswer)
+            let rows = try await queue.enqueue(admitted.map(\.row), syncs: !aheadOnly)
             var queued: [PendingAssetPackDownload] = []
             for ((download, _), row) in zip(admitted, rows) {
                 var download = download

@@ -28,20 +28,23 @@ extension SQLiteDatabase {
         return connection
     }
 
-    /// Brings the schema up to the last of `migrations`, one migration per transaction.
+    /// Brings the schema up to the last of `migrations`, every migration missing in one transaction.
+    ///
+    /// One commit, so one wait for the disk, however many versions a store moves through: a store
+    /// created on the spot (the asset-pack store, by a device's first managed app) waited for one
+    /// commit per version before its first record.
     /// - Throws: ``DaemonError/schemaTooNew(found:supported:path:)`` or a SQLite error; a failed
-    ///   migration leaves the store at the last version that completed.
+    ///   migration leaves the store at the version it had.
     func migrate(_ migrations: [String]) throws {
         let found = try userVersion()
         guard found <= migrations.count else {
             throw DaemonError.schemaTooNew(found: found, supported: migrations.count, path: path)
         }
-        for version in found..<migrations.count {
-            try transaction {
-                try execute(migrations[version])
-                // user_version lives in the database header, so it commits or rolls back with the script.
-                try execute("PRAGMA user_version = \(version + 1)")
-            }
+        guard found < migrations.count else { return }
+        try transaction {
+            for version in found..<migrations.count { try execute(migrations[version]) }
+            // user_version lives in the database header, so it commits or rolls back with the scripts.
+            try execute("PRAGMA user_version = \(migrations.count)")
         }
     }
 
