@@ -137,13 +137,15 @@ extension BackgroundAssetsService {
             // The essential packs run first: nothing else of the app starts until they are installed.
             await perform(installs.essentialDownloadsComing(app: app, kind: kind))
             let candidates = assetPacks.candidates(for: kind, of: installed, manifest: manifest)
+            // The essential packs the extension is asked about download while it starts and answers,
+            // installed only if it accepts them. Queued before it is called, so a call that cannot be
+            // made (its abandonment withdraws them) finds them queued.
+            await assetPacks.startAhead(installed, kind: kind, candidates: candidates)
             await callExtension(of: app, [ExtensionCallRecord(
                 call: .shouldDownload(manifestPath: file.path, packIDs: candidates), purpose: .contentRequest(kind, manifest: file))])
             // The extension takes a while to start; its answer is kept in the asset-pack store, which a
             // device's first managed app creates, so the store is made ready while the extension starts.
             _ = assetPacks.store
-            // And the essential packs it is asked about download meanwhile, installed only if it accepts them.
-            await assetPacks.startAhead(installed, kind: kind, candidates: candidates)
         }
         return true
     }
