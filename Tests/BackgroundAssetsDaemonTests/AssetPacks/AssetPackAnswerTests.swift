@@ -57,4 +57,25 @@ struct AssetPackAnswerTests {
             await device.stop()
         }
     }
+
+    @Test("An extension that cannot be called (its daily budget is spent) has the packs queued ahead of its answer withdrawn, and the install ends without them")
+    func noCallWithdrawsEveryPack() async throws {
+        let catalog = try PackCatalog()
+        try catalog.add("Extras", policy: PackCatalog.essential, files: ["Extras/big.bin": String(repeating: "x", count: 300_000)])
+        try catalog.publish()
+        try await withAssetServer(catalogURL: catalog.folder) { server in
+            let device = try await InProcessService { $0.extensionDailyBudget = 0 }
+            let status = try await AssetPackServiceTests.install(on: device, server: server)
+            let layout = AssetPackServiceTests.layout(device)
+            #expect(layout.installedVersion(of: "Extras") == nil, "\(status.installSummary ?? "")")
+            try await device.waitForTrace("the pack withdrawn") { $0.event == "assetPackWithdrawn" && $0.download == "asset-pack.Extras.v1" }
+            let tool = try await device.client("com.example.backgroundassets-debug", role: .tool)
+            guard case let .status(after) = try await tool.ask(.core(.fetchStatus)) else { throw TestSupportError("no status") }
+            #expect(!after.downloads.contains { $0.download.identifier == "asset-pack.Extras.v1" }, "no row waits for an answer that never comes")
+            let container = try #require(device.paths.container(forAppGroup: "group." + AssetPackServiceTests.app))
+            let left = [container, device.paths.stagingDirectory].flatMap { largeFiles(under: $0, atLeast: 100_000) }
+            #expect(left.isEmpty, "\(left)")
+            await device.stop()
+        }
+    }
 }
