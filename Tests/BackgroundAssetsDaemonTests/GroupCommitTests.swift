@@ -8,6 +8,7 @@ import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 import Testing
+import TestSupport
 
 @Suite("Schedules share syncs")
 struct GroupCommitTests {
@@ -30,7 +31,7 @@ struct GroupCommitTests {
         let syncsBefore = store.writeAheadLogSyncs
         var tickets: [Int] = []
         for index in 0..<200 {
-            _ = try store.insert([StoreFixture.download("d\(index)")], at: StoreFixture.epoch, syncs: false)
+            _ = try store.insert([StoreFixture.download("d\(index)")], at: StoreFixture.epoch, durability: .answerWaits)
             tickets.append(try #require(store.unsyncedTicket))
         }
         #expect(store.writeAheadLogSyncs == syncsBefore, "a deferred insert does not sync itself")
@@ -47,7 +48,7 @@ struct GroupCommitTests {
     func ownSyncCoversDeferred() async throws {
         let fixture = try StoreFixture()
         let store = fixture.store
-        _ = try store.insert([StoreFixture.download("deferred")], at: StoreFixture.epoch, syncs: false)
+        _ = try store.insert([StoreFixture.download("deferred")], at: StoreFixture.epoch, durability: .answerWaits)
         let ticket = try #require(store.unsyncedTicket)
         _ = try store.insert(StoreFixture.download("synced"), at: StoreFixture.epoch)
         #expect(store.unsyncedTicket == nil)
@@ -55,10 +56,51 @@ struct GroupCommitTests {
         #expect(store.sharedSyncs == 0, "nothing was left to sync")
     }
 
+    @Test("An insert synced soon is committed with nothing to wait for, and reaches the disk by itself within the delay")
+    func soonReachesTheDiskAlone() async throws {
+        let fixture = try StoreFixture(soonSyncDelay: .milliseconds(50))
+        let store = fixture.store
+        let syncsBefore = store.writeAheadLogSyncs
+        for index in 0..<20 {
+            _ = try store.insert([StoreFixture.download("f\(index)", foreground: true)], at: StoreFixture.epoch, durability: .soon)
+        }
+        #expect(store.writeAheadLogSyncs == syncsBefore, "the insert does not sync itself")
+        #expect(store.unsyncedTicket == nil, "no answer waits for it")
+        #expect(try store.allDownloads().count == 20, "committed: the next request already sees them")
+        try await poll(until: { store.unsyncedSoonTicket == nil }, "the inserts to reach the disk")
+        #expect(store.sharedSyncs >= 1 && store.sharedSyncs <= 20, "synced by the syncer, \(store.sharedSyncs) time(s)")
+    }
+
+    @Test("An insert synced soon waits for its delay, unless a sync someone waits for takes it along first")
+    func soonGoesWithTheNextAwaitedSync() async throws {
+        let fixture = try StoreFixture(soonSyncDelay: .seconds(3_600))
+        let store = fixture.store
+        _ = try store.insert([StoreFixture.download("foreground", foreground: true)], at: StoreFixture.epoch, durability: .soon)
+        let soon = try #require(store.unsyncedSoonTicket)
+        _ = try store.insert([StoreFixture.download("scheduled")], at: StoreFixture.epoch, durability: .answerWaits)
+        let ticket = try #require(store.unsyncedTicket)
+        #expect(ticket > soon)
+        #expect(await waitForDisk(store, tickets: [ticket]) == [true])
+        #expect(store.unsyncedSoonTicket == nil, "the awaited sync covered the earlier insert")
+        #expect(store.sharedSyncs == 1)
+    }
+
+    @Test("A change that syncs itself covers an insert synced soon, and the syncer then has nothing to do")
+    func ownSyncCoversSoon() async throws {
+        let fixture = try StoreFixture(soonSyncDelay: .milliseconds(50))
+        let store = fixture.store
+        _ = try store.insert([StoreFixture.download("foreground", foreground: true)], at: StoreFixture.epoch, durability: .soon)
+        _ = try store.insert(StoreFixture.download("synced"), at: StoreFixture.epoch)
+        #expect(store.unsyncedSoonTicket == nil)
+        _ = try store.insert([StoreFixture.download("later")], at: StoreFixture.epoch, durability: .answerWaits)
+        #expect(await waitForDisk(store, tickets: [try #require(store.unsyncedTicket)]) == [true])
+        #expect(store.sharedSyncs == 1, "only the awaited one: the insert synced soon had nothing left to sync")
+    }
+
     @Test("A store that closes fails what still waits for the disk")
     func closedStoreFails() async throws {
         let fixture = try StoreFixture()
-        _ = try fixture.store.insert([StoreFixture.download("a")], at: StoreFixture.epoch, syncs: false)
+        _ = try fixture.store.insert([StoreFixture.download("a")], at: StoreFixture.epoch, durability: .answerWaits)
         let ticket = try #require(fixture.store.unsyncedTicket)
         fixture.store.close()
         #expect(await waitForDisk(fixture.store, tickets: [ticket]) == [false])

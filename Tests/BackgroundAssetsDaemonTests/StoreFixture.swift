@@ -14,11 +14,12 @@ final class StoreFixture: Sendable {
     let url: URL
     let store: DownloadStore
 
-    init() throws {
+    /// - Parameter soonSyncDelay: How long an insert of ``CommitDurability/soon`` may stay off the disk.
+    init(soonSyncDelay: Duration = .seconds(1)) throws {
         directory = try TemporaryDirectory(prefix: "ba-store")
         url = directory.appending("system/queue.sqlite")
         try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
-        store = try DownloadStore(url: url)
+        store = try DownloadStore(url: url, soonSyncDelay: soonSyncDelay)
     }
 
     /// Opens a second store on the same file, as a restarted service would.

@@ -127,11 +127,11 @@ public actor DownloadQueue: OwnThreadActor {
     }
 
     /// Adds downloads, all or none, and starts them when their turn comes.
-    /// - Parameter syncs: `false` to return before they are on disk (see ``DownloadStore/insert(_:at:syncs:)``).
+    /// - Parameter durability: When they reach the disk (see ``DownloadStore/insert(_:at:durability:)``).
     /// - Returns: The stored rows.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` or a store error.
-    public func enqueue(_ downloads: [NewDownload], syncs: Bool = true) throws -> [DownloadRow] {
-        let rows = try store.insert(downloads.map(parkedIfUnreachable), at: wallClock.now, syncs: syncs)
+    public func enqueue(_ downloads: [NewDownload], durability: CommitDurability = .synced) throws -> [DownloadRow] {
+        let rows = try store.insert(downloads.map(parkedIfUnreachable), at: wallClock.now, durability: durability)
         noteParked(rows)
         pump()
         return rows
@@ -139,11 +139,13 @@ public actor DownloadQueue: OwnThreadActor {
 
     /// Adds downloads in one transaction, each on its own: one the app has scheduled already is
     /// refused alone, the others are added. Then starts them when their turn comes, with one pump.
-    /// - Parameter syncs: `false` to return before they are on disk (see ``DownloadStore/insert(_:at:syncs:)``).
+    /// - Parameter durability: When they reach the disk (see ``DownloadStore/insert(_:at:durability:)``).
     /// - Returns: Each download's row, or why it was refused, in order.
     /// - Throws: A store error; nothing is added.
-    public func enqueueEach(_ downloads: [NewDownload], syncs: Bool = true) throws -> [Result<DownloadRow, DaemonError>] {
-        let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: wallClock.now, syncs: syncs)
+    public func enqueueEach(
+        _ downloads: [NewDownload], durability: CommitDurability = .synced
+    ) throws -> [Result<DownloadRow, DaemonError>] {
+        let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: wallClock.now, durability: durability)
         noteParked(outcomes.compactMap { try? $0.get() })
         pump()
         return outcomes

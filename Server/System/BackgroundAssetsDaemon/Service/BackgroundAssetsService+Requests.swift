@@ -117,7 +117,7 @@ extension BackgroundAssetsService {
         if let refusal = await scheduleRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "scheduleDownload", app: app, download: download.identifier)
         // Committed without waiting for the disk: the answer waits for it instead (see `answer`).
-        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)], syncs: false)
+        let rows = try await queue.enqueue([NewDownload(bundleIdentifier: app, descriptor: download)], durability: .answerWaits)
         return .download(rows[0].descriptor)
     }
 
@@ -142,7 +142,7 @@ extension BackgroundAssetsService {
             accepted.append((index, NewDownload(bundleIdentifier: app, descriptor: download)))
         }
         do {
-            let outcomes = try await queue.enqueueEach(accepted.map(\.download), syncs: false)
+            let outcomes = try await queue.enqueueEach(accepted.map(\.download), durability: .answerWaits)
             for (slot, outcome) in zip(accepted, outcomes) {
                 switch outcome {
                 case let .success(row): answers[slot.index] = .download(row.descriptor)
@@ -198,10 +198,12 @@ extension BackgroundAssetsService {
         }
         if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "startForegroundDownload", app: app, download: download.identifier)
-        // Committed without waiting for the disk, as a schedule is: the answer waits for the sync
-        // (see `answer`), and the service handles the transfers' events meanwhile.
+        // Answered before it is on disk, unlike a schedule: the app that started it runs, and a power
+        // cut that takes the row back ends the app too, whose next launch starts the session again
+        // (Apple's sample looks at the current downloads at each launch). The log is synced within a
+        // second, so the download stays on its way if the app quits (TransferEngine.md).
         let rows = try await queue.enqueue(
-            [NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)], syncs: false)
+            [NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)], durability: .soon)
         return .download(rows[0].descriptor)
     }
 

@@ -12,8 +12,8 @@ import Synchronization
 ///
 /// Every change is one transaction, committed before the method returns: when `insert` returns,
 /// the download survives `kill -9` of the service and a power cut, so the service can acknowledge
-/// the schedule (or, with `syncs: false`, once ``whenDurable(through:_:)`` says so, a sync shared
-/// with the inserts around it). What happens to a download afterwards as it runs (an attempt starting, a
+/// the schedule (or, inserted with ``CommitDurability/answerWaits``, once ``whenDurable(through:_:)``
+/// says so, a sync shared with the inserts around it). What happens to a download afterwards as it runs (an attempt starting, a
 /// checkpoint, a promotion, its end) is committed without waiting for the disk: it survives
 /// `kill -9`, and a power cut can only take back the last of it, which the next boot redoes (the
 /// download is fetched again from an earlier checkpoint, cut back to match, and handed over again;
@@ -40,9 +40,11 @@ public final class DownloadStore: Sendable {
     /// The connection uses WAL with `synchronous=NORMAL`, and a change that must survive a power
     /// cut syncs the write-ahead log itself before it returns (see ``withDatabase(waitsForDisk:_:)``).
     /// Readers never block the writer.
-    /// - Parameter url: The database file, usually ``DevicePaths/queueDatabase``.
+    /// - Parameters:
+    ///   - url: The database file, usually ``DevicePaths/queueDatabase``.
+    ///   - soonSyncDelay: How long an insert of ``CommitDurability/soon`` may stay off the disk.
     /// - Throws: ``DaemonError`` when the file cannot be opened or its schema is newer than this service.
-    public init(url: URL) throws {
+    public init(url: URL, soonSyncDelay: Duration = .seconds(1)) throws {
         path = url.path
         let connection = try SQLiteDatabase.openStore(path: url.path, migrations: Self.migrations)
         // Set once: switching it around each relaxed change made SQLite compile the PRAGMA anew
@@ -55,7 +57,7 @@ public final class DownloadStore: Sendable {
         // client first asks, which at the descriptor limit could not open them.
         _ = try reading.userVersion()
         reader = Mutex(reading)
-        syncer = WriteAheadLogSyncer(logPath: url.path + "-wal")
+        syncer = WriteAheadLogSyncer(logPath: url.path + "-wal", soonDelay: soonSyncDelay)
     }
 
     deinit {
@@ -123,10 +125,16 @@ public final class DownloadStore: Sendable {
         (try? withDatabase { $0.writeAheadLogSyncs }) ?? 0
     }
 
-    /// The changes committed with ``insert(_:at:syncs:)`` and `syncs: false`, not yet on disk: the
-    /// ticket to wait for with ``whenDurable(through:_:)``, or `nil` when everything such is on disk.
+    /// The changes committed with ``insert(_:at:durability:)`` and ``CommitDurability/answerWaits``,
+    /// not yet on disk: the ticket to wait for with ``whenDurable(through:_:)``, or `nil` when
+    /// everything such is on disk. Inserts of ``CommitDurability/soon`` take no part in it.
     public var unsyncedTicket: Int? {
         syncer.unsyncedTicket
+    }
+
+    /// The changes committed with ``CommitDurability/soon`` not yet on disk, if any, for tests.
+    var unsyncedSoonTicket: Int? {
+        syncer.unsyncedSoonTicket
     }
 
     /// Calls `completion` once the changes up to `ticket` are on disk; `false` when the sync failed or
@@ -165,14 +173,14 @@ public final class DownloadStore: Sendable {
     /// - Parameters:
     ///   - downloads: The downloads to add.
     ///   - now: The time they are scheduled.
-    ///   - syncs: `false` to return once the downloads are committed, before they are on disk; the
-    ///     caller then waits for ``unsyncedTicket`` with ``whenDurable(through:_:)`` before it tells
-    ///     anyone the downloads are scheduled.
+    ///   - durability: When they reach the disk: before this returns (``CommitDurability/synced``),
+    ///     or later, the caller's answer waiting for ``unsyncedTicket`` with ``whenDurable(through:_:)``
+    ///     (``CommitDurability/answerWaits``) or nobody waiting (``CommitDurability/soon``).
     /// - Returns: The stored rows, in the same order.
     /// - Throws: ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)`` for the first
     ///   duplicate; nothing is added.
-    public func insert(_ downloads: [NewDownload], at now: Date, syncs: Bool = true) throws -> [DownloadRow] {
-        try withDatabase(waitsForDisk: syncs) { database in
+    public func insert(_ downloads: [NewDownload], at now: Date, durability: CommitDurability = .synced) throws -> [DownloadRow] {
+        try withDatabase(waitsForDisk: durability == .synced) { database in
             let rows = try database.transaction {
                 try downloads.map { download in
                     let row = Self.newRow(download, at: now)
@@ -185,7 +193,7 @@ public final class DownloadStore: Sendable {
                     return row.with(id: database.lastInsertedRowID)
                 }
             }
-            if !syncs { syncer.committed(through: database.totalChangedRowCount) }
+            owe(durability, through: database.totalChangedRowCount)
             return rows
         }
     }
@@ -198,11 +206,13 @@ public final class DownloadStore: Sendable {
     /// - Parameters:
     ///   - downloads: The downloads to add.
     ///   - now: The time they are scheduled.
-    ///   - syncs: As for ``insert(_:at:syncs:)``.
+    ///   - durability: As for ``insert(_:at:durability:)``.
     /// - Returns: Each download's stored row, or ``DaemonError/downloadAlreadyScheduled(bundleIdentifier:identifier:)``, in order.
     /// - Throws: Any other error; nothing is added.
-    public func insertEach(_ downloads: [NewDownload], at now: Date, syncs: Bool = true) throws -> [Result<DownloadRow, DaemonError>] {
-        try withDatabase(waitsForDisk: syncs) { database in
+    public func insertEach(
+        _ downloads: [NewDownload], at now: Date, durability: CommitDurability = .synced
+    ) throws -> [Result<DownloadRow, DaemonError>] {
+        try withDatabase(waitsForDisk: durability == .synced) { database in
             let outcomes = try database.transaction {
                 try downloads.map { download -> Result<DownloadRow, DaemonError> in
                     let row = Self.newRow(download, at: now)
@@ -215,8 +225,17 @@ public final class DownloadStore: Sendable {
                     return .success(row.with(id: database.lastInsertedRowID))
                 }
             }
-            if !syncs { syncer.committed(through: database.totalChangedRowCount) }
+            owe(durability, through: database.totalChangedRowCount)
             return outcomes
+        }
+    }
+
+    /// Tells the syncer about changes committed up to `ticket` that are not on disk yet.
+    private func owe(_ durability: CommitDurability, through ticket: Int) {
+        switch durability {
+        case .synced: break
+        case .answerWaits: syncer.committed(through: ticket)
+        case .soon: syncer.syncSoon(through: ticket)
         }
     }
 
