@@ -32,7 +32,19 @@ extension LifecycleTests {
                 #expect(failures.count == count, "each refusal once")
                 #expect(calls.downloads("failed") == Set(life.sessions.map(\.id)))
                 #expect(failures.allSatisfy { $0.errorCode == BAError.Code.downloadWouldExceedAllowance.rawValue })
-                let scheduled = life.trace().filter { $0.event == "scheduleReturnedDownloads" }.map(\.detail)
+                // Sent without waiting for each return, and run in the order they were sent.
+                let trace = life.trace()
+                let sent = trace.filter { $0.event == "backgroundDownload(_:failedWithError:)" && $0.to == "extension" }
+                #expect(failures.map(\.download) == sent.map(\.download), "the extension ran them in the order they were sent")
+                var out = 0
+                var mostOut = 0
+                for entry in trace {
+                    if entry.event == "backgroundDownload(_:failedWithError:)" && entry.to == "extension" { out += 1 }
+                    if entry.event == "return" && entry.detail?.hasPrefix("backgroundDownload(_:failedWithError:)") == true { out -= 1 }
+                    mostOut = max(mostOut, out)
+                }
+                #expect(mostOut > 1 && mostOut <= 32, "at most a window of notices out at once, and more than one: \(mostOut)")
+                let scheduled = trace.filter { $0.event == "scheduleReturnedDownloads" }.map(\.detail)
                 #expect(scheduled == ["0 scheduled, \(count) refused"], "one line for the whole answer")
                 // The notices that waited in a file were all read back, and the file went with them.
                 let notices = DevicePaths(root: life.scenario.deviceRoot).stagingDirectory.appending(path: "notices")

@@ -20,6 +20,11 @@ enum ExtensionCallAction: Sendable, Equatable {
     /// Send a call on the extension's connection and arm its deadline, which reports
     /// ``ExtensionCallLifecycle/deadlinePassed(app:callID:)`` when it passes.
     case send(app: String, callID: UInt64, ExtensionCallRecord, limit: ExtensionCallLimit)
+    /// Send a call behind the running one, before it returned (``ExtensionCallRecord/mayBeSentAhead``),
+    /// without a deadline: the extension runs it after the calls before it.
+    case sendAhead(app: String, callID: UInt64, ExtensionCallRecord)
+    /// A call sent ahead is the running call now: arm its deadline, from now.
+    case startDeadline(app: String, callID: UInt64, limit: ExtensionCallLimit)
     /// A call returned: disarm its deadline and trace it with its runtime.
     case returned(app: String, ExtensionCallRecord, seconds: Double)
     /// Charge runtime to the app's budget record (written a moment later with others).

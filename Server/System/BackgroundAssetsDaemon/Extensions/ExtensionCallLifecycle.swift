@@ -19,11 +19,18 @@ import Foundation
 /// An app runs at most one extension process. Calls wanted while none runs launch one, unless the
 /// app is gone, its daily budget is spent or the executable does not start; calls wanted while it
 /// ends wait for a fresh launch. It is sent one call at a time once it checked in, each with a
-/// deadline: the per-call limit cut to the budget left. Idle for the grace, it is asked to terminate
+/// deadline: the per-call limit cut to the budget left. Failure notices are the exception: up to
+/// ``noticesInFlight`` of them are sent without waiting for the ones before to return
+/// (``ExtensionRun/sentAhead``); the extension runs them one at a time, in order, and returns them
+/// in order, so each is the running call in turn, its deadline counted from the return before it.
+/// Idle for the grace, it is asked to terminate
 /// (held off while it holds exclusive control, for at most the per-call limit). Its invariants:
 /// - Every call ends exactly once: it returns (the caller acts on its result), or it is abandoned
 ///   with a reason, because the extension was not launched, or because the process ended before it
-///   returned: killed at the call's deadline, over a limit, or on its own (a crash).
+///   returned: killed at the call's deadline, over a limit, or on its own (a crash). Calls sent
+///   ahead end as the queued ones do.
+/// - Calls return in the order they were sent: a return for a call sent ahead, while a call before
+///   it has not returned, is refused, and that call runs on to its deadline.
 /// - A call past its deadline kills the process; the call is abandoned when the process exits,
 ///   unless it returned first.
 /// - The process is killed at most once, and the reason recorded for `status` is the first one.
@@ -47,6 +54,11 @@ struct ExtensionCallLifecycle: Sendable {
 
     /// The limit of `extensionWillTerminate()` itself.
     static let terminationLimit: Double = 2
+
+    /// How many failure notices may be out at once, the running one included: enough that the
+    /// extension always has the next one while the service acts on a return, few enough that an
+    /// extension killed mid-window leaves little unsaid.
+    static let noticesInFlight = 32
 
     init(policy: ExtensionRuntimePolicy) {
         self.policy = policy
@@ -115,21 +127,37 @@ struct ExtensionCallLifecycle: Sendable {
 
     // MARK: - Calls
 
-    /// The extension may take its next call: it checked in, or its last call was acted on.
+    /// The extension may take its next call: it checked in, or its last call was acted on, or calls
+    /// were queued. Failure notices are sent ahead too, up to ``noticesInFlight``.
     mutating func nextCall(of app: String, now: Date) -> [ExtensionCallAction] {
         // The run is looked at in a scope of its own: a copy still held when the call is taken would
         // make the queue copy every call waiting behind it.
+        let isRunning: Bool
         do {
-            guard let run = runs[app], run.connection != nil, run.running == nil, run.ending == nil else { return [] }
-            guard !run.pending.isEmpty else { return run.isTerminating ? [] : [.armIdleGrace(app: app)] }
+            guard let run = runs[app], run.connection != nil, run.ending == nil else { return [] }
+            isRunning = run.running != nil
+            if !isRunning, run.pending.isEmpty { return run.isTerminating ? [] : [.armIdleGrace(app: app)] }
         }
-        guard let record = runs.takeNextCall(of: app) else { return [] }
-        let id = nextCallID
-        nextCallID += 1
-        let limit = limit(of: record, app: app)
-        runs[app]?.running = ExtensionRun.RunningCall(id: id, record: record, sentAt: now, limit: limit)
-        if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
-        return [.send(app: app, callID: id, record, limit: limit)]
+        var actions: [ExtensionCallAction] = []
+        if !isRunning {
+            guard let record = runs.takeNextCall(of: app) else { return [] }
+            let id = takeCallID()
+            let limit = limit(of: record, app: app)
+            runs[app]?.running = ExtensionRun.RunningCall(id: id, record: record, sentAt: now, limit: limit)
+            if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
+            actions.append(.send(app: app, callID: id, record, limit: limit))
+        }
+        while runs.maySendAhead(of: app, window: Self.noticesInFlight), let record = runs.takeNextCall(of: app) {
+            let id = takeCallID()
+            runs[app]?.sentAhead.append(ExtensionRun.SentAheadCall(id: id, record: record))
+            actions.append(.sendAhead(app: app, callID: id, record))
+        }
+        return actions
+    }
+
+    private mutating func takeCallID() -> UInt64 {
+        defer { nextCallID += 1 }
+        return nextCallID
     }
 
     /// The limit of a call: the per-call limit, cut to what is left of today's budget.
@@ -165,6 +193,12 @@ struct ExtensionCallLifecycle: Sendable {
         if isLast {
             runs[app]?.ending = .finished
             actions.append(.armForcedExit(app: app, pid: run.pid))
+        }
+        // The extension begins the call sent behind it now: its time and its deadline count from here.
+        if !run.sentAhead.isEmpty, let next = runs[app]?.sentAhead.removeFirst() {
+            let limit = limit(of: next.record, app: app)
+            runs[app]?.running = ExtensionRun.RunningCall(id: next.id, record: next.record, sentAt: now, limit: limit)
+            actions.append(.startDeadline(app: app, callID: next.id, limit: limit))
         }
         return Return(app: app, record: running.record, actions: actions, sendsNext: !isLast, parts: running.parts)
     }
@@ -254,7 +288,7 @@ struct ExtensionCallLifecycle: Sendable {
     /// not on its way out; `nil` otherwise, when calls wanted go to a launch.
     func callsOwed(by app: String) -> Int? {
         guard let run = runs[app], run.connection != nil, run.ending == nil, !run.isTerminating else { return nil }
-        return run.pending.count + (run.running == nil ? 0 : 1)
+        return run.pending.count + run.sentAhead.count + (run.running == nil ? 0 : 1)
     }
 
     /// Whether an app's extension runs, checked in, with no call running or queued, and is not ending.
@@ -295,7 +329,7 @@ struct ExtensionCallLifecycle: Sendable {
     mutating func processExited(app: String, _ exit: ExtensionProcess.Exit, now: Date) -> [ExtensionCallAction] {
         guard let run = runs[app], run.pid == exit.processIdentifier else { return [] }
         runs[app] = nil
-        var owed = Array(run.pending.waiting)
+        var owed = run.sentAhead.map(\.record) + Array(run.pending.waiting)
         var actions: [ExtensionCallAction] = []
         // A call that sent parts of its answer returned them: it is not abandoned (see the type's rules).
         var partlyReturned: ExtensionRun.RunningCall?

@@ -24,6 +24,9 @@ struct ExtensionCallQueue: Sendable, Equatable {
     /// How many calls wait.
     var count: Int { records.count - head }
 
+    /// The call to be sent next, if any.
+    var first: ExtensionCallRecord? { head < records.count ? records[head] : nil }
+
     /// The calls waiting, in the order they will be sent.
     var waiting: ArraySlice<ExtensionCallRecord> { records[head...] }
 

@@ -155,18 +155,24 @@ final class ExtensionHost {
 
     // MARK: - Calls
 
-    /// Sends a call and sets its deadline.
-    func send(_ record: ExtensionCallRecord, callID: UInt64, limit: ExtensionCallLimit, to app: String,
+    /// Sends a call and sets its deadline; a call sent ahead (`limit` is `nil`) gets its deadline
+    /// when it becomes the running call (``startDeadline(of:limit:for:isolation:)``).
+    func send(_ record: ExtensionCallRecord, callID: UInt64, limit: ExtensionCallLimit?, to app: String,
               isolation: isolated (any Actor)? = #isolation) {
         guard let connection = handles[app]?.connection else { return }
         handles[app]?.idleTimer?.cancel()
-        let date = activities.wallClock.now.addingTimeInterval(limit.seconds)
-        handles[app]?.deadline = (callID, date)
-        watchDeadline(of: app, until: date)
+        if let limit { startDeadline(of: callID, limit: limit, for: app) }
         // Traced before it is sent, so the trace never shows the extension's answer before the call.
         trace.append(.init(from: "backgroundassetsd", to: "extension", event: record.call.entryPoint, app: app,
                            download: record.call.downloadIdentifier, detail: record.call.traceDetail))
         connection.send(.event(.extensionCall(callID: callID, call: record.call)))
+    }
+
+    /// Sets the deadline of the running call, `limit` from now.
+    func startDeadline(of callID: UInt64, limit: ExtensionCallLimit, for app: String, isolation: isolated (any Actor)? = #isolation) {
+        let date = activities.wallClock.now.addingTimeInterval(limit.seconds)
+        handles[app]?.deadline = (callID, date)
+        watchDeadline(of: app, until: date)
     }
 
     /// A call returned: its deadline is cleared and the return traced.

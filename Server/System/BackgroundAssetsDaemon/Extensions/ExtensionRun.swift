@@ -26,6 +26,14 @@ struct ExtensionCallRecord: Sendable, Equatable {
     /// essential phase's batch, so the essential files are in place before the app can launch
     /// and the app's other downloads start only after the extension has seen every outcome.
     var completesInstall = false
+
+    /// Whether the call may be sent before the call ahead of it returned: a failure notice, whose
+    /// return only lets the next call go. An install refusing tens of thousands of downloads sends
+    /// one each, and a round trip for each was most of the install's time. A finished file is not
+    /// sent ahead: until it is sent, a delegate that connects can still receive it instead.
+    var mayBeSentAhead: Bool {
+        if case .failed = call { true } else { false }
+    }
 }
 
 /// One app's extension process as the call lifecycle tracks it: which process, whether it checked
@@ -40,14 +48,22 @@ struct ExtensionRun: Sendable, Equatable {
         case killed(String)
     }
 
-    /// The call it is running: its id, what it is, when it was sent and how long it may run.
+    /// The call it is running: its id, what it is, when it began and how long it may run.
     struct RunningCall: Sendable, Equatable {
         var id: UInt64
         var record: ExtensionCallRecord
+        /// When it was sent or, sent ahead, when the call before it returned: when the extension,
+        /// which runs its calls one at a time, began it.
         var sentAt: Date
         var limit: ExtensionCallLimit
         /// What the parts of its answer it sent before it returned (`extensionCallReturnedPart`) did.
         var parts = ReturnedPartsTally()
+    }
+
+    /// A call sent before the call ahead of it returned; its deadline waits until it runs.
+    struct SentAheadCall: Sendable, Equatable {
+        var id: UInt64
+        var record: ExtensionCallRecord
     }
 
     /// The process's id.
@@ -58,8 +74,11 @@ struct ExtensionRun: Sendable, Equatable {
     var connection: UInt64?
     /// Calls not sent yet, in order.
     var pending = ExtensionCallQueue()
-    /// The call it is running.
+    /// The call it is running: the oldest call sent that has not returned.
     var running: RunningCall?
+    /// Calls sent behind the running one before it returned, in order (``ExtensionCallRecord/mayBeSentAhead``):
+    /// the extension runs each after the ones before it, and each becomes the running call in turn.
+    var sentAhead: [SentAheadCall] = []
     /// Whether `extensionWillTerminate()` was queued.
     var isTerminating = false
     /// Why the lifecycle is stopping it, if it is.
@@ -71,5 +90,5 @@ struct ExtensionRun: Sendable, Equatable {
     }
 
     /// Whether the extension is doing or owes work other than terminating.
-    var hasWork: Bool { running != nil || !pending.isEmpty }
+    var hasWork: Bool { running != nil || !sentAhead.isEmpty || !pending.isEmpty }
 }

@@ -54,6 +54,15 @@ struct ExtensionRuns: Sendable {
         runs[app]?.pending.popFirst()
     }
 
+    /// Whether the next call queued for an app's extension may be sent now, behind the running call,
+    /// without waiting for it to return: both may be sent ahead, and fewer than `window` calls are out.
+    func maySendAhead(of app: String, window: Int) -> Bool {
+        guard let run = runs[app], let running = run.running, run.ending == nil, !run.isTerminating,
+            running.record.mayBeSentAhead, 1 + run.sentAhead.count < window, let next = run.pending.first
+        else { return false }
+        return next.mayBeSentAhead
+    }
+
     /// Removes and returns the calls that waited for the app's next launch.
     mutating func takeDeferred(of app: String) -> [ExtensionCallRecord] {
         deferred.removeValue(forKey: app) ?? []
@@ -61,7 +70,9 @@ struct ExtensionRuns: Sendable {
 
     /// Every call the app's extension still owes or will be sent: queued, running, or deferred.
     func callsOwed(to app: String) -> [ExtensionCallRecord] {
-        let run = runs[app].map { Array($0.pending.waiting) + [$0.running?.record].compactMap { $0 } } ?? []
+        let run = runs[app].map {
+            Array($0.pending.waiting) + [$0.running?.record].compactMap { $0 } + $0.sentAhead.map(\.record)
+        } ?? []
         return run + (deferred[app] ?? [])
     }
 

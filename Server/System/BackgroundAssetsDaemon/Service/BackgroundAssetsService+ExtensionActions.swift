@@ -24,6 +24,10 @@ extension BackgroundAssetsService {
                 await abandon(records, of: app, reason: reason)
             case let .send(app, callID, record, limit):
                 extensionHost.send(record, callID: callID, limit: limit, to: app)
+            case let .sendAhead(app, callID, record):
+                extensionHost.send(record, callID: callID, limit: nil, to: app)
+            case let .startDeadline(app, callID, limit):
+                extensionHost.startDeadline(of: callID, limit: limit, for: app)
             case let .returned(app, record, seconds):
                 extensionHost.returned(record, of: app, seconds: seconds)
             case let .recordRuntime(app, seconds):
