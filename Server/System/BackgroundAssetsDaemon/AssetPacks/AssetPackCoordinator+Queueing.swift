@@ -74,7 +74,7 @@ extension AssetPackCoordinator {
             // a service that restarts withdraws them whether their rows survived or not, and their
             // transfers start sooner.
             let aheadOnly = admitted.allSatisfy(\.download.awaitsAnswer)
-            let rows = try await queue.enqueue(admitted.map(\.row), syncs: !aheadOnly)
+            let rows = try await queue.enqueue(admitted.map(\.row), durability: aheadOnly ? .soon : .synced)
             var queued: [PendingAssetPackDownload] = []
             for ((download, _), row) in zip(admitted, rows) {
                 var download = download
