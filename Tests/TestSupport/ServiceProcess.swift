@@ -92,6 +92,29 @@ public struct ServiceProcess: Sendable {
         else { return }
         kill(pid, SIGKILL)
         try? await poll(until: { !isBackgroundAssetsService(pid) }, "pid \(pid) to end")
+        endCrashReporters(in: deviceRoot)
+    }
+
+    /// Ends the crash reporters that services of this device root left behind.
+    ///
+    /// A Swift process that crashes starts `swift-backtrace`, which writes the backtrace to the
+    /// crashed service's standard error, the device's `system/log`. One that loses its crashed
+    /// process while it still reads the process's memory (a test crashes the service on purpose)
+    /// holds both ends of its socket to that process and waits on it forever, a process left
+    /// behind by every run.
+    /// - Parameter deviceRoot: The device root whose log the reporters write to.
+    public static func endCrashReporters(in deviceRoot: URL) {
+        let log = deviceRoot.appendingPathComponent("system/log").path
+        let processes = (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? []
+        for name in processes {
+            guard let pid = pid_t(name), pid > 1,
+                  let command = try? String(contentsOfFile: "/proc/\(name)/comm", encoding: .utf8),
+                  command.hasPrefix("swift-backtrace"),
+                  let output = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(name)/fd/2"),
+                  output.hasPrefix(log)
+            else { continue }
+            kill(pid, SIGKILL)
+        }
     }
 
     /// Whether a live (not zombie) process with this pid runs backgroundassetsd.
