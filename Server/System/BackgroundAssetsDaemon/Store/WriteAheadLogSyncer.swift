@@ -172,13 +172,9 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
             }
             let now = ContinuousClock.now
             if deadline <= now { return true }
-            _ = condition.wait(until: Date(timeIntervalSinceNow: Self.seconds(deadline - now)))
+            _ = condition.wait(until: Date(timeIntervalSinceNow: (deadline - now).seconds))
         }
         return !isStopping
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
     }
 
     private func run() {
