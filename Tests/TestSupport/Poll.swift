@@ -56,8 +56,7 @@ public func poll<T>(
             return value
         }
         if clock.now >= deadline {
-            throw TestSupportError("Timed out after \(timeout) waiting for \(description()). "
-                + "The log lines of the code under test are in \(TestLogs.folder.path).")
+            throw timedOut(after: timeout, waitingFor: description())
         }
         try await Task.sleep(for: interval)
     }
@@ -86,9 +85,14 @@ public func pollOnThisThread(
     let deadline = clock.now.advanced(by: timeout)
     while try !condition() {
         if clock.now >= deadline {
-            throw TestSupportError("Timed out after \(timeout) waiting for \(description()). "
-                + "The log lines of the code under test are in \(TestLogs.folder.path).")
+            throw timedOut(after: timeout, waitingFor: description())
         }
         Thread.sleep(forTimeInterval: Double(interval.components.attoseconds) / 1e18 + Double(interval.components.seconds))
     }
+}
+
+/// The error of a wait whose deadline passed, pointing to the logs of the code under test.
+private func timedOut(after timeout: Duration, waitingFor description: String) -> TestSupportError {
+    TestSupportError("Timed out after \(timeout) waiting for \(description). "
+        + "The log lines of the code under test are in \(TestLogs.folder.path).")
 }
