@@ -175,7 +175,13 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
-        if let row = try await storeReader.read({ try $0.activeDownload(bundleIdentifier: app, identifier: download.identifier) }) {
+        // One read for both lookups: each read is a hop to the reader's thread and back, and the
+        // app's loop over its sessions waits for every answer.
+        let (active, ended) = try await storeReader.read { store -> (DownloadRow?, DownloadRow?) in
+            if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) { return (row, nil) }
+            return (nil, try store.download(uniqueIdentifier: download.uniqueIdentifier))
+        }
+        if let row = active {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }
             // Recorded first: the promotion's own events (pause, then begin) follow the request.
@@ -185,8 +191,7 @@ extension BackgroundAssetsService {
         // A download that ended a moment ago (its file may still be on its way to a delegate) is not
         // started again: the app learns of its end through its callbacks. One whose file the extension
         // receives ends for the extension; the app would wait for a callback that never comes.
-        if let ended = try await storeReader.read({ try $0.download(uniqueIdentifier: download.uniqueIdentifier) }), ended.bundleIdentifier == app,
-            ended.state.isTerminal {
+        if let ended, ended.bundleIdentifier == app, ended.state.isTerminal {
             guard !rowsGivenToExtension(of: app).contains(ended.id) else {
                 return failure(.downloadNotScheduled, "The download \(download.identifier.debugSummary) has finished, and its file went to the app's downloader extension (backgroundDownload(_:finishedWithFileURL:)) rather than to the app's delegate; look for the file where the extension puts it, or start a new download to fetch it again.")
             }
