@@ -65,7 +65,12 @@ extension DownloadQueue {
             logger.notice("The pause after repeated crashes has passed; transfers start again.")
             return false
         }
+        // The wake-up already set for the pause's end stays: every pump comes here while the pause
+        // lasts, and a replacement would count its delay from a clock read a moment later, which a
+        // device clock advanced in between (the debug tool's, a test's) puts past the end.
+        if wakeUp != nil, wakeUpDate == pause.until { return true }
         scheduleWakeUp(after: remaining, "end of the pause after repeated crashes")
+        wakeUpDate = pause.until
         return true
     }
 }

@@ -102,7 +102,7 @@ extension DownloadQueue {
     ) {
         guard let transfer = running[id], transfer.control === control else { return }
         running[id] = nil
-        defer { pump() }
+        defer { pumpAfterThisJob() }
         if result.reachedOrigin { originAnswered(transfer.row) }
         // Stopped to keep its partial file: whatever the outcome, the keeper takes it from here.
         if let keeper = partialFileKeepers.removeValue(forKey: id) { return keeper.fire() }

@@ -61,6 +61,8 @@ public actor DownloadQueue: OwnThreadActor {
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
     var wakeUp: ServiceActivities.Activity?
+    /// Whether a pump asked for with ``pumpAfterThisJob()`` has not run yet.
+    var isPumpPending = false
     /// The due time ``wakeUp`` was set for by the run order, so a pump that finds the same one leaves it.
     var wakeUpDate: Date?
     /// Ends the store could not record yet, by row id, and the timer that tries again.
@@ -133,7 +135,7 @@ public actor DownloadQueue: OwnThreadActor {
     public func enqueue(_ downloads: [NewDownload], durability: CommitDurability = .synced) throws -> [DownloadRow] {
         let rows = try store.insert(downloads.map(parkedIfUnreachable), at: wallClock.now, durability: durability)
         noteParked(rows)
-        pump()
+        pumpAfterThisJob()
         return rows
     }
 
@@ -147,7 +149,7 @@ public actor DownloadQueue: OwnThreadActor {
     ) throws -> [Result<DownloadRow, DaemonError>] {
         let outcomes = try store.insertEach(downloads.map(parkedIfUnreachable), at: wallClock.now, durability: durability)
         noteParked(outcomes.compactMap { try? $0.get() })
-        pump()
+        pumpAfterThisJob()
         return outcomes
     }
 
@@ -268,6 +270,22 @@ public actor DownloadQueue: OwnThreadActor {
         } catch {
             logger.error("The queue could not start downloads: \(error). It will try again on the next change.")
         }
+    }
+
+    /// Pumps once the caller's job on the queue has ended, once for every call made before it runs.
+    ///
+    /// The caller's answer does not wait for the pump: a schedule is answered while the queue starts
+    /// it, and the ends and schedules that arrive together (transfers of small files end by the
+    /// hundred a second) share one look at the store instead of one each.
+    func pumpAfterThisJob() {
+        guard !isPumpPending else { return }
+        isPumpPending = true
+        activities.run("queue pump") { [weak self] in await self?.runPendingPump() }
+    }
+
+    private func runPendingPump() {
+        isPumpPending = false
+        pump()
     }
 
     /// Splits the background bandwidth equally among the running background transfers.
