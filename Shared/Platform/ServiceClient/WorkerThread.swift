@@ -16,17 +16,59 @@ import Synchronization
 package final class WorkerThread: Sendable {
     /// The work waiting to run; `nil` tells the thread to finish.
     private final class Mailbox: Sendable {
-        let items = Mutex<[(@Sendable () -> Void)?]>([])
+        struct Contents {
+            var items: [(@Sendable () -> Void)?] = []
+            /// Work posted and not yet finished, the one running included.
+            var unfinished = 0
+            /// Whether a caller runs work on its own thread (``WorkerThread/runHereIfIdle(_:)``).
+            var isRunningElsewhere = false
+            /// Whether the thread waits for that work before running what was posted after it.
+            var threadWaits = false
+        }
+
+        let contents = Mutex(Contents())
         let available = DispatchSemaphore(value: 0)
+        let ranElsewhere = DispatchSemaphore(value: 0)
 
         func post(_ item: (@Sendable () -> Void)?) {
-            items.withLock { $0.append(item) }
+            contents.withLock { contents in
+                contents.items.append(item)
+                contents.unfinished += 1
+            }
             available.signal()
         }
 
-        func next() -> (@Sendable () -> Void)? {
+        /// Runs the next item in order, after any work a caller is running on its own thread.
+        /// - Returns: `false` once told to finish.
+        func runNext() -> Bool {
             available.wait()
-            return items.withLock { $0.removeFirst() }
+            let (item, waits) = contents.withLock { contents in
+                let item = contents.items.removeFirst()
+                contents.threadWaits = contents.isRunningElsewhere
+                return (item, contents.threadWaits)
+            }
+            if waits { ranElsewhere.wait() }
+            guard let item else { return false }
+            item()
+            contents.withLock { $0.unfinished -= 1 }
+            return true
+        }
+
+        func runHereIfIdle(_ work: () -> Bool) -> Bool {
+            let isIdle = contents.withLock { contents in
+                guard contents.unfinished == 0, !contents.isRunningElsewhere else { return false }
+                contents.isRunningElsewhere = true
+                return true
+            }
+            guard isIdle else { return false }
+            let ran = work()
+            let threadWaits = contents.withLock { contents in
+                contents.isRunningElsewhere = false
+                defer { contents.threadWaits = false }
+                return contents.threadWaits
+            }
+            if threadWaits { ranElsewhere.signal() }
+            return ran
         }
     }
 
@@ -36,7 +78,7 @@ package final class WorkerThread: Sendable {
     /// - Parameter name: The thread's name, shown in debuggers and crash logs.
     package init(name: String) {
         let thread = Thread { [mailbox] in
-            while let work = mailbox.next() { work() }
+            while mailbox.runNext() {}
         }
         thread.name = name
         thread.start()
@@ -49,5 +91,16 @@ package final class WorkerThread: Sendable {
     /// - Parameter work: The closure.
     package func async(_ work: @escaping @Sendable () -> Void) {
         mailbox.post(work)
+    }
+
+    /// Runs `work` on the caller's thread when nothing submitted is waiting or running, in the
+    /// same order as if it had been submitted: what is submitted while it runs waits for it.
+    ///
+    /// A caller that blocks until its work is done anyway saves the hand-over to the thread and
+    /// back, which on a busy machine can take longer than the work.
+    /// - Parameter work: The work; it returns `false` when it could not be done here after all.
+    /// - Returns: Whether `work` ran here and returned `true`; when not, submit it with ``async(_:)``.
+    package func runHereIfIdle(_ work: () -> Bool) -> Bool {
+        mailbox.runHereIfIdle(work)
     }
 }
