@@ -298,9 +298,16 @@ struct ExtensionCallLifecycle: Sendable {
     }
 
     /// The extension let go of exclusive control: with nothing to do, it is idle from now.
-    func releasedExclusiveControl(app: String, connection: UInt64) -> [ExtensionCallAction] {
+    ///
+    /// Holding nothing and waiting for nothing as well, it is done with what it was given: it asks
+    /// for exclusive control inside the call that hands it a file, so that request reaches the
+    /// service before the call's return, and its release after. An install waiting for it ends at
+    /// once instead of after the idle grace; the grace still decides when it is asked to terminate,
+    /// since it may ask again for something of its own.
+    /// - Parameter holdsExclusiveControl: Whether the extension still holds or waits for exclusive control.
+    func releasedExclusiveControl(app: String, connection: UInt64, holdsExclusiveControl: Bool) -> [ExtensionCallAction] {
         guard let run = runs[app], run.connection == connection, !run.hasWork else { return [] }
-        return [.armIdleGrace(app: app)]
+        return holdsExclusiveControl ? [.armIdleGrace(app: app)] : [.extensionDone(app: app), .armIdleGrace(app: app)]
     }
 
     /// The process outstayed `extensionWillTerminate()`.

@@ -40,9 +40,10 @@ extension BackgroundAssetsService {
             // Recorded before the next holder's grant, so the trace reads in the order it happened.
             record(from: client, event: "releaseExclusiveControl", app: app)
             if let next = arbiter.release(app: app, connection: connection) { grant(next) }
-            // An extension that let go is done once it stays idle for the grace: it may still
-            // ask again, for its next file.
-            await perform(extensionCalls.releasedExclusiveControl(app: app, connection: connection))
+            // An extension that let go with nothing left to do is done with the files it was given;
+            // it is asked to terminate once it stays idle for the grace, since it may still ask again.
+            await perform(extensionCalls.releasedExclusiveControl(
+                app: app, connection: connection, holdsExclusiveControl: arbiter.involves(connection, app: app)))
             return .done
         case let .answerChallenge(deliveryID, answer):
             guard let rowID = handOvers.answer(deliveryID) else {
