@@ -106,7 +106,7 @@ struct RunCommand {
             group.addTask {
                 for await event in manager.events {
                     display.show(event)
-                    if case .downloadProgressed = event { continue }
+                    guard event.maySettle else { continue }
                     if options.untilComplete, let outcome = outcome(of: manager, after: event) { return outcome }
                 }
                 return nil

@@ -25,6 +25,16 @@ enum SessionEvent: Sendable {
     /// A session's download failed, or was not started, for the reason given.
     case downloadFailed(Session.ID, reason: String)
 
+    /// Whether the event can leave every session settled: a manifest loaded (or missing), or a
+    /// session downloaded or failed. A run waiting for all of them looks after these only, since
+    /// the others (a start, a begin, a pause, progress) leave a session in flight.
+    var maySettle: Bool {
+        switch self {
+        case .manifestLoaded, .manifestUnavailable, .downloaded, .downloadFailed: true
+        case .downloadStarted, .downloadBegan, .downloadPaused, .downloadProgressed: false
+        }
+    }
+
     /// The event as one line of text, for a log of events.
     var line: String {
         switch self {
