@@ -195,7 +195,8 @@ public actor DownloadQueue: OwnThreadActor {
             rebalanceBandwidth()
             observer(.began(row))
         } else {
-            pump()
+            // Answered before it starts, as a schedule is.
+            pumpAfterThisJob()
         }
         return row
     }
