@@ -24,6 +24,8 @@ enum WireJSONDecoder {
             throw DecodingError.dataCorrupted(
                 .init(codingPath: [], debugDescription: "The payload is not valid JSON: \(error)", underlyingError: error))
         }
+        // The messages sent for every download skip the Codable containers in their usual shape.
+        if Value.self == ServerMessage.self, let message = ServerMessage(canonical: root) { return message as! Value }
         return try WireJSONValueDecoder.decode(type, from: root)
     }
 }
@@ -245,7 +247,7 @@ private struct WireJSONSingleValueDecoder: SingleValueDecodingContainer {
 }
 
 /// Scalars out of parsed values, with the errors `JSONDecoder` gives for the wrong kind.
-private enum WireJSONScalars {
+enum WireJSONScalars {
     static func mismatch(_ type: Any.Type, _ value: WireJSONValue) -> DecodingError {
         if case .null = value {
             return .valueNotFound(type, .init(codingPath: [], debugDescription: "Expected \(type) but found null."))

@@ -4,7 +4,7 @@ Parses a message's JSON into a small tree of values, refusing anything that is n
 */
 
 /// A parsed JSON value. Numbers keep their text until a type asks for them.
-enum WireJSONValue {
+enum WireJSONValue: Sendable {
     case null
     case bool(Bool)
     case number(String)

@@ -1,0 +1,87 @@
+/*
+Abstract:
+Tests that the messages read field by field decode as the Codable path decodes them, and that any other shape takes that path.
+*/
+
+import BackgroundAssetsIPC
+import Foundation
+import TestSupport
+import Testing
+
+@Suite("Messages read field by field")
+struct ServerMessageCanonicalTests {
+    /// Every message read field by field, carrying `text` wherever a string goes.
+    static func messages(text: String) -> [ServerMessage] {
+        var download = SampleMessages.descriptor(identifier: text)
+        download.headers = [text: text, "Range": "bytes=0-"]
+        download.applicationGroupIdentifier = text
+        var bare = DownloadDescriptor(identifier: "a", uniqueIdentifier: "b", url: "http://127.0.0.1/a", applicationGroupIdentifier: "g")
+        bare.state = .finished
+        return [download, bare].flatMap { download -> [ServerMessage] in
+            [
+                .event(.didBegin(download: download)), .event(.didPause(download: download)),
+                .event(.didWriteBytes(download: download, bytesWritten: 19_464, totalBytesWritten: Int64.max, totalBytesExpectedToWrite: -1)),
+                .event(.finished(deliveryID: UInt64.max, download: download, filePath: text)),
+                .response(id: 7, response: .download(download)), .response(id: UInt64.max, response: .done),
+            ]
+        }
+    }
+
+    @Test("Each message the service sends for every download is read field by field, as Foundation reads it", arguments: SampleMessages.hostileStrings)
+    func canonicalMessages(hostile: RawText) throws {
+        for message in Self.messages(text: hostile.text) {
+            let payload = try MessageCodec.encode(message)
+            #expect(ServerMessage.isReadFieldByField(payload), "\(message) takes the Codable path")
+            #expect(try MessageCodec.decode(ServerMessage.self, from: payload) == message)
+            #expect(try WireJSONTests.foundationDecode(ServerMessage.self, payload) == message)
+        }
+    }
+
+    /// Payloads in another shape than the service writes, each with why.
+    static let otherShapes: [(String, String)] = [
+        (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD,"extra":1}}}}"#, "a field added"),
+        (#"{"event":{"event":{"didBegin":{}}}}"#, "a field missing"),
+        (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD,"download":DOWNLOAD}}}}"#, "a field repeated"),
+        (#"{"response":{"id":"7","response":{"done":{}}}}"#, "an id that is a string"),
+        (#"{"response":{"id":7.0,"response":{"done":{}}}}"#, "an id written with a fraction"),
+        (#"{"response":{"id":-7,"response":{"done":{}}}}"#, "a negative id"),
+        (#"{"response":{"id":7,"response":{"done":{"x":1}}}}"#, "done with a member"),
+        (#"{"response":{"id":7,"response":{"exclusiveControlGranted":{}}}}"#, "another answer"),
+        (#"{"event":{"event":{"didWriteBytes":{"download":DOWNLOAD,"bytesWritten":1,"totalBytesWritten":1e3,"totalBytesExpectedToWrite":null}}}}"#, "a null total"),
+        (#"{"event":{"event":{"finished":{"deliveryID":1,"download":DOWNLOAD,"filePath":null}}}}"#, "a null path"),
+        (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD}},"event2":1}}"#, "a second member beside the event"),
+        (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD}}},"response":{"id":1,"response":{"done":{}}}}"#, "two kinds at once"),
+    ]
+
+    /// The descriptor's JSON with one field changed, for shapes inside a download.
+    static let downloadShapes: [(String, String)] = [
+        (#""state":1"#, #""state":99"#), (#""state":1"#, #""state":"1""#), (#""kind":"url""#, #""kind":"other""#),
+        (#""isEssential":true"#, #""isEssential":1"#), (#""fileSize":1234567890"#, #""fileSize":1e40"#),
+        (#""headers":{"#, #""headers":{"Range":"bytes=0-","#), (#""priority":-1000"#, #""priority":-1000.5"#),
+        (#""url":"#, #""url2":"x","url":"#),
+    ]
+
+    @Test("A payload in any other shape decodes as Foundation decodes it, or fails as it fails")
+    func otherShapesTakeTheCodablePath() throws {
+        let download = String(decoding: try MessageCodec.encode(SampleMessages.descriptor(identifier: "a")), as: UTF8.self)
+        var payloads = Self.otherShapes.map { ($0.0.replacingOccurrences(of: "DOWNLOAD", with: download), $0.1) }
+        for (original, changed) in Self.downloadShapes {
+            #expect(download.contains(original), "the sample descriptor writes \(original)")
+            let changedDownload = download.replacingOccurrences(of: original, with: changed)
+            payloads.append((#"{"event":{"event":{"didBegin":{"download":\#(changedDownload)}}}}"#, "\(changed) in a download"))
+        }
+        for (payload, why) in payloads {
+            let bytes = Array(payload.utf8)
+            let ours = Result { try MessageCodec.decode(ServerMessage.self, from: bytes) }
+            let foundations = Result { try WireJSONTests.foundationDecode(ServerMessage.self, bytes) }
+            switch (ours, foundations) {
+            case let (.success(mine), .success(theirs)): #expect(mine == theirs, "\(why)")
+            case (.failure, .failure): break
+            default: Issue.record("\(why): decoded \(ours), Foundation \(foundations)")
+            }
+            // A whole number written with a fraction, and one more header, are still the usual shape.
+            let isUsualShape = why == "an id written with a fraction" || why.hasPrefix(#""headers""#)
+            #expect(ServerMessage.isReadFieldByField(bytes) == isUsualShape, "\(why)")
+        }
+    }
+}
