@@ -82,6 +82,7 @@ package final class ServiceConnection: Sendable {
     ///   - reply: Called once, on some background thread.
     package func request(_ request: ClientRequest, reply: @escaping Reply) {
         state.withLock { $0.closedByClient = false }
+        if sendHere(request, reply: reply) { return }
         sender.async { [self] in
             do {
                 let socket = try connectIfNeeded()
@@ -119,20 +120,28 @@ package final class ServiceConnection: Sendable {
     /// - Returns: The response, never `failure`.
     /// - Throws: The error a `failure` response carries, or ``BAError`` when the service is unreachable.
     package func send(_ request: ClientRequest) throws -> ServerResponse {
-        try Self.unwrap(Self.wait { reply in
-            // Sent from this thread, which waits anyway, when the connection is open and nothing
-            // else waits to be sent: in order all the same, one hand-over fewer on each call.
-            let sentHere = sender.runHereIfIdle {
-                let socket = state.withLock { state -> UnixSocket? in
-                    state.closedByClient = false
-                    return state.socket
-                }
-                guard let socket else { return false }
-                send(request, on: socket, reply: reply)
-                return true
-            }
-            if !sentHere { self.request(request, reply: reply) }
-        })
+        try Self.unwrap(Self.wait { self.request(request, reply: $0) })
+    }
+
+    /// Sends a request from the calling thread when the connection is open and nothing else waits
+    /// to be sent: in order all the same, and one hand-over to the sender thread fewer. A request
+    /// of a few hundred bytes fits the socket's buffer, and the service reads every client at once,
+    /// so the caller does not wait; connecting, which can, stays on the sender.
+    /// - Returns: Whether it was sent (or failed) here; when not, it goes to the sender.
+    private func sendHere(_ request: ClientRequest, reply: @escaping Reply) -> Bool {
+        // A send that fails here answers at once; that answer goes through the sender, so a
+        // caller holding a lock its reply takes never calls itself back, as with a queued request.
+        let isSending = Atomic(true)
+        let sender = sender
+        let answer: Reply = { result in
+            if isSending.load(ordering: .acquiring) { sender.async { reply(result) } } else { reply(result) }
+        }
+        return sender.runHereIfIdle {
+            defer { isSending.store(false, ordering: .releasing) }
+            guard let socket = state.withLock({ $0.socket }) else { return false }
+            send(request, on: socket, reply: answer)
+            return true
+        }
     }
 
     /// Sends a request and suspends until its response arrives.
