@@ -17,7 +17,10 @@
 #              (default release), KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards,
 #              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
 #              curl s, the service's peak RSS in KiB, CPU s of the service side, CPU s of curl), as
-#              scale-curve.sh does. The CPU time of the service side is the service's with the extensions it
+#              scale-curve.sh does. BASELINE=FOLDER (a release build's products, such as a copy of
+#              .build-bench/release made before a change) measures that build too in every round, right
+#              before or after this one, on the same server: the two builds alternate under the same load
+#              and the same file system, which a second invocation would not give them. The CPU time of the service side is the service's with the extensions it
 #              ran, the debug tool's and the app's (user + system): on a machine busy with other work it
 #              moves far less than the wall time, which follows the scheduler.
 set -euo pipefail
@@ -118,15 +121,35 @@ measure_curl() {  # measure_curl ROUND: prints "seconds CPU-seconds".
     echo "$(calc "$(now) - $started") $(cat "$WORK/curl-$1.cpu")"
 }
 
+measure_baseline() {  # measure_baseline ROUND: measure_service with the BASELINE build; prints nothing without one.
+    [ -n "${BASELINE:-}" ] || return 0
+    BIN="$BASELINE"
+    measure_service "$1-baseline"
+}
+
+report_round() {  # report_round LABEL "install app rss cpu" "curl-time curl-cpu": one line.
+    local install app rss service_cpu curl_time curl_cpu total
+    read -r install app rss service_cpu <<< "$2"
+    read -r curl_time curl_cpu <<< "$3"
+    total="$(calc "$install + $app")"
+    printf '%s: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB; CPU %.2f s against curl %.2f s (%.1fx)\n' \
+        "$1" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))" \
+        "$service_cpu" "$curl_cpu" "$(calc "$service_cpu / ($curl_cpu > 0 ? $curl_cpu : 0.001)")"
+}
+
 log "$RUNS rounds: the app until $COUNT sessions of $SIZE bytes are on a new device, and curl, alternating..."
+[ -z "${BASELINE:-}" ] || log "each round also measures the build in $BASELINE (\"baseline\"), beside this one"
 service_times=()
+baseline_times=()
 curl_times=()
 for round in $(seq "$RUNS"); do
     if [ $((round % 2)) = 1 ]; then
         service="$(measure_service "$round")"
+        baseline="$(measure_baseline "$round")"
         curl_side="$(measure_curl "$round")"
     else
         curl_side="$(measure_curl "$round")"
+        baseline="$(measure_baseline "$round")"
         service="$(measure_service "$round")"
     fi
     read -r install app rss service_cpu <<< "$service"
@@ -134,9 +157,12 @@ for round in $(seq "$RUNS"); do
     total="$(calc "$install + $app")"
     service_times+=("$total")
     curl_times+=("$curl_time")
-    printf 'round %d: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB; CPU %.2f s against curl %.2f s (%.1fx)\n' \
-        "$round" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))" \
-        "$service_cpu" "$curl_cpu" "$(calc "$service_cpu / ($curl_cpu > 0 ? $curl_cpu : 0.001)")"
+    report_round "round $round" "$service" "$curl_side"
+    if [ -n "$baseline" ]; then
+        read -r base_install base_app _ _ <<< "$baseline"
+        baseline_times+=("$(calc "$base_install + $base_app")")
+        report_round "round $round, baseline" "$baseline" "$curl_side"
+    fi
     if [ -n "${RESULTS:-}" ]; then
         echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss,$service_cpu,$curl_cpu" \
             >> "$RESULTS"
@@ -149,4 +175,9 @@ curl_median="$(median "${curl_times[@]}")"
 printf '%s sessions of %s bytes over %s, median of %d: service %.2f s, curl %.2f s, ratio %.1fx\n' \
     "$COUNT" "$SIZE" "$([ "$HTTPS" = 1 ] && echo https || echo http)" "$RUNS" \
     "$service_median" "$curl_median" "$(calc "$service_median / $curl_median")"
+if [ "${#baseline_times[@]}" -gt 0 ]; then
+    baseline_median="$(median "${baseline_times[@]}")"
+    printf 'baseline, median of %d: service %.2f s, ratio %.1fx; this build takes %.2fx the baseline'"'"'s time\n' \
+        "$RUNS" "$baseline_median" "$(calc "$baseline_median / $curl_median")" "$(calc "$service_median / $baseline_median")"
+fi
 log "machine: $(nproc) cores, $(uname -sr), $(date -u +%Y-%m-%dT%H:%MZ)"
