@@ -42,7 +42,12 @@ let package = Package(
             providers: [.apt(["libssl-dev"]), .brew(["openssl@3"])]
         ),
         .target(
+            name: "CConfinedOpen",
+            path: "Shared/Platform/CConfinedOpen"
+        ),
+        .target(
             name: "DevicePlatform",
+            dependencies: ["CConfinedOpen"],
             path: "Shared/Platform/DevicePlatform"
         ),
         .target(
@@ -218,10 +223,6 @@ let package = Package(
             name: "AssetPackArchive",
             dependencies: ["AssetPackFormat", "BackgroundAssetsIPC", "CCrypto"],
             path: "Server/AssetPackArchive"
-        ),
-        .target(
-            name: "CConfinedOpen",
-            path: "Server/CDN/CConfinedOpen"
         ),
         .target(
             name: "AssetServer",

@@ -3,6 +3,7 @@ Abstract:
 Opens a folder under the device root one component at a time, never through a symbolic link.
 */
 
+import CConfinedOpen
 import Foundation
 
 /// Opens folders inside the device root that processes other than the service can change, such as an
@@ -12,7 +13,9 @@ import Foundation
 /// `Library/Caches` replaced by a link to `/etc` would take a root service's rename there. Here each
 /// component below the root is opened with `O_NOFOLLOW | O_DIRECTORY` from the descriptor of the one
 /// before it, and the caller works with the last descriptor (`renameat`, `linkat`, `openat`), so a
-/// link swapped in afterwards changes nothing either.
+/// link swapped in afterwards changes nothing either. Where the kernel can, a folder that is there is
+/// opened in one call instead (`openat2` beneath the root with `RESOLVE_NO_SYMLINKS`), which refuses a
+/// link at any component just the same.
 public enum LinkRefusingFolder {
     /// Opens a folder under `root`, refusing a link at any component below the root.
     /// - Parameters:
@@ -29,6 +32,10 @@ public enum LinkRefusingFolder {
             throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(root.path)")
         }
         var descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        if descriptor >= 0, let folder = openWithoutLinks(target.dropFirst(base.count), beneath: descriptor) {
+            close(descriptor)
+            return folder
+        }
         if descriptor < 0, errno == ENOENT, creating {
             // The root is trusted, as the path to it is: made as any folder is.
             try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
@@ -57,6 +64,19 @@ public enum LinkRefusingFolder {
             descriptor = next
         }
         return descriptor
+    }
+
+    /// The folder opened in one call, the kernel refusing a link at any component and any way out
+    /// of the root (`openat2`), or `nil` when that call cannot tell: a component is missing (and may
+    /// be created), is a link or not a folder (the walk names which), or the kernel has no `openat2`.
+    /// The walk then decides, with the same outcome for every path; a hand-over opens its folder so
+    /// for every file, and the walk took twelve calls.
+    private static func openWithoutLinks(_ components: ArraySlice<String>, beneath root: Int32) -> Int32? {
+        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." || $0.contains("/") }) else { return nil }
+        let descriptor = components.joined(separator: "/").withCString {
+            confined_open_without_links(root, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        }
+        return descriptor >= 0 ? descriptor : nil
     }
 
     private static func failure(at url: URL, _ code: Int32) -> LinkRefusingFile.Failure {

@@ -66,4 +66,30 @@ struct StagingAreaTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty, "written outside the root")
         #expect(FileManager.default.fileExists(atPath: staging.partFile(forRow: 3).path), "the staging file is kept")
     }
+
+    @Test("A link among a container's folders that stays inside the device root is refused as well: no link is followed at all")
+    func linkInsideRoot() throws {
+        let root = try TemporaryDirectory(prefix: "ba-staging")
+        let staging = StagingArea(paths: DevicePaths(root: root.url))
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        let container = try #require(staging.paths.container(forAppGroup: Self.group))
+        let elsewhere = root.url.appending(path: "elsewhere")
+        try FileManager.default.createDirectory(at: elsewhere.appending(path: "com.apple.BackgroundAssets"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: container.appending(path: "Library"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: container.appending(path: "Library/Caches"), withDestinationURL: elsewhere)
+        try Data("video".utf8).write(to: staging.partFile(forRow: 4))
+
+        #expect {
+            try staging.handOver(rowID: 4, toAppGroup: Self.group)
+        } throws: { error in
+            (error as? TransferError)?.kind == .localFile(errno: ELOOP) && "\(error)".contains("symbolic link")
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: elsewhere.appending(path: "com.apple.BackgroundAssets").path).isEmpty)
+
+        // Without the link, the same hand-over goes through, the folders made where the link was.
+        try FileManager.default.removeItem(at: container.appending(path: "Library/Caches"))
+        let file = try staging.handOver(rowID: 4, toAppGroup: Self.group)
+        #expect(try String(contentsOf: file, encoding: .utf8) == "video")
+        #expect(file.path.hasPrefix(container.path))
+    }
 }
