@@ -311,9 +311,12 @@ public actor DownloadQueue: OwnThreadActor {
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
         let date = min(next, wallClock.now.addingTimeInterval(3600))
-        // The timer set for the same due time stays: pumps come after every change (each of
-        // thousands of schedules), and replacing the timer each time made a task per pump.
-        if wakeUp != nil, next < wallClock.now.addingTimeInterval(3600), wakeUpDate == date { return }
+        // A timer set for this due time or an earlier one still to come stays (an earlier one pumps
+        // when it wakes, and sets the next): pumps come after every change (each of thousands of
+        // schedules), replacing the timer each time made a task per pump, and a replacement counts
+        // its delay from a clock read a moment later, which a device clock advanced in between (the
+        // debug tool's, a test's) moves past the due time while the timer it replaced is gone.
+        if wakeUp != nil, let current = wakeUpDate, current <= date, current > wallClock.now { return }
         scheduleWakeUp(after: date.timeIntervalSince(wallClock.now), "queue wake-up")
         wakeUpDate = date
     }
