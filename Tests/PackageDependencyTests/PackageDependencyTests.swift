@@ -61,11 +61,16 @@ struct PackageDependencyTests {
     /// Docs/UsingAsTemplate.md says declares `my-app` itself.
     static let executable = "dependency-check-app"
 
-    /// A name for the set of source files under `Shared/` (FNV-1a of their sorted paths).
+    /// A name for the set of source files under `Shared/` and the manifest (FNV-1a of their sorted paths and its text).
     static func sourceListFingerprint() -> String {
         let shared = packageRoot.appendingPathComponent("Shared")
-        let paths = (FileManager.default.subpaths(atPath: shared.path) ?? []).filter { $0.hasSuffix(".swift") }.sorted()
-        return String(FNV1a.hash(paths.joined(separator: "\n")), radix: 16)
+        // C targets count as Swift files do, and so does the manifest: a C target moved under Shared
+        // and made a dependency left a kept build without its module, which it did not rebuild.
+        let sourceSuffixes = [".swift", ".c", ".h", ".modulemap"]
+        let paths = (FileManager.default.subpaths(atPath: shared.path) ?? [])
+            .filter { path in sourceSuffixes.contains { path.hasSuffix($0) } }.sorted()
+        let manifest = (try? String(contentsOf: packageRoot.appendingPathComponent("Package.swift"), encoding: .utf8)) ?? ""
+        return String(FNV1a.hash((paths + [manifest]).joined(separator: "\n")), radix: 16)
     }
 
     /// Writes the package a developer would write: the frameworks as products of this package, by path.
