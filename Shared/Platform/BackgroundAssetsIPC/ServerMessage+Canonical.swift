@@ -12,70 +12,46 @@ Reads the messages sent for every download straight from parsed JSON, when they 
 /// decodes it, or says what is wrong with it. `ServerMessageCanonicalTests` checks both paths agree.
 extension ServerMessage {
     init?(canonical value: WireJSONValue) {
-        guard let member = Self.onlyMember(of: value) else { return nil }
-        let body = member.value
-        switch member.key {
-        case "event":
-            guard let event = Self.onlyMember(of: body), event.key == "event",
+        guard let member = value.onlyMember else { return nil }
+        switch CodingKeys(rawValue: member.key) {
+        case .event:
+            guard let event = member.value.onlyMember, event.key == EventCodingKeys._0.rawValue,
                   let decoded = ServerEvent(canonical: event.value) else { return nil }
             self = .event(decoded)
-        case "response":
-            guard let fields = Self.fields(of: body, ["id", "response"]),
-                  let id: UInt64 = Self.integer(fields[0]), let response = ServerResponse(canonical: fields[1]) else { return nil }
+        case .response:
+            guard let fields = member.value.fields([ResponseCodingKeys.id.rawValue, ResponseCodingKeys.response.rawValue]),
+                  let id: UInt64 = fields[0].integerValue(), let response = ServerResponse(canonical: fields[1]) else { return nil }
             self = .response(id: id, response: response)
-        default:
+        case nil:
             return nil
         }
-    }
-
-    /// An object's one member, or `nil` for anything else.
-    static func onlyMember(of value: WireJSONValue) -> (key: String, value: WireJSONValue)? {
-        guard case let .object(members) = value, members.count == 1 else { return nil }
-        return members[0]
-    }
-
-    /// An object's values for exactly `names`, in that order, or `nil` when it has other members,
-    /// lacks one, or repeats one.
-    static func fields(of value: WireJSONValue, _ names: [String]) -> [WireJSONValue]? {
-        guard case let .object(members) = value, members.count == names.count else { return nil }
-        var values = [WireJSONValue](repeating: .null, count: names.count)
-        var found = [Bool](repeating: false, count: names.count)
-        for member in members {
-            guard let slot = names.firstIndex(of: member.key), !found[slot] else { return nil }
-            found[slot] = true
-            values[slot] = member.value
-        }
-        return values
-    }
-
-    static func integer<Integer: FixedWidthInteger>(_ value: WireJSONValue) -> Integer? {
-        try? WireJSONScalars.integer(value)
-    }
-
-    static func string(_ value: WireJSONValue) -> String? {
-        try? WireJSONScalars.string(value)
     }
 }
 
 extension ServerEvent {
     init?(canonical value: WireJSONValue) {
-        guard let member = ServerMessage.onlyMember(of: value) else { return nil }
-        let (name, body) = (member.key, member.value)
-        switch name {
-        case "didBegin", "didPause":
-            guard let fields = ServerMessage.fields(of: body, ["download"]),
+        guard let member = value.onlyMember else { return nil }
+        switch CodingKeys(rawValue: member.key) {
+        case .didBegin:
+            guard let fields = member.value.fields([DidBeginCodingKeys.download.rawValue]),
                   let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
-            self = name == "didBegin" ? .didBegin(download: download) : .didPause(download: download)
-        case "didWriteBytes":
-            guard let fields = ServerMessage.fields(of: body, ["download", "bytesWritten", "totalBytesWritten", "totalBytesExpectedToWrite"]),
+            self = .didBegin(download: download)
+        case .didPause:
+            guard let fields = member.value.fields([DidPauseCodingKeys.download.rawValue]),
+                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            self = .didPause(download: download)
+        case .didWriteBytes:
+            typealias Keys = DidWriteBytesCodingKeys
+            guard let fields = member.value.fields([Keys.download, Keys.bytesWritten, Keys.totalBytesWritten, Keys.totalBytesExpectedToWrite].map(\.rawValue)),
                   let download = DownloadDescriptor(canonical: fields[0]),
-                  let written: Int64 = ServerMessage.integer(fields[1]), let total: Int64 = ServerMessage.integer(fields[2]),
-                  let expected: Int64 = ServerMessage.integer(fields[3]) else { return nil }
+                  let written: Int64 = fields[1].integerValue(), let total: Int64 = fields[2].integerValue(),
+                  let expected: Int64 = fields[3].integerValue() else { return nil }
             self = .didWriteBytes(download: download, bytesWritten: written, totalBytesWritten: total, totalBytesExpectedToWrite: expected)
-        case "finished":
-            guard let fields = ServerMessage.fields(of: body, ["deliveryID", "download", "filePath"]),
-                  let deliveryID: UInt64 = ServerMessage.integer(fields[0]), let download = DownloadDescriptor(canonical: fields[1]),
-                  let filePath = ServerMessage.string(fields[2]) else { return nil }
+        case .finished:
+            typealias Keys = FinishedCodingKeys
+            guard let fields = member.value.fields([Keys.deliveryID, Keys.download, Keys.filePath].map(\.rawValue)),
+                  let deliveryID: UInt64 = fields[0].integerValue(), let download = DownloadDescriptor(canonical: fields[1]),
+                  let filePath = fields[2].stringValue else { return nil }
             self = .finished(deliveryID: deliveryID, download: download, filePath: filePath)
         default:
             return nil
@@ -85,14 +61,13 @@ extension ServerEvent {
 
 extension ServerResponse {
     init?(canonical value: WireJSONValue) {
-        guard let member = ServerMessage.onlyMember(of: value) else { return nil }
-        let (name, body) = (member.key, member.value)
-        switch name {
-        case "done":
-            guard case let .object(members) = body, members.isEmpty else { return nil }
+        guard let member = value.onlyMember else { return nil }
+        switch CodingKeys(rawValue: member.key) {
+        case .done:
+            guard case let .object(members) = member.value, members.isEmpty else { return nil }
             self = .done
-        case "download":
-            guard let fields = ServerMessage.fields(of: body, ["download"]),
+        case .download:
+            guard let fields = member.value.fields([DownloadCodingKeys._0.rawValue]),
                   let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
             self = .download(download)
         default:
@@ -108,24 +83,52 @@ extension DownloadDescriptor {
     ]
 
     init?(canonical value: WireJSONValue) {
-        guard let fields = ServerMessage.fields(of: value, Self.wireNames),
-              let group = ServerMessage.string(fields[0]), let fileSize: Int = ServerMessage.integer(fields[1]),
+        guard let fields = value.fields(Self.wireNames),
+              let group = fields[0].stringValue, let fileSize: Int = fields[1].integerValue(),
               case let .object(headerMembers) = fields[2],
-              let identifier = ServerMessage.string(fields[3]), case let .bool(isEssential) = fields[4],
-              let kind = ServerMessage.string(fields[5]).flatMap(Kind.init(rawValue:)),
-              let priority: Int = ServerMessage.integer(fields[6]),
-              let state = ServerMessage.integer(fields[7]).flatMap(State.init(rawValue:)),
-              let uniqueIdentifier = ServerMessage.string(fields[8]), let url = ServerMessage.string(fields[9])
+              let identifier = fields[3].stringValue, case let .bool(isEssential) = fields[4],
+              let kind = fields[5].stringValue.flatMap(Kind.init(rawValue:)),
+              let priority: Int = fields[6].integerValue(),
+              let state = fields[7].integerValue().flatMap(State.init(rawValue:)),
+              let uniqueIdentifier = fields[8].stringValue, let url = fields[9].stringValue
         else { return nil }
         var headers: [String: String] = [:]
         for member in headerMembers {
-            guard headers[member.key] == nil, let field = ServerMessage.string(member.value) else { return nil }
+            guard headers[member.key] == nil, let field = member.value.stringValue else { return nil }
             headers[member.key] = field
         }
         self.init(
             identifier: identifier, uniqueIdentifier: uniqueIdentifier, kind: kind, url: url, headers: headers,
             fileSize: fileSize, applicationGroupIdentifier: group, priority: priority, isEssential: isEssential, state: state)
     }
+}
+
+extension WireJSONValue {
+    /// An object's one member, or `nil` for anything else.
+    var onlyMember: (key: String, value: WireJSONValue)? {
+        guard case let .object(members) = self, members.count == 1 else { return nil }
+        return members[0]
+    }
+
+    /// An object's values for exactly `names`, in that order, or `nil` when it has other members,
+    /// lacks one, or repeats one.
+    func fields(_ names: [String]) -> [WireJSONValue]? {
+        guard case let .object(members) = self, members.count == names.count else { return nil }
+        var values = [WireJSONValue](repeating: .null, count: names.count)
+        var found = [Bool](repeating: false, count: names.count)
+        for member in members {
+            guard let slot = names.firstIndex(of: member.key), !found[slot] else { return nil }
+            found[slot] = true
+            values[slot] = member.value
+        }
+        return values
+    }
+
+    /// The string, or `nil` for any other kind.
+    var stringValue: String? { try? WireJSONScalars.string(self) }
+
+    /// The number as `Integer`, by the Codable path's rules, or `nil`.
+    func integerValue<Integer: FixedWidthInteger>() -> Integer? { try? WireJSONScalars.integer(self) }
 }
 
 extension ServerMessage {
