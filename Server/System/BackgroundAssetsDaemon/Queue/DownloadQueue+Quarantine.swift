@@ -59,18 +59,12 @@ extension DownloadQueue {
     /// Whether the brake holds every transfer back now; when it does, a timer pumps again as it ends.
     func isPausedAfterCrashes() -> Bool {
         guard let pause = crashPause.withLock({ $0 }) else { return false }
-        let remaining = pause.until.timeIntervalSince(wallClock.now)
-        guard remaining > 0 else {
+        guard pause.until > wallClock.now else {
             crashPause.withLock { $0 = nil }
             logger.notice("The pause after repeated crashes has passed; transfers start again.")
             return false
         }
-        // The wake-up already set for the pause's end stays: every pump comes here while the pause
-        // lasts, and a replacement would count its delay from a clock read a moment later, which a
-        // device clock advanced in between (the debug tool's, a test's) puts past the end.
-        if wakeUp != nil, wakeUpDate == pause.until { return true }
-        scheduleWakeUp(after: remaining, "end of the pause after repeated crashes")
-        wakeUpDate = pause.until
+        scheduleWakeUp(at: pause.until, "end of the pause after repeated crashes")
         return true
     }
 }

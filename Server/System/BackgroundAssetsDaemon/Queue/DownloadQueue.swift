@@ -60,11 +60,11 @@ public actor DownloadQueue: OwnThreadActor {
     var heldApps: Set<String> = []
     /// The hosts each not-yet-launched app's downloads may be redirected to.
     var allowedHosts: [String: DomainAllowList] = [:]
-    var wakeUp: ServiceActivities.Activity?
+    /// The timer that pumps when the next download is due, and the time it wakes at, so a pump that
+    /// finds it still to come leaves it.
+    var wakeUp: (activity: ServiceActivities.Activity, date: Date)?
     /// Whether a pump asked for with ``pumpAfterThisJob()`` has not run yet.
     var isPumpPending = false
-    /// The due time ``wakeUp`` was set for by the run order, so a pump that finds the same one leaves it.
-    var wakeUpDate: Date?
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
@@ -122,7 +122,7 @@ public actor DownloadQueue: OwnThreadActor {
 
     /// Stops every transfer (their bytes are synced and kept) and the timer.
     public func stop() {
-        wakeUp?.cancel()
+        wakeUp?.activity.cancel()
         recordingRetry?.cancel()
         waitCheck?.cancel()
         for transfer in running.values { transfer.control.cancel() }
@@ -303,30 +303,28 @@ public actor DownloadQueue: OwnThreadActor {
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
         guard let next = try store.earliestNextAttempt(holding: heldApps), next > wallClock.now else {
-            wakeUp?.cancel()
+            wakeUp?.activity.cancel()
             wakeUp = nil
-            wakeUpDate = nil
             return
         }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        let date = min(next, wallClock.now.addingTimeInterval(3600))
-        // A timer set for this due time or an earlier one still to come stays (an earlier one pumps
-        // when it wakes, and sets the next): pumps come after every change (each of thousands of
-        // schedules), replacing the timer each time made a task per pump, and a replacement counts
-        // its delay from a clock read a moment later, which a device clock advanced in between (the
-        // debug tool's, a test's) moves past the due time while the timer it replaced is gone.
-        if wakeUp != nil, let current = wakeUpDate, current <= date, current > wallClock.now { return }
-        scheduleWakeUp(after: date.timeIntervalSince(wallClock.now), "queue wake-up")
-        wakeUpDate = date
+        scheduleWakeUp(at: min(next, wallClock.now.addingTimeInterval(3600)), "queue wake-up")
     }
 
-    /// Pumps again after `delay` seconds, in place of the wake-up set before.
-    func scheduleWakeUp(after delay: TimeInterval, _ name: String) {
-        wakeUp?.cancel()
-        wakeUpDate = nil
-        wakeUp = activities.after(.seconds(fractional: delay + 0.001), name) { [weak self] in
+    /// Pumps again at `date`, in place of the wake-up set before, unless that one wakes at `date` or
+    /// earlier and is still to come (an earlier one pumps when it wakes, and sets the next).
+    ///
+    /// Every pump asks for a wake-up (after each of thousands of schedules): replacing the timer each
+    /// time made a task per pump, and a replacement counts its delay from a clock read a moment
+    /// later, which a device clock advanced in between (the debug tool's, a test's) moves past the
+    /// due time while the timer it replaced is gone.
+    func scheduleWakeUp(at date: Date, _ name: String) {
+        if let current = wakeUp?.date, current <= date, current > wallClock.now { return }
+        wakeUp?.activity.cancel()
+        let activity = activities.after(.seconds(fractional: date.timeIntervalSince(wallClock.now) + 0.001), name) { [weak self] in
             await self?.pump()
         }
+        wakeUp = (activity, date)
     }
 }
