@@ -144,7 +144,7 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
 
     /// Syncs the log through a descriptor opened for it, for a sync outside the syncer's thread.
     private static func syncLog(at path: String) -> Bool {
-        let descriptor = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+        let descriptor = openLog(at: path)
         guard descriptor >= 0 else { return false }
         defer { close(descriptor) }
         return fdatasync(descriptor) == 0
@@ -153,8 +153,13 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
     /// Syncs the log through a descriptor of its own: `fdatasync` writes out a file's data whichever
     /// descriptor it is called on, so this covers what SQLite appended through its own before the call.
     private func syncLog() -> Bool {
-        if logDescriptor < 0 { logDescriptor = open(logPath, O_RDONLY | O_NOFOLLOW | O_CLOEXEC) }
+        if logDescriptor < 0 { logDescriptor = Self.openLog(at: logPath) }
         return logDescriptor >= 0 && fdatasync(logDescriptor) == 0
+    }
+
+    /// A descriptor of the log to sync through, never through a link planted at its name.
+    private static func openLog(at path: String) -> Int32 {
+        open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
     }
 
     /// Waits, holding `condition`, until a sync is due: someone waits for one, or the oldest change
