@@ -14,36 +14,33 @@ Opens a file by a path that must resolve inside a directory, in one system call 
 #endif
 
 // Swift cannot call the variadic syscall(2), and glibc has no openat2 wrapper.
-static int open_beneath(int directory, const char *path, int flags, unsigned long long resolve) {
 #if defined(__linux__) && defined(SYS_openat2)
+static int open_beneath(int directory, const char *path, int flags, unsigned long long resolve) {
     struct open_how how = {
         .flags = (unsigned long long)flags,
         .mode = 0,
         .resolve = resolve,
     };
     return (int)syscall(SYS_openat2, directory, path, &how, sizeof how);
-#else
-    (void)directory;
-    (void)path;
-    (void)flags;
-    (void)resolve;
-    errno = ENOSYS;
-    return -1;
-#endif
 }
 
 int confined_open(int directory, const char *path, int flags) {
-#if defined(__linux__) && defined(SYS_openat2)
     return open_beneath(directory, path, flags, RESOLVE_BENEATH | RESOLVE_NO_MAGICLINKS);
-#else
-    return open_beneath(directory, path, flags, 0);
-#endif
 }
 
 int confined_open_without_links(int directory, const char *path, int flags) {
-#if defined(__linux__) && defined(SYS_openat2)
     return open_beneath(directory, path, flags, RESOLVE_BENEATH | RESOLVE_NO_SYMLINKS | RESOLVE_NO_MAGICLINKS);
-#else
-    return open_beneath(directory, path, flags, 0);
-#endif
 }
+#else
+int confined_open(int directory, const char *path, int flags) {
+    (void)directory;
+    (void)path;
+    (void)flags;
+    errno = ENOSYS;
+    return -1;
+}
+
+int confined_open_without_links(int directory, const char *path, int flags) {
+    return confined_open(directory, path, flags);
+}
+#endif
