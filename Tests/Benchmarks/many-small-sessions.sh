@@ -20,9 +20,10 @@
 #              scale-curve.sh does. BASELINE=FOLDER (a release build's products, such as a copy of
 #              .build-bench/release made before a change) measures that build too in every round, right
 #              before or after this one, on the same server: the two builds alternate under the same load
-#              and the same file system, which a second invocation would not give them. The CPU time of the service side is the service's with the extensions it
-#              ran, the debug tool's and the app's (user + system): on a machine busy with other work it
-#              moves far less than the wall time, which follows the scheduler.
+#              and the same file system, which a second invocation would not give them. The CPU time of
+#              the service side is the service's with the extensions it ran, the debug tool's and the
+#              app's (user + system): on a machine busy with other work it moves far less than the wall
+#              time, which follows the scheduler.
 set -euo pipefail
 
 COUNT="${COUNT:-1000}"

@@ -96,8 +96,8 @@ package final class WorkerThread: Sendable {
     /// Runs `work` on the caller's thread when nothing submitted is waiting or running, in the
     /// same order as if it had been submitted: what is submitted while it runs waits for it.
     ///
-    /// A caller that blocks until its work is done anyway saves the hand-over to the thread and
-    /// back, which on a busy machine can take longer than the work.
+    /// The caller saves the hand-over to the thread (and, when it waits for the work, back), which
+    /// on a busy machine can take longer than the work.
     /// - Parameter work: The work; it returns `false` when it could not be done here after all.
     /// - Returns: Whether `work` ran here and returned `true`; when not, submit it with ``async(_:)``.
     package func runHereIfIdle(_ work: () -> Bool) -> Bool {
