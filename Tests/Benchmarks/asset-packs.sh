@@ -187,7 +187,9 @@ LOAD_AFTER="$(cut -d' ' -f1-3 /proc/loadavg)"
 # ensureLocalAvailability of a pack on the device, on the last run's device, the service still running:
 # with the app of the build that installed it (this one, with an odd number of runs), which the
 # service knows by its executable.
-ENSURE="$(BA_BUNDLE_IDENTIFIER="$APP" "$BIN/asset-pack-test-app" time-ensure Pack-01 --count "$CALLS")"
+# The first pack, named as the packaging loop names it: `seq -w` pads to the width of COUNT.
+FIRST_PACK="Pack-$(seq -w 1 "$COUNT" | head -1)"
+ENSURE="$(BA_BUNDLE_IDENTIFIER="$APP" "$BIN/asset-pack-test-app" time-ensure "$FIRST_PACK" --count "$CALLS")"
 
 python3 - "$COUNT" "$SIZE" "$ARCHIVE_BYTES" "$ENSURE" "${CURL_SEQUENTIAL[*]}" "${CURL_PARALLEL[*]}" "${CURL_SYNCED[*]}" "${INSTALL[*]}" \
     "${PHASES[*]}" "${SERVICE_CPU[*]}" "$(getconf CLK_TCK)" "${BASELINE_INSTALL[*]}" "${BASELINE_PHASES[*]}" "${BASELINE_CPU[*]}" \

@@ -10,13 +10,15 @@
 #
 # Usage: Tests/Benchmarks/resilience.sh
 # Environment: RUNS (default 5), SIZE in bytes (default 134217728), RATE in bytes/s (default 16777216),
-#              KILL_AT in bytes received (default 50331648), SKIP_BUILD=1, SCRATCH_PATH (default .build-bench).
+#              KILL_AT in bytes received (default 50331648, or half of a SIZE smaller than twice that),
+#              SKIP_BUILD=1, SCRATCH_PATH (default .build-bench).
 set -euo pipefail
 
 RUNS="${RUNS:-5}"
 SIZE="${SIZE:-134217728}"
 RATE="${RATE:-16777216}"
-KILL_AT="${KILL_AT:-50331648}"
+# A small SIZE (a quick check) is killed halfway, not waited for past its end.
+KILL_AT="${KILL_AT:-$(( SIZE / 2 < 50331648 ? SIZE / 2 : 50331648 ))}"
 PACKAGE_ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
 # shellcheck source=common.sh
 source "$PACKAGE_ROOT/Tests/Benchmarks/common.sh"
