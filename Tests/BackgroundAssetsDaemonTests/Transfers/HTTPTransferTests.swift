@@ -136,6 +136,21 @@ struct HTTPTransferTests {
         #expect(try Self.bytesOnDisk(request) == Self.file)
     }
 
+    @Test("Bytes on disk with no validator on record are fetched again from zero, without a range")
+    func restartsBytesWithoutValidator() async throws {
+        let server = try ScriptedHTTPServer(script: Self.rangeResponse)
+        defer { server.stop() }
+        let folder = try TemporaryDirectory()
+        // What a crash leaves of a small file whose validator was never recorded: its bytes, nothing else.
+        let request = try Self.request(server.url("/a.mp4"), in: folder.url, onDisk: 100_000, validator: nil)
+        try Data([UInt8](repeating: 0xAA, count: 100_000)).write(to: request.partFile)
+        let (result, events) = await Self.transfer(request)
+        #expect(try result.get().length == Int64(Self.file.count))
+        #expect(server.requests.first?.headerValue("Range") == nil)
+        #expect(try Self.bytesOnDisk(request) == Self.file, "none of the bytes without a validator survive")
+        #expect(events.first == .checkpoint(length: 0, validator: nil), "the cut back to zero is recorded first")
+    }
+
     @Test("A 200 answer to a range request restarts from zero instead of splicing")
     func restartsOnFullAnswer() async throws {
         let server = try ScriptedHTTPServer(script: Self.fullResponse)

@@ -44,6 +44,11 @@ final class TransferRecorder: Sendable {
         state = Mutex(State(validator: row.resumeValidator, lastTotal: row.bytesDurable, restartReason: nil))
     }
 
+    /// The largest file whose first and last checkpoints are not recorded while nothing about it
+    /// is on record: what a `kill -9` of the service mid-transfer fetches twice anyway
+    /// (Docs/Performance.md), so a crash costs no more than it already may.
+    static let largestFileFetchedAgainAfterACrash: Int64 = 256 << 10
+
     /// Why the attempt threw the bytes on disk away and started from zero, if it did.
     var restartReason: String? { state.withLock { $0.restartReason } }
 
@@ -51,17 +56,23 @@ final class TransferRecorder: Sendable {
         do {
             switch event {
             case let .checkpoint(length, validator):
-                let (changed, completeLength) = state.withLock { state in
-                    defer { state.validator = validator }
-                    return (state.validator != validator, state.completeLength)
-                }
+                let (recorded, completeLength) = state.withLock { ($0.validator, $0.completeLength) }
+                let changed = recorded != validator
                 // The last checkpoint of a whole file is recorded by the download's end, in the
                 // commit that marks it finished. A crash in between leaves the whole file on disk,
                 // which the next attempt's 416 confirms, or, after a reboot, the last checkpoint.
                 if !changed, length == completeLength { break }
+                // A small file with nothing on record keeps it that way at its first byte and its
+                // last: after a crash, bytes without a validator are fetched again from zero, a
+                // few KiB once, where recording the validator costs every download one write in four.
+                if recorded == nil, validator != nil, length == 0 || length == completeLength,
+                   let completeLength, completeLength <= Self.largestFileFetchedAgainAfterACrash {
+                    break
+                }
                 try store.recordCheckpoint(
                     id: row.id, bytesDurable: length, boot: boot,
                     validator: changed ? DownloadStore.Validator(validator) : nil, at: wallClock.now)
+                state.withLock { $0.validator = validator }
             case let .progress(total, expected):
                 let written = state.withLock { state in
                     defer { state.lastTotal = total }
