@@ -1,6 +1,6 @@
 /*
 Abstract:
-Tests that the messages read field by field decode as the Codable path decodes them, and that any other shape takes that path.
+Tests that the messages written and read field by field are the bytes and values of the Codable path, and that any other shape takes that path.
 */
 
 import BackgroundAssetsIPC
@@ -8,7 +8,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Messages read field by field")
+@Suite("Messages written and read field by field")
 struct ServerMessageCanonicalTests {
     /// Every message read field by field, carrying `text` wherever a string goes.
     static func messages(text: String) -> [ServerMessage] {
@@ -34,6 +34,29 @@ struct ServerMessageCanonicalTests {
             #expect(ServerMessage.isReadFieldByField(payload), "\(message) takes the Codable path")
             #expect(try MessageCodec.decode(ServerMessage.self, from: payload) == message)
             #expect(try WireJSONTests.foundationDecode(ServerMessage.self, payload) == message)
+        }
+    }
+
+    @Test("Each message the service sends for every download is written field by field, as Foundation writes it", arguments: SampleMessages.hostileStrings)
+    func canonicalBytes(hostile: RawText) throws {
+        for message in Self.messages(text: hostile.text) {
+            #expect(message.isWrittenFieldByField, "\(message) takes the Codable path")
+            #expect(try MessageCodec.encode(message) == WireJSONTests.foundationJSON(message), "\(message)")
+        }
+    }
+
+    @Test("Every other message is written through the Codable path")
+    func otherMessagesTakeTheCodablePath() throws {
+        let download = SampleMessages.descriptor(identifier: "a")
+        let others: [ServerMessage] = [
+            .event(.failed(download: download, failure: WireFailure(domain: "d", code: 1, message: "m"))),
+            .event(.expireTask(taskID: 3)), .event(.urlSessionDetached(session: "s")),
+            .response(id: 1, response: .downloads([download])), .response(id: 2, response: .exclusiveControlGranted),
+            .response(id: 3, response: .failure(WireFailure(domain: "d", code: 2, message: "m"))),
+        ]
+        for message in others {
+            #expect(!message.isWrittenFieldByField, "\(message)")
+            #expect(try MessageCodec.encode(message) == WireJSONTests.foundationJSON(message), "\(message)")
         }
     }
 

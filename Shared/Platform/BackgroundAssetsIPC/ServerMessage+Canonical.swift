@@ -132,6 +132,11 @@ extension WireJSONValue {
 }
 
 extension ServerMessage {
+    /// Whether this message is written field by field rather than through the Codable containers, for tests.
+    package var isWrittenFieldByField: Bool {
+        WireJSONWriter.fieldByField(self) != nil
+    }
+
     /// Whether `payload` is read field by field rather than through the Codable containers, for tests.
     package static func isReadFieldByField(_ payload: some Collection<UInt8>) -> Bool {
         guard let value = try? WireJSONParser.parse(payload) else { return false }
