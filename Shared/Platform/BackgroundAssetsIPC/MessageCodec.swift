@@ -29,8 +29,10 @@ public enum MessageCodec {
     /// - Returns: UTF-8 JSON.
     /// - Throws: ``IPCError/encodingFailed(reason:)``.
     public static func encode(_ message: some Encodable) throws -> [UInt8] {
-        // The messages sent for every download skip the tree (WireJSONWriter+ServerMessage.swift).
+        // The messages sent for every download skip the tree (WireJSONWriter+ServerMessage.swift,
+        // WireJSONWriter+ClientMessage.swift).
         if let message = message as? ServerMessage, let bytes = WireJSONWriter.fieldByField(message) { return bytes }
+        if let message = message as? ClientMessage, let bytes = WireJSONWriter.fieldByField(message) { return bytes }
         do {
             return try WireJSONEncoder.encode(message)
         } catch {

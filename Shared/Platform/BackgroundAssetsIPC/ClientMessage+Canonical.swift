@@ -1,0 +1,53 @@
+/*
+Abstract:
+Reads the requests made for every download straight from parsed JSON, when they have their usual shape.
+*/
+
+/// The requests a client makes once or twice for every download (scheduling one, starting it in
+/// the foreground, acknowledging its file), read field by field, as the answers and events are on
+/// the client's side (ServerMessage+Canonical.swift): only the shape clients write, anything else
+/// through the Codable path. `ClientMessageCanonicalTests` checks both paths agree.
+extension ClientMessage {
+    init?(canonical value: WireJSONValue) {
+        guard let fields = value.fields([CodingKeys.id.rawValue, CodingKeys.request.rawValue]),
+              let id: UInt64 = fields[0].integerValue(),
+              let family = fields[1].onlyMember, family.key == ClientRequest.CodingKeys.downloads.rawValue,
+              let request = ClientRequest.Downloads(canonical: family.value) else { return nil }
+        self.init(id: id, request: .downloads(request))
+    }
+}
+
+extension ClientRequest.Downloads {
+    init?(canonical value: WireJSONValue) {
+        guard let member = value.onlyMember else { return nil }
+        switch CodingKeys(rawValue: member.key) {
+        case .schedule:
+            guard let fields = member.value.fields([ScheduleCodingKeys.download.rawValue]),
+                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            self = .schedule(download: download)
+        case .startForeground:
+            guard let fields = member.value.fields([StartForegroundCodingKeys.download.rawValue]),
+                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            self = .startForeground(download: download)
+        case .acknowledgeDelivery:
+            guard let fields = member.value.fields([AcknowledgeDeliveryCodingKeys.deliveryID.rawValue]),
+                  let deliveryID: UInt64 = fields[0].integerValue() else { return nil }
+            self = .acknowledgeDelivery(deliveryID: deliveryID)
+        default:
+            return nil
+        }
+    }
+}
+
+extension ClientMessage {
+    /// Whether this message is written field by field rather than through the Codable containers, for tests.
+    package var isWrittenFieldByField: Bool {
+        WireJSONWriter.fieldByField(self) != nil
+    }
+
+    /// Whether `payload` is read field by field rather than through the Codable containers, for tests.
+    package static func isReadFieldByField(_ payload: some Collection<UInt8>) -> Bool {
+        guard let value = try? WireJSONParser.parse(payload) else { return false }
+        return ClientMessage(canonical: value) != nil
+    }
+}
