@@ -53,17 +53,63 @@ struct DownloadStoreOrderingTests {
             try identifiers(store.nextDownloadsToRun(limit: 10, at: later), in: store) == ["backing-off", "due"])
     }
 
+    /// What SQLite plans for a query, one line per step.
+    private func plan(_ sql: String, _ bindings: [SQLiteValue], in store: DownloadStore) throws -> [String] {
+        try store.withDatabase { database in
+            try database.prepare("EXPLAIN QUERY PLAN " + sql).bind(bindings).rows { $0.text(3) }
+        }
+    }
+
     @Test("The run order is served by an index, not by sorting the whole table")
     func runOrderUsesIndex() throws {
         let fixture = try StoreFixture()
-        let plan = try fixture.store.withDatabase { database in
-            try database.prepare(
-                "EXPLAIN QUERY PLAN SELECT id FROM downloads WHERE state = 1 AND next_attempt_at <= ? "
-                    + "ORDER BY \(DownloadStore.runOrder) LIMIT ?"
-            ).bind([.integer(0), .integer(10)]).rows { $0.text(3) }
-        }
-        #expect(plan.contains { $0.contains("downloads_run_order") }, "\(plan)")
+        let plan = try plan(
+            "SELECT id FROM downloads INDEXED BY downloads_run_order_unparked WHERE state = 1 AND \(DownloadStore.unparked) "
+                + "AND next_attempt_at <= ? ORDER BY \(DownloadStore.runOrder) LIMIT ?",
+            [.integer(0), .integer(10)], in: fixture.store)
+        #expect(plan.contains { $0.contains("downloads_run_order_unparked") }, "\(plan)")
         #expect(!plan.contains { $0.contains("TEMP B-TREE") }, "\(plan)")
+    }
+
+    @Test("An app's current downloads and whether any download is active come from indexes, not from every row")
+    func activeDownloadsUseIndexes() throws {
+        let fixture = try StoreFixture()
+        _ = try fixture.store.currentDownloads(bundleIdentifier: StoreFixture.app)
+        let current = try plan(
+            "SELECT id FROM downloads INDEXED BY downloads_active_identifier WHERE app_bundle_id = ? AND state BETWEEN 0 AND 2 "
+                + "ORDER BY \(DownloadStore.runOrder)",
+            [.text(StoreFixture.app)], in: fixture.store)
+        #expect(current.contains { $0.contains("USING INDEX downloads_active_identifier (app_bundle_id=?)") }, "\(current)")
+        #expect(try fixture.store.hasUnfinishedDownloads() == false)
+        _ = try fixture.store.insert(StoreFixture.download("a"), at: StoreFixture.epoch)
+        #expect(try fixture.store.hasUnfinishedDownloads())
+    }
+
+    @Test("A download's start rewrites five pages of the queue and its end three: its row and the indexes that name its state")
+    func stateChangesWriteFewPages() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        // Enough rows that each index spans several pages, as in a queue of thousands.
+        let rows = try store.insert((0..<2_000).map { StoreFixture.download("session-\($0)") }, at: StoreFixture.epoch)
+        let log = fixture.url.path + "-wal"
+        func framesWritten(_ change: () throws -> Void) throws -> Int {
+            let before = try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0
+            try change()
+            let after = try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0
+            // Each frame of the write-ahead log is a page and its 24-byte header.
+            return (after - before) / (4096 + 24)
+        }
+        let row = rows[1_000]
+        let started = try framesWritten {
+            try store.update(id: row.id, at: StoreFixture.epoch, waitsForDisk: false) { $0.state = .downloading }
+        }
+        let ended = try framesWritten {
+            try store.update(id: row.id, at: StoreFixture.epoch, waitsForDisk: false) { $0.state = .finished }
+        }
+        // SQLite rewrites the entry of every index whose columns or condition name a changed
+        // column, moved or not: the start rewrites the two active indexes' entries in place.
+        #expect(started == 5, "the row, the due index, the unparked run order and the two active indexes")
+        #expect(ended == 3, "the row and the two active indexes")
     }
 
     @Test("Ten thousand downloads are scheduled in one transaction and read back in order")

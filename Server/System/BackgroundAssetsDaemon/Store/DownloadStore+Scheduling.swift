@@ -112,7 +112,10 @@ extension DownloadStore {
     /// Whether any download has not ended yet.
     public func hasUnfinishedDownloads() throws -> Bool {
         try withDatabase { database in
-            try database.prepare("SELECT EXISTS (SELECT 1 FROM downloads WHERE state BETWEEN 0 AND 2)")
+            // The index of active downloads holds only those: its first entry answers, however
+            // many ended rows the queue keeps.
+            try database.prepare(
+                "SELECT EXISTS (SELECT 1 FROM downloads INDEXED BY downloads_active_unique_id WHERE state BETWEEN 0 AND 2)")
                 .rows { row in row.int64(0) }.first == 1
         }
     }

@@ -78,5 +78,17 @@ extension DownloadStore {
             ON downloads (essential DESC, foreground DESC, priority DESC, created_at, id)
             WHERE state = 1 AND next_attempt_at < 253402300799000;
         """,
+        // Version 6: a state change rewrites three pages of the queue instead of seven. The run
+        // order's index led with the state, and the app's index ended with it, so each change moved
+        // a download's entry in both (two pages each); the next downloads to run come from the
+        // index of unparked waiting rows (version 5), an app's current downloads from its active
+        // identifiers' index, whose condition they share, and what else asked by state (status
+        // counts, the downloads a restart finds transferring) reads the table once. The app's
+        // index keeps only the app, which no change moves, for an uninstall's delete.
+        """
+        DROP INDEX downloads_run_order;
+        DROP INDEX downloads_app;
+        CREATE INDEX downloads_of_app ON downloads (app_bundle_id);
+        """,
     ]
 }
