@@ -88,3 +88,60 @@ struct LinkRefusingFileTests {
         #expect(AtomicFileWriter.write(Data("x".utf8), to: linkedFolder.appending(path: "out.json")) == nil)
     }
 }
+
+@Suite("Link-refusing folders")
+struct LinkRefusingFolderTests {
+    /// The inode of an open descriptor, to tell which folder was opened.
+    private func inode(of descriptor: Int32) -> ino_t {
+        var status = stat()
+        return fstat(descriptor, &status) == 0 ? status.st_ino : 0
+    }
+
+    private func inode(at url: URL) -> ino_t {
+        var status = stat()
+        return stat(url.path, &status) == 0 ? status.st_ino : 0
+    }
+
+    @Test("A folder is opened however it is spelled below the root, and one outside the root is refused")
+    func spellings() throws {
+        let temporary = try TemporaryDirectory()
+        let root = temporary.appending("root")
+        let folder = root.appending(path: "a/b", directoryHint: .isDirectory)
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let spellings = [
+            folder, URL(fileURLWithPath: folder.path + "/"), URL(fileURLWithPath: root.path + "/a/./c/../b"),
+            URL(fileURLWithPath: root.path + "//a/b"),
+        ]
+        for spelling in spellings {
+            let descriptor = try LinkRefusingFolder.open(spelling, under: root, creating: false)
+            defer { close(descriptor) }
+            #expect(inode(of: descriptor) == inode(at: folder), "\(spelling.path)")
+        }
+        let created = try LinkRefusingFolder.open(root.appending(path: "new/folder"), under: root, creating: true)
+        close(created)
+        #expect(FileManager.default.fileExists(atPath: root.path + "/new/folder"))
+
+        for outside in [URL(fileURLWithPath: root.path + "/../elsewhere"), temporary.url, URL(fileURLWithPath: root.path + "-sibling/a")] {
+            #expect(throws: LinkRefusingFile.Failure.self, "\(outside.path)") {
+                close(try LinkRefusingFolder.open(outside, under: root, creating: true))
+            }
+        }
+        #expect(!FileManager.default.fileExists(atPath: temporary.url.path + "/elsewhere"))
+        #expect(!FileManager.default.fileExists(atPath: root.path + "-sibling"))
+    }
+
+    @Test("A link at any component below the root is refused, plainly spelled or not")
+    func linksRefused() throws {
+        let temporary = try TemporaryDirectory()
+        let root = temporary.appending("root")
+        let elsewhere = temporary.appending("elsewhere")
+        try FileManager.default.createDirectory(at: root.appending(path: "a"), withIntermediateDirectories: true)
+        try FileManager.default.createDirectory(at: elsewhere.appending(path: "b"), withIntermediateDirectories: true)
+        try FileManager.default.createSymbolicLink(at: root.appending(path: "a/link"), withDestinationURL: elsewhere)
+        for spelling in [root.appending(path: "a/link/b"), URL(fileURLWithPath: root.path + "/a/./link/b")] {
+            #expect(throws: LinkRefusingFile.Failure.self, "\(spelling.path)") {
+                close(try LinkRefusingFolder.open(spelling, under: root, creating: true))
+            }
+        }
+    }
+}

@@ -26,13 +26,9 @@ public enum LinkRefusingFolder {
     /// - Throws: ``LinkRefusingFile/Failure`` naming the component that is a link, is missing, or is
     ///   not a folder, or naming `folder` when it does not lie under `root`.
     public static func open(_ folder: URL, under root: URL, creating: Bool) throws(LinkRefusingFile.Failure) -> Int32 {
-        let base = root.standardizedFileURL.pathComponents
-        let target = folder.standardizedFileURL.pathComponents
-        guard target.count >= base.count, Array(target.prefix(base.count)) == base else {
-            throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(root.path)")
-        }
+        let components = try components(of: folder, under: root)
         var descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
-        if descriptor >= 0, let folder = openWithoutLinks(target.dropFirst(base.count), beneath: descriptor) {
+        if descriptor >= 0, let folder = openWithoutLinks(components, beneath: descriptor) {
             close(descriptor)
             return folder
         }
@@ -45,7 +41,7 @@ public enum LinkRefusingFolder {
             throw LinkRefusingFile.Failure(path: root.path, reason: "it cannot be opened (\(errnoText()))")
         }
         var path = root.standardizedFileURL
-        for component in target.dropFirst(base.count) {
+        for component in components {
             path.append(path: component, directoryHint: .isDirectory)
             guard component != "..", component != "." else {
                 close(descriptor)
@@ -64,6 +60,26 @@ public enum LinkRefusingFolder {
             descriptor = next
         }
         return descriptor
+    }
+
+    /// The components of `folder` below `root`.
+    ///
+    /// A folder spelled as the root's path and plain names after it (every hand-over's) is split as
+    /// it is; any other spelling is standardised first, which cost a hand-over more than its rename.
+    private static func components(of folder: URL, under root: URL) throws(LinkRefusingFile.Failure) -> ArraySlice<String> {
+        let rootPath = root.path
+        var folderPath = folder.path
+        if folderPath.count > 1, folderPath.hasSuffix("/") { folderPath.removeLast() }
+        if rootPath != "/", folderPath.hasPrefix(rootPath + "/") {
+            let names = folderPath.dropFirst(rootPath.count + 1).split(separator: "/", omittingEmptySubsequences: false)
+            if !names.contains(where: { $0.isEmpty || $0 == "." || $0 == ".." }) { return ArraySlice(names.map(String.init)) }
+        }
+        let base = root.standardizedFileURL.pathComponents
+        let target = folder.standardizedFileURL.pathComponents
+        guard target.count >= base.count, Array(target.prefix(base.count)) == base else {
+            throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(root.path)")
+        }
+        return target.dropFirst(base.count)
     }
 
     /// The folder opened in one call, the kernel refusing a link at any component and any way out
