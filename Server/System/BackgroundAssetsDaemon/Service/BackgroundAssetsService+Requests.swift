@@ -175,19 +175,18 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
-        // Looked up and promoted in one turn of the queue: the app's loop over its sessions waits
-        // for every answer, and each hop to another thread and back is part of that wait.
-        let (trace, role) = (trace, client.hello?.role)
-        let found = try await queue.startForegroundIfQueued(
-            app: app, identifier: download.identifier, uniqueIdentifier: download.uniqueIdentifier
-        ) {
-            // Recorded first: the promotion's own events (pause, then begin) follow the request.
-            trace.append(Self.entry(from: role, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted"))
+        // One read for both lookups: each read is a hop to the reader's thread and back, and the
+        // app's loop over its sessions waits for every answer.
+        let (active, ended) = try await storeReader.read { store -> (DownloadRow?, DownloadRow?) in
+            if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) { return (row, nil) }
+            return (nil, try store.download(uniqueIdentifier: download.uniqueIdentifier))
         }
-        let ended: DownloadRow?
-        switch found {
-        case let .promoted(row), let .alreadyForeground(row): return .download(row.descriptor)
-        case let .notQueued(latest): ended = latest
+        if let row = active {
+            // Starting a download that is already in the foreground does nothing.
+            guard !row.isForeground else { return .download(row.descriptor) }
+            // Recorded first: the promotion's own events (pause, then begin) follow the request.
+            record(from: client, event: "startForegroundDownload", app: app, download: download.identifier, detail: "promoted")
+            return .download(try await queue.promote(id: row.id).descriptor)
         }
         // A download that ended a moment ago (its file may still be on its way to a delegate) is not
         // started again: the app learns of its end through its callbacks. One whose file the extension

@@ -332,14 +332,7 @@ public actor BackgroundAssetsService {
 
     /// Appends a trace entry for something a client did.
     func record(from client: Client?, event: String, app: String? = nil, download: String? = nil, detail: String? = nil) {
-        trace.append(Self.entry(from: client?.hello?.role, event: event, app: app, download: download, detail: detail))
-    }
-
-    /// The trace entry for something a client in `role` did, for a record made off the service's
-    /// own executor.
-    nonisolated static func entry(
-        from role: Hello.Role?, event: String, app: String? = nil, download: String? = nil, detail: String? = nil
-    ) -> ServiceTrace.Entry {
-        .init(from: role?.rawValue ?? "client", to: "backgroundassetsd", event: event, app: app, download: download, detail: detail)
+        let role = client?.hello?.role.rawValue ?? "client"
+        trace.append(.init(from: role, to: "backgroundassetsd", event: event, app: app, download: download, detail: detail))
     }
 }
