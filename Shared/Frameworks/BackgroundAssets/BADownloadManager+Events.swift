@@ -72,7 +72,8 @@ extension BADownloadManager {
             delegate?.download(BADownload.make(from: download), failedWithError: failure.makeError())
         case let .finished(deliveryID, download, filePath):
             // The service deletes the file once this is acknowledged, unless the delegate moved it.
-            delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
+            // A file, as the service says: `fileURLWithPath:` would ask the disk whether it is a folder.
+            delegate?.download(BADownload.make(from: download), finishedWithFileURL: URL(filePath: filePath, directoryHint: .notDirectory))
             connection.request(.downloads(.acknowledgeDelivery(deliveryID: deliveryID))) { _ in }
         case let .didReceiveChallenge(deliveryID, download, challenge):
             answer(challenge, deliveryID: deliveryID, for: download, delegate: delegate)

@@ -32,7 +32,8 @@ extension ExtensionRunner {
 
     /// Runs `backgroundDownload(_:finishedWithFileURL:)`; the service deletes the file after the answer.
     func finished(_ download: DownloadDescriptor, filePath: String) {
-        handler.backgroundDownload(BADownload.make(from: download), finishedWithFileURL: URL(fileURLWithPath: filePath))
+        handler.backgroundDownload(
+            BADownload.make(from: download), finishedWithFileURL: URL(filePath: filePath, directoryHint: .notDirectory))
     }
 
     /// Runs `backgroundDownload(_:failedWithError:)` with the error the failure stands for.
