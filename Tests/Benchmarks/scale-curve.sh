@@ -12,7 +12,9 @@
 # Environment: COUNTS (default "1000 10000 100000"), SIZE (default 20480), HTTPS=1 for https,
 #              RUNS (default 3; 1 from LONG_COUNT sessions on, default 50,000, where one round takes minutes),
 #              CSV and SVG (default Docs/Images/scale-curve.csv and .svg), SKIP_BUILD=1, SCRATCH_PATH and
-#              CONFIGURATION as many-small-sessions.sh takes them.
+#              CONFIGURATION as many-small-sessions.sh takes them. FROM=FILE draws the curve from rounds
+#              measured already (the lines many-small-sessions.sh appends to its RESULTS file, such as
+#              rounds run with BASELINE= beside an older build) instead of measuring.
 set -euo pipefail
 
 COUNTS="${COUNTS:-1000 10000 100000}"
@@ -46,6 +48,7 @@ build_chart
 ROUNDS="$WORK/rounds.csv"
 : > "$ROUNDS"
 built="${SKIP_BUILD:-0}"
+[ -n "${FROM:-}" ] && { cp "$FROM" "$ROUNDS"; COUNTS=""; }
 for count in $COUNTS; do
     runs="${RUNS:-$([ "$count" -ge "${LONG_COUNT:-50000}" ] && echo 1 || echo 3)}"
     log "== $count sessions, $runs round(s)"
