@@ -18,6 +18,19 @@ struct WireJSONTests {
         return Array(try encoder.encode(message))
     }
 
+    /// Expects `payload` to decode to what Foundation decodes it to, or to fail where Foundation fails.
+    static func expectDecodesAsFoundation<Message: Decodable & Equatable>(
+        _ type: Message.Type, _ payload: [UInt8], _ why: String, sourceLocation: SourceLocation = #_sourceLocation
+    ) {
+        let ours = Result { try MessageCodec.decode(type, from: payload) }
+        let foundations = Result { try foundationDecode(type, payload) }
+        switch (ours, foundations) {
+        case let (.success(mine), .success(theirs)): #expect(mine == theirs, "\(why)", sourceLocation: sourceLocation)
+        case (.failure, .failure): break
+        default: Issue.record("\(why): decoded \(ours), Foundation \(foundations)", sourceLocation: sourceLocation)
+        }
+    }
+
     static func foundationDecode<Message: Decodable>(_ type: Message.Type, _ payload: [UInt8]) throws -> Message {
         let decoder = JSONDecoder()
         decoder.dateDecodingStrategy = .secondsSince1970
