@@ -84,6 +84,8 @@ extension DownloadQueue {
         let path = staging.partFile(forRow: row.id).path
         var status = stat()
         let fileLength: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
+        // Nothing on disk to keep or cut: no need to ask the store which boot wrote it.
+        guard fileLength > 0 else { return 0 }
         var length = min(fileLength, row.bytesDurable)
         if try store.writtenBoot(id: row.id) == bootIdentity {
             length = fileLength

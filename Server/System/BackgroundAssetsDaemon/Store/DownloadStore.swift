@@ -256,9 +256,10 @@ public final class DownloadStore: Sendable {
     public func update(
         id: Int64, at now: Date, waitsForDisk: Bool = true, _ change: (inout DownloadRow) throws -> Void
     ) throws -> DownloadRow {
-        // One statement writes the row, so it commits alone; and the lock keeps every other use of
-        // the connection out between the read and the write. A `change` that throws writes nothing.
-        try withDatabase(waitsForDisk: waitsForDisk) { database in
+        // The lock keeps every other use of the connection out between the read and the write, and
+        // one transaction holds both: as two, each took and gave back SQLite's file locks of its own.
+        // A `change` that throws writes nothing.
+        try withDatabase(waitsForDisk: waitsForDisk) { database in try database.transaction {
             guard let stored = try Self.fetchRow(id: id, in: database) else {
                 throw DaemonError.downloadNotFound(key: "row \(id)")
             }
@@ -273,7 +274,7 @@ public final class DownloadStore: Sendable {
             guard !changed.isEmpty else { return row }
             try database.prepare(Self.updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
             return row
-        }
+        } }
     }
 
     /// What lets a later request resume a download: the response's entity tag or Last-Modified date.
