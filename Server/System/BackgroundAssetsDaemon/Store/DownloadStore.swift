@@ -259,22 +259,24 @@ public final class DownloadStore: Sendable {
         // The lock keeps every other use of the connection out between the read and the write, and
         // one transaction holds both: as two, each took and gave back SQLite's file locks of its own.
         // A `change` that throws writes nothing.
-        try withDatabase(waitsForDisk: waitsForDisk) { database in try database.transaction {
-            guard let stored = try Self.fetchRow(id: id, in: database) else {
-                throw DaemonError.downloadNotFound(key: "row \(id)")
+        try withDatabase(waitsForDisk: waitsForDisk) { database in
+            try database.transaction {
+                guard let stored = try Self.fetchRow(id: id, in: database) else {
+                    throw DaemonError.downloadNotFound(key: "row \(id)")
+                }
+                var row = stored
+                try change(&row)
+                row.updatedAt = now
+                // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
+                row.roundTimesToStoredPrecision()
+                let before = Self.updateValues(stored)
+                let after = Self.updateValues(row)
+                let changed = after.indices.filter { before[$0] != after[$0] }
+                guard !changed.isEmpty else { return row }
+                try database.prepare(Self.updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
+                return row
             }
-            var row = stored
-            try change(&row)
-            row.updatedAt = now
-            // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
-            row.roundTimesToStoredPrecision()
-            let before = Self.updateValues(stored)
-            let after = Self.updateValues(row)
-            let changed = after.indices.filter { before[$0] != after[$0] }
-            guard !changed.isEmpty else { return row }
-            try database.prepare(Self.updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
-            return row
-        } }
+        }
     }
 
     /// What lets a later request resume a download: the response's entity tag or Last-Modified date.
