@@ -89,8 +89,13 @@ struct DownloadStoreOrderingTests {
     func stateChangesWriteFewPages() throws {
         let fixture = try StoreFixture()
         let store = fixture.store
-        // Enough rows that each index spans several pages, as in a queue of thousands.
-        let rows = try store.insert((0..<2_000).map { StoreFixture.download("session-\($0)") }, at: StoreFixture.epoch)
+        // Enough rows that each index spans several pages, as in a queue of thousands; unique
+        // identifiers in order, so the pages are laid out the same in every run (random ones left
+        // some leaves fuller than others, and removing an entry from a thin one also rewrote its
+        // neighbour).
+        let rows = try store.insert((0..<2_000).map {
+            StoreFixture.download("session-\($0)", uniqueIdentifier: String(format: "%08d-0000-4000-8000-000000000000", $0))
+        }, at: StoreFixture.epoch)
         let log = fixture.url.path + "-wal"
         func framesWritten(_ change: () throws -> Void) throws -> Int {
             let before = try FileManager.default.attributesOfItem(atPath: log)[.size] as? Int ?? 0
