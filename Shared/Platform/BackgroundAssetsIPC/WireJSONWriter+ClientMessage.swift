@@ -13,14 +13,11 @@ extension WireJSONWriter {
         guard case let .downloads(request) = message.request else { return nil }
         var writer = WireJSONWriter()
         writer.append("{")
-        writer.write(ClientMessage.CodingKeys.id.stringValue)
-        writer.append(":")
+        writer.key(ClientMessage.CodingKeys.id)
         writer.append(message.id)
         writer.append(",")
-        writer.write(ClientMessage.CodingKeys.request.stringValue)
-        writer.append(":{")
-        writer.write(ClientRequest.CodingKeys.downloads.stringValue)
-        writer.append(":{")
+        writer.key(ClientMessage.CodingKeys.request)
+        writer.open(ClientRequest.CodingKeys.downloads)
         typealias Downloads = ClientRequest.Downloads
         switch request {
         case let .schedule(download):
@@ -41,9 +38,8 @@ extension WireJSONWriter {
 
     /// Writes a request's name and its one field's key: `"request":{"field":`.
     private mutating func member(_ request: some CodingKey, _ field: some CodingKey) {
-        write(request.stringValue)
-        append(":{")
-        write(field.stringValue)
-        append(":")
+        key(request)
+        append("{")
+        key(field)
     }
 }

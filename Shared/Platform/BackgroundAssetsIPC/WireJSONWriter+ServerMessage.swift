@@ -88,17 +88,4 @@ extension WireJSONWriter {
         append("}}")
         return true
     }
-
-    /// Opens an object whose only member is `key`, itself an object: `{"key":{`.
-    private mutating func open(_ key: some CodingKey) {
-        append("{")
-        self.key(key)
-        append("{")
-    }
-
-    /// Writes a member's key and the colon after it.
-    private mutating func key(_ key: some CodingKey) {
-        write(key.stringValue)
-        append(":")
-    }
 }

@@ -69,7 +69,6 @@ extension WireJSONWriter {
     private mutating func member(_ key: String, _ isFirst: inout Bool) {
         if !isFirst { append(",") }
         isFirst = false
-        write(key)
-        append(":")
+        self.key(key)
     }
 }

@@ -33,8 +33,7 @@ public struct WireJSONWriter {
                 if index + 1 < members.count, members[index + 1].key == member.key { continue }
                 if !isFirst { bytes.append(UInt8(ascii: ",")) }
                 isFirst = false
-                write(member.key)
-                bytes.append(UInt8(ascii: ":"))
+                key(member.key)
                 write(member.value)
             }
             bytes.append(UInt8(ascii: "}"))
@@ -68,6 +67,24 @@ public struct WireJSONWriter {
     /// Appends `true` or `false`.
     public mutating func append(_ flag: Bool) {
         append(flag ? "true" : "false")
+    }
+
+    /// Appends an object member's key, quoted and escaped, and the colon after it.
+    mutating func key(_ name: String) {
+        write(name)
+        append(":")
+    }
+
+    /// Appends the key a coding key names on the wire, and the colon after it.
+    mutating func key(_ codingKey: some CodingKey) {
+        key(codingKey.stringValue)
+    }
+
+    /// Opens an object whose first member's value is an object: `{"key":{`.
+    mutating func open(_ codingKey: some CodingKey) {
+        append("{")
+        key(codingKey)
+        append("{")
     }
 
     /// Appends a string, quoted and escaped.
