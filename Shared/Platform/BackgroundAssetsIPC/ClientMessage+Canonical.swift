@@ -22,12 +22,10 @@ extension ClientRequest.Downloads {
         guard let member = value.onlyMember else { return nil }
         switch CodingKeys(rawValue: member.key) {
         case .schedule:
-            guard let fields = member.value.fields([ScheduleCodingKeys.download.rawValue]),
-                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            guard let download = member.value.download(onlyMember: ScheduleCodingKeys.download) else { return nil }
             self = .schedule(download: download)
         case .startForeground:
-            guard let fields = member.value.fields([StartForegroundCodingKeys.download.rawValue]),
-                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            guard let download = member.value.download(onlyMember: StartForegroundCodingKeys.download) else { return nil }
             self = .startForeground(download: download)
         case .acknowledgeDelivery:
             guard let fields = member.value.fields([AcknowledgeDeliveryCodingKeys.deliveryID.rawValue]),

@@ -33,12 +33,10 @@ extension ServerEvent {
         guard let member = value.onlyMember else { return nil }
         switch CodingKeys(rawValue: member.key) {
         case .didBegin:
-            guard let fields = member.value.fields([DidBeginCodingKeys.download.rawValue]),
-                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            guard let download = member.value.download(onlyMember: DidBeginCodingKeys.download) else { return nil }
             self = .didBegin(download: download)
         case .didPause:
-            guard let fields = member.value.fields([DidPauseCodingKeys.download.rawValue]),
-                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            guard let download = member.value.download(onlyMember: DidPauseCodingKeys.download) else { return nil }
             self = .didPause(download: download)
         case .didWriteBytes:
             typealias Keys = DidWriteBytesCodingKeys
@@ -67,8 +65,7 @@ extension ServerResponse {
             guard case let .object(members) = member.value, members.isEmpty else { return nil }
             self = .done
         case .download:
-            guard let fields = member.value.fields([DownloadCodingKeys._0.rawValue]),
-                  let download = DownloadDescriptor(canonical: fields[0]) else { return nil }
+            guard let download = member.value.download(onlyMember: DownloadCodingKeys._0) else { return nil }
             self = .download(download)
         default:
             return nil
@@ -122,6 +119,11 @@ extension WireJSONValue {
             values[slot] = member.value
         }
         return values
+    }
+
+    /// The download of an object whose only member is `key`, or `nil` for any other shape.
+    func download(onlyMember key: some CodingKey) -> DownloadDescriptor? {
+        fields([key.stringValue]).flatMap { DownloadDescriptor(canonical: $0[0]) }
     }
 
     /// The string, or `nil` for any other kind.
