@@ -26,8 +26,9 @@ public enum LinkRefusingFolder {
     /// - Throws: ``LinkRefusingFile/Failure`` naming the component that is a link, is missing, or is
     ///   not a folder, or naming `folder` when it does not lie under `root`.
     public static func open(_ folder: URL, under root: URL, creating: Bool) throws(LinkRefusingFile.Failure) -> Int32 {
-        let components = try components(of: folder, under: root)
-        var descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        let rootPath = root.path
+        let components = try components(of: folder, under: root, rootPath: rootPath)
+        var descriptor = Foundation.open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         if descriptor >= 0, let folder = openWithoutLinks(components, beneath: descriptor) {
             close(descriptor)
             return folder
@@ -35,10 +36,10 @@ public enum LinkRefusingFolder {
         if descriptor < 0, errno == ENOENT, creating {
             // The root is trusted, as the path to it is: made as any folder is.
             try? FileManager.default.createDirectory(at: root, withIntermediateDirectories: true)
-            descriptor = Foundation.open(root.path, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+            descriptor = Foundation.open(rootPath, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }
         guard descriptor >= 0 else {
-            throw LinkRefusingFile.Failure(path: root.path, reason: "it cannot be opened (\(errnoText()))")
+            throw LinkRefusingFile.Failure(path: rootPath, reason: "it cannot be opened (\(errnoText()))")
         }
         var path = root.standardizedFileURL
         for component in components {
@@ -62,12 +63,13 @@ public enum LinkRefusingFolder {
         return descriptor
     }
 
-    /// The components of `folder` below `root`.
+    /// The components of `folder` below `root`, whose path the caller has already read.
     ///
     /// A folder spelled as the root's path and plain names after it (every hand-over's) is split as
     /// it is; any other spelling is standardised first, which cost a hand-over more than its rename.
-    private static func components(of folder: URL, under root: URL) throws(LinkRefusingFile.Failure) -> ArraySlice<String> {
-        let rootPath = root.path
+    private static func components(
+        of folder: URL, under root: URL, rootPath: String
+    ) throws(LinkRefusingFile.Failure) -> ArraySlice<String> {
         var folderPath = folder.path
         if folderPath.count > 1, folderPath.hasSuffix("/") { folderPath.removeLast() }
         if rootPath != "/", folderPath.hasPrefix(rootPath + "/") {
@@ -77,7 +79,7 @@ public enum LinkRefusingFolder {
         let base = root.standardizedFileURL.pathComponents
         let target = folder.standardizedFileURL.pathComponents
         guard target.count >= base.count, Array(target.prefix(base.count)) == base else {
-            throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(root.path)")
+            throw LinkRefusingFile.Failure(path: folder.path, reason: "it is not inside the device root \(rootPath)")
         }
         return target.dropFirst(base.count)
     }
