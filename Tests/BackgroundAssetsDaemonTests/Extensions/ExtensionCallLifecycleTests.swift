@@ -286,6 +286,29 @@ struct ExtensionCallLifecycleTests {
         #expect(lifecycle.askToTerminate(app: id, now: Self.at(3)).isEmpty, "not idle any more")
     }
 
+    @Test("Letting go of exclusive control with only failure notices left is done with its files; a file or a challenge left is not")
+    func releaseWithNoticesLeft() throws {
+        let notices = (0..<3).map { ExtensionCallRecord(call: ExtensionNoticeBacklogTests.notice($0), purpose: .notice) }
+        let setup = try Self.running([Self.delivery(1)] + notices)
+        var lifecycle = setup.lifecycle
+        let id = setup.app.bundleIdentifier
+        _ = lifecycle.callReturned(callID: try #require(Self.sentID(setup.first)), connection: Self.connection, now: Self.at(2))
+        #expect(lifecycle.runs[id]?.hasWork == true, "the notices are still owed")
+        #expect(lifecycle.releasedExclusiveControl(app: id, connection: Self.connection, holdsExclusiveControl: false)
+            == [.extensionDone(app: id)], "the notices hand it no file: done, and no grace while it still has calls")
+        #expect(lifecycle.releasedExclusiveControl(app: id, connection: Self.connection, holdsExclusiveControl: true).isEmpty,
+                "still waiting for control for a file it was given")
+
+        let challenge = ExtensionCallRecord(call: ExtensionNoticeBacklogTests.notice(9), purpose: .challenge(rowID: 9))
+        for owed in [Self.delivery(2), challenge] {
+            let behind = try Self.running([Self.delivery(1), notices[0], owed])
+            var lifecycle = behind.lifecycle
+            _ = lifecycle.callReturned(callID: try #require(Self.sentID(behind.first)), connection: Self.connection, now: Self.at(2))
+            #expect(lifecycle.releasedExclusiveControl(app: id, connection: Self.connection, holdsExclusiveControl: false).isEmpty,
+                    "a call that is not a notice is still owed behind the notice")
+        }
+    }
+
     @Test("Uninstalling the app kills its extension and forgets its budget")
     func uninstalled() throws {
         let setup = try Self.running([Self.delivery(1)], usedToday: 10)

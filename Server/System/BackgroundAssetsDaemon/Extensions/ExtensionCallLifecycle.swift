@@ -299,15 +299,19 @@ struct ExtensionCallLifecycle: Sendable {
 
     /// The extension let go of exclusive control: with nothing to do, it is idle from now.
     ///
-    /// Holding nothing and waiting for nothing as well, it is done with what it was given: it asks
-    /// for exclusive control inside the call that hands it a file, so that request reaches the
+    /// Holding nothing and waiting for nothing as well, it is done with the files it was given: it
+    /// asks for exclusive control inside the call that hands it a file, so that request reaches the
     /// service before the call's return, and its release after. An install waiting for it ends at
-    /// once instead of after the idle grace; the grace still decides when it is asked to terminate,
-    /// since it may ask again for something of its own.
+    /// once instead of after the idle grace, even while failure notices are still on their way to
+    /// it: they hand it no file, and an install that refused thousands of downloads would otherwise
+    /// wait for all of them, and then for the grace. Any other call running or queued (a file, a
+    /// challenge, a content request) keeps the install waiting. The grace still decides when the
+    /// extension is asked to terminate, since it may ask again for something of its own.
     /// - Parameter holdsExclusiveControl: Whether the extension still holds or waits for exclusive control.
     func releasedExclusiveControl(app: String, connection: UInt64, holdsExclusiveControl: Bool) -> [ExtensionCallAction] {
-        guard let run = runs[app], run.connection == connection, !run.hasWork else { return [] }
-        return holdsExclusiveControl ? [.armIdleGrace(app: app)] : [.extensionDone(app: app), .armIdleGrace(app: app)]
+        guard let run = runs[app], run.connection == connection else { return [] }
+        let isDoneWithFiles = !holdsExclusiveControl && !run.owesCallsOtherThanNotices
+        return (isDoneWithFiles ? [.extensionDone(app: app)] : []) + (run.hasWork ? [] : [.armIdleGrace(app: app)])
     }
 
     /// The process outstayed `extensionWillTerminate()`.

@@ -91,4 +91,12 @@ struct ExtensionRun: Sendable, Equatable {
 
     /// Whether the extension is doing or owes work other than terminating.
     var hasWork: Bool { running != nil || !sentAhead.isEmpty || !pending.isEmpty }
+
+    /// Whether a call it runs or owes does more than tell it something: hands it a file, asks it
+    /// to answer a challenge or a content request.
+    var owesCallsOtherThanNotices: Bool {
+        let isNotice = { (record: ExtensionCallRecord) in record.purpose == .notice }
+        return running.map { !isNotice($0.record) } == true || sentAhead.contains { !isNotice($0.record) }
+            || pending.waiting.contains { !isNotice($0) }
+    }
 }
