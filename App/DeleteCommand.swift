@@ -20,7 +20,7 @@ struct DeleteCommand {
                   let session = manifest.session(withID: sessionID)
             else { throw AppError.unknownSession(sessionID) }
             let local = LocalSession(session: session, settings: settings)
-            guard FileManager.default.fileExists(atPath: local.fileURL.path) else {
+            guard FileManager.default.fileExists(atPath: local.filePath) else {
                 Terminal.write("Session \(sessionID) is not on the device; there is nothing to delete.\n")
                 return 0
             }

@@ -50,7 +50,7 @@ struct ListCommand {
         let entries = sessions.map { local in
             Entry(
                 id: local.id, title: local.session.title, fileSize: local.session.fileSize,
-                essential: local.session.essential, state: local.state, path: local.fileURL.path)
+                essential: local.session.essential, state: local.state, path: local.filePath)
         }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

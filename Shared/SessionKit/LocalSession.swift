@@ -20,28 +20,34 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
 
     /// The session as the manifest describes it.
     public let session: Session
-    /// The app group's folder of videos: one value that every local session of a manifest shares.
-    private let sessionsDirectory: URL
+    /// The path of the app group's folder of videos: one string that every local session of a manifest shares.
+    private let sessionsDirectoryPath: String
 
     /// Where the session's video is kept.
     ///
     /// It is worked out when asked for rather than kept: on Linux a `URL` takes about 400 bytes, and
     /// the extension pairs every session of a manifest with its file, 100,000 of them at a time.
     public var fileURL: URL {
-        sessionsDirectory.appending(path: session.fileName, directoryHint: .notDirectory)
+        URL(filePath: filePath, directoryHint: .notDirectory)
+    }
+
+    /// ``fileURL``'s path, made without a `URL`: the app and the extension look at every session's
+    /// file at each launch, and building and taking apart a URL for each cost more than the look.
+    public var filePath: String {
+        sessionsDirectoryPath + "/" + session.fileName
     }
 
     /// Pairs a session with its file in the app group container.
     public init(session: Session, settings: SharedSettings) {
         self.session = session
-        self.sessionsDirectory = settings.sessionsDirectory
+        self.sessionsDirectoryPath = settings.sessionsDirectoryPath
     }
 
     public var id: Session.ID { session.id }
 
     /// `.downloaded` when the video is on disk with exactly the manifest's size, else `.remote`.
     public var state: State {
-        FileStatus(path: fileURL.path)?.size == Int64(session.fileSize) ? .downloaded : .remote
+        FileStatus(path: filePath)?.size == Int64(session.fileSize) ? .downloaded : .remote
     }
 
     /// Checks a finished download against the manifest, then moves it into place.
@@ -53,7 +59,8 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
     /// - Throws: ``SessionKitError/verificationFailed(session:reason:)`` when the file is not the
     ///   session's video, or a file error when it can't be read or moved.
     public func moveDownloadedFile(from downloadedFile: URL) throws {
-        let size = FileStatus(path: downloadedFile.path)?.size ?? -1
+        let sourcePath = downloadedFile.path
+        let size = FileStatus(path: sourcePath)?.size ?? -1
         guard size == Int64(session.fileSize) else {
             throw SessionKitError.verificationFailed(
                 session: session.id, reason: "it is \(size) bytes, the manifest says \(session.fileSize)")
@@ -67,19 +74,18 @@ public struct LocalSession: Sendable, Identifiable, Equatable {
         // one, never a missing file. (FileManager.replaceItemAt does the same on Apple
         // platforms but fails on Linux's Foundation when the destination exists.) The folder is
         // created the first time only, when the rename finds it missing.
-        let fileURL = fileURL
-        if rename(downloadedFile.path, fileURL.path) == 0 { return }
-        guard errno == ENOENT, FileManager.default.fileExists(atPath: downloadedFile.path) else {
-            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
+        let filePath = filePath
+        if rename(sourcePath, filePath) == 0 { return }
+        guard errno == ENOENT, FileManager.default.fileExists(atPath: sourcePath) else {
+            throw SessionKitError.fileUnwritable(path: filePath, reason: errnoText())
         }
         do {
-            try FileManager.default.createDirectory(
-                at: fileURL.deletingLastPathComponent(), withIntermediateDirectories: true)
+            try FileManager.default.createDirectory(atPath: sessionsDirectoryPath, withIntermediateDirectories: true)
         } catch {
-            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: error.localizedDescription)
+            throw SessionKitError.fileUnwritable(path: filePath, reason: error.localizedDescription)
         }
-        guard rename(downloadedFile.path, fileURL.path) == 0 else {
-            throw SessionKitError.fileUnwritable(path: fileURL.path, reason: errnoText())
+        guard rename(sourcePath, filePath) == 0 else {
+            throw SessionKitError.fileUnwritable(path: filePath, reason: errnoText())
         }
     }
 }

@@ -35,6 +35,55 @@ extension Session {
             }
         }
 
+        /// The extension of the URL's path, as `URL.pathExtension` gives it.
+        ///
+        /// Read from the text when the file name in it is plain (letters, digits, `-`, `_`, `.`, `~`),
+        /// without parsing a URL: the app and the extension look for every session's file by its
+        /// name, and parsing a URL for each took a tenth of a second for every 10,000 sessions.
+        /// Anything else (percent escapes, a trailing slash, a scheme without `//`) asks the URL.
+        var pathExtension: String {
+            if case let .text(text) = storage, let plain = Self.plainPathExtension(in: text) { return plain }
+            return url.pathExtension
+        }
+
+        /// The extension of the last component of `text`'s path, or `nil` when that is not plain.
+        static func plainPathExtension(in text: String) -> String? {
+            let utf8 = text.utf8
+            // The path ends where the query or the fragment starts.
+            let end = utf8.firstIndex { $0 == UInt8(ascii: "?") || $0 == UInt8(ascii: "#") } ?? utf8.endIndex
+            var pathStart = utf8.startIndex
+            if let colon = utf8[..<end].firstIndex(of: UInt8(ascii: ":")),
+               !utf8[..<colon].contains(UInt8(ascii: "/")) {
+                // A scheme: only `scheme://authority/path` is read here.
+                let slashes = utf8[utf8.index(after: colon)...].prefix(2)
+                guard slashes.elementsEqual("//".utf8) else { return nil }
+                let authorityStart = utf8.index(colon, offsetBy: 3)
+                pathStart = utf8[authorityStart..<end].firstIndex(of: UInt8(ascii: "/")) ?? end
+            }
+            let path = utf8[pathStart..<end]
+            guard path.last != UInt8(ascii: "/") else { return nil }
+            let name = path.lastIndex(of: UInt8(ascii: "/")).map { path[path.index(after: $0)...] } ?? path
+            guard name.allSatisfy(isPlainFileNameByte) else { return nil }
+            // No dot, a hidden name's dot, or a dot at the end: no extension.
+            guard let dot = name.lastIndex(of: UInt8(ascii: ".")), dot != name.startIndex,
+                  name.index(after: dot) != name.endIndex
+            else { return "" }
+            // Only dots before it ("..mp4"): Foundation's own rules for "." and "..", left to it.
+            guard !name[..<dot].allSatisfy({ $0 == UInt8(ascii: ".") }) else { return nil }
+            return String(text[name.index(after: dot)..<name.endIndex])
+        }
+
+        private static func isPlainFileNameByte(_ byte: UInt8) -> Bool {
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "-"), UInt8(ascii: "_"),
+                 UInt8(ascii: "."), UInt8(ascii: "~"):
+                true
+            default:
+                false
+            }
+        }
+
         /// The URL's absolute text, as the manifest writes it.
         var text: String {
             switch storage {

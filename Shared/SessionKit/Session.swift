@@ -55,7 +55,7 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
 
     /// The file name the video is stored under: the identifier plus the URL's extension.
     public var fileName: String {
-        let pathExtension = url.pathExtension
+        let pathExtension = address.pathExtension
         return pathExtension.isEmpty ? id : "\(id).\(pathExtension)"
     }
 

@@ -63,6 +63,8 @@ public struct SharedSettings: Sendable, Equatable {
         // Built once: every session's file is found from here, and building a URL takes a parse.
         cachesDirectory = containerURL.appending(path: "Library/Caches", directoryHint: .isDirectory)
         sessionsDirectory = cachesDirectory.appending(path: "Sessions", directoryHint: .isDirectory)
+        let path = sessionsDirectory.path
+        sessionsDirectoryPath = path.count > 1 && path.hasSuffix("/") ? String(path.dropLast()) : path
     }
 
     /// `Library/Caches/` in the container: the system may empty it under storage pressure,
@@ -71,6 +73,10 @@ public struct SharedSettings: Sendable, Equatable {
 
     /// The folder that holds the downloaded session videos.
     public let sessionsDirectory: URL
+
+    /// ``sessionsDirectory``'s path, without a slash at the end: each session's file is looked for
+    /// by a path made from it, without building a URL.
+    public let sessionsDirectoryPath: String
 
     /// The local copy of the manifest, saved by whichever process fetched it last.
     public var localManifestURL: URL {

@@ -92,4 +92,32 @@ struct LocalSessionTests {
             }
         }
     }
+
+    @Test("A session's file name takes its extension as Foundation's URL.pathExtension does, for plain names and others")
+    func fileNameExtension() throws {
+        let origins = ["http://127.0.0.1:8080", "https://example.com", "https://user@example.com:99", "file://", ""]
+        let paths = [
+            "/a/b.mp4", "/a/b", "/a/.hidden", "/a/b.", "/a/..mp4", "/a/...mp4", "/a/b.tar.gz", "/a/b.mp4/", "/a/b%20c.mp4",
+            "/a/b.m%70", "/a/b.MP4", "/a/b~1.mov", "/", "", "/a.b/c", "/a/b_c-d.x264", "/a:b/c.mp3", "sessions/c.mov",
+        ]
+        let tails = ["", "?x=1.zip", "#part.png", "?a#b.c"]
+        var checked = 0
+        for origin in origins {
+            for path in paths {
+                for tail in tails {
+                    guard let url = URL(string: origin + path + tail) else { continue }
+                    let session = Session(id: "s", title: "t", url: url, fileSize: 1, sha256: String(repeating: "0", count: 64), essential: false)
+                    let pathExtension = url.pathExtension
+                    #expect(session.fileName == (pathExtension.isEmpty ? "s" : "s.\(pathExtension)"), "\(url.absoluteString)")
+                    checked += 1
+                }
+            }
+        }
+        #expect(checked > 300)
+        let local = LocalSession(
+            session: Self.session(), settings: Self.settings(in: URL(filePath: "/tmp/with space/", directoryHint: .isDirectory)))
+        #expect(local.filePath == "/tmp/with space/Library/Caches/Sessions/wwdc23-10108.mp4")
+        #expect(local.fileURL == URL(filePath: local.filePath), "the path and the URL name the same file")
+        #expect(local.fileURL.path == local.filePath)
+    }
 }
