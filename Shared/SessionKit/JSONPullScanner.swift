@@ -252,6 +252,8 @@ struct JSONPullScanner {
             switch byte {
             case UInt8(ascii: "\""):
                 index += 1
+                // ASCII is UTF-8 as it is, and the standard library makes it a string far faster.
+                if scratch.allSatisfy({ $0 < 0x80 }) { return String(decoding: scratch, as: UTF8.self) }
                 // Foundation's initialiser rather than the standard library's `String(validating:as:)`,
                 // which Apple platforms have only from their 2024 releases.
                 guard let text = String(bytes: scratch, encoding: .utf8) else {

@@ -111,10 +111,13 @@ public struct Manifest: Codable, Sendable, Equatable {
     /// is allowed.
     public static func isValidIdentifier(_ identifier: String) -> Bool {
         guard !identifier.isEmpty, identifier.utf8.count <= 128, !identifier.hasPrefix(".") else { return false }
-        return identifier.unicodeScalars.allSatisfy { scalar in
-            switch scalar {
-            case "a"..."z", "A"..."Z", "0"..."9", ".", "-", "_": true
-            default: false
+        return identifier.utf8.allSatisfy { byte in
+            switch byte {
+            case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "-"), UInt8(ascii: "_"):
+                true
+            default:
+                false
             }
         }
     }

@@ -25,6 +25,12 @@ extension Session {
             storage = URL(string: text)?.absoluteString == text ? .text(text) : .url(url)
         }
 
+        /// The text of a URL just parsed from it, whose `absoluteString` is the same text: it parses
+        /// back to the same URL, which the other initialiser would parse again to learn.
+        init(parsedText text: String) {
+            storage = .text(text)
+        }
+
         /// The URL, parsed again from its text.
         var url: URL {
             switch storage {

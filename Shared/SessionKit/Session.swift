@@ -47,6 +47,19 @@ public struct Session: Codable, Sendable, Equatable, Hashable, Identifiable {
         self.thumbnailURL = thumbnailURL
     }
 
+    /// Creates a session whose URL is kept as its text already.
+    init(
+        id: String, title: String, address: Address, fileSize: Int, sha256: String, essential: Bool, thumbnailURL: URL?
+    ) {
+        self.id = id
+        self.title = title
+        self.address = address
+        self.fileSize = fileSize
+        self.digest = Digest(sha256)
+        self.essential = essential
+        self.thumbnailURL = thumbnailURL
+    }
+
     /// The identifier of the Background Assets download that fetches this session.
     ///
     /// The app and its extension both derive it from the session, so either can find the
