@@ -175,12 +175,10 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
-        // One read for both lookups: each read is a hop to the reader's thread and back, and the
-        // app's loop over its sessions waits for every answer.
-        let (active, ended) = try await storeReader.read { store -> (DownloadRow?, DownloadRow?) in
-            if let row = try store.activeDownload(bundleIdentifier: app, identifier: download.identifier) { return (row, nil) }
-            return (nil, try store.download(uniqueIdentifier: download.uniqueIdentifier))
-        }
+        // Both lookups in one read, here: the app's loop over its sessions waits for every answer,
+        // and a hop to the reader's thread and back took longer than the read.
+        let (active, ended) = try storeReader.foregroundStartRows(
+            bundleIdentifier: app, identifier: download.identifier, uniqueIdentifier: download.uniqueIdentifier)
         if let row = active {
             // Starting a download that is already in the foreground does nothing.
             guard !row.isForeground else { return .download(row.descriptor) }

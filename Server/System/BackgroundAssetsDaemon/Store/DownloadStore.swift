@@ -28,6 +28,10 @@ public final class DownloadStore: Sendable {
     /// app's current downloads): in WAL mode it reads the last commit without waiting for a write in
     /// progress on the first one, so a slow disk slows writes, not answers.
     private let reader: Mutex<SQLiteDatabase?>
+    /// A third connection for the lookups of one row the service makes on its own thread, where a
+    /// hop to the reader's thread and back took longer than the read: never held for a page of
+    /// rows, so a lookup waits for no `status` in progress either.
+    private let lookups: Mutex<SQLiteDatabase?>
     /// Runs before every use of the writing connection; a test holds writes back with it.
     let beforeWrite = Mutex<(@Sendable () -> Void)?>(nil)
     /// The database file's path.
@@ -51,12 +55,8 @@ public final class DownloadStore: Sendable {
         // every time (a third of the service's statements were recompiled).
         try connection.execute("PRAGMA synchronous = NORMAL")
         database = Mutex(connection)
-        let reading = try SQLiteDatabase(path: url.path)
-        try reading.execute("PRAGMA query_only = ON")
-        // A first read opens the connection's write-ahead log and shared memory now, not when a
-        // client first asks, which at the descriptor limit could not open them.
-        _ = try reading.userVersion()
-        reader = Mutex(reading)
+        reader = Mutex(try Self.openReadOnly(path: url.path))
+        lookups = Mutex(try Self.openReadOnly(path: url.path))
         syncer = WriteAheadLogSyncer(logPath: url.path + "-wal", soonDelay: soonSyncDelay)
     }
 
@@ -64,14 +64,26 @@ public final class DownloadStore: Sendable {
         syncer.stop()
     }
 
+    /// A connection that only reads, opened whole now.
+    private static func openReadOnly(path: String) throws -> SQLiteDatabase {
+        let reading = try SQLiteDatabase(path: path)
+        try reading.execute("PRAGMA query_only = ON")
+        // A first read opens the connection's write-ahead log and shared memory now, not when a
+        // client first asks, which at the descriptor limit could not open them.
+        _ = try reading.userVersion()
+        return reading
+    }
+
     /// Closes the queue; later calls throw.
     public func close() {
         syncer.stop()
-        database.withLock { connection in
-            connection?.close()
-            connection = nil
-        }
-        reader.withLock { connection in
+        close(database)
+        close(reader)
+        close(lookups)
+    }
+
+    private func close(_ guarded: borrowing Mutex<SQLiteDatabase?>) {
+        guarded.withLock { connection in
             connection?.close()
             connection = nil
         }
@@ -106,7 +118,20 @@ public final class DownloadStore: Sendable {
     /// - Parameter body: The read, given the connection; it must not change anything (the
     ///   connection is `query_only`).
     func withReader<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
-        try reader.withLock { connection throws -> Result in
+        try read(with: reader, body)
+    }
+
+    /// Runs a lookup of a row or two with the lookups' connection, which never waits for a write in
+    /// progress nor for a page of rows being read.
+    /// - Parameter body: The lookup, given the connection; it must not change anything.
+    func withLookupConnection<Result: Sendable>(_ body: (SQLiteDatabase) throws -> Result) throws -> Result {
+        try read(with: lookups, body)
+    }
+
+    private func read<Result: Sendable>(
+        with readOnly: borrowing Mutex<SQLiteDatabase?>, _ body: (SQLiteDatabase) throws -> Result
+    ) throws -> Result {
+        try readOnly.withLock { connection throws -> Result in
             guard let connection else {
                 throw DaemonError.sqlite(code: SQLITE_MISUSE, message: "the queue is closed", context: "reading \(path)")
             }
