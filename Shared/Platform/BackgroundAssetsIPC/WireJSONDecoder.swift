@@ -107,7 +107,9 @@ private struct WireJSONKeyedDecoder<Key: CodingKey>: KeyedDecodingContainerProto
     private func find(_ key: Key) -> WireJSONValue? {
         let name = key.stringValue
         if let index { return index[name].map { members[$0].value } }
-        // The last of equal keys wins, as with JSONDecoder.
+        // The last of equal keys wins. (Foundation's JSONDecoder on Linux's toolchain takes the
+        // first; nothing the service or its clients write repeats a key, and the field-by-field
+        // readers leave an object with a repeated key to this path.)
         return members.last { $0.key == name }?.value
     }
 
