@@ -74,6 +74,28 @@ public final class ManualClock: Sendable {
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(for duration: Duration) async throws {
         let nanoseconds = Self.nanoseconds(duration)
+        try await sleep { elapsed in
+            let deadline = elapsed.addingReportingOverflow(nanoseconds)
+            return deadline.overflow ? .max : deadline.partialValue
+        }
+    }
+
+    /// Suspends until the clock shows `date`, returning at once for a date already past.
+    ///
+    /// The deadline is the date itself, not a delay counted from a reading of the clock a moment
+    /// earlier: a test that advances the clock in between cannot push the wake-up past it.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    public func sleep(until date: Date) async throws {
+        // Dates so far from 1970 hold a fraction of a microsecond of error: the deadline is taken in
+        // whole microseconds, rounded down, so an advance to exactly the date ends the sleep.
+        let microseconds = date.timeIntervalSince(start) * 1e6
+        let deadline: UInt64 = microseconds <= 0 ? 0 : microseconds >= Double(UInt64.max / 1000) ? .max : UInt64(microseconds) * 1000
+        try await sleep { _ in deadline }
+    }
+
+    /// Suspends until the clock reaches the deadline `deadlineAt` gives for the time it shows when
+    /// the sleep begins.
+    private func sleep(deadlineAt: @escaping @Sendable (UInt64) -> UInt64) async throws {
         let id = state.withLock { state in
             state.begun += 1
             return state.take()
@@ -81,14 +103,13 @@ public final class ManualClock: Sendable {
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 state.withLock { state in
+                    let deadline = deadlineAt(state.elapsed)
                     if state.cancelled.remove(id) != nil {
                         continuation.resume(throwing: CancellationError())
-                    } else if nanoseconds == 0 {
+                    } else if deadline <= state.elapsed {
                         continuation.resume()
                     } else {
-                        let deadline = state.elapsed.addingReportingOverflow(nanoseconds)
-                        state.sleepers[id] = Sleeper(
-                            deadline: deadline.overflow ? .max : deadline.partialValue, continuation: continuation)
+                        state.sleepers[id] = Sleeper(deadline: deadline, continuation: continuation)
                     }
                 }
             }

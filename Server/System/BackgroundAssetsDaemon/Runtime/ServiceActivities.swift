@@ -118,6 +118,33 @@ public final class ServiceActivities: Sendable {
         }
     }
 
+    /// Runs `body` once the clock shows `date`, unless the activity is cancelled first.
+    ///
+    /// For a deadline the caller keeps as a date (a download's next attempt, a call's deadline):
+    /// the wait is for the date itself, so a clock moved between the caller's reading of it and this
+    /// timer's (a test's, or the device clock the debug tool advances) cannot push the wake-up past
+    /// the date, as a delay counted from a second reading would.
+    @discardableResult
+    public func at(_ date: Date, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
+        let wallClock = wallClock
+        return run(name) {
+            guard (try? await wallClock.sleep(until: date)) != nil, !Task.isCancelled else { return }
+            await body()
+        }
+    }
+
+    /// Runs `body` in the caller's isolation once the clock shows `date`, unless the activity is
+    /// cancelled first (see ``at(_:_:_:)`` and ``runIsolated(_:_:)``).
+    @discardableResult
+    public func atIsolated(_ date: Date, _ name: String,
+                           @_inheritActorContext(always) _ body: sending @escaping @isolated(any) () async -> Void) -> Activity {
+        let wallClock = wallClock
+        return start(name) {
+            guard (try? await wallClock.sleep(until: date)) != nil, !Task.isCancelled else { return }
+            await body()
+        }
+    }
+
     /// Waits until `delay` from now has passed; `false` when the wait was cancelled.
     private func waitFromNow(_ delay: Duration) -> @Sendable () async -> Bool {
         let wallClock = wallClock

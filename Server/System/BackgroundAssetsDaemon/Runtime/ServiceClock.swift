@@ -19,10 +19,18 @@ public protocol ServiceClock: Sendable {
     /// Suspends the calling task for `duration` of this clock's time.
     /// - Throws: `CancellationError` when the task is cancelled first.
     func sleep(for duration: Duration) async throws
+
+    /// Suspends until `date` on this clock, returning at once for a date already past.
+    ///
+    /// A clock that can be moved by hand implements it with the date as the deadline: counted as a
+    /// delay from a reading of ``now``, a move in between would push the wake-up past the date.
+    /// - Throws: `CancellationError` when the task is cancelled first.
+    func sleep(until date: Date) async throws
 }
 
 extension ServiceClock {
-    /// Suspends until `date` on this clock, returning at once for a date already past.
+    /// Suspends until `date` on this clock, returning at once for a date already past: the delay
+    /// from ``now``, which for the machine's clock is the same thing.
     /// - Throws: `CancellationError` when the task is cancelled first.
     public func sleep(until date: Date) async throws {
         try await sleep(for: .seconds(fractional: max(0, date.timeIntervalSince(now))))
