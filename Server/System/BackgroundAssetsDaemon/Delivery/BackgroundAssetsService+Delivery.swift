@@ -126,8 +126,7 @@ extension BackgroundAssetsService {
                 await fetchAgain(finished)
             case let .armGraceTimer(deadline):
                 graceTimer?.cancel()
-                let delay = max(0, deadline.timeIntervalSince(wallClock.now)) + 0.001
-                graceTimer = activities.after(.seconds(fractional: delay), "deliver held files") { [weak self] in
+                graceTimer = activities.at(deadline.addingTimeInterval(0.001), "deliver held files") { [weak self] in
                     await self?.reconnectGraceEnded()
                 }
             }

@@ -195,8 +195,7 @@ final class ExtensionHost {
     private func watchDeadline(of app: String, until date: Date, isolation: isolated (any Actor)? = #isolation) {
         if let timer = handles[app]?.deadlineTimer, timer.wakesAt <= date { return }
         handles[app]?.deadlineTimer?.activity.cancel()
-        let delay = max(0, date.timeIntervalSince(activities.wallClock.now))
-        let activity = activities.afterIsolated(.seconds(fractional: delay), "deadline of \(app)'s calls") { [weak self] in
+        let activity = activities.atIsolated(date, "deadline of \(app)'s calls") { [weak self] in
             await self?.deadlineTimerWoke(app)
         }
         handles[app]?.deadlineTimer = (activity, date)

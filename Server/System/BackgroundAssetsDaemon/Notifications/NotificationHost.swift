@@ -271,8 +271,9 @@ final class NotificationHost {
         timer?.cancel()
         timer = nil
         guard let next = state.nextDueDate else { return }
-        let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
-        timer = activities.afterIsolated(.seconds(fractional: delay), "notifications due") { [weak self] in
+        let now = now
+        let due = min(max(next, now).addingTimeInterval(0.001), now.addingTimeInterval(3600))
+        timer = activities.atIsolated(due, "notifications due") { [weak self] in
             await self?.deliverDue()
         }
     }

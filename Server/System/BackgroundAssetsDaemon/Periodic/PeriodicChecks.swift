@@ -64,8 +64,8 @@ final class PeriodicChecks {
                     return
                 }
                 // Never sleep longer than an hour, which also bounds the effect of a clock change.
-                let delay = min(max(next.timeIntervalSince(wallClock.now), 0.001), 3600)
-                try? await wallClock.sleep(for: .seconds(fractional: delay))
+                let now = wallClock.now
+                try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
             }
         }
     }

@@ -88,8 +88,8 @@ extension DownloadQueue {
     func scheduleWaitCheck() {
         waitCheck?.cancel()
         guard let earliest = waitChecks.values.min() else { return }
-        let delay = max(0, min(earliest.timeIntervalSince(wallClock.now), 3600))
-        waitCheck = activities.after(.seconds(fractional: delay + 0.001), "bounded-wait check") { [weak self] in
+        let check = min(earliest, wallClock.now.addingTimeInterval(3600)).addingTimeInterval(0.001)
+        waitCheck = activities.at(check, "bounded-wait check") { [weak self] in
             await self?.enforceWaits()
         }
     }

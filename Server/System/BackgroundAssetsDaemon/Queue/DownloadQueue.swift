@@ -250,13 +250,17 @@ public actor DownloadQueue: OwnThreadActor {
     /// Starts every due download that fits, then sets the timer for the next one due.
     func pump() {
         if isPausedAfterCrashes() { return }
+        // One reading of the clock for what is due and for the timer: read twice, a clock moved in
+        // between (the device clock the debug tool advances, a test's) left a download that came
+        // due then neither started nor waited for, and the timer that would have started it cancelled.
+        let now = wallClock.now
         do {
             var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
             var due: [DownloadStore.DueDownload]
             // Parking takes downloads out of the due ones: look again until none was parked, so a
             // due download behind them is not left without a wake-up.
             repeat {
-                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: wallClock.now, holding: heldApps)
+                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if download.isForeground {
@@ -267,7 +271,7 @@ public actor DownloadQueue: OwnThreadActor {
                 }
             }
             rebalanceBandwidth()
-            try scheduleWakeUp()
+            try scheduleWakeUp(now: now)
         } catch {
             logger.error("The queue could not start downloads: \(error). It will try again on the next change.")
         }
@@ -299,30 +303,31 @@ public actor DownloadQueue: OwnThreadActor {
         }
     }
 
-    private func scheduleWakeUp() throws {
+    private func scheduleWakeUp(now: Date) throws {
         // A download already due but not running waits for a free slot, and every transfer that
         // ends pumps again, so only a future due time needs a timer.
-        guard let next = try store.earliestNextAttempt(holding: heldApps), next > wallClock.now else {
+        guard let next = try store.earliestNextAttempt(holding: heldApps), next > now else {
             wakeUp?.activity.cancel()
             wakeUp = nil
             return
         }
         // Downloads waiting for an answer to a challenge are due in the distant future; never
         // sleep longer than an hour, which also bounds the effect of a clock change.
-        scheduleWakeUp(at: min(next, wallClock.now.addingTimeInterval(3600)), "queue wake-up")
+        scheduleWakeUp(at: min(next, now.addingTimeInterval(3600)), "queue wake-up", now: now)
     }
 
     /// Pumps again at `date`, in place of the wake-up set before, unless that one wakes at `date` or
     /// earlier and is still to come (an earlier one pumps when it wakes, and sets the next).
     ///
     /// Every pump asks for a wake-up (after each of thousands of schedules): replacing the timer each
-    /// time made a task per pump, and a replacement counts its delay from a clock read a moment
-    /// later, which a device clock advanced in between (the debug tool's, a test's) moves past the
-    /// due time while the timer it replaced is gone.
-    func scheduleWakeUp(at date: Date, _ name: String) {
-        if let current = wakeUp?.date, current <= date, current > wallClock.now { return }
+    /// time made a task per pump. The timer waits for the date itself (``ServiceActivities/at(_:_:_:)``):
+    /// a delay counted from a clock read a moment later was moved past the due time by a device clock
+    /// advanced in between (the debug tool's, a test's), while the timer it replaced was gone.
+    /// - Parameter now: The time the caller read, when it decided on `date` from it.
+    func scheduleWakeUp(at date: Date, _ name: String, now: Date? = nil) {
+        if let current = wakeUp?.date, current <= date, current > now ?? wallClock.now { return }
         wakeUp?.activity.cancel()
-        let activity = activities.after(.seconds(fractional: date.timeIntervalSince(wallClock.now) + 0.001), name) { [weak self] in
+        let activity = activities.at(date.addingTimeInterval(0.001), name) { [weak self] in
             await self?.pump()
         }
         wakeUp = (activity, date)

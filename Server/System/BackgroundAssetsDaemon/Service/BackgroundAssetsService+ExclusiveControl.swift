@@ -32,8 +32,8 @@ extension BackgroundAssetsService {
         expiryTimer?.cancel()
         guard let deadline = arbiter.earliestDeadline else { return }
         // Never sleep longer than an hour, which also bounds the effect of a clock change.
-        let delay = max(0, min(deadline.timeIntervalSince(wallClock.now), 3600)) + 0.001
-        expiryTimer = activities.after(.seconds(fractional: delay), "exclusive-control deadline") { [weak self] in
+        let expiry = min(deadline, wallClock.now.addingTimeInterval(3600)).addingTimeInterval(0.001)
+        expiryTimer = activities.at(expiry, "exclusive-control deadline") { [weak self] in
             await self?.expireWaiters()
         }
     }

@@ -28,8 +28,8 @@ extension BackgroundAssetsService {
             }
             wakeUp += await perform(tasks.passEnded(now: wallClock.now, isConnected: { self.clients[$0] != nil }))
             guard let next = wakeUp.min() else { return }
-            let delay = min(max(next.timeIntervalSince(wallClock.now), 0.001), 3600)
-            try? await wallClock.sleep(for: .seconds(fractional: delay))
+            let now = wallClock.now
+            try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
         }
     }
 

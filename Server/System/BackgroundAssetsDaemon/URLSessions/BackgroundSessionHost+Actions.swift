@@ -156,8 +156,9 @@ extension BackgroundSessionHost {
     func scheduleExpiry(isolation: isolated (any Actor)? = #isolation) {
         expiryTimer?.cancel()
         guard let next = state.nextExpiry else { return }
-        let delay = min(max(next.timeIntervalSince(now), 0) + 0.001, 3600)
-        expiryTimer = activities.afterIsolated(.seconds(fractional: delay), "background-session resource timeouts") {
+        let now = now
+        let due = min(max(next, now).addingTimeInterval(0.001), now.addingTimeInterval(3600))
+        expiryTimer = activities.atIsolated(due, "background-session resource timeouts") {
             [weak self] in await self?.expire()
         }
     }

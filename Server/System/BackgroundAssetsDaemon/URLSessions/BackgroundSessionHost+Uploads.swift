@@ -54,8 +54,7 @@ extension BackgroundSessionHost {
                      isolation: isolated (any Actor)? = #isolation) {
         cancelUpload(reference, removingBody: false)
         if let notBefore, notBefore > now {
-            uploadTimers[reference] = activities.afterIsolated(.seconds(fractional: notBefore.timeIntervalSince(now)),
-                                                               "upload of task \(reference.task)") {
+            uploadTimers[reference] = activities.atIsolated(notBefore, "upload of task \(reference.task)") {
                 [weak self] in await self?.uploadRetryDue(reference)
             }
             return
