@@ -98,7 +98,7 @@ struct ManifestReader {
     /// The paths that name a field in a message are made only for the message: with 100,000
     /// sessions, making them for every field took longer than reading the fields.
     private func session(at index: Int, from scanner: inout JSONPullScanner) throws -> RawSession {
-        let path = { "\(Manifest.CodingKeys.sessions.stringValue)[\(index)]" }
+        func path() -> String { "\(Manifest.CodingKeys.sessions.stringValue)[\(index)]" }
         try expect(.object, at: path(), in: &scanner)
         try scanner.beginObject()
         var raw = RawSession()
@@ -108,7 +108,7 @@ struct ManifestReader {
                 try scanner.skipValue()
                 continue
             }
-            let fieldPath = { "\(path()).\(key)" }
+            func fieldPath() -> String { "\(path()).\(key)" }
             guard seen.insert(field) else { throw malformed("\(fieldPath()) appears twice") }
             switch field {
             case .id: raw.id = try string(at: fieldPath(), from: &scanner)

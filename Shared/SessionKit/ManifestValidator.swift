@@ -42,7 +42,7 @@ struct ManifestValidator {
     func validate(_ raw: RawSession, index: Int) throws -> Session {
         // An identifier too long to be valid is cut short: the message names it, it need not repeat it.
         // Made only for a message: with 100,000 sessions, making it for each one cost as much as the checks.
-        let name = { raw.id.map { "\"\($0.count > 128 ? $0.prefix(128) + "…" : $0)\"" } ?? "#\(index + 1)" }
+        func name() -> String { raw.id.map { "\"\($0.count > 128 ? $0.prefix(128) + "…" : $0)\"" } ?? "#\(index + 1)" }
         guard let id = raw.id, !id.isEmpty else { throw invalid(name(), Session.CodingKeys.id, "it is missing or empty") }
         guard Manifest.isValidIdentifier(id) else {
             throw invalid(
