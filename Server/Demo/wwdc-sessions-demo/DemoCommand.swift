@@ -61,26 +61,31 @@ struct DemoCommand {
         exit(signal == SIGINT ? 130 : 143)
     }
 
-    private static let interruptionReported = Atomic(false)
+    /// Whether the note on the interruption was written; held while it is written.
+    private static let interruptionReported = Mutex(false)
 
     /// Says what stopping the demo left behind. The tool it ran may have said the install goes on
     /// in the service, which is true, but the asset server it downloads from is one the demo started.
     private static func reportInterruption(stopped: [String], processes: DemoProcesses, options: DemoOptions) {
         // Both of the demo's threads may get here, the one that waited for the signal and the one
-        // whose child ended of it; one note is enough.
-        guard !interruptionReported.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        var note = "wwdc-sessions-demo: interrupted"
-        // The live view and a step's tool are both backgroundassets-debug; the note names it once.
-        var named = Set<String>()
-        let names = stopped.filter { named.insert($0).inserted }
-        if !names.isEmpty { note += "; stopped \(names.joined(separator: ", "))" }
-        note += "."
-        if stopped.contains("asset-server") {
-            let server = options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring))
-            note += " The app stays installed and the service keeps its unfinished downloads, which wait for the "
-                + "asset server: start it again with `swift run \(server)` to let them finish, or run the demo "
-                + "again to start over from a fresh install."
+        // whose child ended of it; one note is enough. The note is written under the lock, so the
+        // thread that finds it taken exits only once the other has written it.
+        interruptionReported.withLock { reported in
+            guard !reported else { return }
+            reported = true
+            var note = "wwdc-sessions-demo: interrupted"
+            // The live view and a step's tool are both backgroundassets-debug; the note names it once.
+            var named = Set<String>()
+            let names = stopped.filter { named.insert($0).inserted }
+            if !names.isEmpty { note += "; stopped \(names.joined(separator: ", "))" }
+            note += "."
+            if stopped.contains("asset-server") {
+                let server = options.assetServerCommand(port: processes.assetServerPort.load(ordering: .acquiring))
+                note += " The app stays installed and the service keeps its unfinished downloads, which wait for the "
+                    + "asset server: start it again with `swift run \(server)` to let them finish, or run the demo "
+                    + "again to start over from a fresh install."
+            }
+            FileHandle.standardError.write(Data((note + "\n").utf8))
         }
-        FileHandle.standardError.write(Data((note + "\n").utf8))
     }
 }
