@@ -81,7 +81,6 @@ extension SampleTests {
                 let state = (download["download"] as? [String: Any])?["state"] as? Int
                 return state != DownloadDescriptor.State.finished.rawValue
             }
-            #expect(unfinished.isEmpty, "seed \(seed): stuck downloads \(unfinished)")
             let paths = Set(catalog.map(\.path))
             let served = try device.accessLog().filter { paths.contains($0.path) }.reduce(0) { $0 + $1.bytes }
             let total = catalog.reduce(0) { $0 + Int64($1.size) }
@@ -90,7 +89,27 @@ extension SampleTests {
             // names the seed itself.
             let summary = "chaos seed \(seed): \(kills) kills, served \(served) of \(total) bytes (\(String(format: "%.3f", ratio))x)\n"
             try? Data(summary.utf8).write(to: TestLogs.folder.appendingPathComponent("chaos.txt"))
-            #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)")
+            // The timing that made a failure is not in the seed: its trace, service log and access log
+            // are kept beside the run's logs, since the device root goes with the test.
+            let evidence = !unfinished.isEmpty || ratio > 1.10 ? keepEvidence(of: device) : ""
+            #expect(unfinished.isEmpty, "seed \(seed): stuck downloads \(unfinished)\(evidence)")
+            #expect(ratio <= 1.10, "seed \(seed): served \(served) bytes for a catalog of \(total)\(evidence)")
+        }
+
+        /// Copies the device's trace and log and the server's access log into the run's log folder.
+        /// - Returns: A sentence naming where they are, for a failure's message.
+        static func keepEvidence(of device: SampleDevice) -> String {
+            let system = device.scenario.deviceRoot.appendingPathComponent("system", isDirectory: true)
+            let kept = [
+                (system.appendingPathComponent("trace.jsonl"), "chaos-trace.jsonl"),
+                (system.appendingPathComponent("log"), "chaos-service.log"),
+                (device.scenario.accessLog, "chaos-access.log"),
+            ].compactMap { source, name -> String? in
+                let target = TestLogs.folder.appendingPathComponent(name)
+                try? FileManager.default.removeItem(at: target)
+                return (try? FileManager.default.copyItem(at: source, to: target)) == nil ? nil : target.path
+            }
+            return kept.isEmpty ? "" : "; the run's trace and logs: \(kept.joined(separator: ", "))"
         }
 
         /// Waits for a running service other than `previous`, lets the asset server send until one of
