@@ -36,6 +36,9 @@ extension SampleTests {
                 }
 
                 // The system launched the app for the task; the task fetched the manifest and completed.
+                // The task completes after the session is in place: waited for, not read at once.
+                _ = try? await poll(until: { device.trace().dropFirst(traceBefore).contains { $0.event == "taskCompleted" } },
+                                    "the refresh task to complete")
                 let trace = Array(device.trace().dropFirst(traceBefore))
                 for event in ["launchInBackground", "launchTask", "scheduleDownload", "taskCompleted"] {
                     #expect(trace.contains { $0.event == event }, "no \(event) in \(trace.map(\.event))")
