@@ -126,9 +126,9 @@ public final class ServiceActivities: Sendable {
     /// the date, as a delay counted from a second reading would.
     @discardableResult
     public func at(_ date: Date, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
-        let wallClock = wallClock
+        let wait = waitUntil(date)
         return run(name) {
-            guard (try? await wallClock.sleep(until: date)) != nil, !Task.isCancelled else { return }
+            guard await wait() else { return }
             await body()
         }
     }
@@ -138,10 +138,19 @@ public final class ServiceActivities: Sendable {
     @discardableResult
     public func atIsolated(_ date: Date, _ name: String,
                            @_inheritActorContext(always) _ body: sending @escaping @isolated(any) () async -> Void) -> Activity {
-        let wallClock = wallClock
+        let wait = waitUntil(date)
         return start(name) {
-            guard (try? await wallClock.sleep(until: date)) != nil, !Task.isCancelled else { return }
+            guard await wait() else { return }
             await body()
+        }
+    }
+
+    /// Waits until the clock shows `date`; `false` when the wait was cancelled.
+    private func waitUntil(_ date: Date) -> @Sendable () async -> Bool {
+        let wallClock = wallClock
+        return {
+            guard (try? await wallClock.sleep(until: date)) != nil else { return false }
+            return !Task.isCancelled
         }
     }
 
