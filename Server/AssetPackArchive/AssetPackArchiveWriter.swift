@@ -68,7 +68,7 @@ public enum AssetPackArchiveWriter {
             throw AssetPackArchiveError(header: error, archive: output.path)
         }
         let temporary = output.deletingLastPathComponent()
-            .appending(path: ".\(output.lastPathComponent).\(UUID().uuidString).partial")
+            .appending(path: ".\(output.lastPathComponent).\(UUID.random().uuidString).partial")
         let descriptor = open(temporary.path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o644)
         guard descriptor >= 0 else {
             throw AssetPackArchiveError(.io, path: output.path, problem: "cannot be written (\(errnoText())); "

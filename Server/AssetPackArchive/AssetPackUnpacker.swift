@@ -96,7 +96,7 @@ public struct AssetPackUnpacker: Sendable {
             staging = arrived
             arrivedFiles = nil
         } else {
-            staging = layout.stagingDirectory.appending(path: "\(packID).v\(header.version).\(UUID().uuidString)")
+            staging = layout.stagingDirectory.appending(path: "\(packID).v\(header.version).\(UUID.random().uuidString)")
             guard mkdir(staging.path, 0o755) == 0 else { throw ioError(staging, "cannot be created") }
         }
         do throws(AssetPackArchiveError) {
@@ -131,7 +131,7 @@ public struct AssetPackUnpacker: Sendable {
         let folder = layout.packDirectory(packID)
         guard FileManager.default.fileExists(atPath: folder.path) else { return false }
         try makeDirectory(layout.trashDirectory)
-        let trash = layout.trashDirectory.appending(path: "\(packID).\(UUID().uuidString)")
+        let trash = layout.trashDirectory.appending(path: "\(packID).\(UUID.random().uuidString)")
         guard rename(folder.path, trash.path) == 0 else { throw ioError(folder, "cannot be removed") }
         syncDirectory(layout.root)
         try? FileManager.default.removeItem(at: trash)
@@ -198,7 +198,7 @@ public struct AssetPackUnpacker: Sendable {
     /// Points `current` at a version by renaming a new link over the old one.
     private func makeCurrent(_ packID: String, version: Int) throws(AssetPackArchiveError) {
         let folder = layout.packDirectory(packID)
-        let temporary = folder.appending(path: ".current.\(UUID().uuidString)")
+        let temporary = folder.appending(path: ".current.\(UUID.random().uuidString)")
         guard symlink(AssetPackContainerLayout.versionFolderName(version), temporary.path) == 0 else {
             throw ioError(temporary, "cannot be created")
         }
@@ -211,7 +211,7 @@ public struct AssetPackUnpacker: Sendable {
 
     /// Moves a folder to the trash in one rename, then deletes it; a crash in between leaves it in the trash.
     private func discard(_ folder: URL) {
-        let trash = layout.trashDirectory.appending(path: "\(folder.lastPathComponent).\(UUID().uuidString)")
+        let trash = layout.trashDirectory.appending(path: "\(folder.lastPathComponent).\(UUID.random().uuidString)")
         if rename(folder.path, trash.path) == 0 {
             try? FileManager.default.removeItem(at: trash)
         } else {

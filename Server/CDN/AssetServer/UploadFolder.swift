@@ -3,6 +3,7 @@ Abstract:
 The folder uploads are written into: `uploads/` in the catalog, reached without links, one file per name, written whole or not at all.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import SessionKit
 
@@ -47,7 +48,7 @@ struct UploadFolder {
     func store(name: String, length: Int64, receive: (UnsafeMutableRawBufferPointer) -> Int) throws(Failure) -> Stored {
         let folder = try openFolder()
         defer { close(folder) }
-        let temporary = ".\(name).\(UUID().uuidString).partial"
+        let temporary = ".\(name).\(UUID.random().uuidString).partial"
         let file = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard file >= 0 else { throw .storage("the file cannot be created in \(Self.folderName)/: \(String(cString: strerror(errno)))") }
         var complete = false

@@ -32,7 +32,7 @@ struct DownloadRequest: Sendable {
     /// The descriptor of a new download for this request.
     func makeDescriptor() -> DownloadDescriptor {
         DownloadDescriptor(
-            identifier: identifier, uniqueIdentifier: UUID().uuidString, url: url, fileSize: size ?? 0,
+            identifier: identifier, uniqueIdentifier: UUID.random().uuidString, url: url, fileSize: size ?? 0,
             applicationGroupIdentifier: ToolContext.applicationGroupIdentifier)
     }
 

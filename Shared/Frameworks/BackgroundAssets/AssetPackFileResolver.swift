@@ -4,6 +4,7 @@ Finds a relative path among the installed packs, through each pack's current ver
 */
 
 import AssetPackFormat
+import BackgroundAssetsIPC
 import Foundation
 
 /// Resolves paths of the shared namespace of an app group's installed packs.
@@ -74,7 +75,7 @@ struct AssetPackFileResolver {
     private static func mergedView(of folders: [URL], named relative: String) throws -> URL {
         let fileManager = FileManager.default
         let root = fileManager.temporaryDirectory
-            .appending(path: "BackgroundAssets-\(ProcessInfo.processInfo.processIdentifier)-\(UUID().uuidString)")
+            .appending(path: "BackgroundAssets-\(ProcessInfo.processInfo.processIdentifier)-\(UUID.random().uuidString)")
         let view = relative.isEmpty ? root : root.appending(path: relative)
         try fileManager.createDirectory(at: view, withIntermediateDirectories: true)
         try link(folders, into: view)

@@ -54,7 +54,7 @@ public class BAURLDownload: BADownload, @unchecked Sendable {
         super.init(
             descriptor: DownloadDescriptor(
                 identifier: identifier,
-                uniqueIdentifier: UUID().uuidString,
+                uniqueIdentifier: UUID.random().uuidString,
                 kind: Self.kind,
                 url: request.url?.absoluteString ?? "",
                 headers: request.allHTTPHeaderFields ?? [:],

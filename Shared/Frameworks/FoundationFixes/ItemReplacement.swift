@@ -3,6 +3,7 @@ Abstract:
 Replaces a file or folder with another the way Apple's FileManager.replaceItemAt does, without losing either.
 */
 
+import DevicePlatform
 import Foundation
 
 #if os(Linux)
@@ -74,7 +75,7 @@ struct ItemReplacement {
     private func stage(newStatus: stat, in folder: URL) throws -> URL {
         guard let folderStatus = Self.status(of: folder) else { throw CocoaError.fileWriteFailure(errno: errno, url: original) }
         if folderStatus.st_dev == newStatus.st_dev { return new }
-        let copy = folder.appendingPathComponent(".\(original.lastPathComponent).replacing-\(UUID().uuidString)")
+        let copy = folder.appendingPathComponent(".\(original.lastPathComponent).replacing-\(UUID.random().uuidString)")
         try fileManager.copyItem(at: new, to: copy)
         return copy
     }
@@ -82,7 +83,7 @@ struct ItemReplacement {
     /// Moves the original aside, the new item in, and deletes the original; puts it back on failure.
     private func replaceStepping(asideFrom original: URL, with staged: URL) throws {
         let aside = original.deletingLastPathComponent().appendingPathComponent(
-            ".\(original.lastPathComponent).replaced-\(UUID().uuidString)")
+            ".\(original.lastPathComponent).replaced-\(UUID.random().uuidString)")
         guard rename(original.path, aside.path) == 0 else { throw CocoaError.fileWriteFailure(errno: errno, url: original) }
         guard rename(staged.path, original.path) == 0 else {
             let failure = CocoaError.fileWriteFailure(errno: errno, url: original)

@@ -56,7 +56,7 @@ public enum AtomicFileWriter {
         }
         defer { close(directory) }
         let name = url.lastPathComponent
-        let temporary = ".\(name).\(UUID().uuidString).tmp"
+        let temporary = ".\(name).\(UUID.random().uuidString).tmp"
         // Created with no access for others at all; the mode asked for is set before the first byte.
         let descriptor = openat(directory, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return errnoText() }

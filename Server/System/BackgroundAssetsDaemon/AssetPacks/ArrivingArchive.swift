@@ -97,7 +97,7 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
             sink = staging.flatMap { staging in
                 // The staging folder exists once a pack was unpacked; created here for the first.
                 try? FileManager.default.createDirectory(at: staging, withIntermediateDirectories: true)
-                return ArchiveFileSink(folder: staging.appending(path: "\(name).\(UUID().uuidString)", directoryHint: .isDirectory),
+                return ArchiveFileSink(folder: staging.appending(path: "\(name).\(UUID.random().uuidString)", directoryHint: .isDirectory),
                                        expecting: AssetPackDownloadIdentifier(parsing: name))
             }
             digester = AssetPackArchiveDigester(digestsFiles: false, sink: sink)

@@ -59,7 +59,7 @@ extension AssetPackCoordinator {
                 app: request.app, entry: entry, archiveURL: request.archiveURL, isEssential: request.isEssential,
                 awaitsAnswer: state.isAwaitingAnswer(app: request.app, identifier: AssetPackState.identifier(entry).description))
             let descriptor = DownloadDescriptor(
-                identifier: AssetPackState.identifier(entry).description, uniqueIdentifier: UUID().uuidString,
+                identifier: AssetPackState.identifier(entry).description, uniqueIdentifier: UUID.random().uuidString,
                 kind: .assetPack, url: request.archiveURL.absoluteString, fileSize: Int(clamping: entry.downloadSize),
                 applicationGroupIdentifier: group, isEssential: request.isEssential)
             admitted.append((download, NewDownload(bundleIdentifier: request.app, descriptor: descriptor,

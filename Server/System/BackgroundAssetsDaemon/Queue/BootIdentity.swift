@@ -3,6 +3,7 @@ Abstract:
 Which boot of the machine this is: bytes written but not synced are trusted only within the boot that wrote them.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 
 /// The identity of the machine's current boot.
@@ -20,6 +21,6 @@ enum BootIdentity {
             let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
             if !trimmed.isEmpty { return trimmed }
         }
-        return "process-\(getpid())-\(UUID().uuidString)"
+        return "process-\(getpid())-\(UUID.random().uuidString)"
     }
 }

@@ -105,12 +105,12 @@ struct StagingArea: Sendable {
     /// `BAFile-<row>-<uuid>.tmp`: unique, and naming its download, so a service that stopped before
     /// the file was taken can tell whose it is when it starts again.
     static func handOverName(rowID id: Int64) -> String {
-        "BAFile-\(id)-\(UUID().uuidString).tmp"
+        "BAFile-\(id)-\(UUID.random().uuidString).tmp"
     }
 
     /// `CFNetworkDownload_<row>-<uuid>.tmp`: Apple's name for a background session's file, with its download's row.
     static func sessionHandOverName(rowID id: Int64) -> String {
-        "\(BackgroundSessionFiles.handOverPrefix)\(id)-\(UUID().uuidString).tmp"
+        "\(BackgroundSessionFiles.handOverPrefix)\(id)-\(UUID.random().uuidString).tmp"
     }
 
     /// The download a hand-over file belongs to, from its name; `nil` for any other file.

@@ -57,7 +57,7 @@ extension BackgroundAssetsService {
         case let .failure(failure):
             trace.append(.init(from: "asset-server", to: "backgroundassetsd", event: "manifestFailed", app: app, detail: failure.message))
             let download = DownloadDescriptor(
-                identifier: manifestURL.absoluteString, uniqueIdentifier: UUID().uuidString, kind: .manifest,
+                identifier: manifestURL.absoluteString, uniqueIdentifier: UUID.random().uuidString, kind: .manifest,
                 url: manifestURL.absoluteString, headers: [:], fileSize: 0,
                 applicationGroupIdentifier: installed.bundle.appGroup, priority: 0, isEssential: false, state: .failed)
             await perform(installs.contentRequestEnded(app: app, kind: kind, note: "\(failure.message) The extension returned no downloads.", contentFailure: failure.message))

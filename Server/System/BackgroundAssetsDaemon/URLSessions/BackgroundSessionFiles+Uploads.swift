@@ -58,7 +58,7 @@ extension BackgroundSessionFiles {
         } catch {
             throw UploadBodyError(reason: "the system's folder for upload copies cannot be made: \(error.localizedDescription)")
         }
-        let copy = folder.appending(path: "\(UUID().uuidString).body", directoryHint: .notDirectory)
+        let copy = folder.appending(path: "\(UUID.random().uuidString).body", directoryHint: .notDirectory)
         let output = open(copy.path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard output >= 0 else { throw UploadBodyError(reason: "the copy cannot be made: \(errnoText(errno))") }
         var complete = false

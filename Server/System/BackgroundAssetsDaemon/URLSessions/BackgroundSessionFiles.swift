@@ -66,7 +66,7 @@ public struct BackgroundSessionFiles: Sendable {
 
     /// A new, unused name for a partial file of the app, and where it goes.
     public func newPartialFile(for app: String) -> (name: String, url: URL)? {
-        let name = "\(UUID().uuidString).part"
+        let name = "\(UUID.random().uuidString).part"
         return partialFilesDirectory(for: app).map { (name, $0.appending(path: name, directoryHint: .notDirectory)) }
     }
 

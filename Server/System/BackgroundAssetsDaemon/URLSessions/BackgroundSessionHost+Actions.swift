@@ -85,7 +85,7 @@ extension BackgroundSessionHost {
         let group = state.record(reference.key)?.settings.sharedContainerIdentifier ?? ""
         let download = NewDownload(bundleIdentifier: reference.key.bundleIdentifier, descriptor: DownloadDescriptor(
             identifier: BackgroundSessionPolicy.queueIdentifier(for: reference.key, task: reference.task),
-            uniqueIdentifier: UUID().uuidString, kind: .backgroundSession, url: transfer.request.url.absoluteString,
+            uniqueIdentifier: UUID.random().uuidString, kind: .backgroundSession, url: transfer.request.url.absoluteString,
             headers: transfer.request.headers, applicationGroupIdentifier: group))
         do {
             let partial = transfer.resumingFrom.flatMap { partialFile(of: $0, app: reference.key.bundleIdentifier) }
