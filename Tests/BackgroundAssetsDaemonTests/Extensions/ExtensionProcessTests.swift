@@ -4,6 +4,7 @@ Tests for launching an extension process: its exit is reported, its memory is re
 */
 
 @testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 import TestSupport
@@ -35,5 +36,14 @@ struct ExtensionProcessTests {
         #expect(exit.withLock { $0 }?.wasSignalled == true)
         #expect(exit.withLock { $0 }?.status == SIGKILL)
         #expect(process.residentBytes == nil)
+    }
+
+    @Test("An executable that cannot start is an error naming it and why")
+    func missingExecutable() throws {
+        let error = try #require(throws: SpawnFailure.self) {
+            try ExtensionProcess.launch(executable: URL(fileURLWithPath: "/nonexistent/extension"), environment: [:]) { _ in }
+        }
+        #expect(error.code == ENOENT)
+        #expect("\(error)".contains("/nonexistent/extension"), "\(error)")
     }
 }

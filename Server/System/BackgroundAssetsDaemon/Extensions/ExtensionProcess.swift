@@ -3,6 +3,7 @@ Abstract:
 One launched extension process: its pid, its resident memory, and how it ended.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import Synchronization
 
@@ -10,10 +11,14 @@ import Synchronization
 import Glibc
 #endif
 
-/// A downloader extension process the service started.
+/// A downloader extension process the service started (or an app it launched in the background).
 ///
-/// The service never waits on the process itself: Foundation reaps it and calls `onExit`, so the
-/// host learns of a crash as soon as it happens, whatever the extension was doing.
+/// The service never waits on the process itself: a thread of the process's own waits for its end
+/// and calls `onExit`, so the host learns of a crash as soon as it happens, whatever the extension
+/// was doing. The child is started with `posix_spawn` (``SpawnRequest``), not Foundation's `Process`,
+/// whose `run()` makes a run loop on the calling thread (four descriptors, kept for the thread's
+/// life) and, with no descriptor left for it, halts the whole service (SIGILL). Here a launch at
+/// the descriptor limit fails with an error the caller reports, and the service keeps running.
 final class ExtensionProcess: Sendable {
     /// How the process ended.
     struct Exit: Sendable, Equatable, CustomStringConvertible {
@@ -24,6 +29,22 @@ final class ExtensionProcess: Sendable {
         /// Whether `status` is a signal number.
         var wasSignalled: Bool
 
+        /// The end a `waitpid` status describes.
+        init(processIdentifier: Int32, waitStatus: Int32) {
+            self.processIdentifier = processIdentifier
+            // WIFSIGNALED and WTERMSIG are macros Swift does not import: the low seven bits hold the
+            // signal, zero for a normal exit, whose status is in the next byte.
+            let signal = waitStatus & 0x7f
+            wasSignalled = signal != 0
+            status = wasSignalled ? signal : (waitStatus >> 8) & 0xff
+        }
+
+        init(processIdentifier: Int32, status: Int32, wasSignalled: Bool) {
+            self.processIdentifier = processIdentifier
+            self.status = status
+            self.wasSignalled = wasSignalled
+        }
+
         var description: String {
             wasSignalled ? "killed by signal \(status)" : "exited with status \(status)"
         }
@@ -31,12 +52,13 @@ final class ExtensionProcess: Sendable {
 
     /// The process id.
     let processIdentifier: Int32
-    private let process: Mutex<Process?>
+    /// Whether the process has ended. Set before it is reaped, under this lock, so a signal sent
+    /// under the same lock never reaches another process that was given the same id since.
+    private let hasEnded = Mutex(false)
     private let peak = Mutex<Int64>(0)
 
-    private init(process: Process) {
-        processIdentifier = process.processIdentifier
-        self.process = Mutex(process)
+    private init(processIdentifier: Int32) {
+        self.processIdentifier = processIdentifier
     }
 
     /// Starts an extension executable.
@@ -46,36 +68,49 @@ final class ExtensionProcess: Sendable {
     ///   - environment: Its whole environment.
     ///   - onExit: Called once, on a background thread, when the process has ended.
     /// - Returns: The running process.
-    /// - Throws: The error that prevented starting it.
+    /// - Throws: ``SpawnFailure`` naming why it did not start.
     static func launch(
         executable: URL, arguments: [String] = [], environment: [String: String],
         onExit: @escaping @Sendable (Exit) -> Void
     ) throws -> ExtensionProcess {
-        let process = Process()
-        process.executableURL = executable
-        process.arguments = arguments
-        process.environment = environment
-        process.standardInput = FileHandle.nullDevice
-        process.terminationHandler = { ended in
-            onExit(Exit(processIdentifier: ended.processIdentifier, status: ended.terminationStatus, wasSignalled: ended.terminationReason == .uncaughtSignal))
+        let path = executable.path
+        // Its standard output and error are the service's (its log), as they were under `Process`.
+        let request = SpawnRequest(path: path, arguments: [path] + arguments, environment: environment)
+        let process = ExtensionProcess(processIdentifier: try request.spawn().get())
+        process.waitForEnd(then: onExit)
+        return process
+    }
+
+    /// Starts the thread that waits for the process's end, marks it ended, reaps it and calls `onExit`.
+    private func waitForEnd(then onExit: @escaping @Sendable (Exit) -> Void) {
+        let pid = processIdentifier
+        let thread = Thread { [self] in
+            // Waits without reaping first: the id stays this process's until it is marked ended.
+            var info = siginfo_t()
+            while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
+            hasEnded.withLock { $0 = true }
+            var status: Int32 = 0
+            while waitpid(pid, &status, 0) == -1, errno == EINTR {}
+            onExit(Exit(processIdentifier: pid, waitStatus: status))
         }
-        try process.run()
-        return ExtensionProcess(process: process)
+        thread.name = "child \(pid)"
+        thread.start()
+    }
+
+    /// Asks the process to exit (SIGTERM), as the system ends an app it launched only for its tasks.
+    func terminate() {
+        signal(SIGTERM)
     }
 
     /// Kills the process at once (SIGKILL): what the system does to an extension over a limit.
-    /// Asks the process to exit (SIGTERM), as the system ends an app it launched only for its tasks.
-    func terminate() {
-        process.withLock { process in
-            guard let process, process.isRunning else { return }
-            _ = Glibc.kill(process.processIdentifier, SIGTERM)
-        }
+    func kill() {
+        signal(SIGKILL)
     }
 
-    func kill() {
-        process.withLock { process in
-            guard let process, process.isRunning else { return }
-            _ = Glibc.kill(process.processIdentifier, SIGKILL)
+    private func signal(_ number: Int32) {
+        hasEnded.withLock { hasEnded in
+            guard !hasEnded else { return }
+            _ = Glibc.kill(processIdentifier, number)
         }
     }
 
