@@ -125,7 +125,7 @@ extension DownloadQueue {
                 credentials[id] = nil
                 forgetFailures(of: id)
                 do {
-                    observer(.finished(try recordFinished(id: id, length: transferred.length), file: file))
+                    try finish(id: id, length: transferred.length, file: file)
                 } catch {
                     keepUnrecorded(.finished(length: transferred.length, file: file), of: id, because: error)
                 }
@@ -137,6 +137,19 @@ extension DownloadQueue {
             if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
         } catch {
             keepUnrecorded(.interrupted, of: id, because: error)
+        }
+    }
+
+    /// Records that a download's whole file was handed over and tells the observer, the download
+    /// among the finishes on their way from before its row says finished (``FinishesOnTheirWay``).
+    /// - Throws: The store's error; the end is then not recorded, and not on its way.
+    func finish(id: Int64, length: Int64, file: URL) throws {
+        finishesOnTheirWay.add(id)
+        do {
+            observer(.finished(try recordFinished(id: id, length: length), file: file))
+        } catch {
+            finishesOnTheirWay.remove(id)
+            throw error
         }
     }
 

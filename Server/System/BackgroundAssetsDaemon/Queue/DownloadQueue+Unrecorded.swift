@@ -39,7 +39,7 @@ extension DownloadQueue {
                 }
                 switch end {
                 case let .finished(length, file):
-                    observer(.finished(try recordFinished(id: id, length: length), file: file))
+                    try finish(id: id, length: length, file: file)
                 case let .failed(failure):
                     let failed = try store.update(id: id, at: wallClock.now) { row in
                         row.state = .failed

@@ -38,6 +38,8 @@ public actor DownloadQueue: OwnThreadActor {
     /// Kept-alive connections, shared by every transfer of the queue.
     let connections = ConnectionPool()
     let observer: @Sendable (QueueEvent) -> Void
+    /// Downloads finished, or finishing, whose `.finished` event the service has not routed yet.
+    public nonisolated let finishesOnTheirWay = FinishesOnTheirWay()
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
 
     var running: [Int64: RunningTransfer] = [:]

@@ -44,12 +44,24 @@ extension BackgroundAssetsService {
         return page
     }
 
-    /// The app's finished downloads whose file is on its way to whoever asks (see ``currentDownloads(of:for:)``).
+    /// The app's finished downloads whose file is on its way to whoever asks (see ``currentDownloads(of:for:)``),
+    /// and those whose finish the service has not routed yet (``FinishesOnTheirWay``): they are
+    /// finished in the store, no longer among the downloads that have not ended, and their file's
+    /// receiver is not known yet.
     private func filesHandedOver(of app: String, for role: Hello.Role) async throws -> [DownloadRow] {
         var handingOver = deliveries.rows(of: app)
         if role != .app { handingOver.formUnion(rowsGivenToExtension(of: app)) }
+        let onTheirWay = queue.finishesOnTheirWay.all.subtracting(handingOver)
         let listed = handingOver.sorted()
-        return try await storeReader.read { store in try listed.compactMap { try store.download(id: $0) } }
+        return try await storeReader.read { store in
+            let handedOver = try listed.compactMap { try store.download(id: $0) }
+            // Of every app, and finishing: only this app's, once the store says finished (before,
+            // the download is among those that have not ended).
+            let finishing = try onTheirWay.sorted().compactMap { try store.download(id: $0) }.filter {
+                $0.bundleIdentifier == app && $0.state == .finished && $0.descriptor.kind == .url
+            }
+            return handedOver + finishing
+        }
     }
 
     /// The rows of an app whose finished files are held for its extension or on their way to it:

@@ -7,7 +7,14 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundAssetsService {
+    /// Hands an event of the queue to whoever receives it; a finish leaves the finishes on their
+    /// way only once its file's receiver is known (see ``FinishesOnTheirWay``).
     func route(_ event: QueueEvent) async {
+        await routeToReceivers(event)
+        if case let .finished(row, _) = event { queue.finishesOnTheirWay.remove(row.id) }
+    }
+
+    private func routeToReceivers(_ event: QueueEvent) async {
         // A background session's transfer is the session's to report, never a delegate's or the extension's.
         if event.row.descriptor.kind == .backgroundSession { return await routeURLSessionTransfer(event) }
         // Archives of managed asset packs are the system's own: installed, never handed over.
