@@ -16,9 +16,11 @@ import Glibc
 /// The service never waits on the process itself: a thread of the process's own waits for its end
 /// and calls `onExit`, so the host learns of a crash as soon as it happens, whatever the extension
 /// was doing. The child is started with `posix_spawn` (``SpawnRequest``), not Foundation's `Process`,
-/// whose `run()` makes a run loop on the calling thread (four descriptors, kept for the thread's
-/// life) and, with no descriptor left for it, halts the whole service (SIGILL). Here a launch at
-/// the descriptor limit fails with an error the caller reports, and the service keeps running.
+/// whose `run()` makes a run loop on the calling thread (an `epoll`, an `eventfd` and a `timerfd`,
+/// kept for the thread's life) and, with no descriptor left for them, halts the whole service
+/// (SIGILL). Spawning opens nothing in the service: at its descriptor limit the child still starts
+/// (it closes the service's descriptors before it opens its own), or fails with an error the
+/// caller reports, and the service keeps running.
 final class ExtensionProcess: Sendable {
     /// How the process ended.
     struct Exit: Sendable, Equatable, CustomStringConvertible {
@@ -31,12 +33,10 @@ final class ExtensionProcess: Sendable {
 
         /// The end a `waitpid` status describes.
         init(processIdentifier: Int32, waitStatus: Int32) {
-            self.processIdentifier = processIdentifier
-            // WIFSIGNALED and WTERMSIG are macros Swift does not import: the low seven bits hold the
-            // signal, zero for a normal exit, whose status is in the next byte.
-            let signal = waitStatus & 0x7f
-            wasSignalled = signal != 0
-            status = wasSignalled ? signal : (waitStatus >> 8) & 0xff
+            switch ChildExit(waitStatus: waitStatus) {
+            case let .exited(code): self.init(processIdentifier: processIdentifier, status: code, wasSignalled: false)
+            case let .signalled(signal): self.init(processIdentifier: processIdentifier, status: signal, wasSignalled: true)
+            }
         }
 
         init(processIdentifier: Int32, status: Int32, wasSignalled: Bool) {
