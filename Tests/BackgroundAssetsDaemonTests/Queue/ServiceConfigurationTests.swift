@@ -33,6 +33,13 @@ struct ServiceConfigurationTests {
         #expect(configuration.idleExitAfter == ServiceConfiguration().idleExitAfter)
     }
 
+    @Test("maxConcurrentSmallDownloads takes 0 (no slots of their own) to 1000, and defaults to 16")
+    func smallDownloadSlots() throws {
+        #expect(ServiceConfiguration().maxConcurrentSmallDownloads == 16)
+        #expect(try Self.load(#"{"maxConcurrentSmallDownloads": 0}"#).maxConcurrentSmallDownloads == 0)
+        #expect(try Self.load(#"{"maxConcurrentSmallDownloads": 1000}"#).maxConcurrentSmallDownloads == 1000)
+    }
+
     @Test("essentialConnectivityWait is still accepted as the old name of essentialWait")
     func oldNameOfEssentialWait() throws {
         #expect(try Self.load(#"{"essentialConnectivityWait": 7}"#).essentialWait == 7)
@@ -85,6 +92,8 @@ struct ServiceConfigurationExtremeTests {
         ("maxConcurrentDownloads", "1e308", "from 1 to 1000"),
         ("maxConcurrentDownloads", "99999999999999999999", "from 1 to 1000"),
         ("maxConcurrentDownloads", "1E400", "from 1 to 1000"),
+        ("maxConcurrentSmallDownloads", "-1", "from 0 to 1000"),
+        ("maxConcurrentSmallDownloads", "1001", "from 0 to 1000"),
         ("extensionMemoryLimit", "1e30", "from 8388608 to 1099511627776"),
         ("backgroundBandwidthLimit", "-1", "from 0 to 1099511627776"),
         ("retryMaxDelay", "1e308", "from 0.01 to 315,360,000"),

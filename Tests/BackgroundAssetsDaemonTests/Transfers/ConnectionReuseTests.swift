@@ -5,6 +5,7 @@ Tests that transfers to one server reuse a kept-alive connection, and never one 
 
 @testable import BackgroundAssetsDaemon
 import Foundation
+import HTTPCore
 import ServerRuntime
 import Testing
 import TestSupport
@@ -81,5 +82,18 @@ struct ConnectionReuseTests {
         let result = try await HTTPTransferTests.transfer(second).result.get()
         #expect(result.length == Int64(HTTPTransferTests.file.count))
         #expect(try Data(contentsOf: second.partFile) == Data(HTTPTransferTests.file))
+    }
+
+    @Test("The pool keeps as many idle connections per origin as it was made for, the newest")
+    func keepsItsNumberPerOrigin() throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)
+        defer { server.stop() }
+        let pool = ConnectionPool(maximumIdlePerOrigin: 3)
+        let origin = ConnectionPool.origin(of: server.url("/a.mp4"))
+        let connections = try (0..<5).map { _ in try HTTPConnection(host: "127.0.0.1", port: server.port, timeoutMilliseconds: 5000) }
+        for connection in connections { pool.put(connection, origin: origin) }
+        #expect(pool.idleCount == 3)
+        #expect(pool.take(origin: origin) === connections[4], "the most recently used goes first")
+        #expect(ConnectionPool(maximumIdlePerOrigin: 0).maximumIdlePerOrigin == 1, "a pool keeps at least one")
     }
 }

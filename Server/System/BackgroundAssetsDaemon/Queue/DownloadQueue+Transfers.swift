@@ -7,12 +7,12 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension DownloadQueue {
-    /// Marks a download as transferring and starts its transfer on a thread of its own.
+    /// Marks a download as transferring and starts its transfer on a thread of its own, in `slot`.
     ///
     /// A store that cannot write (a full disk) leaves the download waiting, or, once it is marked
     /// as transferring, puts it back in line as soon as the store can: never transferring with no
     /// transfer behind it.
-    func launch(id: Int64) {
+    func launch(id: Int64, in slot: TransferSlots.Slot) {
         // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
         let row: DownloadRow
         do {
@@ -26,13 +26,14 @@ extension DownloadQueue {
             return
         }
         do {
-            try startTransfer(row)
+            // The row as stored says whether it runs in the foreground.
+            try startTransfer(row, in: row.isForeground ? .foreground : slot)
         } catch {
             keepUnrecorded(.interrupted, of: id, because: error)
         }
     }
 
-    private func startTransfer(_ row: DownloadRow) throws {
+    private func startTransfer(_ row: DownloadRow, in slot: TransferSlots.Slot) throws {
         let descriptor = row.descriptor
         guard let url = URL(string: descriptor.url) else {
             fail(row, TransferError(.remote, .unsupportedURL, "\(descriptor.url) is not a URL").wireFailure)
@@ -54,7 +55,7 @@ extension DownloadQueue {
             // installs: waiting for the disk to hold the archive would only delay the next transfer.
             syncsFinishedFile: descriptor.kind != .assetPack)
         let control = TransferControl()
-        running[row.id] = RunningTransfer(row: row, control: control, isForeground: row.isForeground)
+        running[row.id] = RunningTransfer(row: row, control: control, slot: slot)
         // Its share of the background bandwidth before its first byte, not after the thread has run.
         rebalanceBandwidth()
         observer(.began(row))

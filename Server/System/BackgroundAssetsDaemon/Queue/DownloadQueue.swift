@@ -22,7 +22,9 @@ public actor DownloadQueue: OwnThreadActor {
         /// The download as it was when the transfer started.
         let row: DownloadRow
         let control: TransferControl
-        var isForeground: Bool
+        /// The slot it holds (``TransferSlots``); a promotion moves it to the foreground.
+        var slot: TransferSlots.Slot
+        var isForeground: Bool { slot == .foreground }
     }
 
     let store: DownloadStore
@@ -36,7 +38,7 @@ public actor DownloadQueue: OwnThreadActor {
     /// The CAs https downloads trust: the system's and the device's.
     let trust: TrustedCertificates
     /// Kept-alive connections, shared by every transfer of the queue.
-    let connections = ConnectionPool()
+    let connections: ConnectionPool
     let observer: @Sendable (QueueEvent) -> Void
     /// Downloads finished, or finishing, whose `.finished` event the service has not routed yet.
     public nonisolated let finishesOnTheirWay = FinishesOnTheirWay()
@@ -95,6 +97,8 @@ public actor DownloadQueue: OwnThreadActor {
         self.configuration = configuration
         self.policy = RetryPolicy(configuration: configuration)
         self.trust = TrustedCertificates(directory: paths.trustDirectory)
+        self.connections = ConnectionPool(
+            maximumIdlePerOrigin: configuration.maxConcurrentDownloads + configuration.maxConcurrentSmallDownloads)
         self.observer = observer
     }
 
@@ -192,7 +196,7 @@ public actor DownloadQueue: OwnThreadActor {
         startWaitClock(of: row, at: now, restart: true)
         if var transfer = running[id], !transfer.isForeground {
             observer(.paused(row))
-            transfer.isForeground = true
+            transfer.slot = .foreground
             running[id] = transfer
             rebalanceBandwidth()
             observer(.began(row))
@@ -257,19 +261,16 @@ public actor DownloadQueue: OwnThreadActor {
         // due then neither started nor waited for, and the timer that would have started it cancelled.
         let now = wallClock.now
         do {
-            var freeSlots = configuration.maxConcurrentDownloads - running.values.filter { !$0.isForeground }.count
+            var slots = TransferSlots(configuration: configuration, running: running.values.map(\.slot))
             var due: [DownloadStore.DueDownload]
             // Parking takes downloads out of the due ones: look again until none was parked, so a
             // due download behind them is not left without a wake-up.
             repeat {
-                due = try store.nextDownloadsToRun(limit: max(freeSlots, 0) + 16, at: now, holding: heldApps)
+                due = try store.nextDownloadsToRun(limit: slots.backgroundRoom + 16, at: now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
-                if download.isForeground {
-                    launch(id: download.id)
-                } else if freeSlots > 0 {
-                    launch(id: download.id)
-                    freeSlots -= 1
+                if let slot = slots.take(isForeground: download.isForeground, declaredSize: download.declaredSize) {
+                    launch(id: download.id, in: slot)
                 }
             }
             rebalanceBandwidth()
@@ -295,13 +296,18 @@ public actor DownloadQueue: OwnThreadActor {
         pump()
     }
 
-    /// Splits the background bandwidth equally among the running background transfers.
+    /// Splits the background bandwidth equally among the background transfers in regular slots.
+    ///
+    /// A transfer in a small download's slot is not paced: its file is at most 256 KiB, which a
+    /// share's burst of a tenth of a second let through whole anyway when the share was split four
+    /// ways, and split among twenty the burst would shrink below the file and hold each one back
+    /// for a tenth of a second or more (``TransferSlots``).
     func rebalanceBandwidth() {
-        let background = running.filter { !$0.value.isForeground }
+        let paced = running.values.filter { $0.slot == .regular }
         let limit = configuration.backgroundBandwidthLimit
-        let share: Int64? = limit > 0 && !background.isEmpty ? max(1, limit / Int64(background.count)) : nil
+        let share: Int64? = limit > 0 && !paced.isEmpty ? max(1, limit / Int64(paced.count)) : nil
         for transfer in running.values {
-            transfer.control.bytesPerSecond = transfer.isForeground ? nil : share
+            transfer.control.bytesPerSecond = transfer.slot == .regular ? share : nil
         }
     }
 

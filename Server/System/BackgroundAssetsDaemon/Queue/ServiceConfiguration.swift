@@ -14,6 +14,10 @@ import Foundation
 public struct ServiceConfiguration: Sendable, Equatable {
     /// How many background downloads transfer at once (foreground ones are never held back).
     public var maxConcurrentDownloads = 4
+    /// How many small background downloads (a declared size of at most 256 KiB) transfer at once
+    /// in slots of their own, beside the `maxConcurrentDownloads` ones (``TransferSlots``); 0 gives
+    /// them none, so they take the regular slots like any other.
+    public var maxConcurrentSmallDownloads = 16
     /// The bandwidth all running background downloads share, in bytes per second; 0 means no limit.
     public var backgroundBandwidthLimit: Int64 = 8 << 20
     /// The longest time between two durable progress checkpoints, in seconds.
@@ -162,6 +166,7 @@ public struct ServiceConfiguration: Sendable, Equatable {
 
     private static let knobs: [String: Knob] = [
         "maxConcurrentDownloads": .count(1...1000) { $0.maxConcurrentDownloads = $1 },
+        "maxConcurrentSmallDownloads": .count(0...1000) { $0.maxConcurrentSmallDownloads = $1 },
         "backgroundBandwidthLimit": .whole(0...maximumBytes) { $0.backgroundBandwidthLimit = $1 },
         "checkpointInterval": .seconds(from: 0.01) { $0.checkpointInterval = $1 },
         "checkpointBytes": .whole(4096...maximumBytes) { $0.checkpointBytes = $1 },

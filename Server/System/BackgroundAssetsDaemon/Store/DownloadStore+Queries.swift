@@ -109,6 +109,8 @@ extension DownloadStore {
         public let isEssential: Bool
         /// Its URL, whose origin may be waited for (``ConnectivityWaits``).
         public let url: String
+        /// Its declared size in bytes, 0 when it declared none: a small one has slots of its own (``TransferSlots``).
+        public let declaredSize: Int
     }
 
     /// The waiting downloads whose next attempt is due, in run order.
@@ -129,11 +131,12 @@ extension DownloadStore {
             // Named, so a query the planner could not answer from the index of unparked rows fails
             // loudly instead of walking every parked row.
             return try database.prepare(
-                "SELECT id, foreground, essential, url FROM downloads INDEXED BY downloads_run_order_unparked "
+                "SELECT id, foreground, essential, url, file_size FROM downloads INDEXED BY downloads_run_order_unparked "
                     + "WHERE state = 1 AND \(Self.unparked) AND next_attempt_at <= ?\(exclusion) "
                     + "ORDER BY \(Self.runOrder) LIMIT ?"
             ).bind(bindings).rows { row in
-                DueDownload(id: row.int64(0), isForeground: row.bool(1), isEssential: row.bool(2), url: row.text(3))
+                DueDownload(
+                    id: row.int64(0), isForeground: row.bool(1), isEssential: row.bool(2), url: row.text(3), declaredSize: row.int(4))
             }
         }
     }

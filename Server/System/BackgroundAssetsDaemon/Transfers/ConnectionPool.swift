@@ -16,7 +16,7 @@ import Synchronization
 /// handshake per download on top of the TCP one.
 final class ConnectionPool: Sendable {
     /// The idle connections kept per origin; the oldest goes first.
-    static let maximumIdlePerOrigin = 8
+    let maximumIdlePerOrigin: Int
     /// How long an idle connection is kept; servers close theirs after a similar time.
     static let idleLifetime: Duration = .seconds(15)
 
@@ -26,6 +26,14 @@ final class ConnectionPool: Sendable {
     }
 
     private let idle = Mutex<[String: [Idle]]>([:])
+
+    /// Creates an empty pool.
+    /// - Parameter maximumIdlePerOrigin: The idle connections kept per origin: as many as the
+    ///   background transfers that may run at once, so a round of them ending together leaves a
+    ///   connection for each of the next round (over https, each one dropped costs a handshake).
+    init(maximumIdlePerOrigin: Int = 8) {
+        self.maximumIdlePerOrigin = max(1, maximumIdlePerOrigin)
+    }
 
     /// The pool key of a URL: its scheme, host and port (``RequestTarget/origin``); empty for a URL
     /// that cannot be fetched.
@@ -53,7 +61,7 @@ final class ConnectionPool: Sendable {
         idle.withLock { idle in
             var list = idle[origin, default: []]
             list.append(entry)
-            if list.count > Self.maximumIdlePerOrigin { list.removeFirst() }
+            if list.count > maximumIdlePerOrigin { list.removeFirst() }
             idle[origin] = list
         }
     }
