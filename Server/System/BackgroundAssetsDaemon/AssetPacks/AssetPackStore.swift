@@ -14,7 +14,7 @@ import Foundation
 /// used it, which storage pressure needs. An actor of its own, as ``TaskStore`` is.
 public actor AssetPackStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    public nonisolated let thread = ActorThread(name: "backgroundassetsd.asset-packs")
+    public nonisolated let thread = ActorThread(name: "asset-packs")
 
     let database: SQLiteDatabase
     /// The database file.

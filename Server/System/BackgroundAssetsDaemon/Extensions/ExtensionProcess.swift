@@ -84,7 +84,7 @@ final class ExtensionProcess: Sendable {
     /// Starts the thread that waits for the process's end, marks it ended, reaps it and calls `onExit`.
     private func waitForEnd(then onExit: @escaping @Sendable (Exit) -> Void) {
         let pid = processIdentifier
-        let thread = Thread { [self] in
+        Thread.start(named: "wait-\(pid)") { [self] in
             // Waits without reaping first: the id stays this process's until it is marked ended.
             var info = siginfo_t()
             while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1, errno == EINTR {}
@@ -93,8 +93,6 @@ final class ExtensionProcess: Sendable {
             while waitpid(pid, &status, 0) == -1, errno == EINTR {}
             onExit(Exit(processIdentifier: pid, waitStatus: status))
         }
-        thread.name = "child \(pid)"
-        thread.start()
     }
 
     /// Asks the process to exit (SIGTERM), as the system ends an app it launched only for its tasks.

@@ -48,7 +48,7 @@ struct ManifestFetcher: Sendable {
             }
         }
         let result: Result<TransferResult, TransferError> = await withCheckedContinuation { continuation in
-            Thread.detachNewThread {
+            Thread.start(named: "manifest-fetch") {
                 continuation.resume(returning: Result { () throws(TransferError) in try transfer.run() })
             }
         }

@@ -14,7 +14,7 @@ import Foundation
 /// one that stops, delivers them after its next start.
 public actor NotificationStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    public nonisolated let thread = ActorThread(name: "backgroundassetsd.notifications")
+    public nonisolated let thread = ActorThread(name: "notifications")
 
     let database: SQLiteDatabase
     /// The database file.

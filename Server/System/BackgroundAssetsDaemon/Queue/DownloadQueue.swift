@@ -16,7 +16,7 @@ import SystemLogging
 /// which is the only place that changes a download's state.
 public actor DownloadQueue: OwnThreadActor {
     /// The queue's own thread: it calls the store, which blocks on SQLite and the disk.
-    public nonisolated let thread = ActorThread(name: "backgroundassetsd.queue")
+    public nonisolated let thread = ActorThread(name: "queue")
 
     struct RunningTransfer {
         /// The download as it was when the transfer started.

@@ -18,11 +18,10 @@ final class DedicatedThreadExecutor: SerialExecutor, @unchecked Sendable {
     private var isStopped = false
 
     /// Starts the executor's thread.
-    /// - Parameter name: The thread's name, as `ps -L` and backtraces show it.
+    /// - Parameter name: The thread's name, as `ps -L`, `top -H` and backtraces show it; the kernel
+    ///   keeps its first 15 bytes.
     init(name: String) {
-        let thread = Thread { [self] in run() }
-        thread.name = name
-        thread.start()
+        Thread.start(named: name) { [self] in run() }
     }
 
     func enqueue(_ job: consuming ExecutorJob) {

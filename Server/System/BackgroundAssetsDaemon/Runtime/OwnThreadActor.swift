@@ -24,7 +24,7 @@ public final class ActorThread: Sendable {
     let executor: DedicatedThreadExecutor
 
     /// Starts a thread.
-    /// - Parameter name: The thread's name, as `ps -L` and backtraces show it.
+    /// - Parameter name: The thread's name, as `ps -L` and backtraces show it; the kernel keeps 15 bytes.
     public init(name: String) {
         executor = DedicatedThreadExecutor(name: name)
     }

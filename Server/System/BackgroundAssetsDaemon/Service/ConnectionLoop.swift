@@ -63,9 +63,7 @@ final class ConnectionLoop: Sendable {
 
     /// Starts the loop's thread.
     func start() {
-        Thread.detachNewThread { [self] in
-            run()
-        }
+        Thread.start(named: "connections") { [self] in run() }
     }
 
     /// Stops accepting and ends the loop; connections are closed by their owner.

@@ -11,7 +11,7 @@ The service's questions about the queue, answered on a thread of their own from 
 /// a slow disk). These go to the store's reading connection on a thread of their own, so a client
 /// asking a question is answered from the last commit whatever the queue is writing.
 actor DownloadStoreReader: OwnThreadActor {
-    nonisolated let thread = ActorThread(name: "backgroundassetsd.reader")
+    nonisolated let thread = ActorThread(name: "store-reader")
 
     private let store: DownloadStore
 

@@ -121,9 +121,7 @@ final class WriteAheadLogSyncer: @unchecked Sendable {
     private func startThreadIfNeeded() {
         guard !isThreadRunning else { return }
         isThreadRunning = true
-        let thread = Thread { [self] in run() }
-        thread.name = "queue sync"
-        thread.start()
+        Thread.start(named: "log-sync") { [self] in run() }
     }
 
     /// Fails what still waits and ends the thread; a later ``whenDurable(through:_:)`` fails at once.

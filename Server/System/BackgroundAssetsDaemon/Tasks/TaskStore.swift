@@ -13,7 +13,7 @@ import Foundation
 /// thread of the shared pool.
 public actor TaskStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    public nonisolated let thread = ActorThread(name: "backgroundassetsd.tasks")
+    public nonisolated let thread = ActorThread(name: "task-store")
 
     private let database: SQLiteDatabase
     /// The database file.

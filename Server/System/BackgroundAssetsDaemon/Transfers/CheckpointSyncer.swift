@@ -36,9 +36,7 @@ final class CheckpointSyncer: @unchecked Sendable {
         url = part.url
         self.validator = validator
         self.events = events
-        let thread = Thread { [self] in run() }
-        thread.name = "checkpoint sync"
-        thread.start()
+        Thread.start(named: "checkpoint-sync") { [self] in run() }
     }
 
     /// Asks for the file to be synced up to `length` and reported as a checkpoint; returns at once.

@@ -35,10 +35,7 @@ final class TransferThreads: @unchecked Sendable {
         if !needsThread { condition.signal() }
         condition.unlock()
         if needsThread {
-            let thread = Thread { [self] in work() }
-            thread.stackSize = Self.stackSize
-            thread.name = "transfer"
-            thread.start()
+            Thread.start(named: "transfer", stackSize: Self.stackSize) { [self] in work() }
         }
     }
 

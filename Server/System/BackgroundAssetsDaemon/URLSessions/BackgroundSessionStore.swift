@@ -13,7 +13,7 @@ import Foundation
 /// own, as ``TaskStore`` is.
 public actor BackgroundSessionStore: OwnThreadActor {
     /// The store's own thread: SQLite blocks, and must not hold a thread of the shared pool.
-    public nonisolated let thread = ActorThread(name: "backgroundassetsd.url-sessions")
+    public nonisolated let thread = ActorThread(name: "url-sessions")
 
     private let database: SQLiteDatabase
     /// The database file.
