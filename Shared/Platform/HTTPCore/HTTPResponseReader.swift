@@ -14,18 +14,37 @@ public final class HTTPResponseReader {
     private let connection: HTTPConnection
     private let isCancelled: () -> Bool
     private let stallMilliseconds: Int32
-    private let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: 256 * 1024, alignment: 64)
+    /// The buffer's size when nothing says the response is small: large reads keep a fast
+    /// download's system calls few.
+    public static let defaultCapacity = 256 * 1024
+
+    private let buffer: UnsafeMutableRawBufferPointer
     private var pending = 0..<0
 
     /// A reader of the responses that arrive on `connection`.
     /// - Parameters:
     ///   - connection: The connection the request was sent on.
     ///   - stallMilliseconds: How long the server may stay silent, and how long the whole head may take.
+    ///   - capacity: The buffer's size in bytes: the most one read takes from the connection. Any
+    ///     size reads any response; a head longer than the buffer arrives in several reads.
     ///   - isCancelled: Asked every 100 ms at most while waiting; once it is true, the read throws `.cancelled`.
-    public init(connection: HTTPConnection, stallMilliseconds: Int32, isCancelled: @escaping () -> Bool = { false }) {
+    public init(
+        connection: HTTPConnection, stallMilliseconds: Int32, capacity: Int = defaultCapacity,
+        isCancelled: @escaping () -> Bool = { false }
+    ) {
         self.connection = connection
         self.stallMilliseconds = stallMilliseconds
         self.isCancelled = isCancelled
+        buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: max(1, capacity), alignment: 64)
+    }
+
+    /// The capacity for a response whose body is expected to be `length` bytes: the body and a
+    /// head in one read when that is smaller than the default, so twenty small transfers at once
+    /// do not each hold a quarter of a megabyte they never fill.
+    public static func capacity(forBodyOf length: Int64?) -> Int {
+        guard let length, length >= 0, length < Int64(defaultCapacity) else { return defaultCapacity }
+        // Room for a head of a few hundred bytes to a few KiB, in whole pages.
+        return min(defaultCapacity, (Int(length) + 8 * 1024 + 4095) & ~4095)
     }
 
     deinit { buffer.deallocate() }

@@ -139,7 +139,10 @@ struct HTTPTransfer {
         let bytes = requestBytes(target, offset: offset, validator: validator, sendsCredentials: target.origin == firstOrigin)
         func ask(_ connection: HTTPConnection) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader) {
             let control = control
-            let reader = HTTPResponseReader(connection: connection, stallMilliseconds: stallMilliseconds) { control.isCancelled }
+            let reader = HTTPResponseReader(
+                connection: connection, stallMilliseconds: stallMilliseconds,
+                capacity: HTTPResponseReader.capacity(forBodyOf: request.expectedLength.map { $0 - offset })
+            ) { control.isCancelled }
             let head = try TransferError.catching { () throws(HTTPError) in
                 try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
                 return try reader.readHead()
