@@ -24,21 +24,8 @@ struct DescriptorLimitTests {
             try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) },
                            "the service to listen")
             let existing = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.existing")
-            // Strangers that connect and say nothing, until the service has no descriptor left.
-            var strangers: [UnixSocket] = []
+            let (strangers, refusal) = try await Self.exhaustDescriptors(of: socketPath)
             defer { strangers.forEach { $0.close() } }
-            let refusal = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
-                // A full backlog refuses the connect itself: the service is busy refusing; try again.
-                if let stranger = try? UnixSocket.connect(to: socketPath) { strangers.append(stranger) }
-                // The service refuses the client longest in its backlog, not necessarily the newest.
-                var entries = strangers.map { pollfd(fd: $0.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
-                guard poll(&entries, nfds_t(entries.count), 10) > 0,
-                    let ready = zip(strangers, entries).first(where: { $0.1.revents != 0 })?.0
-                else { return nil }
-                var decoder = FrameDecoder()
-                decoder.append(try ready.receive())
-                return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
-            }
             guard case let .response(0, .failure(failure)) = refusal else {
                 Issue.record("expected a refusal, got \(refusal)")
                 return
@@ -58,6 +45,59 @@ struct DescriptorLimitTests {
                 return
             }
             #expect(service.isRunning)
+        }
+    }
+
+    @Test("A crash at its descriptor limit still leaves the marker naming the thread, and a backtrace")
+    func crashAtTheLimitLeavesItsMarker() async throws {
+        let scenario = try Scenario()
+        try ServiceProcess.writeConfiguration(quickConfiguration, in: scenario.deviceRoot)
+        let service = try ChildProcess.launch(
+            executableURL: try locateExecutable("prlimit"),
+            arguments: ["--nofile=64", try ProductsDirectory.executable(named: "backgroundassetsd").path, "--foreground"],
+            environment: scenario.environment)
+        try await service.runScoped { service in
+            let socketPath = scenario.deviceRoot.appending(path: "run/backgroundassetsd.sock").path
+            try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) }, "the service to listen")
+            let (strangers, _) = try await Self.exhaustDescriptors(of: socketPath)
+            defer { strangers.forEach { $0.close() } }
+            // A crash on the thread that accepts clients, with no descriptor left to open anything.
+            let loop = try await poll("the service's connection loop") {
+                threads(of: service.pid, namedWithPrefix: "connections").first?.tid
+            }
+            #expect(signalThread(loop, of: service.pid, with: SIGSEGV))
+            #expect(try await service.waitForExit(timeout: .seconds(60)) == .signalled(SIGSEGV))
+
+            let marker = try String(contentsOf: scenario.deviceRoot.appending(path: "system/crashed"), encoding: .utf8)
+            #expect(marker == "signal \(SIGSEGV)\nthread connections\n")
+            // The runtime's backtracer, when it runs, had the descriptors it needs.
+            #expect(!service.standardError().contains("... failed ***"), "\(service.standardError())")
+        }
+        ServiceProcess.endCrashReporters(in: scenario.deviceRoot)
+    }
+
+    /// Connects clients that say nothing until the service, out of descriptors, refuses one.
+    /// - Returns: The connections, which the caller closes, and the refusal.
+    private static func exhaustDescriptors(of socketPath: String) async throws -> (strangers: [UnixSocket], refusal: ServerMessage) {
+        // Strangers that connect and say nothing, until the service has no descriptor left.
+        var strangers: [UnixSocket] = []
+        do {
+            let refusal = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
+                // A full backlog refuses the connect itself: the service is busy refusing; try again.
+                if let stranger = try? UnixSocket.connect(to: socketPath) { strangers.append(stranger) }
+                // The service refuses the client longest in its backlog, not necessarily the newest.
+                var entries = strangers.map { pollfd(fd: $0.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+                guard poll(&entries, nfds_t(entries.count), 10) > 0,
+                    let ready = zip(strangers, entries).first(where: { $0.1.revents != 0 })?.0
+                else { return nil }
+                var decoder = FrameDecoder()
+                decoder.append(try ready.receive())
+                return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
+            }
+            return (strangers, refusal)
+        } catch {
+            strangers.forEach { $0.close() }
+            throw error
         }
     }
 }

@@ -20,6 +20,12 @@ static const int crash_signals[] = {SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGFPE, SI
 #define CRASH_SIGNAL_COUNT (sizeof crash_signals / sizeof crash_signals[0])
 static struct sigaction previous[CRASH_SIGNAL_COUNT];
 
+// Descriptors held for the moment of a crash and given back then: a process at its descriptor
+// limit could otherwise neither open its marker nor let the Swift runtime start the backtracer,
+// and a crash there left no trace of where it happened.
+#define SPARE_DESCRIPTOR_COUNT 4
+static int spare_descriptors[SPARE_DESCRIPTOR_COUNT] = {-1, -1, -1, -1};
+
 static void append_number(char *buffer, size_t *length, int number) {
     char digits[12];
     size_t count = 0;
@@ -31,6 +37,10 @@ static void append_number(char *buffer, size_t *length, int number) {
 }
 
 static void crashed(int signal_number, siginfo_t *info, void *context) {
+    for (size_t index = 0; index < SPARE_DESCRIPTOR_COUNT; index++) {
+        if (spare_descriptors[index] >= 0) close(spare_descriptors[index]);
+        spare_descriptors[index] = -1;
+    }
     char line[64];
     size_t length = 0;
     memcpy(line, "signal ", 7);
@@ -77,6 +87,9 @@ int crash_marker_install(const char *path) {
     size_t length = strlen(path);
     if (length >= sizeof marker_path) return -1;
     memcpy(marker_path, path, length + 1);
+    for (size_t index = 0; index < SPARE_DESCRIPTOR_COUNT; index++) {
+        if (spare_descriptors[index] < 0) spare_descriptors[index] = open("/dev/null", O_RDONLY | O_CLOEXEC);
+    }
     for (size_t index = 0; index < CRASH_SIGNAL_COUNT; index++) {
         struct sigaction action;
         memset(&action, 0, sizeof action);
