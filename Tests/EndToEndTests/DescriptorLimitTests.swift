@@ -10,6 +10,10 @@ import TestSupport
 
 @Suite("Run out of file descriptors", .serialized, .timeLimit(.minutes(2)))
 struct DescriptorLimitTests {
+    /// The runtime's backtrace of the crashed thread alone: if the service ever crashes at its
+    /// limit, the last lines of its standard error that a failure quotes show where.
+    static let crashedThreadOnly = ["SWIFT_BACKTRACE": "threads=crashed"]
+
     @Test("At its descriptor limit the service tells a new client it is refused, and answers the clients it has")
     func refusesPolitelyAtTheLimit() async throws {
         let scenario = try Scenario()
@@ -18,7 +22,7 @@ struct DescriptorLimitTests {
         let service = try ChildProcess.launch(
             executableURL: try locateExecutable("prlimit"),
             arguments: ["--nofile=64", try ProductsDirectory.executable(named: "backgroundassetsd").path, "--foreground"],
-            environment: scenario.environment)
+            environment: scenario.environment.merging(Self.crashedThreadOnly) { $1 })
         try await service.runScoped { service in
             let socketPath = scenario.deviceRoot.appending(path: "run/backgroundassetsd.sock").path
             try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) },
@@ -55,7 +59,7 @@ struct DescriptorLimitTests {
         let service = try ChildProcess.launch(
             executableURL: try locateExecutable("prlimit"),
             arguments: ["--nofile=64", try ProductsDirectory.executable(named: "backgroundassetsd").path, "--foreground"],
-            environment: scenario.environment)
+            environment: scenario.environment.merging(Self.crashedThreadOnly) { $1 })
         try await service.runScoped { service in
             let socketPath = scenario.deviceRoot.appending(path: "run/backgroundassetsd.sock").path
             try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) }, "the service to listen")
