@@ -174,7 +174,7 @@ final class ConnectionLoop: Sendable {
         }
     }
 
-    /// Why a client just accepted on `descriptor` is refused, or `nil` when it may stay: a
+    /// Why a client just accepted on `connection` is refused, or `nil` when it may stay: a
     /// descriptor numbered within ``reservedDescriptors`` of the limit is one the service keeps.
     /// The kernel hands out the lowest free number, so a number that high means that few are free.
     private static func shortOfDescriptors(accepted connection: UnixSocket, serving clients: Int) -> String? {
