@@ -9,7 +9,8 @@ extension Thread {
     /// Starts a thread that names itself before it runs `body`.
     ///
     /// On Linux, Foundation keeps a `name` set before `start()` to itself: the thread runs under
-    /// the name of the thread that started it, so every thread the queue started showed as `queue`.
+    /// the name of the thread that started it, so the queue, the stores and the connection loop all
+    /// showed as the shared pool's `oot.default-qos`.
     /// - Parameters:
     ///   - name: The name; the kernel keeps its first 15 bytes.
     ///   - stackSize: The stack's size in bytes, or `nil` for Foundation's default.
