@@ -28,8 +28,21 @@ struct DescriptorLimitTests {
             try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) },
                            "the service to listen")
             let existing = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.existing")
-            let (strangers, refusal) = try await Self.exhaustDescriptors(of: socketPath)
+            // Strangers that connect and say nothing, until the service refuses one.
+            var strangers: [UnixSocket] = []
             defer { strangers.forEach { $0.close() } }
+            let refusal = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
+                // A full backlog refuses the connect itself: the service is busy refusing; try again.
+                if let stranger = try? UnixSocket.connect(to: socketPath) { strangers.append(stranger) }
+                // The service refuses the client longest in its backlog, not necessarily the newest.
+                var entries = strangers.map { pollfd(fd: $0.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
+                guard poll(&entries, nfds_t(entries.count), 10) > 0,
+                    let ready = zip(strangers, entries).first(where: { $0.1.revents != 0 })?.0
+                else { return nil }
+                var decoder = FrameDecoder()
+                decoder.append(try ready.receive())
+                return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
+            }
             guard case let .response(0, .failure(failure)) = refusal else {
                 Issue.record("expected a refusal, got \(refusal)")
                 return
@@ -86,30 +99,5 @@ struct DescriptorLimitTests {
             #expect(service.standardError().contains("\"connections\" crashed:"), "\(service.standardError())")
         }
         ServiceProcess.endCrashReporters(in: scenario.deviceRoot)
-    }
-
-    /// Connects clients that say nothing until the service, out of descriptors, refuses one.
-    /// - Returns: The connections, which the caller closes, and the refusal.
-    private static func exhaustDescriptors(of socketPath: String) async throws -> (strangers: [UnixSocket], refusal: ServerMessage) {
-        // Strangers that connect and say nothing, until the service has no descriptor left.
-        var strangers: [UnixSocket] = []
-        do {
-            let refusal = try await poll(timeout: .seconds(60), interval: .milliseconds(1), "a refusal") { () -> ServerMessage? in
-                // A full backlog refuses the connect itself: the service is busy refusing; try again.
-                if let stranger = try? UnixSocket.connect(to: socketPath) { strangers.append(stranger) }
-                // The service refuses the client longest in its backlog, not necessarily the newest.
-                var entries = strangers.map { pollfd(fd: $0.descriptor ?? -1, events: Int16(POLLIN), revents: 0) }
-                guard poll(&entries, nfds_t(entries.count), 10) > 0,
-                    let ready = zip(strangers, entries).first(where: { $0.1.revents != 0 })?.0
-                else { return nil }
-                var decoder = FrameDecoder()
-                decoder.append(try ready.receive())
-                return try decoder.nextFrame().map { try MessageCodec.decode(ServerMessage.self, from: $0) }
-            }
-            return (strangers, refusal)
-        } catch {
-            strangers.forEach { $0.close() }
-            throw error
-        }
     }
 }
