@@ -82,4 +82,10 @@ extension DevicePaths {
     public func stagingFile(forDownloadRow rowID: Int64) -> URL {
         stagingDirectory.appending(path: "\(rowID).part", directoryHint: .notDirectory)
     }
+
+    /// The path of ``stagingFile(forDownloadRow:)``, joined as a string: what the system calls on
+    /// the file take, without a URL to build and read back for each.
+    public func stagingFilePath(forDownloadRow rowID: Int64) -> String {
+        "\(stagingDirectoryPath)/\(rowID).part"
+    }
 }

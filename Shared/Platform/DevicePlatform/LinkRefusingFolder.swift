@@ -90,7 +90,7 @@ public enum LinkRefusingFolder {
     /// The walk then decides, with the same outcome for every path; a hand-over opens its folder so
     /// for every file, and the walk took twelve calls.
     private static func openWithoutLinks(_ components: ArraySlice<String>, beneath root: Int32) -> Int32? {
-        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." || $0.contains("/") }) else { return nil }
+        guard !components.isEmpty, !components.contains(where: { $0 == ".." || $0 == "." || $0.utf8.contains(UInt8(ascii: "/")) }) else { return nil }
         let descriptor = components.joined(separator: "/").withCString {
             confined_open_without_links(root, $0, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
         }

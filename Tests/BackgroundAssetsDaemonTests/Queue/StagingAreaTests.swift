@@ -29,6 +29,23 @@ struct StagingAreaTests {
         }
     }
 
+    @Test("A hand-over keeps a second name beside the file, and its release deletes both")
+    func keptNameAndRelease() throws {
+        let root = try TemporaryDirectory(prefix: "ba-staging")
+        let staging = StagingArea(paths: DevicePaths(root: root.url))
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        try Data("video".utf8).write(to: URL(fileURLWithPath: staging.partFilePath(forRow: 5)))
+        let file = try staging.handOver(rowID: 5, toAppGroup: Self.group)
+        let kept = StagingArea.keptName(of: file)
+        #expect(kept.path == StagingArea.keptPath(of: file.path))
+        #expect(kept.deletingLastPathComponent().path == file.deletingLastPathComponent().path)
+        #expect(kept.lastPathComponent == file.lastPathComponent + ".held")
+        #expect(FileManager.default.fileExists(atPath: kept.path), "the second name is made with the hand-over")
+        StagingArea.release(handedOver: file)
+        #expect(!FileManager.default.fileExists(atPath: file.path))
+        #expect(!FileManager.default.fileExists(atPath: kept.path))
+    }
+
     @Test("A staging file deleted during its transfer is reported as missing, so the download starts over")
     func missingStagingFile() throws {
         let root = try TemporaryDirectory(prefix: "ba-staging")

@@ -96,11 +96,13 @@ extension BackgroundAssetsService {
             switch action {
             case let .hold(finished):
                 // The second name a hand-over keeps: the held file survives kills until its owner has it.
-                _ = link(finished.file.path, StagingArea.keptName(of: finished.file).path)
+                let path = finished.file.path
+                _ = link(path, StagingArea.keptPath(of: path))
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "held for a delegate reconnecting to the new service")
             case let .keepForApp(finished):
-                _ = link(finished.file.path, StagingArea.keptName(of: finished.file).path)
+                let path = finished.file.path
+                _ = link(path, StagingArea.keptPath(of: path))
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "the extension ended without taking it: kept for the app's delegate")
                 logger.notice("The extension of \(finished.app) ended before it took \(finished.row.descriptor.identifier); its file is kept for the app's delegate.")
@@ -153,7 +155,8 @@ extension BackgroundAssetsService {
     /// Whether a handed-over file is there, under its name or, when a process moved it and stopped
     /// before putting it in place, under its kept name, from which the name is made again.
     private static func fileIsThere(_ file: URL) -> Bool {
-        if access(file.path, F_OK) == 0 { return true }
-        return link(StagingArea.keptName(of: file).path, file.path) == 0
+        let path = file.path
+        if access(path, F_OK) == 0 { return true }
+        return link(StagingArea.keptPath(of: path), path) == 0
     }
 }

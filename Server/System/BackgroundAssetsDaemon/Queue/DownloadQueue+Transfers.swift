@@ -82,7 +82,7 @@ extension DownloadQueue {
     /// here, and this boot is recorded as its writer with the transfer's first checkpoint, so its
     /// unsynced tail is never trusted later.
     private func resumeLength(_ row: DownloadRow) throws -> Int64 {
-        let path = staging.partFile(forRow: row.id).path
+        let path = staging.partFilePath(forRow: row.id)
         var status = stat()
         let fileLength: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
         // Nothing on disk to keep or cut: no need to ask the store which boot wrote it.

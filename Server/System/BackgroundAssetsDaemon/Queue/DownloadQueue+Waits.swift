@@ -187,7 +187,8 @@ extension DownloadQueue {
 
     /// An attempt reached the download's origin: the downloads parked behind it are due again.
     func originAnswered(_ row: DownloadRow) {
-        guard let origin = ConnectivityWaits.origin(of: row.descriptor.url) else { return }
+        // Nothing waits for any origin (almost always): no URL to take apart at every transfer's end.
+        guard !connectivity.origins.isEmpty, let origin = ConnectivityWaits.origin(of: row.descriptor.url) else { return }
         let parked = connectivity.reached(origin)
         guard !parked.isEmpty else { return }
         do {

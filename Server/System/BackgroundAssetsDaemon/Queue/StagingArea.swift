@@ -20,6 +20,11 @@ struct StagingArea: Sendable {
         paths.stagingFile(forDownloadRow: id)
     }
 
+    /// The path of ``partFile(forRow:)``, for the system calls that take one.
+    func partFilePath(forRow id: Int64) -> String {
+        paths.stagingFilePath(forDownloadRow: id)
+    }
+
     /// Moves a finished staging file to where its download is handed over: a Background Assets
     /// download into its app group's hand-over folder, a background session's task into the
     /// session's folder (``BackgroundSessionFiles/handOverDirectory(for:appGroup:)``).
@@ -57,7 +62,7 @@ struct StagingArea: Sendable {
             throw TransferError(.local, .localFile(errno: error.isLink ? ELOOP : EIO), "could not move the finished file: \(error)")
         }
         defer { close(descriptor) }
-        let source = partFile(forRow: id).path
+        let source = partFilePath(forRow: id)
         guard renameat(AT_FDCWD, source, descriptor, name) == 0 else {
             let code = errno
             throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
@@ -125,19 +130,25 @@ struct StagingArea: Sendable {
 
     /// The kept second name of a handed-over file: its name with `.held` added.
     static func keptName(of file: URL) -> URL {
-        file.deletingLastPathComponent().appending(path: file.lastPathComponent + heldSuffix, directoryHint: .notDirectory)
+        URL(fileURLWithPath: keptPath(of: file.path), isDirectory: false)
+    }
+
+    /// The path of ``keptName(of:)`` for a handed-over file's path.
+    static func keptPath(of path: String) -> String {
+        path + heldSuffix
     }
 
     static let heldSuffix = ".held"
 
     /// Ends a hand-over: the file (unless it was moved) and its kept name are deleted.
     static func release(handedOver file: URL) {
-        unlink(file.path)
-        unlink(keptName(of: file).path)
+        let path = file.path
+        unlink(path)
+        unlink(keptPath(of: path))
     }
 
     /// Deletes a download's staging file, if any.
     func discard(rowID id: Int64) {
-        unlink(partFile(forRow: id).path)
+        unlink(partFilePath(forRow: id))
     }
 }

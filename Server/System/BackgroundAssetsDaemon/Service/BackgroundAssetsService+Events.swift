@@ -89,8 +89,13 @@ extension BackgroundAssetsService {
     }
 
     func traceEvent(_ name: String, row: DownloadRow, receivers: [Client], detail: String? = nil) {
-        let roles = Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted()
-        traceEvent(name, row: row, to: roles.isEmpty ? "nobody" : roles.joined(separator: "+"), detail: detail)
+        // One receiver (the app's delegate) is most events': named without a set to sort.
+        let receiver = if receivers.count == 1, let role = receivers[0].hello?.role.rawValue {
+            role
+        } else {
+            Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted().joined(separator: "+")
+        }
+        traceEvent(name, row: row, to: receiver.isEmpty ? "nobody" : receiver, detail: detail)
     }
 
     func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {

@@ -56,7 +56,7 @@ struct HTTPTransfer {
         var redirects = 0
         var restarts = 0
         while true {
-            let (connection, head, firstReader) = try exchange(url: url, offset: offset, validator: validator)
+            let (connection, head, firstReader, origin) = try exchange(url: url, offset: offset, validator: validator)
             var reader = firstReader
 
             switch head.status {
@@ -96,7 +96,7 @@ struct HTTPTransfer {
                 let length = head.isChunked ? nil : try TransferError.catching { () throws(HTTPError) in try head.contentLength() }
                 let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
                                              total: length, validator: validator, url: url)
-                keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, url: url)
+                keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, origin: origin)
                 return result
             case 206:
                 let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
@@ -112,7 +112,7 @@ struct HTTPTransfer {
                 }
                 let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
                                              total: total, validator: validator, url: url)
-                keepAlive(connection, after: head, reader: reader, delimited: true, url: url)
+                keepAlive(connection, after: head, reader: reader, delimited: true, origin: origin)
                 return result
             default:
                 throw Self.status(head, url)
@@ -130,14 +130,16 @@ struct HTTPTransfer {
     /// Sends the request and reads the response's head, on a kept-alive connection when the pool
     /// has one: a connection the server closed while it idled fails before any answer, and the
     /// request is sent once more on a new connection.
+    /// - Returns: The connection, the head, its reader, and the origin the pool keeps the connection under.
     private func exchange(
         url: URL, offset: Int64, validator: ResumeValidator?
-    ) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader) {
+    ) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader, origin: String) {
         let target = try RequestTarget(url)
+        let origin = target.origin
         // Credentials go to the origin they were given for, never to where a redirect leads.
-        let firstOrigin = try? RequestTarget(request.url).origin
-        let bytes = requestBytes(target, offset: offset, validator: validator, sendsCredentials: target.origin == firstOrigin)
-        func ask(_ connection: HTTPConnection) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader) {
+        let firstOrigin = url == request.url ? origin : try? RequestTarget(request.url).origin
+        let bytes = requestBytes(target, offset: offset, validator: validator, sendsCredentials: origin == firstOrigin)
+        func ask(_ connection: HTTPConnection) throws(TransferError) -> (HTTPConnection, HTTPResponseHead, HTTPResponseReader, origin: String) {
             let control = control
             let reader = HTTPResponseReader(
                 connection: connection, stallMilliseconds: stallMilliseconds,
@@ -147,9 +149,9 @@ struct HTTPTransfer {
                 try connection.send(bytes, timeoutMilliseconds: stallMilliseconds)
                 return try reader.readHead()
             }
-            return (connection, head, reader)
+            return (connection, head, reader, origin)
         }
-        if let kept = request.connections?.take(origin: target.origin) {
+        if let kept = request.connections?.take(origin: origin) {
             do throws(TransferError) {
                 return try ask(kept)
             } catch {
@@ -162,13 +164,12 @@ struct HTTPTransfer {
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
     /// the server did not ask to close it.
     private func keepAlive(
-        _ connection: HTTPConnection, after head: HTTPResponseHead, reader: HTTPResponseReader, delimited: Bool, url: URL
+        _ connection: HTTPConnection, after head: HTTPResponseHead, reader: HTTPResponseReader, delimited: Bool, origin: String
     ) {
         guard let pool = request.connections, delimited, !reader.hasBufferedBytes,
-              !(head["Connection"]?.lowercased().contains("close") ?? false),
-              let target = try? RequestTarget(url)
+              !(head["Connection"]?.lowercased().contains("close") ?? false)
         else { return }
-        pool.put(connection, origin: target.origin)
+        pool.put(connection, origin: origin)
     }
 
     private func connect(to target: RequestTarget) throws(TransferError) -> HTTPConnection {

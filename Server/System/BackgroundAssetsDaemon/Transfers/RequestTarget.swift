@@ -28,7 +28,7 @@ struct RequestTarget: Sendable, Equatable {
 
     /// The key of the connections that can carry this request: scheme, host and port.
     var origin: String {
-        let name = host.contains(":") ? "[\(host.lowercased())]" : host.lowercased()
+        let name = Self.isIPv6(host) ? "[\(host.lowercased())]" : host.lowercased()
         return "\(isSecure ? "https" : "http")://\(name):\(port)"
     }
 
@@ -57,7 +57,7 @@ struct RequestTarget: Sendable, Equatable {
         guard (1...65535).contains(port) else { throw refuse("has the port \(port), outside 1...65535") }
         self.port = port
         host = decodedHost
-        let bracketed = encodedHost.contains(":") ? "[\(encodedHost)]" : encodedHost
+        let bracketed = Self.isIPv6(encodedHost) ? "[\(encodedHost)]" : encodedHost
         hostField = port == defaultPort && url.port == nil ? bracketed : "\(bracketed):\(port)"
         var path = url.path(percentEncoded: true)
         if path.isEmpty { path = "/" }
@@ -68,6 +68,12 @@ struct RequestTarget: Sendable, Equatable {
         guard Self.isVisibleASCII(hostField), Self.isVisibleASCII(path), path.hasPrefix("/") else {
             throw refuse("has characters that cannot be sent in a request")
         }
+    }
+
+    /// Whether a host is an IPv6 address, the only host with a colon. (A byte scan: Foundation's
+    /// `contains(_:)` on strings searched through `NSString`, for every request and origin.)
+    private static func isIPv6(_ host: String) -> Bool {
+        host.utf8.contains(UInt8(ascii: ":"))
     }
 
     private static func isVisibleASCII(_ text: String) -> Bool {
