@@ -69,6 +69,59 @@ struct DescriptorLimitTests {
         }
     }
 
+    @Test("Near its descriptor limit the service starts only the transfers that fit below the descriptors it keeps, and the rest as those end")
+    func transfersWaitForDescriptors() async throws {
+        let scenario = try Scenario()
+        // Each answer drips its body (and closes), so a transfer holds its socket and its file for a while.
+        let server = try ScriptedHTTPServer { _, _ in
+            .dripping([UInt8](repeating: 0x61, count: 30), everyMilliseconds: 40, fields: ["Connection: close"])
+        }
+        defer { server.stop() }
+        try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
+            let pid = service.process.pid
+            let app = try RawServiceClient(deviceRoot: scenario.deviceRoot, bundleIdentifier: "com.example.descriptors")
+            defer { app.close() }
+            // The limit lowered so that above the highest descriptor the service holds now there is
+            // room for two transfers (a socket and a file each) and then the ones it keeps: sixteen,
+            // or a quarter of a limit under 64.
+            let roomFrom = try Self.highestDescriptor(of: pid) + 1 + 2 * 2
+            let limit = try #require((roomFrom...).first { $0 - min(16, $0 / 4) >= roomFrom })
+            let kept = min(16, limit / 4)
+            let prlimit = try ChildProcess.launch(
+                executableURL: try locateExecutable("prlimit"), arguments: ["--pid", "\(pid)", "--nofile=\(limit)"])
+            #expect(try await prlimit.waitForExit() == .exited(0))
+
+            let answers = try app.pipeline((0..<6).map { index in
+                .downloads(.schedule(download: DownloadDescriptor(
+                    identifier: "drip-\(index)", uniqueIdentifier: UUID().uuidString, url: server.url("/\(index).mp4").absoluteString,
+                    applicationGroupIdentifier: "group.com.example.descriptors")))
+            })
+            #expect(answers.allSatisfy { if case .download = $0 { true } else { false } }, "\(answers)")
+            // Watched until every download has ended: the highest descriptor the service held.
+            var highestHeld = 0
+            try await poll(until: {
+                highestHeld = max(highestHeld, (try? Self.highestDescriptor(of: pid)) ?? 0)
+                guard case let .downloads(current) = try app.send(.downloads(.fetchCurrentDownloads)) else { return false }
+                return current.isEmpty
+            }, timeout: .seconds(90), "the six downloads to end")
+            // Below the ones it keeps, but for the two a hand-over opens for a moment (the device
+            // root, then the folder beneath it): its own work, which is what the reserve is for.
+            // Without the wait, four transfers at once reached three above that line.
+            #expect(highestHeld <= limit - kept + 1, "the service held descriptor \(highestHeld) under a limit of \(limit) keeping \(kept)")
+            #expect(server.requests.count == 6, "each download asked once: \(server.requests)")
+            #expect(service.process.isRunning)
+            let log = try String(contentsOf: scenario.deviceRoot.appending(path: "system/log"), encoding: .utf8)
+            #expect(log.contains("Downloads wait for file descriptors: the service is near its limit of \(limit)"), "\(log.suffix(2_000))")
+            #expect(log.contains("raise the limit (ulimit -n)"))
+            #expect(!log.contains("failed"), "\(log.suffix(2_000))")
+        }
+    }
+
+    /// The highest descriptor number a process holds open.
+    static func highestDescriptor(of pid: pid_t) throws -> Int {
+        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).max() ?? 0
+    }
+
     @Test("A crash with no descriptor left still leaves the marker naming the thread, and a backtrace")
     func crashAtTheLimitLeavesItsMarker() async throws {
         let scenario = try Scenario()

@@ -56,6 +56,27 @@ struct ConnectionReuseTests {
         }
     }
 
+    @Test("Dropping the idle connections releases each one, which closes its socket, and the pool starts empty")
+    func closeIdleConnections() throws {
+        let server = try ScriptedHTTPServer { _, _ in .response("200 OK") }
+        defer { server.stop() }
+        let pool = ConnectionPool()
+        weak var dropped: HTTPConnection?
+        do {
+            let first = try HTTPConnection(host: "127.0.0.1", port: server.port, timeoutMilliseconds: 5_000)
+            let second = try HTTPConnection(host: "127.0.0.1", port: server.port, timeoutMilliseconds: 5_000)
+            dropped = first
+            pool.put(first, origin: "http://127.0.0.1:1")
+            pool.put(second, origin: "http://127.0.0.1:2")
+        }
+        #expect(pool.idleCount == 2)
+        #expect(pool.closeIdle() == 2)
+        #expect(pool.idleCount == 0)
+        // The pool held the last reference: the connection is gone, and its deinit closed its socket.
+        #expect(dropped == nil)
+        #expect(pool.closeIdle() == 0)
+    }
+
     @Test("A response that asks to close leaves nothing in the pool")
     func closeIsHonoured() async throws {
         let server = try ScriptedHTTPServer(script: HTTPTransferTests.fullResponse)

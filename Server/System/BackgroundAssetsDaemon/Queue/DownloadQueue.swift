@@ -72,6 +72,9 @@ public actor DownloadQueue: OwnThreadActor {
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
+    /// Whether downloads wait for file descriptors (``mayStartTransfer()``), and the look again that is due.
+    var isWaitingForDescriptors = false
+    var descriptorWait: ServiceActivities.Activity?
     /// What callers waiting for a transfer's thread to stop (to keep its partial file) wait on, by row id.
     var partialFileKeepers: [Int64: TransferStopSignal] = [:]
     /// The pause of every transfer after repeated crashes (``CrashBrake``); behind a lock so the
@@ -130,6 +133,7 @@ public actor DownloadQueue: OwnThreadActor {
     public func stop() {
         wakeUp?.activity.cancel()
         recordingRetry?.cancel()
+        descriptorWait?.cancel()
         waitCheck?.cancel()
         for transfer in running.values { transfer.control.cancel() }
     }
@@ -268,9 +272,12 @@ public actor DownloadQueue: OwnThreadActor {
             repeat {
                 due = try store.nextDownloadsToRun(limit: slots.backgroundRoom + 16, at: now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
+            var launched = 0
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if let slot = slots.take(isForeground: download.isForeground, declaredSize: download.declaredSize) {
+                    guard mayStartTransfer(besides: launched) else { break }
                     launch(id: download.id, in: slot)
+                    launched += 1
                 }
             }
             rebalanceBandwidth()

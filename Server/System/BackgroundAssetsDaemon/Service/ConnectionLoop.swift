@@ -24,11 +24,6 @@ final class ConnectionLoop: Sendable {
     /// client and tell it why it is refused, instead of leaving it in the backlog, where `poll`
     /// reports it ready on every turn and the loop spins.
     private let spareDescriptor = Mutex<Int32>(-1)
-    /// Descriptors kept below the process's limit for the service's own work, which clients may
-    /// not take. With none left, more than that work fails: libdispatch's pool monitor opens
-    /// `/proc/TID/stat` each second the pool has work waiting, and halts the process (SIGILL) when
-    /// the open fails, which a busy service at its limit did.
-    static let reservedDescriptors = 16
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "connections")
 
     /// Creates a loop; nothing happens until ``start()``.
@@ -166,7 +161,7 @@ final class ConnectionLoop: Sendable {
         spareDescriptor.withLock { spare in
             if spare >= 0 { _ = Glibc.close(spare) }
             if let waiting = try? listener.acceptPending() {
-                let reason = Self.outOfDescriptors("\(errnoText(code)); its limit is \(Self.descriptorLimit())", serving: connectionCount)
+                let reason = Self.outOfDescriptors("\(errnoText(code)); its limit is \(DescriptorReserve.limit())", serving: connectionCount)
                 logger.error("Refused a connection: \(reason).")
                 Self.refuse(waiting.connection, because: reason)
             }
@@ -174,28 +169,19 @@ final class ConnectionLoop: Sendable {
         }
     }
 
-    /// Why a client just accepted on `connection` is refused, or `nil` when it may stay: a
-    /// descriptor numbered within ``reservedDescriptors`` of the limit is one the service keeps.
-    /// The kernel hands out the lowest free number, so a number that high means that few are free.
+    /// Why a client just accepted on `connection` is refused, or `nil` when it may stay: its
+    /// descriptor is one the service keeps for its own work (``DescriptorReserve``).
     private static func shortOfDescriptors(accepted connection: UnixSocket, serving clients: Int) -> String? {
-        let limit = descriptorLimit()
-        // A quarter of a limit too small for the whole reserve.
-        let reserved = min(reservedDescriptors, limit / 4)
-        guard let descriptor = connection.descriptor, Int(descriptor) >= limit - reserved else { return nil }
-        return outOfDescriptors("its limit is \(limit), of which it keeps \(reserved) for its own work", serving: clients)
+        let limit = DescriptorReserve.limit()
+        guard let descriptor = connection.descriptor, DescriptorReserve.isReserved(descriptor, limit: limit) else { return nil }
+        return outOfDescriptors(
+            "its limit is \(limit), of which it keeps \(DescriptorReserve.reserved(under: limit)) for its own work", serving: clients)
     }
 
     /// The refusal of a client for want of descriptors, with `detail` on the limit.
     private static func outOfDescriptors(_ detail: String, serving clients: Int) -> String {
         "the service has no file descriptors left (\(detail)) and serves the \(clients) clients it has. "
             + "Try again when some have disconnected, or raise the limit (ulimit -n) before the service starts"
-    }
-
-    /// The process's limit on open descriptors (`RLIMIT_NOFILE`), as an `Int` (an unlimited one is `Int.max`).
-    private static func descriptorLimit() -> Int {
-        var limit = rlimit()
-        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int.max }
-        return Int(clamping: limit.rlim_cur)
     }
 
     /// Tells a client why it is refused, in a frame any version of the protocol reads (a

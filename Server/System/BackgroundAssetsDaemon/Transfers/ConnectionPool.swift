@@ -66,6 +66,19 @@ final class ConnectionPool: Sendable {
         }
     }
 
+    /// Drops every idle connection, which closes its socket: the queue makes room so for a
+    /// transfer when descriptors run short (``DownloadQueue/mayStartTransfer()``).
+    /// - Returns: How many were dropped.
+    @discardableResult
+    func closeIdle() -> Int {
+        let dropped = idle.withLock { idle in
+            defer { idle = [:] }
+            return idle.values.flatMap { $0 }
+        }
+        // Released here, outside the lock.
+        return dropped.count
+    }
+
     /// The number of idle connections kept, for tests and status.
     var idleCount: Int {
         idle.withLock { $0.values.reduce(0) { $0 + $1.count } }

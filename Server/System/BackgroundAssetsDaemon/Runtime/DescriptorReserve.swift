@@ -1,0 +1,72 @@
+/*
+Abstract:
+The file descriptors the service keeps below its limit for its own work, which neither a client nor a transfer may take.
+*/
+
+import Foundation
+
+/// The descriptors below the process's limit (`RLIMIT_NOFILE`) that clients and transfers leave free.
+///
+/// With no descriptor left, more than a client's request fails: libdispatch's pool monitor opens
+/// `/proc/TID/stat` each second the shared pool has work waiting, and halts the process (SIGILL)
+/// when that open fails, which a busy service at its limit did. So the two things that take
+/// descriptors by the dozen stop short of the last ones:
+///
+/// - the connection loop refuses, in words, a client accepted on a descriptor numbered within the
+///   reserve (``isReserved(_:)``), and
+/// - the queue starts a transfer (a socket and a staging file) only while both fit below the
+///   reserve (``hasRoom(forTransfers:)``), counting those it started in the same look at the queue,
+///   whose threads have not opened theirs yet; the others wait until a transfer ends or a client leaves.
+///
+/// Invariant: neither takes a descriptor numbered within ``reserved(under:)`` of the limit, so
+/// that many are free for the service's own work (the crash handler, SQLite, a hand-over's folder,
+/// libdispatch) whatever clients and transfers do. The kernel hands out the lowest free number, so
+/// the numbers are what is judged: a number that high means that few are free. (A descriptor freed
+/// lower down is taken first, so it is room too; what the numbers cannot see is how many are in use
+/// above such a gap, or the descriptors of a transfer started in an earlier look whose thread has not
+/// opened them yet, which is why the reserve is a dozen and more, not one.)
+enum DescriptorReserve {
+    /// The descriptors kept under a limit of 64 or more.
+    static let descriptorsKept = 16
+
+    /// The descriptors a transfer opens: its connection's socket and its staging file.
+    static let descriptorsPerTransfer = 2
+
+    /// The descriptors kept under `limit`: ``descriptorsKept``, or a quarter of a limit too small for them.
+    static func reserved(under limit: Int) -> Int {
+        min(descriptorsKept, limit / 4)
+    }
+
+    /// Whether a descriptor just handed out (a client's socket) is one of those kept.
+    static func isReserved(_ descriptor: Int32, limit: Int = limit()) -> Bool {
+        Int(descriptor) >= limit - reserved(under: limit)
+    }
+
+    /// Whether the descriptors of `transfers` transfers fit below the reserve now: the queue counts
+    /// those it starts in one look at the queue, since their threads open them a moment later.
+    static func hasRoom(forTransfers transfers: Int) -> Bool {
+        guard let lowest = lowestFreeDescriptor() else { return false }
+        return hasRoom(for: descriptorsPerTransfer * transfers, lowestFree: lowest, limit: limit())
+    }
+
+    /// Whether `count` descriptors, handed out from `lowestFree` up, all fall below the reserve of `limit`.
+    static func hasRoom(for count: Int, lowestFree: Int, limit: Int) -> Bool {
+        lowestFree + count <= limit - reserved(under: limit)
+    }
+
+    /// The process's limit on open descriptors (`RLIMIT_NOFILE`), as an `Int` (an unlimited one is `Int.max`).
+    static func limit() -> Int {
+        var limit = rlimit()
+        guard getrlimit(__rlimit_resource_t(RLIMIT_NOFILE.rawValue), &limit) == 0 else { return Int.max }
+        return Int(clamping: limit.rlim_cur)
+    }
+
+    /// The number the kernel would hand out next, or `nil` when none is left: an open of
+    /// `/dev/null`, closed at once (half a microsecond; listing `/proc/self/fd` took thirty).
+    static func lowestFreeDescriptor() -> Int? {
+        let probe = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        guard probe >= 0 else { return nil }
+        close(probe)
+        return Int(probe)
+    }
+}

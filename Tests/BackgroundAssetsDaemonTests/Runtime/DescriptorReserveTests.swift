@@ -1,0 +1,49 @@
+/*
+Abstract:
+Tests of the descriptors the service keeps below its limit: which numbers a client or a transfer may take, and the probe of the next free one.
+*/
+
+@testable import BackgroundAssetsDaemon
+import Foundation
+import Testing
+
+@Suite("The descriptors the service keeps")
+struct DescriptorReserveTests {
+    @Test("Sixteen are kept under a limit of 64 or more, a quarter of a smaller one")
+    func reservedUnderALimit() {
+        #expect(DescriptorReserve.reserved(under: 1_024) == 16)
+        #expect(DescriptorReserve.reserved(under: 64) == 16)
+        #expect(DescriptorReserve.reserved(under: 40) == 10)
+        #expect(DescriptorReserve.reserved(under: 3) == 0)
+        #expect(DescriptorReserve.reserved(under: Int.max) == 16)
+    }
+
+    @Test("A client's descriptor numbered within the reserve is refused; one below it is not")
+    func clientsBelowTheReserve() {
+        #expect(!DescriptorReserve.isReserved(47, limit: 64))
+        #expect(DescriptorReserve.isReserved(48, limit: 64))
+        #expect(DescriptorReserve.isReserved(63, limit: 64))
+        #expect(!DescriptorReserve.isReserved(Int32.max, limit: Int.max))
+    }
+
+    @Test("A transfer starts only when its socket and its file both fall below the reserve")
+    func transfersBelowTheReserve() {
+        // Under 64, 48 to 63 are kept: a transfer handed 46 and 47 fits, one handed 47 and 48 does not.
+        #expect(DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 46, limit: 64))
+        #expect(!DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 47, limit: 64))
+        #expect(!DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 63, limit: 64))
+        #expect(DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 5, limit: Int.max))
+    }
+
+    @Test("The probe names the number the kernel hands out next, and leaves it free")
+    func probeOfTheNextDescriptor() throws {
+        let probed = try #require(DescriptorReserve.lowestFreeDescriptor())
+        // Tests on other threads open and close descriptors too: the probe is judged against an
+        // open made right after it, which gets the same number unless one of them took it first.
+        let opened = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        defer { close(opened) }
+        #expect(opened >= 0)
+        #expect(Int(opened) <= probed || fcntl(Int32(probed), F_GETFD) != -1, "the probed number \(probed) was left open")
+        #expect(DescriptorReserve.limit() > 0)
+    }
+}
