@@ -86,6 +86,6 @@ extension DevicePaths {
     /// The path of ``stagingFile(forDownloadRow:)``, joined as a string: what the system calls on
     /// the file take, without a URL to build and read back for each.
     public func stagingFilePath(forDownloadRow rowID: Int64) -> String {
-        "\(stagingDirectoryPath)/\(rowID).part"
+        "\(stagingDirectory.path)/\(rowID).part"
     }
 }

@@ -23,9 +23,7 @@ public struct DevicePaths: Sendable, Equatable {
     public init(root: URL) {
         self.root = root.standardizedFileURL.absoluteURL
         // Built once: the service names a staging file and a container for every download.
-        let staging = self.root.appending(path: "staging", directoryHint: .isDirectory)
-        stagingDirectory = staging
-        stagingDirectoryPath = staging.path
+        stagingDirectory = self.root.appending(path: "staging", directoryHint: .isDirectory)
         containersDirectory = self.root.appending(path: "containers", directoryHint: .isDirectory)
     }
 
@@ -72,10 +70,6 @@ public struct DevicePaths: Sendable, Equatable {
 
     /// `staging/`: partial downloads.
     public let stagingDirectory: URL
-
-    /// `stagingDirectory`'s path, which the service joins a staging file's name to several times a
-    /// download, without building a URL each time (``stagingFilePath(forDownloadRow:)``).
-    public let stagingDirectoryPath: String
 
     /// `containers/`: one app group container for each app group.
     public let containersDirectory: URL
