@@ -72,7 +72,7 @@ public actor DownloadQueue: OwnThreadActor {
     /// Ends the store could not record yet, by row id, and the timer that tries again.
     var unrecordedEnds: [Int64: UnrecordedEnd] = [:]
     var recordingRetry: ServiceActivities.Activity?
-    /// Whether downloads wait for file descriptors (``mayStartTransfer()``), and the look again that is due.
+    /// Whether downloads wait for file descriptors (``mayStartTransfer(besides:)``), and the look again that is due.
     var isWaitingForDescriptors = false
     var descriptorWait: ServiceActivities.Activity?
     /// What callers waiting for a transfer's thread to stop (to keep its partial file) wait on, by row id.

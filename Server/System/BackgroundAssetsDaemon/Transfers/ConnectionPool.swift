@@ -67,7 +67,7 @@ final class ConnectionPool: Sendable {
     }
 
     /// Drops every idle connection, which closes its socket: the queue makes room so for a
-    /// transfer when descriptors run short (``DownloadQueue/mayStartTransfer()``).
+    /// transfer when descriptors run short (``DownloadQueue/mayStartTransfer(besides:)``).
     /// - Returns: How many were dropped.
     @discardableResult
     func closeIdle() -> Int {
