@@ -11,6 +11,23 @@ import Testing
 
 @Suite("A worker thread and work run in its place")
 struct WorkerThreadTests {
+    @Test("The thread carries its name where the kernel shows it, a long name cut to the kernel's 15 bytes")
+    func namedForTheKernel() throws {
+        for (name, shown) in [("ba-delegate", "ba-delegate"), ("BackgroundAssets.delegate", "BackgroundAsset"), ("déjà-vu-délégué", "déjà-vu-dél")] {
+            let worker = WorkerThread(name: name)
+            let comm = Mutex<String?>(nil)
+            let done = DispatchSemaphore(value: 0)
+            worker.async {
+                comm.withLock { $0 = try? String(contentsOfFile: "/proc/thread-self/comm", encoding: .utf8) }
+                done.signal()
+            }
+            done.wait()
+            #expect(comm.withLock { $0 } == shown + "\n", "\(name)")
+            #expect(Thread.kernelName(name) == shown)
+            #expect(Thread.kernelName(name).utf8.count <= 15)
+        }
+    }
+
     @Test("With nothing waiting, the work runs on the calling thread, and what it returns is the answer")
     func runsHereWhenIdle() throws {
         let worker = WorkerThread(name: "test.worker")

@@ -38,7 +38,7 @@ public final class BADownloadManager: NSObject, Sendable {
     let identity: ProcessIdentity
     private let weakDelegate = Mutex(WeakDelegate())
     /// Delegate callbacks run here, one at a time and in the order the service sent them.
-    let callbackThread = WorkerThread(name: "BackgroundAssets.BADownloadManager.delegate")
+    let callbackThread = WorkerThread(name: "ba-delegate")
     /// Install progress, for the launch gate; the delegate has no callback for it.
     let installProgressObservers = EventObservers<InstallProgress>()
     /// Entry-point calls, for the extension runner.

@@ -28,11 +28,9 @@ extension BADownloaderExtension {
         let runner = ExtensionRunner(manager: .shared, handler: Self())
         // The runner blocks a thread of its own while the main thread serves the main queue, so an
         // entry point may still hop to the main actor (an app's code often does) without a deadlock.
-        let thread = Thread {
+        Thread.start(named: "ba-ext-runner") {
             exit(status(after: runner.run()))
         }
-        thread.name = "BackgroundAssets.ExtensionRunner"
-        thread.start()
         dispatchMain()
     }
 

@@ -31,7 +31,7 @@ package final class ExtensionRunner: Sendable {
 
     let manager: BADownloadManager
     let handler: any BADownloaderExtension
-    let entryPoints = WorkerThread(name: "BackgroundAssets.BADownloaderExtension")
+    let entryPoints = WorkerThread(name: "ba-extension")
     private let outcome = Mutex<Outcome?>(nil)
     private let ended = DispatchSemaphore(value: 0)
 

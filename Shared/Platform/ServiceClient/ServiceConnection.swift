@@ -43,7 +43,7 @@ package final class ServiceConnection: Sendable {
     private let state = Mutex(State())
     /// Connects and sends, one request at a time: requests reach the service in the order they were
     /// made (a release before the next acquire), and no caller's thread blocks while connecting.
-    private let sender = WorkerThread(name: "BackgroundAssets.ServiceConnection.send")
+    private let sender = WorkerThread(name: "ba-send")
     private let socketPath: String
     private let hello: Hello
     private let launcher: ServiceLauncher?
@@ -272,7 +272,7 @@ package final class ServiceConnection: Sendable {
     /// Reads responses and events until the socket ends; holds the connection only weakly, and
     /// strongly only while handling one message.
     private func startReading(_ socket: UnixSocket) {
-        let thread = Thread { [weak self] in
+        Thread.start(named: "ba-connection") { [weak self] in
             var decoder = FrameDecoder()
             var reason = "the service closed the connection"
             do {
@@ -298,8 +298,6 @@ package final class ServiceConnection: Sendable {
             self?.drop(socket, reason: reason)
             socket.close()
         }
-        thread.name = "BackgroundAssets.ServiceConnection"
-        thread.start()
     }
 
     private func dispatch(_ message: ServerMessage) {

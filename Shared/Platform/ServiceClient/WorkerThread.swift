@@ -75,13 +75,12 @@ package final class WorkerThread: Sendable {
     private let mailbox = Mailbox()
 
     /// Starts the thread.
-    /// - Parameter name: The thread's name, shown in debuggers and crash logs.
+    /// - Parameter name: The thread's name, shown by `ps -L`, debuggers and crash logs; at most
+    ///   its first 15 bytes are kept (``Foundation/Thread/start(named:_:)``).
     package init(name: String) {
-        let thread = Thread { [mailbox] in
+        Thread.start(named: name) { [mailbox] in
             while mailbox.runNext() {}
         }
-        thread.name = name
-        thread.start()
     }
 
     /// Lets the thread finish the work already submitted, then end.
