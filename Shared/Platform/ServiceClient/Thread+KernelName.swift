@@ -4,21 +4,25 @@ Starts the framework's threads under names the kernel keeps, so `ps -L`, `top -H
 */
 
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 extension Thread {
     /// Starts a thread that names itself before it runs `body`.
     ///
     /// On Linux, a name set on a `Thread` before `start()` stays with Foundation: the thread runs
     /// under the name of the thread that started it, so the framework's reader, sender and delegate
-    /// threads all showed as the app's own name. A thread that names itself from inside reaches the
-    /// kernel, which refuses a name longer than 15 bytes outright: longer ones are cut to fit.
+    /// threads all showed as the app itself. Set from inside, Foundation passes it on only once the
+    /// starting thread has recorded the new one, which on a busy machine comes after the new thread
+    /// runs: so the thread tells the kernel itself, which refuses a name longer than 15 bytes outright.
     /// - Parameters:
     ///   - name: The name, such as `ba-delegate`; at most its first 15 bytes are kept.
     ///   - body: The thread's work.
     package static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
         let kept = kernelName(name)
         let thread = Thread {
-            Thread.current.name = kept
+            nameCurrentThread(kept)
             body()
         }
         thread.name = kept
@@ -34,4 +38,22 @@ extension Thread {
         }
         return kept
     }
+
+    private static func nameCurrentThread(_ name: String) {
+        #if os(Linux)
+        if let setName = setThreadName {
+            _ = name.withCString { setName(pthread_self(), $0) }
+            return
+        }
+        #endif
+        Thread.current.name = name
+    }
+
+    #if os(Linux)
+    /// Linux's `pthread_setname_np(3)`, which Glibc's Swift overlay does not export (it needs _GNU_SOURCE).
+    private static let setThreadName: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32)? = {
+        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "pthread_setname_np") else { return nil }
+        return unsafeBitCast(symbol, to: (@convention(c) (pthread_t, UnsafePointer<CChar>) -> Int32).self)
+    }()
+    #endif
 }
