@@ -104,9 +104,9 @@ struct DescriptorLimitTests {
                 guard case let .downloads(current) = try app.send(.downloads(.fetchCurrentDownloads)) else { return false }
                 return current.isEmpty
             }, timeout: .seconds(90), "the six downloads to end")
-            // Below the ones it keeps, but for the two a hand-over opens for a moment (the device
-            // root, then the folder beneath it): its own work, which is what the reserve is for.
-            // Without the wait, four transfers at once reached three above that line.
+            // Below the ones it keeps (from limit - kept up), but for the two a hand-over opens for a
+            // moment (the device root, then the folder beneath it): its own work, which is what they
+            // are kept for. Without the wait, four transfers at once reached the fourth kept one.
             #expect(highestHeld <= limit - kept + 1, "the service held descriptor \(highestHeld) under a limit of \(limit) keeping \(kept)")
             #expect(server.requests.count == 6, "each download asked once: \(server.requests)")
             #expect(service.process.isRunning)
