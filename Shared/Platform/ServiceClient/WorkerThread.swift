@@ -76,7 +76,7 @@ package final class WorkerThread: Sendable {
 
     /// Starts the thread.
     /// - Parameter name: The thread's name, shown by `ps -L`, debuggers and crash logs; at most
-    ///   its first 15 bytes are kept (``Foundation/Thread/start(named:_:)``).
+    ///   its first 15 bytes are kept (``Foundation/Thread/start(named:stackSize:_:)``).
     package init(name: String) {
         Thread.start(named: name) { [mailbox] in
             while mailbox.runNext() {}

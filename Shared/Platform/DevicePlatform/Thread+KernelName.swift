@@ -1,6 +1,6 @@
 /*
 Abstract:
-Starts the framework's threads under names the kernel keeps, so `ps -L`, `top -H` and `perf` tell an app's threads apart.
+Starts the threads of the service and the framework under names the kernel keeps, so `ps -L`, `top -H`, `perf` and crash markers tell them apart.
 */
 
 import Foundation
@@ -12,20 +12,23 @@ extension Thread {
     /// Starts a thread that names itself before it runs `body`.
     ///
     /// On Linux, a name set on a `Thread` before `start()` stays with Foundation: the thread runs
-    /// under the name of the thread that started it, so the framework's reader, sender and delegate
-    /// threads all showed as the app itself. Set from inside, Foundation passes it on only once the
-    /// starting thread has recorded the new one, which on a busy machine comes after the new thread
-    /// runs: so the thread tells the kernel itself, which refuses a name longer than 15 bytes outright.
+    /// under the name of the thread that started it, so the service's queue, stores and connection
+    /// loop showed as the shared pool's `oot.default-qos`, and an app's reader, sender and delegate
+    /// threads as the app itself. Set from inside, Foundation passes it on only once the starting
+    /// thread has recorded the new one, which on a busy machine comes after the new thread runs: so
+    /// the thread tells the kernel itself, which refuses a name longer than 15 bytes outright.
     /// - Parameters:
-    ///   - name: The name, such as `ba-delegate`; at most its first 15 bytes are kept.
+    ///   - name: The name, such as `queue` or `ba-delegate`; at most its first 15 bytes are kept.
+    ///   - stackSize: The stack's size in bytes, or `nil` for Foundation's default.
     ///   - body: The thread's work.
-    package static func start(named name: String, _ body: @escaping @Sendable () -> Void) {
+    package static func start(named name: String, stackSize: Int? = nil, _ body: @escaping @Sendable () -> Void) {
         let kept = kernelName(name)
         let thread = Thread {
             nameCurrentThread(kept)
             body()
         }
         thread.name = kept
+        if let stackSize { thread.stackSize = stackSize }
         thread.start()
     }
 
