@@ -84,7 +84,7 @@ struct DescriptorLimitTests {
             // The limit lowered so that above the highest descriptor the service holds now there is
             // room for two transfers (a socket and a file each) and then the ones it keeps: sixteen,
             // or a quarter of a limit under 64.
-            let roomFrom = try Self.highestDescriptor(of: pid) + 1 + 2 * 2
+            let roomFrom = try #require(service.process.openFileDescriptors()?.max()) + 1 + 2 * 2
             let limit = try #require((roomFrom...).first { $0 - min(16, $0 / 4) >= roomFrom })
             let kept = min(16, limit / 4)
             let prlimit = try ChildProcess.launch(
@@ -100,7 +100,7 @@ struct DescriptorLimitTests {
             // Watched until every download has ended: the highest descriptor the service held.
             var highestHeld = 0
             try await poll(until: {
-                highestHeld = max(highestHeld, (try? Self.highestDescriptor(of: pid)) ?? 0)
+                highestHeld = max(highestHeld, service.process.openFileDescriptors()?.max() ?? 0)
                 guard case let .downloads(current) = try app.send(.downloads(.fetchCurrentDownloads)) else { return false }
                 return current.isEmpty
             }, timeout: .seconds(90), "the six downloads to end")
@@ -117,11 +117,6 @@ struct DescriptorLimitTests {
         }
     }
 
-    /// The highest descriptor number a process holds open.
-    static func highestDescriptor(of pid: pid_t) throws -> Int {
-        try FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").compactMap(Int.init).max() ?? 0
-    }
-
     @Test("A crash with no descriptor left still leaves the marker naming the thread, and a backtrace")
     func crashAtTheLimitLeavesItsMarker() async throws {
         let scenario = try Scenario()
@@ -134,7 +129,7 @@ struct DescriptorLimitTests {
             try await poll(until: { ServiceProcess.canConnect(toUnixSocket: socketPath) }, "the service to listen")
             // The limit lowered to the lowest free descriptor number: every open from now on fails,
             // as in a process whose clients or transfers took the last one.
-            let open = Set(try FileManager.default.contentsOfDirectory(atPath: "/proc/\(service.pid)/fd").compactMap(Int.init))
+            let open = try #require(service.openFileDescriptors())
             let lowestFree = (0...).first { !open.contains($0) } ?? open.count
             let prlimit = try ChildProcess.launch(
                 executableURL: try locateExecutable("prlimit"), arguments: ["--pid", "\(service.pid)", "--nofile=\(lowestFree)"])

@@ -169,8 +169,14 @@ public final class ChildProcess: Sendable {
     ///
     /// Compare it before and after some work to check the child releases sockets and files.
     public func openFileDescriptorCount() -> Int? {
-        guard isRunning else { return nil }
-        return try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count
+        openFileDescriptors()?.count
+    }
+
+    /// The numbers of the file descriptors the child has open, read from `/proc/PID/fd`; nil where
+    /// that is unavailable. A descriptor test reads the highest, or the lowest free one, from them.
+    public func openFileDescriptors() -> Set<Int>? {
+        guard isRunning, let names = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd") else { return nil }
+        return Set(names.compactMap(Int.init))
     }
 
     // MARK: - Output

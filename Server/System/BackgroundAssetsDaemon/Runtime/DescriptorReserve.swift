@@ -13,7 +13,7 @@ import Foundation
 /// descriptors by the dozen stop short of the last ones:
 ///
 /// - the connection loop refuses, in words, a client accepted on a descriptor numbered within the
-///   reserve (``isReserved(_:)``), and
+///   reserve (``isReserved(_:limit:)``), and
 /// - the queue starts a transfer (a socket and a staging file) only while both fit below the
 ///   reserve (``hasRoom(forTransfers:)``), counting those it started in the same look at the queue,
 ///   whose threads have not opened theirs yet; the others wait until a transfer ends or a client leaves.
@@ -38,7 +38,7 @@ enum DescriptorReserve {
     }
 
     /// Whether a descriptor just handed out (a client's socket) is one of those kept.
-    static func isReserved(_ descriptor: Int32, limit: Int = limit()) -> Bool {
+    static func isReserved(_ descriptor: Int32, limit: Int) -> Bool {
         Int(descriptor) >= limit - reserved(under: limit)
     }
 
