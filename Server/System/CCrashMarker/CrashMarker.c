@@ -100,13 +100,3 @@ int crash_marker_install(const char *path) {
     }
     return 0;
 }
-
-void crash_marker_name_thread(const char *name) {
-#if defined(__linux__)
-    char truncated[16] = {0};
-    strncpy(truncated, name, sizeof truncated - 1);
-    prctl(PR_SET_NAME, truncated, 0, 0, 0);
-#else
-    (void)name;
-#endif
-}

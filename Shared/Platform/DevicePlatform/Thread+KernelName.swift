@@ -42,14 +42,18 @@ extension Thread {
         return kept
     }
 
-    private static func nameCurrentThread(_ name: String) {
+    /// Names the calling thread where the kernel shows it, and where a crash marker reads it (the
+    /// service renames a transfer's thread after its download while it runs).
+    /// - Parameter name: The name; at most its first 15 bytes are kept.
+    package static func nameCurrentThread(_ name: String) {
+        let kept = kernelName(name)
         #if os(Linux)
         if let setName = setThreadName {
-            _ = name.withCString { setName(pthread_self(), $0) }
+            _ = kept.withCString { setName(pthread_self(), $0) }
             return
         }
         #endif
-        Thread.current.name = name
+        Thread.current.name = kept
     }
 
     #if os(Linux)

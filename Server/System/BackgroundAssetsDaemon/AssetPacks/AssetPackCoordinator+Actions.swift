@@ -108,14 +108,14 @@ extension AssetPackCoordinator {
             let result = await Self.offActor { () -> Result<InstallSize, AssetPackArchiveError> in
                 // Named after the download while it unpacks, so a crash here is counted against this
                 // pack alone and the third sets it aside (DownloadQueue.quarantine(after:)).
-                if let rowID { CrashReport.nameCurrentThread(CrashReport.threadName(forRow: rowID, phase: .unpack)) }
+                if let rowID { Thread.nameCurrentThread(CrashReport.threadName(forRow: rowID, phase: .unpack)) }
                 // Whatever the outcome, the archive is read no more: deleting it here frees its
                 // pages on this thread rather than on the service's.
                 defer {
                     StagingArea.release(handedOver: archive)
                     // The files were installed or refused: the state that found them goes too.
                     if let rowID { arrivals.release(rowID: rowID) }
-                    CrashReport.nameCurrentThread("transfer")
+                    Thread.nameCurrentThread("transfer")
                 }
                 return Result { () throws(AssetPackArchiveError) in
                     let (installation, sizeOnDisk) = try host.install(archive: archive, entry: entry, appGroup: group,

@@ -63,10 +63,10 @@ extension DownloadQueue {
         let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, wallClock: wallClock, observer: observer, logger: logger)
         TransferThreads.shared.run { [weak self, activities] in
             // Named after the download while it runs, so a crash on it is counted against this download.
-            CrashReport.nameCurrentThread(CrashReport.threadName(forRow: row.id))
+            Thread.nameCurrentThread(CrashReport.threadName(forRow: row.id))
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
-            CrashReport.nameCurrentThread("transfer")
+            Thread.nameCurrentThread("transfer")
             let restart = recorder.restartReason
             activities.run("end of transfer \(row.id)") { [weak self] in
                 await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart)

@@ -91,11 +91,6 @@ struct CrashReport: Sendable, Equatable {
         return CrashReport(marker: String(decoding: data, as: UTF8.self))
     }
 
-    /// Names the calling thread, so a crash on it can be traced to its download.
-    static func nameCurrentThread(_ name: String) {
-        crash_marker_name_thread(name)
-    }
-
     /// The signal's name, for the log and the download's error.
     var signalName: String {
         switch signal {

@@ -14,8 +14,4 @@ Leaves a marker file when the process crashes, naming the thread that crashed.
 /// and gets its backtrace. Returns 0, or -1 when `path` is too long.
 int crash_marker_install(const char *path);
 
-/// Names the calling thread (15 bytes at most), the name a crash marker reports. Swift cannot
-/// call the variadic prctl(2), and glibc declares pthread_setname_np only for _GNU_SOURCE.
-void crash_marker_name_thread(const char *name);
-
 #endif
