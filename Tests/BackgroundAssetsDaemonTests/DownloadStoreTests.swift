@@ -177,6 +177,33 @@ struct DownloadStoreTests {
         #expect(try fixture.reopen().download(id: row.id)?.bytesDurable == 4096, "committed all the same")
     }
 
+    @Test("Several downloads change in one commit, each on its own: one that is gone or refuses its change is left out")
+    func changesEachInOneCommit() throws {
+        let fixture = try StoreFixture()
+        let store = fixture.store
+        let rows = try ["a", "b", "c"].map { try store.insert(StoreFixture.download($0), at: StoreFixture.epoch) }
+        let later = StoreFixture.epoch.addingTimeInterval(5)
+        let commits = store.commits
+        let outcomes = try store.updateEach([rows[0].id, 12345, rows[1].id, rows[2].id], at: later, waitsForDisk: false) { index, row in
+            if row.descriptor.identifier == "b" { throw DaemonError.downloadNotFound(key: "refused by the change") }
+            row.state = .downloading
+            row.attempts = index
+        }
+        #expect(store.commits == commits + 1, "one transaction for all four")
+        #expect(outcomes.count == 4)
+        #expect((try? outcomes[0].get())?.attempts == 0)
+        #expect((try? outcomes[3].get())?.attempts == 3, "each change is given its index")
+        #expect(throws: DaemonError.downloadNotFound(key: "row 12345")) { try outcomes[1].get() }
+        #expect(throws: DaemonError.downloadNotFound(key: "refused by the change")) { try outcomes[2].get() }
+        let reopened = try fixture.reopen()
+        #expect(try reopened.download(id: rows[0].id)?.state == .downloading)
+        #expect(try reopened.download(id: rows[0].id)?.updatedAt == later)
+        #expect(try reopened.download(id: rows[1].id) == rows[1], "a change that throws writes nothing")
+        #expect(try reopened.download(id: rows[2].id)?.attempts == 3)
+        #expect(try store.updateEach([], at: later) { _, _ in }.isEmpty)
+        #expect(store.commits == commits + 1, "nothing to change, no transaction")
+    }
+
     @Test("Ended downloads leave the current list and are pruned after a while")
     func endedDownloads() throws {
         let fixture = try StoreFixture()

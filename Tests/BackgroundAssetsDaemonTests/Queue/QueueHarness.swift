@@ -25,8 +25,17 @@ final class QueueHarness: Sendable {
     let clock: ManualClock?
     private let recorded: EventLog
 
-    init(clock: ManualClock? = nil, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
-        root = try TemporaryDeviceRoot()
+    convenience init(clock: ManualClock? = nil, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        try self.init(root: TemporaryDeviceRoot(), clock: clock, configure)
+    }
+
+    /// A new queue over another harness's device root and queue file, as a service started again finds them.
+    convenience init(restarting earlier: QueueHarness, _ configure: (inout ServiceConfiguration) -> Void = { _ in }) throws {
+        try self.init(root: earlier.root, clock: nil, configure)
+    }
+
+    private init(root: TemporaryDeviceRoot, clock: ManualClock?, _ configure: (inout ServiceConfiguration) -> Void) throws {
+        self.root = root
         paths = DevicePaths(root: root.url)
         try FileManager.default.createDirectory(at: paths.systemDirectory, withIntermediateDirectories: true)
         store = try DownloadStore(url: paths.systemDirectory.appending(path: "queue.sqlite"))

@@ -7,29 +7,42 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension DownloadQueue {
-    /// Marks a download as transferring and starts its transfer on a thread of its own, in `slot`.
+    /// A download the pump picked to run, and the slot it takes.
+    struct TransferStart {
+        let id: Int64
+        let slot: TransferSlots.Slot
+    }
+
+    /// Marks downloads as transferring, in one commit, and starts each one's transfer on a thread
+    /// of its own, in its slot.
     ///
-    /// A store that cannot write (a full disk) leaves the download waiting, or, once it is marked
+    /// A store that cannot write (a full disk) leaves a download waiting, or, once it is marked
     /// as transferring, puts it back in line as soon as the store can: never transferring with no
     /// transfer behind it.
-    func launch(id: Int64, in slot: TransferSlots.Slot) {
-        // Not waiting for the disk: after a power cut the next boot puts the download back in line anyway.
-        let row: DownloadRow
+    func launch(_ starts: [TransferStart]) {
+        // Not waiting for the disk: after a power cut the next boot puts the downloads back in line anyway.
+        let marked: [Result<DownloadRow, any Error>]
         do {
-            row = try store.update(id: id, at: wallClock.now, waitsForDisk: false) { row in
+            marked = try store.updateEach(starts.map(\.id), at: wallClock.now, waitsForDisk: false) { _, row in
                 row.state = .downloading
                 row.attempts += 1
             }
         } catch {
-            logger.error("Download \(id) could not be started: \(reasonText(error)). It will be tried again in a moment.")
-            scheduleRecordingRetry()
-            return
+            marked = starts.map { _ in .failure(error) }
         }
-        do {
-            // The row as stored says whether it runs in the foreground.
-            try startTransfer(row, in: row.isForeground ? .foreground : slot)
-        } catch {
-            keepUnrecorded(.interrupted, of: id, because: error)
+        for (start, outcome) in zip(starts, marked) {
+            switch outcome {
+            case let .success(row):
+                do {
+                    // The row as stored says whether it runs in the foreground.
+                    try startTransfer(row, in: row.isForeground ? .foreground : start.slot)
+                } catch {
+                    keepUnrecorded(.interrupted, of: start.id, because: error)
+                }
+            case let .failure(error):
+                logger.error("Download \(start.id) could not be started: \(reasonText(error)). It will be tried again in a moment.")
+                scheduleRecordingRetry()
+            }
         }
     }
 
@@ -61,16 +74,14 @@ extension DownloadQueue {
         observer(.began(row))
 
         let recorder = TransferRecorder(row: row, boot: bootIdentity, store: store, wallClock: wallClock, observer: observer, logger: logger)
-        TransferThreads.shared.run { [weak self, activities] in
+        TransferThreads.shared.run { [weak self] in
             // Named after the download while it runs, so a crash on it is counted against this download.
             Thread.nameCurrentThread(CrashReport.threadName(forRow: row.id))
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
             let result = Result { () throws(TransferError) in try transfer.run() }
             Thread.nameCurrentThread("transfer")
             let restart = recorder.restartReason
-            activities.run("end of transfer \(row.id)") { [weak self] in
-                await self?.transferEnded(id: row.id, control: control, result: result, restartedBecause: restart)
-            }
+            self?.report(TransferEnd(id: row.id, control: control, result: result, restartedBecause: restart))
         }
     }
 
@@ -99,77 +110,6 @@ extension DownloadQueue {
         return length
     }
 
-    /// Records the outcome of a transfer, unless the download was cancelled meanwhile.
-    func transferEnded(
-        id: Int64, control: TransferControl, result: Result<TransferResult, TransferError>, restartedBecause restart: String? = nil
-    ) {
-        guard let transfer = running[id], transfer.control === control else { return }
-        running[id] = nil
-        defer { pumpAfterThisJob() }
-        if result.reachedOrigin { originAnswered(transfer.row) }
-        // Stopped to keep its partial file: whatever the outcome, the keeper takes it from here.
-        if let keeper = partialFileKeepers.removeValue(forKey: id) { return keeper.fire() }
-        do {
-            switch result {
-            case let .success(transferred):
-                // The row as launched names the app group and the download; what changed since
-                // (its state, its URL after a redirect) does not matter to the hand-over.
-                let launched = transfer.row
-                let handOver = Result { () throws(TransferError) in try staging.handOver(launched) }
-                if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
-                    // Something deleted the staging file while the transfer wrote into it (the
-                    // bytes went to an unlinked file): fetch the file again rather than fail.
-                    try startOver(launched, because: "its staging file was deleted during the transfer")
-                    return
-                }
-                let file = try handOver.get()
-                credentials[id] = nil
-                forgetFailures(of: id)
-                do {
-                    try finish(id: id, length: transferred.length, file: file)
-                } catch {
-                    keepUnrecorded(.finished(length: transferred.length, file: file), of: id, because: error)
-                }
-            case let .failure(error):
-                guard let row = try store.download(id: id) else { return }
-                try handleFailure(row, error, restartedBecause: restart)
-            }
-        } catch let error as TransferError {
-            if let row = try? store.download(id: id) { fail(row, error.wireFailure) }
-        } catch {
-            keepUnrecorded(.interrupted, of: id, because: error)
-        }
-    }
-
-    /// Records that a download's whole file was handed over and tells the observer, the download
-    /// among the finishes on their way from before its row says finished (``FinishesOnTheirWay``).
-    /// - Throws: The store's error; the end is then not recorded, and not on its way.
-    func finish(id: Int64, length: Int64, file: URL) throws {
-        finishesOnTheirWay.add(id)
-        do {
-            observer(.finished(try recordFinished(id: id, length: length), file: file))
-        } catch {
-            finishesOnTheirWay.remove(id)
-            throw error
-        }
-    }
-
-    /// Records that a download's whole file, of `length` bytes, was handed over.
-    ///
-    /// The file was synced before it was handed over (a pack archive excepted: see
-    /// ``fetchAgain(id:because:)``). A power cut may take back this commit (not a crash of the
-    /// service): the next boot then finishes the download again from its file.
-    /// - Returns: The download as stored.
-    @discardableResult
-    func recordFinished(id: Int64, length: Int64) throws -> DownloadRow {
-        try store.update(id: id, at: wallClock.now, waitsForDisk: false) { row in
-            row.state = .finished
-            row.bytesDurable = length
-            row.expectedLength = length
-            row.lastError = nil
-        }
-    }
-
     /// Fetches a finished download again from zero, under the same row: its file does not hold the
     /// bytes that arrived (a pack archive whose files were written elsewhere as it arrived, when the
     /// service restarted before its unpack).
@@ -183,7 +123,7 @@ extension DownloadQueue {
     }
 
     /// Puts a download back in line to be fetched from zero.
-    private func startOver(_ row: DownloadRow, because reason: String) throws {
+    func startOver(_ row: DownloadRow, because reason: String) throws {
         staging.discard(rowID: row.id)
         let waiting = try store.update(id: row.id, at: wallClock.now) { row in
             row.state = .waiting
@@ -197,7 +137,7 @@ extension DownloadQueue {
     }
 
     /// Retries, waits, asks for credentials, or fails, as the error and the policy say.
-    private func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
+    func handleFailure(_ row: DownloadRow, _ error: TransferError, restartedBecause restart: String?) throws {
         let now = wallClock.now
         let name = "\(row.bundleIdentifier)/\(row.descriptor.identifier)"
         if case let .authenticationRequired(realm) = error.kind {

@@ -42,6 +42,8 @@ public actor DownloadQueue: OwnThreadActor {
     let observer: @Sendable (QueueEvent) -> Void
     /// Downloads finished, or finishing, whose `.finished` event the service has not routed yet.
     public nonisolated let finishesOnTheirWay = FinishesOnTheirWay()
+    /// Ends of transfers their threads reported, waiting to be recorded together.
+    nonisolated let transferEnds = TransferEnds()
     let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "daemon")
 
     var running: [Int64: RunningTransfer] = [:]
@@ -272,14 +274,14 @@ public actor DownloadQueue: OwnThreadActor {
             repeat {
                 due = try store.nextDownloadsToRun(limit: slots.backgroundRoom + 16, at: now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
-            var launched = 0
+            var starts: [TransferStart] = []
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if let slot = slots.take(isForeground: download.isForeground, declaredSize: download.declaredSize) {
-                    guard mayStartTransfer(besides: launched) else { break }
-                    launch(id: download.id, in: slot)
-                    launched += 1
+                    guard mayStartTransfer(besides: starts.count) else { break }
+                    starts.append(TransferStart(id: download.id, slot: slot))
                 }
             }
+            launch(starts)
             rebalanceBandwidth()
             try scheduleWakeUp(now: now)
         } catch {

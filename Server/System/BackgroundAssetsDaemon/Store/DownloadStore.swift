@@ -145,6 +145,11 @@ public final class DownloadStore: Sendable {
         (try? withDatabase { $0.totalChangedRowCount }) ?? 0
     }
 
+    /// The transactions committed since the queue opened, for tests that count commits per download.
+    var commits: Int {
+        (try? withDatabase { $0.commits }) ?? 0
+    }
+
     /// The syncs of the write-ahead log since the queue opened: one per change that waits for the disk.
     var writeAheadLogSyncs: Int {
         (try? withDatabase { $0.writeAheadLogSyncs }) ?? 0
@@ -283,25 +288,56 @@ public final class DownloadStore: Sendable {
     ) throws -> DownloadRow {
         // The lock keeps every other use of the connection out between the read and the write, and
         // one transaction holds both: as two, each took and gave back SQLite's file locks of its own.
-        // A `change` that throws writes nothing.
         try withDatabase(waitsForDisk: waitsForDisk) { database in
+            try database.transaction { try Self.change(id: id, in: database, at: now, change) }
+        }
+    }
+
+    /// Changes several downloads in one transaction, each on its own: one commit for what the queue
+    /// does to many downloads at once (the starts of one look at the queue, the ends of transfers
+    /// that finished together), where a commit each cost most of the work.
+    ///
+    /// A download that is gone, or whose `change` throws, is left as it was and its error returned
+    /// in its place; the others are changed.
+    /// - Parameters:
+    ///   - ids: The row ids.
+    ///   - now: The time of the changes.
+    ///   - waitsForDisk: As for ``update(id:at:waitsForDisk:_:)``.
+    ///   - change: Edits a row, given its index in `ids`; throwing leaves that row as it was.
+    /// - Returns: Each row as stored, or why it was not changed, in the order of `ids`.
+    /// - Throws: A SQLite error that ended the transaction; then nothing is changed.
+    public func updateEach(
+        _ ids: [Int64], at now: Date, waitsForDisk: Bool = true, _ change: (_ index: Int, inout DownloadRow) throws -> Void
+    ) throws -> [Result<DownloadRow, any Error>] {
+        guard !ids.isEmpty else { return [] }
+        return try withDatabase(waitsForDisk: waitsForDisk) { database in
             try database.transaction {
-                guard let stored = try Self.fetchRow(id: id, in: database) else {
-                    throw DaemonError.downloadNotFound(key: "row \(id)")
+                ids.enumerated().map { index, id in
+                    Result { try Self.change(id: id, in: database, at: now) { try change(index, &$0) } }
                 }
-                var row = stored
-                try change(&row)
-                row.updatedAt = now
-                // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
-                row.roundTimesToStoredPrecision()
-                let before = Self.updateValues(stored)
-                let after = Self.updateValues(row)
-                let changed = after.indices.filter { before[$0] != after[$0] }
-                guard !changed.isEmpty else { return row }
-                try database.prepare(Self.updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
-                return row
             }
         }
+    }
+
+    /// Reads a row, lets `change` edit it, and writes back the columns that changed; the caller
+    /// holds the transaction. A `change` that throws writes nothing.
+    private static func change(
+        id: Int64, in database: SQLiteDatabase, at now: Date, _ change: (inout DownloadRow) throws -> Void
+    ) throws -> DownloadRow {
+        guard let stored = try fetchRow(id: id, in: database) else {
+            throw DaemonError.downloadNotFound(key: "row \(id)")
+        }
+        var row = stored
+        try change(&row)
+        row.updatedAt = now
+        // The caller gets the times as the store keeps them, to the millisecond, without reading the row back.
+        row.roundTimesToStoredPrecision()
+        let before = updateValues(stored)
+        let after = updateValues(row)
+        let changed = after.indices.filter { before[$0] != after[$0] }
+        guard !changed.isEmpty else { return row }
+        try database.prepare(updateSQL(columns: changed)).bind(changed.map { after[$0] } + [.integer(id)]).run()
+        return row
     }
 
     /// What lets a later request resume a download: the response's entity tag or Last-Modified date.

@@ -20,6 +20,8 @@ final class SQLiteDatabase {
     private var statementCache: [String: SQLiteStatement] = [:]
     /// How many times ``syncWriteAheadLog()`` synced the log, for tests that bound the syncs per change.
     private(set) var writeAheadLogSyncs = 0
+    /// How many transactions ``transaction(_:)`` committed, for tests that count commits per download.
+    private(set) var commits = 0
 
     /// Opens (creating if needed) a database file.
     /// - Parameters:
@@ -102,6 +104,7 @@ final class SQLiteDatabase {
         do {
             let result = try body()
             try runCompiled("COMMIT")
+            commits += 1
             return result
         } catch {
             // A failed COMMIT may already have rolled back; a second rollback error adds nothing.

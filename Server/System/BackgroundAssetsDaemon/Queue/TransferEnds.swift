@@ -1,0 +1,50 @@
+/*
+Abstract:
+The ends of transfers their threads reported, waiting for the queue to record them together.
+*/
+
+import Synchronization
+
+/// How one transfer ended, as its thread reports it.
+struct TransferEnd: Sendable {
+    let id: Int64
+    /// The control the transfer ran under: an end reported for a transfer the queue has since
+    /// replaced (a cancel, a promotion that restarted it) is told apart by it.
+    let control: TransferControl
+    let result: Result<TransferResult, TransferError>
+    /// Why the transfer started over from zero on its way, if it did.
+    let restartedBecause: String?
+}
+
+/// The ends of transfers waiting for the queue.
+///
+/// Small files end by the hundred a second, many at once. A job on the queue for each end
+/// recorded each one in a commit of its own; one job takes every end reported while it waited,
+/// and records the finished files in one commit (``DownloadQueue/recordTransferEnds()``).
+///
+/// The invariant: while an end waits here, a job that will take it is on its way. The end that
+/// finds the list empty starts that job; the job takes the whole list, so an end added after it
+/// finds the list empty again and starts the next one.
+final class TransferEnds: Sendable {
+    private let waiting = Mutex<[TransferEnd]>([])
+
+    /// Adds an end.
+    /// - Returns: Whether it found the list empty: then no job is on its way, and the caller starts one.
+    func add(_ end: TransferEnd) -> Bool {
+        waiting.withLock { ends in
+            ends.append(end)
+            return ends.count == 1
+        }
+    }
+
+    /// How many ends wait, for tests.
+    var count: Int { waiting.withLock { $0.count } }
+
+    /// Takes every end waiting, oldest first.
+    func takeAll() -> [TransferEnd] {
+        waiting.withLock { ends in
+            defer { ends.removeAll() }
+            return ends
+        }
+    }
+}
