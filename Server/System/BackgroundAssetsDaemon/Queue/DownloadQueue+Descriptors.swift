@@ -11,17 +11,19 @@ extension DownloadQueue {
     static let descriptorRetryInterval: Duration = .seconds(1)
 
     /// Whether a transfer may start now without taking the descriptors the service keeps for its
-    /// own work (``DescriptorReserve``), beside `launched` started a moment ago in the same look at
-    /// the queue, whose threads may not have opened theirs yet.
+    /// own work (``DescriptorReserve``), beside `opening` transfers whose threads have not opened
+    /// theirs yet (those started a moment ago in the same look at the queue, and running ones still
+    /// connecting): looking at the descriptors in use does not count theirs.
     ///
     /// When it may not, the kept-alive connections idling in the pool are closed first (a new
     /// transfer would rather have their room); if that is not enough, the download waits, the log
     /// says why once, and the queue looks again when a transfer ends or after
     /// ``descriptorRetryInterval``, so a queue whose descriptors clients took starts again once
     /// they leave.
-    func mayStartTransfer(besides launched: Int) -> Bool {
-        if DescriptorReserve.hasRoom(forTransfers: launched + 1)
-            || (connections.closeIdle() > 0 && DescriptorReserve.hasRoom(forTransfers: launched + 1)) {
+    func mayStartTransfer(besides opening: Int) -> Bool {
+        let transfers = opening + 1
+        if DescriptorReserve.hasRoom(forTransfers: transfers)
+            || (connections.closeIdle() > 0 && DescriptorReserve.hasRoom(forTransfers: transfers)) {
             if isWaitingForDescriptors {
                 isWaitingForDescriptors = false
                 logger.notice("Downloads start again: file descriptors are free.")
@@ -42,6 +44,11 @@ extension DownloadQueue {
             }
         }
         return false
+    }
+
+    /// The running transfers whose threads have not opened their descriptors yet.
+    var transfersOpeningDescriptors: Int {
+        running.values.count { !$0.control.hasOpenedDescriptors }
     }
 
     private func descriptorWaitEnded() {

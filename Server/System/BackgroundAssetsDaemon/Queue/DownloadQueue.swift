@@ -275,9 +275,10 @@ public actor DownloadQueue: OwnThreadActor {
                 due = try store.nextDownloadsToRun(limit: slots.backgroundRoom + 16, at: now, holding: heldApps)
             } while parkBehindUnreachableOrigins(due)
             var starts: [TransferStart] = []
+            let opening = transfersOpeningDescriptors
             for download in due where running[download.id] == nil && awaitingChallenge[download.id] == nil {
                 if let slot = slots.take(isForeground: download.isForeground, declaredSize: download.declaredSize) {
-                    guard mayStartTransfer(besides: starts.count) else { break }
+                    guard mayStartTransfer(besides: opening + starts.count) else { break }
                     starts.append(TransferStart(id: download.id, slot: slot))
                 }
             }

@@ -43,7 +43,7 @@ enum DescriptorReserve {
     }
 
     /// Whether the descriptors of `transfers` transfers fit below the reserve now: the queue counts
-    /// those it starts in one look at the queue, since their threads open them a moment later.
+    /// those it starts and those whose threads have not opened theirs yet, which no probe sees.
     static func hasRoom(forTransfers transfers: Int) -> Bool {
         guard let lowest = lowestFreeDescriptor() else { return false }
         return hasRoom(for: descriptorsPerTransfer * transfers, lowestFree: lowest, limit: limit())

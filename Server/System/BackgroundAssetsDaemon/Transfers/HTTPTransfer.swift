@@ -57,6 +57,7 @@ struct HTTPTransfer {
         var restarts = 0
         while true {
             let (connection, head, firstReader, origin) = try exchange(url: url, offset: offset, validator: validator)
+            control.noteDescriptorsOpened()
             var reader = firstReader
 
             switch head.status {

@@ -13,6 +13,7 @@ final class TransferControl: Sendable {
     private struct State {
         var bytesPerSecond: Int64?
         var isCancelled = false
+        var hasOpenedDescriptors = false
     }
 
     private let state: Mutex<State>
@@ -31,6 +32,16 @@ final class TransferControl: Sendable {
 
     /// Whether the transfer was asked to stop.
     var isCancelled: Bool { state.withLock { $0.isCancelled } }
+
+    /// Whether the transfer's thread has opened its descriptors (its staging file and its
+    /// connection): until then the descriptors it will take are not among those in use, and the
+    /// queue counts them itself (``DownloadQueue/mayStartTransfer(besides:)``).
+    var hasOpenedDescriptors: Bool { state.withLock { $0.hasOpenedDescriptors } }
+
+    /// Records that the transfer's thread has opened its staging file and its connection.
+    func noteDescriptorsOpened() {
+        state.withLock { $0.hasOpenedDescriptors = true }
+    }
 
     /// Asks the transfer to stop at its next read; it syncs what it has and throws `.cancelled`.
     func cancel() {
