@@ -76,11 +76,26 @@ extension DownloadQueue {
     }
 
     /// Records that downloads' whole files were handed over, in one commit, and tells the observer
-    /// of each, every download among the finishes on their way from before its row says finished
-    /// (``FinishesOnTheirWay``). An end the store could not record is kept and recorded later
+    /// of each; an end the store could not record is kept and recorded later
     /// (``keepUnrecorded(_:of:because:)``).
     func finish(_ handedOver: [HandedOverFile]) {
-        guard !handedOver.isEmpty else { return }
+        for (file, error) in recordFinishes(handedOver) {
+            keepUnrecorded(.finished(length: file.length, file: file.file), of: file.id, because: error)
+        }
+    }
+
+    /// Records that a download's whole file was handed over and tells the observer.
+    /// - Throws: The store's error; the end is then not recorded, and not on its way.
+    func finish(id: Int64, length: Int64, file: URL) throws {
+        if let (_, error) = recordFinishes([HandedOverFile(id: id, length: length, file: file)]).first { throw error }
+    }
+
+    /// Records the ends of downloads whose files were handed over, in one commit, and tells the
+    /// observer of each recorded one. Each download is among the finishes on their way from before
+    /// its row says finished (``FinishesOnTheirWay``); one the store could not record leaves them.
+    /// - Returns: The files whose end was not recorded, and why.
+    private func recordFinishes(_ handedOver: [HandedOverFile]) -> [(file: HandedOverFile, error: any Error)] {
+        guard !handedOver.isEmpty else { return [] }
         for file in handedOver { finishesOnTheirWay.add(file.id) }
         let recorded: [Result<DownloadRow, any Error>]
         do {
@@ -90,28 +105,17 @@ extension DownloadQueue {
         } catch {
             recorded = handedOver.map { _ in .failure(error) }
         }
+        var unrecorded: [(file: HandedOverFile, error: any Error)] = []
         for (file, outcome) in zip(handedOver, recorded) {
             switch outcome {
             case let .success(row):
                 observer(.finished(row, file: file.file))
             case let .failure(error):
                 finishesOnTheirWay.remove(file.id)
-                keepUnrecorded(.finished(length: file.length, file: file.file), of: file.id, because: error)
+                unrecorded.append((file, error))
             }
         }
-    }
-
-    /// Records that a download's whole file was handed over and tells the observer, the download
-    /// among the finishes on their way from before its row says finished (``FinishesOnTheirWay``).
-    /// - Throws: The store's error; the end is then not recorded, and not on its way.
-    func finish(id: Int64, length: Int64, file: URL) throws {
-        finishesOnTheirWay.add(id)
-        do {
-            observer(.finished(try recordFinished(id: id, length: length), file: file))
-        } catch {
-            finishesOnTheirWay.remove(id)
-            throw error
-        }
+        return unrecorded
     }
 
     /// Records that a download's whole file, of `length` bytes, was handed over.
