@@ -25,4 +25,13 @@ struct SecretRedactionTests {
             == "http://cdn.example/a.mp4?token=<redacted>&size=10&X-Amz-Signature=<redacted> answered 503")
         #expect(SecretRedaction.redacting(text: "Is it done? Yes.") == "Is it done? Yes.")
     }
+
+    @Test("A trace line's bytes are redacted as its text would be, and kept as they are without a query")
+    func traceLines() {
+        let secret = Array(#"{"detail":"http://cdn.example/a.mp4?token=abc","event":"manifest"}"#.utf8)
+        #expect(SecretRedaction.redacting(utf8: secret)
+            == Array(#"{"detail":"http://cdn.example/a.mp4?token=<redacted>","event":"manifest"}"#.utf8))
+        let plain = Array(#"{"detail":"http://cdn.example/a.mp4","event":"downloadDidBegin","size":"Größe"}"#.utf8)
+        #expect(SecretRedaction.redacting(utf8: plain) == plain)
+    }
 }

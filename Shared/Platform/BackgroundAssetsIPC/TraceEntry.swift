@@ -73,10 +73,7 @@ public struct TraceEntry: Codable, Sendable, Equatable {
     /// ``line`` with tokens in URL queries redacted: what every writer of the trace appends, the
     /// service and a process's signposts alike.
     public var redactedLine: [UInt8] {
-        let line = line
-        // Only a URL's query can hold a secret: a line without "?" is written as it is, uncopied.
-        guard line.contains(UInt8(ascii: "?")) else { return line }
-        return Array(SecretRedaction.redacting(text: String(decoding: line, as: UTF8.self)).utf8)
+        SecretRedaction.redacting(utf8: line)
     }
 
     /// What a line holds: the entry with its time as text.

@@ -30,9 +30,7 @@ public enum SecretRedaction {
     /// The text with the secret query values of every URL in it replaced, for example
     /// `https://cdn/a.mp4?token=abc` becomes `https://cdn/a.mp4?token=<redacted>`.
     public static func redacting(text: String) -> String {
-        // Searched as bytes: `contains("?")` on a String goes through Foundation's CFStringFind,
-        // and every trace line and log message passes here.
-        guard text.utf8.contains(UInt8(ascii: "?")) else { return text }
+        guard mayHoldSecret(text.utf8) else { return text }
         var output = ""
         var remainder = Substring(text)
         // A query runs from "?" to the next character that cannot be part of a URL.
@@ -44,6 +42,20 @@ public enum SecretRedaction {
             remainder = rest[end...]
         }
         return output + remainder
+    }
+
+    /// ``redacting(text:)`` for UTF-8 bytes, such as a trace line: returned as they are, uncopied,
+    /// when no URL query is in them.
+    public static func redacting(utf8 bytes: [UInt8]) -> [UInt8] {
+        guard mayHoldSecret(bytes) else { return bytes }
+        return Array(redacting(text: String(decoding: bytes, as: UTF8.self)).utf8)
+    }
+
+    /// Whether text may hold a secret: only a URL's query can, so text without a `?` cannot.
+    /// Searched as bytes: `contains("?")` on a String goes through Foundation's CFStringFind, and
+    /// every trace line and log message passes here.
+    private static func mayHoldSecret(_ utf8: some Sequence<UInt8>) -> Bool {
+        utf8.contains(UInt8(ascii: "?"))
     }
 
     private static func redactingQuery(_ query: String) -> String {
