@@ -15,16 +15,17 @@ import Foundation
 /// - the connection loop refuses, in words, a client accepted on a descriptor numbered within the
 ///   reserve (``isReserved(_:limit:)``), and
 /// - the queue starts a transfer (a socket and a staging file) only while both fit below the
-///   reserve (``hasRoom(forTransfers:)``), counting those it started in the same look at the queue,
-///   whose threads have not opened theirs yet; the others wait until a transfer ends or a client leaves.
+///   reserve (``hasRoom(forTransfers:)``), counting the transfers whose threads have not opened
+///   theirs yet (those it starts in the same look at the queue, and running ones still connecting);
+///   the others wait until a transfer ends or a client leaves.
 ///
 /// Invariant: neither takes a descriptor numbered within ``reserved(under:)`` of the limit, so
 /// that many are free for the service's own work (the crash handler, SQLite, a hand-over's folder,
 /// libdispatch) whatever clients and transfers do. The kernel hands out the lowest free number, so
 /// the numbers are what is judged: a number that high means that few are free. (A descriptor freed
 /// lower down is taken first, so it is room too; what the numbers cannot see is how many are in use
-/// above such a gap, or the descriptors of a transfer started in an earlier look whose thread has not
-/// opened them yet, which is why the reserve is a dozen and more, not one.)
+/// above such a gap, or the descriptors a hand-over or SQLite opens for a moment, which is why the
+/// reserve is a dozen and more, not one.)
 enum DescriptorReserve {
     /// The descriptors kept under a limit of 64 or more.
     static let descriptorsKept = 16

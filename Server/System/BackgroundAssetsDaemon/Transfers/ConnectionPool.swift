@@ -66,7 +66,7 @@ final class ConnectionPool: Sendable {
         }
     }
 
-    /// Drops every idle connection, which closes its socket: the queue makes room so for a
+    /// Drops every idle connection, which closes its socket: the queue makes room for a
     /// transfer when descriptors run short (``DownloadQueue/mayStartTransfer(besides:)``).
     /// - Returns: How many were dropped.
     @discardableResult
