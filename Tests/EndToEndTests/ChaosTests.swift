@@ -167,23 +167,11 @@ extension SampleTests {
             guard stopped else { return nil }
             guard servicePID(root) == pid else { return nil }
             kill(pid, SIGKILL)
-            try await poll(until: { servicePID(root) != pid && hasExited(pid) }, "pid \(pid) to end")
+            try await poll(until: { servicePID(root) != pid && hasExitedEveryThread(pid) }, "pid \(pid) to end")
             // A finished transfer's file leaves staging for its app group: one that grew under this
             // service and is still there was cut off in the middle.
             let cutOff = partSizes(staging).contains { name, size in size > (before[name] ?? 0) }
             return cutOff ? pid : nil
-        }
-
-        /// Whether every thread of `pid` has exited, so its descriptors (the listening socket among
-        /// them) are closed: after SIGKILL the process shows as a zombie as soon as its first thread
-        /// is one, while the others are still on their way out holding the socket, and a client
-        /// connecting then is accepted, then reset.
-        static func hasExited(_ pid: pid_t) -> Bool {
-            guard let threads = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") else { return true }
-            return threads.allSatisfy { thread in
-                guard let stat = try? String(contentsOfFile: "/proc/\(pid)/task/\(thread)/stat", encoding: .utf8) else { return true }
-                return stat.contains(") Z ") || stat.contains(") X ")
-            }
         }
 
         /// The pid of the live service the device root's pid file names, if any.

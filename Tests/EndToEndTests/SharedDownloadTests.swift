@@ -86,7 +86,7 @@ struct SharedDownloadTests {
             }
             let pid = try #require(SampleTests.ChaosTests.servicePID(root))
             kill(pid, SIGKILL)
-            try await poll(until: { SampleTests.ChaosTests.servicePID(root) != pid && SampleTests.ChaosTests.hasExited(pid) },
+            try await poll(until: { SampleTests.ChaosTests.servicePID(root) != pid && hasExitedEveryThread(pid) },
                            "the service to end")
             try frozen.signal(SIGKILL)
             _ = try await frozen.waitForExit()
