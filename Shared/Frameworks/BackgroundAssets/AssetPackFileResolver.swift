@@ -13,6 +13,8 @@ import Foundation
 /// that moment, whole.
 struct AssetPackFileResolver {
     let layout: AssetPackContainerLayout
+    /// Where folders several packs share are merged; the process's own, unless a test gives one.
+    var views: MergedFolderViews = .shared
 
     /// The file at a relative path, in one pack or in any.
     func file(at path: FilePath, inPack packID: String?) throws -> URL {
@@ -37,13 +39,16 @@ struct AssetPackFileResolver {
     /// The URL of a file or folder, a merged view when several packs have the folder.
     func url(for path: FilePath) throws -> URL {
         let relative = try Self.check(path)
-        let matches = layout.installedPacks().keys.sorted().map { layout.currentLink($0).appending(path: relative) }
-            .filter { FileManager.default.fileExists(atPath: $0.path) }
-        let folders = matches.filter { (try? $0.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
+        let installed = layout.installedPacks()
+        let matches = installed.keys.sorted().map { ($0, layout.currentLink($0).appending(path: relative)) }
+            .filter { FileManager.default.fileExists(atPath: $0.1.path) }
+        let folders = matches.filter { (try? $0.1.resourceValues(forKeys: [.isDirectoryKey]).isDirectory) == true }
         guard folders.count > 1 else {
-            return matches.first ?? layout.root.appending(path: ".absent").appending(path: relative)
+            return matches.first?.1 ?? layout.root.appending(path: ".absent").appending(path: relative)
         }
-        return try Self.mergedView(of: folders, named: relative)
+        let key = MergedFolderViews.Key(
+            relativePath: relative, packVersions: Dictionary(uniqueKeysWithValues: folders.map { ($0.0, installed[$0.0] ?? 0) }))
+        return try views.view(for: key) { view in try Self.link(folders.map(\.1), into: view) }
     }
 
     /// Refuses an absolute path or one that climbs out of the namespace; returns it normalised.
@@ -70,18 +75,8 @@ struct AssetPackFileResolver {
         return components.joined(separator: "/")
     }
 
-    /// A folder of this process's that links every item of the given folders, packs in name order,
-    /// the first pack winning a collision, as Apple leaves a collision's winner undefined.
-    private static func mergedView(of folders: [URL], named relative: String) throws -> URL {
-        let fileManager = FileManager.default
-        let root = fileManager.temporaryDirectory
-            .appending(path: "BackgroundAssets-\(ProcessInfo.processInfo.processIdentifier)-\(UUID.random().uuidString)")
-        let view = relative.isEmpty ? root : root.appending(path: relative)
-        try fileManager.createDirectory(at: view, withIntermediateDirectories: true)
-        try link(folders, into: view)
-        return view
-    }
-
+    /// Links every item of the given folders into `view`, packs in name order, the first pack
+    /// winning a collision, as Apple leaves a collision's winner undefined.
     private static func link(_ folders: [URL], into view: URL) throws {
         let fileManager = FileManager.default
         var entries: [String: [URL]] = [:]
