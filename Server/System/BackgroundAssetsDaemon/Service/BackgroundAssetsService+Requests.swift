@@ -17,6 +17,7 @@ extension BackgroundAssetsService {
         guard let hello = client.hello else {
             return failure(.callerConnectionInvalid, "The first request on a connection must be hello; reconnect and introduce the process.")
         }
+        if request.seesAnsweredForegroundStarts { await awaitAnsweredForegroundStarts() }
         do {
             switch request {
             case .hello:
@@ -130,6 +131,7 @@ extension BackgroundAssetsService {
     /// - Returns: Each request's id and answer, in order.
     func scheduleAll(_ messages: [ClientMessage], from connection: UInt64) async -> [(UInt64, ServerResponse)] {
         guard let client = clients[connection], let app = client.hello?.bundleIdentifier else { return [] }
+        await awaitAnsweredForegroundStarts()
         var answers: [ServerResponse?] = Array(repeating: nil, count: messages.count)
         var accepted: [(index: Int, download: NewDownload)] = []
         for (index, message) in messages.enumerated() {
@@ -175,6 +177,8 @@ extension BackgroundAssetsService {
         guard client.hello?.role != .extension else {
             return failure(.callFromExtensionNotAllowed, "startForegroundDownload is only allowed in the app; from the extension, use scheduleDownload.")
         }
+        // Answered a moment ago, its row still to come: already in the foreground.
+        if let answered = foregroundStarts.answered(app: app, identifier: download.identifier) { return .download(answered) }
         // Both lookups in one read, here: the app's loop over its sessions waits for every answer,
         // and a hop to the reader's thread and back took longer than the read.
         let (active, ended) = try storeReader.foregroundStartRows(
@@ -201,13 +205,12 @@ extension BackgroundAssetsService {
         }
         if let refusal = await installedAppRefusal(of: download, app: app, client: client) { return refusal }
         record(from: client, event: "startForegroundDownload", app: app, download: download.identifier)
-        // Answered before it is on disk, unlike a schedule: the app that started it runs, and a power
-        // cut that takes the row back ends the app too, whose next launch starts the session again
-        // (Apple's sample looks at the current downloads at each launch). The log is synced within a
-        // second, so the download stays on its way if the app quits (TransferEngine.md).
-        let rows = try await queue.enqueue(
-            [NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)], durability: .soon)
-        return .download(rows[0].descriptor)
+        // Answered once checked, before its row is inserted (``ForegroundStartInserts``) and before
+        // it is on disk, unlike a schedule: the app that started it runs, and a power cut that takes
+        // the row back ends the app too, whose next launch starts the session again (Apple's sample
+        // looks at the current downloads at each launch). The log is synced within a second, so the
+        // download stays on its way if the app quits (TransferEngine.md).
+        return .download(startSoon(NewDownload(bundleIdentifier: app, descriptor: download, isForeground: true)))
     }
 
     func status() async throws -> ServiceStatus {

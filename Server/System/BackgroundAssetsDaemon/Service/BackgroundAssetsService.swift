@@ -77,6 +77,8 @@ public actor BackgroundAssetsService {
     }
     /// The installed apps' identifiers, so routing a download event needs no disk read.
     var installedApps: Set<String> = []
+    /// New foreground downloads answered for and not inserted yet, which other requests wait for.
+    var foregroundStarts = ForegroundStartInserts()
     /// The files the last service left for their owners, held at start and routed once installs resume.
     private var filesLeftByEarlierRun: [FinishedFile] = []
 
