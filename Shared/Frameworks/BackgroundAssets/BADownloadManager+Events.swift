@@ -46,7 +46,10 @@ extension BADownloadManager {
             // Entry points run on the runner's own thread, not the delegate's: a long
             // backgroundDownload(_:finishedWithFileURL:) must not hold up the app's callbacks, nor they it.
             extensionCallObservers.notify((callID, call))
-        case .didBegin, .didPause, .didWriteBytes, .didReceiveChallenge, .failed, .finished:
+        case let .didBegin(download), let .didPause(download), let .didWriteBytes(download, _, _, _),
+             let .didReceiveChallenge(_, download, _), let .failed(download, _), let .finished(_, download, _):
+            // The service has the download: a start of it need not be sent again after a restart.
+            connection.withdrawReplay(key: Self.replayKey(forForegroundStartOf: download.identifier))
             // The callback thread keeps callbacks in order, and a slow delegate never stalls the connection.
             callbackThread.async { [self] in deliverToDelegate(event) }
         case .launchTask, .expireTask, .urlSessionEvent, .urlSessionDetached, .notificationWillPresent, .assetPackStatus,

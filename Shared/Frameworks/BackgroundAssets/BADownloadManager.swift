@@ -114,14 +114,34 @@ public final class BADownloadManager: NSObject, Sendable {
                     + "only the app can. Schedule it, or return it from downloads(for:manifestURL:extensionInfo:).")
         }
         try download.validate()
-        try expectDownload(
-            connection.send(.downloads(.startForeground(download: download.wireDescriptor))), for: "startForegroundDownload")
+        let request = ClientRequest.downloads(.startForeground(download: download.wireDescriptor))
+        // The service answers a new foreground download before it inserts its row: kept until the
+        // download's first callback, the start is sent again to a service that restarted in between
+        // (``handle(_:)`` withdraws it). Without a delegate no callback comes, and none is kept.
+        let isKept = delegate != nil
+        let key = Self.replayKey(forForegroundStartOf: download.identifier)
+        if isKept { connection.replayUntilWithdrawn(request, key: key) }
+        do {
+            let response = try connection.send(request)
+            try expectDownload(response, for: "startForegroundDownload")
+            // One that had ended already gets no callback to withdraw it.
+            if isKept, case let .download(answered) = response, answered.state.isTerminal { connection.withdrawReplay(key: key) }
+        } catch {
+            if isKept { connection.withdrawReplay(key: key) }
+            throw error
+        }
+    }
+
+    /// What a foreground start is kept under until the download's first callback.
+    static func replayKey(forForegroundStartOf identifier: String) -> String {
+        "startForeground:\(identifier)"
     }
 
     /// Cancels a queued or running download.
     /// - Parameter download: The download.
     /// - Throws: ``BAError`` with ``BAError/Code/downloadNotScheduled`` when it is not in flight.
     public func cancel(_ download: BADownload) throws {
+        connection.withdrawReplay(key: Self.replayKey(forForegroundStartOf: download.identifier))
         let response = try connection.send(.downloads(.cancel(download: download.wireDescriptor)))
         guard case .done = response else { throw Self.unexpected(response, for: "cancel") }
     }

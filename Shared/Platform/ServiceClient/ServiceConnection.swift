@@ -29,6 +29,8 @@ package final class ServiceConnection: Sendable {
         var wantsEvents = false
         /// Registrations sent again on every new connection, in order.
         var replays: [ClientRequest] = []
+        /// Requests sent again on every new connection until withdrawn, by key, in the order kept.
+        var replaysUntilWithdrawn: [(key: String, request: ClientRequest)] = []
         /// Set by ``disconnect()`` until the next request: a connection closed on purpose stays closed.
         var closedByClient = false
         /// Why the service refused the connection being opened, for a request sent after the refusal came.
@@ -168,6 +170,28 @@ package final class ServiceConnection: Sendable {
         state.withLock { $0.replays.append(request) }
     }
 
+    /// Keeps a request to send again, after `hello` and the registrations, on every new connection
+    /// until ``withdrawReplay(key:)``: for what a service that restarts might not have recorded.
+    /// The answers to these replays are not waited on for the connection's sake: a refusal (the
+    /// download ended meanwhile) leaves the connection open.
+    /// - Parameters:
+    ///   - request: The request.
+    ///   - key: Names it for its withdrawal; a request kept under the same key is replaced.
+    package func replayUntilWithdrawn(_ request: ClientRequest, key: String) {
+        state.withLock { state in
+            state.replaysUntilWithdrawn.removeAll { $0.key == key }
+            state.replaysUntilWithdrawn.append((key, request))
+        }
+    }
+
+    /// Stops sending the request kept under `key` on new connections.
+    package func withdrawReplay(key: String) {
+        state.withLock { state in
+            guard !state.replaysUntilWithdrawn.isEmpty else { return }
+            state.replaysUntilWithdrawn.removeAll { $0.key == key }
+        }
+    }
+
     /// Closes the connection; pending requests fail, and the next request reconnects.
     package func disconnect() {
         let socket = state.withLock { state in
@@ -203,6 +227,9 @@ package final class ServiceConnection: Sendable {
             }
             for request in replays {
                 _ = try Self.unwrap(Self.wait { self.send(request, on: socket, reply: $0) })
+            }
+            for (_, request) in state.withLock({ $0.replaysUntilWithdrawn }) {
+                _ = Self.wait { self.send(request, on: socket, reply: $0) }
             }
             return socket
         } catch {
