@@ -21,3 +21,11 @@ public func blocking<T: Sendable>(_ work: @escaping @Sendable () throws -> T) as
         Thread { continuation.resume(with: Result { try work() }) }.start()
     }
 }
+
+/// Waits, on a thread of its own, for a semaphore another thread signals (a store's thread, a
+/// server's), for as long as a poll waits at most.
+/// - Parameter semaphore: The semaphore.
+/// - Returns: Whether it was signalled in time.
+public func signalled(_ semaphore: DispatchSemaphore) async -> Bool {
+    (try? await blocking { semaphore.wait(timeout: .now() + .seconds(Int(defaultPollTimeout.components.seconds))) == .success }) ?? false
+}

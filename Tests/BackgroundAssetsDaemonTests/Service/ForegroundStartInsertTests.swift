@@ -45,7 +45,7 @@ struct ForegroundStartInsertTests {
             Issue.record("the start was not answered while the store was stuck"); return
         }
         #expect(answered.state == .waiting)
-        #expect(await Self.wait(for: entered), "the insert reached the store")
+        #expect(await signalled(entered), "the insert reached the store")
 
         // Asked while the insert is stuck, answered once it is in: never without the download.
         let listing = try client.post(.downloads(.fetchCurrentDownloads))
@@ -66,7 +66,7 @@ struct ForegroundStartInsertTests {
         guard case .download = try await client.ask(.downloads(.startForeground(download: download))) else {
             Issue.record("the first start was not answered"); return
         }
-        #expect(await Self.wait(for: entered), "the insert reached the store")
+        #expect(await signalled(entered), "the insert reached the store")
         guard case let .download(again) = try await client.ask(.downloads(.startForeground(download: download))) else {
             Issue.record("the second start was not answered while the first one's row was still to come"); return
         }
@@ -91,7 +91,7 @@ struct ForegroundStartInsertTests {
         guard case .download = try await client.ask(.downloads(.startForeground(download: Self.download("lost")))) else {
             Issue.record("the start was not answered"); return
         }
-        #expect(await Self.wait(for: entered), "the insert reached the store")
+        #expect(await signalled(entered), "the insert reached the store")
         // The disk goes away under the write, as a full or failed disk would take it.
         store.close()
         store.beforeWrite.withLock { $0 = nil }
@@ -103,10 +103,5 @@ struct ForegroundStartInsertTests {
         // The requests that waited for the insert are answered, not left hanging.
         _ = try await client.ask(.downloads(.fetchCurrentDownloads))
         await device.stop()
-    }
-
-    /// Waits, off the cooperative threads, for a semaphore signalled from the store's thread.
-    private static func wait(for semaphore: DispatchSemaphore) async -> Bool {
-        (try? await blocking { semaphore.wait(timeout: .now() + .seconds(Int(defaultPollTimeout.components.seconds))) == .success }) ?? false
     }
 }

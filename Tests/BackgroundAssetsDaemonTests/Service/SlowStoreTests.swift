@@ -25,7 +25,7 @@ struct SlowStoreTests {
         let entered = DispatchSemaphore(value: 0)
         store.beforeWrite.withLock { $0 = { entered.signal(); gate.wait() } }
         let schedule = try app.post(.downloads(.schedule(download: descriptor)))
-        #expect(await Self.wait(for: entered), "the schedule reached the store")
+        #expect(await signalled(entered), "the schedule reached the store")
 
         // Another client's questions are answered while the write is stuck (its reads would time
         // out and fail the test if they waited for it: the write stays stuck until the gate opens).
@@ -46,11 +46,5 @@ struct SlowStoreTests {
         guard case let .status(after) = try await tool.ask(.core(.fetchStatus)) else { Issue.record("no status"); return }
         #expect(after.downloads.map(\.download.identifier) == ["stuck"])
         await device.stop()
-    }
-
-    /// Waits, off the cooperative threads (and off Dispatch's, which they share on Linux), for a
-    /// semaphore signalled from the store's thread.
-    private static func wait(for semaphore: DispatchSemaphore) async -> Bool {
-        (try? await blocking { semaphore.wait(timeout: .now() + .seconds(Int(defaultPollTimeout.components.seconds))) == .success }) ?? false
     }
 }
