@@ -65,5 +65,9 @@ extension BackgroundAssetsService {
         for client in receivers { client.connection.send(.event(.failed(download: download.descriptor, failure: failure))) }
         let receiver = receivers.isEmpty ? "nobody" : "app"
         trace.append(.init(from: "backgroundassetsd", to: receiver, event: "failedWithError", app: app, download: identifier, detail: failure.message))
+        // As any failure with no delegate to hear it: the extension's to know.
+        if receivers.isEmpty, installedApps.contains(app) {
+            await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download.descriptor, failure: failure), purpose: .notice)])
+        }
     }
 }
