@@ -29,8 +29,10 @@ package final class ServiceConnection: Sendable {
         var wantsEvents = false
         /// Registrations sent again on every new connection, in order.
         var replays: [ClientRequest] = []
-        /// Requests sent again on every new connection until withdrawn, by key, in the order kept.
-        var replaysUntilWithdrawn: [(key: String, request: ClientRequest)] = []
+        /// Requests sent again on every new connection until withdrawn, by key, each with the order
+        /// it was kept in: an app may keep thousands, and each is kept and withdrawn by its key.
+        var replaysUntilWithdrawn: [String: (order: UInt64, request: ClientRequest)] = [:]
+        var nextReplayOrder: UInt64 = 0
         /// Set by ``disconnect()`` until the next request: a connection closed on purpose stays closed.
         var closedByClient = false
         /// Why the service refused the connection being opened, for a request sent after the refusal came.
@@ -179,8 +181,8 @@ package final class ServiceConnection: Sendable {
     ///   - key: Names it for its withdrawal; a request kept under the same key is replaced.
     package func replayUntilWithdrawn(_ request: ClientRequest, key: String) {
         state.withLock { state in
-            state.replaysUntilWithdrawn.removeAll { $0.key == key }
-            state.replaysUntilWithdrawn.append((key, request))
+            state.replaysUntilWithdrawn[key] = (state.nextReplayOrder, request)
+            state.nextReplayOrder += 1
         }
     }
 
@@ -188,7 +190,7 @@ package final class ServiceConnection: Sendable {
     package func withdrawReplay(key: String) {
         state.withLock { state in
             guard !state.replaysUntilWithdrawn.isEmpty else { return }
-            state.replaysUntilWithdrawn.removeAll { $0.key == key }
+            state.replaysUntilWithdrawn[key] = nil
         }
     }
 
@@ -228,9 +230,14 @@ package final class ServiceConnection: Sendable {
             for request in replays {
                 _ = try Self.unwrap(Self.wait { self.send(request, on: socket, reply: $0) })
             }
-            for (_, request) in state.withLock({ $0.replaysUntilWithdrawn }) {
-                _ = Self.wait { self.send(request, on: socket, reply: $0) }
+            // In the order kept, sent together and their answers awaited together, however many.
+            let kept = state.withLock { $0.replaysUntilWithdrawn.values }.sorted { $0.order < $1.order }
+            let answered = DispatchGroup()
+            for (_, request) in kept {
+                answered.enter()
+                send(request, on: socket) { _ in answered.leave() }
             }
+            answered.wait()
             return socket
         } catch {
             // The caller retries, or not: a refusal must not start a second round of reconnecting.
