@@ -154,21 +154,14 @@ public final class ServiceActivities: Sendable {
         }
     }
 
-    /// Waits until `delay` from now has passed; `false` when the wait was cancelled.
+    /// Waits until `delay` after this call has passed; `false` when the wait was cancelled.
+    ///
+    /// The wake-up is the date this call reads, not a delay counted when the task runs: a task that
+    /// starts late on a busy machine, or a test that advances its clock between reading it and
+    /// sleeping, would otherwise push the wake-up past it (the clock's `sleep(until:)` takes a date
+    /// an advance of exactly `delay` reaches).
     private func waitFromNow(_ delay: Duration) -> @Sendable () async -> Bool {
-        let wallClock = wallClock
-        let start = wallClock.now
-        return {
-            // What the clock moved before this task ran comes off the delay. Dates so far from 1970
-            // round to a fraction of a microsecond, so the rest is taken in whole microseconds,
-            // rounded down: a clock advanced by hand by exactly the delay must end the wait.
-            let late = max(0, wallClock.now.timeIntervalSince(start))
-            let left = (delay - .seconds(fractional: late)) / .microseconds(1)
-            if left >= 1 {
-                guard (try? await wallClock.sleep(for: .microseconds(Int64(left)))) != nil else { return false }
-            }
-            return !Task.isCancelled
-        }
+        waitUntil(wallClock.now.addingTimeInterval(delay.seconds))
     }
 
     /// Whether ``close()`` or ``shutdown()`` has been called: nothing new may start, activities
