@@ -389,7 +389,10 @@ struct HTTPTransferTests {
         defer { server.stop() }
         let folder = try TemporaryDirectory()
         let request = try Self.request(server.url("/a.mp4"), in: folder.url)
-        let control = TransferControl(bytesPerSecond: 50_000)
+        // Paced to take half a minute: the cancel comes once the first bytes are on disk, and a test
+        // task that a machine busy with two suites leaves unscheduled for seconds must still find
+        // the transfer running (at 50 KB/s it had ended once, six seconds after its first bytes).
+        let control = TransferControl(bytesPerSecond: 10_000)
         async let outcome = Self.transfer(request, control: control)
         try? await poll(until: { (try? Data(contentsOf: request.partFile).count).map { $0 > 0 } ?? false },
                         "the first bytes on disk")
