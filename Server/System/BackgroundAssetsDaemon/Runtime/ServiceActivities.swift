@@ -94,15 +94,12 @@ public final class ServiceActivities: Sendable {
 
     /// Runs `body` once `delay` has passed on the clock, unless the activity is cancelled first.
     ///
-    /// The delay counts from this call, not from when the activity's task first runs: a task that
-    /// starts late on a busy machine, after a test has advanced its clock, still wakes on time.
+    /// The delay counts from this call, not from when the activity's task first runs: it is
+    /// ``at(_:_:_:)`` of the date read now, so a task that starts late on a busy machine, or a test
+    /// that advances its clock before the task sleeps, still wakes on time.
     @discardableResult
     public func after(_ delay: Duration, _ name: String, _ body: @escaping @Sendable () async -> Void) -> Activity {
-        let wait = waitFromNow(delay)
-        return run(name) {
-            guard await wait() else { return }
-            await body()
-        }
+        at(wallClock.now.addingTimeInterval(delay.seconds), name, body)
     }
 
     /// Runs `body` in the caller's isolation once `delay` has passed on the clock, unless the
@@ -111,11 +108,7 @@ public final class ServiceActivities: Sendable {
     @discardableResult
     public func afterIsolated(_ delay: Duration, _ name: String,
                               @_inheritActorContext(always) _ body: sending @escaping @isolated(any) () async -> Void) -> Activity {
-        let wait = waitFromNow(delay)
-        return start(name) {
-            guard await wait() else { return }
-            await body()
-        }
+        atIsolated(wallClock.now.addingTimeInterval(delay.seconds), name, body)
     }
 
     /// Runs `body` once the clock shows `date`, unless the activity is cancelled first.
@@ -152,16 +145,6 @@ public final class ServiceActivities: Sendable {
             guard (try? await wallClock.sleep(until: date)) != nil else { return false }
             return !Task.isCancelled
         }
-    }
-
-    /// Waits until `delay` after this call has passed; `false` when the wait was cancelled.
-    ///
-    /// The wake-up is the date this call reads, not a delay counted when the task runs: a task that
-    /// starts late on a busy machine, or a test that advances its clock between reading it and
-    /// sleeping, would otherwise push the wake-up past it (the clock's `sleep(until:)` takes a date
-    /// an advance of exactly `delay` reaches).
-    private func waitFromNow(_ delay: Duration) -> @Sendable () async -> Bool {
-        waitUntil(wallClock.now.addingTimeInterval(delay.seconds))
     }
 
     /// Whether ``close()`` or ``shutdown()`` has been called: nothing new may start, activities
