@@ -42,9 +42,8 @@ extension BackgroundAssetsService {
                 traceEvent("failedWithError", row: row, to: "backgroundassetsd", detail: "essential; held for the extension: \(failure.message)")
                 return await perform(actions)
             }
-            let receivers = broadcast(.failed(download: row.descriptor, failure: failure), to: row, traced: "failedWithError", detail: failure.message)
-            if receivers.isEmpty, installedApps.contains(row.bundleIdentifier) {
-                await callExtension(of: row.bundleIdentifier, [ExtensionCallRecord(call: .failed(download: row.descriptor, failure: failure), purpose: .notice)])
+            await reportFailure(of: row.descriptor, app: row.bundleIdentifier, failure) { receivers in
+                traceEvent("failedWithError", row: row, receivers: receivers, detail: failure.message)
             }
         case let .finished(row, file):
             defer { progressSamples.forget(rowID: row.id) }
@@ -88,14 +87,31 @@ extension BackgroundAssetsService {
         return receivers
     }
 
+    /// Tells the app's delegates that a download failed or, with none connected, its installed
+    /// app's extension: where every failure goes, a transfer's or a start the store could not record.
+    /// - Parameter traced: Records the event in the trace, given who received it.
+    func reportFailure(of download: DownloadDescriptor, app: String, _ failure: WireFailure, traced: ([Client]) -> Void) async {
+        let receivers = clients.delegates(of: app)
+        for client in receivers { client.connection.send(.event(.failed(download: download, failure: failure))) }
+        traced(receivers)
+        if receivers.isEmpty, installedApps.contains(app) {
+            await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download, failure: failure), purpose: .notice)])
+        }
+    }
+
     func traceEvent(_ name: String, row: DownloadRow, receivers: [Client], detail: String? = nil) {
+        traceEvent(name, row: row, to: Self.receiverName(receivers), detail: detail)
+    }
+
+    /// Who received an event, as the trace names it: the receivers' roles, or "nobody".
+    static func receiverName(_ receivers: [Client]) -> String {
         // One receiver (the app's delegate) is most events': named without a set to sort.
         let receiver = if receivers.count == 1, let role = receivers[0].hello?.role.rawValue {
             role
         } else {
             Set(receivers.compactMap { $0.hello?.role.rawValue }).sorted().joined(separator: "+")
         }
-        traceEvent(name, row: row, to: receiver.isEmpty ? "nobody" : receiver, detail: detail)
+        return receiver.isEmpty ? "nobody" : receiver
     }
 
     func traceEvent(_ name: String, row: DownloadRow, to receiver: String, detail: String? = nil) {

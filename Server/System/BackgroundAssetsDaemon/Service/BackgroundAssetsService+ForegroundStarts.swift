@@ -61,13 +61,9 @@ extension BackgroundAssetsService {
             code: BAError.Code.downloadFailedToStart.rawValue,
             message: "The service answered the foreground start of \(identifier.debugSummary) but could not record it: \(reasonText(error)). Start the download again.")
         logger.error("Could not record the foreground download \(app)/\(identifier) it had answered for: \(reasonText(error)).")
-        let receivers = clients.delegates(of: app)
-        for client in receivers { client.connection.send(.event(.failed(download: download.descriptor, failure: failure))) }
-        let receiver = receivers.isEmpty ? "nobody" : "app"
-        trace.append(.init(from: "backgroundassetsd", to: receiver, event: "failedWithError", app: app, download: identifier, detail: failure.message))
-        // As any failure with no delegate to hear it: the extension's to know.
-        if receivers.isEmpty, installedApps.contains(app) {
-            await callExtension(of: app, [ExtensionCallRecord(call: .failed(download: download.descriptor, failure: failure), purpose: .notice)])
+        await reportFailure(of: download.descriptor, app: app, failure) { receivers in
+            trace.append(.init(from: "backgroundassetsd", to: Self.receiverName(receivers), event: "failedWithError",
+                               app: app, download: identifier, detail: failure.message))
         }
     }
 }
