@@ -9,8 +9,8 @@ import Synchronization
 
 /// A configured OpenSSL client context, shared by every connection that trusts the same CAs.
 ///
-/// Trust is the system's default verify paths (OpenSSL's store, never modified) plus the PEM
-/// files given, such as the CAs a device trusts. TLS 1.2 and 1.3 only; ALPN offers `http/1.1`.
+/// Trust is the system's default verify paths (OpenSSL's store, never modified; ``SystemTrust``
+/// says how they are read) plus the PEM files given, such as the CAs a device trusts. TLS 1.2 and 1.3 only; ALPN offers `http/1.1`.
 /// Sessions are kept per host and port so a second connection to a server skips the full handshake.
 public final class TLSClientContext: @unchecked Sendable {
     // SSL_CTX is safe to share between threads once configured; it is configured in init only.
@@ -36,7 +36,7 @@ public final class TLSClientContext: @unchecked Sendable {
         _ = copenssl_set_min_version(context, TLS1_2_VERSION)
         _ = copenssl_set_modes(context)
         copenssl_ignore_unexpected_eof(context)
-        SSL_CTX_set_default_verify_paths(context)
+        SystemTrust.add(to: context)
         for file in extraCAFiles where SSL_CTX_load_verify_locations(context, file.path, nil) != 1 {
             let reason = TLSError.drainQueue()
             // deinit frees the context: every stored property is set by now.
