@@ -59,7 +59,7 @@ extension AssetPackCoordinator {
         nextManifestNumber += 1
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
-            stallTimeout: configuration.stallTimeout, trust: TrustedCertificates(directory: paths.trustDirectory))
+            stallTimeout: configuration.stallTimeout, trust: queue.trust)
         switch await fetcher.fetch(url, name: "asset-packs-\(app.bundleIdentifier)-\(nextManifestNumber).json") {
         case let .failure(failure):
             return .failure(failure)

@@ -35,7 +35,8 @@ public actor DownloadQueue: OwnThreadActor {
     let staging: StagingArea
     let configuration: ServiceConfiguration
     let policy: RetryPolicy
-    /// The CAs https downloads trust: the system's and the device's.
+    /// The CAs https downloads trust: the system's and the device's. The manifests' fetches use it
+    /// too, so one context (and its TLS sessions) serves every https request of the service.
     let trust: TrustedCertificates
     /// Kept-alive connections, shared by every transfer of the queue.
     let connections: ConnectionPool

@@ -42,7 +42,7 @@ extension BackgroundAssetsService {
         let fetcher = ManifestFetcher(
             folder: paths.stagingDirectory.appending(path: "manifests", directoryHint: .isDirectory),
             stallTimeout: configuration.stallTimeout,
-            trust: TrustedCertificates(directory: paths.trustDirectory))
+            trust: queue.trust)
         let result = await fetcher.fetch(manifestURL, name: "\(app)-\(allocateIdentifier()).json")
         switch result {
         case let .success(file):
