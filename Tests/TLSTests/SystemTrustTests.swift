@@ -76,4 +76,16 @@ struct SystemTrustTests {
         #expect(!SystemTrust.containsHashedNames(folder.url.appending(path: "missing").path))
         #expect(SystemTrust.containsHashedNames(try systemFolder()))
     }
+
+    @Test("Paths are the same file through links, and a missing path only as itself")
+    func sameFiles() throws {
+        let target = folder.url.appending(path: "bundle.crt")
+        try Data("bundle".utf8).write(to: target)
+        let link = folder.url.appending(path: "cert.pem")
+        try FileManager.default.createSymbolicLink(at: link, withDestinationURL: target)
+        #expect(SystemTrust.isSameFile(link.path, target.path))
+        #expect(!SystemTrust.isSameFile(link.path, folder.url.appending(path: "other.crt").path))
+        #expect(SystemTrust.isSameFile("/nonexistent/cert.pem", "/nonexistent/cert.pem"))
+        #expect(!SystemTrust.isSameFile("/nonexistent/cert.pem", target.path))
+    }
 }

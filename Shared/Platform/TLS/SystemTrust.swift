@@ -14,8 +14,8 @@ import Foundation
 /// CAs in the default folder too, one file per CA under its subject's hash, which OpenSSL's
 /// hashed-folder lookup opens only when a chain names that issuer. So where that folder has hashed
 /// names, it is the whole of the system's trust; where it has none (a system that ships only a
-/// bundle), or where `SSL_CERT_FILE` or `SSL_CERT_DIR` choose other paths, the default verify paths
-/// are used as they are.
+/// bundle), or where `SSL_CERT_FILE` or `SSL_CERT_DIR` name other paths than the defaults, the
+/// default verify paths are used as they are.
 enum SystemTrust {
     /// Adds the system's CAs to `context`'s store.
     /// - Parameter folder: A folder of CAs under hashed names to look issuers up in, instead of the default paths.
@@ -31,12 +31,30 @@ enum SystemTrust {
 
     /// OpenSSL's default CA folder, when it alone holds the system's trust; read once per process.
     static let hashedFolder: String? = {
-        let overridden = [X509_get_default_cert_file_env(), X509_get_default_cert_dir_env()]
-            .contains { name in name.map { getenv($0) != nil } ?? false }
-        guard !overridden, let defaultFolder = X509_get_default_cert_dir() else { return nil }
-        let folder = String(cString: defaultFolder)
-        return containsHashedNames(folder) ? folder : nil
+        guard let defaultBundle = X509_get_default_cert_file().map({ String(cString: $0) }),
+              let defaultFolder = X509_get_default_cert_dir().map({ String(cString: $0) }) else { return nil }
+        // Some environments set SSL_CERT_FILE and SSL_CERT_DIR to the defaults themselves, which
+        // changes nothing. Paths of their own are read as OpenSSL reads them: a bundle of one's own
+        // may hold CAs the folder lacks.
+        let bundle = environment(X509_get_default_cert_file_env()) ?? defaultBundle
+        let folder = environment(X509_get_default_cert_dir_env()) ?? defaultFolder
+        guard isSameFile(bundle, defaultBundle), isSameFile(folder, defaultFolder) else { return nil }
+        return containsHashedNames(defaultFolder) ? defaultFolder : nil
     }()
+
+    private static func environment(_ name: UnsafePointer<CChar>?) -> String? {
+        name.flatMap { getenv($0) }.map { String(cString: $0) }
+    }
+
+    /// Whether two paths name the same file once links are followed (or the same missing path).
+    static func isSameFile(_ first: String, _ second: String) -> Bool {
+        func resolved(_ path: String) -> String {
+            guard let real = realpath(path, nil) else { return path }
+            defer { free(real) }
+            return String(cString: real)
+        }
+        return resolved(first) == resolved(second)
+    }
 
     /// Whether `folder` has a file named as OpenSSL's lookup expects: eight hex digits, a dot, a number.
     static func containsHashedNames(_ folder: String) -> Bool {
