@@ -53,7 +53,7 @@ final class SessionManager: NSObject, Sendable {
         super.init()
         // The manifest first: a finished download can be delivered as soon as the delegate is set,
         // and it is matched to its session through the manifest.
-        loadLocalManifest(isRefreshed: false)
+        loadLocalManifest()
         // Callbacks start flowing once a delegate is set; the manager holds it weakly, and the
         // singleton lives as long as the app.
         BADownloadManager.shared.delegate = self
@@ -150,9 +150,14 @@ final class SessionManager: NSObject, Sendable {
             }
             // Validated before it replaces anything, so a bad manifest never overwrites a good one.
             let manifest = try Manifest.decode(data, source: manifestURL.absoluteString, baseURL: manifestURL)
-            // The save is an atomic replace: the extension reads the old manifest or the new one,
-            // never a mix, so it needs no exclusive control.
-            try settings.saveLocalManifest(manifest)
+            // Usually the extension saved this very manifest during the install, and the app loaded
+            // it at launch: saving it again would rewrite and sync the whole file for nothing.
+            if manifest != state.withLock({ $0.manifest }) {
+                // The save is an atomic replace: the extension reads the old manifest or the new one,
+                // never a mix, so it needs no exclusive control.
+                try settings.saveLocalManifest(manifest)
+            }
+            use(manifest, isRefreshed: true)
         } catch {
             let reason = switch error {
             case let error as AppError: error.description
@@ -166,7 +171,6 @@ final class SessionManager: NSObject, Sendable {
             eventContinuation.yield(.manifestUnavailable(reason))
             return false
         }
-        loadLocalManifest(isRefreshed: true)
         return true
     }
 
@@ -176,8 +180,7 @@ final class SessionManager: NSObject, Sendable {
     }
 
     /// Loads the local copy of the manifest, saved by the app or by the extension.
-    /// - Parameter isRefreshed: Whether the app just saved it from the server, for the display.
-    func loadLocalManifest(isRefreshed: Bool) {
+    private func loadLocalManifest() {
         let url = settings.localManifestURL
         guard FileManager.default.fileExists(atPath: url.path) else {
             Logger.app.info("No manifest has been downloaded yet.")
@@ -190,6 +193,11 @@ final class SessionManager: NSObject, Sendable {
             Logger.app.error("Failed to load the local manifest: \(error.localizedDescription)")
             return
         }
+        use(manifest, isRefreshed: false)
+    }
+
+    /// Makes `manifest` the one in use, and reports it.
+    private func use(_ manifest: Manifest, isRefreshed: Bool) {
         state.withLock { state in
             state.manifest = manifest
             state.settledPrefix = 0
