@@ -56,15 +56,19 @@ final class PeriodicChecks {
         let wallClock = activities.wallClock
         timer = activities.run("periodic checks") {
             while !Task.isCancelled {
-                let device = inputs.deviceClock.deviceTime(at: wallClock.now)
+                // One reading of the clock per pass: the next check is found, and slept for, from
+                // the time the due ones were found at. Read again before the sleep, a clock that moved
+                // past the next check meanwhile left it a moment in the future, and the pass slept
+                // through it until the clock moved again.
+                let now = wallClock.now
+                let device = inputs.deviceClock.deviceTime(at: now)
                 for app in await Self.dueApps(registry: registry, schedule: schedule, inputs: inputs, device: device) {
                     await due(app, device)
                 }
-                guard let next = await Self.nextCheck(registry: registry, schedule: schedule, inputs: inputs, now: wallClock.now) else {
+                guard let next = await Self.nextCheck(registry: registry, schedule: schedule, inputs: inputs, now: now) else {
                     return
                 }
                 // Never sleep longer than an hour, which also bounds the effect of a clock change.
-                let now = wallClock.now
                 try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
             }
         }
