@@ -56,10 +56,10 @@ final class PeriodicChecks {
         let wallClock = activities.wallClock
         timer = activities.run("periodic checks") {
             while !Task.isCancelled {
-                // One reading of the clock per pass: the next check is found, and slept for, from
-                // the time the due ones were found at. Read again before the sleep, a clock that moved
-                // past the next check meanwhile left it a moment in the future, and the pass slept
-                // through it until the clock moved again.
+                // One reading of the clock per pass: the next check is found, and its wake-up bounded,
+                // from the time the due ones were found at. Read again before the sleep, a clock that
+                // moved past the next check meanwhile put the wake-up a moment past the new time, and
+                // the pass slept through the check until the clock moved again.
                 let now = wallClock.now
                 let device = inputs.deviceClock.deviceTime(at: now)
                 for app in await Self.dueApps(registry: registry, schedule: schedule, inputs: inputs, device: device) {
@@ -69,7 +69,7 @@ final class PeriodicChecks {
                     return
                 }
                 // Never sleep longer than an hour, which also bounds the effect of a clock change.
-                try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
+                try? await wallClock.sleep(until: min(max(next, now).addingTimeInterval(0.001), now.addingTimeInterval(3600)))
             }
         }
     }

@@ -19,6 +19,9 @@ extension BackgroundAssetsService {
     /// Hands every ready task to its app, expires and ends running ones, then sleeps until the next change.
     func runTasks() async {
         while !Task.isCancelled {
+            // The wake-up is bounded from the pass's start: read again at its end, a clock that moved
+            // past the next wake-up during the pass would put it a moment past the new time.
+            let passStart = wallClock.now
             // A pass: the time first, then each pending request as it reads now (a launch before it
             // changes what the next one reads: its run, its refresh), then the continued-processing queue.
             var wakeUp = await perform(tasks.timeReached(now: wallClock.now))
@@ -28,8 +31,7 @@ extension BackgroundAssetsService {
             }
             wakeUp += await perform(tasks.passEnded(now: wallClock.now, isConnected: { self.clients[$0] != nil }))
             guard let next = wakeUp.min() else { return }
-            let now = wallClock.now
-            try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
+            try? await wallClock.sleep(until: min(max(next, passStart).addingTimeInterval(0.001), passStart.addingTimeInterval(3600)))
         }
     }
 
