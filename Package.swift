@@ -372,7 +372,7 @@ let package = Package(
         ),
         .testTarget(
             name: "TLSTests",
-            dependencies: ["TLS", "TestSupport"],
+            dependencies: ["COpenSSL", "TLS", "TestSupport"],
             path: "Tests/TLSTests"
         ),
         .testTarget(
