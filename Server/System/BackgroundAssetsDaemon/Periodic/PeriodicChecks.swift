@@ -69,7 +69,7 @@ final class PeriodicChecks {
                     return
                 }
                 // Never sleep longer than an hour, which also bounds the effect of a clock change.
-                try? await wallClock.sleep(until: min(max(next, now).addingTimeInterval(0.001), now.addingTimeInterval(3600)))
+                try? await wallClock.sleep(until: min(max(next, now.addingTimeInterval(0.001)), now.addingTimeInterval(3600)))
             }
         }
     }

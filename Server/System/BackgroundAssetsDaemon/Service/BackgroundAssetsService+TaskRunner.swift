@@ -31,7 +31,7 @@ extension BackgroundAssetsService {
             }
             wakeUp += await perform(tasks.passEnded(now: wallClock.now, isConnected: { self.clients[$0] != nil }))
             guard let next = wakeUp.min() else { return }
-            try? await wallClock.sleep(until: min(max(next, passStart).addingTimeInterval(0.001), passStart.addingTimeInterval(3600)))
+            try? await wallClock.sleep(until: min(max(next, passStart.addingTimeInterval(0.001)), passStart.addingTimeInterval(3600)))
         }
     }
 
