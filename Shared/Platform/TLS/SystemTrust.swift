@@ -58,15 +58,8 @@ enum SystemTrust {
 
     /// Whether `folder` has a file named as OpenSSL's lookup expects: eight hex digits, a dot, a number.
     static func containsHashedNames(_ folder: String) -> Bool {
-        guard let directory = opendir(folder) else { return false }
-        defer { closedir(directory) }
-        while let entry = readdir(directory) {
-            let name = withUnsafeBytes(of: entry.pointee.d_name) { bytes in
-                String(decoding: bytes.prefix { $0 != 0 }, as: UTF8.self)
-            }
-            if isHashedName(name) { return true }
-        }
-        return false
+        // Listed by name, as the service lists its trust folder: once per process, a few hundred names.
+        ((try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? []).contains(where: isHashedName)
     }
 
     /// Whether `name` is a hashed CA file's name, `5ad8a5d6.0` say.
