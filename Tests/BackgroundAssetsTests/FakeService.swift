@@ -68,8 +68,13 @@ final class FakeService: Sendable {
 
     /// Closes the open connections, as a crashed service would.
     func dropConnections() {
-        for connection in connections.withLock({ $0 }) { connection.close() }
-        connections.withLock { $0.removeAll() }
+        // Taken off the list before they close: a client reconnects as soon as its connection
+        // ends, and the new connection, accepted meanwhile, must stay on the list for ``push(_:)``.
+        let dropped = connections.withLock { connections in
+            defer { connections.removeAll() }
+            return connections
+        }
+        for connection in dropped { connection.close() }
     }
 
     /// Sends an event to every connection.
