@@ -61,8 +61,8 @@ enum InstalledBundleLaunch {
     static func announceLaunch() {
         atexit { _ = InstalledBundleLaunch.announced.wait(timeout: .now() + 1) }
         Thread.detachNewThread {
-            // Any request answers after the hello before it, which is where the launch is counted.
-            BADownloadManager.shared.connection.request(.downloads(.fetchCurrentDownloads)) { _ in announced.signal() }
+            // The hello that opens the connection is answered once the launch is counted.
+            BADownloadManager.shared.connection.connect { _ in announced.signal() }
         }
     }
 

@@ -97,6 +97,24 @@ package final class ServiceConnection: Sendable {
         }
     }
 
+    /// Opens the connection unless it is open, then calls `done`; returns at once.
+    ///
+    /// The service answers the hello that opens a connection once it knows the process (an opened
+    /// app's launch is counted by then), so `done` runs after that, with no request of its own: one
+    /// that only waited for the hello would have the service build an answer for nothing.
+    /// - Parameter done: Called once, on a background thread, with `nil` or why the service could not be reached.
+    package func connect(then done: @escaping @Sendable ((any Error)?) -> Void) {
+        state.withLock { $0.closedByClient = false }
+        sender.async { [self] in
+            do {
+                _ = try connectIfNeeded()
+                done(nil)
+            } catch {
+                done(error)
+            }
+        }
+    }
+
     /// The connection open now, or the last one: a number that changes each time the connection
     /// is opened again, for ``request(_:onConnection:reply:)``.
     package var connectionGeneration: UInt64 {
