@@ -52,7 +52,10 @@ extension SessionManager {
             // would take longer than the downloads.
             let downloadsByIdentifier = Dictionary(
                 currentDownloads.map { ($0.identifier, $0) }, uniquingKeysWith: { first, _ in first })
-            for local in remoteSessions {
+            // Sessions nobody downloads yet first: those the extension has in flight keep going
+            // meanwhile, and by the time the list comes to them most are on the device.
+            let isInFlight = { (local: LocalSession) in downloadsByIdentifier[local.session.downloadIdentifier] != nil }
+            for local in remoteSessions.filter({ !isInFlight($0) }) + remoteSessions.filter(isInFlight) {
                 startDownload(of: local, existingDownload: downloadsByIdentifier[local.session.downloadIdentifier])
             }
         }
