@@ -84,6 +84,37 @@ extension SampleTests {
                 #expect(verified == Set(sessions.map(\.id)))
             }
         }
+
+        @Test("The app starts the sessions nobody downloads before it promotes the downloads in flight")
+        func startsNewSessionsBeforePromotions() async throws {
+            let throttled = ["--throttle", String(Self.throttle)]
+            try await withSampleDevice(sessionSize: 98_304, serverArguments: throttled) { device in
+                let sessions = try device.catalog()
+                let others = sessions.filter { !$0.essential }
+                try #require(others.count == 2)
+                let (inFlight, cancelled) = (others[0], others[1])
+                try await device.install()
+                try await poll(until: {
+                    let downloads = try await device.serviceDownloads()
+                    return (downloads[inFlight.id]?.written ?? 0) > 0 && downloads[cancelled.id] != nil
+                }, interval: .milliseconds(20), "\(inFlight.id) to be part-way downloaded")
+                // Nothing downloads this session when the app opens: its loop has to start it anew.
+                try await device.tool(["cancel", cancelled.id, "--app-bundle-id", SampleDevice.bundleIdentifier])
+
+                let app = try await device.runApp()
+                #expect(app.status == .exited(0), "\(app.standardOutput)\n\(app.standardError)")
+
+                // The service handles the app's starts in the order its loop makes them, one at a time.
+                let starts = device.trace().filter { $0.from == "app" && $0.event == "startForegroundDownload" }
+                let started = try #require(starts.firstIndex { $0.download == cancelled.id }, "\(starts)")
+                let promoted = try #require(starts.firstIndex { $0.download == inFlight.id }, "\(starts)")
+                #expect(starts[started].detail == nil, "\(starts[started])")
+                #expect(starts[promoted].detail == "promoted", "\(starts[promoted])")
+                #expect(started < promoted, "\(starts)")
+                let verified = try await device.verifiedSessions(of: sessions)
+                #expect(verified == Set(sessions.map(\.id)))
+            }
+        }
     }
 }
 
