@@ -28,11 +28,24 @@ struct DescriptorReserveTests {
 
     @Test("A transfer starts only when its socket and its file both fall below the reserve")
     func transfersBelowTheReserve() {
+        let nothingOpen: (Int) -> Bool = { _ in false }
+        let perTransfer = DescriptorReserve.descriptorsPerTransfer
         // Under 64, 48 to 63 are kept: a transfer handed 46 and 47 fits, one handed 47 and 48 does not.
-        #expect(DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 46, limit: 64))
-        #expect(!DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 47, limit: 64))
-        #expect(!DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 63, limit: 64))
-        #expect(DescriptorReserve.hasRoom(for: DescriptorReserve.descriptorsPerTransfer, lowestFree: 5, limit: Int.max))
+        #expect(DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 46, limit: 64, isOpen: nothingOpen))
+        #expect(!DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 47, limit: 64, isOpen: nothingOpen))
+        #expect(!DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 63, limit: 64, isOpen: nothingOpen))
+        #expect(DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 5, limit: Int.max, isOpen: nothingOpen))
+    }
+
+    @Test("Numbers still in use above the lowest free one are skipped: the next opens get the numbers after them")
+    func numbersInUseAboveAGap() {
+        let perTransfer = DescriptorReserve.descriptorsPerTransfer
+        // 40 was freed (a transfer's socket, closed first), 41 to 46 are in use: a transfer would
+        // get 40 and 47, which fits under 64; with 47 in use too it would get 48, a kept one.
+        #expect(DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 40, limit: 64) { (41...46).contains($0) })
+        #expect(!DescriptorReserve.hasRoom(for: perTransfer, lowestFree: 40, limit: 64) { (41...47).contains($0) })
+        // Two transfers need four numbers: 40, 47 and then two more below 48 that are not there.
+        #expect(!DescriptorReserve.hasRoom(for: 2 * perTransfer, lowestFree: 40, limit: 64) { (41...46).contains($0) })
     }
 
     @Test("The probe names the number the kernel hands out next, and leaves it free")

@@ -23,8 +23,9 @@ import Foundation
 /// that many are free for the service's own work (the crash handler, SQLite, a hand-over's folder,
 /// libdispatch) whatever clients and transfers do. The kernel hands out the lowest free number, so
 /// the numbers are what is judged: a number that high means that few are free. (A descriptor freed
-/// lower down is taken first, so it is room too; what the numbers cannot see is how many are in use
-/// above such a gap, or the descriptors a hand-over or SQLite opens for a moment, which is why the
+/// lower down is taken first, so it is room too, and the numbers still in use above it are skipped
+/// when the queue counts its room; what no look ahead can see is the descriptors a hand-over or
+/// SQLite opens for a moment between the look and the transfer's own opens, which is why the
 /// reserve is a dozen and more, not one.)
 enum DescriptorReserve {
     /// The descriptors kept under a limit of 64 or more.
@@ -47,12 +48,33 @@ enum DescriptorReserve {
     /// those it starts and those whose threads have not opened theirs yet, which no probe sees.
     static func hasRoom(forTransfers transfers: Int) -> Bool {
         guard let lowest = lowestFreeDescriptor() else { return false }
-        return hasRoom(for: descriptorsPerTransfer * transfers, lowestFree: lowest, limit: limit())
+        return hasRoom(for: descriptorsPerTransfer * transfers, lowestFree: lowest, limit: limit()) { number in
+            fcntl(Int32(clamping: number), F_GETFD) != -1
+        }
     }
 
-    /// Whether `count` descriptors, handed out from `lowestFree` up, all fall below the reserve of `limit`.
-    static func hasRoom(for count: Int, lowestFree: Int, limit: Int) -> Bool {
-        lowestFree + count <= limit - reserved(under: limit)
+    /// Whether the `count` descriptors handed out next, from `lowestFree` up, all fall below the
+    /// reserve of `limit`.
+    ///
+    /// The kernel hands out the lowest free numbers, and above a number freed lower down (the
+    /// socket of a transfer that is ending) some are still in use: those are skipped, so the
+    /// numbers counted are the ones the next opens get. The look stops at the first `count` free
+    /// ones, a few cheap checks when the numbers above are free, as they are far from the limit.
+    /// - Parameters:
+    ///   - count: The descriptors to be opened.
+    ///   - lowestFree: The lowest free number.
+    ///   - limit: The process's limit.
+    ///   - isOpen: Whether a number is in use; `fcntl(F_GETFD)` for the process's own descriptors.
+    static func hasRoom(for count: Int, lowestFree: Int, limit: Int, isOpen: (Int) -> Bool) -> Bool {
+        let end = limit - reserved(under: limit)
+        var free = 0
+        var number = lowestFree
+        while free < count {
+            guard number < end else { return false }
+            if !isOpen(number) { free += 1 }
+            number += 1
+        }
+        return true
     }
 
     /// The process's limit on open descriptors (`RLIMIT_NOFILE`), as an `Int` (an unlimited one is `Int.max`).
