@@ -59,4 +59,29 @@ struct DescriptorReserveTests {
         #expect(Int(opened) <= probed || fcntl(Int32(probed), F_GETFD) != -1, "the probed number \(probed) was left open")
         #expect(DescriptorReserve.limit() > 0)
     }
+    @Test("A window of numbers looked at with one poll says which are open, window after window")
+    func openDescriptorWindow() throws {
+        let held = (0..<6).map { _ in open("/dev/null", O_RDONLY | O_CLOEXEC) }
+        defer { for descriptor in held where descriptor >= 0 { close(descriptor) } }
+        #expect(held.allSatisfy { $0 >= 0 })
+        // The third is closed again: a gap among numbers in use, as a transfer's closed socket leaves.
+        let freed = held[2]
+        close(freed)
+        let kept = held.filter { $0 != freed }
+        // A window of two makes the look at the highest number a third or later window.
+        var window = OpenDescriptorWindow(size: 2)
+        let lowest = Int(try #require(kept.min()))
+        for number in lowest...Int(try #require(kept.max())) {
+            let isOpen = window.isOpen(number)
+            if kept.contains(Int32(number)) {
+                #expect(isOpen, "\(number) is held open")
+            } else if number == Int(freed) {
+                // Another test's open may take the freed number meanwhile; only then may it be in use.
+                #expect(!isOpen || fcntl(freed, F_GETFD) != -1, "\(number) was closed")
+            }
+        }
+        var beyondAnyLimit = OpenDescriptorWindow(size: 4)
+        let farNumberIsOpen = beyondAnyLimit.isOpen(Int(Int32.max) - 8)
+        #expect(!farNumberIsOpen)
+    }
 }
