@@ -2,8 +2,10 @@
 # Benchmarks the cost per download: COUNT sessions of SIZE bytes (default 1,000 of 100 KB) over https,
 # installed with backgroundassets-debug install --wait, then the app run until every session is on the
 # device and verified, against curl fetching the same COUNT URLs in one process (one connection, as
-# curl reuses it). RUNS rounds, each on a new device with a new service, the order of the two sides
-# alternating; prints each round, the medians and their ratio. Not a test: run it on a quiet machine.
+# curl reuses it), and against the same curl followed by one sync of its files' file system: the
+# service makes each file durable before it hands it over, which curl alone never does. RUNS rounds,
+# each on a new device with a new service, the order of the two sides alternating; prints each round,
+# the medians and their ratios. Not a test: run it on a quiet machine.
 #
 # Nothing is deleted until every round has run: ext4 avoids reusing inodes freed in the last minutes,
 # and creating files right after deleting thousands costs up to a millisecond each, which would
@@ -112,14 +114,18 @@ manifest, base = sys.argv[1], sys.argv[2]
 for session in json.load(open(manifest))["sessions"]:
     print(f'{base}/{session["url"]}')
 PY
-measure_curl() {  # measure_curl ROUND: prints "seconds CPU-seconds".
-    local folder="$WORK/curl-$1" started
+measure_curl() {  # measure_curl ROUND: prints "seconds CPU-seconds seconds-until-synced".
+    local folder="$WORK/curl-$1" started fetched
     mkdir -p "$folder"
     awk -v folder="$folder" '{ printf "url = \"%s\"\noutput = \"%s/%d\"\n", $0, folder, NR }' "$WORK/urls" > "$WORK/curl-$1.config"
     sync
     started=$(now)
     timed "$WORK/curl-$1.cpu" curl -s "${curl_flags[@]}" --config "$WORK/curl-$1.config"
-    echo "$(calc "$(now) - $started") $(cat "$WORK/curl-$1.cpu")"
+    fetched=$(now)
+    # The service hands over each file once it is on disk; curl's files reach the disk too with one
+    # sync of their file system afterwards (syncfs), the cheapest way to make them all durable.
+    sync -f "$folder"
+    echo "$(calc "$fetched - $started") $(cat "$WORK/curl-$1.cpu") $(calc "$(now) - $started")"
 }
 
 measure_baseline() {  # measure_baseline ROUND: measure_service with the BASELINE build; prints nothing without one.
@@ -128,14 +134,14 @@ measure_baseline() {  # measure_baseline ROUND: measure_service with the BASELIN
     measure_service "$1-baseline"
 }
 
-report_round() {  # report_round LABEL "install app rss cpu" "curl-time curl-cpu": one line.
-    local install app rss service_cpu curl_time curl_cpu total
+report_round() {  # report_round LABEL "install app rss cpu" "curl-time curl-cpu curl-synced-time": one line.
+    local install app rss service_cpu curl_time curl_cpu curl_synced total
     read -r install app rss service_cpu <<< "$2"
-    read -r curl_time curl_cpu <<< "$3"
+    read -r curl_time curl_cpu curl_synced <<< "$3"
     total="$(calc "$install + $app")"
-    printf '%s: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; service peak RSS %d MiB; CPU %.2f s against curl %.2f s (%.1fx)\n' \
-        "$1" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$((rss / 1024))" \
-        "$service_cpu" "$curl_cpu" "$(calc "$service_cpu / ($curl_cpu > 0 ? $curl_cpu : 0.001)")"
+    printf '%s: install %.2f s, app until verified %.2f s, in all %.2f s; curl %.2f s; ratio %.1fx; curl then sync %.2f s (%.1fx); service peak RSS %d MiB; CPU %.2f s against curl %.2f s (%.1fx)\n' \
+        "$1" "$install" "$app" "$total" "$curl_time" "$(calc "$total / $curl_time")" "$curl_synced" "$(calc "$total / $curl_synced")" \
+        "$((rss / 1024))" "$service_cpu" "$curl_cpu" "$(calc "$service_cpu / ($curl_cpu > 0 ? $curl_cpu : 0.001)")"
 }
 
 log "$RUNS rounds: the app until $COUNT sessions of $SIZE bytes are on a new device, and curl, alternating..."
@@ -143,6 +149,7 @@ log "$RUNS rounds: the app until $COUNT sessions of $SIZE bytes are on a new dev
 service_times=()
 baseline_times=()
 curl_times=()
+curl_synced_times=()
 for round in $(seq "$RUNS"); do
     if [ $((round % 2)) = 1 ]; then
         service="$(measure_service "$round")"
@@ -154,10 +161,11 @@ for round in $(seq "$RUNS"); do
         service="$(measure_service "$round")"
     fi
     read -r install app rss service_cpu <<< "$service"
-    read -r curl_time curl_cpu <<< "$curl_side"
+    read -r curl_time curl_cpu curl_synced <<< "$curl_side"
     total="$(calc "$install + $app")"
     service_times+=("$total")
     curl_times+=("$curl_time")
+    curl_synced_times+=("$curl_synced")
     report_round "round $round" "$service" "$curl_side"
     if [ -n "$baseline" ]; then
         read -r base_install base_app _ _ <<< "$baseline"
@@ -173,9 +181,11 @@ done
 median() { printf '%s\n' "$@" | sort -g | awk '{ v[NR] = $1 } END { print (NR % 2) ? v[(NR + 1) / 2] : (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }
 service_median="$(median "${service_times[@]}")"
 curl_median="$(median "${curl_times[@]}")"
-printf '%s sessions of %s bytes over %s, median of %d: service %.2f s, curl %.2f s, ratio %.1fx\n' \
+curl_synced_median="$(median "${curl_synced_times[@]}")"
+printf '%s sessions of %s bytes over %s, median of %d: service %.2f s, curl %.2f s, ratio %.1fx; curl then sync %.2f s, ratio %.1fx\n' \
     "$COUNT" "$SIZE" "$([ "$HTTPS" = 1 ] && echo https || echo http)" "$RUNS" \
-    "$service_median" "$curl_median" "$(calc "$service_median / $curl_median")"
+    "$service_median" "$curl_median" "$(calc "$service_median / $curl_median")" \
+    "$curl_synced_median" "$(calc "$service_median / $curl_synced_median")"
 if [ "${#baseline_times[@]}" -gt 0 ]; then
     baseline_median="$(median "${baseline_times[@]}")"
     printf 'baseline, median of %d: service %.2f s, ratio %.1fx; this build takes %.2fx the baseline'"'"'s time\n' \
