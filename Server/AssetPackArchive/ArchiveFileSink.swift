@@ -146,7 +146,7 @@ public final class ArchiveFileSink: @unchecked Sendable {
     /// waiting: the unpack's sync then finds most of them there already.
     private func startWriteBack() {
         guard output >= 0, written > writeBackStart else { return }
-        UnsyncedFiles.startWriteBack(output, from: writeBackStart, count: Int(written - writeBackStart))
+        WriteBack.start(output, from: writeBackStart, count: Int(written - writeBackStart))
         writeBackStart = written
     }
 

@@ -42,7 +42,7 @@ extension AssetPackArchiveReader {
                     throw AssetPackArchiveError(.truncated, path: path, problem: "ends inside \(file.path); download it again.")
                 }
                 try write(UnsafeRawBufferPointer(rebasing: buffer[0..<count]), to: output, file: file.path)
-                UnsyncedFiles.startWriteBack(output, from: file.size - remaining, count: count)
+                WriteBack.start(output, from: file.size - remaining, count: count)
                 remaining -= Int64(count)
                 offset += Int64(count)
             }
@@ -99,18 +99,6 @@ struct UnsyncedFiles {
         files = []
     }
 
-    /// Asks the kernel to start writing bytes just written out now, without waiting
-    /// (`sync_file_range` with `SYNC_FILE_RANGE_WRITE`), so the disk works while the rest is
-    /// copied. Only a hint: ``syncAll()`` is what makes the bytes durable.
-    static func startWriteBack(_ descriptor: Int32, from offset: Int64, count: Int) {
-        _ = syncFileRange?(descriptor, off_t(offset), off_t(count), 2)
-    }
-
-    /// Linux's `sync_file_range(2)`, which Glibc's Swift overlay does not export (it needs _GNU_SOURCE).
-    private static let syncFileRange: (@convention(c) (Int32, off_t, off_t, UInt32) -> Int32)? = {
-        guard let symbol = dlsym(dlopen(nil, RTLD_NOW), "sync_file_range") else { return nil }
-        return unsafeBitCast(symbol, to: (@convention(c) (Int32, off_t, off_t, UInt32) -> Int32).self)
-    }()
 }
 
 /// Creates the folders of a pack under an extraction root, each once.
