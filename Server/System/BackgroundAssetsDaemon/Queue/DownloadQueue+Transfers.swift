@@ -66,7 +66,7 @@ extension DownloadQueue {
             // A pack archive keeps only its header and trailer (its files are written as they
             // arrive), nothing reads it after a restart, and its unpack syncs the files it
             // installs: waiting for the disk to hold the archive would only delay the next transfer.
-            syncsFinishedFile: descriptor.kind != .assetPack)
+            syncsFinishedFile: descriptor.kind != .assetPack, syncGroup: .shared)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, slot: slot)
         // Its share of the background bandwidth before its first byte, not after the thread has run.
@@ -78,7 +78,9 @@ extension DownloadQueue {
             // Named after the download while it runs, so a crash on it is counted against this download.
             Thread.nameCurrentThread(CrashReport.threadName(forRow: row.id))
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
+            SyncGroup.shared.transferBegan()
             let result = Result { () throws(TransferError) in try transfer.run() }
+            SyncGroup.shared.transferEnded()
             Thread.nameCurrentThread("transfer")
             let restart = recorder.restartReason
             self?.report(TransferEnd(id: row.id, control: control, result: result, restartedBecause: restart))

@@ -3,6 +3,7 @@ Abstract:
 Streams a response body into the staging file: within its budget, at a minimum rate, paced by the bandwidth limit, synced at checkpoints.
 */
 
+import BackgroundAssetsIPC
 import Foundation
 import HTTPCore
 import ServerRuntime
@@ -129,6 +130,11 @@ extension HTTPTransfer {
         request.bodyObserver?.checkpoint(at: offset)?()
         // Unsynced, the end is no checkpoint: after a power cut the download resumes from the last one.
         if request.syncsFinishedFile {
+            if let group = request.syncGroup {
+                // Written out while others finish; then one commit of the journal serves them all.
+                WriteBack.start(part.descriptor)
+                group.join()
+            }
             try part.sync()
             events(.checkpoint(length: offset, validator: validator))
         }

@@ -50,6 +50,8 @@ struct TransferRequest: Sendable {
     /// and whose unpack syncs the pack's files, and a content request's manifest, read at once and
     /// fetched again by the next request.
     var syncsFinishedFile = true
+    /// The group whose members sync their finished files together (``SyncGroup``); `nil` syncs at once.
+    var syncGroup: SyncGroup?
 
     /// The rules every redirect of this transfer must satisfy.
     var redirectPolicy: RedirectPolicy {
