@@ -18,7 +18,7 @@
 #              SKIP_BUILD=1 to reuse the build, SCRATCH_PATH (default .build-bench), CONFIGURATION
 #              (default release), KEEP_WORK=1 to keep the devices (traces, logs) for a look afterwards,
 #              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
-#              curl s, the service's peak RSS in KiB, CPU s of the service side, CPU s of curl), as
+#              curl s, the service's peak RSS in KiB, CPU s of the service side, CPU s of curl, curl then sync s), as
 #              scale-curve.sh does. BASELINE=FOLDER (a release build's products, such as a copy of
 #              .build-bench/release made before a change) measures that build too in every round, right
 #              before or after this one, on the same server: the two builds alternate under the same load
@@ -173,7 +173,7 @@ for round in $(seq "$RUNS"); do
         report_round "round $round, baseline" "$baseline" "$curl_side"
     fi
     if [ -n "${RESULTS:-}" ]; then
-        echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss,$service_cpu,$curl_cpu" \
+        echo "$COUNT,$SIZE,$([ "$HTTPS" = 1 ] && echo https || echo http),$round,$install,$app,$curl_time,$rss,$service_cpu,$curl_cpu,$curl_synced" \
             >> "$RESULTS"
     fi
 done
