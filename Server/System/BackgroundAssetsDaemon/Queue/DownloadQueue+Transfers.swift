@@ -78,9 +78,10 @@ extension DownloadQueue {
             // Named after the download while it runs, so a crash on it is counted against this download.
             Thread.nameCurrentThread(CrashReport.threadName(forRow: row.id))
             let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
-            SyncGroup.shared.transferBegan()
+            // Counted while it runs: a group forming waits for it until the group's window has passed.
+            request.syncGroup?.transferBegan()
             let result = Result { () throws(TransferError) in try transfer.run() }
-            SyncGroup.shared.transferEnded()
+            request.syncGroup?.transferEnded()
             Thread.nameCurrentThread("transfer")
             let restart = recorder.restartReason
             self?.report(TransferEnd(id: row.id, control: control, result: result, restartedBecause: restart))

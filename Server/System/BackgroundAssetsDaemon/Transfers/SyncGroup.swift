@@ -20,7 +20,7 @@ import Foundation
 /// when that call is made, at most ``window`` later than without it. A transfer running alone
 /// (as a single foreground download usually is) never waits.
 final class SyncGroup: @unchecked Sendable {
-    /// The group of the service's transfer threads (``TransferThreads``).
+    /// The group the queue's downloads sync in (``TransferRequest/syncGroup``).
     static let shared = SyncGroup()
 
     /// The longest a finished file waits for others before its sync: enough for a few more small
