@@ -21,6 +21,13 @@ struct SyncGroupTests {
         func add() { count.withLock { $0 += 1 } }
     }
 
+    /// A group with `count` transfers running, each of which may join it.
+    private static func group(running count: Int, window: TimeInterval = longWindow) -> SyncGroup {
+        let group = SyncGroup(window: window)
+        for _ in 0..<count { group.transferBegan() }
+        return group
+    }
+
     /// Joins `group` on a thread of its own, and counts the join once it returns.
     private static func join(_ group: SyncGroup, counting returned: Returns) {
         Thread.detachNewThread {
@@ -31,8 +38,7 @@ struct SyncGroupTests {
 
     @Test("A transfer running alone never waits for company")
     func aloneGoesAtOnce() {
-        let group = SyncGroup(window: Self.longWindow)
-        group.transferBegan()
+        let group = Self.group(running: 1)
         // Returns only because nobody else runs: the window would keep it past the suite's limit.
         group.join()
         group.transferEnded()
@@ -41,8 +47,7 @@ struct SyncGroupTests {
 
     @Test("The group goes once every running transfer has joined it")
     func goesWhenEveryoneJoined() async throws {
-        let group = SyncGroup(window: Self.longWindow)
-        for _ in 0..<3 { group.transferBegan() }
+        let group = Self.group(running: 3)
         let returned = Returns()
         Self.join(group, counting: returned)
         Self.join(group, counting: returned)
@@ -55,8 +60,7 @@ struct SyncGroupTests {
 
     @Test("A transfer that ends without joining lets the others go")
     func goesWhenTheLastOneLeaves() async throws {
-        let group = SyncGroup(window: Self.longWindow)
-        for _ in 0..<2 { group.transferBegan() }
+        let group = Self.group(running: 2)
         let returned = Returns()
         Self.join(group, counting: returned)
         try await poll(until: { group.waitingCount == 1 }, "one transfer to wait in the group")
@@ -67,8 +71,7 @@ struct SyncGroupTests {
 
     @Test("The first to join waits no longer than the window, whoever else still runs")
     func goesAfterTheWindow() async throws {
-        let group = SyncGroup(window: 0.01)
-        for _ in 0..<2 { group.transferBegan() }
+        let group = Self.group(running: 2, window: 0.01)
         let returned = Returns()
         Self.join(group, counting: returned)
         // The other transfer is still receiving its body and never joins.
@@ -78,8 +81,7 @@ struct SyncGroupTests {
 
     @Test("After a group goes, the next one forms anew and waits for its own members")
     func groupsFollowEachOther() async throws {
-        let group = SyncGroup(window: Self.longWindow)
-        for _ in 0..<2 { group.transferBegan() }
+        let group = Self.group(running: 2)
         let returned = Returns()
         Self.join(group, counting: returned)
         Self.join(group, counting: returned)

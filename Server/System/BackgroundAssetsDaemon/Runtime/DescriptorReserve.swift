@@ -50,7 +50,8 @@ enum DescriptorReserve {
         guard let lowest = lowestFreeDescriptor() else { return false }
         let count = descriptorsPerTransfer * transfers
         // The numbers are asked in order from the lowest free one: one poll(2) answers for a window
-        // of them, where an fcntl(2) for each took thirty-odd system calls per transfer started.
+        // of them (with room for a few still in use above a gap), where an fcntl(2) for each took
+        // thirty-odd system calls per transfer started.
         var window = OpenDescriptorWindow(size: count + 8)
         return hasRoom(for: count, lowestFree: lowest, limit: limit()) { window.isOpen($0) }
     }
