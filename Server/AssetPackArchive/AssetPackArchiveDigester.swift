@@ -46,28 +46,33 @@ public struct AssetPackArchiveDigester: ~Copyable {
     public var byteCount: Int64 { length }
 
     /// Adds the next bytes of the archive.
-    /// - Returns: Whether every one of them belongs to a file and went to the sink, whose file now
-    ///   holds them: the archive itself need not keep them.
+    /// - Returns: Where, among `bytes`, are those that belong to a file and went to the sink, whose
+    ///   file now holds them: the archive itself need not keep them. They are one run, since a
+    ///   piece holds at most the header's end, then files, then the trailer's start. Empty when
+    ///   none did: no sink, a piece of header or trailer only, or a sink that stopped (whatever
+    ///   it took of this piece is then the archive's to keep too).
     @discardableResult
-    public mutating func update(_ bytes: UnsafeRawBufferPointer) -> Bool {
-        guard !bytes.isEmpty else { return false }
+    public mutating func update(_ bytes: UnsafeRawBufferPointer) -> Range<Int> {
+        guard !bytes.isEmpty else { return 0..<0 }
         whole.update(bytes)
         length += Int64(bytes.count)
-        var allInFiles = sink.map { $0.problem == nil } ?? false
+        var stored: Range<Int>?
         var rest = bytes[...]
         while !rest.isEmpty, isReadable {
             if let sizes = fileSizes {
                 // Past the last file comes the trailer, which only the whole digest needs.
-                guard digestsFiles || sink != nil, filesDone < sizes.count else { return false }
+                guard digestsFiles || sink != nil, filesDone < sizes.count else { break }
                 let count = Int(min(Int64(rest.count), fileRemaining))
                 let piece = UnsafeRawBufferPointer(rebasing: rest.prefix(count))
                 if digestsFiles { file.update(piece) }
-                sink?.write(piece, toFile: filesDone)
+                if let sink {
+                    sink.write(piece, toFile: filesDone)
+                    stored = (stored?.lowerBound ?? rest.startIndex)..<(rest.startIndex + count)
+                }
                 rest = rest.dropFirst(count)
                 fileRemaining -= Int64(count)
                 finishFiles()
             } else {
-                allInFiles = false
                 let wanted = AssetPackArchiveFormat.prefixLength + (headerLength ?? 0) - sealed.count
                 sealed.append(contentsOf: rest.prefix(wanted))
                 rest = rest.dropFirst(wanted)
@@ -75,7 +80,8 @@ public struct AssetPackArchiveDigester: ~Copyable {
             }
         }
         // An unreadable header leaves the bytes to the archive; so does a sink that stopped.
-        return allInFiles && isReadable && sink?.problem == nil
+        guard let stored, isReadable, sink?.problem == nil else { return 0..<0 }
+        return stored
     }
 
     /// Adds the bytes of a file from where the bytes so far end, up to `limit` bytes in all, or to

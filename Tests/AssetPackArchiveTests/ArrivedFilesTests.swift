@@ -16,14 +16,16 @@ struct ArrivedFilesTests {
     /// Feeds an archive's bytes to a digester with a sink writing into `folder`, in pieces as a
     /// transfer would, and writes what the sink did not store to `kept`: the archive on
     /// disk, with holes where the files' bytes were.
-    private func arrive(_ archive: URL, into folder: URL, keeping kept: URL) throws -> AssetPackArchiveDigests {
+    private func arrive(_ archive: URL, into folder: URL, keeping kept: URL, pieceSize: Int = 100) throws -> AssetPackArchiveDigests {
         let bytes = Array(try Data(contentsOf: archive))
         var digester = AssetPackArchiveDigester(digestsFiles: false, sink: ArchiveFileSink(folder: folder))
         var onDisk = [UInt8](repeating: 0, count: bytes.count)
-        for start in stride(from: 0, to: bytes.count, by: 100) {
-            let range = start..<min(start + 100, bytes.count)
+        for start in stride(from: 0, to: bytes.count, by: pieceSize) {
+            let range = start..<min(start + pieceSize, bytes.count)
             let stored = bytes[range].withUnsafeBytes { digester.update($0) }
-            if !stored { onDisk.replaceSubrange(range, with: bytes[range]) }
+            let kept = range.lowerBound..<(range.lowerBound + stored.lowerBound)
+            let alsoKept = (range.lowerBound + stored.upperBound)..<range.upperBound
+            for part in stored.isEmpty ? [range] : [kept, alsoKept] { onDisk.replaceSubrange(part, with: bytes[part]) }
         }
         try Data(onDisk).write(to: kept)
         return digester.finish()
@@ -54,6 +56,26 @@ struct ArrivedFilesTests {
         #expect(installation.installSize == 4000)
         #expect(try String(contentsOf: layout.currentLink("Tutorial").appending(path: "dir/b.txt"), encoding: .utf8) == Self.files["dir/b.txt"])
         #expect(try FileManager.default.contentsOfDirectory(atPath: layout.stagingDirectory.path).isEmpty, "moved, not copied")
+    }
+
+    @Test("A piece that holds the header, the files and the trailer leaves on disk only the header and the trailer", arguments: [1000, 1 << 20])
+    func mixedPiecesKeepOnlyWhatIsNotInFiles(pieceSize: Int) throws {
+        let fixture = try PackFixture()
+        let layout = AssetPackContainerLayout(root: fixture.root.appending(path: "container/packs"))
+        try FileManager.default.createDirectory(at: layout.stagingDirectory, withIntermediateDirectories: true)
+        let archive = try fixture.packageFiles(Self.files, version: 1, to: "v1.aar")
+        let kept = fixture.root.appending(path: "kept.aar")
+        let arrived = try arrive(archive, into: layout.stagingDirectory.appending(path: "arriving"), keeping: kept, pieceSize: pieceSize)
+        #expect(arrived.unpacked != nil)
+
+        let bytes = Array(try Data(contentsOf: archive))
+        let files = (bytes.count - 32 - 4000)..<(bytes.count - 32)
+        let onDisk = Array(try Data(contentsOf: kept))
+        #expect(onDisk[files].allSatisfy { $0 == 0 }, "the files' bytes are written once, into the files")
+        #expect(onDisk[..<files.lowerBound] == bytes[..<files.lowerBound] && onDisk[files.upperBound...] == bytes[files.upperBound...])
+        let installation = try AssetPackUnpacker(layout: layout).install(
+            archive: kept, expecting: .init(packID: "Tutorial", version: 1), digests: arrived)
+        #expect(installation.installSize == 4000)
     }
 
     @Test("A file changed after it was written is refused by name, and nothing of the pack is installed")

@@ -94,10 +94,14 @@ struct ArchiveArrivalTests {
         #expect(FileManager.default.createFile(atPath: part.path, contents: nil))
         let descriptor = open(part.path, O_RDWR)
         defer { close(descriptor) }
-        /// What a transfer does with a piece: the observer's, or the staging file's.
+        /// What a transfer does with a piece: the observer's bytes, and the rest to the staging file.
         func arrive(_ range: Range<Int>, at arriving: ArrivingArchive) throws {
             try bytes[range].withUnsafeBytes { piece throws in
-                if try !arriving.bodyArrived(piece) { _ = pwrite(descriptor, piece.baseAddress, piece.count, off_t(range.lowerBound)) }
+                let stored = try arriving.bodyArrived(piece)
+                let kept = stored.isEmpty ? [0..<piece.count] : [0..<stored.lowerBound, stored.upperBound..<piece.count]
+                for part in kept where !part.isEmpty {
+                    _ = pwrite(descriptor, piece.baseAddress! + part.lowerBound, part.count, off_t(range.lowerBound + part.lowerBound))
+                }
             }
         }
 
@@ -136,7 +140,7 @@ struct ArchiveArrivalTests {
         let blocked = ArrivingArchive(staging: first.appending(path: "staging"), name: "asset-pack.Two.v1")
         blocked.bodyBegan(at: 0, partFile: descriptor)
         let stored = try bytes.withUnsafeBytes { try blocked.bodyArrived($0) }
-        #expect(!stored)
+        #expect(stored.isEmpty)
         #expect(blocked.digests()?.unpacked == nil)
 
         // The folder disappears after the first file's bytes went into it: the second cannot be created.
@@ -168,7 +172,7 @@ struct ArchiveArrivalTests {
         arriving.bodyBegan(at: 0, partFile: descriptor)
         var stored = false
         for start in stride(from: 0, to: bytes.count, by: 10_000) {
-            stored = try bytes[start..<min(start + 10_000, bytes.count)].withUnsafeBytes { try arriving.bodyArrived($0) } || stored
+            stored = try !bytes[start..<min(start + 10_000, bytes.count)].withUnsafeBytes { try arriving.bodyArrived($0) }.isEmpty || stored
         }
         #expect(!stored, "every byte stays in the staging file, for the unpack to refuse")
         #expect(arriving.digests()?.unpacked == nil)
@@ -190,7 +194,7 @@ struct ArchiveArrivalTests {
         _ = try bytes[0..<1000].withUnsafeBytes { try arriving.bodyArrived($0) }
         arriving.bodyBegan(at: 0, partFile: descriptor)
         let stored = try bytes.withUnsafeBytes { try arriving.bodyArrived($0) }
-        #expect(!stored, "with no staging folder, every byte stays in the staging file")
+        #expect(stored.isEmpty, "with no staging folder, every byte stays in the staging file")
         #expect(arriving.digests()?.sha256 == (try AssetPackArchiveDigests(reading: part)).sha256)
 
         // A body that claims to start past the end of the file has bytes nobody saw.

@@ -107,14 +107,14 @@ final class ArrivingArchive: TransferBodyObserver, @unchecked Sendable {
         }
     }
 
-    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Bool {
-        let (stored, lostProblem) = lock.withLock { () -> (Bool, String?) in
-            guard isWhole else { return (false, nil) }
+    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Range<Int> {
+        let (stored, lostProblem) = lock.withLock { () -> (Range<Int>, String?) in
+            guard isWhole else { return (0..<0, nil) }
             let stored = digester.update(bytes)
             // Earlier bytes are only in the sink's files, which can no longer be written: the
             // staging file cannot be completed either.
-            if !stored, storedBytes, let problem = sink?.problem { return (false, problem) }
-            storedBytes = storedBytes || stored
+            if stored.isEmpty, storedBytes, let problem = sink?.problem { return (0..<0, problem) }
+            storedBytes = storedBytes || !stored.isEmpty
             return (stored, nil)
         }
         if let lostProblem {

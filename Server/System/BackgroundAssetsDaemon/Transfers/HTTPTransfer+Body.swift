@@ -66,11 +66,16 @@ extension HTTPTransfer {
                 guard Int64(bytes.count) <= budget.limit - offset else {
                     throw budget.exceeded(at: offset + Int64(bytes.count), url: url)
                 }
-                // Bytes an observer stored itself (a pack archive's files) are a hole in the staging file.
-                if try request.bodyObserver?.bodyArrived(bytes) == true {
-                    leftHoles = true
-                } else {
+                // Bytes an observer stored itself (a pack archive's files) are a hole in the staging
+                // file, which keeps the rest: the end of a header before them, the start of a trailer after.
+                let stored = (try request.bodyObserver?.bodyArrived(bytes) ?? 0..<0).clamped(to: 0..<bytes.count)
+                if stored.isEmpty {
                     try part.write(bytes, at: offset)
+                } else {
+                    leftHoles = true
+                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[..<stored.lowerBound]), at: offset)
+                    try part.write(UnsafeRawBufferPointer(rebasing: bytes[stored.upperBound...]),
+                                   at: offset + Int64(stored.upperBound))
                 }
                 offset += Int64(bytes.count)
             }

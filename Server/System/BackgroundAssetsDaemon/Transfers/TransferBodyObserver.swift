@@ -10,7 +10,7 @@ A hook that sees every byte of a transfer's body, in order, and may keep some ou
 /// thread, before writing each piece; it must not block for long. A body may start past the first
 /// byte (a resumed download): ``bodyBegan(at:partFile:)`` says where.
 ///
-/// An observer that stores bytes itself (``bodyArrived(_:)`` returns `true`) leaves holes in the
+/// An observer that stores bytes itself (``bodyArrived(_:)`` returns where they are) leaves holes in the
 /// staging file, which it alone can fill: so it also says where a transfer may resume
 /// (``resumableOffset(upTo:)``), and a transfer it cannot continue starts over from zero. The
 /// staging file still spans the holes (``PartFile/spanHoles(upTo:)``), so the offset the next
@@ -27,10 +27,11 @@ protocol TransferBodyObserver: Sendable {
     func bodyBegan(at offset: Int64, partFile: Int32)
 
     /// `bytes` arrived, right after the bytes seen so far.
-    /// - Returns: Whether the observer stored them itself, so the staging file skips them.
+    /// - Returns: Where, among `bytes`, are those the observer stored itself, so the staging file
+    ///   skips them and keeps the rest; empty when it stored none.
     /// - Throws: ``TransferError`` when it can neither store them nor let the staging file have
     ///   them, which ends the attempt.
-    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Bool
+    func bodyArrived(_ bytes: UnsafeRawBufferPointer) throws(TransferError) -> Range<Int>
 
     /// A checkpoint of the `length` bytes seen so far is being taken, on the transfer's thread.
     /// - Returns: The work that makes the observer's part of those bytes durable, or `nil` for
