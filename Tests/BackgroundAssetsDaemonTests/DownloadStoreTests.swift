@@ -48,6 +48,27 @@ struct DownloadStoreTests {
         #expect(try fixture.store.activeDownload(bundleIdentifier: StoreFixture.app, identifier: "a") == row)
     }
 
+    @Test("The identifiers on their way are found among thousands asked about, across batches, and only the app's active ones")
+    func activeIdentifiersAmongMany() throws {
+        let fixture = try StoreFixture()
+        let identifiers = (0..<(2 * DownloadStore.identifierBatch + 7)).map { "session-\($0)" }
+        let rows = try fixture.store.insert(identifiers.map { StoreFixture.download($0) }, at: StoreFixture.epoch)
+        for row in rows where row.id % 3 == 0 {
+            try fixture.store.update(id: row.id, at: StoreFixture.epoch) { $0.state = .failed }
+        }
+        _ = try fixture.store.insert(StoreFixture.download("elsewhere", app: "com.example.other"), at: StoreFixture.epoch)
+        var pack = StoreFixture.download("asset-pack.Talks.v1")
+        pack.descriptor.kind = .assetPack
+        _ = try fixture.store.insert(pack, at: StoreFixture.epoch)
+
+        let asked = identifiers + ["elsewhere", "asset-pack.Talks.v1", "never-scheduled"]
+        let active = try fixture.store.activeIdentifiers(bundleIdentifier: StoreFixture.app, among: asked)
+        let expected = Set(try asked.filter { try fixture.store.activeDownload(bundleIdentifier: StoreFixture.app, identifier: $0) != nil })
+        #expect(active == expected)
+        #expect(active.count == rows.filter { $0.id % 3 != 0 }.count)
+        #expect(try fixture.store.activeIdentifiers(bundleIdentifier: StoreFixture.app, among: []).isEmpty)
+    }
+
     @Test("An identifier names one download of an app at a time")
     func duplicateIdentifiers() throws {
         let fixture = try StoreFixture()

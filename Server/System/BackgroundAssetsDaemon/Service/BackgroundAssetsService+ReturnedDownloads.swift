@@ -77,9 +77,7 @@ extension BackgroundAssetsService {
             // Those already on their way, found in one read: a read for each of thousands of downloads
             // cost more than scheduling them.
             let identifiers = downloads.map(\.identifier)
-            let active = (try? await storeReader.read { store in
-                Set(try identifiers.filter { try store.activeDownload(bundleIdentifier: app, identifier: $0) != nil })
-            }) ?? []
+            let active = (try? await storeReader.read { try $0.activeIdentifiers(bundleIdentifier: app, among: identifiers) }) ?? []
             for download in downloads.sorted(by: { ($0.isEssential ? 1 : 0, $0.priority) > ($1.isEssential ? 1 : 0, $1.priority) }) {
                 if let problem = refusal(of: download, for: kind, app: &installed, seen: seen) {
                     refused.append((download, problem))

@@ -33,6 +33,38 @@ extension DownloadStore {
         try withReader { try Self.activeDownload(bundleIdentifier: bundleIdentifier, identifier: identifier, in: $0) }
     }
 
+    /// Which of `identifiers` name a download of the app that has not ended: what scheduling an
+    /// extension's answer of thousands of downloads asks. Only the identifiers are read, one
+    /// statement for every ``identifierBatch`` of them, each answered from the index of active
+    /// identifiers: the cost follows the identifiers asked about, not the rows of the queue.
+    /// - Parameters:
+    ///   - bundleIdentifier: The app.
+    ///   - identifiers: The downloads' app-specific identifiers.
+    /// - Returns: Those of them on their way.
+    public func activeIdentifiers(bundleIdentifier: String, among identifiers: [String]) throws -> Set<String> {
+        try withReader { database in
+            var active = Set<String>()
+            for start in stride(from: 0, to: identifiers.count, by: Self.identifierBatch) {
+                let batch = identifiers[start..<min(start + Self.identifierBatch, identifiers.count)]
+                // A short batch is padded with NULL, which matches nothing, so the statement cache
+                // holds one statement rather than one for each length a last batch can have.
+                let values: [SQLiteValue?] = [.text(bundleIdentifier)] + batch.map { .text($0) }
+                    + Array(repeating: nil, count: Self.identifierBatch - batch.count)
+                for identifier in try database.prepare(Self.activeIdentifiersQuery).bind(values).rows({ $0.text(0) }) {
+                    active.insert(identifier)
+                }
+            }
+            return active
+        }
+    }
+
+    /// How many identifiers ``activeIdentifiers(bundleIdentifier:among:)`` asks about in one statement.
+    static let identifierBatch = 250
+
+    private static let activeIdentifiersQuery = "SELECT identifier FROM downloads "
+        + "WHERE app_bundle_id = ? AND state BETWEEN 0 AND 2 AND \(notAssetPack) "
+        + "AND identifier IN (\(Array(repeating: "?", count: identifierBatch).joined(separator: ", ")))"
+
     /// What a foreground start asks before it queues anything: the app's download with the
     /// identifier that has not ended, or else the most recent download with the unique identifier.
     ///
