@@ -21,7 +21,12 @@ struct ClientMessageCanonicalTests {
                 ClientMessage(id: 1, request: .downloads(.schedule(download: download))),
                 ClientMessage(id: UInt64.max, request: .downloads(.startForeground(download: download))),
             ]
-        } + [ClientMessage(id: 0, request: .downloads(.acknowledgeDelivery(deliveryID: UInt64.max)))]
+        } + [
+            ClientMessage(id: 0, request: .downloads(.acknowledgeDelivery(deliveryID: UInt64.max))),
+            ClientMessage(id: 2, request: .core(.extensionCallReturnedPart(callID: UInt64.max, downloads: [download, bare]))),
+            ClientMessage(id: 3, request: .core(.extensionCallReturned(callID: 5, result: .downloads([bare, download])))),
+            ClientMessage(id: 4, request: .core(.extensionCallReturned(callID: 6, result: .downloads([])))),
+        ]
     }
 
     @Test("Each request made for every download is written and read field by field, as Foundation writes and reads it",
@@ -49,7 +54,8 @@ struct ClientMessageCanonicalTests {
 
     private static func isHot(_ request: ClientRequest) -> Bool {
         switch request {
-        case .downloads(.schedule), .downloads(.startForeground), .downloads(.acknowledgeDelivery): true
+        case .downloads(.schedule), .downloads(.startForeground), .downloads(.acknowledgeDelivery),
+             .core(.extensionCallReturnedPart), .core(.extensionCallReturned(_, .downloads)): true
         default: false
         }
     }
@@ -69,6 +75,13 @@ struct ClientMessageCanonicalTests {
         (#"{"request":{"downloads":{"acknowledgeDelivery":{"deliveryID":2}}}}"#, "no id"),
         (#"{"id":1,"request":{"downloads":{"releaseExclusiveControl":{}}}}"#, "another request"),
         (#"{"id":1,"request":{"downloads":{"schedule":{"download":DOWNLOAD_STATE_99}}}}"#, "a download in an unknown state"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturnedPart":{"callID":2,"downloads":[DOWNLOAD,DOWNLOAD_STATE_99]}}}}"#,
+         "a part with one download in an unknown state"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturnedPart":{"callID":2,"downloads":DOWNLOAD}}}}"#, "a part of one download, not a list"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"downloads":{"downloads":[DOWNLOAD],"more":1}}}}}}"#,
+         "an answer with a field added"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"done":{}}}}}}"#, "an answer of no downloads"),
+        (#"{"id":1,"request":{"core":{"fetchStatus":{}}}}"#, "another request of the family"),
     ]
 
     @Test("A request in any other shape decodes as Foundation decodes it, or fails as it fails")

@@ -4,16 +4,25 @@ Reads the requests made for every download straight from parsed JSON, when they 
 */
 
 /// The requests a client makes once or twice for every download (scheduling one, starting it in
-/// the foreground, acknowledging its file), read field by field, as the answers and events are on
-/// the client's side (ServerMessage+Canonical.swift): only the shape clients write, anything else
-/// through the Codable path. `ClientMessageCanonicalTests` checks both paths agree.
+/// the foreground, acknowledging its file) and the extension's answers that carry thousands of
+/// downloads at once, read field by field, as the answers and events are on the client's side
+/// (ServerMessage+Canonical.swift): only the shape clients write, anything else through the
+/// Codable path. `ClientMessageCanonicalTests` checks both paths agree.
 extension ClientMessage {
     init?(canonical value: WireJSONValue) {
         guard let fields = value.fields([CodingKeys.id.rawValue, CodingKeys.request.rawValue]),
               let id: UInt64 = fields[0].integerValue(),
-              let family = fields[1].onlyMember, family.key == ClientRequest.CodingKeys.downloads.rawValue,
-              let request = ClientRequest.Downloads(canonical: family.value) else { return nil }
-        self.init(id: id, request: .downloads(request))
+              let family = fields[1].onlyMember else { return nil }
+        switch ClientRequest.CodingKeys(rawValue: family.key) {
+        case .downloads:
+            guard let request = ClientRequest.Downloads(canonical: family.value) else { return nil }
+            self.init(id: id, request: .downloads(request))
+        case .core:
+            guard let request = ClientRequest.Core(canonical: family.value) else { return nil }
+            self.init(id: id, request: .core(request))
+        default:
+            return nil
+        }
     }
 }
 
@@ -34,6 +43,44 @@ extension ClientRequest.Downloads {
         default:
             return nil
         }
+    }
+}
+
+extension ClientRequest.Core {
+    /// The extension's answers of downloads only: the rest are a few bytes each.
+    init?(canonical value: WireJSONValue) {
+        guard let member = value.onlyMember else { return nil }
+        switch CodingKeys(rawValue: member.key) {
+        case .extensionCallReturnedPart:
+            typealias Keys = ExtensionCallReturnedPartCodingKeys
+            guard let fields = member.value.fields([Keys.callID.rawValue, Keys.downloads.rawValue]),
+                  let callID: UInt64 = fields[0].integerValue(), let downloads = fields[1].downloads else { return nil }
+            self = .extensionCallReturnedPart(callID: callID, downloads: downloads)
+        case .extensionCallReturned:
+            typealias Keys = ExtensionCallReturnedCodingKeys
+            guard let fields = member.value.fields([Keys.callID.rawValue, Keys.result.rawValue]),
+                  let callID: UInt64 = fields[0].integerValue(),
+                  let result = fields[1].onlyMember, result.key == ExtensionCallResult.CodingKeys.downloads.rawValue,
+                  let list = result.value.fields([ExtensionCallResult.DownloadsCodingKeys._0.rawValue]),
+                  let downloads = list[0].downloads else { return nil }
+            self = .extensionCallReturned(callID: callID, result: .downloads(downloads))
+        default:
+            return nil
+        }
+    }
+}
+
+extension WireJSONValue {
+    /// An array of downloads, or `nil` when it is not one or any element has another shape.
+    var downloads: [DownloadDescriptor]? {
+        guard case let .array(elements) = self else { return nil }
+        var downloads: [DownloadDescriptor] = []
+        downloads.reserveCapacity(elements.count)
+        for element in elements {
+            guard let download = DownloadDescriptor(canonical: element) else { return nil }
+            downloads.append(download)
+        }
+        return downloads
     }
 }
 

@@ -45,6 +45,16 @@ extension WireJSONWriter {
         append("}")
     }
 
+    /// Writes a list of downloads, in order.
+    mutating func write(_ downloads: [DownloadDescriptor]) {
+        append("[")
+        for (index, download) in downloads.enumerated() {
+            if index > 0 { append(",") }
+            write(download)
+        }
+        append("]")
+    }
+
     /// Writes a download's status: the service's bookkeeping around its descriptor, optionals left out when absent.
     mutating func write(_ status: DownloadStatus) {
         append("{\"attempts\":")
