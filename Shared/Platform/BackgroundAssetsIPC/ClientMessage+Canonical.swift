@@ -1,6 +1,6 @@
 /*
 Abstract:
-Reads the requests made for every download straight from parsed JSON, when they have their usual shape.
+Reads the requests made for every download, and the extension's answers of downloads, straight from parsed JSON, when they have their usual shape.
 */
 
 /// The requests a client makes once or twice for every download (scheduling one, starting it in

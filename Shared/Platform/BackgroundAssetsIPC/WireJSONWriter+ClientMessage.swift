@@ -4,8 +4,8 @@ Writes the requests made for every download, and the extension's answers of down
 */
 
 /// The requests a client makes once or twice for every download, and the extension's answers that
-/// carry downloads by the thousand, field by field in sorted key order: the bytes the Codable path writes, which `ClientMessageCanonicalTests` compares with
-/// hostile text in every string.
+/// carry downloads by the thousand, field by field in sorted key order: the bytes the Codable path
+/// writes, which `ClientMessageCanonicalTests` compares with hostile text in every string.
 extension WireJSONWriter {
     /// The JSON of `message` when it is one of the requests made for every download or an
     /// extension's answer of downloads, or `nil` for any other, which the Codable path writes.
