@@ -20,9 +20,11 @@
 #              RESULTS=FILE to append one CSV line per round (count, size, scheme, round, install s, app s,
 #              curl s, the service's peak RSS in KiB, CPU s of the service side, CPU s of curl, curl then sync s), as
 #              scale-curve.sh does. BASELINE=FOLDER (a release build's products, such as a copy of
-#              .build-bench/release made before a change) measures that build too in every round, right
-#              before or after this one, on the same server: the two builds alternate under the same load
-#              and the same file system, which a second invocation would not give them. The CPU time of
+#              .build-bench/release made before a change) measures that build too in every round, on the
+#              same server: the two builds alternate under the same load and the same file system, which a
+#              second invocation would not give them. Each round adds tens of thousands of files to the
+#              file system and the last side of a round is the slowest, so over every four rounds each build
+#              and curl take each place in a round equally often: run a multiple of four. The CPU time of
 #              the service side is the service's with the extensions it ran, the debug tool's and the
 #              app's (user + system): on a machine busy with other work it moves far less than the wall
 #              time, which follows the scheduler.
@@ -151,15 +153,22 @@ baseline_times=()
 curl_times=()
 curl_synced_times=()
 for round in $(seq "$RUNS"); do
-    if [ $((round % 2)) = 1 ]; then
-        service="$(measure_service "$round")"
-        baseline="$(measure_baseline "$round")"
-        curl_side="$(measure_curl "$round")"
+    # The order of the round's sides: this build (s), the baseline (b) and curl (c). Without a
+    # baseline the two sides alternate; with one, four orders put each side in each place as often.
+    if [ -z "${BASELINE:-}" ]; then
+        orders=(sc cs)
     else
-        curl_side="$(measure_curl "$round")"
-        baseline="$(measure_baseline "$round")"
-        service="$(measure_service "$round")"
+        orders=(sbc cbs bsc csb)
     fi
+    order="${orders[$(( (round - 1) % ${#orders[@]} ))]}"
+    baseline=""
+    for (( side = 0; side < ${#order}; side++ )); do
+        case "${order:$side:1}" in
+            s) service="$(measure_service "$round")" ;;
+            b) baseline="$(measure_baseline "$round")" ;;
+            c) curl_side="$(measure_curl "$round")" ;;
+        esac
+    done
     read -r install app rss service_cpu <<< "$service"
     read -r curl_time curl_cpu curl_synced <<< "$curl_side"
     total="$(calc "$install + $app")"
