@@ -52,6 +52,10 @@ extension DownloadQueue {
             fail(row, TransferError(.remote, .unsupportedURL, "\(descriptor.url) is not a URL").wireFailure)
             return
         }
+        // A pack archive keeps only its header and trailer (its files are written as they
+        // arrive), nothing reads it after a restart, and its unpack syncs the files it
+        // installs: waiting for the disk to hold the archive would only delay the next transfer.
+        let syncsFinishedFile = descriptor.kind != .assetPack
         let request = TransferRequest(
             url: url, partFile: staging.partFile(forRow: row.id),
             expectedLength: descriptor.fileSize > 0 ? Int64(descriptor.fileSize) : nil,
@@ -62,11 +66,10 @@ extension DownloadQueue {
             stallTimeout: .seconds(fractional: configuration.stallTimeout),
             lowSpeedLimit: configuration.lowSpeedLimit, lowSpeedTime: .seconds(fractional: configuration.lowSpeedTime),
             allowedHosts: allowedHosts[row.bundleIdentifier], trust: trust, connections: connections,
-            bodyObserver: bodyObserverMaker?(row),
-            // A pack archive keeps only its header and trailer (its files are written as they
-            // arrive), nothing reads it after a restart, and its unpack syncs the files it
-            // installs: waiting for the disk to hold the archive would only delay the next transfer.
-            syncsFinishedFile: descriptor.kind != .assetPack, syncGroup: .shared)
+            bodyObserver: bodyObserverMaker?(row), syncsFinishedFile: syncsFinishedFile,
+            // A group waits for every member still running, so only a transfer that will join it,
+            // by syncing its finished file, is one: a pack archive's would hold every group its window long.
+            syncGroup: syncsFinishedFile ? .shared : nil)
         let control = TransferControl()
         running[row.id] = RunningTransfer(row: row, control: control, slot: slot)
         // Its share of the background bandwidth before its first byte, not after the thread has run.
