@@ -31,9 +31,9 @@ extension WireJSONWriter {
     private static func fieldByField(_ request: ClientRequest.Core, id: UInt64) -> [UInt8]? {
         typealias Core = ClientRequest.Core
         var writer = WireJSONWriter()
+        writer.openRequest(id: id, family: .core)
         switch request {
         case let .extensionCallReturnedPart(callID, downloads):
-            writer.openRequest(id: id, family: .core)
             writer.member(Core.CodingKeys.extensionCallReturnedPart, Core.ExtensionCallReturnedPartCodingKeys.callID)
             writer.append(callID)
             writer.append(",")
@@ -41,7 +41,6 @@ extension WireJSONWriter {
             writer.write(downloads)
             writer.append("}}}}")
         case let .extensionCallReturned(callID, .downloads(downloads)):
-            writer.openRequest(id: id, family: .core)
             writer.member(Core.CodingKeys.extensionCallReturned, Core.ExtensionCallReturnedCodingKeys.callID)
             writer.append(callID)
             writer.append(",")
