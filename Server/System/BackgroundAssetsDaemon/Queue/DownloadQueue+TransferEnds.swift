@@ -17,7 +17,12 @@ extension DownloadQueue {
     /// Reports how a transfer ended, from its thread; the queue records it with the other ends
     /// reported meanwhile (``TransferEnds``).
     nonisolated func report(_ end: TransferEnd) {
-        guard transferEnds.add(end) else { return }
+        report(.ended(end))
+    }
+
+    /// Reports a transfer's body's end or its own end, from its thread.
+    nonisolated func report(_ report: TransferReport) {
+        guard transferEnds.add(report) else { return }
         activities.run("ends of transfers") { [weak self] in await self?.recordTransferEnds() }
     }
 
@@ -30,8 +35,11 @@ extension DownloadQueue {
     /// between the hand-overs and their commit delivers each of those files again, fetching none.
     func recordTransferEnds() {
         var handedOver: [HandedOverFile] = []
-        for end in transferEnds.takeAll() {
-            transferEnded(end, handingOverTo: &handedOver)
+        for report in transferEnds.takeAll() {
+            switch report {
+            case let .bodyEnded(id, control): bodyEnded(id: id, control: control)
+            case let .ended(end): transferEnded(end, handingOverTo: &handedOver)
+            }
         }
         finish(handedOver)
     }

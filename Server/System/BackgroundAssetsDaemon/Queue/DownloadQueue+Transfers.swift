@@ -80,7 +80,11 @@ extension DownloadQueue {
         TransferThreads.shared.run { [weak self] in
             // Named after the download while it runs, so a crash on it is counted against this download.
             Thread.nameCurrentThread(CrashReport.threadName(forRow: row.id))
-            let transfer = HTTPTransfer(request: request, control: control, events: recorder.record)
+            let transfer = HTTPTransfer(request: request, control: control) { [weak self] event in
+                recorder.record(event)
+                // Past its last byte, the transfer's slot can go to the next download.
+                if event == .bodyEnded { self?.report(.bodyEnded(id: row.id, control: control)) }
+            }
             // Counted while it runs: a group forming waits for it until the group's window has passed.
             request.syncGroup?.transferBegan()
             let result = Result { () throws(TransferError) in try transfer.run() }

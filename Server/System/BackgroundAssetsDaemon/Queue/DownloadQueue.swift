@@ -22,9 +22,16 @@ public actor DownloadQueue: OwnThreadActor {
         /// The download as it was when the transfer started.
         let row: DownloadRow
         let control: TransferControl
-        /// The slot it holds (``TransferSlots``); a promotion moves it to the foreground.
+        /// The slot it took (``TransferSlots``); a promotion moves it to the foreground.
         var slot: TransferSlots.Slot
+        /// Whether every byte of its body arrived: it only makes them durable now.
+        var hasWholeBody = false
+        /// Whether it gave its slot to the downloads waiting while it makes its file durable
+        /// (``releaseSlotsOfWholeBodies()``).
+        var gaveUpSlot = false
         var isForeground: Bool { slot == .foreground }
+        /// The slot it counts against: none once it gave it up.
+        var heldSlot: TransferSlots.Slot? { gaveUpSlot ? nil : slot }
     }
 
     let store: DownloadStore
@@ -268,7 +275,8 @@ public actor DownloadQueue: OwnThreadActor {
         // due then neither started nor waited for, and the timer that would have started it cancelled.
         let now = wallClock.now
         do {
-            var slots = TransferSlots(configuration: configuration, running: running.values.map(\.slot))
+            releaseSlotsOfWholeBodies()
+            var slots = TransferSlots(configuration: configuration, running: running.values.compactMap(\.heldSlot))
             var due: [DownloadStore.DueDownload]
             // Parking takes downloads out of the due ones: look again until none was parked, so a
             // due download behind them is not left without a wake-up.
@@ -307,18 +315,20 @@ public actor DownloadQueue: OwnThreadActor {
         pump()
     }
 
-    /// Splits the background bandwidth equally among the background transfers in regular slots.
+    /// Splits the background bandwidth equally among the background transfers in regular slots
+    /// still receiving their bodies.
     ///
     /// A transfer in a small download's slot is not paced: its file is at most 256 KiB, which a
     /// share's burst of a tenth of a second let through whole anyway when the share was split four
     /// ways, and split among twenty the burst would shrink below the file and hold each one back
     /// for a tenth of a second or more (``TransferSlots``).
     func rebalanceBandwidth() {
-        let paced = running.values.filter { $0.slot == .regular }
+        let isPaced = { (transfer: RunningTransfer) in transfer.slot == .regular && !transfer.hasWholeBody }
+        let paced = running.values.count(where: isPaced)
         let limit = configuration.backgroundBandwidthLimit
-        let share: Int64? = limit > 0 && !paced.isEmpty ? max(1, limit / Int64(paced.count)) : nil
+        let share: Int64? = limit > 0 && paced > 0 ? max(1, limit / Int64(paced)) : nil
         for transfer in running.values {
-            transfer.control.bytesPerSecond = transfer.slot == .regular ? share : nil
+            transfer.control.bytesPerSecond = isPaced(transfer) ? share : nil
         }
     }
 

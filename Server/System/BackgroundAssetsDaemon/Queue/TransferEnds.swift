@@ -1,6 +1,6 @@
 /*
 Abstract:
-The ends of transfers their threads reported, waiting for the queue to record them together.
+The ends of transfers (and of their bodies) their threads reported, waiting for the queue to record them together.
 */
 
 import Synchronization
@@ -16,7 +16,22 @@ struct TransferEnd: Sendable {
     let restartedBecause: String?
 }
 
-/// The ends of transfers waiting for the queue.
+/// What a transfer's thread reports to the queue: the end of its body, then its own end.
+enum TransferReport: Sendable {
+    /// Every byte arrived; the transfer only makes them durable now, and may give up its slot.
+    case bodyEnded(id: Int64, control: TransferControl)
+    case ended(TransferEnd)
+
+    /// The download the report is about.
+    var id: Int64 {
+        switch self {
+        case let .bodyEnded(id, _): id
+        case let .ended(end): end.id
+        }
+    }
+}
+
+/// The reports of transfers waiting for the queue.
 ///
 /// Small files end by the hundred a second, many at once. A job on the queue for each end
 /// recorded each one in a commit of its own; one job takes every end reported while it waited,
@@ -26,22 +41,28 @@ struct TransferEnd: Sendable {
 /// finds the list empty starts that job; the job takes the whole list, so an end added after it
 /// finds the list empty again and starts the next one.
 final class TransferEnds: Sendable {
-    private let waiting = Mutex<[TransferEnd]>([])
+    private let waiting = Mutex<[TransferReport]>([])
 
     /// Adds an end.
     /// - Returns: Whether it found the list empty: then no job is on its way, and the caller starts one.
     func add(_ end: TransferEnd) -> Bool {
-        waiting.withLock { ends in
-            ends.append(end)
-            return ends.count == 1
+        add(.ended(end))
+    }
+
+    /// Adds a report; a body's end goes through the same job as the transfers' ends, one job for both.
+    /// - Returns: Whether it found the list empty: then no job is on its way, and the caller starts one.
+    func add(_ report: TransferReport) -> Bool {
+        waiting.withLock { reports in
+            reports.append(report)
+            return reports.count == 1
         }
     }
 
-    /// How many ends wait, for tests.
+    /// How many reports wait, for tests.
     var count: Int { waiting.withLock { $0.count } }
 
-    /// Takes every end waiting, oldest first.
-    func takeAll() -> [TransferEnd] {
+    /// Takes every report waiting, oldest first: a transfer's body's end before its own end.
+    func takeAll() -> [TransferReport] {
         waiting.withLock { ends in
             defer { ends.removeAll() }
             return ends

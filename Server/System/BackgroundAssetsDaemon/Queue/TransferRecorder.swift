@@ -84,6 +84,9 @@ final class TransferRecorder: Sendable {
                 observer(.redirected(row, from: from, to: to, status: status))
             case let .movedPermanently(url):
                 try store.update(id: row.id, at: wallClock.now) { $0.descriptor.url = url.absoluteString }
+            case .bodyEnded:
+                // Nothing to record: the queue hears of it itself, to give the transfer's slot to the next download.
+                break
             case let .restartedFromZero(reason):
                 state.withLock { state in
                     state.lastTotal = 0

@@ -15,7 +15,9 @@ Which transfers may run at once: the slots of background downloads, and the smal
 /// Invariant: the running background transfers in regular slots never outnumber
 /// `maxConcurrentDownloads`, and those in small slots never outnumber `maxConcurrentSmallDownloads`,
 /// however pumps, promotions and ends interleave: a transfer keeps the slot it started in until it
-/// ends or is promoted, and slots are counted from the running transfers at every pump.
+/// ends, is promoted, or has received its whole body (then it may give the slot up while it syncs,
+/// ``DownloadQueue/releaseSlotsOfWholeBodies()``), and slots are counted from the running
+/// transfers that hold one at every pump.
 struct TransferSlots {
     /// What a running transfer holds.
     enum Slot: Equatable {

@@ -17,15 +17,16 @@ extension HTTPTransfer {
     /// and a server slower than the minimum rate for a whole window (``LowSpeedWatch``) ends the
     /// attempt.
     ///
-    /// Whatever happens, the bytes written so far are synced and reported as a checkpoint before
-    /// returning (unless the request leaves the finished file to its consumer) or throwing, so the
-    /// next attempt resumes from them instead of from the last periodic checkpoint, and the disk
-    /// reserved beyond them is given back. Periodic checkpoints are synced by a ``CheckpointSyncer``
-    /// while the body keeps arriving.
+    /// It returns once the last byte is written, leaving the sync of the end to ``finishBody(_:part:offset:total:validator:url:)``,
+    /// which the caller runs after giving the connection back: a transfer past its last byte holds no
+    /// slot, and the next download may take the connection. An attempt that throws has synced the
+    /// bytes written so far and reported them as a checkpoint, so the next attempt resumes from them
+    /// instead of from the last periodic checkpoint, and has given back the disk reserved beyond them.
+    /// Periodic checkpoints are synced by a ``CheckpointSyncer`` while the body keeps arriving.
     func receiveBody(
         reader: inout HTTPResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
-    ) throws(TransferError) -> TransferResult {
+    ) throws(TransferError) -> ReceivedBody {
         if let total { try checkLength(total) }
         if let coding = head.unrequestedCoding {
             throw TransferError(.remote, .unrequestedCoding(coding),
@@ -129,8 +130,17 @@ extension HTTPTransfer {
             throw error
         }
 
-        try syncer?.finish()
-        if leftHoles { try part.spanHoles(upTo: offset) }
+        return ReceivedBody(syncer: syncer, leftHoles: leftHoles)
+    }
+
+    /// Makes a whole body durable as its download asks, and checks its length: the checkpoints
+    /// still syncing, the observer's state at the end, and the file itself.
+    /// - Parameter offset: The body's end, as ``receiveBody(reader:head:part:offset:total:validator:url:)`` left it.
+    func finishBody(
+        _ body: ReceivedBody, part: PartFile, offset: Int64, total: Int64?, validator: ResumeValidator?, url: URL
+    ) throws(TransferError) -> TransferResult {
+        try body.syncer?.finish()
+        if body.leftHoles { try part.spanHoles(upTo: offset) }
         // The observer's state at the end: a pack archive unpacks from it after a restart.
         request.bodyObserver?.checkpoint(at: offset)?()
         // Unsynced, the end is no checkpoint: after a power cut the download resumes from the last one.
@@ -147,4 +157,12 @@ extension HTTPTransfer {
         try checkLength(offset)
         return TransferResult(length: offset, validator: validator, finalURL: url)
     }
+}
+
+/// A body whose every byte is written, and what its end still has to make durable.
+struct ReceivedBody {
+    /// The periodic checkpoints' syncer, when one started; some may still be syncing.
+    let syncer: CheckpointSyncer?
+    /// Whether an observer stored bytes itself, leaving holes the staging file must span.
+    let leftHoles: Bool
 }

@@ -95,10 +95,11 @@ struct HTTPTransfer {
                 }
                 validator = ResumeValidator(of: head)
                 let length = head.isChunked ? nil : try TransferError.catching { () throws(HTTPError) in try head.contentLength() }
-                let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                             total: length, validator: validator, url: url)
+                let body = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                           total: length, validator: validator, url: url)
                 keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, origin: origin)
-                return result
+                events(.bodyEnded)
+                return try finishBody(body, part: part, offset: offset, total: length, validator: validator, url: url)
             case 206:
                 let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
                 guard offset > 0, let contentRange, let range = contentRange.range,
@@ -111,10 +112,11 @@ struct HTTPTransfer {
                     try restart(part, &offset, &validator, reason: "the partial response does not continue the bytes on disk")
                     continue
                 }
-                let result = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                             total: total, validator: validator, url: url)
+                let body = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                           total: total, validator: validator, url: url)
                 keepAlive(connection, after: head, reader: reader, delimited: true, origin: origin)
-                return result
+                events(.bodyEnded)
+                return try finishBody(body, part: part, offset: offset, total: total, validator: validator, url: url)
             default:
                 throw Self.status(head, url)
             }

@@ -85,6 +85,9 @@ enum TransferEvent: Sendable, Equatable {
     case redirected(from: URL, to: URL, status: Int)
     /// The server moved the file for good: later attempts should use the new URL.
     case movedPermanently(to: URL)
+    /// Every byte of the body arrived and the connection went back to the pool: what is left of
+    /// the attempt is making the file durable, which needs no slot (``TransferSlots``).
+    case bodyEnded
 }
 
 /// The result of a transfer that completed.
