@@ -7,6 +7,7 @@ Tests that transfers to one server reuse a kept-alive connection, and never one 
 import Foundation
 import HTTPCore
 import ServerRuntime
+import Synchronization
 import Testing
 import TestSupport
 
@@ -38,6 +39,38 @@ struct ConnectionReuseTests {
                 let received = try Data(contentsOf: folder.url.appending(path: name))
                 #expect(received == (try Data(contentsOf: server.catalogURL.appending(path: String(path.dropFirst())))))
             }
+        }
+    }
+
+    @Test("The body's end is reported once its connection is back in the pool, before the file's sync is")
+    func bodyEndComesWithTheConnectionBack() async throws {
+        try await withAssetServer(sessions: 1, sessionSize: 65_536) { server in
+            let files = try FileManager.default.contentsOfDirectory(atPath: server.catalogURL.appending(path: "sessions").path)
+            let size = Int64(try Data(contentsOf: server.catalogURL.appending(path: "sessions/" + files[0])).count)
+            let folder = try TemporaryDirectory()
+            let pool = ConnectionPool()
+            let request = Self.request(server.url("/sessions/" + files[0]), in: folder.url, name: "a.part", pool: pool)
+            let idleAtBodyEnd = Mutex<Int?>(nil)
+            let events = Mutex<[TransferEvent]>([])
+            let result = await withCheckedContinuation { continuation in
+                Thread.detachNewThread {
+                    let transfer = HTTPTransfer(request: request, control: TransferControl()) { event in
+                        // What the queue does on hearing it: the next download may take the connection now.
+                        if event == .bodyEnded { idleAtBodyEnd.withLock { $0 = pool.idleCount } }
+                        events.withLock { $0.append(event) }
+                    }
+                    continuation.resume(returning: Result { () throws(TransferError) in try transfer.run() })
+                }
+            }
+            #expect(try result.get().length == size)
+            let reported = events.withLock { $0 }
+            #expect(idleAtBodyEnd.withLock { $0 } == 1, "the connection was not back in the pool: \(reported)")
+            let bodyEnd = try #require(reported.firstIndex(of: .bodyEnded))
+            let sync = try #require(reported.lastIndex { event in
+                if case .checkpoint(size, _) = event { true } else { false }
+            })
+            #expect(bodyEnd < sync, "the end's sync was reported before the body's end: \(reported)")
+            #expect(reported.count { $0 == .bodyEnded } == 1)
         }
     }
 

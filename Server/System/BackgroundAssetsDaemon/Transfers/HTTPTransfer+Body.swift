@@ -18,8 +18,9 @@ extension HTTPTransfer {
     /// attempt.
     ///
     /// It returns once the last byte is written, leaving the sync of the end to ``finishBody(_:part:offset:total:validator:url:)``,
-    /// which the caller runs after giving the connection back: a transfer past its last byte holds no
-    /// slot, and the next download may take the connection. An attempt that throws has synced the
+    /// which the caller runs after giving the connection back and reporting ``TransferEvent/bodyEnded``:
+    /// while the end syncs, the queue may give the transfer's slot, and the pool its connection, to
+    /// the next download. An attempt that throws has synced the
     /// bytes written so far and reported them as a checkpoint, so the next attempt resumes from them
     /// instead of from the last periodic checkpoint, and has given back the disk reserved beyond them.
     /// Periodic checkpoints are synced by a ``CheckpointSyncer`` while the body keeps arriving.
