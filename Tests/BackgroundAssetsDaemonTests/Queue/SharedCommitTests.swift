@@ -55,7 +55,8 @@ struct SharedCommitTests {
             let holding = Flag()
             let harness = harness
             let hold = Task {
-                try await harness.queue.hold(until: { harness.queue.transferEnds.count == SharedCommitTests.count }, signalling: holding)
+                // The transfers' own ends: each reports its body's end first, which waits here too.
+                try await harness.queue.hold(until: { harness.queue.transferEnds.endCount == SharedCommitTests.count }, signalling: holding)
             }
             try await poll(until: { holding.isSet }, "the queue's thread to be held")
             beforeTheEnds()

@@ -30,6 +30,23 @@ struct TransferEndsTests {
         #expect(ends.takeAll().isEmpty)
     }
 
+    @Test("A body's end and a transfer's end share the list and its job, in the order they were reported")
+    func bodyEndsShareTheJob() {
+        let ends = TransferEnds()
+        let control = TransferControl()
+        #expect(ends.add(.bodyEnded(id: 1, control: control)), "nothing waited: start a job")
+        #expect(!ends.add(Self.end(1)), "the body's end started the job the transfer's end goes with")
+        #expect(!ends.add(.bodyEnded(id: 2, control: control)))
+        #expect(ends.count == 3)
+        #expect(ends.endCount == 1, "one transfer's own end waits")
+        let taken = ends.takeAll()
+        #expect(taken.map(\.id) == [1, 1, 2])
+        guard case .bodyEnded = taken[0], case .ended = taken[1], case .bodyEnded = taken[2] else {
+            Issue.record("reports out of order: \(taken)"); return
+        }
+        #expect(ends.endCount == 0)
+    }
+
     @Test("Ends reported from many threads while jobs take them are each taken once, and none is left without a job")
     func concurrentReportsAreEachTakenOnce() async {
         let ends = TransferEnds()

@@ -61,6 +61,13 @@ final class TransferEnds: Sendable {
     /// How many reports wait, for tests.
     var count: Int { waiting.withLock { $0.count } }
 
+    /// How many transfers' own ends wait (not their bodies'), for tests.
+    var endCount: Int {
+        waiting.withLock { reports in
+            reports.count { if case .ended = $0 { true } else { false } }
+        }
+    }
+
     /// Takes every report waiting, oldest first: a transfer's body's end before its own end.
     func takeAll() -> [TransferReport] {
         waiting.withLock { ends in
