@@ -34,15 +34,11 @@ extension DownloadQueue {
     /// - Returns: Whether a slot was given up, so a pump may start a download in it.
     @discardableResult
     func releaseSlotsOfWholeBodies() -> Bool {
-        var room = slotlessFinishRoom - running.values.count(where: \.gaveUpSlot)
-        var released = false
+        let room = slotlessFinishRoom - running.values.count(where: \.gaveUpSlot)
+        guard room > 0 else { return false }
         // Oldest first, so the order they give up their slots in is the order they started in.
-        for id in running.keys.sorted() where room > 0 {
-            guard let transfer = running[id], transfer.hasWholeBody, !transfer.gaveUpSlot, !transfer.isForeground else { continue }
-            running[id]?.gaveUpSlot = true
-            room -= 1
-            released = true
-        }
-        return released
+        let holding = running.filter { $0.value.hasWholeBody && !$0.value.gaveUpSlot && !$0.value.isForeground }.keys.sorted()
+        for id in holding.prefix(room) { running[id]?.gaveUpSlot = true }
+        return !holding.isEmpty
     }
 }
