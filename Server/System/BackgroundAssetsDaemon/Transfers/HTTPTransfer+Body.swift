@@ -17,13 +17,14 @@ extension HTTPTransfer {
     /// and a server slower than the minimum rate for a whole window (``LowSpeedWatch``) ends the
     /// attempt.
     ///
-    /// It returns once the last byte is written, leaving the sync of the end to ``finishBody(_:part:offset:total:validator:url:)``,
-    /// which the caller runs after giving the connection back and reporting ``TransferEvent/bodyEnded``:
-    /// while the end syncs, the queue may give the transfer's slot, and the pool its connection, to
-    /// the next download. An attempt that throws has synced the
-    /// bytes written so far and reported them as a checkpoint, so the next attempt resumes from them
-    /// instead of from the last periodic checkpoint, and has given back the disk reserved beyond them.
-    /// Periodic checkpoints are synced by a ``CheckpointSyncer`` while the body keeps arriving.
+    /// It returns once the last byte is written, leaving the sync of the end to
+    /// ``finishBody(_:part:offset:total:validator:url:)``, which the caller runs after giving the
+    /// connection back and reporting ``TransferEvent/bodyEnded``: while the end syncs, the queue may
+    /// give the transfer's slot, and the pool its connection, to the next download. An attempt that
+    /// throws has synced the bytes written so far and reported them as a checkpoint, so the next
+    /// attempt resumes from them instead of from the last periodic checkpoint, and has given back
+    /// the disk reserved beyond them. Periodic checkpoints are synced by a ``CheckpointSyncer``
+    /// while the body keeps arriving.
     func receiveBody(
         reader: inout HTTPResponseReader, head: HTTPResponseHead, part: PartFile, offset: inout Int64,
         total: Int64?, validator: ResumeValidator?, url: URL
