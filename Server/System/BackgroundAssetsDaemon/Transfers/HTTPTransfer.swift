@@ -95,11 +95,8 @@ struct HTTPTransfer {
                 }
                 validator = ResumeValidator(of: head)
                 let length = head.isChunked ? nil : try TransferError.catching { () throws(HTTPError) in try head.contentLength() }
-                let body = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                           total: length, validator: validator, url: url)
-                keepAlive(connection, after: head, reader: reader, delimited: length != nil || head.isChunked, origin: origin)
-                events(.bodyEnded)
-                return try finishBody(body, part: part, offset: offset, total: length, validator: validator, url: url)
+                return try transferBody(over: connection, origin: origin, reader: &reader, head: head, part: part,
+                                        from: offset, total: length, validator: validator, url: url)
             case 206:
                 let contentRange = head["Content-Range"].flatMap(ContentRange.init(parsing:))
                 guard offset > 0, let contentRange, let range = contentRange.range,
@@ -112,11 +109,8 @@ struct HTTPTransfer {
                     try restart(part, &offset, &validator, reason: "the partial response does not continue the bytes on disk")
                     continue
                 }
-                let body = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
-                                           total: total, validator: validator, url: url)
-                keepAlive(connection, after: head, reader: reader, delimited: true, origin: origin)
-                events(.bodyEnded)
-                return try finishBody(body, part: part, offset: offset, total: total, validator: validator, url: url)
+                return try transferBody(over: connection, origin: origin, reader: &reader, head: head, part: part,
+                                        from: offset, total: total, validator: validator, url: url)
             default:
                 throw Self.status(head, url)
             }
@@ -162,6 +156,23 @@ struct HTTPTransfer {
             }
         }
         return try ask(try connect(to: target))
+    }
+
+    /// Receives a body, gives its connection back when the response ended cleanly, reports the
+    /// body's end, then syncs the end, in that order: while the end syncs, the queue may give the
+    /// transfer's slot, and the pool its connection, to the next download.
+    /// - Parameter total: The body's declared length: a body that declares none and is not chunked
+    ///   ends with the connection, which then cannot be kept.
+    private func transferBody(
+        over connection: HTTPConnection, origin: String, reader: inout HTTPResponseReader, head: HTTPResponseHead,
+        part: PartFile, from start: Int64, total: Int64?, validator: ResumeValidator?, url: URL
+    ) throws(TransferError) -> TransferResult {
+        var offset = start
+        let body = try receiveBody(reader: &reader, head: head, part: part, offset: &offset,
+                                   total: total, validator: validator, url: url)
+        keepAlive(connection, after: head, reader: reader, delimited: total != nil || head.isChunked, origin: origin)
+        events(.bodyEnded)
+        return try finishBody(body, part: part, offset: offset, total: total, validator: validator, url: url)
     }
 
     /// Returns a connection to the pool when its response ended cleanly at a message boundary and
