@@ -10,11 +10,11 @@ import Testing
 
 @Suite("Transfer ends waiting for the queue")
 struct TransferEndsTests {
-    static func end(_ id: Int64) -> TransferEnd {
-        TransferEnd(
+    static func end(_ id: Int64) -> TransferReport {
+        .ended(TransferEnd(
             id: id, control: TransferControl(),
             result: .success(TransferResult(length: id, validator: nil, finalURL: URL(fileURLWithPath: "/\(id)"))),
-            restartedBecause: nil)
+            restartedBecause: nil))
     }
 
     @Test("The end that finds the list empty starts a job; the job takes every end, oldest first")

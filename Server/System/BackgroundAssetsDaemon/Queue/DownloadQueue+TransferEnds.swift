@@ -14,13 +14,8 @@ extension DownloadQueue {
         let file: URL
     }
 
-    /// Reports how a transfer ended, from its thread; the queue records it with the other ends
-    /// reported meanwhile (``TransferEnds``).
-    nonisolated func report(_ end: TransferEnd) {
-        report(.ended(end))
-    }
-
-    /// Reports a transfer's body's end or its own end, from its thread.
+    /// Reports a transfer's body's end or its own end, from its thread; the queue records it with
+    /// the other reports made meanwhile (``TransferEnds``).
     nonisolated func report(_ report: TransferReport) {
         guard transferEnds.add(report) else { return }
         activities.run("ends of transfers") { [weak self] in await self?.recordTransferEnds() }

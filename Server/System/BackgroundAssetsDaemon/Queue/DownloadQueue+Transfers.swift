@@ -91,7 +91,7 @@ extension DownloadQueue {
             request.syncGroup?.transferEnded()
             Thread.nameCurrentThread("transfer")
             let restart = recorder.restartReason
-            self?.report(TransferEnd(id: row.id, control: control, result: result, restartedBecause: restart))
+            self?.report(.ended(TransferEnd(id: row.id, control: control, result: result, restartedBecause: restart)))
         }
     }
 

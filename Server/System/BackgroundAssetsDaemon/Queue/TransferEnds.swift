@@ -43,12 +43,6 @@ enum TransferReport: Sendable {
 final class TransferEnds: Sendable {
     private let waiting = Mutex<[TransferReport]>([])
 
-    /// Adds an end.
-    /// - Returns: Whether it found the list empty: then no job is on its way, and the caller starts one.
-    func add(_ end: TransferEnd) -> Bool {
-        add(.ended(end))
-    }
-
     /// Adds a report; a body's end goes through the same job as the transfers' ends, one job for both.
     /// - Returns: Whether it found the list empty: then no job is on its way, and the caller starts one.
     func add(_ report: TransferReport) -> Bool {
