@@ -6,7 +6,6 @@ Tests that a transfer whose body has ended gives its slot to the next download w
 @testable import BackgroundAssetsDaemon
 import BackgroundAssetsIPC
 import Foundation
-import Synchronization
 import Testing
 import TestSupport
 
@@ -15,11 +14,9 @@ struct WholeBodySlotTests {
     @Test("A transfer past its last byte gives its slot to the next download; one more waits while the slotless ones are as many as the slots")
     func slotGoesToTheNextDownload() async throws {
         let body = Array(repeating: UInt8(5), count: 20_000)
-        let requests = RequestLog()
-        let server = try ScriptedHTTPServer { head, _ in
-            requests.add(head)
-            return .response("200 OK", [], body: body)
-        }
+        let server = try ScriptedHTTPServer { _, _ in .response("200 OK", [], body: body) }
+        // The paths asked for, in order, from the heads the server received.
+        let requested = { server.requests.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? $0 } }
         let finishes = HeldFinishes()
         defer {
             finishes.releaseAll()
@@ -39,7 +36,7 @@ struct WholeBodySlotTests {
         let first = try #require(ids["first"]), second = try #require(ids["second"]), third = try #require(ids["third"])
 
         // The first one's end is held: the second one starts in its slot meanwhile.
-        try await poll(until: { finishes.held.contains("first") && requests.paths.contains("/second.mov") },
+        try await poll(until: { finishes.held.contains("first") && requested().contains("/second.mov") },
                        "the second download to start while the first one makes its file durable")
         #expect(await harness.queue.running[first]?.gaveUpSlot == true)
         #expect(await harness.queue.running[first]?.heldSlot == nil)
@@ -50,30 +47,18 @@ struct WholeBodySlotTests {
         await harness.queue.pump()
         #expect(await harness.queue.running[second]?.gaveUpSlot == false)
         #expect(await harness.queue.running[third] == nil)
-        #expect(!requests.paths.contains("/third.mov"), "the third download started with no slot free: \(requests.paths)")
+        #expect(!requested().contains("/third.mov"), "the third download started with no slot free: \(requested())")
 
         // The first one ends: the second one gives up its slot, and the third one takes it.
         finishes.release("first")
-        try await poll(until: { requests.paths.contains("/third.mov") }, "the third download to start once the first one ended")
+        try await poll(until: { requested().contains("/third.mov") }, "the third download to start once the first one ended")
         #expect(await harness.queue.running[second]?.gaveUpSlot == true)
 
         finishes.releaseAll()
         for id in [first, second, third] {
             guard case .finished = try await harness.end(of: id) else { Issue.record("\(id) did not finish: \(harness.events)"); return }
         }
-        #expect(requests.paths == ["/first.mov", "/second.mov", "/third.mov"], "each file fetched once, in order")
-    }
-}
-
-/// The paths of the requests the server received, in order.
-private final class RequestLog: Sendable {
-    private let entries = Mutex<[String]>([])
-
-    var paths: [String] { entries.withLock { $0 } }
-
-    func add(_ head: String) {
-        let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? head
-        entries.withLock { $0.append(path) }
+        #expect(requested() == ["/first.mov", "/second.mov", "/third.mov"], "each file fetched once, in order")
     }
 }
 
