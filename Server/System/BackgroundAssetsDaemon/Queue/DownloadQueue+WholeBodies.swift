@@ -16,9 +16,8 @@ extension DownloadQueue {
     /// or a pack archive's files and saved state. That takes as long as receiving a pack of 5 MiB
     /// does, so a transfer that kept its slot through it left the network idle for as long.
     func bodyEnded(id: Int64, control: TransferControl) {
-        guard var transfer = running[id], transfer.control === control else { return }
-        transfer.hasWholeBody = true
-        running[id] = transfer
+        guard running[id]?.control === control else { return }
+        running[id]?.hasWholeBody = true
         rebalanceBandwidth()
         if releaseSlotsOfWholeBodies() { pumpAfterThisJob() }
     }
