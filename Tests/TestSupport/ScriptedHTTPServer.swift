@@ -151,14 +151,29 @@ public final class ScriptedHTTPServer: Sendable {
     public func url(_ path: String) -> URL { URL(string: "\(tls == nil ? "http" : "https")://127.0.0.1:\(port)\(path)")! }
 
     /// Stops accepting and closes stalled connections.
+    ///
+    /// The accept thread owns the listener and closes it only once it sees `stopped`, which is set after
+    /// the shutdown here: closed any earlier, its number could be another test's socket by the time
+    /// the shutdown reached it. A second call closes nothing again.
     public func stop() {
+        let wasStopped = state.withLock { $0.stopped }
+        if !wasStopped { shutdown(listener, Int32(SHUT_RDWR)) }
         let stalled = state.withLock { state in
             state.stopped = true
+            defer { state.stalled = [] }
             return state.stalled
         }
-        shutdown(listener, Int32(SHUT_RDWR))
         openStreams.withLock { $0.removeAll() }
         for descriptor in stalled { close(descriptor) }
+    }
+
+    /// Keeps a stalled connection open until ``stop()``, or closes it now if that has already run.
+    private func keepStalled(_ client: Int32) {
+        let kept = state.withLock { state in
+            if !state.stopped { state.stalled.append(client) }
+            return !state.stopped
+        }
+        if !kept { close(client) }
     }
 
     private func acceptLoop() {
@@ -203,7 +218,7 @@ public final class ScriptedHTTPServer: Sendable {
             _ = reply.bytes.withUnsafeBytes { try? stream.write($0, timeoutMilliseconds: 5000) }
             if reply.stallAfterwards {
                 openStreams.withLock { $0.append(StreamBox(stream)) }
-                state.withLock { $0.stalled.append(client) }
+                keepStalled(client)
             } else {
                 stream.shutdown()
                 shutdown(client, Int32(SHUT_WR))
@@ -225,7 +240,7 @@ public final class ScriptedHTTPServer: Sendable {
             while !state.withLock({ $0.stopped }), tail.withUnsafeBytes({ send(client, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }) > 0 {}
         }
         if reply.stallAfterwards {
-            state.withLock { $0.stalled.append(client) }
+            keepStalled(client)
         } else {
             shutdown(client, Int32(SHUT_WR))
             close(client)
