@@ -84,7 +84,8 @@ struct LiveHarnessTests {
     @Test("A child starts with standard input, output and error only, whatever the test process has open")
     func childInheritsNoDescriptors() async throws {
         // A pipe without close-on-exec, as some code in the test process opens them.
-        var ends: [Int32] = [0, 0]
+        // -1, not 0: should the call fail, closing these must not close descriptor 0, or whatever took its number.
+        var ends: [Int32] = [-1, -1]
         #expect(pipe(&ends) == 0)
         defer { ends.forEach { close($0) } }
         let listing = try await runCommand("ls", arguments: ["/proc/self/fd"])

@@ -111,7 +111,8 @@ struct GroupCommitTests {
 struct HeldAnswerTests {
     /// A connection over one end of a socket pair, and the other end to read what it sends.
     private func connectedPair() -> (ClientConnection, Int32) {
-        var pair: [Int32] = [0, 0]
+        // -1, not 0: should the call fail, closing these must not close descriptor 0, or whatever took its number.
+        var pair: [Int32] = [-1, -1]
         _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
         let connection = ClientConnection(
             id: 1, socket: UnixSocket(descriptor: pair[0], path: "test"),

@@ -108,7 +108,8 @@ struct TLSHandshakeTests {
 
     @Test("A server that never answers the handshake times out at the deadline")
     func handshakeDeadline() throws {
-        var pair: [Int32] = [0, 0]
+        // -1, not 0: should the call fail, closing these must not close descriptor 0, or whatever took its number.
+        var pair: [Int32] = [-1, -1]
         socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
         defer { close(pair[0]); close(pair[1]) }
         let started = ContinuousClock.now
@@ -121,7 +122,7 @@ struct TLSHandshakeTests {
 
     @Test("A server that closes during the handshake is a lost connection, not a certificate failure")
     func closedMidHandshake() throws {
-        var pair: [Int32] = [0, 0]
+        var pair: [Int32] = [-1, -1]
         socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
         defer { close(pair[0]) }
         close(pair[1])

@@ -18,7 +18,8 @@ enum TLSPair {
         server: TLSServerContext, client: TLSClientContext, host: String, port: Int = 443,
         timeoutMilliseconds: Int32 = 5000
     ) -> Outcome {
-        var pair: [Int32] = [0, 0]
+        // -1, not 0: should the call fail, closing these must not close descriptor 0, or whatever took its number.
+        var pair: [Int32] = [-1, -1]
         socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0, &pair)
         let serverEnd = pair[1]
         nonisolated(unsafe) var serverResult: Result<TLSStream, TLSError>?

@@ -12,7 +12,8 @@ import Testing
 struct ClientRegistryTests {
     /// A connection object over one end of a socket pair; nothing is sent on it.
     static func connection(_ id: UInt64, pid: Int32) -> ClientConnection {
-        var pair: [Int32] = [0, 0]
+        // -1, not 0: should the call fail, closing these must not close descriptor 0, or whatever took its number.
+        var pair: [Int32] = [-1, -1]
         _ = socketpair(AF_UNIX, Int32(SOCK_STREAM.rawValue), 0, &pair)
         close(pair[1])
         return ClientConnection(
