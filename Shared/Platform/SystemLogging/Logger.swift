@@ -147,11 +147,17 @@ final class LogSink: Sendable {
     func writeStandardErrorLines(toFileAt path: String) -> Bool {
         let descriptor = open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return false }
-        standardErrorFile.withLock { previous in
-            if let previous { close(previous) }
-            previous = descriptor
+        // A second call puts the new file in the first one's place with dup2(2), which is atomic:
+        // `append` reads the number outside the lock, so closing it would leave a line in flight
+        // to be written into whatever file or socket took the number next.
+        return standardErrorFile.withLock { current in
+            guard let current else {
+                current = descriptor
+                return true
+            }
+            defer { close(descriptor) }
+            return dup2(descriptor, current) >= 0
         }
-        return true
     }
 
     func redirectStandardErrorToDeviceLog() -> Bool {
