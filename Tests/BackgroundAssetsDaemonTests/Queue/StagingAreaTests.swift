@@ -29,6 +29,58 @@ struct StagingAreaTests {
         }
     }
 
+    /// A download of the sessions' app group, as the queue launched it.
+    static func row(_ id: Int64) -> DownloadRow {
+        let now = Date()
+        let descriptor = DownloadDescriptor(
+            identifier: "wwdc23-\(id)", uniqueIdentifier: "unique-\(id)", url: "https://cdn.example.com/\(id).mp4",
+            fileSize: 100, applicationGroupIdentifier: group, state: .downloading)
+        return DownloadRow(
+            id: id, bundleIdentifier: "com.example.sessions", descriptor: descriptor, isForeground: false, bytesDurable: 0,
+            expectedLength: nil, entityTag: nil, lastModified: nil, attempts: 1, lastError: nil, createdAt: now,
+            updatedAt: now, nextAttemptAt: now, lastProgressAt: nil)
+    }
+
+    @Test("Files that end together go into their folder opened once; the next batch opens it again and refuses a link planted meanwhile")
+    func batchSharesItsFolder() throws {
+        let root = try TemporaryDirectory(prefix: "ba-staging")
+        let outside = try TemporaryDirectory(prefix: "ba-outside")
+        let staging = StagingArea(paths: DevicePaths(root: root.url))
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        let folder = try #require(staging.handOverFolder(ofAppGroup: Self.group))
+        for row: Int64 in 1...4 { try Data("video \(row)".utf8).write(to: staging.partFile(forRow: row)) }
+
+        var batch = HandOverFolders()
+        let first = try staging.handOver(Self.row(1), folders: &batch)
+        // Moved aside while the batch holds the folder open: the batch's next file follows the
+        // folder it opened, as a rename into it would, and does not make a new one.
+        let movedAside = root.url.appending(path: "moved-aside")
+        try FileManager.default.moveItem(at: folder, to: movedAside)
+        let second = try staging.handOver(Self.row(2), folders: &batch)
+        _ = consume batch
+        #expect(first.deletingLastPathComponent().path == folder.path)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: movedAside.path).count == 4, "two files and their kept names")
+        #expect(second.lastPathComponent.hasPrefix("BAFile-2-"))
+
+        // The next batch opens the folder afresh: made again where it belongs.
+        var next = HandOverFolders()
+        let third = try staging.handOver(Self.row(3), folders: &next)
+        _ = consume next
+        #expect(try Data(contentsOf: third) == Data("video 3".utf8))
+        #expect(third.deletingLastPathComponent().path == folder.path)
+
+        // And a link planted between two batches is refused by the next one.
+        try FileManager.default.removeItem(at: folder)
+        try FileManager.default.createSymbolicLink(at: folder, withDestinationURL: outside.url)
+        var afterLink = HandOverFolders()
+        #expect {
+            try staging.handOver(Self.row(4), folders: &afterLink)
+        } throws: { error in
+            (error as? TransferError)?.kind == .localFile(errno: ELOOP)
+        }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty, "written outside the root")
+    }
+
     @Test("A hand-over keeps a second name beside the file, and its release deletes both")
     func keptNameAndRelease() throws {
         let root = try TemporaryDirectory(prefix: "ba-staging")

@@ -30,19 +30,22 @@ extension DownloadQueue {
     /// between the hand-overs and their commit delivers each of those files again, fetching none.
     func recordTransferEnds() {
         var handedOver: [HandedOverFile] = []
+        var folders = HandOverFolders()
         for report in transferEnds.takeAll() {
             switch report {
             case let .bodyEnded(id, control): bodyEnded(id: id, control: control)
-            case let .ended(end): transferEnded(end, handingOverTo: &handedOver)
+            case let .ended(end): transferEnded(end, handingOverTo: &handedOver, folders: &folders)
             }
         }
         finish(handedOver)
     }
 
     /// Acts on the outcome of a transfer, unless the download was cancelled meanwhile: a file that
-    /// arrived whole is handed over and added to `handedOver`, for the caller to record; a
-    /// failure is recorded now.
-    private func transferEnded(_ end: TransferEnd, handingOverTo handedOver: inout [HandedOverFile]) {
+    /// arrived whole is handed over (into `folders`, the batch's) and added to `handedOver`, for
+    /// the caller to record; a failure is recorded now.
+    private func transferEnded(
+        _ end: TransferEnd, handingOverTo handedOver: inout [HandedOverFile], folders: inout HandOverFolders
+    ) {
         let id = end.id
         guard let transfer = running[id], transfer.control === end.control else { return }
         running[id] = nil
@@ -56,7 +59,7 @@ extension DownloadQueue {
                 // The row as launched names the app group and the download; what changed since
                 // (its state, its URL after a redirect) does not matter to the hand-over.
                 let launched = transfer.row
-                let handOver = Result { () throws(TransferError) in try staging.handOver(launched) }
+                let handOver = Result { () throws(TransferError) in try staging.handOver(launched, folders: &folders) }
                 if case let .failure(error) = handOver, error.kind == .localFile(errno: ENOENT) {
                     // Something deleted the staging file while the transfer wrote into it (the
                     // bytes went to an unlinked file): fetch the file again rather than fail.

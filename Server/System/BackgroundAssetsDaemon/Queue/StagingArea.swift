@@ -28,51 +28,59 @@ struct StagingArea: Sendable {
     /// Moves a finished staging file to where its download is handed over: a Background Assets
     /// download into its app group's hand-over folder, a background session's task into the
     /// session's folder (``BackgroundSessionFiles/handOverDirectory(for:appGroup:)``).
+    /// - Parameters:
+    ///   - row: The download, as launched.
+    ///   - folders: The folders opened for the batch of ends this one belongs to.
     /// - Returns: The file's new location.
     /// - Throws: A local ``TransferError`` when the folder is invalid or the move fails.
-    func handOver(_ row: DownloadRow) throws(TransferError) -> URL {
-        guard row.descriptor.kind == .backgroundSession else {
-            return try handOver(rowID: row.id, toAppGroup: row.descriptor.applicationGroupIdentifier)
-        }
+    func handOver(_ row: DownloadRow, folders: inout HandOverFolders) throws(TransferError) -> URL {
         let group = row.descriptor.applicationGroupIdentifier
-        guard let folder = sessionHandOverFolder(of: row) else {
-            throw TransferError(.local, .localFile(errno: EINVAL), "the app \(row.bundleIdentifier.debugDescription) or its app group \(group.debugDescription) has no folder")
+        guard row.descriptor.kind == .backgroundSession else {
+            return try handOver(rowID: row.id, toAppGroup: group, folders: &folders)
+        }
+        let opened = try folders.open(.backgroundSession(app: row.bundleIdentifier, appGroup: group), under: paths.root) {
+            () throws(TransferError) in
+            guard let folder = sessionHandOverFolder(of: row) else {
+                throw TransferError(.local, .localFile(errno: EINVAL), "the app \(row.bundleIdentifier.debugDescription) or its app group \(group.debugDescription) has no folder")
+            }
+            return folder
         }
         // The session's record keeps track of the file from here: no second name is needed.
-        return try move(rowID: row.id, into: folder, as: Self.sessionHandOverName(rowID: row.id), keepingSecondName: false)
+        return try move(rowID: row.id, into: opened, as: Self.sessionHandOverName(rowID: row.id), keepingSecondName: false)
     }
 
     /// Moves a finished staging file into the app group's hand-over folder.
     /// - Returns: The file's new location.
     /// - Throws: A local ``TransferError`` when the app group is invalid or the move fails.
     func handOver(rowID id: Int64, toAppGroup group: String) throws(TransferError) -> URL {
-        guard let folder = handOverFolder(ofAppGroup: group) else {
-            throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
-        }
-        return try move(rowID: id, into: folder, as: Self.handOverName(rowID: id), keepingSecondName: true)
+        var folders = HandOverFolders()
+        return try handOver(rowID: id, toAppGroup: group, folders: &folders)
     }
 
-    private func move(rowID id: Int64, into folder: URL, as name: String, keepingSecondName: Bool) throws(TransferError) -> URL {
-        // The folder is inside a container its app can change: opened component by component, so a
-        // link planted there (a container's Library/Caches leading to /etc) is refused, not followed.
-        let descriptor: Int32
-        do {
-            descriptor = try LinkRefusingFolder.open(folder, under: paths.root, creating: true)
-        } catch {
-            throw TransferError(.local, .localFile(errno: error.isLink ? ELOOP : EIO), "could not move the finished file: \(error)")
+    private func handOver(rowID id: Int64, toAppGroup group: String, folders: inout HandOverFolders) throws(TransferError) -> URL {
+        let opened = try folders.open(.appGroup(group), under: paths.root) { () throws(TransferError) in
+            guard let folder = handOverFolder(ofAppGroup: group) else {
+                throw TransferError(.local, .localFile(errno: EINVAL), "the app group \(group.debugDescription) has no container")
+            }
+            return folder
         }
-        defer { close(descriptor) }
+        return try move(rowID: id, into: opened, as: Self.handOverName(rowID: id), keepingSecondName: true)
+    }
+
+    private func move(
+        rowID id: Int64, into opened: (folder: URL, descriptor: Int32), as name: String, keepingSecondName: Bool
+    ) throws(TransferError) -> URL {
         let source = partFilePath(forRow: id)
-        guard renameat(AT_FDCWD, source, descriptor, name) == 0 else {
+        guard renameat(AT_FDCWD, source, opened.descriptor, name) == 0 else {
             let code = errno
-            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(folder.path): \(errnoText(code))")
+            throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(opened.folder.path): \(errnoText(code))")
         }
         // The second name the service keeps until the file's delivery ends: the app or the extension
         // is told to move the file, and one stopped after moving it but before putting it in place
         // would leave the bytes where nobody looks. The kept name (a hard link: no copy, no space)
         // lets the next service hand the same bytes over again.
-        if keepingSecondName { _ = linkat(descriptor, name, descriptor, name + Self.heldSuffix, 0) }
-        return folder.appending(path: name, directoryHint: .notDirectory)
+        if keepingSecondName { _ = linkat(opened.descriptor, name, opened.descriptor, name + Self.heldSuffix, 0) }
+        return opened.folder.appending(path: name, directoryHint: .notDirectory)
     }
 
     /// The file a download handed over, if one is there.
