@@ -293,6 +293,26 @@ struct DownloadQueueTests {
         #expect(server.requests.first?.headerValue("Range") == "bytes=120000-")
         #expect(Array(try Data(contentsOf: file)) == Self.file)
     }
+
+    @Test("A download's first attempt keeps nothing of a file an earlier download with its row id left")
+    func firstAttemptIgnoresLeftovers() async throws {
+        let server = try ScriptedHTTPServer(script: HTTPTransferTests.rangeResponse)
+        defer { server.stop() }
+        let harness = try QueueHarness()
+        let descriptor = DownloadDescriptor(
+            identifier: "wwdc23-10108", uniqueIdentifier: UUID().uuidString, url: server.url("/a.mp4").absoluteString,
+            fileSize: Self.file.count, applicationGroupIdentifier: QueueHarness.appGroup)
+        let row = try harness.store.insert(NewDownload(bundleIdentifier: QueueHarness.bundleIdentifier, descriptor: descriptor), at: .now)
+        // Bytes of another file under the new row's id, as a download deleted while the service was
+        // stopped leaves them: longer than the file, and not its bytes.
+        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
+        try Data(repeating: 0xEE, count: 400_000).write(to: harness.paths.stagingDirectory.appending(path: "\(row.id).part"))
+        try await harness.queue.start()
+        guard case let .finished(_, file) = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
+        #expect(server.requests.count == 1)
+        #expect(server.requests.first?.headerValue("Range") == nil, "nothing of the file left behind is resumed")
+        #expect(Array(try Data(contentsOf: file)) == Self.file)
+    }
 }
 
 /// How many transfers receive a body at once, and the most that ever did.

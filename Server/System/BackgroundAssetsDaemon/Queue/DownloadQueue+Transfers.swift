@@ -102,7 +102,15 @@ extension DownloadQueue {
     /// boot was recorded), only the synced length the store recorded; the file is cut back to it
     /// here, and this boot is recorded as its writer with the transfer's first checkpoint, so its
     /// unsynced tail is never trusted later.
+    ///
+    /// A download's first attempt, with nothing of an earlier one recorded (no failure, no synced
+    /// byte, no validator), keeps nothing, and its file is not looked up: the launch that made it
+    /// the first is committed before any byte of it is written, so a file under its row id is one
+    /// that a download with the id before it left (the part file cuts it to nothing as it opens), or
+    /// one written before a power cut took that commit back, which a reboot does not trust.
     private func resumeLength(_ row: DownloadRow) throws -> Int64 {
+        let isFirstAttempt = row.attempts == 1 && row.lastError == nil && row.bytesDurable == 0 && row.resumeValidator == nil
+        guard !isFirstAttempt else { return 0 }
         let path = staging.partFilePath(forRow: row.id)
         var status = stat()
         let fileLength: Int64 = stat(path, &status) == 0 ? Int64(status.st_size) : 0
