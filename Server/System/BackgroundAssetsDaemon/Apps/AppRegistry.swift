@@ -28,8 +28,9 @@ public actor AppRegistry {
     /// Records read, with the file each came from. A record changes only by a rename over it (a
     /// new file) or by deleting it, so a file that is still the same one still holds that record:
     /// the service asks for an app at every progress report of its install, and decoding its JSON
-    /// each time cost more than the report.
-    private var read: [String: (file: FileIdentity, app: InstalledApp)] = [:]
+    /// each time cost more than the report. Its path is kept with it: building the path again from
+    /// the identifier, for every download an app starts, cost more than the look at the file.
+    private var read: [String: (path: String, file: FileIdentity, app: InstalledApp)] = [:]
 
     /// Creates the registry of a device root; nothing is read until asked.
     /// - Parameters:
@@ -71,16 +72,17 @@ public actor AppRegistry {
     /// - Parameter bundleIdentifier: The app's `CFBundleIdentifier`.
     /// - Throws: ``AppRegistryError`` for a bad identifier or an unreadable record.
     public func app(_ bundleIdentifier: String) throws -> InstalledApp? {
-        let file = try recordFile(bundleIdentifier)
+        let known = read[bundleIdentifier]
+        let path = try known?.path ?? recordFile(bundleIdentifier).path
         var status = stat()
-        guard stat(file.path, &status) == 0 || errno != ENOENT else {
+        guard stat(path, &status) == 0 || errno != ENOENT else {
             read[bundleIdentifier] = nil
             return nil
         }
         let identity = FileIdentity(status)
-        if let known = read[bundleIdentifier], known.file == identity { return known.app }
-        let app = try Self.decode(file, expecting: bundleIdentifier)
-        read[bundleIdentifier] = (identity, app)
+        if let known, known.file == identity { return known.app }
+        let app = try Self.decode(URL(fileURLWithPath: path, isDirectory: false), expecting: bundleIdentifier)
+        read[bundleIdentifier] = (path, identity, app)
         return app
     }
 
