@@ -71,6 +71,39 @@ struct InstalledAppTests {
         #expect(app.extensionRuntimeUsed(on: midnight.addingTimeInterval(Self.day)) == 0)
     }
 
+    @Test("A runtime charge's day is the UTC calendar day Calendar names, on either side of every midnight from 1600 to 2400")
+    func dayOfACharge() {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? calendar.timeZone
+        func calendarDay(_ date: Date) -> String {
+            let parts = calendar.dateComponents([.year, .month, .day], from: date)
+            return String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
+        }
+        let first = calendar.date(from: DateComponents(year: 1600, month: 1, day: 1)) ?? .distantPast
+        let last = calendar.date(from: DateComponents(year: 2400, month: 12, day: 31)) ?? .distantFuture
+        var mismatches: [String] = []
+        // Every 29th midnight walks through every day of the month and every month over the years,
+        // leap days of 1600, 2000 and 2400 and the missing ones of 1700, 1800, 1900 and 2100 among them.
+        var midnight = first
+        while midnight <= last, mismatches.count < 5 {
+            for instant in [midnight, midnight.addingTimeInterval(-0.001), midnight.addingTimeInterval(Self.day - 1)]
+            where RuntimeUsage.dayKey(instant) != calendarDay(instant) {
+                mismatches.append("\(instant.timeIntervalSince1970): \(RuntimeUsage.dayKey(instant)), not \(calendarDay(instant))")
+            }
+            midnight = midnight.addingTimeInterval(29 * Self.day)
+        }
+        for leapDay in ["1600-02-29", "2000-02-29", "2024-02-29", "2400-02-29"] {
+            let date = calendar.date(from: DateComponents(
+                year: Int(leapDay.prefix(4)), month: 2, day: 29, hour: 12)) ?? .distantPast
+            #expect(RuntimeUsage.dayKey(date) == leapDay)
+        }
+        #expect(mismatches.isEmpty, "\(mismatches)")
+        // Dates no clock reaches still make a day, without trapping.
+        #expect(!RuntimeUsage.dayKey(.distantFuture).isEmpty)
+        #expect(!RuntimeUsage.dayKey(Date(timeIntervalSince1970: .infinity)).isEmpty)
+        #expect(!RuntimeUsage.dayKey(Date(timeIntervalSince1970: -.greatestFiniteMagnitude)).isEmpty)
+    }
+
     @Test("An update installs again but keeps the launches; a launched app stays unrestricted")
     func update() throws {
         var app = try AppRegistryTests.sampleApp()
