@@ -276,18 +276,12 @@ struct DownloadQueueTests {
         let server = try ScriptedHTTPServer(script: HTTPTransferTests.rangeResponse)
         defer { server.stop() }
         let harness = try QueueHarness()
-        let descriptor = DownloadDescriptor(
-            identifier: "wwdc23-10108", uniqueIdentifier: UUID().uuidString, url: server.url("/a.mp4").absoluteString,
-            fileSize: Self.file.count, applicationGroupIdentifier: QueueHarness.appGroup)
-        let row = try harness.store.insert(NewDownload(bundleIdentifier: QueueHarness.bundleIdentifier, descriptor: descriptor), at: .now)
         // Leave the row as a killed service would: transferring, with 120,000 durable bytes.
-        try harness.store.update(id: row.id, at: .now) { row in
+        let row = try Self.insert(from: server, into: harness, stagingBytes: Data(Self.file.prefix(150_000))) { row in
             row.state = .downloading
             row.bytesDurable = 120_000
             row.entityTag = Self.etag
         }
-        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
-        try Data(Self.file.prefix(150_000)).write(to: harness.paths.stagingDirectory.appending(path: "\(row.id).part"))
         try await harness.queue.start()
         guard case let .finished(_, file) = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
         #expect(server.requests.first?.headerValue("Range") == "bytes=120000-")
@@ -299,19 +293,30 @@ struct DownloadQueueTests {
         let server = try ScriptedHTTPServer(script: HTTPTransferTests.rangeResponse)
         defer { server.stop() }
         let harness = try QueueHarness()
-        let descriptor = DownloadDescriptor(
-            identifier: "wwdc23-10108", uniqueIdentifier: UUID().uuidString, url: server.url("/a.mp4").absoluteString,
-            fileSize: Self.file.count, applicationGroupIdentifier: QueueHarness.appGroup)
-        let row = try harness.store.insert(NewDownload(bundleIdentifier: QueueHarness.bundleIdentifier, descriptor: descriptor), at: .now)
         // Bytes of another file under the new row's id, as a download deleted while the service was
         // stopped leaves them: longer than the file, and not its bytes.
-        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
-        try Data(repeating: 0xEE, count: 400_000).write(to: harness.paths.stagingDirectory.appending(path: "\(row.id).part"))
+        let row = try Self.insert(from: server, into: harness, stagingBytes: Data(repeating: 0xEE, count: 400_000))
         try await harness.queue.start()
         guard case let .finished(_, file) = try await harness.end(of: row.id) else { Issue.record("Must finish"); return }
         #expect(server.requests.count == 1)
         #expect(server.requests.first?.headerValue("Range") == nil, "nothing of the file left behind is resumed")
         #expect(Array(try Data(contentsOf: file)) == Self.file)
+    }
+
+    /// Inserts a download of ``file`` from `server` before the queue starts, with `stagingBytes` in
+    /// its staging file and its row as `leave` changes it: what a stopped service leaves behind.
+    private static func insert(
+        from server: ScriptedHTTPServer, into harness: QueueHarness, stagingBytes: Data,
+        leave: (inout DownloadRow) -> Void = { _ in }
+    ) throws -> DownloadRow {
+        let descriptor = DownloadDescriptor(
+            identifier: "wwdc23-10108", uniqueIdentifier: UUID().uuidString, url: server.url("/a.mp4").absoluteString,
+            fileSize: file.count, applicationGroupIdentifier: QueueHarness.appGroup)
+        let inserted = try harness.store.insert(NewDownload(bundleIdentifier: QueueHarness.bundleIdentifier, descriptor: descriptor), at: .now)
+        let row = try harness.store.update(id: inserted.id, at: .now, leave)
+        try FileManager.default.createDirectory(at: harness.paths.stagingDirectory, withIntermediateDirectories: true)
+        try stagingBytes.write(to: harness.paths.stagingDirectory.appending(path: "\(row.id).part"))
+        return row
     }
 }
 
