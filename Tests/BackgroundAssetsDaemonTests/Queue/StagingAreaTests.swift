@@ -81,6 +81,23 @@ struct StagingAreaTests {
         #expect(try FileManager.default.contentsOfDirectory(atPath: outside.url.path).isEmpty, "written outside the root")
     }
 
+    @Test("A folder removed in the middle of a batch, as an uninstall removes it, fails the next file as such, not as a lost staging file")
+    func folderRemovedMidBatch() throws {
+        let root = try TemporaryDirectory(prefix: "ba-staging")
+        let staging = StagingArea(paths: DevicePaths(root: root.url))
+        try FileManager.default.createDirectory(at: staging.paths.stagingDirectory, withIntermediateDirectories: true)
+        for row: Int64 in 1...2 { try Data("video \(row)".utf8).write(to: staging.partFile(forRow: row)) }
+        var batch = HandOverFolders()
+        _ = try staging.handOver(Self.row(1), folders: &batch)
+        try FileManager.default.removeItem(at: try #require(staging.paths.container(forAppGroup: Self.group)))
+        #expect {
+            try staging.handOver(Self.row(2), folders: &batch)
+        } throws: { error in
+            (error as? TransferError)?.kind == .localFile(errno: EIO) && "\(error)".contains("the folder was removed")
+        }
+        #expect(FileManager.default.fileExists(atPath: staging.partFile(forRow: 2).path), "the staging file is kept")
+    }
+
     @Test("A hand-over keeps a second name beside the file, and its release deletes both")
     func keptNameAndRelease() throws {
         let root = try TemporaryDirectory(prefix: "ba-staging")

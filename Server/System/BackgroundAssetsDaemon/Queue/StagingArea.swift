@@ -73,6 +73,11 @@ struct StagingArea: Sendable {
         let source = partFilePath(forRow: id)
         guard renameat(AT_FDCWD, source, opened.descriptor, name) == 0 else {
             let code = errno
+            // ENOENT says the staging file is gone, which starts the download over, unless it is
+            // still there: then the folder opened for the batch was removed since (an uninstall).
+            if code == ENOENT, access(source, F_OK) == 0 {
+                throw TransferError(.local, .localFile(errno: EIO), "could not move the finished file into \(opened.folder.path): the folder was removed")
+            }
             throw TransferError(.local, .localFile(errno: code), "could not move the finished file into \(opened.folder.path): \(errnoText(code))")
         }
         // The second name the service keeps until the file's delivery ends: the app or the extension
