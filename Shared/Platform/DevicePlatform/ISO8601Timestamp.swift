@@ -16,16 +16,37 @@ public enum ISO8601Timestamp {
         // To the microsecond first: 0.999 s is 998.999… ms in binary, and must not print as .998.
         let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
         let milliseconds = microseconds.floorDivided(by: 1000)
-        var seconds = time_t(milliseconds.floorDivided(by: 1000))
+        let parts = utcParts(time_t(milliseconds.floorDivided(by: 1000)))
+        let time = "\(padded(Int64(parts.tm_hour), 2)):\(padded(Int64(parts.tm_min), 2)):\(padded(Int64(parts.tm_sec), 2))"
+        return "\(day(of: parts))T\(time).\(padded(milliseconds - milliseconds.floorDivided(by: 1000) * 1000, 3))"
+    }
+
+    /// The UTC calendar day of a date, `2026-11-26`: the date part of ``string(for:)``.
+    ///
+    /// The extension's runtime is charged to this day for each of its calls, where a `Calendar`
+    /// and a formatted string took longer than the rest of the charge. A date no clock reaches
+    /// (not finite, or beyond ±10^14 s, three million years) is clamped, so none can trap, whatever
+    /// a record says.
+    public static func day(for date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isFinite ? min(max(seconds, -1e14), 1e14) : 0
+        return day(of: utcParts(time_t(clamped.rounded(.down))))
+    }
+
+    private static func utcParts(_ seconds: time_t) -> tm {
+        var seconds = seconds
         var parts = tm()
         gmtime_r(&seconds, &parts)
-        func padded(_ value: Int64, _ width: Int) -> String {
-            let digits = String(value)
-            return String(repeating: "0", count: max(0, width - digits.count)) + digits
-        }
-        let date = "\(padded(Int64(parts.tm_year) + 1900, 4))-\(padded(Int64(parts.tm_mon) + 1, 2))-\(padded(Int64(parts.tm_mday), 2))"
-        let time = "\(padded(Int64(parts.tm_hour), 2)):\(padded(Int64(parts.tm_min), 2)):\(padded(Int64(parts.tm_sec), 2))"
-        return "\(date)T\(time).\(padded(milliseconds - milliseconds.floorDivided(by: 1000) * 1000, 3))"
+        return parts
+    }
+
+    private static func day(of parts: tm) -> String {
+        "\(padded(Int64(parts.tm_year) + 1900, 4))-\(padded(Int64(parts.tm_mon) + 1, 2))-\(padded(Int64(parts.tm_mday), 2))"
+    }
+
+    private static func padded(_ value: Int64, _ width: Int) -> String {
+        let digits = String(value)
+        return String(repeating: "0", count: max(0, width - digits.count)) + digits
     }
 }
 
