@@ -42,7 +42,7 @@ struct DeviceTrustedFetchTests {
         try FileManager.default.copyItem(at: authority.caCertificate, to: paths.trustDirectory.appending(path: "local.pem"))
         let context = try TLSServerContext(certificateChain: authority.serverCertificate, privateKey: authority.serverKey)
         let server = try ScriptedHTTPServer(tls: context) { head, _ in
-            let path = head.split(separator: " ").dropFirst().first.map(String.init) ?? ""
+            let path = head.requestTarget ?? ""
             return switch path {
             case "/moved": .response("302 Found", ["Location: /manifest.json"])
             case "/manifest.json": .response("200 OK", body: Array(#"{"sessions":[]}"#.utf8))

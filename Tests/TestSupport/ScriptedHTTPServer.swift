@@ -249,6 +249,11 @@ public final class ScriptedHTTPServer: Sendable {
 }
 
 extension String {
+    /// The target of a request head, its request line's second word (`/a.mp4`), or `nil` when it has none.
+    public var requestTarget: String? {
+        split(separator: " ").dropFirst().first.map(String.init)
+    }
+
     /// The value of a header field in a request head, matched case-insensitively.
     public func headerValue(_ name: String) -> String? {
         for line in split(separator: "\r\n") {

@@ -16,7 +16,7 @@ struct WholeBodySlotTests {
         let body = Array(repeating: UInt8(5), count: 20_000)
         let server = try ScriptedHTTPServer { _, _ in .response("200 OK", [], body: body) }
         // The paths asked for, in order, from the heads the server received.
-        let requested = { server.requests.map { $0.split(separator: " ").dropFirst().first.map(String.init) ?? $0 } }
+        let requested = { server.requests.map { $0.requestTarget ?? $0 } }
         let finishes = HeldFinishes()
         defer {
             finishes.releaseAll()
