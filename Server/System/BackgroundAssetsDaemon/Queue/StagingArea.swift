@@ -49,7 +49,9 @@ struct StagingArea: Sendable {
         return try move(rowID: row.id, into: opened, as: Self.sessionHandOverName(rowID: row.id), keepingSecondName: false)
     }
 
-    /// Moves a finished staging file into the app group's hand-over folder.
+    /// Moves a finished staging file into the app group's hand-over folder, in a batch of its own:
+    /// the folder is opened for this file alone. The queue hands its ends over in batches
+    /// (``handOver(_:folders:)``); this is the same move for one file by itself.
     /// - Returns: The file's new location.
     /// - Throws: A local ``TransferError`` when the app group is invalid or the move fails.
     func handOver(rowID id: Int64, toAppGroup group: String) throws(TransferError) -> URL {
