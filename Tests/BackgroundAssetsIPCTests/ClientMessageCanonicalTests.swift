@@ -26,6 +26,7 @@ struct ClientMessageCanonicalTests {
             ClientMessage(id: 2, request: .core(.extensionCallReturnedPart(callID: UInt64.max, downloads: [download, bare]))),
             ClientMessage(id: 3, request: .core(.extensionCallReturned(callID: 5, result: .downloads([bare, download])))),
             ClientMessage(id: 4, request: .core(.extensionCallReturned(callID: 6, result: .downloads([])))),
+            ClientMessage(id: UInt64.max, request: .core(.extensionCallReturned(callID: UInt64.max, result: .done))),
         ]
     }
 
@@ -55,7 +56,8 @@ struct ClientMessageCanonicalTests {
     private static func isHot(_ request: ClientRequest) -> Bool {
         switch request {
         case .downloads(.schedule), .downloads(.startForeground), .downloads(.acknowledgeDelivery),
-             .core(.extensionCallReturnedPart), .core(.extensionCallReturned(_, .downloads)): true
+             .core(.extensionCallReturnedPart), .core(.extensionCallReturned(_, .downloads)),
+             .core(.extensionCallReturned(_, .done)): true
         default: false
         }
     }
@@ -80,7 +82,8 @@ struct ClientMessageCanonicalTests {
         (#"{"id":1,"request":{"core":{"extensionCallReturnedPart":{"callID":2,"downloads":DOWNLOAD}}}}"#, "a part of one download, not a list"),
         (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"downloads":{"downloads":[DOWNLOAD],"more":1}}}}}}"#,
          "an answer with a field added"),
-        (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"done":{}}}}}}"#, "an answer of no downloads"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"done":{"x":1}}}}}}"#, "a return of nothing with a member"),
+        (#"{"id":1,"request":{"core":{"extensionCallReturned":{"callID":2,"result":{"challengeAnswer":{}}}}}}"#, "another kind of return"),
         (#"{"id":1,"request":{"core":{"fetchStatus":{}}}}"#, "another request of the family"),
     ]
 

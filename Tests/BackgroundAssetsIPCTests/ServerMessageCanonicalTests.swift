@@ -23,7 +23,31 @@ struct ServerMessageCanonicalTests {
                 .event(.didWriteBytes(download: download, bytesWritten: 19_464, totalBytesWritten: Int64.max, totalBytesExpectedToWrite: -1)),
                 .event(.finished(deliveryID: UInt64.max, download: download, filePath: text)),
                 .response(id: 7, response: .download(download)), .response(id: UInt64.max, response: .done),
+                .event(.extensionCall(callID: UInt64.max, call: Self.notice(download, text: text))),
             ]
+        }
+    }
+
+    /// The failed-download notice an install sends the extension for a download it refuses.
+    static func notice(_ download: DownloadDescriptor, text: String) -> ExtensionCall {
+        .failed(download: download, failure: WireFailure(domain: text, code: Int.min, message: text))
+    }
+
+    @Test("A failed-download notice is written and read field by field on its own, as the extension's backlog keeps it", arguments: SampleMessages.hostileStrings)
+    func canonicalNotice(hostile: RawText) throws {
+        var download = SampleMessages.descriptor(identifier: hostile.text)
+        download.applicationGroupIdentifier = hostile.text
+        for call in [Self.notice(download, text: hostile.text), .failed(download: download, failure: WireFailure(domain: "d", code: 7, message: ""))] {
+            #expect(call.isWrittenFieldByField, "\(call) is written through the Codable path")
+            let payload = try MessageCodec.encode(call)
+            #expect(payload == (try WireJSONTests.foundationJSON(call)), "\(call)")
+            #expect(ExtensionCall.isReadFieldByField(payload), "\(call) is read through the Codable path")
+            #expect(try MessageCodec.decode(ExtensionCall.self, from: payload) == call)
+            #expect(try WireJSONTests.foundationDecode(ExtensionCall.self, payload) == call)
+        }
+        for other in [ExtensionCall.willTerminate, .finished(download: download, filePath: hostile.text)] {
+            #expect(!other.isWrittenFieldByField, "\(other)")
+            #expect(try MessageCodec.encode(other) == WireJSONTests.foundationJSON(other), "\(other)")
         }
     }
 
@@ -74,6 +98,11 @@ struct ServerMessageCanonicalTests {
         (#"{"event":{"event":{"finished":{"deliveryID":1,"download":DOWNLOAD,"filePath":null}}}}"#, "a null path"),
         (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD}},"event2":1}}"#, "a second member beside the event"),
         (#"{"event":{"event":{"didBegin":{"download":DOWNLOAD}}},"response":{"id":1,"response":{"done":{}}}}"#, "two kinds at once"),
+        (#"{"event":{"event":{"extensionCall":{"call":{"failed":{"download":DOWNLOAD,"failure":{"code":"1","domain":"d","message":"m"}}},"callID":1}}}}"#, "a failure's code that is a string"),
+        (#"{"event":{"event":{"extensionCall":{"call":{"failed":{"download":DOWNLOAD,"failure":{"code":1,"domain":"d","message":null}}},"callID":1}}}}"#, "a failure's null message"),
+        (#"{"event":{"event":{"extensionCall":{"call":{"failed":{"download":DOWNLOAD,"failure":{"code":1,"domain":"d","message":"m","x":1}}},"callID":1}}}}"#, "a failure's field added"),
+        (#"{"event":{"event":{"extensionCall":{"call":{"failed":{"download":DOWNLOAD}},"callID":1}}}}"#, "a notice without its failure"),
+        (#"{"event":{"event":{"extensionCall":{"call":{"willTerminate":{}},"callID":1}}}}"#, "another call"),
     ]
 
     /// The descriptor's JSON with one field changed, for shapes inside a download.

@@ -4,8 +4,8 @@ Reads the requests made for every download, and the extension's answers of downl
 */
 
 /// The requests a client makes once or twice for every download (scheduling one, starting it in
-/// the foreground, acknowledging its file) and the extension's answers that carry thousands of
-/// downloads at once, read field by field, as the answers and events are on the client's side
+/// the foreground, acknowledging its file), the extension's answers that carry thousands of
+/// downloads at once and its returns of failed-download notices, read field by field, as the answers and events are on the client's side
 /// (ServerMessage+Canonical.swift): only the shape clients write, anything else through the
 /// Codable path. `ClientMessageCanonicalTests` checks both paths agree.
 extension ClientMessage {
@@ -47,7 +47,8 @@ extension ClientRequest.Downloads {
 }
 
 extension ClientRequest.Core {
-    /// The extension's answers of downloads only: the rest are a few bytes each.
+    /// The extension's answers of downloads, and the returns of the notices it is sent for every
+    /// download an install refuses: the rest are a few bytes each, and rare.
     init?(canonical value: WireJSONValue) {
         guard let member = value.onlyMember else { return nil }
         switch CodingKeys(rawValue: member.key) {
@@ -60,10 +61,19 @@ extension ClientRequest.Core {
             typealias Keys = ExtensionCallReturnedCodingKeys
             guard let fields = member.value.fields([Keys.callID.rawValue, Keys.result.rawValue]),
                   let callID: UInt64 = fields[0].integerValue(),
-                  let result = fields[1].onlyMember, result.key == ExtensionCallResult.CodingKeys.downloads.rawValue,
-                  let list = result.value.fields([ExtensionCallResult.DownloadsCodingKeys._0.rawValue]),
-                  let downloads = list[0].downloads else { return nil }
-            self = .extensionCallReturned(callID: callID, result: .downloads(downloads))
+                  let result = fields[1].onlyMember else { return nil }
+            switch ExtensionCallResult.CodingKeys(rawValue: result.key) {
+            case .downloads:
+                guard let list = result.value.fields([ExtensionCallResult.DownloadsCodingKeys._0.rawValue]),
+                      let downloads = list[0].downloads else { return nil }
+                self = .extensionCallReturned(callID: callID, result: .downloads(downloads))
+            case .done:
+                // The return of every failed-download notice.
+                guard case let .object(members) = result.value, members.isEmpty else { return nil }
+                self = .extensionCallReturned(callID: callID, result: .done)
+            default:
+                return nil
+            }
         default:
             return nil
         }

@@ -30,9 +30,11 @@ public enum MessageCodec {
     /// - Throws: ``IPCError/encodingFailed(reason:)``.
     public static func encode(_ message: some Encodable) throws -> [UInt8] {
         // The messages sent for every download skip the tree (WireJSONWriter+ServerMessage.swift,
-        // WireJSONWriter+ClientMessage.swift).
+        // WireJSONWriter+ClientMessage.swift), and so do the notices the extension's backlog keeps
+        // (WireJSONWriter+ExtensionCall.swift).
         if let message = message as? ServerMessage, let bytes = WireJSONWriter.fieldByField(message) { return bytes }
         if let message = message as? ClientMessage, let bytes = WireJSONWriter.fieldByField(message) { return bytes }
+        if let call = message as? ExtensionCall, let bytes = WireJSONWriter.fieldByField(call) { return bytes }
         do {
             return try WireJSONEncoder.encode(message)
         } catch {

@@ -51,6 +51,11 @@ extension ServerEvent {
                   let deliveryID: UInt64 = fields[0].integerValue(), let download = DownloadDescriptor(canonical: fields[1]),
                   let filePath = fields[2].stringValue else { return nil }
             self = .finished(deliveryID: deliveryID, download: download, filePath: filePath)
+        case .extensionCall:
+            typealias Keys = ExtensionCallCodingKeys
+            guard let fields = member.value.fields([Keys.call, Keys.callID].map(\.rawValue)),
+                  let call = ExtensionCall(canonical: fields[0]), let callID: UInt64 = fields[1].integerValue() else { return nil }
+            self = .extensionCall(callID: callID, call: call)
         default:
             return nil
         }

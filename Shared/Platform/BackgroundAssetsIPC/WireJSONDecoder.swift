@@ -27,6 +27,7 @@ enum WireJSONDecoder {
         // The messages sent for every download skip the Codable containers in their usual shape.
         if Value.self == ServerMessage.self, let message = ServerMessage(canonical: root) { return message as! Value }
         if Value.self == ClientMessage.self, let message = ClientMessage(canonical: root) { return message as! Value }
+        if Value.self == ExtensionCall.self, let call = ExtensionCall(canonical: root) { return call as! Value }
         return try WireJSONValueDecoder.decode(type, from: root)
     }
 }

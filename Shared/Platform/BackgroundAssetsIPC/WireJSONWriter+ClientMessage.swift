@@ -27,7 +27,8 @@ extension WireJSONWriter {
         open(family)
     }
 
-    /// The extension's answers of downloads, which carry up to a thousand at a time.
+    /// The extension's answers of downloads, which carry up to a thousand at a time, and the returns
+    /// of calls that answer nothing, one for every failed-download notice.
     private static func fieldByField(_ request: ClientRequest.Core, id: UInt64) -> [UInt8]? {
         typealias Core = ClientRequest.Core
         var writer = WireJSONWriter()
@@ -48,6 +49,13 @@ extension WireJSONWriter {
             writer.open(ExtensionCallResult.CodingKeys.downloads)
             writer.key(ExtensionCallResult.DownloadsCodingKeys._0)
             writer.write(downloads)
+            writer.append("}}}}}}")
+        case let .extensionCallReturned(callID, .done):
+            writer.member(Core.CodingKeys.extensionCallReturned, Core.ExtensionCallReturnedCodingKeys.callID)
+            writer.append(callID)
+            writer.append(",")
+            writer.key(Core.ExtensionCallReturnedCodingKeys.result)
+            writer.open(ExtensionCallResult.CodingKeys.done)
             writer.append("}}}}}}")
         default:
             return nil

@@ -6,7 +6,8 @@ Writes the messages sent for every download as the protocol's JSON directly, wit
 /// The events and answers the service sends several times for every download, field by field in
 /// sorted key order: the bytes the Codable path writes, which `ServerMessageCanonicalTests`
 /// compares for every such message, with hostile text in each string. The service sends three
-/// events and two answers for every download, and building each one's tree took a tenth of its time.
+/// events and two answers for every download, and building each one's tree took a tenth of its time;
+/// an extension is sent a failed-download notice for every download an install refuses.
 extension WireJSONWriter {
     /// The JSON of `message` when it is one of the messages sent for every download, or `nil` for
     /// any other, which the Codable path writes.
@@ -66,6 +67,14 @@ extension WireJSONWriter {
             append(",")
             key(Keys.filePath)
             write(filePath)
+        case let .extensionCall(callID, call):
+            typealias Keys = ServerEvent.ExtensionCallCodingKeys
+            open(ServerEvent.CodingKeys.extensionCall)
+            key(Keys.call)
+            guard write(call) else { return false }
+            append(",")
+            key(Keys.callID)
+            append(callID)
         default:
             return false
         }
