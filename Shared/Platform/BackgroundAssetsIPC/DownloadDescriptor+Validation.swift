@@ -18,7 +18,9 @@ extension DownloadDescriptor {
         if identifier.isEmpty {
             return "The download's identifier is empty; give every download a non-empty identifier."
         }
-        if identifier.utf8.count > Self.maximumIdentifierLength || identifier.contains("\0") {
+        // The NUL is looked for among the bytes: `contains` with a string argument is Foundation's,
+        // through NSString, and took a fifth of this check.
+        if identifier.utf8.count > Self.maximumIdentifierLength || identifier.utf8.contains(0) {
             return "The identifier \(identifier.debugSummary) is longer than \(Self.maximumIdentifierLength) bytes "
                 + "or contains a NUL character; use a short identifier such as the asset's name."
         }
@@ -53,6 +55,9 @@ extension DownloadDescriptor {
     /// - Parameter string: The URL as the client sent it.
     /// - Returns: A description of the problem, or `nil`.
     public static func urlProblem(_ string: String) -> String? {
+        if let plain = PlainWebURL(string) {
+            return plain.isHTTPS || isLoopback(host: plain.host) ? nil : notLoopbackProblem(string)
+        }
         guard let components = URLComponents(string: string),
             let scheme = components.scheme?.lowercased(),
             let host = components.host, !host.isEmpty
@@ -65,11 +70,15 @@ extension DownloadDescriptor {
         case "http" where isLoopback(host: host):
             return nil
         case "http":
-            return "The URL \(string.debugSummary) uses http on a host that is not loopback; "
-                + "Background Assets downloads over https only (http is allowed for localhost while developing)."
+            return notLoopbackProblem(string)
         default:
             return "The URL \(string.debugSummary) has the scheme \(scheme); use an https URL."
         }
+    }
+
+    private static func notLoopbackProblem(_ string: String) -> String {
+        "The URL \(string.debugSummary) uses http on a host that is not loopback; "
+            + "Background Assets downloads over https only (http is allowed for localhost while developing)."
     }
 
     /// Whether a host name is this machine: `localhost`, `127.0.0.0/8`, or `::1`.
