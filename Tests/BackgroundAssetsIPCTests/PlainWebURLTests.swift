@@ -4,7 +4,6 @@ Tests that the plain-URL reading of every download's check agrees with URLCompon
 */
 
 import BackgroundAssetsIPC
-import DevicePlatform
 import Foundation
 import Testing
 
@@ -32,7 +31,8 @@ struct PlainWebURLTests {
             "HTTPS://CDN.EXAMPLE.COM/A", "hTTp://LocalHost/x", "http://localhost", "https://a-b.c/%41%2f",
             "https://x.y/~a_b.c!$&'()*+,;=:@/?q#f?/", "https://example.com:65535", "http://127.0.0.1:0/",
             "https://1.2.3.4/a", "https://-a/", "https://a-/", "https://a..b/", "https://./", "https://a./",
-            "https://.a/", "http://0/", "http://127.0.0.256/",
+            "https://.a/", "http://0/", "http://127.0.0.256/", "https://" + String(repeating: "x", count: 255) + "/a",
+            "https://a/" + String(repeating: "p", count: 4000),
         ]
         for string in usual {
             #expect(PlainWebURL(string) != nil, "\(string) goes through URLComponents")
@@ -50,6 +50,9 @@ struct PlainWebURLTests {
             "http://a:65536/", "http://a:/", "http://a:123456/", "http://a:1:2/", "http://a:+1/", "http://", "https://:80/",
             "http\u{1a}\u{0f}\u{0f}a/", "javascript:alert(1)", "relative/path", "", "http://a/\0",
             "https://xn--bcher-kva.example/", "https://a.XN--b/", "https://xn--/",
+            // URLComponents gives no host past 2,048 bytes; these go to it, long before that.
+            "https://" + String(repeating: "x", count: 256), "https://" + String(repeating: "x", count: 10_000),
+            "https://a/" + String(repeating: "p", count: 4100),
         ]
         for string in others {
             #expect(PlainWebURL(string) == nil, "\(string.debugDescription) is read plainly")

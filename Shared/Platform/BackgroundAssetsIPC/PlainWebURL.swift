@@ -4,8 +4,9 @@ The scheme and host of an http or https URL in its plainest form, read without U
 */
 
 /// An `http` or `https` URL whose every byte is one RFC 3986 allows where it stands, with a host of
-/// letters, digits, dots and hyphens (no `xn--` label, which `URLComponents` decodes to Unicode), an
-/// optional port of at most five digits, and no user: `https://cdn.example.com:8443/a/b.mp4?x=1#y`.
+/// letters, digits, dots and hyphens (no `xn--` label, which `URLComponents` decodes to Unicode) of
+/// at most 255 bytes, an optional port of at most five digits, no user, and 4 KiB at most in all:
+/// `https://cdn.example.com:8443/a/b.mp4?x=1#y`.
 ///
 /// Every download is checked by the framework and again by the service, and through
 /// `URLComponents` the check took a tenth of a foreground start: the host's getter decodes an
@@ -29,14 +30,21 @@ package struct PlainWebURL {
         host = read.host
     }
 
+    /// The longest URL read here, in bytes.
+    static let maximumLength = 4096
+    /// The longest host read here, in bytes: a DNS name's longest, with room to spare.
+    static let maximumHostLength = 255
+
     /// The scheme and the host's byte range, or `nil` when `bytes` is not a plain URL.
     private static func parts(of bytes: UnsafeBufferPointer<UInt8>) -> (isHTTPS: Bool, host: Range<Int>)? {
-        guard let isHTTPS = scheme(of: bytes) else { return nil }
+        // Long ones are rare and left to URLComponents, which gives no host past 2,048 bytes.
+        guard bytes.count <= maximumLength, let isHTTPS = scheme(of: bytes) else { return nil }
         var index = isHTTPS ? 8 : 7
         let hostStart = index
         while index < bytes.count, isHostByte(bytes[index]) { index += 1 }
         let host = hostStart..<index
-        guard !host.isEmpty, !hasPunycode(UnsafeBufferPointer(rebasing: bytes[host])) else { return nil }
+        guard !host.isEmpty, host.count <= maximumHostLength, !hasPunycode(UnsafeBufferPointer(rebasing: bytes[host]))
+        else { return nil }
         if index < bytes.count, bytes[index] == UInt8(ascii: ":") {
             index += 1
             var port = 0
