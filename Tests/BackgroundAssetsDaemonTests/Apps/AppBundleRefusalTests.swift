@@ -189,10 +189,13 @@ struct AppBundleRefusalTests {
 
     @Test("A hostile value is quoted short, so it cannot flood the log")
     func longValuesAreCut() throws {
-        let long = "https://" + String(repeating: "x", count: 10_000)
-        let plist = SampleBundle.setting(try SampleBundle.appDictionary(), ["BAManifestURL"], to: long)
-        let error = try #require(try SampleBundle.appRefusal(plist))
-        #expect(error.description.count < 600)
+        // A host of 2,000 bytes parses, and is not on the allow list; one of 10,000 does not parse.
+        for length in [2_000, 10_000] {
+            let long = "https://" + String(repeating: "x", count: length)
+            let plist = SampleBundle.setting(try SampleBundle.appDictionary(), ["BAManifestURL"], to: long)
+            let error = try #require(try SampleBundle.appRefusal(plist))
+            #expect(error.description.count < 600, "a host of \(length) bytes")
+        }
         let hosts = (0..<10_000).map { "host\($0).example.com" }
         let list = SampleBundle.setting(try SampleBundle.appDictionary(), Self.domains, to: hosts)
         let listError = try #require(try SampleBundle.appRefusal(list))

@@ -58,11 +58,13 @@ public struct AppInfoPlist: Sendable, Equatable, Codable {
             self.manifestURL = manifestURL
             restrictions = try InitialDownloadRestrictions(reading: plist)
             if let manifestURL, !(manifestURL.host().map(restrictions.domainAllowList.allows(host:)) ?? false) {
+                // A host may be 2,048 bytes long; the message names a short one in full.
+                let host = manifestURL.host().map(PropertyListText.excerpt)
                 throw AppBundleError(
                     file: file, key: "\(InitialDownloadRestrictions.key).BADownloadDomainAllowList",
                     value: PropertyListText.list(restrictions.domainAllowList.entries),
-                    problem: "it does not allow \(manifestURL.host() ?? "the host") of BAManifestURL",
-                    remedy: "Add \(manifestURL.host() ?? "the manifest's host") to the list."
+                    problem: "it does not allow \(host ?? "the host") of BAManifestURL",
+                    remedy: "Add \(host ?? "the manifest's host") to the list."
                 )
             }
             (maxInstallSize, essentialMaxInstallSize) = try Self.installSizes(plist)

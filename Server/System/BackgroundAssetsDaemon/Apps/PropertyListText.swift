@@ -26,8 +26,13 @@ enum PropertyListText {
     /// A string in quotes, cut to ``maximumExcerpt`` characters so hostile input cannot flood a log.
     static func quote(_ text: String) -> String {
         // debugDescription adds the quotes and escapes control characters and quotes inside.
-        let excerpt = text.count > maximumExcerpt ? String(text.prefix(maximumExcerpt)) + "…" : text
-        return excerpt.debugDescription
+        excerpt(text).debugDescription
+    }
+
+    /// A string cut to ``maximumExcerpt`` characters, for a value a message names without quotes,
+    /// such as a host a URL parsed to (which has no quotes or control characters).
+    static func excerpt(_ text: String) -> String {
+        text.count > maximumExcerpt ? String(text.prefix(maximumExcerpt)) + "…" : text
     }
 
     /// A list of strings in brackets, each quoted short, at most five shown, so a hostile list stays readable.
