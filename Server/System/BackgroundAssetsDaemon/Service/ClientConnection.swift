@@ -29,6 +29,9 @@ final class ClientConnection: Sendable {
     private let continuation: AsyncThrowingStream<[ClientMessage], any Error>.Continuation
     private let inbound = Mutex(FrameDecoder(maximumFrameSize: WireProtocol.maximumHelloFrameSize))
     private let outbound = Mutex(Outbound())
+    /// Whether `outbound` holds unsent bytes, kept beside it so the connection loop can look on every
+    /// turn without taking the lock: it took it while a send held it for its `send(2)`, and spun.
+    private let hasUnsent = Atomic(false)
     /// Tells the loop that there are bytes to write out.
     private let wakeLoop: @Sendable () -> Void
     private let logger = Logger(subsystem: "com.example.backgroundassetsd", category: "connections")
@@ -97,14 +100,14 @@ final class ClientConnection: Sendable {
 
     /// Sends the held messages whose changes, up to `ticket`, are now on disk.
     func releaseHeld(through ticket: Int) {
-        let hasUnsent = outbound.withLock { outbound in
+        let isWaiting = outbound.withLock { outbound in
             while let first = outbound.held.first, first.ticket <= ticket {
                 outbound.held.removeFirst()
                 if isOpen { write(first.frame, with: &outbound) }
             }
             return outbound.unsent > 0
         }
-        if hasUnsent { wakeLoop() }
+        if isWaiting { wakeLoop() }
     }
 
     /// Writes what the socket takes of `frame` at once, behind anything unsent, and keeps the rest.
@@ -119,6 +122,7 @@ final class ClientConnection: Sendable {
         } else if written < frame.count {
             outbound.pending = Array(frame[written...])
             outbound.sent = 0
+            hasUnsent.store(true, ordering: .releasing)
         }
     }
 
@@ -137,7 +141,7 @@ final class ClientConnection: Sendable {
 
     /// Whether answers are waiting for the client to read them.
     var hasUnsentBytes: Bool {
-        outbound.withLock { $0.unsent > 0 }
+        hasUnsent.load(ordering: .acquiring)
     }
 
     /// Writes queued answers while the socket takes them.
@@ -154,6 +158,7 @@ final class ClientConnection: Sendable {
             }
             outbound.pending = []
             outbound.sent = 0
+            hasUnsent.store(false, ordering: .releasing)
         }
     }
 

@@ -58,12 +58,15 @@ final class ConnectionPool: Sendable {
     /// Keeps a connection whose last response ended cleanly.
     func put(_ connection: HTTPConnection, origin: String) {
         let entry = Idle(connection: connection, since: MonotonicClock.now())
-        idle.withLock { idle in
-            var list = idle[origin, default: []]
-            list.append(entry)
-            if list.count > maximumIdlePerOrigin { list.removeFirst() }
-            idle[origin] = list
+        let dropped: Idle? = idle.withLock { idle in
+            // Changed in place: a copy taken out and stored back copied the list inside the lock,
+            // which sixteen transfers' threads take at every end.
+            idle[origin, default: []].append(entry)
+            guard let count = idle[origin]?.count, count > maximumIdlePerOrigin else { return nil }
+            return idle[origin]?.removeFirst()
         }
+        // Closed here, outside the lock.
+        _ = dropped
     }
 
     /// Drops every idle connection, which closes its socket: the queue makes room for a
