@@ -1,13 +1,14 @@
 /*
 Abstract:
-Reads the requests made for every download, and the extension's answers of downloads, straight from parsed JSON, when they have their usual shape.
+Reads the requests made for every download, and the extension's answers of downloads and returns of notices, straight from parsed JSON, when they have their usual shape.
 */
 
 /// The requests a client makes once or twice for every download (scheduling one, starting it in
 /// the foreground, acknowledging its file), the extension's answers that carry thousands of
-/// downloads at once and its returns of failed-download notices, read field by field, as the answers and events are on the client's side
-/// (ServerMessage+Canonical.swift): only the shape clients write, anything else through the
-/// Codable path. `ClientMessageCanonicalTests` checks both paths agree.
+/// downloads at once and its returns of failed-download notices, read field by field, as the
+/// answers and events are on the client's side (ServerMessage+Canonical.swift): only the shape
+/// clients write, anything else through the Codable path. `ClientMessageCanonicalTests` checks both
+/// paths agree.
 extension ClientMessage {
     init?(canonical value: WireJSONValue) {
         guard let fields = value.fields([CodingKeys.id.rawValue, CodingKeys.request.rawValue]),
