@@ -72,13 +72,8 @@ extension WireJSONWriter {
         append(",\"isForeground\":")
         append(status.isForeground)
         if let failure = status.lastError {
-            append(",\"lastError\":{\"code\":")
-            append(failure.code)
-            append(",\"domain\":")
-            write(failure.domain)
-            append(",\"message\":")
-            write(failure.message)
-            append("}")
+            append(",\"lastError\":")
+            write(failure)
         }
         if let date = status.nextAttemptAt, case let .literal(seconds)? = try? WireJSONNodeEncoder.number(date.timeIntervalSince1970) {
             append(",\"nextAttemptAt\":")
@@ -88,6 +83,18 @@ extension WireJSONWriter {
             append(",\"waitsUntilReachable\":")
             append(waits)
         }
+        append("}")
+    }
+
+    /// Writes a failure: its code, domain and message, in that (sorted) order. Statuses carry one
+    /// as their last error, and every failed-download notice one.
+    mutating func write(_ failure: WireFailure) {
+        append("{\"code\":")
+        append(failure.code)
+        append(",\"domain\":")
+        write(failure.domain)
+        append(",\"message\":")
+        write(failure.message)
         append("}")
     }
 }

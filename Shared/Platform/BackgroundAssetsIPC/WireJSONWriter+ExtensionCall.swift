@@ -29,15 +29,4 @@ extension WireJSONWriter {
         append("}}")
         return true
     }
-
-    /// Writes a failure: its code, domain and message, in that (sorted) order.
-    mutating func write(_ failure: WireFailure) {
-        append("{\"code\":")
-        append(failure.code)
-        append(",\"domain\":")
-        write(failure.domain)
-        append(",\"message\":")
-        write(failure.message)
-        append("}")
-    }
 }
