@@ -20,7 +20,7 @@ struct PlainWebURLTests {
     static func expectAgreement(_ string: String, sourceLocation: SourceLocation = #_sourceLocation) {
         guard let plain = PlainWebURL(string) else { return }
         let parsed = components(string)
-        #expect(parsed?.scheme == (plain.isHTTPS ? "https" : "http"), "\(string.debugDescription)", sourceLocation: sourceLocation)
+        #expect(parsed?.scheme == plain.scheme, "\(string.debugDescription)", sourceLocation: sourceLocation)
         #expect(parsed?.host == plain.host, "\(string.debugDescription)", sourceLocation: sourceLocation)
     }
 
@@ -39,7 +39,8 @@ struct PlainWebURLTests {
             Self.expectAgreement(string)
         }
         #expect(PlainWebURL("HTTPS://CDN.EXAMPLE.COM/A")?.host == "CDN.EXAMPLE.COM")
-        #expect(PlainWebURL("http://127.0.0.1:9/a")?.isHTTPS == false)
+        #expect(PlainWebURL("http://127.0.0.1:9/a")?.scheme == "http")
+        #expect(PlainWebURL("hTTpS://a/")?.scheme == "https")
     }
 
     @Test("Anything less plain is left to URLComponents")

@@ -55,14 +55,16 @@ extension DownloadDescriptor {
     /// - Parameter string: The URL as the client sent it.
     /// - Returns: A description of the problem, or `nil`.
     public static func urlProblem(_ string: String) -> String? {
+        let scheme: String, host: String
         if let plain = PlainWebURL(string) {
-            return plain.isHTTPS || isLoopback(host: plain.host) ? nil : notLoopbackProblem(string)
-        }
-        guard let components = URLComponents(string: string),
-            let scheme = components.scheme?.lowercased(),
-            let host = components.host, !host.isEmpty
-        else {
-            return "The URL \(string.debugSummary) is not an absolute URL with a host; pass a full https URL."
+            (scheme, host) = (plain.scheme, plain.host)
+        } else {
+            guard let components = URLComponents(string: string), let parsedScheme = components.scheme?.lowercased(),
+                let parsedHost = components.host, !parsedHost.isEmpty
+            else {
+                return "The URL \(string.debugSummary) is not an absolute URL with a host; pass a full https URL."
+            }
+            (scheme, host) = (parsedScheme, parsedHost)
         }
         switch scheme {
         case "https":
@@ -70,15 +72,11 @@ extension DownloadDescriptor {
         case "http" where isLoopback(host: host):
             return nil
         case "http":
-            return notLoopbackProblem(string)
+            return "The URL \(string.debugSummary) uses http on a host that is not loopback; "
+                + "Background Assets downloads over https only (http is allowed for localhost while developing)."
         default:
             return "The URL \(string.debugSummary) has the scheme \(scheme); use an https URL."
         }
-    }
-
-    private static func notLoopbackProblem(_ string: String) -> String {
-        "The URL \(string.debugSummary) uses http on a host that is not loopback; "
-            + "Background Assets downloads over https only (http is allowed for localhost while developing)."
     }
 
     /// Whether a host name is this machine: `localhost`, `127.0.0.0/8`, or `::1`.

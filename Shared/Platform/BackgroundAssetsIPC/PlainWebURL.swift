@@ -14,8 +14,8 @@ The scheme and host of an http or https URL in its plainest form, read without U
 /// host are read here in one pass over its bytes; anything else (`nil`) goes to `URLComponents`,
 /// which has the last word and the error messages. `PlainWebURLTests` checks both agree.
 package struct PlainWebURL {
-    /// Whether the scheme is `https` (otherwise `http`), in any case.
-    package let isHTTPS: Bool
+    /// The scheme in lower case, `https` or `http`, whatever case the URL wrote it in.
+    package let scheme: String
     /// The host as written.
     package let host: String
 
@@ -26,7 +26,7 @@ package struct PlainWebURL {
             return (parts.isHTTPS, String(decoding: UnsafeBufferPointer(rebasing: bytes[parts.host]), as: UTF8.self))
         }
         guard let read else { return nil }
-        isHTTPS = read.isHTTPS
+        scheme = read.isHTTPS ? "https" : "http"
         host = read.host
     }
 
@@ -63,8 +63,9 @@ package struct PlainWebURL {
 
     /// Whether `bytes` start with `https://` (`true`) or `http://` (`false`), in any case; `nil` otherwise.
     private static func scheme(of bytes: UnsafeBufferPointer<UInt8>) -> Bool? {
+        // Asked only of the first five bytes, once there are seven.
         func lowercased(_ offset: Int) -> UInt8 {
-            offset < bytes.count && isLetter(bytes[offset]) ? bytes[offset] | 0x20 : (offset < bytes.count ? bytes[offset] : 0)
+            isLetter(bytes[offset]) ? bytes[offset] | 0x20 : bytes[offset]
         }
         guard bytes.count >= 7, lowercased(0) == UInt8(ascii: "h"), lowercased(1) == UInt8(ascii: "t"),
               lowercased(2) == UInt8(ascii: "t"), lowercased(3) == UInt8(ascii: "p") else { return nil }
