@@ -70,7 +70,7 @@ extension ClientRequest.Core {
                 self = .extensionCallReturned(callID: callID, result: .downloads(downloads))
             case .done:
                 // The return of every failed-download notice.
-                guard case let .object(members) = result.value, members.isEmpty else { return nil }
+                guard result.value.isEmptyObject else { return nil }
                 self = .extensionCallReturned(callID: callID, result: .done)
             default:
                 return nil

@@ -67,7 +67,7 @@ extension ServerResponse {
         guard let member = value.onlyMember else { return nil }
         switch CodingKeys(rawValue: member.key) {
         case .done:
-            guard case let .object(members) = member.value, members.isEmpty else { return nil }
+            guard member.value.isEmptyObject else { return nil }
             self = .done
         case .download:
             guard let download = member.value.download(onlyMember: DownloadCodingKeys._0) else { return nil }
@@ -106,6 +106,12 @@ extension DownloadDescriptor {
 }
 
 extension WireJSONValue {
+    /// Whether this is `{}`, what a case without values is written as.
+    var isEmptyObject: Bool {
+        guard case let .object(members) = self else { return false }
+        return members.isEmpty
+    }
+
     /// An object's one member, or `nil` for anything else.
     var onlyMember: (key: String, value: WireJSONValue)? {
         guard case let .object(members) = self, members.count == 1 else { return nil }

@@ -41,21 +41,21 @@ extension WireJSONWriter {
             writer.key(Core.ExtensionCallReturnedPartCodingKeys.downloads)
             writer.write(downloads)
             writer.append("}}}}")
-        case let .extensionCallReturned(callID, .downloads(downloads)):
+        case let .extensionCallReturned(callID, result):
             writer.member(Core.CodingKeys.extensionCallReturned, Core.ExtensionCallReturnedCodingKeys.callID)
             writer.append(callID)
             writer.append(",")
             writer.key(Core.ExtensionCallReturnedCodingKeys.result)
-            writer.open(ExtensionCallResult.CodingKeys.downloads)
-            writer.key(ExtensionCallResult.DownloadsCodingKeys._0)
-            writer.write(downloads)
-            writer.append("}}}}}}")
-        case let .extensionCallReturned(callID, .done):
-            writer.member(Core.CodingKeys.extensionCallReturned, Core.ExtensionCallReturnedCodingKeys.callID)
-            writer.append(callID)
-            writer.append(",")
-            writer.key(Core.ExtensionCallReturnedCodingKeys.result)
-            writer.open(ExtensionCallResult.CodingKeys.done)
+            switch result {
+            case let .downloads(downloads):
+                writer.open(ExtensionCallResult.CodingKeys.downloads)
+                writer.key(ExtensionCallResult.DownloadsCodingKeys._0)
+                writer.write(downloads)
+            case .done:
+                writer.open(ExtensionCallResult.CodingKeys.done)
+            default:
+                return nil
+            }
             writer.append("}}}}}}")
         default:
             return nil
