@@ -21,14 +21,17 @@ struct BackgroundURLSessionResumeTests {
 
     @Test("SIGKILL of the service mid-transfer: the restarted service resumes with a Range request, and the file is byte-exact")
     func serviceKilled() async throws {
-        // 768 KiB at 64 KiB/s: killed in the middle, however late a busy machine lets the test see
-        // the first 200,000 bytes on disk.
-        try await withSessionApp(serverArguments: ["--throttle", "65536"], sessionSize: 262_144) { scenario in
-            let url = scenario.server.url(LifecycleScenario.archivePath)
+        // The relay holds the 768 KiB archive after its first 400,000 bytes: the kill lands in the
+        // middle of the transfer however late a busy machine lets the test see 200,000 on disk.
+        try await withSessionApp(sessionSize: 262_144) { scenario in
+            let relay = try HoldingRelay(to: scenario.server.port, holdingAfter: 400_000)
+            defer { relay.stop() }
+            let url = relay.url(LifecycleScenario.archivePath)
             let app = try scenario.launchSessionApp(["--no-launch-events", "--download", url.absoluteString, "--wait"])
             try await waitForDurableBytes(scenario.scenario, atLeast: 200_000)
             try await scenario.scenario.service.kill()
             #expect(!scenario.trace().contains { $0.event == "finishedWithFileURL" }, "the service was killed mid-transfer")
+            relay.release()
             // The app's session connects again, which starts the service on demand; the transfer resumes.
             #expect(try await app.waitForExit(timeout: .seconds(60)).isSuccess, "\(scenario.sessionRecords().map(\.event))")
             let finished = try #require(scenario.sessionRecords().first { $0.event == "didFinishDownloadingTo" })

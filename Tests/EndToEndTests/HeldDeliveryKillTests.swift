@@ -8,7 +8,7 @@ import Foundation
 import Testing
 import TestSupport
 
-@Suite("Held files survive kills", .serialized, .timeLimit(.minutes(2)))
+@Suite("Held files survive kills", .serialized, .timeLimit(.minutes(3)))
 struct HeldDeliveryKillTests {
     static let bytes = (0..<200_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
 
@@ -48,8 +48,9 @@ struct HeldDeliveryKillTests {
         }
 
         // 2. The next service finishes it before any delegate reconnects: held, and killed while it
-        // holds it. The hold outlasts any wait for the trace on a busy machine, so the kill lands in it.
-        let holding = quickConfiguration.merging(["reconnectGrace": 600]) { $1 }
+        // holds it. The hold outlasts any wait for the trace on a busy machine, so the kill lands in
+        // it; and the services stay until the test stops them, however late it reaches them.
+        let holding = quickConfiguration.merging(["reconnectGrace": 600, "idleExitAfter": 600]) { $1 }
         try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { second in
             _ = try await poll("the restarted service to hold the file") {
                 Self.trace(paths).last { $0.download == "held" && $0.detail == "held for a delegate reconnecting to the new service" }

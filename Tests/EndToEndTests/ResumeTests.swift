@@ -92,8 +92,11 @@ struct ResumeTests {
         configuration["checkpointInterval"] = nil
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
         try await withAssetServer(sessionSize: 1_048_576, arguments: arguments) { server in
+            // Held after 600,000 bytes: the kill lands mid-transfer however late the test looks.
+            let relay = try HoldingRelay(to: server.port, holdingAfter: 600_000)
+            defer { relay.stop() }
             let file = try CatalogFile.all(in: server.catalogURL)[0]
-            let url = server.url(file.path).absoluteString
+            let url = relay.url(file.path).absoluteString
             let output = scenario.outputFolder.appendingPathComponent("rebooted.mp4")
             let staging = scenario.deviceRoot.appendingPathComponent("staging", isDirectory: true)
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration,
@@ -106,12 +109,16 @@ struct ResumeTests {
                     try await service.process.waitForExit()
                 }
             }
+            // Every answer the killed service asked for ends now, not at the release, so the server logs
+            // it before the next run's (throttled) answer, whose entry must be the log's last.
+            try await poll(until: { relay.openConnections == 0 }, "the killed service's connections to end")
             // What a power loss leaves past the last sync: bytes that were never the file's.
             let part = try #require(try FileManager.default.contentsOfDirectory(atPath: staging.path).first)
             let handle = try FileHandle(forWritingTo: staging.appendingPathComponent(part))
             try handle.seekToEnd()
             try handle.write(contentsOf: Data(repeating: 0xEE, count: 8192))
             try handle.close()
+            relay.release()
 
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration,
                                   extraEnvironment: ["BA_BOOT_ID": "boot-2"]) { _ in
@@ -130,8 +137,11 @@ struct ResumeTests {
         let catalog = try TemporaryDirectory(prefix: "e2e-catalog")
         let arguments = ["--throttle", "262144", "--access-log", scenario.accessLog.path]
         try await withAssetServer(catalogURL: catalog.url, sessionSize: 1_048_576, arguments: arguments) { server in
+            // Held after 600,000 bytes: the kill lands mid-transfer however late the test looks.
+            let relay = try HoldingRelay(to: server.port, holdingAfter: 600_000)
+            defer { relay.stop() }
             let file = try CatalogFile.all(in: server.catalogURL)[0]
-            let url = server.url(file.path).absoluteString
+            let url = relay.url(file.path).absoluteString
             let output = scenario.outputFolder.appendingPathComponent("changed.mp4")
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { service in
                 let tool = try scenario.launchTool(["download", url, "--output", output.path])
@@ -142,6 +152,9 @@ struct ResumeTests {
                     try await service.process.waitForExit()
                 }
             }
+            // Every answer the killed service asked for ends now, not at the release, so the server logs
+            // it before the next run's (throttled) answer, whose entry must be the log's last.
+            try await poll(until: { relay.openConnections == 0 }, "the killed service's connections to end")
             // A new version of the same size: same path, new validators.
             let replacement = Data((0..<file.size).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 5) })
             let staged = catalog.appending("replacement.tmp")
@@ -149,6 +162,7 @@ struct ResumeTests {
             #expect(rename(staged.path, file.file.path) == 0)
             let newDigest = try await sha256(of: file.file)
             #expect(newDigest != file.sha256)
+            relay.release()
 
             try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
                 let result = try await scenario.runTool(["download", url, "--output", output.path])
@@ -156,9 +170,10 @@ struct ResumeTests {
             }
             #expect(try await sha256(of: output) == newDigest)
             // The resumed request was answered with the whole new file, never spliced onto the old bytes.
-            let last = try #require(try scenario.accessEntries(for: file.path).last)
-            #expect(last.status == 200)
-            #expect(last.bytes == Int64(file.size))
+            let entries = try scenario.accessEntries(for: file.path)
+            let last = try #require(entries.last)
+            #expect(last.status == 200, "\(entries)")
+            #expect(last.bytes == Int64(file.size), "\(entries)")
         }
     }
 }
