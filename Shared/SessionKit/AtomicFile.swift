@@ -60,7 +60,7 @@ public enum AtomicFile {
         func unwritable(_ error: any Error) -> SessionKitError {
             .fileUnwritable(path: url.path, reason: error.localizedDescription)
         }
-        let handle: FileHandle
+        let descriptor: Int32
         do {
             try manager.createDirectory(at: folder, withIntermediateDirectories: true)
             let permissions = (try? manager.attributesOfItem(atPath: url.path))?[.posixPermissions]
@@ -68,15 +68,23 @@ public enum AtomicFile {
                                      attributes: permissions.map { [.posixPermissions: $0] }) else {
                 throw SessionKitError.fileUnwritable(path: url.path, reason: "\(temporary.path) could not be created")
             }
-            handle = try FileHandle(forWritingTo: temporary)
+            descriptor = open(temporary.path, O_WRONLY | O_CLOEXEC)
+            guard descriptor >= 0 else {
+                throw SessionKitError.fileUnwritable(path: url.path, reason: "\(temporary.path): \(errnoText())")
+            }
         } catch let error as SessionKitError {
             throw error
         } catch {
             throw unwritable(error)
         }
+        // The descriptor is closed here, exactly once. A FileHandle that owned it would keep its number
+        // after a failed close(2), which on Linux frees it all the same, and close it again later:
+        // by then the number could be a file another thread has opened.
+        let handle = FileHandle(fileDescriptor: descriptor, closeOnDealloc: false)
+        var isOpen = true
         var isInPlace = false
         defer {
-            try? handle.close()
+            if isOpen { close(descriptor) }
             if !isInPlace { try? manager.removeItem(at: temporary) }
         }
         try produce { piece in
@@ -88,9 +96,12 @@ public enum AtomicFile {
         }
         do {
             try handle.synchronize()
-            try handle.close()
         } catch {
             throw unwritable(error)
+        }
+        isOpen = false
+        guard close(descriptor) == 0 else {
+            throw SessionKitError.fileUnwritable(path: url.path, reason: errnoText())
         }
         // Read before the rename: afterwards the path could already name a newer file. A rename
         // keeps the inode, size and modification date.
