@@ -16,17 +16,23 @@ import Glibc
 @Suite("Background URL sessions", .serialized, .timeLimit(.minutes(3)))
 struct BackgroundURLSessionTests {
     static let session = LifecycleScenario.urlSession
+    /// About half of the archive the scenario's server makes (192 KiB): where the relays hold it.
+    static let halfArchive = 98_304
 
     @Test("A download continues after the app is SIGKILLed, and its file reaches the next process that makes the session")
     func continuesAfterTheAppIsKilled() async throws {
-        // 192 KiB at 16 KiB/s: the app is killed in the middle, however late a busy machine lets
-        // the test see the first bytes (at 32 KiB/s a loaded run saw the file reach the app first).
+        // The 192 KiB archive comes at 16 KiB/s, so the app hears of bytes while they flow, and
+        // its second half waits in the relay: the app is killed in the middle, however late a busy
+        // machine lets the test see the first bytes.
         try await withSessionApp(serverArguments: ["--throttle", "16384"]) { scenario in
-            let url = scenario.server.url(LifecycleScenario.archivePath)
+            let relay = try HoldingRelay(to: scenario.server.port, holdingAfter: Self.halfArchive)
+            defer { relay.stop() }
+            let url = relay.url(LifecycleScenario.archivePath)
             let first = try scenario.launchSessionApp(["--no-launch-events", "--download", url.absoluteString])
             try await scenario.waitForSessionRecord("its first bytes") { $0.event == "didWriteData" }
             try first.signal(SIGKILL)
             _ = try await first.waitForExit()
+            relay.release()
             // The transfer belongs to the service: it finishes with no process of the app running.
             do {
                 try await poll(until: {
@@ -63,15 +69,18 @@ struct BackgroundURLSessionTests {
     @Test("The app is relaunched for its session's events: the file, then urlSessionDidFinishEvents, and the launch ends after the handler")
     func relaunchForEvents() async throws {
         try await withSessionApp(serverArguments: ["--throttle", "16384"]) { scenario in
-            try await killDuringDownload(scenario)
+            let relay = try HoldingRelay(to: scenario.server.port, holdingAfter: Self.halfArchive)
+            defer { relay.stop() }
+            try await killDuringDownload(scenario, through: relay)
+            relay.release()
             let handled = try await scenario.waitForSessionRecord("the relaunch's handler called") { $0.event == "callingCompletionHandler" }
             try await checkRelaunch(handled, in: scenario)
         }
     }
 
-    /// Starts a download in the app and SIGKILLs the app once bytes arrived.
-    private func killDuringDownload(_ scenario: LifecycleScenario) async throws {
-        let url = scenario.server.url(LifecycleScenario.archivePath)
+    /// Starts a download in the app through the relay and SIGKILLs the app once bytes arrived.
+    private func killDuringDownload(_ scenario: LifecycleScenario, through relay: HoldingRelay) async throws {
+        let url = relay.url(LifecycleScenario.archivePath)
         let first = try scenario.launchSessionApp(["--download", url.absoluteString])
         try await scenario.waitForSessionRecord("its first bytes") { $0.event == "didWriteData" }
         try first.signal(SIGKILL)
@@ -100,7 +109,10 @@ struct BackgroundURLSessionTests {
     @Test("Force-quitting the app cancels its background transfers with Apple's reason, and it is not relaunched for them")
     func forceQuit() async throws {
         try await withSessionApp(serverArguments: ["--throttle", "65536"]) { scenario in
-            let url = scenario.server.url(LifecycleScenario.archivePath)
+            // Held halfway, the transfer is still running when the force-quit comes, however late.
+            let relay = try HoldingRelay(to: scenario.server.port, holdingAfter: Self.halfArchive)
+            defer { relay.stop() }
+            let url = relay.url(LifecycleScenario.archivePath)
             let running = try scenario.launchSessionApp(["--download", url.absoluteString])
             try await scenario.waitForSessionRecord("its first bytes") { $0.event == "didWriteData" }
             let result = try await scenario.tool(["simulate", "--force-quit", "-b", scenario.bundle.bundleIdentifier])

@@ -9,7 +9,7 @@ import TestSupport
 
 @Suite("Watch the timeline live", .serialized, .timeLimit(.minutes(3)))
 struct LiveTimelineTests {
-    /// A session whose first half reaches the service at once; the relay holds the second half.
+    /// A session whose first half reaches the service in about a second; the relay holds the second half.
     static let sessionSize = 2_000_000
 
     @Test("The live timeline's lane appears mid-download, then fills, without a reload of the view")
@@ -66,7 +66,8 @@ struct LiveTimelineTests {
         let scenario = try Scenario()
         // However long the hold lasts, the download waits: no bound on a foreground wait.
         let configuration = quickConfiguration.merging(["foregroundWait": 0]) { $1 }
-        try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize) { server in
+        // At 1 MiB/s the first half takes a second, so the service reports its progress as it comes.
+        try await withAssetServer(sessions: 1, sessionSize: Self.sessionSize, arguments: ["--throttle", "1048576"]) { server in
             let relay = try HoldingRelay(to: server.port, holdingAfter: Self.sessionSize / 2)
             defer { relay.stop() }
             try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in

@@ -12,26 +12,37 @@ struct SharedDownloadTests {
     @Test("A second run of the same command follows the first's download; both end with the file, fetched once")
     func twoRunsOneDownload() async throws {
         let scenario = try Scenario()
-        // About 12 s of transfer: the second run must start while the first still downloads, and
-        // on a loaded machine starting a process alone can take seconds.
+        // The second run must start while the first still downloads, and on a loaded machine
+        // starting a process alone can take seconds: the relay holds the second half of the file
+        // until the second run follows the download. However long that takes, the transfer waits
+        // on the same connection: a retry would fetch some bytes twice.
+        let configuration = quickConfiguration.merging(["stallTimeout": 600, "foregroundWait": 0]) { $1 }
         try await withAssetServer(
-            sessions: 1, sessionSize: 1_048_576, arguments: ["--throttle", "65536", "--access-log", scenario.accessLog.path]
+            sessions: 1, sessionSize: 1_048_576, arguments: ["--access-log", scenario.accessLog.path]
         ) { server in
-            try await withService(deviceRoot: scenario.deviceRoot, configuration: quickConfiguration) { _ in
+            let relay = try HoldingRelay(to: server.port, holdingAfter: 524_288)
+            defer { relay.stop() }
+            try await withService(deviceRoot: scenario.deviceRoot, configuration: configuration) { _ in
                 let file = try CatalogFile.all(in: server.catalogURL)[0]
+                let url = relay.url(file.path).absoluteString
                 let output = scenario.outputFolder.appendingPathComponent("shared.mp4")
-                let arguments = ["download", server.url(file.path).absoluteString, "--output", output.path]
+                let arguments = ["download", url, "--output", output.path]
                 let first = try scenario.launchTool(arguments)
                 _ = try await poll("the first run to start the download") {
                     first.standardError().contains("Started download-") ? true : nil
                 }
                 let second = try scenario.launchTool(arguments)
+                _ = try await poll("the second run to follow the first's download") {
+                    second.standardError().contains("from an earlier run") ? true : nil
+                }
+                #expect(first.isRunning, "the second run followed a download still under way")
+                relay.release()
                 let statuses = try await (first.waitForExit(timeout: .seconds(60)), second.waitForExit(timeout: .seconds(60)))
                 #expect(statuses.0 == .exited(0), "\(first.diagnostics())")
                 #expect(statuses.1 == .exited(0), "\(second.diagnostics())")
                 #expect(second.standardError().contains("from an earlier run"), "\(second.diagnostics())")
                 for run in [first, second] {
-                    #expect(run.standardError().contains("Downloaded \(server.url(file.path).absoluteString) to \(output.path)"))
+                    #expect(run.standardError().contains("Downloaded \(url) to \(output.path)"))
                 }
                 #expect(try await sha256(of: output) == file.sha256)
                 let served = try scenario.accessEntries(for: file.path).map(\.bytes).reduce(0, +)
