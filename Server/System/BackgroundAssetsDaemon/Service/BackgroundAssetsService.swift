@@ -159,7 +159,8 @@ public actor BackgroundAssetsService {
     /// them in reverse. Whether a finished file has an owner depends on the installed apps, so they
     /// come first; the archives the queue resumes report to pack downloads already taken up; what
     /// the last service left for its owners is held before the queue starts, so a transfer that
-    /// finishes the moment it does is held beside it. On the way down, nothing new may start while
+    /// finishes the moment it does is held beside it; and the background sessions' records are read
+    /// before it too, so such a transfer's end finds its task. On the way down, nothing new may start while
     /// the processes are killed, and the queue stops last, after everything that uses it.
     private static let lifecycle = ServiceLifecycle<BackgroundAssetsService>(parts: [
         ServicePart("installed apps and their packs", start: { service in
@@ -170,6 +171,7 @@ public actor BackgroundAssetsService {
         ServicePart("files left for their owners", start: { service in
             service.filesLeftByEarlierRun = await service.holdFilesLeftByEarlierRun()
         }),
+        ServicePart("background sessions' records", start: { await $0.urlSessions.load() }),
         ServicePart("download queue", start: { try await $0.queue.start() }, stop: { await $0.queue.stop() }),
         ServicePart("extensions' runtime", stop: { service in
             for app in service.extensionHost.unsavedRuntime.apps { await service.saveRuntime(of: app) }

@@ -7,14 +7,9 @@ import BackgroundAssetsIPC
 import Foundation
 
 extension BackgroundSessionHost {
-    /// Loads the sessions and settles each running task with its transfer in the queue.
-    ///
-    /// A service that stopped (or was killed) between the queue's record of a transfer's end and the
-    /// session's record of it finds the task running here and its row ended: a finished row whose
-    /// file is in the session's folder is delivered, a failed one fails the task, and a task with no
-    /// transfer (waiting for the device, or never queued) is scheduled again. A transfer still in the
-    /// queue resumes there, from its bytes on disk.
-    func start(isolation: isolated (any Actor)? = #isolation) async {
+    /// Loads the sessions' records. The service does it before its queue starts: a transfer the
+    /// queue resumes can end at once, and its end must find its task.
+    func load(isolation: isolated (any Actor)? = #isolation) async {
         do {
             let (records, unreadable) = try await store.all()
             for key in unreadable {
@@ -24,28 +19,43 @@ extension BackgroundSessionHost {
         } catch {
             logger.error("The background sessions could not be read: \(error). They start empty until the next start.")
         }
+    }
+
+    /// Settles each running task with its transfer in the queue, then removes the files nobody will
+    /// be given.
+    ///
+    /// A service that stopped (or was killed) between the queue's record of a transfer's end and the
+    /// session's record of it finds the task running here and its row ended: a finished row whose
+    /// file is in the session's folder is delivered, a failed one fails the task, and a task with no
+    /// transfer (waiting for the device, or never queued) is scheduled again. A transfer still in the
+    /// queue resumes there, from its bytes on disk.
+    ///
+    /// The queue runs meanwhile, and each wait here lets its events in: a task is settled as the
+    /// state has it when its turn comes (one that ended meanwhile is left alone), and the leftovers
+    /// are swept in one turn, after every wait, keeping every file an event names by then
+    /// (``BackgroundSessionState/filesNamedByEvents(of:)``).
+    func start(isolation: isolated (any Actor)? = #isolation) async {
         files.removePartialFiles(olderThan: Self.partialFileLifetime, now: now)
         let latest = await latestRows()
         let staging = StagingArea(paths: files.paths)
-        for record in state.sessions {
-            for snapshot in record.tasks.values.sorted(by: { $0.taskIdentifier < $1.taskIdentifier }) {
-                let reference = TaskReference(key: record.key, task: snapshot.taskIdentifier)
-                switch snapshot.state {
-                case .running:
-                    await settle(reference, snapshot: snapshot, row: latest[reference], staging: staging)
-                case .canceling:
-                    // Cancelled while the service stopped: the partial file is gone with its transfer.
-                    await perform(state.cancelledKeepingPartialFile(task: reference.task, key: reference.key, resumeData: nil))
-                case .suspended, .completed:
-                    continue
-                }
+        let running = state.sessions.flatMap { record in
+            record.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }.map { TaskReference(key: record.key, task: $0.taskIdentifier) }
+        }
+        for reference in running {
+            guard let snapshot = state.record(reference.key)?.tasks[reference.task] else { continue }
+            switch snapshot.state {
+            case .running:
+                await settle(reference, snapshot: snapshot, row: latest[reference], staging: staging)
+            case .canceling:
+                // Cancelled while the service stopped: the partial file is gone with its transfer.
+                await perform(state.cancelledKeepingPartialFile(task: reference.task, key: reference.key, resumeData: nil))
+            case .suspended, .completed:
+                continue
             }
-            let referenced = Set(record.waiting.compactMap { event -> String? in
-                if case let .finishedDownloading(_, file, _) = event { return file.path }
-                return nil
-            })
+        }
+        for record in state.sessions {
             files.removeLeftovers(for: record.key.bundleIdentifier, appGroup: record.settings.sharedContainerIdentifier,
-                                  keeping: referenced)
+                                  keeping: state.filesNamedByEvents(of: record.key))
         }
         // Copies of uploads whose task ended while the service stopped, or was let go before its
         // cancellation ran, are nobody's.

@@ -28,11 +28,11 @@ extension BackgroundSessionState {
     }
 
     /// A transfer finished, its file handed over in the session's folder: the app receives the file,
-    /// then the task's completion; a file no task waits for is deleted.
+    /// then the task's completion; a file no task waits for, and no event names, is deleted.
     public mutating func transferFinished(task: Int, key: BackgroundSessionKey, file: URL, response: BackgroundTaskResponse)
         -> [BackgroundSessionAction]
     {
-        guard records[key]?.tasks[task]?.state == .running else { return [.removeFile(file)] }
+        guard records[key]?.tasks[task]?.state == .running else { return removal(ofUnwanted: file, key: key) }
         records[key]?.tasks[task]?.response = response
         let length = Int64(response.headers["Content-Length"] ?? "")
         if let length {
