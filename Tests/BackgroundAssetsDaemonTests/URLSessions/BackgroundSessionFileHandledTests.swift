@@ -1,6 +1,6 @@
 /*
 Abstract:
-Tests that a handed-over file is delivered once didFinishDownloadingTo returns, and waits again when the process ends first.
+Tests that a handed-over file is delivered once didFinishDownloadingTo returns, waits again when the process ends first, and is never removed while an event names it.
 */
 
 @testable import BackgroundAssetsDaemon
@@ -26,6 +26,39 @@ struct BackgroundSessionFileHandledTests {
         let actions = state.transferFinished(task: 1, key: key, file: file, response: response)
         #expect(actions.contains(.send(connection: 7, key, .finishedDownloading(taskIdentifier: 1, file: file, response: response))))
         return state
+    }
+
+    /// A state whose one task finished while no process had the session, its file waiting.
+    func finishedWithNoProcess() -> BackgroundSessionState {
+        var state = BackgroundSessionState()
+        _ = state.attach(BackgroundSessionSettings(identifier: "game-data"), app: "com.example.game", connection: 7)
+        _ = state.makeTask(request, key: key)
+        _ = state.resume(task: 1, key: key, earliestBeginDate: nil, expectedBytes: -1, now: Date(timeIntervalSince1970: 0))
+        _ = state.connectionClosed(7) { _ in true }
+        let actions = state.transferFinished(task: 1, key: key, file: file, response: response)
+        #expect(!actions.contains(.removeFile(file)))
+        return state
+    }
+
+    @Test("A transfer's end reported twice across a restart (the queue's event, then its row) keeps the file the first handed over",
+          arguments: [false, true])
+    func endReportedTwice(whileAttached: Bool) {
+        var state = whileAttached ? finishedWhileAttached() : finishedWithNoProcess()
+        #expect(state.filesNamedByEvents(of: key) == [file.path], "sent and not yet handled, or waiting")
+        let second = state.transferFinished(task: 1, key: key, file: file, response: response)
+        #expect(!second.contains(.removeFile(file)), "the app is promised this file: \(second)")
+        #expect(state.filesNamedByEvents(of: key) == [file.path])
+    }
+
+    @Test("A file no task waits for and no event names is removed; once its method returned, the file is the app's no more")
+    func unwantedFileRemoved() {
+        var state = finishedWhileAttached()
+        let stray = URL(fileURLWithPath: "/device/containers/game/CFNetworkDownload_9-B.tmp")
+        #expect(state.transferFinished(task: 9, key: key, file: stray, response: response) == [.removeFile(stray)])
+        _ = state.fileHandled(task: 1, key: key)
+        #expect(state.filesNamedByEvents(of: key).isEmpty)
+        let other = BackgroundSessionKey(bundleIdentifier: "com.example.other", sessionIdentifier: "game-data")
+        #expect(state.filesNamedByEvents(of: other).isEmpty, "a session nobody made names nothing")
     }
 
     @Test("A process that ends before didFinishDownloadingTo returns leaves the file and the completion to the next, and the app is launched for them")
