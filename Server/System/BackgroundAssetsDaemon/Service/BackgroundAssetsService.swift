@@ -160,8 +160,8 @@ public actor BackgroundAssetsService {
     /// come first; the archives the queue resumes report to pack downloads already taken up; what
     /// the last service left for its owners is held before the queue starts, so a transfer that
     /// finishes the moment it does is held beside it; and the background sessions' records are read
-    /// before it too, so such a transfer's end finds its task. On the way down, nothing new may start while
-    /// the processes are killed, and the queue stops last, after everything that uses it.
+    /// before it too, so such a transfer's end finds its task. On the way down, nothing new may start
+    /// while the processes are killed, and the queue stops last, after everything that uses it.
     private static let lifecycle = ServiceLifecycle<BackgroundAssetsService>(parts: [
         ServicePart("installed apps and their packs", start: { service in
             let apps = await service.registry.apps().apps
