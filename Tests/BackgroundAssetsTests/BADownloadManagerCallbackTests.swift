@@ -13,7 +13,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Download manager callbacks and exclusive control")
+@Suite("Download manager callbacks and exclusive control", .timeLimit(.minutes(3)))
 struct BADownloadManagerCallbackTests {
     /// Records every callback as a line, and answers challenges with a fixed credential.
     final class RecordingDelegate: NSObject, BADownloadManagerDelegate {

@@ -11,7 +11,7 @@ import FoundationNetworking
 import Synchronization
 import Testing
 
-@Suite("Download manager delegate")
+@Suite("Download manager delegate", .timeLimit(.minutes(3)))
 struct BADownloadManagerDelegateTests {
     /// A delegate that implements only what the sample's SessionManager cares about most.
     final class FinishedOnlyDelegate: NSObject, BADownloadManagerDelegate {

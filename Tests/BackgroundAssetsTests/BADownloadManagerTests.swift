@@ -14,7 +14,7 @@ import Synchronization
 import TestSupport
 import Testing
 
-@Suite("Download manager")
+@Suite("Download manager", .timeLimit(.minutes(3)))
 struct BADownloadManagerTests {
     static let app = ProcessIdentity(bundleIdentifier: "com.example.sessions", role: .app)
 

@@ -74,7 +74,7 @@ struct ChallengeFormTests {
     }
 }
 
-@Suite("Challenge forms through the service")
+@Suite("Challenge forms through the service", .timeLimit(.minutes(3)))
 struct ChallengeFormServiceTests {
     @Test("A delegate with only the async form answers the service's challenge with its credential")
     func asyncFormThroughService() async throws {

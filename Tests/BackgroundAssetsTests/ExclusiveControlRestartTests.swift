@@ -9,7 +9,7 @@ import Foundation
 import Synchronization
 import Testing
 
-@Suite("Exclusive control across a restart of the service")
+@Suite("Exclusive control across a restart of the service", .timeLimit(.minutes(3)))
 struct ExclusiveControlRestartTests {
     @Test("A handler that loses the service and takes control again keeps it: the first release is not sent on the new connection")
     func startOverAfterServiceLoss() async throws {

@@ -14,7 +14,7 @@ import Synchronization
 import Testing
 import TestSupport
 
-@Suite("Extension runner")
+@Suite("Extension runner", .timeLimit(.minutes(3)))
 struct ExtensionRunnerTests {
     static let identity = ProcessIdentity(bundleIdentifier: "com.example.sessions", role: .extension)
 

@@ -122,11 +122,13 @@ final class FakeService: Sendable {
                 decoder.append(bytes)
                 while let payload = try? decoder.nextFrame() {
                     guard let message = try? MessageCodec.decode(ClientMessage.self, from: payload) else { return }
+                    // A request left unanswered is kept before it is listed as received: a test
+                    // that sees it received answers it at once, and must find it waiting.
+                    let response = respond(message.request)
+                    if response == nil { unanswered.withLock { $0.append((message.id, message.request, connection)) } }
                     requests.withLock { $0.append(message.request) }
-                    if let response = respond(message.request) {
+                    if let response {
                         try? connection.send(MessageCodec.frame(ServerMessage.response(id: message.id, response: response)))
-                    } else {
-                        unanswered.withLock { $0.append((message.id, message.request, connection)) }
                     }
                 }
             }

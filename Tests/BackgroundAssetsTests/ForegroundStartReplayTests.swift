@@ -9,7 +9,7 @@ import Foundation
 import TestSupport
 import Testing
 
-@Suite("Foreground starts across a restart of the service")
+@Suite("Foreground starts across a restart of the service", .timeLimit(.minutes(3)))
 struct ForegroundStartReplayTests {
     private static func starts(of identifier: String, in requests: [ClientRequest]) -> Int {
         requests.filter { if case let .downloads(.startForeground(download)) = $0 { download.identifier == identifier } else { false } }.count
