@@ -90,6 +90,17 @@ enum SocketAddress {
         return address
     }
 
+    /// Connects a socket to `127.0.0.1:port`.
+    /// - Returns: Whether it connected; `errno` says why not.
+    static func connectToLoopback(_ descriptor: Int32, port: Int) -> Bool {
+        var address = loopback(port: port)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
+            }
+        }
+    }
+
     static func loopbackSocket() throws -> Int32 {
         #if canImport(Glibc)
         // Close-on-exec: a child another test starts meanwhile must not inherit this connection and

@@ -133,13 +133,10 @@ public final class HoldingRelay: @unchecked Sendable {
 
     private func connectUpstream() -> Int32? {
         guard let socket = try? SocketAddress.loopbackSocket() else { return nil }
-        var address = SocketAddress.loopback(port: upstreamPort)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(socket, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) == 0
-            }
+        guard SocketAddress.connectToLoopback(socket, port: upstreamPort) else {
+            close(socket)
+            return nil
         }
-        guard connected else { close(socket); return nil }
         return socket
     }
 

@@ -40,13 +40,7 @@ public final class RawHTTPClient {
         // A loopback connect completes at once or is refused; the limit guards against a full backlog.
         var limit = timeval(tv_sec: 5, tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_SNDTIMEO, &limit, socklen_t(MemoryLayout<timeval>.size))
-        var address = SocketAddress.loopback(port: port)
-        let connected = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        guard connected == 0 else {
+        guard SocketAddress.connectToLoopback(descriptor, port: port) else {
             let reason = errnoText()
             _ = closeSocket(descriptor)
             descriptor = -1
