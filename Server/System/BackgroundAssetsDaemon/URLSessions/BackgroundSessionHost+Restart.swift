@@ -38,10 +38,11 @@ extension BackgroundSessionHost {
         files.removePartialFiles(olderThan: Self.partialFileLifetime, now: now)
         let latest = await latestRows()
         let staging = StagingArea(paths: files.paths)
-        let running = state.sessions.flatMap { record in
-            record.tasks.values.sorted { $0.taskIdentifier < $1.taskIdentifier }.map { TaskReference(key: record.key, task: $0.taskIdentifier) }
+        // Every task, whatever its state: each is looked up again when its turn comes.
+        let tasks = state.sessions.flatMap { record in
+            record.tasks.keys.sorted().map { TaskReference(key: record.key, task: $0) }
         }
-        for reference in running {
+        for reference in tasks {
             guard let snapshot = state.record(reference.key)?.tasks[reference.task] else { continue }
             switch snapshot.state {
             case .running:
