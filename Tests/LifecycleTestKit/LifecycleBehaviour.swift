@@ -43,6 +43,10 @@ public struct LifecycleBehaviour: Codable, Sendable {
     /// this many seconds after the entry point returned, into place under exclusive control, which
     /// is held a further half second.
     public var moveUnderExclusiveControlAfter: Double?
+    /// Whether a finished file is moved as Apple's sample moves it: aside inside the entry point,
+    /// which asks for exclusive control with the completion-handler API before it returns; the
+    /// handler moves it into place, holding control a further half second.
+    public var movesAsTheSampleDoes: Bool
     /// Session identifiers whose URL gets another host, such as `localhost`, to test the domain allow list.
     public var hostOverrides: [String: String]
     /// Seconds to sleep inside `backgroundDownload(_:finishedWithFileURL:)` before taking the file,
@@ -52,7 +56,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
     private enum CodingKeys: String, CodingKey {
         case manifestURL, essential, nonEssential, returnFor, essentialForPeriodic, misbehaveFor, sleepSeconds
         case allocateMiB, crash, scheduleInsideDownloads, rescheduleFailedEssential, exclusiveControlSeconds
-        case hostOverrides, moveUnderExclusiveControlAfter, finishedSleepSeconds
+        case hostOverrides, moveUnderExclusiveControlAfter, movesAsTheSampleDoes, finishedSleepSeconds
     }
 
     /// The behaviour of a missing file, with the app's `BAManifestURL` when the test gives it.
@@ -66,6 +70,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
         scheduleInsideDownloads = false
         rescheduleFailedEssential = false
         exclusiveControlSeconds = 0
+        movesAsTheSampleDoes = false
         hostOverrides = [:]
         finishedSleepSeconds = 0
     }
@@ -86,6 +91,7 @@ public struct LifecycleBehaviour: Codable, Sendable {
             try container.decodeIfPresent(Bool.self, forKey: .rescheduleFailedEssential) ?? false
         exclusiveControlSeconds = try container.decodeIfPresent(Double.self, forKey: .exclusiveControlSeconds) ?? 0
         moveUnderExclusiveControlAfter = try container.decodeIfPresent(Double.self, forKey: .moveUnderExclusiveControlAfter)
+        movesAsTheSampleDoes = try container.decodeIfPresent(Bool.self, forKey: .movesAsTheSampleDoes) ?? false
         hostOverrides = try container.decodeIfPresent([String: String].self, forKey: .hostOverrides) ?? [:]
         finishedSleepSeconds = try container.decodeIfPresent(Double.self, forKey: .finishedSleepSeconds) ?? 0
     }

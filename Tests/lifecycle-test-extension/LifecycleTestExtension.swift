@@ -116,7 +116,11 @@ struct LifecycleTestExtension: BADownloaderExtension {
         record.path = fileURL.path
         if behaviour.finishedSleepSeconds > 0 { Thread.sleep(forTimeInterval: behaviour.finishedSleepSeconds) }
         // The system deletes the file when this method returns, so move it now.
-        if let delay = behaviour.moveUnderExclusiveControlAfter {
+        if behaviour.movesAsTheSampleDoes {
+            let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
+            record.moveFinishedFile(at: fileURL, into: aside, as: download.identifier)
+            moveIntoPlaceAsTheSampleDoes(download.identifier, from: aside)
+        } else if let delay = behaviour.moveUnderExclusiveControlAfter {
             let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
             record.moveFinishedFile(at: fileURL, into: aside, as: download.identifier)
             moveIntoPlace(download.identifier, from: aside, after: delay)
@@ -124,6 +128,27 @@ struct LifecycleTestExtension: BADownloaderExtension {
             record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
         }
         log.append(record)
+    }
+
+    /// Moves a file set aside into place under exclusive control, asked for here, before the entry
+    /// point returns, with the completion-handler API, as Apple's sample does.
+    private func moveIntoPlaceAsTheSampleDoes(_ name: String, from aside: URL) {
+        let log = log
+        let filesFolder = filesFolder
+        BADownloadManager.shared.withExclusiveControl { acquired, error in
+            guard acquired else {
+                var failed = LifecycleCallRecord("movedIntoPlace")
+                failed.download = name
+                failed.errorMessage = "exclusive control was not acquired: \(error.map { "\($0)" } ?? "no reason given")"
+                log.append(failed)
+                return
+            }
+            Thread.sleep(forTimeInterval: 0.5)
+            var record = LifecycleCallRecord("movedIntoPlace")
+            record.download = name
+            record.moveFinishedFile(at: aside.appending(path: name), into: filesFolder, as: name)
+            log.append(record)
+        }
     }
 
     /// Moves a file set aside into place under exclusive control, from a task that asks for it

@@ -33,7 +33,7 @@ The version and limits of the protocol the system service and its clients speak 
 /// | `downloads.cancel` | `done` | remove a queued or running download |
 /// | `downloads.fetchCurrentDownloads` | `downloads` | the app's downloads that have not ended, or whose file is still being handed over |
 /// | `downloads.fetchCurrentDownloadsPage` | `currentDownloadsPage` | a page of what `fetchCurrentDownloads` lists, after the cursor the last page gave |
-/// | `downloads.acquireExclusiveControl` | `exclusiveControlGranted` | wait (FIFO, optional deadline) for the app's lock |
+/// | `downloads.acquireExclusiveControl` | `exclusiveControlGranted` | wait (in arrival order, after a finished file in the extension's hands; optional deadline) for the app's lock |
 /// | `downloads.releaseExclusiveControl` | `done` | give the lock back (closing the connection does too) |
 /// | `downloads.answerChallenge` | `done` | the delegate's disposition for a `didReceiveChallenge` event |
 /// | `downloads.acknowledgeDelivery` | `done` | a `finished` callback returned; its file may be deleted |

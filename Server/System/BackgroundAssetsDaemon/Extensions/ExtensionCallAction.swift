@@ -58,6 +58,22 @@ enum ExtensionCallAction: Sendable, Equatable {
     case partlyReturned(app: String, ExtensionCallRecord, ReturnedPartsTally, reason: String)
 }
 
+extension ExtensionCallAction {
+    /// The app whose extension the action concerns.
+    var app: String {
+        switch self {
+        case let .launch(installed, _):
+            installed.bundleIdentifier
+        case let .prepareLaunch(app, _), let .refuseLaunch(app, _, _), let .send(app, _, _, _), let .sendAhead(app, _, _),
+             let .startDeadline(app, _, _), let .returned(app, _, _), let .recordRuntime(app, _), let .armIdleGrace(app),
+             let .cancelIdleTimer(app), let .armExclusiveControlLimit(app, _, _), let .armForcedExit(app, _),
+             let .kill(app, _, _), let .killQuietly(app, _), let .ended(app, _, _, _), let .extensionDone(app),
+             let .askToTerminate(app), let .abandon(app, _, _), let .partlyReturned(app, _, _, _):
+            app
+        }
+    }
+}
+
 /// How long one call may run, and whether what cuts it is the daily budget.
 struct ExtensionCallLimit: Sendable, Equatable {
     var seconds: Double

@@ -36,6 +36,11 @@ import Foundation
 /// - The process is killed at most once, and the reason recorded for `status` is the first one.
 /// - Every second a call ran is charged to the app's budget: when it returns or when its process ends.
 /// - `extensionWillTerminate()` is a call like the others but never abandoned: it only ends the run.
+/// - A finished file handed to the extension stays in its hands (``ExtensionRun/hasFileInHand``)
+///   until the extension is done with what it was given, when ``ExtensionCallAction/extensionDone(app:)``
+///   says so: it let go of exclusive control with no other file owed, stayed idle for the grace
+///   without asking for it, or ended. Until then exclusive control goes to its requests before
+///   any other (``ExclusiveControlArbiter``).
 /// - `downloads(for:...)` may send its answer in parts before it returns (``partReturned(_:callID:connection:limit:)``).
 ///   A part is downloads the entry point already returned, so the service schedules it as it arrives,
 ///   as it would the whole answer, and only a tally stays with the call (``ReturnedPartsTally``): what
@@ -145,6 +150,7 @@ struct ExtensionCallLifecycle: Sendable {
             let limit = limit(of: record, app: app)
             runs[app]?.running = ExtensionRun.RunningCall(id: id, record: record, sentAt: now, limit: limit)
             if case .contentRequest = record.purpose { runs.contentRequestStarted(app) }
+            if case .delivery = record.purpose { runs[app]?.hasFileInHand = true }
             actions.append(.send(app: app, callID: id, record, limit: limit))
         }
         while runs.maySendAhead(of: app, window: Self.noticesInFlight), let record = runs.takeNextCall(of: app) {
@@ -273,6 +279,7 @@ struct ExtensionCallLifecycle: Sendable {
         if holdsExclusiveControl {
             return [.armExclusiveControlLimit(app: app, pid: run.pid, seconds: policy.entryPointLimit)]
         }
+        runs[app]?.hasFileInHand = false
         return [.extensionDone(app: app), .askToTerminate(app: app)]
     }
 
@@ -308,9 +315,10 @@ struct ExtensionCallLifecycle: Sendable {
     /// challenge, a content request) keeps the install waiting. The grace still decides when the
     /// extension is asked to terminate, since it may ask again for something of its own.
     /// - Parameter holdsExclusiveControl: Whether the extension still holds or waits for exclusive control.
-    func releasedExclusiveControl(app: String, connection: UInt64, holdsExclusiveControl: Bool) -> [ExtensionCallAction] {
+    mutating func releasedExclusiveControl(app: String, connection: UInt64, holdsExclusiveControl: Bool) -> [ExtensionCallAction] {
         guard let run = runs[app], run.connection == connection else { return [] }
         let isDoneWithFiles = !holdsExclusiveControl && !run.owesCallsOtherThanNotices
+        if isDoneWithFiles { runs[app]?.hasFileInHand = false }
         return (isDoneWithFiles ? [.extensionDone(app: app)] : []) + (run.hasWork ? [] : [.armIdleGrace(app: app)])
     }
 

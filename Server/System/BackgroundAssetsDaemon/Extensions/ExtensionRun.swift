@@ -79,6 +79,10 @@ struct ExtensionRun: Sendable, Equatable {
     /// Calls sent behind the running one before it returned, in order (``ExtensionCallRecord/mayBeSentAhead``):
     /// the extension runs each after the ones before it, and each becomes the running call in turn.
     var sentAhead: [SentAheadCall] = []
+    /// Whether a finished file was handed to it and it is not done with it yet: from the call that
+    /// hands it over until it lets go of exclusive control with no other file, challenge or content
+    /// request owed, or stays idle for the grace without asking for control (``ExclusiveControlArbiter``).
+    var hasFileInHand = false
     /// Whether `extensionWillTerminate()` was queued.
     var isTerminating = false
     /// Why the lifecycle is stopping it, if it is.

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Granting exclusive control in arrival order, and failing waiters whose deadline passes.
+Granting exclusive control in arrival order, after a file in the extension's hands, and failing waiters whose deadline passes.
 */
 
 import BackgroundAssetsIPC
@@ -8,7 +8,13 @@ import Foundation
 
 extension BackgroundAssetsService {
     func acquireExclusiveControl(app: String, deadline: Date?, requestID: UInt64, connection: UInt64) -> ServerResponse? {
-        let waiter = ExclusiveControlArbiter.Waiter(connection: connection, requestID: requestID, deadline: deadline)
+        // A file handed to the extension a moment ago holds the others back from now, even before
+        // the actions that sent it are all done.
+        let run = extensionCalls.runs[app]
+        if run?.hasFileInHand == true { _ = arbiter.extensionHasFile(true, app: app) }
+        let waiter = ExclusiveControlArbiter.Waiter(
+            connection: connection, requestID: requestID, deadline: deadline,
+            hasFileInHand: run?.connection == connection && run?.hasFileInHand == true)
         switch arbiter.acquire(app: app, waiter, now: wallClock.now) {
         case .granted:
             record(from: clients[connection], event: "acquireExclusiveControl", app: app)
@@ -19,6 +25,13 @@ extension BackgroundAssetsService {
         case .expired:
             return .failure(Self.timeout(deadline))
         }
+    }
+
+    /// Tells the arbiter whether an app's extension still has a finished file in hand, once what a
+    /// call's return or the process's end settles (a file it did not take kept for the app) is
+    /// done; a waiter the file held back may have control now.
+    func noteFileInHand(of app: String) {
+        if let next = arbiter.extensionHasFile(extensionCalls.runs[app]?.hasFileInHand == true, app: app) { grant(next) }
     }
 
     /// Tells a waiter it now holds control.

@@ -62,6 +62,12 @@ extension BackgroundAssetsService {
                 await partlyReturned(record, parts: parts, of: app, reason: reason)
             }
         }
+        // After every action: a file the extension leaves behind is kept for the app first.
+        var noted: [String] = []
+        for action in actions where !noted.contains(action.app) {
+            noted.append(action.app)
+            noteFileInHand(of: action.app)
+        }
     }
 
     /// Starts the extension and tells the lifecycle, or tells it why it did not start.

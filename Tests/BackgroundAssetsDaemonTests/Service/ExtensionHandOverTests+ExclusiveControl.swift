@@ -1,0 +1,71 @@
+/*
+Abstract:
+Tests that an app's exclusive control waits while its extension has a finished file in hand, so the app never finds the file nowhere.
+*/
+
+@testable import BackgroundAssetsDaemon
+import BackgroundAssetsIPC
+import Foundation
+import Testing
+import TestSupport
+
+extension ExtensionHandOverTests {
+    @Test("Exclusive control asked for while the extension has a finished file in hand comes once it is done with it")
+    func controlWaitsForTheFileInTheExtensionsHands() async throws {
+        // The extension sleeps with the file, then moves it into place itself and returns without
+        // asking for control: it is done with it once idle for the grace, on the service's clock.
+        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 2]) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
+                $0.event == Self.finishedCall && $0.to == "extension"
+            }
+            let grant = Self.askForControl(app, lookingFor: held, in: setup)
+            try await setup.device.waitForTrace("the extension's return") {
+                $0.event == "return" && $0.download == held.identifier
+            }
+            // Past the return the grant waits for the idle grace, which only the test's clock ends.
+            try await poll(until: {
+                setup.device.clock.advance(by: .milliseconds(100))
+                return setup.device.trace.contains { $0.event == "acquireExclusiveControl" && $0.from == "app" }
+            }, "exclusive control granted to the app")
+            let (response, fileWasInPlace) = try await grant.value
+            #expect(response == .exclusiveControlGranted, "\(response)")
+            #expect(fileWasInPlace, "the app held control while the extension had the file in hand")
+            let trace = setup.device.trace
+            let returned = try #require(trace.firstIndex { $0.event == "return" && $0.download == held.identifier })
+            let granted = try #require(trace.firstIndex { $0.event == "acquireExclusiveControl" && $0.from == "app" })
+            #expect(returned < granted, "granted at \(trace[granted].time), the file returned at \(trace[returned].time)")
+        }
+    }
+
+    @Test("The extension's request made with a finished file in hand goes ahead of the app that asked first")
+    func extensionWithTheFileGoesFirst() async throws {
+        // As Apple's sample does: aside in the entry point, control asked for before it returns, the
+        // move into place in the handler, half a second under control.
+        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 2, "movesAsTheSampleDoes": true]) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
+                $0.event == Self.finishedCall && $0.to == "extension"
+            }
+            let (response, fileWasInPlace) = try await Self.askForControl(app, lookingFor: held, in: setup).value
+            #expect(response == .exclusiveControlGranted, "\(response)")
+            #expect(fileWasInPlace, "the app held control before the extension moved the file into place")
+            let grants = setup.device.trace.filter { $0.event == "acquireExclusiveControl" }.map(\.from)
+            #expect(grants == ["extension", "app"], "\(grants)")
+        }
+    }
+
+    /// Asks for the app's exclusive control, and notes whether the download's file was in the
+    /// extension's files folder (`lifecycle-test-extension`'s) the moment control came.
+    /// - Returns: The task that waits for the answer, with whether the file was in place then.
+    static func askForControl(
+        _ app: RawServiceClient, lookingFor download: DownloadDescriptor, in setup: Setup
+    ) -> Task<(ServerResponse, Bool), any Error> {
+        let container = setup.device.paths.container(forAppGroup: setup.installed.fixture.appGroupIdentifier)
+        let placed = container?.appending(path: "Library/Application Support/lifecycle-test/files/\(download.identifier)")
+        return Task {
+            let response = try await app.ask(.downloads(.acquireExclusiveControl(deadline: nil)))
+            return (response, placed.map { FileManager.default.fileExists(atPath: $0.path) } ?? false)
+        }
+    }
+}
