@@ -62,7 +62,8 @@ extension BackgroundAssetsService {
                 await partlyReturned(record, parts: parts, of: app, reason: reason)
             }
         }
-        // After every action: a file the extension leaves behind is kept for the app first.
+        // Once every action is done: a file the extension left behind is kept for the app before a
+        // waiter that file held back gets control.
         var noted: [String] = []
         for action in actions where !noted.contains(action.app) {
             noted.append(action.app)
