@@ -115,17 +115,16 @@ struct LifecycleTestExtension: BADownloaderExtension {
         record.isExactlyURLDownload = type(of: download) == BAURLDownload.self
         record.path = fileURL.path
         if behaviour.finishedSleepSeconds > 0 { Thread.sleep(forTimeInterval: behaviour.finishedSleepSeconds) }
-        // The system deletes the file when this method returns, so move it now.
+        // The system deletes the file when this method returns, so move it now: into place, or
+        // aside, to be moved into place under exclusive control.
+        let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
+        let delay = behaviour.moveUnderExclusiveControlAfter
+        record.moveFinishedFile(
+            at: fileURL, into: behaviour.movesAsTheSampleDoes || delay != nil ? aside : filesFolder, as: download.identifier)
         if behaviour.movesAsTheSampleDoes {
-            let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
-            record.moveFinishedFile(at: fileURL, into: aside, as: download.identifier)
             moveIntoPlaceAsTheSampleDoes(download.identifier, from: aside)
-        } else if let delay = behaviour.moveUnderExclusiveControlAfter {
-            let aside = filesFolder.deletingLastPathComponent().appending(path: "aside", directoryHint: .isDirectory)
-            record.moveFinishedFile(at: fileURL, into: aside, as: download.identifier)
+        } else if let delay {
             moveIntoPlace(download.identifier, from: aside, after: delay)
-        } else {
-            record.moveFinishedFile(at: fileURL, into: filesFolder, as: download.identifier)
         }
         log.append(record)
     }
@@ -143,11 +142,7 @@ struct LifecycleTestExtension: BADownloaderExtension {
                 log.append(failed)
                 return
             }
-            Thread.sleep(forTimeInterval: 0.5)
-            var record = LifecycleCallRecord("movedIntoPlace")
-            record.download = name
-            record.moveFinishedFile(at: aside.appending(path: name), into: filesFolder, as: name)
-            log.append(record)
+            Self.placeUnderControl(name, from: aside, into: filesFolder, log: log)
         }
     }
 
@@ -160,16 +155,21 @@ struct LifecycleTestExtension: BADownloaderExtension {
             try? await Task.sleep(for: .seconds(delay))
             do {
                 try await BADownloadManager.shared.withExclusiveControl {
-                    Thread.sleep(forTimeInterval: 0.5)
-                    var record = LifecycleCallRecord("movedIntoPlace")
-                    record.download = name
-                    record.moveFinishedFile(at: aside.appending(path: name), into: filesFolder, as: name)
-                    log.append(record)
+                    Self.placeUnderControl(name, from: aside, into: filesFolder, log: log)
                 }
             } catch {
                 log.append(Self.record("movedIntoPlace", error: error))
             }
         }
+    }
+
+    /// Moves a file set aside into place, with exclusive control held, and half a second longer.
+    private static func placeUnderControl(_ name: String, from aside: URL, into filesFolder: URL, log: LifecycleCallLog) {
+        Thread.sleep(forTimeInterval: 0.5)
+        var record = LifecycleCallRecord("movedIntoPlace")
+        record.download = name
+        record.moveFinishedFile(at: aside.appending(path: name), into: filesFolder, as: name)
+        log.append(record)
     }
 
     func backgroundDownload(_ download: BADownload, didReceive challenge: URLAuthenticationChallenge) async
