@@ -59,6 +59,17 @@ struct TraceEntryTests {
         #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: 1.999_9)) == "1970-01-01T00:00:01.999")
     }
 
+    @Test("A date no clock reaches, as a damaged record could hold, is clamped rather than trapping")
+    func unreachableDatesAreClamped() {
+        for seconds in [Double.infinity, -.infinity, .nan] {
+            #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: seconds)) == "1970-01-01T00:00:00.000")
+        }
+        #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: 1e300)) == ISO8601Timestamp.string(for: Date(timeIntervalSince1970: 1e12)))
+        #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: -1e300)) == ISO8601Timestamp.string(for: Date(timeIntervalSince1970: -1e12)))
+        #expect(ISO8601Timestamp.string(for: Date(timeIntervalSince1970: 1e12)).hasSuffix("T01:46:40.000"))
+        #expect(ISO8601Timestamp.day(for: Date(timeIntervalSince1970: .nan)) == "1970-01-01")
+    }
+
     @Test("The diagram has one arrow per receiver and a note for events nobody received")
     func drawsSequenceDiagram() {
         let diagram = TraceEntry.mermaidDiagram(of: TraceEntry.entries(in: Data(Self.lines.utf8)))

@@ -12,9 +12,14 @@ import Foundation
 /// `ISO8601FormatStyle` took longer than the rest of the line.
 public enum ISO8601Timestamp {
     /// The date's text, without a zone designator.
+    ///
+    /// A date no clock reaches (not finite, or beyond ±10^12 s, thirty thousand years) is clamped,
+    /// so none can trap, whatever a record read from disk says.
     public static func string(for date: Date) -> String {
+        let seconds = date.timeIntervalSince1970
+        let clamped = seconds.isFinite ? min(max(seconds, -1e12), 1e12) : 0
         // To the microsecond first: 0.999 s is 998.999… ms in binary, and must not print as .998.
-        let microseconds = Int64((date.timeIntervalSince1970 * 1_000_000).rounded())
+        let microseconds = Int64((clamped * 1_000_000).rounded())
         let milliseconds = microseconds.floorDivided(by: 1000)
         let parts = utcParts(time_t(milliseconds.floorDivided(by: 1000)))
         let time = "\(padded(Int64(parts.tm_hour), 2)):\(padded(Int64(parts.tm_min), 2)):\(padded(Int64(parts.tm_sec), 2))"
