@@ -96,20 +96,26 @@ struct SampleDevice: Sendable {
     // MARK: - Installing and launching
 
     /// Writes a copy of App/Info.plist whose `BAManifestURL` names this test's server, as the demo does.
+    /// - Parameter manifest: The `BAManifestURL` to write, when not the server's own (a relay in front of it).
     /// - Returns: The copy.
-    func appPlist() throws -> URL {
-        try infoPlistCopy(of: "App/Info.plist", setting: "BAManifestURL", to: manifestURL, at: scenario.folder.appending("App-Info.plist"))
+    func appPlist(manifest: URL? = nil) throws -> URL {
+        try infoPlistCopy(
+            of: "App/Info.plist", setting: "BAManifestURL", to: manifest ?? manifestURL, at: scenario.folder.appending("App-Info.plist"))
     }
 
     /// The arguments of `backgroundassets-debug install --wait` with the patched App/Info.plist.
-    func installArguments() throws -> [String] {
+    /// - Parameter manifest: The `BAManifestURL` to install with, when not the server's own.
+    func installArguments(manifest: URL? = nil) throws -> [String] {
         let extensionPlist = Self.repositoryRoot.appendingPathComponent("Extension/Info.plist")
-        return ["install", "--app-plist", try appPlist().path, "--extension-plist", extensionPlist.path, "--wait"]
+        return ["install", "--app-plist", try appPlist(manifest: manifest).path, "--extension-plist", extensionPlist.path, "--wait"]
     }
 
     /// Installs the app and waits until it is launchable, failing with the tool's stderr otherwise.
-    func install() async throws {
-        let result = try await scenario.runTool(try installArguments())
+    /// - Parameter manifest: The `BAManifestURL` to install with, when not the server's own: the
+    ///   extension's downloads then go where it points, while the app's runs fetch the manifest
+    ///   from the server (``appArguments(timeout:)``).
+    func install(manifest: URL? = nil) async throws {
+        let result = try await scenario.runTool(try installArguments(manifest: manifest))
         guard result.status.isSuccess else {
             throw TestSupportError("install --wait ended with \(result.status): \(result.standardError)")
         }
