@@ -6,7 +6,7 @@ Tests of the TLS handshake: trust, host and address checks, validity, versions, 
 import Foundation
 import TestSupport
 import Testing
-import TLS
+@testable import TLS
 
 @Suite("TLS handshakes", .timeLimit(.minutes(3)))
 struct TLSHandshakeTests {
@@ -118,6 +118,18 @@ struct TLSHandshakeTests {
             try TLSStream.connect(descriptor: pair[0], context: try trustingClient, host: "localhost", port: 1, timeoutMilliseconds: 200)
         }
         #expect(ContinuousClock.now - started >= .milliseconds(200), "it gave up before its deadline")
+    }
+
+    @Test("A wait is rounded up to the next whole millisecond, so it never ends before its deadline")
+    func waitsRoundUp() {
+        let now: Int64 = 5_000_999_999
+        #expect(TLSStream.millisecondsLeft(until: now + 1, now: now) == 1, "a nanosecond left is a millisecond to wait")
+        #expect(TLSStream.millisecondsLeft(until: now + 200_000_001, now: now) == 201)
+        #expect(TLSStream.millisecondsLeft(until: now + 200_000_000, now: now) == 200)
+        #expect(TLSStream.millisecondsLeft(until: now - 1, now: now) == 0)
+        let started = TLSStream.now()
+        let deadline = TLSStream.deadline(in: 200)
+        #expect(deadline - started >= 200_000_000, "the deadline counts from no earlier than the call")
     }
 
     @Test("A server that closes during the handshake is a lost connection, not a certificate failure")
