@@ -55,6 +55,28 @@ extension ExtensionHandOverTests {
         }
     }
 
+    @Test("An extension killed with a finished file in hand lets the waiting app have control once the file is kept for it, and listed")
+    func killedExtensionLetsTheAppIn() async throws {
+        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 3600]) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
+                $0.event == Self.finishedCall && $0.to == "extension"
+            }
+            let grant = Self.askForControl(app, lookingFor: held, in: setup)
+            let launched = try #require(setup.device.trace.last { $0.event == "extensionLaunched" })
+            let pid = try #require(launched.detail.flatMap { Int32($0.replacingOccurrences(of: "pid ", with: "")) })
+            // The app waits, nobody holding control, while the extension sleeps with the file.
+            let bundle = setup.installed.bundleIdentifier
+            try await poll(until: { await setup.device.service.arbiter.hasWaiters(for: bundle) }, "the app to wait for control")
+            #expect(await setup.device.service.arbiter.holder(of: bundle) == nil)
+            #expect(kill(pid, SIGKILL) == 0)
+            let (response, _) = try await grant.value
+            #expect(response == .exclusiveControlGranted, "\(response)")
+            // With control, the app finds the file: kept for it, and listed on its way to its delegate.
+            try await Self.expect(app, toList: [held.uniqueIdentifier])
+        }
+    }
+
     /// Asks for the app's exclusive control, and notes whether the download's file was in the
     /// extension's files folder (`lifecycle-test-extension`'s) the moment control came.
     /// - Returns: The task that waits for the answer, with whether the file was in place then.

@@ -102,6 +102,9 @@ struct ExclusiveControlArbiter {
     /// The connection holding an app's control, if any.
     func holder(of app: String) -> UInt64? { holders[app] }
 
+    /// Whether anyone waits for an app's control.
+    func hasWaiters(for app: String) -> Bool { !(lines[app]?.isEmpty ?? true) }
+
     /// Whether a connection holds an app's exclusive control or waits for it.
     func involves(_ connection: UInt64, app: String) -> Bool {
         holders[app] == connection || lines[app, default: []].contains { $0.connection == connection }
