@@ -14,11 +14,7 @@ extension ExtensionHandOverTests {
     func controlWaitsForTheFileInTheExtensionsHands() async throws {
         // The extension sleeps with the file, then moves it into place itself and returns without
         // asking for control: it is done with it once idle for the grace, on the service's clock.
-        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 2]) { setup in
-            let app = try await setup.device.client(setup.installed.bundleIdentifier)
-            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
-                $0.event == Self.finishedCall && $0.to == "extension"
-            }
+        try await Self.withFileInTheExtensionsHands(behaviour: ["finishedSleepSeconds": 2]) { setup, app, held in
             let grant = Self.askForControl(app, lookingFor: held, in: setup)
             try await setup.device.waitForTrace("the extension's return") {
                 $0.event == "return" && $0.download == held.identifier
@@ -42,11 +38,7 @@ extension ExtensionHandOverTests {
     func extensionWithTheFileGoesFirst() async throws {
         // As Apple's sample does: aside in the entry point, control asked for before it returns, the
         // move into place in the handler, half a second under control.
-        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 2, "movesAsTheSampleDoes": true]) { setup in
-            let app = try await setup.device.client(setup.installed.bundleIdentifier)
-            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
-                $0.event == Self.finishedCall && $0.to == "extension"
-            }
+        try await Self.withFileInTheExtensionsHands(behaviour: ["finishedSleepSeconds": 2, "movesAsTheSampleDoes": true]) { setup, app, held in
             let (response, fileWasInPlace) = try await Self.askForControl(app, lookingFor: held, in: setup).value
             #expect(response == .exclusiveControlGranted, "\(response)")
             #expect(fileWasInPlace, "the app held control before the extension moved the file into place")
@@ -57,11 +49,7 @@ extension ExtensionHandOverTests {
 
     @Test("An extension killed with a finished file in hand lets the waiting app have control once the file is kept for it, and listed")
     func killedExtensionLetsTheAppIn() async throws {
-        try await Self.withInstalledApp(behaviour: ["finishedSleepSeconds": 3600]) { setup in
-            let app = try await setup.device.client(setup.installed.bundleIdentifier)
-            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
-                $0.event == Self.finishedCall && $0.to == "extension"
-            }
+        try await Self.withFileInTheExtensionsHands(behaviour: ["finishedSleepSeconds": 3600]) { setup, app, held in
             let grant = Self.askForControl(app, lookingFor: held, in: setup)
             let launched = try #require(setup.device.trace.last { $0.event == "extensionLaunched" })
             let pid = try #require(launched.detail.flatMap { Int32($0.replacingOccurrences(of: "pid ", with: "")) })
@@ -74,6 +62,22 @@ extension ExtensionHandOverTests {
             #expect(response == .exclusiveControlGranted, "\(response)")
             // With control, the app finds the file: kept for it, and listed on its way to its delegate.
             try await Self.expect(app, toList: [held.uniqueIdentifier])
+        }
+    }
+
+    /// Installs the lifecycle test app with its extension behaving as `behaviour` says, and has a
+    /// download finish with no delegate connected, so its file goes to the extension.
+    /// - Parameter body: Runs with the app's connection, which has no delegate, and the download
+    ///   whose file the extension was sent.
+    static func withFileInTheExtensionsHands(
+        behaviour: [String: any Sendable], _ body: (Setup, RawServiceClient, DownloadDescriptor) async throws -> Void
+    ) async throws {
+        try await withInstalledApp(behaviour: behaviour) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            let held = try await setup.finish("held", from: app, "the file sent to the extension") {
+                $0.event == finishedCall && $0.to == "extension"
+            }
+            try await body(setup, app, held)
         }
     }
 
