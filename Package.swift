@@ -217,6 +217,7 @@ let package = Package(
 
         .target(
             name: "ServerRuntime",
+            dependencies: ["DevicePlatform"],
             path: "Server/ServerRuntime"
         ),
         .target(
@@ -227,8 +228,8 @@ let package = Package(
         .target(
             name: "AssetServer",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "HTTPCore", "ServerRuntime",
-                "SessionKit", "SystemLogging", "TLS",
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CConfinedOpen", "DevicePlatform", "HTTPCore",
+                "ServerRuntime", "SessionKit", "SystemLogging", "TLS",
             ],
             path: "Server/CDN/AssetServer"
         ),
@@ -249,8 +250,8 @@ let package = Package(
         .target(
             name: "BackgroundAssetsDaemon",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "HTTPCore",
-                "ServerRuntime", "SystemLogging", "TLS",
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsIPC", "CCrashMarker", "CSQLite", "DevicePlatform",
+                "HTTPCore", "ServerRuntime", "SystemLogging", "TLS",
             ],
             path: "Server/System/BackgroundAssetsDaemon"
         ),
@@ -372,14 +373,14 @@ let package = Package(
         ),
         .testTarget(
             name: "TLSTests",
-            dependencies: ["COpenSSL", "TLS", "TestSupport"],
+            dependencies: ["COpenSSL", "DevicePlatform", "TLS", "TestSupport"],
             path: "Tests/TLSTests"
         ),
         .testTarget(
             name: "BackgroundAssetsDaemonTests",
             dependencies: [
-                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "HTTPCore",
-                "ServerRuntime", "TestSupport", "TLS",
+                "AssetPackArchive", "AssetPackFormat", "BackgroundAssetsDaemon", "BackgroundAssetsIPC", "DevicePlatform",
+                "HTTPCore", "ServerRuntime", "TestSupport", "TLS",
             ],
             path: "Tests/BackgroundAssetsDaemonTests"
         ),

@@ -3,6 +3,7 @@ Abstract:
 Time as an input for a server's deadlines: the monotonic time they are set on, and the waits they bound.
 */
 
+import DevicePlatform
 import Foundation
 
 /// The time a server's deadlines run on: a monotonic reading, and waits in `poll(2)` that end at a

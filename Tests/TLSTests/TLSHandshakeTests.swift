@@ -3,10 +3,11 @@ Abstract:
 Tests of the TLS handshake: trust, host and address checks, validity, versions, deadlines and resumption.
 */
 
+import DevicePlatform
 import Foundation
 import TestSupport
 import Testing
-@testable import TLS
+import TLS
 
 @Suite("TLS handshakes", .timeLimit(.minutes(3)))
 struct TLSHandshakeTests {
@@ -122,13 +123,13 @@ struct TLSHandshakeTests {
 
     @Test("A wait is rounded up to the next whole millisecond, so it never ends before its deadline")
     func waitsRoundUp() {
-        let now: Int64 = 5_000_999_999
-        #expect(TLSStream.millisecondsLeft(until: now + 1, now: now) == 1, "a nanosecond left is a millisecond to wait")
-        #expect(TLSStream.millisecondsLeft(until: now + 200_000_001, now: now) == 201)
-        #expect(TLSStream.millisecondsLeft(until: now + 200_000_000, now: now) == 200)
-        #expect(TLSStream.millisecondsLeft(until: now - 1, now: now) == 0)
-        let started = TLSStream.now()
-        let deadline = TLSStream.deadline(in: 200)
+        let now: UInt64 = 5_000_999_999
+        #expect(MonotonicClock.millisecondsUntil(now + 1, now: now) == 1, "a nanosecond left is a millisecond to wait")
+        #expect(MonotonicClock.millisecondsUntil(now + 200_000_001, now: now) == 201)
+        #expect(MonotonicClock.millisecondsUntil(now + 200_000_000, now: now) == 200)
+        #expect(MonotonicClock.millisecondsUntil(now - 1, now: now) == 0)
+        let started = MonotonicClock.now()
+        let deadline = MonotonicClock.deadline(in: 200)
         #expect(deadline - started >= 200_000_000, "the deadline counts from no earlier than the call")
     }
 

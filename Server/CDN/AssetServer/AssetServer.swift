@@ -4,6 +4,7 @@ The asset server: a small HTTP/1.1 file server for a catalog folder, started and
 */
 
 import BackgroundAssetsIPC
+import DevicePlatform
 import Dispatch
 import Foundation
 import ServerRuntime

@@ -3,6 +3,7 @@ Abstract:
 Serves a catalog file: validators, conditional requests, byte ranges, and a body sent zero-copy or through the fault knobs.
 */
 
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

@@ -3,6 +3,7 @@ Abstract:
 Answers one parsed request: method and path checks, fault knobs, authentication, then the file itself.
 */
 
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

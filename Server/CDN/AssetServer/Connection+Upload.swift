@@ -4,6 +4,7 @@ Answers `PUT` and `POST` to `/uploads/NAME`: checks the name and the size, reads
 */
 
 import AssetPackFormat
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

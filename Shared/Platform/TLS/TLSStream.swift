@@ -115,7 +115,7 @@ public final class TLSStream {
     }
 
     private func handshake(timeoutMilliseconds: Int32, host: String, _ step: (OpaquePointer) -> Int32) throws(TLSError) {
-        let deadline = Self.deadline(in: timeoutMilliseconds)
+        let deadline = MonotonicClock.deadline(in: timeoutMilliseconds)
         ERR_clear_error()
         while true {
             let result = step(ssl)
@@ -124,7 +124,7 @@ public final class TLSStream {
             let savedErrno = errno
             switch error {
             case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-                let remaining = Self.millisecondsLeft(until: deadline)
+                let remaining = MonotonicClock.millisecondsUntil(deadline)
                 guard remaining > 0, wait(forReading: error == SSL_ERROR_WANT_READ, milliseconds: remaining) else {
                     throw TLSError(.timedOut, "the TLS handshake with \(host) did not finish within \(timeoutMilliseconds) ms")
                 }
@@ -150,7 +150,7 @@ public final class TLSStream {
     /// Reads what is available into `buffer`, waiting at most `timeoutMilliseconds` for it.
     /// - Throws: ``TLSError`` of kind `.connectionLost` when the connection breaks.
     public func read(into buffer: UnsafeMutableRawBufferPointer, timeoutMilliseconds: Int32) throws(TLSError) -> Read {
-        let deadline = Self.deadline(in: timeoutMilliseconds)
+        let deadline = MonotonicClock.deadline(in: timeoutMilliseconds)
         while true {
             ERR_clear_error()
             let count = SSL_read(ssl, buffer.baseAddress, Int32(clamping: buffer.count))
@@ -160,7 +160,7 @@ public final class TLSStream {
             case SSL_ERROR_ZERO_RETURN:
                 return .closed
             case SSL_ERROR_WANT_READ, SSL_ERROR_WANT_WRITE:
-                let remaining = Self.millisecondsLeft(until: deadline)
+                let remaining = MonotonicClock.millisecondsUntil(deadline)
                 guard remaining > 0, wait(forReading: error == SSL_ERROR_WANT_READ, milliseconds: remaining) else { return .timedOut }
             case SSL_ERROR_SYSCALL where errno == 0:
                 return .closed
@@ -231,25 +231,5 @@ public final class TLSStream {
         var v4 = in_addr()
         var v6 = in6_addr()
         return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
-    }
-
-    /// The monotonic clock's time, in nanoseconds.
-    static func now() -> Int64 {
-        var time = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &time)
-        return Int64(time.tv_sec) * 1_000_000_000 + Int64(time.tv_nsec)
-    }
-
-    /// The monotonic time `milliseconds` from now, in nanoseconds.
-    static func deadline(in milliseconds: Int32) -> Int64 {
-        now() + Int64(milliseconds) * 1_000_000
-    }
-
-    /// The whole milliseconds to wait for `deadline`, rounded up, so a wait never gives up before
-    /// it: counted in whole milliseconds from a truncated start, a 200 ms handshake once gave up
-    /// after 199.9.
-    static func millisecondsLeft(until deadline: Int64, now: Int64 = now()) -> Int32 {
-        let left = deadline - now
-        return left <= 0 ? 0 : Int32(clamping: (left + 999_999) / 1_000_000)
     }
 }

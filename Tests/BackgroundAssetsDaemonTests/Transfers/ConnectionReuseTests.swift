@@ -4,6 +4,7 @@ Tests that transfers to one server reuse a kept-alive connection, and never one 
 */
 
 @testable import BackgroundAssetsDaemon
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

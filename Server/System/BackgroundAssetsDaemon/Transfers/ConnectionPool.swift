@@ -3,6 +3,7 @@ Abstract:
 Idle keep-alive connections by origin, so the next transfer to the same server skips the TCP and TLS handshakes.
 */
 
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

@@ -4,6 +4,7 @@ Streams a response body into the staging file: within its budget, at a minimum r
 */
 
 import BackgroundAssetsIPC
+import DevicePlatform
 import Foundation
 import HTTPCore
 import ServerRuntime

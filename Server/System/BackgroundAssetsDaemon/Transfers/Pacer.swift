@@ -3,6 +3,7 @@ Abstract:
 Paces a transfer's reads to its bandwidth limit, picking up a new limit at once.
 */
 
+import DevicePlatform
 import ServerRuntime
 
 /// Paces reads to a ``TransferControl``'s current bandwidth limit with a token bucket.

@@ -14,7 +14,13 @@ public enum MonotonicClock {
         return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
     }
 
+    /// The monotonic time `milliseconds` from now, in nanoseconds; a negative count is now.
+    public static func deadline(in milliseconds: Int32) -> UInt64 {
+        now() + UInt64(max(0, milliseconds)) * 1_000_000
+    }
+
     /// Milliseconds left until `deadline`, rounded up and clamped for `poll(2)`; `0` once it has passed.
+    /// Rounded up, a wait never ends before its deadline.
     public static func millisecondsUntil(_ deadline: UInt64, now: UInt64 = now()) -> Int32 {
         guard deadline > now else { return 0 }
         let milliseconds = (deadline - now + 999_999) / 1_000_000
