@@ -11,15 +11,10 @@ import Foundation
 /// The service writes one for every trace line and every process one per log line; Foundation's
 /// `ISO8601FormatStyle` took longer than the rest of the line.
 public enum ISO8601Timestamp {
-    /// The date's text, without a zone designator.
-    ///
-    /// A date no clock reaches (not finite, or beyond ±10^12 s, thirty thousand years) is clamped,
-    /// so none can trap, whatever a record read from disk says.
+    /// The date's text, without a zone designator; a date no clock reaches is clamped (``reachableSeconds(of:)``).
     public static func string(for date: Date) -> String {
-        let seconds = date.timeIntervalSince1970
-        let clamped = seconds.isFinite ? min(max(seconds, -1e12), 1e12) : 0
         // To the microsecond first: 0.999 s is 998.999… ms in binary, and must not print as .998.
-        let microseconds = Int64((clamped * 1_000_000).rounded())
+        let microseconds = Int64((reachableSeconds(of: date) * 1_000_000).rounded())
         let milliseconds = microseconds.floorDivided(by: 1000)
         let parts = utcParts(time_t(milliseconds.floorDivided(by: 1000)))
         let time = "\(padded(Int64(parts.tm_hour), 2)):\(padded(Int64(parts.tm_min), 2)):\(padded(Int64(parts.tm_sec), 2))"
@@ -29,13 +24,18 @@ public enum ISO8601Timestamp {
     /// The UTC calendar day of a date, `2026-11-26`: the date part of ``string(for:)``.
     ///
     /// The extension's runtime is charged to this day for each of its calls, where a `Calendar`
-    /// and a formatted string took longer than the rest of the charge. A date no clock reaches
-    /// (not finite, or beyond ±10^14 s, three million years) is clamped, so none can trap, whatever
-    /// a record says.
+    /// and a formatted string took longer than the rest of the charge. A date no clock reaches is
+    /// clamped (``reachableSeconds(of:)``).
     public static func day(for date: Date) -> String {
+        day(of: utcParts(time_t(reachableSeconds(of: date).rounded(.down))))
+    }
+
+    /// A date's seconds since 1970, clamped to ±10^12 s (thirty thousand years) and `0` when not
+    /// finite: no clock reaches past that, and no conversion of a date a record read from disk
+    /// holds can trap.
+    private static func reachableSeconds(of date: Date) -> Double {
         let seconds = date.timeIntervalSince1970
-        let clamped = seconds.isFinite ? min(max(seconds, -1e14), 1e14) : 0
-        return day(of: utcParts(time_t(clamped.rounded(.down))))
+        return seconds.isFinite ? min(max(seconds, -1e12), 1e12) : 0
     }
 
     private static func utcParts(_ seconds: time_t) -> tm {
