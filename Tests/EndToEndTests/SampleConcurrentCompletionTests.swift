@@ -19,8 +19,8 @@ extension SampleTests {
         @Test("The app and the extension moving finished sessions at once never lose or double-move one")
         func appAndExtensionShareCompletions() async throws {
             let throttled = ["--throttle", String(Self.throttle)]
-            // The probe speaks as the installed app without being its executable: a test program
-            // the identity check would refuse, let in by the device's test setting.
+            // The probe speaks as the installed app's extension without being its executable: a test
+            // program the identity check would refuse, let in by the device's test setting.
             try await withSampleDevice(
                 sessions: 48, sessionSize: 16_384, serverArguments: throttled, configuration: Self.configuration,
                 trustsClientClaims: true
@@ -28,14 +28,16 @@ extension SampleTests {
                 let sessions = try device.catalog()
                 try await device.install()
 
-                // A third process holds the app's exclusive control. The first background downloads
-                // finish with no app connected: the extension is launched for them and waits for
-                // control with its finished files in hand. The app is opened meanwhile, and the holder
-                // lets go once it is connected, so the extension moves its files while the app
-                // receives finishes of its own.
+                // A third process holds the app's exclusive control, as an extension: while the app
+                // itself holds it, finished files wait for the app instead of going to the extension.
+                // The first background downloads finish with no app connected: the extension is
+                // launched for them and waits for control with its finished files in hand. The app is
+                // opened meanwhile, and the holder lets go once it is connected, so the extension moves
+                // its files while the app receives finishes of its own.
                 let essential = Set(sessions.filter(\.essential).map(\.id))
                 var holder = ProcessInfo.processInfo.environment.merging(device.scenario.environment) { $1 }
                 holder["BA_BUNDLE_IDENTIFIER"] = SampleDevice.bundleIdentifier
+                holder["BA_PROCESS_ROLE"] = "extension"
                 let probe = try ChildProcess.launch(
                     executableURL: try ProductsDirectory.executable(named: "exclusive-control-probe"),
                     arguments: ["--until-sigusr1"], environment: holder)

@@ -1,6 +1,6 @@
 /*
 Abstract:
-Tests that an app's exclusive control waits while its extension has a finished file in hand, so the app never finds the file nowhere.
+Tests that an app's exclusive control and its extension's finished files never leave a file nowhere: control waits for the file in the extension's hands, and a file finishing under the app's control waits for it.
 */
 
 @testable import BackgroundAssetsDaemon
@@ -62,6 +62,39 @@ extension ExtensionHandOverTests {
             #expect(response == .exclusiveControlGranted, "\(response)")
             // With control, the app finds the file: kept for it, and listed on its way to its delegate.
             try await Self.expect(app, toList: [held.uniqueIdentifier])
+        }
+    }
+
+    @Test("A file that finishes while the app holds exclusive control with no delegate stays listed to it, and goes to the extension once it lets go")
+    func fileWaitsForTheAppToLetGo() async throws {
+        try await Self.withInstalledApp { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            #expect(try await app.ask(.downloads(.acquireExclusiveControl(deadline: nil))) == .exclusiveControlGranted)
+            let held = try await setup.finish("underControl", from: app, "the download's finish") { $0.event == "finishedWithFileURL" }
+            // Under control the app finds the session listed, finished: it does not start it again.
+            try await Self.expect(app, toList: [held.uniqueIdentifier])
+            let finish = setup.device.trace.last { $0.event == "finishedWithFileURL" && $0.download == held.identifier }
+            #expect(finish?.detail?.hasPrefix("held while the app holds exclusive control") == true, "\(String(describing: finish))")
+            #expect(!setup.device.trace.contains { $0.event == Self.finishedCall && $0.download == held.identifier })
+            #expect(try await app.ask(.downloads(.releaseExclusiveControl)) == .done)
+            try await setup.device.waitForTrace("the file sent to the extension once the app let go") {
+                $0.event == Self.finishedCall && $0.to == "extension" && $0.download == held.identifier
+            }
+        }
+    }
+
+    @Test("An app whose connection ends while it holds exclusive control leaves the file held for it to the extension")
+    func fileOutlivesTheAppsControl() async throws {
+        try await Self.withInstalledApp { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            #expect(try await app.ask(.downloads(.acquireExclusiveControl(deadline: nil))) == .exclusiveControlGranted)
+            let held = try await setup.finish("underControl", from: app, "the file held while the app has control") {
+                $0.event == "finishedWithFileURL" && ($0.detail ?? "").hasPrefix("held while the app holds exclusive control")
+            }
+            app.close()
+            try await setup.device.waitForTrace("the file sent to the extension once the app was gone") {
+                $0.event == Self.finishedCall && $0.to == "extension" && $0.download == held.identifier
+            }
         }
     }
 

@@ -11,8 +11,24 @@ extension BackgroundAssetsService {
     func deliver(_ finished: FinishedFile) async {
         let actions = deliveries.finished(
             finished, delegates: delegateConnections(of: finished.app), isInstalled: installedApps.contains(finished.app),
-            isPresent: Self.fileIsThere(finished.file), at: wallClock.now)
+            isPresent: Self.fileIsThere(finished.file), appHoldsControl: appHoldsExclusiveControl(finished.app),
+            at: wallClock.now)
         await perform(actions)
+    }
+
+    /// Whether the app itself, not its extension, holds exclusive control: a file that finishes then
+    /// with no delegate set waits, listed to the app, until it lets go (``DeliveryState``).
+    func appHoldsExclusiveControl(_ app: String) -> Bool {
+        arbiter.holder(of: app).flatMap { clients[$0]?.hello?.role } == .app
+    }
+
+    /// Sends on the files held while their app held exclusive control, for the apps that no longer do.
+    func deliverFilesHeldUnderControl() async {
+        for app in deliveries.appsHoldingFilesUnderControl.sorted() where !appHoldsExclusiveControl(app) {
+            await perform(deliveries.controlLeft(
+                app: app, delegates: delegateConnections(of: app), isInstalled: installedApps.contains(app),
+                isPresent: Self.fileIsThere, at: wallClock.now))
+        }
     }
 
     /// Holds the files an earlier run of the service left for their owners; called before the queue
@@ -88,7 +104,7 @@ extension BackgroundAssetsService {
         graceTimer = nil
         await perform(deliveries.reconnectGraceEnded(
             at: wallClock.now, delegates: { self.delegateConnections(of: $0) }, isInstalled: { self.installedApps.contains($0) },
-            isPresent: Self.fileIsThere))
+            isPresent: Self.fileIsThere, appHoldsControl: { self.appHoldsExclusiveControl($0) }))
     }
 
     private func perform(_ actions: [DeliveryAction]) async {
@@ -106,6 +122,11 @@ extension BackgroundAssetsService {
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "the extension ended without taking it: kept for the app's delegate")
                 logger.notice("The extension of \(finished.app) ended before it took \(finished.row.descriptor.identifier); its file is kept for the app's delegate.")
+            case let .holdWhileAppHasControl(finished):
+                let path = finished.file.path
+                _ = link(path, StagingArea.keptPath(of: path))
+                traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
+                           detail: "held while the app holds exclusive control with no delegate: given to the extension when it lets go")
             case let .offer(id, finished, connections):
                 let receivers = connections.sorted().compactMap { clients[$0] }
                 for client in receivers {

@@ -21,6 +21,9 @@ enum DeliveryAction: Sendable, Equatable {
     /// Keep the file for the app's next delegate, however long that takes: the extension it was given
     /// to ended without taking it. Its kept second name is made as for ``hold(_:)``.
     case keepForApp(FinishedFile)
+    /// Keep the file, listed to its app, while the app holds exclusive control with no delegate set;
+    /// it goes out when the app lets go. Its kept second name is made as for ``hold(_:)``.
+    case holdWhileAppHasControl(FinishedFile)
     /// Send `finishedWithFileURL` to these delegate connections under a delivery identifier; the
     /// delivery ends when they acknowledge it.
     case offer(id: UInt64, FinishedFile, to: Set<UInt64>)

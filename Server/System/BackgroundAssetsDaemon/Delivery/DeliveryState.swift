@@ -24,6 +24,13 @@ import Foundation
 /// A delegate that connects receives what is held for its app; once the grace is over, what is
 /// still held goes out as any finished file does.
 ///
+/// **Invariant: while an app holds exclusive control with no delegate set, its finished files stay
+/// listed to it.** A file that finishes then is held, not given to the extension, until the app lets
+/// go of control (or its connection ends) or sets a delegate: an app that looks at its downloads and
+/// its files under exclusive control, as Apple's sample does, finds every finished session listed
+/// or on disk, and never starts one again. (The other half of that promise is the exclusive-control
+/// arbiter's: the app's control waits while the extension has a file in hand.)
+///
 /// A value the service owns and tests drive directly, like ``AssetPackState``: no I/O and no clock
 /// (the caller passes the time, and whether each file is still there). Each method takes what
 /// happened and returns the ``DeliveryAction``s to perform.
@@ -50,6 +57,9 @@ struct DeliveryState: Sendable {
     private var held: [String: [FinishedFile]] = [:]
     /// The held files an extension did not take: they wait for a delegate past the reconnect grace.
     private var keptForApp: Set<Int64> = []
+    /// The held files that finished while their app held exclusive control with no delegate: they
+    /// wait for the app to let go, past the reconnect grace too.
+    private var heldWhileAppHasControl: Set<Int64> = []
     private var holdsUntil: Date
     private var isGraceTimerArmed = false
     private var nextOfferID: UInt64 = 1
@@ -84,13 +94,38 @@ struct DeliveryState: Sendable {
     ///   - delegates: The connections of its app with a delegate set.
     ///   - isInstalled: Whether its app is installed (an app that is not has no owner for the file).
     ///   - isPresent: Whether the file is still there.
+    ///   - appHoldsControl: Whether the app itself, not its extension, holds exclusive control.
     ///   - now: The time.
     mutating func finished(
-        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool, at now: Date
+        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool,
+        appHoldsControl: Bool = false, at now: Date
     ) -> [DeliveryAction] {
         // A file found at start and the queue's report of the same download are one delivery.
         guard !isTracked(finished.rowID) else { return [] }
-        return route(finished, delegates: delegates, isInstalled: isInstalled, isPresent: isPresent, at: now)
+        return route(finished, delegates: delegates, isInstalled: isInstalled, isPresent: isPresent,
+                     appHoldsControl: appHoldsControl, at: now)
+    }
+
+    /// The app no longer holds exclusive control (it let go, or its connection ended): the files
+    /// held for it meanwhile go out as any finished file does.
+    /// - Parameters:
+    ///   - app: The app.
+    ///   - delegates: The app's connections with a delegate set.
+    ///   - isInstalled: Whether the app is installed.
+    ///   - isPresent: Whether a file is still there.
+    ///   - now: The time.
+    mutating func controlLeft(
+        app: String, delegates: Set<UInt64>, isInstalled: Bool, isPresent: (URL) -> Bool, at now: Date
+    ) -> [DeliveryAction] {
+        let waiting = (held[app] ?? []).filter { heldWhileAppHasControl.contains($0.rowID) }
+        guard !waiting.isEmpty else { return [] }
+        let rows = Set(waiting.map(\.rowID))
+        heldWhileAppHasControl.subtract(rows)
+        let stillHeld = (held[app] ?? []).filter { !rows.contains($0.rowID) }
+        held[app] = stillHeld.isEmpty ? nil : stillHeld
+        return waiting.flatMap {
+            route($0, delegates: delegates, isInstalled: isInstalled, isPresent: isPresent($0.file), appHoldsControl: false, at: now)
+        }
     }
 
     /// The app's extension ended (crashed, or was killed) without returning from the call that gave
@@ -123,25 +158,31 @@ struct DeliveryState: Sendable {
     mutating func delegateSet(app: String, delegates: Set<UInt64>, isPresent: (URL) -> Bool) -> [DeliveryAction] {
         guard !delegates.isEmpty, let files = held.removeValue(forKey: app) else { return [] }
         keptForApp.subtract(files.map(\.rowID))
+        heldWhileAppHasControl.subtract(files.map(\.rowID))
         return files.flatMap { isPresent($0.file) ? offer($0, to: delegates) : [.fetchAgain($0)] }
     }
 
     /// The grace timer fired: what is still held goes out as any finished file does, except the files
-    /// an extension did not take, which keep waiting for the app.
+    /// an extension did not take, which keep waiting for the app, and those waiting for the app to
+    /// let go of exclusive control.
     /// - Parameters:
     ///   - now: The time; a timer that fires early (the service restarted the hold) is armed again.
     ///   - delegates: The connections of an app with a delegate set.
     ///   - isInstalled: Whether an app is installed.
     ///   - isPresent: Whether a file is still there.
+    ///   - appHoldsControl: Whether an app itself, not its extension, holds exclusive control.
     mutating func reconnectGraceEnded(
-        at now: Date, delegates: (String) -> Set<UInt64>, isInstalled: (String) -> Bool, isPresent: (URL) -> Bool
+        at now: Date, delegates: (String) -> Set<UInt64>, isInstalled: (String) -> Bool, isPresent: (URL) -> Bool,
+        appHoldsControl: (String) -> Bool = { _ in false }
     ) -> [DeliveryAction] {
         isGraceTimerArmed = false
         guard !isHolding(at: now) else { return armGraceTimer() }
-        let files = held.keys.sorted().flatMap { held[$0] ?? [] }.filter { !keptForApp.contains($0.rowID) }
-        held = held.mapValues { $0.filter { keptForApp.contains($0.rowID) } }.filter { !$0.value.isEmpty }
+        let waitsOn = keptForApp.union(heldWhileAppHasControl)
+        let files = held.keys.sorted().flatMap { held[$0] ?? [] }.filter { !waitsOn.contains($0.rowID) }
+        held = held.mapValues { $0.filter { waitsOn.contains($0.rowID) } }.filter { !$0.value.isEmpty }
         return files.flatMap {
-            route($0, delegates: delegates($0.app), isInstalled: isInstalled($0.app), isPresent: isPresent($0.file), at: now)
+            route($0, delegates: delegates($0.app), isInstalled: isInstalled($0.app), isPresent: isPresent($0.file),
+                  appHoldsControl: appHoldsControl($0.app), at: now)
         }
     }
 
@@ -200,6 +241,11 @@ struct DeliveryState: Sendable {
         Set(offers.values.filter { $0.finished.app == app }.map(\.finished.rowID)).union((held[app] ?? []).map(\.rowID))
     }
 
+    /// The apps with files held until they let go of exclusive control.
+    var appsHoldingFilesUnderControl: Set<String> {
+        Set(held.filter { $0.value.contains { heldWhileAppHasControl.contains($0.rowID) } }.keys)
+    }
+
     /// The files held for an app's delegate, in the order they were held.
     func heldFiles(of app: String) -> [FinishedFile] {
         held[app] ?? []
@@ -222,11 +268,17 @@ struct DeliveryState: Sendable {
     }
 
     private mutating func route(
-        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool, at now: Date
+        _ finished: FinishedFile, delegates: Set<UInt64>, isInstalled: Bool, isPresent: Bool,
+        appHoldsControl: Bool = false, at now: Date
     ) -> [DeliveryAction] {
         // Never reported as delivered without its bytes: the download runs again instead.
         guard isPresent else { return [.fetchAgain(finished)] }
         if !delegates.isEmpty { return offer(finished, to: delegates) }
+        if appHoldsControl, isInstalled {
+            held[finished.app, default: []].append(finished)
+            heldWhileAppHasControl.insert(finished.rowID)
+            return [.holdWhileAppHasControl(finished)]
+        }
         // Held whatever the service knows of the app yet: who owns the file is decided when the hold ends.
         if isHolding(at: now) { return hold(finished) }
         return isInstalled ? [.giveToExtension(finished)] : [.release(finished, .noOwner)]

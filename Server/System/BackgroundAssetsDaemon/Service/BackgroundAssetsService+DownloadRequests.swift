@@ -40,6 +40,7 @@ extension BackgroundAssetsService {
             // Recorded before the next holder's grant, so the trace reads in the order it happened.
             record(from: client, event: "releaseExclusiveControl", app: app)
             if let next = arbiter.release(app: app, connection: connection) { grant(next) }
+            await deliverFilesHeldUnderControl()
             // An extension that let go with nothing left to do is done with the files it was given;
             // it is asked to terminate once it stays idle for the grace, since it may still ask again.
             await perform(extensionCalls.releasedExclusiveControl(

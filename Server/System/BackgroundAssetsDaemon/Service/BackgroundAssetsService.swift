@@ -317,6 +317,11 @@ public actor BackgroundAssetsService {
         // A file whose delegates all went away before returning (an app that exited or crashed)
         // goes on to its next owner.
         deliveriesConnectionClosed(id)
+        if !deliveries.appsHoldingFilesUnderControl.isEmpty {
+            activities.run("files held under the exclusive control of connection \(id)") { [weak self] in
+                await self?.deliverFilesHeldUnderControl()
+            }
+        }
         installs.connectionClosed(id)
         tasksConnectionClosed(id)
         activities.run("notifications of connection \(id)") { [weak self] in await self?.notificationsConnectionClosed(id) }
