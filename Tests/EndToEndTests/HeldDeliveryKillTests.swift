@@ -1,6 +1,6 @@
 /*
 Abstract:
-End-to-end: a file the restarted service finished while its app was away is held through a kill -9, and reaches the app's delegate.
+End-to-end: a held file (finished while its app was away, or while the app held exclusive control) survives a kill -9 of the service, and reaches the app's delegate.
 */
 
 import BackgroundAssetsIPC
@@ -77,6 +77,63 @@ struct HeldDeliveryKillTests {
             #expect(try Data(contentsOf: placed) == Data(bytes), "the delegate got the file byte-exact")
             try await poll(until: { ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).isEmpty },
                            "the hand-over folder to be empty once the delegate has the file")
+        }
+        let toExtension = Self.trace(paths).filter { $0.download == "held" && $0.to == "extension" }
+        #expect(toExtension.isEmpty, "the file went to the extension: \(toExtension)")
+    }
+
+    @Test("A file held while the app holds exclusive control with no delegate survives a kill -9 of the service, and the delegate gets it byte-exact")
+    func heldUnderControlThroughKill() async throws {
+        let scenario = try Scenario()
+        let root = scenario.deviceRoot
+        let paths = DevicePaths(root: root)
+        let manifestBody = Array(#"{"version":1,"sessions":[]}"#.utf8)
+        let manifest = try ScriptedHTTPServer { _, _ in .response("200 OK", ["Content-Type: application/json"], body: manifestBody) }
+        defer { manifest.stop() }
+        let bytes = Self.bytes
+        let files = try ScriptedHTTPServer { _, _ in .response("200 OK", body: bytes) }
+        defer { files.stop() }
+        let fixture = AppBundleFixture(manifestURL: manifest.url("/manifest.json"))
+
+        // 1. The app takes exclusive control with no delegate, and a download finishes: held for it,
+        // and the service is killed while it holds the file.
+        try await withService(deviceRoot: root, configuration: quickConfiguration, trustsClientClaims: true) { first in
+            try await Self.install(fixture, root: root, paths: paths, folder: scenario.folder.appending("bundle"))
+            let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
+            defer { app.close() }
+            #expect(try await app.ask(.downloads(.acquireExclusiveControl(deadline: nil))) == .exclusiveControlGranted)
+            let download = DownloadDescriptor(
+                identifier: "held", uniqueIdentifier: UUID().uuidString, url: files.url("/held.bin").absoluteString,
+                fileSize: bytes.count, applicationGroupIdentifier: fixture.appGroupIdentifier)
+            guard case .download = try await app.ask(.downloads(.schedule(download: download))) else {
+                throw TestSupportError("The service refused to schedule the download.")
+            }
+            _ = try await poll("the service to hold the file while the app has control") {
+                Self.trace(paths).last {
+                    $0.download == "held" && ($0.detail ?? "").hasPrefix("held while the app holds exclusive control")
+                }
+            }
+            kill(first.process.pid, SIGKILL)
+            _ = try await first.process.waitForExit()
+        }
+        let folder = try #require(paths.container(forAppGroup: fixture.appGroupIdentifier)).appending(path: "Library/Caches/com.apple.BackgroundAssets")
+        let left = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+        #expect(left.contains { $0.hasPrefix("BAFile-") && $0.hasSuffix(".tmp.held") }, "the held file keeps a second name: \(left)")
+
+        // 2. The next service holds it again, and the app's delegate, reconnecting, gets it.
+        let holding = quickConfiguration.merging(["reconnectGrace": 600, "idleExitAfter": 600]) { $1 }
+        try await withService(deviceRoot: root, configuration: holding, trustsClientClaims: true) { _ in
+            let app = try RawServiceClient(deviceRoot: root, bundleIdentifier: fixture.bundleIdentifier)
+            defer { app.close() }
+            _ = try await app.ask(.downloads(.setDelegate(isSet: true)))
+            _ = try await app.event { if case let .finished(_, download, _) = $0 { download.identifier == "held" } else { false } }
+            let delivery = try #require(app.events.lazy.compactMap { event -> (UInt64, String)? in
+                if case let .finished(id, download, path) = event, download.identifier == "held" { (id, path) } else { nil }
+            }.first)
+            let placed = scenario.outputFolder.appendingPathComponent("held.bin")
+            try FileManager.default.moveItem(at: URL(fileURLWithPath: delivery.1), to: placed)
+            _ = try await app.ask(.downloads(.acknowledgeDelivery(deliveryID: delivery.0)))
+            #expect(try Data(contentsOf: placed) == Data(bytes), "the delegate got the file byte-exact")
         }
         let toExtension = Self.trace(paths).filter { $0.download == "held" && $0.to == "extension" }
         #expect(toExtension.isEmpty, "the file went to the extension: \(toExtension)")
