@@ -83,6 +83,25 @@ extension ExtensionHandOverTests {
         }
     }
 
+    @Test("An app that lets go of control and asks again while the file held for it goes to the extension gets control once the file is in place")
+    func controlWaitsForTheFileOnItsWay() async throws {
+        try await Self.withInstalledApp(behaviour: ["movesAsTheSampleDoes": true]) { setup in
+            let app = try await setup.device.client(setup.installed.bundleIdentifier)
+            #expect(try await app.ask(.downloads(.acquireExclusiveControl(deadline: nil))) == .exclusiveControlGranted)
+            let held = try await setup.finish("onItsWay", from: app, "the file held while the app has control") {
+                $0.event == "finishedWithFileURL" && ($0.detail ?? "").hasPrefix("held while the app holds exclusive control")
+            }
+            // Answered once the file is queued for the extension, launched for it; asked again at
+            // once, before that extension has checked in and been sent the file.
+            #expect(try await app.ask(.downloads(.releaseExclusiveControl)) == .done)
+            let (response, fileWasInPlace) = try await Self.askForControl(app, lookingFor: held, in: setup).value
+            #expect(response == .exclusiveControlGranted, "\(response)")
+            #expect(fileWasInPlace, "the app had control while the file was on its way to the extension")
+            let grants = setup.device.trace.filter { $0.event == "acquireExclusiveControl" }.map(\.from)
+            #expect(grants == ["app", "extension", "app"], "\(grants)")
+        }
+    }
+
     @Test("An app whose connection ends while it holds exclusive control leaves the file held for it to the extension")
     func fileOutlivesTheAppsControl() async throws {
         try await Self.withInstalledApp { setup in

@@ -95,6 +95,8 @@ extension BackgroundAssetsService {
             logger.info("Handing \(app)/\(row.descriptor.identifier) to the app's delegate, set before its file went to the extension.")
             await deliver(FinishedFile(row: row, file: file))
         }
+        // The files taken back no longer hold the app's control back.
+        noteFileInHand(of: app)
     }
 
     /// How long after its start the service holds finished files for apps whose delegates are not connected yet.
@@ -138,7 +140,13 @@ extension BackgroundAssetsService {
                 let call = ExtensionCallRecord(
                     call: .finished(download: finished.row.descriptor, filePath: finished.file.path),
                     purpose: .delivery(file: finished.file, rowID: finished.rowID))
+                // In the extension's hands from here, also while its launch is prepared.
+                extensionFilesOnTheirWay[finished.app, default: 0] += 1
+                _ = arbiter.extensionHasFile(true, app: finished.app)
                 await callExtension(of: finished.app, [call])
+                extensionFilesOnTheirWay[finished.app, default: 1] -= 1
+                if extensionFilesOnTheirWay[finished.app] == 0 { extensionFilesOnTheirWay[finished.app] = nil }
+                noteFileInHand(of: finished.app)
             case let .release(finished, reason):
                 if reason == .noOwner {
                     traceEvent("finishedWithFileURL", row: finished.row, receivers: [], detail: "its app is not installed: its file was deleted")

@@ -76,6 +76,14 @@ struct ExtensionRuns: Sendable {
         return run + (deferred[app] ?? [])
     }
 
+    /// Whether the app's extension has a finished file in hand, or one queued for it: from the moment
+    /// a file is given to the extension until it is done with it (``ExtensionRun/hasFileInHand``).
+    func owesFile(to app: String) -> Bool {
+        runs[app]?.hasFileInHand == true || callsOwed(to: app).contains {
+            if case .delivery = $0.purpose { true } else { false }
+        }
+    }
+
     /// Removes and returns the finished files queued for an app's extension that it has not been
     /// sent yet, so that a delegate can receive them instead.
     ///

@@ -8,13 +8,13 @@ import Foundation
 
 extension BackgroundAssetsService {
     func acquireExclusiveControl(app: String, deadline: Date?, requestID: UInt64, connection: UInt64) -> ServerResponse? {
-        // A file handed to the extension a moment ago holds the others back from now, even before
-        // the actions that sent it are all done.
-        let run = extensionCalls.runs[app]
-        if run?.hasFileInHand == true { _ = arbiter.extensionHasFile(true, app: app) }
+        // A file given to the extension a moment ago holds the others back from now, even before
+        // the actions that queued or sent it are all done.
+        let owesFile = extensionOwesFile(app)
+        if owesFile { _ = arbiter.extensionHasFile(true, app: app) }
         let waiter = ExclusiveControlArbiter.Waiter(
             connection: connection, requestID: requestID, deadline: deadline,
-            hasFileInHand: run?.connection == connection && run?.hasFileInHand == true)
+            hasFileInHand: extensionCalls.runs[app]?.connection == connection && owesFile)
         switch arbiter.acquire(app: app, waiter, now: wallClock.now) {
         case .granted:
             record(from: clients[connection], event: "acquireExclusiveControl", app: app)
@@ -31,7 +31,14 @@ extension BackgroundAssetsService {
     /// call's return or the process's end settles (a file it did not take kept for the app) is
     /// done; a waiter the file held back may have control now.
     func noteFileInHand(of app: String) {
-        if let next = arbiter.extensionHasFile(extensionCalls.runs[app]?.hasFileInHand == true, app: app) { grant(next) }
+        if let next = arbiter.extensionHasFile(extensionOwesFile(app), app: app) { grant(next) }
+    }
+
+    /// Whether a finished file is in the extension's hands or on its way to them: given to it, and
+    /// it is not done with it yet. The app, which would find such a file neither listed nor on
+    /// disk, has no control meanwhile.
+    func extensionOwesFile(_ app: String) -> Bool {
+        extensionCalls.runs.owesFile(to: app) || extensionFilesOnTheirWay[app, default: 0] > 0
     }
 
     /// Tells a waiter it now holds control.

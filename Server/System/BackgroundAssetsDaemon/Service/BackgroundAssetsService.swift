@@ -33,6 +33,9 @@ public actor BackgroundAssetsService {
     /// Checks each hello against the executable the peer runs; a test may replace its look-ups.
     var clientVerifier = ClientVerifier.live
     var arbiter = ExclusiveControlArbiter()
+    /// Finished files given to each app's extension whose call the lifecycle has not queued yet
+    /// (the extension's launch is being prepared): counted as in its hands.
+    var extensionFilesOnTheirWay: [String: Int] = [:]
     /// Challenges sent to delegates, until one answers.
     var handOvers = HandOverDesk()
     /// Every finished file until its owner has it: offered to delegates, held for one, or given to the extension.

@@ -11,10 +11,11 @@ import Foundation
 /// deadline is dropped when the deadline passes; a connection that goes away releases what it
 /// holds and leaves the line. Its invariants:
 /// - An app's control has at most one holder, and only the holder releases it.
-/// - While the app's extension has a finished file in hand (from the call that hands it over
-///   until the extension is done with it, ``ExtensionRun/hasFileInHand``, told here with
-///   ``extensionHasFile(_:app:)``), control goes only to the extension's requests made with the
-///   file in hand, and they go ahead of every other waiter. So whoever holds control next finds the
+/// - While the app's extension has a finished file in hand (from the moment the file is given to
+///   it, queued for a call or on its way to a launch, until the extension is done with it,
+///   ``ExtensionRuns/owesFile(to:)``, told here with ``extensionHasFile(_:app:)``), control goes
+///   only to the extension's requests made with the file in hand, and they go ahead of every
+///   other waiter. So whoever holds control next finds the
 ///   file moved into place, or kept for the app when the extension did not take it: never out of
 ///   sight, in the extension's hands, while an app that listed its downloads and looked on disk
 ///   downloads the session again.
