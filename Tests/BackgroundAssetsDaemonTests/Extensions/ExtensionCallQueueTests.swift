@@ -48,3 +48,21 @@ struct ExtensionCallQueueTests {
         #expect(queue.count == 50)
     }
 }
+
+extension ExtensionCallQueueTests {
+    @Test("The count of finished files waiting follows every take, addition and removal, among notices")
+    func countsDeliveries() {
+        let notice = ExtensionCallRecord(call: .willTerminate, purpose: .notice)
+        var queue = ExtensionCallQueue([notice, Self.record(1), notice])
+        #expect(queue.deliveryCount == 1)
+        queue.append(contentsOf: Array(repeating: notice, count: 100) + [Self.record(2), Self.record(3)])
+        #expect(queue.deliveryCount == 3)
+        _ = queue.popFirst()
+        _ = queue.popFirst()
+        #expect(queue.deliveryCount == 2, "the first file was taken")
+        let removed = queue.removeAll { Self.rowID($0) == 2 }
+        #expect(removed.count == 1 && queue.deliveryCount == 1)
+        while queue.popFirst() != nil {}
+        #expect(queue.deliveryCount == 0)
+    }
+}

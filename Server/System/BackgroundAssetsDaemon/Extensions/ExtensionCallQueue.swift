@@ -12,10 +12,14 @@ struct ExtensionCallQueue: Sendable, Equatable {
     private var records: [ExtensionCallRecord]
     /// The position of the next call to send; the calls before it were taken.
     private var head = 0
+    /// How many of the calls waiting hand the extension a finished file: asked after every batch of
+    /// the lifecycle's actions, so it is kept rather than counted among tens of thousands of notices.
+    private(set) var deliveryCount: Int
 
     /// A queue of `records`, the first to be sent first.
     init(_ records: [ExtensionCallRecord] = []) {
         self.records = records
+        deliveryCount = records.count { $0.isDelivery }
     }
 
     /// Whether no call waits.
@@ -33,6 +37,7 @@ struct ExtensionCallQueue: Sendable, Equatable {
     /// Adds calls after the ones waiting.
     mutating func append(contentsOf new: [ExtensionCallRecord]) {
         records.append(contentsOf: new)
+        deliveryCount += new.count { $0.isDelivery }
     }
 
     /// Removes and returns the first call waiting, or `nil` when none does.
@@ -40,6 +45,7 @@ struct ExtensionCallQueue: Sendable, Equatable {
         guard head < records.count else { return nil }
         let record = records[head]
         head += 1
+        if record.isDelivery { deliveryCount -= 1 }
         // The taken calls' storage is given back once they are half of it: each call is moved at most
         // once more, so taking stays constant time on average.
         if head >= 64, head * 2 >= records.count {
@@ -56,6 +62,7 @@ struct ExtensionCallQueue: Sendable, Equatable {
         guard !removed.isEmpty else { return [] }
         records = waiting.filter { !matches($0) }
         head = 0
+        deliveryCount = records.count { $0.isDelivery }
         return removed
     }
 }

@@ -34,6 +34,11 @@ struct ExtensionCallRecord: Sendable, Equatable {
     var mayBeSentAhead: Bool {
         if case .failed = call { true } else { false }
     }
+
+    /// Whether the call hands the extension a finished file.
+    var isDelivery: Bool {
+        if case .delivery = purpose { true } else { false }
+    }
 }
 
 /// One app's extension process as the call lifecycle tracks it: which process, whether it checked

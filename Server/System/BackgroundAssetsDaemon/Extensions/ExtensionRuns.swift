@@ -78,10 +78,10 @@ struct ExtensionRuns: Sendable {
 
     /// Whether the app's extension has a finished file in hand, or one queued for it: from the moment
     /// a file is given to the extension until it is done with it (``ExtensionRun/hasFileInHand``).
+    /// A file is never sent ahead, so one that was sent is the running call's, in hand.
     func owesFile(to app: String) -> Bool {
-        runs[app]?.hasFileInHand == true || callsOwed(to: app).contains {
-            if case .delivery = $0.purpose { true } else { false }
-        }
+        if let run = runs[app], run.hasFileInHand || run.pending.deliveryCount > 0 { return true }
+        return deferred[app]?.contains(where: \.isDelivery) == true
     }
 
     /// Removes and returns the finished files queued for an app's extension that it has not been
