@@ -44,8 +44,10 @@ extension BackgroundAssetsService {
     /// Tells a waiter it now holds control.
     func grant(_ waiter: ExclusiveControlArbiter.Waiter) {
         guard let client = clients[waiter.connection] else { return }
-        client.connection.send(.response(id: waiter.requestID, response: .exclusiveControlGranted))
+        // Traced before the answer leaves, as a grant answered at once is: a client that reads the
+        // trace once it holds control finds its grant there.
         record(from: client, event: "acquireExclusiveControl", app: client.hello?.bundleIdentifier)
+        client.connection.send(.response(id: waiter.requestID, response: .exclusiveControlGranted))
     }
 
     private func scheduleExpiry() {
