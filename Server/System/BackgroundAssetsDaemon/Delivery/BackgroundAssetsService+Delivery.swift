@@ -114,19 +114,16 @@ extension BackgroundAssetsService {
             switch action {
             case let .hold(finished):
                 // The second name a hand-over keeps: the held file survives kills until its owner has it.
-                let path = finished.file.path
-                _ = link(path, StagingArea.keptPath(of: path))
+                StagingArea.keepSecondName(of: finished.file)
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "held for a delegate reconnecting to the new service")
             case let .keepForApp(finished):
-                let path = finished.file.path
-                _ = link(path, StagingArea.keptPath(of: path))
+                StagingArea.keepSecondName(of: finished.file)
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "the extension ended without taking it: kept for the app's delegate")
                 logger.notice("The extension of \(finished.app) ended before it took \(finished.row.descriptor.identifier); its file is kept for the app's delegate.")
             case let .holdWhileAppHasControl(finished):
-                let path = finished.file.path
-                _ = link(path, StagingArea.keptPath(of: path))
+                StagingArea.keepSecondName(of: finished.file)
                 traceEvent("finishedWithFileURL", row: finished.row, to: "backgroundassetsd",
                            detail: "held while the app holds exclusive control with no delegate: given to the extension when it lets go")
             case let .offer(id, finished, connections):

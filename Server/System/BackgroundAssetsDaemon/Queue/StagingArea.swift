@@ -155,6 +155,13 @@ struct StagingArea: Sendable {
 
     static let heldSuffix = ".held"
 
+    /// Makes sure a handed-over file has its kept second name (the hand-over made one, unless a
+    /// restart lost it), so a kill before its owner takes it leaves it for the next service.
+    static func keepSecondName(of file: URL) {
+        let path = file.path
+        _ = link(path, keptPath(of: path))
+    }
+
     /// Ends a hand-over: the file (unless it was moved) and its kept name are deleted.
     static func release(handedOver file: URL) {
         let path = file.path
