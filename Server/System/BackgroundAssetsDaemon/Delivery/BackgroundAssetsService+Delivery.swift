@@ -139,7 +139,7 @@ extension BackgroundAssetsService {
                     purpose: .delivery(file: finished.file, rowID: finished.rowID))
                 // In the extension's hands from here, also while its launch is prepared.
                 extensionFilesOnTheirWay[finished.app, default: 0] += 1
-                _ = arbiter.extensionHasFile(true, app: finished.app)
+                noteFileInHand(of: finished.app)
                 await callExtension(of: finished.app, [call])
                 extensionFilesOnTheirWay[finished.app, default: 1] -= 1
                 if extensionFilesOnTheirWay[finished.app] == 0 { extensionFilesOnTheirWay[finished.app] = nil }
