@@ -58,7 +58,10 @@ struct SharedDownloadTests {
     func handOverSurvivesKill() async throws {
         let scenario = try Scenario()
         let root = scenario.deviceRoot
-        try ServiceProcess.writeConfiguration(quickConfiguration, in: root)
+        // The server is stopped until the tool is frozen, which a busy machine can take longer than
+        // the stall timeout to reach: a reconnect then had the server answer the abandoned request
+        // too, and bytes were counted twice.
+        try ServiceProcess.writeConfiguration(quickConfiguration.merging(["stallTimeout": 600]) { $1 }, in: root)
         try await withAssetServer(
             sessions: 1, sessionSize: 524_288, arguments: ["--throttle", "262144", "--access-log", scenario.accessLog.path]
         ) { server in
